@@ -1,0 +1,65 @@
+import { RequestMethod, ValidationPipe } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import * as qs from 'qs';
+import { ApiExceptionFilter } from './common/errors/api-exception.filter';
+import { buildValidationError } from './common/errors/validation-error.factory';
+import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
+import type { AppConfig } from './config/app.config';
+import { OpenApiDocument } from './namespaces/openapi-document';
+
+/** Routes that live outside the API root: operations endpoints. */
+const OUTSIDE_API_ROOT = [
+  { path: 'health', method: RequestMethod.GET },
+  { path: 'health/live', method: RequestMethod.GET },
+  { path: 'health/ready', method: RequestMethod.GET },
+];
+
+/**
+ * The one place for global set-up, shared by main.ts and the e2e tests: body parsers, the
+ * validation pipe, the error filter, the route prefix and the OpenAPI documents.
+ * The app must be created with `{ bodyParser: false }`: the parsers here replace Nest's.
+ */
+export function setupApp(app: NestExpressApplication, config: AppConfig): void {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
+  app.set('query parser', (query: string) => qs.parse(query, PARSE_LIMITS));
+  app.use(...createBodyParsers(config.bodyLimitBytes));
+
+  app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: OUTSIDE_API_ROOT });
+  app.useGlobalPipes(
+    new ValidationPipe({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      exceptionFactory: buildValidationError,
+      validationError: { target: false, value: true },
+    }),
+  );
+  app.useGlobalFilters(new ApiExceptionFilter());
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('cal: events calendar and ticketing API')
+      .setDescription('Both namespaces of the service. Authenticate with HTTP Basic and an application password.')
+      .setVersion('1.0.0')
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'basic')
+      .addTag('events', 'Events namespace')
+      .addTag('tickets', 'Tickets namespace')
+      .addTag('operations', 'Health and operations')
+      .build(),
+  );
+  // Authentication is optional on most routes: anonymous callers read published content.
+  document.security = [{}, { basic: [] }];
+  app.get(OpenApiDocument).set(document);
+  SwaggerModule.setup(`${config.apiRoot}/docs`.replace(/^\//, ''), app, document, {
+    useGlobalPrefix: false,
+    customSiteTitle: 'cal API documentation',
+  });
+
+  app.enableShutdownHooks();
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '../common/clock';
+import { incorrectPassword } from '../common/errors/api-error';
+import { constantTimeEqual, hashApplicationPassword, verifyLoginPassword } from './passwords';
+import { AuthenticatedUser } from './roles';
+import { UsersService } from './users.service';
+
+/** How often `last_used_at` of an application password is written: not on every request. */
+const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
+/** Verified login passwords are remembered briefly so that scrypt does not run on every request. */
+const LOGIN_CACHE_TTL_MS = 5 * 60 * 1000;
+const LOGIN_CACHE_MAX = 1000;
+
+@Injectable()
+export class AuthenticationService {
+  private readonly verifiedLogins = new Map<string, { userId: number; expires: number }>();
+
+  constructor(
+    private readonly users: UsersService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Resolves the caller from an Authorization header. No header (or a scheme other than Basic)
+   * is an anonymous caller; Basic credentials that are malformed or wrong are a 401
+   * `incorrect_password`, whatever the route.
+   */
+  async authenticate(authorization: string | undefined): Promise<AuthenticatedUser | undefined> {
+    if (!authorization) return undefined;
+    const [scheme, encoded] = authorization.trim().split(/\s+/, 2);
+    if (scheme?.toLowerCase() !== 'basic') return undefined;
+    const decoded = Buffer.from(encoded ?? '', 'base64').toString('utf8');
+    const separator = decoded.indexOf(':');
+    if (separator < 1) throw incorrectPassword();
+    const identifier = decoded.slice(0, separator);
+    const password = decoded.slice(separator + 1);
+    if (password === '') throw incorrectPassword();
+
+    const user = await this.users.findByLoginOrEmail(identifier);
+    if (!user) throw incorrectPassword();
+    const authenticated: AuthenticatedUser = { id: user.id, login: user.login, role: user.role };
+
+    const hash = hashApplicationPassword(password);
+    const applicationPasswords = await this.users.listApplicationPasswords(user.id);
+    // Compare against every one so that the time taken does not tell which matched.
+    const match = applicationPasswords.reduce<(typeof applicationPasswords)[number] | undefined>(
+      (found, candidate) => (constantTimeEqual(candidate.passwordHash, hash) ? candidate : found),
+      undefined,
+    );
+    if (match) {
+      const now = this.clock.now();
+      if (!match.lastUsedAt || now.getTime() - match.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+        await this.users.touchApplicationPassword(match.id, now);
+      }
+      return authenticated;
+    }
+    if (user.passwordHash && (await this.verifyLoginPasswordCached(user.id, password, user.passwordHash))) {
+      return authenticated;
+    }
+    throw incorrectPassword();
+  }
+
+  private async verifyLoginPasswordCached(userId: number, password: string, stored: string): Promise<boolean> {
+    const key = createHash('sha256').update(`${userId}\0${stored}\0${password}`).digest('hex');
+    const now = this.clock.now().getTime();
+    const cached = this.verifiedLogins.get(key);
+    if (cached && cached.expires > now && cached.userId === userId) return true;
+    if (!(await verifyLoginPassword(password, stored))) return false;
+    if (this.verifiedLogins.size >= LOGIN_CACHE_MAX) this.verifiedLogins.clear();
+    this.verifiedLogins.set(key, { userId, expires: now + LOGIN_CACHE_TTL_MS });
+    return true;
+  }
+}

@@ -1,0 +1,37 @@
+import { Controller, Get, HttpCode } from '@nestjs/common';
+import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { CurrentUser, RequireAuthentication } from './decorators';
+import { NonceService } from './nonce.service';
+import type { AuthenticatedUser } from './roles';
+
+export class NoncesResponse {
+  @ApiProperty({ description: 'Nonce for creating a ticket (POST /tickets), valid 12 to 24 hours' })
+  add_ticket_nonce: string;
+
+  @ApiProperty({ description: 'Nonce for updating a ticket' })
+  edit_ticket_nonce: string;
+
+  @ApiProperty({ description: 'Nonce for deleting a ticket' })
+  remove_ticket_nonce: string;
+}
+
+@ApiTags('tickets')
+@Controller('tickets/v1/nonces')
+export class NoncesController {
+  constructor(private readonly nonces: NonceService) {}
+
+  @Get()
+  @HttpCode(200)
+  @RequireAuthentication()
+  @ApiBasicAuth('basic')
+  @ApiOperation({ summary: 'The ticket nonces of the authenticated caller' })
+  @ApiOkResponse({ type: NoncesResponse })
+  @ApiUnauthorizedResponse({ description: 'Anonymous caller (rest_forbidden) or wrong credentials (incorrect_password)' })
+  issue(@CurrentUser() user: AuthenticatedUser): NoncesResponse {
+    return {
+      add_ticket_nonce: this.nonces.create('add_ticket_nonce', user.id),
+      edit_ticket_nonce: this.nonces.create('edit_ticket_nonce', user.id),
+      remove_ticket_nonce: this.nonces.create('remove_ticket_nonce', user.id),
+    };
+  }
+}

@@ -1,0 +1,76 @@
+/** The five roles of the original, most powerful first. */
+export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * What each role may do, in one place. Names follow WordPress capabilities for posts, applied to
+ * events, venues and organizers alike. Ownership (a capability that only covers one's own
+ * objects) is decided by the services with `canOnObject`.
+ */
+export const CAPABILITIES = [
+  'read',
+  'read_private_events',
+  'edit_events',
+  'edit_others_events',
+  'edit_published_events',
+  'publish_events',
+  'delete_events',
+  'delete_others_events',
+  'delete_published_events',
+  'manage_terms',
+  'manage_attendees',
+  'manage_users',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+const EDITOR: readonly Capability[] = [
+  'read',
+  'read_private_events',
+  'edit_events',
+  'edit_others_events',
+  'edit_published_events',
+  'publish_events',
+  'delete_events',
+  'delete_others_events',
+  'delete_published_events',
+  'manage_terms',
+  'manage_attendees',
+];
+
+export const CAPABILITY_MAP: Record<Role, ReadonlySet<Capability>> = {
+  administrator: new Set(CAPABILITIES),
+  editor: new Set(EDITOR),
+  author: new Set<Capability>(['read', 'edit_events', 'edit_published_events', 'publish_events', 'delete_events', 'delete_published_events']),
+  contributor: new Set<Capability>(['read', 'edit_events', 'delete_events']),
+  subscriber: new Set<Capability>(['read']),
+};
+
+/** The caller of a request once authenticated; anonymous callers have none. */
+export interface AuthenticatedUser {
+  id: number;
+  login: string;
+  role: Role;
+}
+
+export function hasCapability(user: AuthenticatedUser | undefined | null, capability: Capability): boolean {
+  return !!user && CAPABILITY_MAP[user.role].has(capability);
+}
+
+/**
+ * Whether `user` may apply an own/others capability pair to an object owned by `ownerId`:
+ * e.g. `canOnObject(user, ownerId, 'edit_events', 'edit_others_events')`.
+ */
+export function canOnObject(
+  user: AuthenticatedUser | undefined | null,
+  ownerId: number | null,
+  ownCapability: Capability,
+  othersCapability: Capability,
+): boolean {
+  if (!user) return false;
+  if (hasCapability(user, othersCapability)) return true;
+  return ownerId === user.id && hasCapability(user, ownCapability);
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ApiError, invalidParam } from '../common/errors/api-error';
+import { ApplicationPassword } from './application-password.entity';
+import { generateApplicationPassword, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
+import { isRole, Role, ROLES } from './roles';
+import { User } from './user.entity';
+
+const LOGIN_PATTERN = /^[A-Za-z0-9._@-]{1,60}$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface NewUser {
+  login: string;
+  role: string;
+  email?: string;
+  displayName?: string;
+}
+
+export interface IssuedApplicationPassword {
+  uuid: string;
+  name: string;
+  /** Shown once: only its hash is stored. */
+  password: string;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(ApplicationPassword) private readonly applicationPasswords: Repository<ApplicationPassword>,
+  ) {}
+
+  findByLogin(login: string): Promise<User | null> {
+    return this.users.findOne({ where: { login } });
+  }
+
+  findById(id: number): Promise<User | null> {
+    return this.users.findOne({ where: { id } });
+  }
+
+  findByLoginOrEmail(identifier: string): Promise<User | null> {
+    return this.users.findOne({ where: [{ login: identifier }, { email: identifier }] });
+  }
+
+  list(): Promise<User[]> {
+    return this.users.find({ order: { id: 'ASC' } });
+  }
+
+  async create(input: NewUser): Promise<User> {
+    if (!LOGIN_PATTERN.test(input.login)) {
+      throw invalidParam('login', 'login may hold only letters, digits and . _ @ - (1 to 60 characters)');
+    }
+    if (!isRole(input.role)) throw invalidParam('role', `role must be one of ${ROLES.join(', ')}`);
+    if (input.email !== undefined && !EMAIL_PATTERN.test(input.email)) {
+      throw invalidParam('email', 'email must be an email address');
+    }
+    if (await this.findByLogin(input.login)) {
+      throw new ApiError('existing_user_login', `A user with the login "${input.login}" already exists.`, 409);
+    }
+    return this.users.save(
+      this.users.create({
+        login: input.login,
+        role: input.role,
+        email: input.email ?? null,
+        displayName: input.displayName ?? input.login,
+        passwordHash: null,
+      }),
+    );
+  }
+
+  /**
+   * Makes sure the administrator named by CAL_ADMIN_USER exists, is an administrator and has the
+   * configured password, so that the environment stays the source of truth across restarts.
+   */
+  async ensureBootstrapAdministrator(login: string, password: string): Promise<User> {
+    const existing = await this.findByLogin(login);
+    if (!existing) {
+      return this.users.save(
+        this.users.create({
+          login,
+          role: 'administrator' as Role,
+          email: null,
+          displayName: login,
+          passwordHash: await hashLoginPassword(password),
+        }),
+      );
+    }
+    const passwordMatches = existing.passwordHash !== null && (await verifyLoginPassword(password, existing.passwordHash));
+    if (passwordMatches && existing.role === 'administrator') return existing;
+    existing.role = 'administrator';
+    if (!passwordMatches) existing.passwordHash = await hashLoginPassword(password);
+    return this.users.save(existing);
+  }
+
+  async createApplicationPassword(login: string, name = 'cli'): Promise<IssuedApplicationPassword> {
+    const user = await this.findByLogin(login);
+    if (!user) throw new ApiError('rest_user_invalid_id', `No user has the login "${login}".`, 404);
+    const password = generateApplicationPassword();
+    const record = await this.applicationPasswords.save(
+      this.applicationPasswords.create({
+        userId: user.id,
+        uuid: randomUUID(),
+        name: name.slice(0, 100),
+        passwordHash: hashApplicationPassword(password),
+        lastUsedAt: null,
+      }),
+    );
+    return { uuid: record.uuid, name: record.name, password };
+  }
+
+  listApplicationPasswords(userId: number): Promise<ApplicationPassword[]> {
+    return this.applicationPasswords.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  /** Revokes one application password by uuid, or every one of a user; returns how many. */
+  async revokeApplicationPasswords(selector: { uuid: string } | { login: string }): Promise<number> {
+    if ('uuid' in selector) {
+      return (await this.applicationPasswords.delete({ uuid: selector.uuid })).affected ?? 0;
+    }
+    const user = await this.findByLogin(selector.login);
+    if (!user) throw new ApiError('rest_user_invalid_id', `No user has the login "${selector.login}".`, 404);
+    return (await this.applicationPasswords.delete({ userId: user.id })).affected ?? 0;
+  }
+
+  async touchApplicationPassword(id: number, now: Date): Promise<void> {
+    await this.applicationPasswords.update({ id }, { lastUsedAt: now });
+  }
+}

@@ -1,0 +1,29 @@
+import { FixedOffsetZone, IANAZone, Zone } from 'luxon';
+
+const UTC_OFFSET_PATTERN = /^UTC([+-])(\d{1,2})(?:[:.](\d{1,2}))?$/i;
+
+/**
+ * Resolves a time zone as the original accepts it: an IANA name ("Europe/Paris"), "UTC",
+ * or a WordPress-style manual offset ("UTC+2", "UTC-5:30", "UTC+5.5").
+ * Returns null when the value names no zone.
+ */
+export function resolveTimeZone(name: string): Zone | null {
+  const trimmed = name.trim();
+  if (trimmed === '') return null;
+  if (/^utc$/i.test(trimmed)) return FixedOffsetZone.utcInstance;
+  const offset = UTC_OFFSET_PATTERN.exec(trimmed);
+  if (offset) {
+    const sign = offset[1] === '-' ? -1 : 1;
+    const hours = Number(offset[2]);
+    const fraction = offset[3] ?? '0';
+    // "UTC+5.5" means five and a half hours, "UTC+5:30" means five hours thirty.
+    const minutes = trimmed.includes('.') ? Math.round(Number(`0.${fraction}`) * 60) : Number(fraction);
+    if (hours > 14 || minutes >= 60) return null;
+    return FixedOffsetZone.instance(sign * (hours * 60 + minutes));
+  }
+  return IANAZone.isValidZone(trimmed) ? IANAZone.create(trimmed) : null;
+}
+
+export function isValidTimeZone(name: string): boolean {
+  return resolveTimeZone(name) !== null;
+}

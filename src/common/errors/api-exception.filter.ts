@@ -1,0 +1,78 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiError, ApiErrorBody, noRoute } from './api-error';
+
+/** Status codes whose reason we can name without knowing more about the exception. */
+const CODES_BY_STATUS: Record<number, [string, string]> = {
+  400: ['rest_bad_request', 'The request is not valid.'],
+  401: ['rest_forbidden', 'Sorry, you are not allowed to do that.'],
+  403: ['rest_forbidden', 'Sorry, you are not allowed to do that.'],
+  404: ['rest_no_route', 'No route was found matching the URL and request method.'],
+  405: ['rest_no_route', 'No route was found matching the URL and request method.'],
+  413: ['rest_request_too_large', 'The request body is too large.'],
+  415: ['rest_unsupported_media_type', 'The request body has a content type or encoding that is not supported.'],
+  429: ['rest_too_many_requests', 'Too many requests; try again later.'],
+  503: ['service-unavailable', 'The service is unavailable; try again later.'],
+};
+
+/** Driver error codes that mean the database cannot be reached right now. */
+const DATABASE_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'SQLITE_BUSY',
+]);
+
+function errorCode(exception: unknown): string | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const candidate = exception as { type?: unknown; code?: unknown; driverError?: { code?: unknown } };
+  if (typeof candidate.type === 'string') return candidate.type;
+  if (typeof candidate.code === 'string') return candidate.code;
+  if (typeof candidate.driverError?.code === 'string') return candidate.driverError.code;
+  return undefined;
+}
+
+/**
+ * The one error renderer: domain errors (body parser failures arrive as such, see body-parsers.ts),
+ * framework HTTP errors and unknown routes become `{code, message, data: {status, ...}}`. Anything else is logged and answered with
+ * a generic 500 that reveals nothing of the failure.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const body = this.toBody(exception);
+    if (response.headersSent) return;
+    if (exception instanceof ApiError) {
+      const retryAfter = exception.extraData.retry_after;
+      if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
+    }
+    response.status(body.data.status).json(body);
+  }
+
+  toBody(exception: unknown): ApiErrorBody {
+    if (exception instanceof ApiError) return exception.toBody();
+    const code = errorCode(exception);
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      // Nest's own 404 is raised only when no route matches.
+      if (status === 404) return noRoute().toBody();
+      const known = CODES_BY_STATUS[status];
+      if (known) return { code: known[0], message: known[1], data: { status } };
+    }
+    if (code && DATABASE_UNAVAILABLE.has(code)) {
+      this.logger.error({ err: exception }, 'database unavailable');
+      return { code: 'db-unavailable', message: 'The database is unavailable; try again later.', data: { status: 503 } };
+    }
+    this.logger.error({ err: exception }, 'unexpected error');
+    return {
+      code: 'internal_server_error',
+      message: 'An unexpected error occurred. It has been logged.',
+      data: { status: 500 },
+    };
+  }
+}

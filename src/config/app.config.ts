@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { registerAs } from '@nestjs/config';
+import { isValidTimeZone } from '../common/dates/timezone';
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string }
+  | { type: 'mysql'; url: string; poolSize: number };
+
+export interface AppConfig {
+  nodeEnv: string;
+  port: number;
+  database: DatabaseConfig;
+  /** Mount point of the REST API, '' or a path such as '/wp-json' (no trailing slash). */
+  apiRoot: string;
+  /** First segment of both namespaces: `{apiPrefix}/events/v1`. */
+  apiPrefix: string;
+  /** Base of absolute URLs in responses; when unset they are built from the request. */
+  publicUrl: string | null;
+  siteTimezone: string;
+  nonceSecret: string;
+  bootstrapAdmin: { login: string; password: string } | null;
+  logLevel: string;
+  dataDir: string;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function readPort(env: Env): number {
+  const raw = env.PORT ?? '3000';
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new ConfigError('PORT', `must be an integer from 1 to 65535 (got "${raw}")`);
+  }
+  return port;
+}
+
+function readPositiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new ConfigError(name, `must be a positive integer (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+export function parseDatabaseUrl(raw: string | undefined, dataDir: string, poolSize: number, variable = 'DATABASE_URL'): DatabaseConfig {
+  if (raw === undefined || raw.trim() === '') {
+    return { type: 'sqlite', path: join(dataDir, 'cal.sqlite') };
+  }
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (path === '') throw new ConfigError(variable, 'must name a file after "sqlite:" (or ":memory:")');
+    return { type: 'sqlite', path };
+  }
+  if (/^(mysql|mariadb):\/\//.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(variable, 'is not a valid URL');
+    }
+    if (url.pathname.length < 2) throw new ConfigError(variable, 'must name a database: mysql://user:pass@host:port/db');
+    return { type: 'mysql', url: raw.replace(/^mariadb:/, 'mysql:'), poolSize };
+  }
+  throw new ConfigError(variable, 'must start with sqlite: or mysql:// (or mariadb://)');
+}
+
+function normaliseApiRoot(raw: string | undefined): string {
+  const value = (raw ?? '').trim().replace(/\/+$/, '');
+  if (value === '') return '';
+  if (!/^\/?[A-Za-z0-9._~\-/]+$/.test(value)) {
+    throw new ConfigError('API_ROOT', `must be a URL path such as /wp-json (got "${raw}")`);
+  }
+  return value.startsWith('/') ? value : `/${value}`;
+}
+
+function readApiPrefix(raw: string | undefined): string {
+  const value = (raw ?? 'cal').trim();
+  if (!/^[A-Za-z0-9_-]+$/.test(value)) {
+    throw new ConfigError('API_PREFIX', `must be one path segment of letters, digits, "-" or "_" (got "${raw}")`);
+  }
+  return value;
+}
+
+function readPublicUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/**
+ * Outside production a secret is generated once and kept under the data folder, so that nonces
+ * survive restarts of a developer's instance without any setting.
+ */
+function resolveNonceSecret(env: Env, nodeEnv: string, dataDir: string): string {
+  const configured = env.NONCE_SECRET;
+  if (configured !== undefined && configured !== '') {
+    if (configured.length < 16) throw new ConfigError('NONCE_SECRET', 'must be at least 16 characters long');
+    return configured;
+  }
+  if (nodeEnv === 'production') {
+    throw new ConfigError('NONCE_SECRET', 'is required when NODE_ENV=production (shared by every instance)');
+  }
+  const file = join(dataDir, 'nonce-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+function readBootstrapAdmin(env: Env): AppConfig['bootstrapAdmin'] {
+  const login = env.CAL_ADMIN_USER?.trim();
+  const password = env.CAL_ADMIN_PASSWORD;
+  if (!login && !password) return null;
+  if (!login) throw new ConfigError('CAL_ADMIN_USER', 'is required when CAL_ADMIN_PASSWORD is set');
+  if (!password) throw new ConfigError('CAL_ADMIN_PASSWORD', 'is required when CAL_ADMIN_USER is set');
+  if (!/^[A-Za-z0-9._@-]{1,60}$/.test(login)) {
+    throw new ConfigError('CAL_ADMIN_USER', 'may hold only letters, digits and . _ @ - (at most 60)');
+  }
+  if (password.length < 8) throw new ConfigError('CAL_ADMIN_PASSWORD', 'must be at least 8 characters long');
+  return { login, password };
+}
+
+/** Reads and checks every setting; throws a ConfigError naming the first bad one. */
+export function loadAppConfig(env: Env = process.env): AppConfig {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const dataDir = resolve(env.DATA_DIR ?? 'data');
+  const siteTimezone = env.SITE_TIMEZONE ?? 'UTC';
+  if (!isValidTimeZone(siteTimezone)) {
+    throw new ConfigError('SITE_TIMEZONE', `must be an IANA zone name or UTC±N (got "${siteTimezone}")`);
+  }
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+  return {
+    nodeEnv,
+    port: readPort(env),
+    database: parseDatabaseUrl(env.DATABASE_URL, dataDir, readPositiveInt(env, 'DATABASE_POOL_SIZE', 10)),
+    apiRoot: normaliseApiRoot(env.API_ROOT),
+    apiPrefix: readApiPrefix(env.API_PREFIX),
+    publicUrl: readPublicUrl(env.PUBLIC_URL),
+    siteTimezone,
+    nonceSecret: resolveNonceSecret(env, nodeEnv, dataDir),
+    bootstrapAdmin: readBootstrapAdmin(env),
+    logLevel,
+    dataDir,
+    bodyLimitBytes: readPositiveInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+  };
+}
+
+export const appConfig = registerAs('app', () => loadAppConfig(process.env));
+export type AppConfigType = AppConfig;

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { DatabaseConfig } from '../config/app.config';
+import { MIGRATIONS } from './migrations';
+
+/**
+ * Connection options for one database config, shared by the app, the CLI and the TypeORM CLI.
+ * Schema changes only through migrations: `synchronize` stays off everywhere.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    synchronize: false,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    migrationsTransactionMode: 'each' as const,
+  };
+  if (database.type === 'sqlite') {
+    if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.path,
+      // WAL lets readers proceed while a writer holds the lock.
+      enableWAL: database.path !== ':memory:',
+      prepareDatabase: (db: { pragma(statement: string): unknown }) => {
+        db.pragma('foreign_keys = ON');
+        db.pragma('busy_timeout = 5000');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: database.url,
+    charset: 'utf8mb4_unicode_ci',
+    // Dates travel as UTC in both directions, whatever the server's zone.
+    timezone: 'Z',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    extra: { connectionLimit: database.poolSize },
+  };
+}

@@ -1,0 +1,52 @@
+import { Module } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { appConfig } from '../config/app.config';
+import { buildDataSourceOptions } from './data-source-options';
+
+const MIGRATION_LOCK = 'cal_migrations';
+const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
+
+/**
+ * Pending migrations run at start. On MySQL a named lock makes instances that start together
+ * take turns, so only one of them applies each migration.
+ */
+export async function runMigrations(dataSource: DataSource): Promise<void> {
+  if (dataSource.options.type !== 'mysql') {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const lockHolder = dataSource.createQueryRunner();
+  try {
+    const [row] = (await lockHolder.query('SELECT GET_LOCK(?, ?) AS acquired', [MIGRATION_LOCK, MIGRATION_LOCK_TIMEOUT_SECONDS])) as Array<{
+      acquired: number | null;
+    }>;
+    if (Number(row?.acquired) !== 1) throw new Error('Timed out waiting for another instance to finish migrating');
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lockHolder.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lockHolder.release();
+  }
+}
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [appConfig.KEY],
+      useFactory: (config: ConfigType<typeof appConfig>) => ({
+        ...buildDataSourceOptions(config.database),
+        autoLoadEntities: true,
+        retryAttempts: 3,
+        retryDelay: 1000,
+      }),
+      dataSourceFactory: async (options?: DataSourceOptions) => {
+        if (!options) throw new Error('No database options');
+        const dataSource = await new DataSource(options).initialize();
+        await runMigrations(dataSource);
+        return dataSource;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

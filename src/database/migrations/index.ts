@@ -1,0 +1,4 @@
+import { CreateUsers1764000000000 } from './1764000000000-CreateUsers';
+
+/** Every migration, oldest first. A new migration is added here as well as in its own file. */
+export const MIGRATIONS = [CreateUsers1764000000000];

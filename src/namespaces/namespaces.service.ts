@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type {
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { Request } from 'express';
+import { ApiUrls, NamespaceName } from '../common/http/api-urls.service';
+import { appConfig } from '../config/app.config';
+import { OpenApiDocument } from './openapi-document';
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+const NAMESPACE_TITLES: Record<NamespaceName, { title: string; description: string }> = {
+  events: {
+    title: 'Events Calendar REST API',
+    description: 'Events, venues, organizers, event categories and event tags.',
+  },
+  tickets: {
+    title: 'Event Tickets REST API',
+    description: 'Tickets, attendees, carts, checkout and check-in.',
+  },
+};
+
+export interface RouteArgument {
+  required: boolean;
+  type?: string;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+}
+
+export interface NamespaceRoute {
+  namespace: string;
+  methods: string[];
+  endpoints: Array<{ methods: string[]; args: Record<string, RouteArgument> }>;
+  _links?: { self: Array<{ href: string }> };
+}
+
+export interface NamespaceIndex {
+  namespace: string;
+  routes: Record<string, NamespaceRoute>;
+  _links: { up: Array<{ href: string }> };
+}
+
+function isReference(value: unknown): value is ReferenceObject {
+  return typeof value === 'object' && value !== null && '$ref' in value;
+}
+
+/** The namespace index and doc, both derived from the generated OpenAPI document. */
+@Injectable()
+export class NamespacesService {
+  private readonly docs = new Map<NamespaceName, OpenAPIObject>();
+  private readonly indexes = new Map<NamespaceName, Array<[string, Omit<NamespaceRoute, '_links'>, string | null]>>();
+
+  constructor(
+    private readonly openApi: OpenApiDocument,
+    private readonly urls: ApiUrls,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+  ) {}
+
+  /** The OpenAPI 3 document of one namespace, paths relative to its server URL. */
+  doc(name: NamespaceName, request: Request): OpenAPIObject {
+    let doc = this.docs.get(name);
+    if (!doc) {
+      doc = this.buildDoc(name);
+      this.docs.set(name, doc);
+    }
+    return { ...doc, servers: [{ url: `${this.urls.namespaceUrl(request, name)}/` }] };
+  }
+
+  /** The WordPress-style index: every route of the namespace with its methods and arguments. */
+  index(name: NamespaceName, request: Request): NamespaceIndex {
+    let routes = this.indexes.get(name);
+    if (!routes) {
+      routes = this.buildRoutes(name);
+      this.indexes.set(name, routes);
+    }
+    const namespace = this.urls.namespace(name);
+    return {
+      namespace,
+      routes: Object.fromEntries(
+        routes.map(([key, route, selfPath]) => [
+          key,
+          selfPath === null ? route : { ...route, _links: { self: [{ href: this.urls.namespaceUrl(request, name, selfPath) }] } },
+        ]),
+      ),
+      _links: { up: [{ href: this.urls.apiRoot(request) }] },
+    };
+  }
+
+  private namespacePathPrefix(name: NamespaceName): string {
+    return `${this.config.apiRoot}/${this.urls.namespace(name)}`;
+  }
+
+  /** Paths of one namespace, keyed relative to the namespace root ('' for the root itself). */
+  private namespacePaths(name: NamespaceName): Array<[string, PathItemObject]> {
+    const prefix = this.namespacePathPrefix(name);
+    return Object.entries(this.openApi.get().paths)
+      .filter(([path]) => path === prefix || path.startsWith(`${prefix}/`))
+      .map(([path, item]) => [path.slice(prefix.length), item]);
+  }
+
+  private buildDoc(name: NamespaceName): OpenAPIObject {
+    const full = this.openApi.get();
+    return {
+      openapi: full.openapi,
+      info: { version: '1.0.0', ...NAMESPACE_TITLES[name] },
+      servers: [],
+      paths: Object.fromEntries(this.namespacePaths(name).map(([path, item]) => [path === '' ? '/' : path, item])),
+      components: full.components,
+      security: full.security,
+      tags: full.tags?.filter((tag) => tag.name === name),
+    };
+  }
+
+  private buildRoutes(name: NamespaceName): Array<[string, Omit<NamespaceRoute, '_links'>, string | null]> {
+    const namespace = this.urls.namespace(name);
+    return this.namespacePaths(name).map(([path, item]) => {
+      const routePattern = path.replace(/\{(\w+)\}/g, (_match, parameter: string) =>
+        this.parameterPattern(item, parameter),
+      );
+      const endpoints: NamespaceRoute['endpoints'] = [];
+      for (const method of HTTP_METHODS) {
+        const operation = item[method];
+        if (!operation) continue;
+        const args = this.operationArguments(operation);
+        const signature = JSON.stringify(args);
+        const same = endpoints.find((endpoint) => JSON.stringify(endpoint.args) === signature);
+        if (same) same.methods.push(method.toUpperCase());
+        else endpoints.push({ methods: [method.toUpperCase()], args });
+      }
+      const route = { namespace, methods: endpoints.flatMap((endpoint) => endpoint.methods), endpoints };
+      const hasVariables = path.includes('{');
+      return [`/${namespace}${routePattern}`, route, hasVariables ? null : path];
+    });
+  }
+
+  private parameterPattern(item: PathItemObject, parameter: string): string {
+    const operations = HTTP_METHODS.map((method) => item[method]).filter((operation): operation is OperationObject => !!operation);
+    const declared = operations
+      .flatMap((operation) => operation.parameters ?? [])
+      .find((candidate): candidate is ParameterObject => !isReference(candidate) && candidate.name === parameter && candidate.in === 'path');
+    const schema = declared?.schema && !isReference(declared.schema) ? declared.schema : undefined;
+    const numeric = schema?.type === 'integer' || schema?.type === 'number';
+    return `(?P<${parameter}>${numeric ? '\\d+' : '[^/]+'})`;
+  }
+
+  private resolveSchema(schema: SchemaObject | ReferenceObject | undefined): SchemaObject | undefined {
+    if (!schema) return undefined;
+    if (!isReference(schema)) return schema;
+    const name = schema.$ref.split('/').pop() ?? '';
+    const resolved = this.openApi.get().components?.schemas?.[name];
+    return resolved && !isReference(resolved) ? resolved : undefined;
+  }
+
+  private describe(schema: SchemaObject | undefined, required: boolean, description?: string): RouteArgument {
+    const argument: RouteArgument = { required };
+    if (schema?.type) argument.type = String(schema.type);
+    if (description ?? schema?.description) argument.description = description ?? schema?.description;
+    if (schema?.default !== undefined) argument.default = schema.default;
+    if (schema?.enum) argument.enum = schema.enum;
+    return argument;
+  }
+
+  private operationArguments(operation: OperationObject): Record<string, RouteArgument> {
+    const args: Record<string, RouteArgument> = {};
+    for (const parameter of operation.parameters ?? []) {
+      if (isReference(parameter) || (parameter.in !== 'path' && parameter.in !== 'query')) continue;
+      args[parameter.name] = this.describe(this.resolveSchema(parameter.schema), parameter.required ?? false, parameter.description);
+    }
+    const body = operation.requestBody;
+    const content = body && !isReference(body) ? Object.values(body.content)[0] : undefined;
+    const bodySchema = this.resolveSchema(content?.schema);
+    const requiredFields = new Set(bodySchema?.required ?? []);
+    for (const [field, fieldSchema] of Object.entries(bodySchema?.properties ?? {})) {
+      args[field] = this.describe(this.resolveSchema(fieldSchema), requiredFields.has(field));
+    }
+    return args;
+  }
+}
