@@ -1,0 +1,26 @@
+// Unit specs sit beside the code (src/**/*.spec.ts); e2e specs drive the whole app over HTTP
+// (test/**/*.e2e-spec.ts) on SQLite by default, or on MySQL/MariaDB when TEST_DATABASE_URL is set.
+// Type checking is done by `npm run build`/`npm run lint`; Jest only transpiles, for speed.
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/setup-env.ts'],
+      transform,
+      slowTestThreshold: 30,
+    },
+  ],
+  testTimeout: 30000,
+};

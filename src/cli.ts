@@ -1,0 +1,112 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Command, CommanderError } from 'commander';
+import { UsersService } from './auth/users.service';
+import { CliModule } from './cli.module';
+import { ApiError } from './common/errors/api-error';
+import { ConfigError, loadAppConfig } from './config/app.config';
+
+/**
+ * Administration from the command line: `npm run --silent cli -- <command>`. Every command prints
+ * one JSON document on stdout; errors go to stderr with a non-zero exit code.
+ */
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+async function withUsers<T>(work: (users: UsersService) => Promise<T>): Promise<T> {
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(CliModule, {
+    logger: ['error'],
+    abortOnError: false,
+  });
+  try {
+    return await work(context.get(UsersService));
+  } finally {
+    await context.close();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command('cal')
+    .description('Administration of the cal events and ticketing service')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('user:create')
+    .description('create a user and an application password for it; prints {id, login, role, application_password}')
+    .requiredOption('--login <login>', 'login name (letters, digits, . _ @ -)')
+    .requiredOption('--role <role>', 'administrator, editor, author, contributor or subscriber')
+    .option('--email <email>', 'email address')
+    .option('--name <display name>', 'display name')
+    .action(async (options: { login: string; role: string; email?: string; name?: string }) => {
+      await withUsers(async (users) => {
+        const user = await users.create({ login: options.login, role: options.role, email: options.email, displayName: options.name });
+        const issued = await users.createApplicationPassword(user.login, 'cli');
+        print({ id: user.id, login: user.login, role: user.role, email: user.email, application_password: issued.password, uuid: issued.uuid });
+      });
+    });
+
+  program
+    .command('user:list')
+    .description('list users as a JSON array')
+    .action(async () => {
+      await withUsers(async (users) => {
+        print((await users.list()).map((user) => ({ id: user.id, login: user.login, role: user.role, email: user.email })));
+      });
+    });
+
+  program
+    .command('app-password:create')
+    .description('issue another application password for a user; prints {login, uuid, name, application_password}')
+    .requiredOption('--login <login>', 'the user')
+    .option('--name <name>', 'a label to recognise the password by', 'cli')
+    .action(async (options: { login: string; name: string }) => {
+      await withUsers(async (users) => {
+        const issued = await users.createApplicationPassword(options.login, options.name);
+        print({ login: options.login, uuid: issued.uuid, name: issued.name, application_password: issued.password });
+      });
+    });
+
+  program
+    .command('app-password:revoke')
+    .description('revoke one application password (--uuid) or all of a user (--login); prints {revoked}')
+    .option('--uuid <uuid>', 'the password to revoke')
+    .option('--login <login>', 'revoke every password of this user')
+    .action(async (options: { uuid?: string; login?: string }) => {
+      if (!options.uuid === !options.login) throw new CliUsageError('give exactly one of --uuid or --login');
+      await withUsers(async (users) => {
+        const revoked = await users.revokeApplicationPasswords(options.uuid ? { uuid: options.uuid } : { login: options.login as string });
+        print({ revoked });
+      });
+    });
+
+  return program;
+}
+
+class CliUsageError extends Error {}
+
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    loadAppConfig(process.env);
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    const message =
+      error instanceof ApiError || error instanceof ConfigError || error instanceof CliUsageError
+        ? error.message
+        : error instanceof Error
+          ? error.stack ?? error.message
+          : String(error);
+    process.stderr.write(`error: ${message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
