@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { UsersService } from './auth/users.service';
 import { CliModule } from './cli.module';
 import { ApiError } from './common/errors/api-error';
-import { ConfigError, loadAppConfig } from './config/app.config';
+import { ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
 
 /**
  * Administration from the command line: `npm run --silent cli -- <command>`. Every command prints
@@ -87,19 +87,27 @@ export function buildProgram(): Command {
 
 class CliUsageError extends Error {}
 
+function describeApiError(error: ApiError): string {
+  const params = error.extraData.params;
+  return params && !Array.isArray(params) ? Object.values(params).join('; ') : error.message;
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   try {
+    loadDotEnvFile();
     loadAppConfig(process.env);
     await buildProgram().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const message =
-      error instanceof ApiError || error instanceof ConfigError || error instanceof CliUsageError
-        ? error.message
-        : error instanceof Error
-          ? error.stack ?? error.message
-          : String(error);
+      error instanceof ApiError
+        ? describeApiError(error)
+        : error instanceof ConfigError || error instanceof CliUsageError
+          ? error.message
+          : error instanceof Error
+            ? error.stack ?? error.message
+            : String(error);
     process.stderr.write(`error: ${message}\n`);
     return 1;
   }

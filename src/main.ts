@@ -3,11 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
-import { appConfig, ConfigError, loadAppConfig } from './config/app.config';
+import { appConfig, ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
 
 async function bootstrap(): Promise<void> {
   // Fail fast, naming the bad setting, before anything else starts.
   try {
+    loadDotEnvFile();
     loadAppConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -139,6 +139,14 @@ function readBootstrapAdmin(env: Env): AppConfig['bootstrapAdmin'] {
   return { login, password };
 }
 
+/**
+ * Loads `.env` from the working folder, if any, without overriding variables already set.
+ * Tests never read it, so that a developer's settings cannot leak into them.
+ */
+export function loadDotEnvFile(path = '.env'): void {
+  if (process.env.NODE_ENV !== 'test' && existsSync(path)) process.loadEnvFile(path);
+}
+
 /** Reads and checks every setting; throws a ConfigError naming the first bad one. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const nodeEnv = env.NODE_ENV ?? 'development';

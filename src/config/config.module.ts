@@ -1,0 +1,10 @@
+import { ConfigModule } from '@nestjs/config';
+import { appConfig } from './app.config';
+
+/** Typed configuration for the app and the CLI. Tests never read `.env`. */
+export const AppConfigModule = ConfigModule.forRoot({
+  isGlobal: true,
+  cache: true,
+  load: [appConfig],
+  ignoreEnvFile: process.env.NODE_ENV === 'test',
+});
