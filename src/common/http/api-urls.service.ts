@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Request } from 'express';
+import type { AuthenticatedUser } from '../../auth/roles';
 import { appConfig } from '../../config/app.config';
+import { buildRequestContext, RequestContext } from './request-context';
 
 export type NamespaceName = 'events' | 'tickets';
 
@@ -9,6 +11,10 @@ export type NamespaceName = 'events' | 'tickets';
 @Injectable()
 export class ApiUrls {
   constructor(@Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>) {}
+
+  get siteTimezone(): string {
+    return this.config.siteTimezone;
+  }
 
   /** `cal/events/v1`, or `tribe/events/v1` in drop-in mode. */
   namespace(name: NamespaceName): string {
@@ -24,6 +30,11 @@ export class ApiUrls {
   /** The API root as a client sees it, with a trailing slash (`https://host/wp-json/`). */
   apiRoot(request: Request): string {
     return `${this.origin(request)}${this.config.apiRoot}/`;
+  }
+
+  /** Everything a mapper needs to know about this request. */
+  context(request: Request, user?: AuthenticatedUser): RequestContext {
+    return buildRequestContext(this, request, user);
   }
 
   /** Absolute URL of a path inside a namespace: `namespaceUrl(req, 'events', 'events/5')`. */

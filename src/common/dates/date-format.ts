@@ -1,0 +1,26 @@
+import { DateTime, Zone } from 'luxon';
+
+/** `YYYY-MM-DD HH:MM:SS`, the only date format of responses. */
+export const WALL_CLOCK_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+export interface DateDetails {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+}
+
+/** The instant as wall-clock time in `zone` (UTC when omitted). */
+export function formatInZone(instant: Date, zone: Zone | string = 'UTC'): string {
+  return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
+}
+
+/** Zero-padded string parts of a `YYYY-MM-DD HH:MM:SS` value, as the original's `*_details`. */
+export function dateDetails(wallClock: string): DateDetails {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(wallClock);
+  if (!match) return { year: '', month: '', day: '', hour: '', minutes: '', seconds: '' };
+  const [, year, month, day, hour, minutes, seconds] = match;
+  return { year, month, day, hour, minutes, seconds };
+}

@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+import type { AuthenticatedUser } from '../../auth/roles';
+import type { ApiUrls, NamespaceName } from './api-urls.service';
+
+/**
+ * What mappers need to know about the request they answer: who asks (role-dependent fields) and
+ * where the API lives (absolute URLs). Built once per request by `ApiUrls.context()`.
+ */
+export interface RequestContext {
+  user?: AuthenticatedUser;
+  /** `https://host[:port]`, from PUBLIC_URL or the request. */
+  origin: string;
+  /** Host name and path of the site, for global ids (`example.org?id=5`). */
+  siteId: string;
+  /** SITE_TIMEZONE, in which post dates (`date`, `modified`) are shown. */
+  siteTimezone: string;
+  namespaceUrl(name: NamespaceName, path?: string): string;
+}
+
+export function buildRequestContext(urls: ApiUrls, request: Request, user?: AuthenticatedUser): RequestContext {
+  const origin = urls.origin(request);
+  const { hostname, pathname } = new URL(origin);
+  return {
+    user,
+    origin,
+    siteId: `${hostname}${pathname === '/' ? '' : pathname}`,
+    siteTimezone: urls.siteTimezone,
+    namespaceUrl: (name, path) => urls.namespaceUrl(request, name, path),
+  };
+}
