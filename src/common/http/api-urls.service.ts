@@ -12,6 +12,10 @@ export type NamespaceName = 'events' | 'tickets';
 export class ApiUrls {
   constructor(@Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>) {}
 
+  get apiPrefix(): string {
+    return this.config.apiPrefix;
+  }
+
   get siteTimezone(): string {
     return this.config.siteTimezone;
   }

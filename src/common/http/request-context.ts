@@ -12,6 +12,8 @@ export interface RequestContext {
   origin: string;
   /** Host name and path of the site, for global ids (`example.org?id=5`). */
   siteId: string;
+  /** API_PREFIX (`cal`, or `tribe` in drop-in mode), part of some names such as term taxonomies. */
+  apiPrefix: string;
   /** SITE_TIMEZONE, in which post dates (`date`, `modified`) are shown. */
   siteTimezone: string;
   namespaceUrl(name: NamespaceName, path?: string): string;
@@ -24,6 +26,7 @@ export function buildRequestContext(urls: ApiUrls, request: Request, user?: Auth
     user,
     origin,
     siteId: `${hostname}${pathname === '/' ? '' : pathname}`,
+    apiPrefix: urls.apiPrefix,
     siteTimezone: urls.siteTimezone,
     namespaceUrl: (name, path) => urls.namespaceUrl(request, name, path),
   };
