@@ -19,6 +19,8 @@ describe('loadAppConfig', () => {
       logLevel: 'info',
       bootstrapAdmin: null,
       bodyLimitBytes: 1024 * 1024,
+      currency: { code: 'USD', symbol: '$', position: 'prefix' },
+      geolocRadiusKm: 50,
     });
     expect(config.database).toEqual({ type: 'sqlite', path: join(env.DATA_DIR, 'cal.sqlite') });
   });
@@ -47,6 +49,9 @@ describe('loadAppConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['NONCE_SECRET', 'short'],
     ['DATABASE_POOL_SIZE', '0'],
+    ['CURRENCY_CODE', 'dollars'],
+    ['CURRENCY_POSITION', 'middle'],
+    ['GEOLOC_RADIUS_KM', '-3'],
   ])('stops on a bad %s, naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(ConfigError);
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));

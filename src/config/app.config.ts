@@ -24,6 +24,16 @@ export interface AppConfig {
   logLevel: string;
   dataDir: string;
   bodyLimitBytes: number;
+  currency: CurrencyConfig;
+  /** Radius of the events list's geolocation filter. */
+  geolocRadiusKm: number;
+}
+
+export interface CurrencyConfig {
+  /** ISO 4217 code, e.g. USD. */
+  code: string;
+  symbol: string;
+  position: 'prefix' | 'postfix';
 }
 
 export class ConfigError extends Error {
@@ -105,6 +115,26 @@ function readPublicUrl(raw: string | undefined): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+function readCurrency(env: Env): CurrencyConfig {
+  const code = (env.CURRENCY_CODE ?? 'USD').trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw new ConfigError('CURRENCY_CODE', `must be a three-letter ISO 4217 code (got "${env.CURRENCY_CODE}")`);
+  const symbol = env.CURRENCY_SYMBOL ?? '$';
+  if (symbol.length > 8) throw new ConfigError('CURRENCY_SYMBOL', 'must be at most 8 characters long');
+  const position = env.CURRENCY_POSITION ?? 'prefix';
+  if (position !== 'prefix' && position !== 'postfix') {
+    throw new ConfigError('CURRENCY_POSITION', `must be prefix or postfix (got "${position}")`);
+  }
+  return { code, symbol, position };
+}
+
+function readPositiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(name, `must be a positive number (got "${raw}")`);
+  return value;
+}
+
 /**
  * Outside production a secret is generated once and kept under the data folder, so that nonces
  * survive restarts of a developer's instance without any setting.
@@ -172,6 +202,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     logLevel,
     dataDir,
     bodyLimitBytes: readPositiveInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    currency: readCurrency(env),
+    geolocRadiusKm: readPositiveNumber(env, 'GEOLOC_RADIUS_KM', 50),
   };
 }
 

@@ -1,0 +1,146 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ToBoolean, ToInteger } from '../../common/http/transforms';
+import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
+
+const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
+
+/** Fields of an event on create. Venue, organizer, terms and cost take several shapes and are checked by the service. */
+export class CreateEventDto {
+  /** The event title. */
+  @ApiProperty({ description: 'Title', maxLength: 255 })
+  @IsDefined()
+  @IsString()
+  @IsNotEmpty({ message: 'title must not be empty' })
+  @MaxLength(255)
+  title: string;
+
+  @ApiProperty({ description: `Start date and time: ${DATE_FORMATS}`, example: '2027-01-15 10:00:00', oneOf: [{ type: 'string' }, { type: 'integer' }] })
+  @IsDefined()
+  @Allow()
+  start_date: string | number;
+
+  @ApiProperty({ description: `End date and time, not before the start: ${DATE_FORMATS}`, example: '2027-01-15 12:00:00', oneOf: [{ type: 'string' }, { type: 'integer' }] })
+  @IsDefined()
+  @Allow()
+  end_date: string | number;
+
+  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed). "" clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(65535)
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Short summary (HTML). "" clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(65535)
+  excerpt?: string;
+
+  @ApiPropertyOptional({ description: 'URL-friendly name; made from the title when omitted, made unique with -2, -3...' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'slug must not be empty' })
+  @MaxLength(190)
+  slug?: string;
+
+  @ApiPropertyOptional({ description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
+  @IsOptional()
+  @IsIn(POST_STATUSES as unknown as string[], { message: `status must be one of ${POST_STATUSES.join(', ')}` })
+  status?: PostStatus;
+
+  @ApiPropertyOptional({ description: 'Time zone of the event: an IANA name (Europe/Paris) or UTC±N. Defaults to the site time zone.', example: 'America/New_York' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  timezone?: string;
+
+  @ApiPropertyOptional({ description: 'Lasts all day: the dates snap to 00:00:00 and 23:59:59.', default: false })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  all_day?: boolean;
+
+  @ApiPropertyOptional({ description: 'Featured image: an absolute http(s) URL. "" removes it.' })
+  @IsOptional()
+  @IsString()
+  @ValidateIf((_object, value) => value !== '')
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true }, { message: 'image must be an absolute http(s) URL' })
+  @MaxLength(500)
+  image?: string;
+
+  @ApiPropertyOptional({ description: 'Admission price as text ("10", "5 - 20", "Donation"), a number, or a list of prices.', oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }] })
+  @Allow()
+  cost?: unknown;
+
+  @ApiPropertyOptional({ description: 'Event website URL. "" removes it (the response then falls back to the event URL).' })
+  @IsOptional()
+  @IsString()
+  @ValidateIf((_object, value) => value !== '')
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true }, { message: 'website must be an absolute http(s) URL' })
+  @MaxLength(500)
+  website?: string;
+
+  @ApiPropertyOptional({ description: 'Show a map', default: true })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  show_map?: boolean;
+
+  @ApiPropertyOptional({ description: 'Show a map link', default: true })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  show_map_link?: boolean;
+
+  @ApiPropertyOptional({ description: 'Hide from calendar lists (still readable by id)', default: false })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  hide_from_listings?: boolean;
+
+  @ApiPropertyOptional({ description: 'Sticky in calendar views', default: false })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  sticky?: boolean;
+
+  @ApiPropertyOptional({ description: 'Featured event', default: false })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  featured?: boolean;
+
+  @ApiPropertyOptional({ description: 'Category ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
+  @Allow()
+  categories?: unknown;
+
+  @ApiPropertyOptional({ description: 'Tag ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
+  @Allow()
+  tags?: unknown;
+
+  @ApiPropertyOptional({ description: 'Venue: an id, {id}, an object of venue fields (created, or an exact match reused), or a list of those. "", 0 or [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
+  @Allow()
+  venue?: unknown;
+
+  @ApiPropertyOptional({ description: 'Organizers: an id, a list of ids, an object of organizer fields, or a list mixing {id} and objects. [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
+  @Allow()
+  organizer?: unknown;
+
+  @ApiPropertyOptional({ description: 'Author user id; only editors and administrators may name another user.' })
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'author must be a user id' })
+  @Min(1, { message: 'author must be a user id' })
+  author?: number;
+
+  @ApiPropertyOptional({ description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS)' })
+  @IsOptional()
+  @Allow()
+  date?: string;
+
+  @ApiPropertyOptional({ description: 'Publication date in UTC (YYYY-MM-DD HH:MM:SS)' })
+  @IsOptional()
+  @Allow()
+  date_utc?: string;
+}

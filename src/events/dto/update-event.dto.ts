@@ -1,0 +1,5 @@
+import { PartialType } from '@nestjs/swagger';
+import { CreateEventDto } from './create-event.dto';
+
+/** Every field optional; fields left out keep their values, on POST, PUT and PATCH alike. */
+export class UpdateEventDto extends PartialType(CreateEventDto) {}
