@@ -1,0 +1,73 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Zero-padded parts of a date, all strings. */
+export class DateDetailsDoc {
+  @ApiProperty() year: string;
+  @ApiProperty() month: string;
+  @ApiProperty() day: string;
+  @ApiProperty() hour: string;
+  @ApiProperty() minutes: string;
+  @ApiProperty() seconds: string;
+}
+
+export class CostDetailsDoc {
+  @ApiProperty({ example: '$' }) currency_symbol: string;
+  @ApiProperty({ example: 'USD' }) currency_code: string;
+  @ApiProperty({ enum: ['', 'prefix', 'postfix'] }) currency_position: string;
+  @ApiProperty({ type: [String], example: ['10'] }) values: string[];
+}
+
+/** The event object (OpenAPI view of `EventResponse` in events.mapper.ts). */
+export class EventResponseDoc {
+  @ApiProperty() id: number;
+  @ApiProperty({ example: 'example.org?id=6' }) global_id: string;
+  @ApiProperty({ type: [String] }) global_id_lineage: string[];
+  @ApiProperty({ description: 'Author user id, as a string' }) author: string;
+  @ApiProperty({ enum: ['publish', 'future', 'draft', 'pending', 'private', 'trash'] }) status: string;
+  @ApiProperty({ description: 'Publication date, site time zone' }) date: string;
+  @ApiProperty() date_utc: string;
+  @ApiProperty() modified: string;
+  @ApiProperty() modified_utc: string;
+  @ApiProperty({ description: 'Permalink a front end serves the event at' }) url: string;
+  @ApiProperty() rest_url: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ description: 'HTML' }) description: string;
+  @ApiProperty({ description: 'HTML' }) excerpt: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ description: 'false, or {url, id, extension, width, height, sizes}', oneOf: [{ type: 'boolean' }, { type: 'object' }] }) image: unknown;
+  @ApiProperty() all_day: boolean;
+  @ApiProperty({ description: 'Wall-clock start in the event time zone' }) start_date: string;
+  @ApiProperty({ type: DateDetailsDoc }) start_date_details: DateDetailsDoc;
+  @ApiProperty() end_date: string;
+  @ApiProperty({ type: DateDetailsDoc }) end_date_details: DateDetailsDoc;
+  @ApiProperty() utc_start_date: string;
+  @ApiProperty({ type: DateDetailsDoc }) utc_start_date_details: DateDetailsDoc;
+  @ApiProperty() utc_end_date: string;
+  @ApiProperty({ type: DateDetailsDoc }) utc_end_date_details: DateDetailsDoc;
+  @ApiProperty({ example: 'America/New_York' }) timezone: string;
+  @ApiProperty({ example: 'EST' }) timezone_abbr: string;
+  @ApiProperty({ example: '$10' }) cost: string;
+  @ApiProperty({ type: CostDetailsDoc }) cost_details: CostDetailsDoc;
+  @ApiProperty({ description: 'Event website, or the event URL when none' }) website: string;
+  @ApiProperty() show_map: boolean;
+  @ApiProperty() show_map_link: boolean;
+  @ApiProperty() hide_from_listings: boolean;
+  @ApiProperty() sticky: boolean;
+  @ApiProperty() featured: boolean;
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Category term objects' }) categories: unknown[];
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Tag term objects' }) tags: unknown[];
+  @ApiProperty({ description: 'A venue object, [] when none, an array of venues when several', oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }) venue: unknown;
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Organizer objects' }) organizer: unknown[];
+  @ApiProperty({ type: 'array', items: { type: 'object' } }) custom_fields: unknown[];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'schema.org Event; single GET only' }) json_ld?: Record<string, unknown>;
+  @ApiProperty({ description: 'Whether the event has tickets' }) ticketed: boolean;
+}
+
+export class EventListResponse {
+  @ApiProperty({ type: [EventResponseDoc] }) events: EventResponseDoc[];
+  @ApiProperty() rest_url: string;
+  @ApiPropertyOptional() next_rest_url?: string;
+  @ApiPropertyOptional() previous_rest_url?: string;
+  @ApiProperty() total: number;
+  @ApiProperty() total_pages: number;
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
+import { CategoriesService } from '../categories/categories.service';
+import { Category } from '../categories/category.entity';
+import { Organizer } from '../organizers/organizer.entity';
+import { Tag } from '../tags/tag.entity';
+import { TagsService } from '../tags/tags.service';
+import { Venue } from '../venues/venue.entity';
+import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
+import { EventHooks } from './event-hooks';
+import { EventRelations } from './events.mapper';
+
+type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof EventCategoryLink | typeof EventTagLink;
+
+/**
+ * Loads what a page of events shows besides the event rows, in a fixed number of queries whatever
+ * the page size: one per linked type (link rows joined with their targets), the term counts, and
+ * the ticketing facts.
+ */
+@Injectable()
+export class EventRelationsLoader {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly categories: CategoriesService,
+    private readonly tags: TagsService,
+    private readonly hooks: EventHooks,
+  ) {}
+
+  async load(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, EventRelations>> {
+    const relations = new Map<number, EventRelations>(
+      eventIds.map((id) => [id, { venues: [], organizers: [], categories: [], tags: [], ticketed: false }]),
+    );
+    if (eventIds.length === 0) return relations;
+
+    const [venues, organizers, categories, tags, ticketed] = await Promise.all([
+      this.linked(manager, Venue, EventVenueLink, 'venueId', eventIds, true),
+      this.linked(manager, Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
+      this.linked(manager, Category, EventCategoryLink, 'categoryId', eventIds, false),
+      this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
+      this.hooks.ticketedEventIds(eventIds),
+    ]);
+    const [categoryCounts, tagCounts] = await Promise.all([
+      this.categories.countPublishedEvents(unique(categories.map(([, term]) => term.id)), manager),
+      this.tags.countPublishedEvents(unique(tags.map(([, term]) => term.id)), manager),
+    ]);
+
+    for (const [eventId, venue] of venues) relations.get(eventId)?.venues.push(venue);
+    for (const [eventId, organizer] of organizers) relations.get(eventId)?.organizers.push(organizer);
+    for (const [eventId, term] of categories) relations.get(eventId)?.categories.push({ term, count: categoryCounts.get(term.id) ?? 0 });
+    for (const [eventId, term] of tags) relations.get(eventId)?.tags.push({ term, count: tagCounts.get(term.id) ?? 0 });
+    for (const eventId of ticketed) {
+      const entry = relations.get(eventId);
+      if (entry) entry.ticketed = true;
+    }
+    return relations;
+  }
+
+  /** `[eventId, target]` pairs, ordered by link position (posts) or name (terms). Trashed posts are left out. */
+  private async linked<T extends ObjectLiteral & { id: number }>(
+    manager: EntityManager,
+    target: new () => T,
+    link: LinkEntity,
+    targetColumn: 'venueId' | 'organizerId' | 'categoryId' | 'tagId',
+    eventIds: number[],
+    isPost: boolean,
+  ): Promise<Array<[number, T]>> {
+    const query = manager
+      .createQueryBuilder(target, 'target')
+      .innerJoin(link, 'link', `link.${targetColumn} = target.id`)
+      .addSelect('link.eventId', 'link_event_id')
+      .where('link.eventId IN (:...eventIds)', { eventIds });
+    if (isPost) {
+      query.andWhere("target.status <> 'trash'").orderBy('link.position', 'ASC');
+    } else {
+      query.orderBy('target.name', 'ASC');
+    }
+    query.addOrderBy('target.id', 'ASC');
+    const { entities, raw } = await query.getRawAndEntities<{ link_event_id: number; target_id: number }>();
+    const byId = new Map(entities.map((entity) => [entity.id, entity]));
+    return raw.flatMap((row) => {
+      const entity = byId.get(Number(row.target_id));
+      return entity ? [[Number(row.link_event_id), entity] as [number, T]] : [];
+    });
+  }
+}
+
+function unique(ids: number[]): number[] {
+  return [...new Set(ids)];
+}

@@ -1,0 +1,179 @@
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiGoneResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser, RequireCapability } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
+import { setTotalHeaders } from '../common/pagination/pagination';
+import { CreateEventDto } from './dto/create-event.dto';
+import { EventListResponse, EventResponseDoc } from './dto/event.response';
+import { ListEventsQuery } from './dto/list-events.query';
+import { UpdateEventDto } from './dto/update-event.dto';
+import type { EventResponse } from './events.mapper';
+import { EventSelector, EventsService } from './events.service';
+
+const ID_PARAM = ApiParam({ name: 'id', description: 'Event id', schema: { type: 'integer' } });
+const SLUG_PARAM = ApiParam({ name: 'slug', description: 'Event slug', schema: { type: 'string' } });
+/** The documentation and rules shared by the POST, PUT and PATCH update routes. */
+const EventUpdateDocs = (pathParameter: MethodDecorator) =>
+  applyDecorators(
+    HttpCode(200),
+    RequireCapability('edit_events'),
+    ApiBasicAuth('basic'),
+    pathParameter,
+    ApiOperation({ summary: 'Update an event; fields left out keep their values (POST, PUT and PATCH alike)' }),
+    ApiOkResponse({ type: EventResponseDoc }),
+    ApiBadRequestResponse({ description: 'rest_invalid_param naming the field' }),
+    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
+    ApiForbiddenResponse({ description: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
+    ApiNotFoundResponse({ description: 'rest-event-not-found' }),
+  );
+
+const FORCE_QUERY = ApiQuery({ name: 'force', required: false, description: 'true deletes for good instead of trashing', schema: { type: 'boolean' } });
+
+@ApiTags('events')
+@Controller('events/v1/events')
+export class EventsController {
+  constructor(
+    private readonly events: EventsService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'List events (published and upcoming by default, ordered by start)' })
+  @ApiOkResponse({ type: EventListResponse, description: 'Headers X-TEC-Total and X-TEC-TotalPages carry the totals' })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
+  @ApiNotFoundResponse({ description: 'event-archive-page-not-found: a page past the last' })
+  async list(@Query() query: ListEventsQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+    const page = await this.events.list(query, this.urls.context(request, user));
+    setTotalHeaders(response, 'events', page.total, page.totalPages);
+    return { events: page.events, ...page.links, total: page.total, total_pages: page.totalPages };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireCapability('edit_events')
+  @ApiBasicAuth('basic')
+  @ApiOperation({ summary: 'Create an event' })
+  @ApiCreatedResponse({ type: EventResponseDoc, description: 'The event; Location names it' })
+  @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
+  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
+  @ApiForbiddenResponse({ description: 'rest_forbidden: the role cannot create events' })
+  async create(@Body() body: CreateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const event = await this.events.create(body, user, this.urls.context(request, user));
+    response.setHeader('Location', event.rest_url);
+    return event;
+  }
+
+  @Get(':id')
+  @HttpCode(200)
+  @ID_PARAM
+  @ApiOperation({ summary: 'Read an event (with json_ld)' })
+  @ApiOkResponse({ type: EventResponseDoc })
+  @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
+  @ApiNotFoundResponse({ description: 'rest-event-not-found' })
+  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<EventResponse> {
+    return this.events.get({ id }, this.urls.context(request, user));
+  }
+
+  @Get('by-slug/:slug')
+  @HttpCode(200)
+  @SLUG_PARAM
+  @ApiOperation({ summary: 'Read an event by slug (with json_ld)' })
+  @ApiOkResponse({ type: EventResponseDoc })
+  @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available' })
+  @ApiNotFoundResponse({ description: 'rest-event-not-found' })
+  getBySlug(@Param('slug') slug: string, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<EventResponse> {
+    return this.events.get({ slug }, this.urls.context(request, user));
+  }
+
+  @Post(':id')
+  @EventUpdateDocs(ID_PARAM)
+  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
+    return this.events.update({ id }, body, user, this.urls.context(request, user));
+  }
+
+  @Put(':id')
+  @EventUpdateDocs(ID_PARAM)
+  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
+    return this.events.update({ id }, body, user, this.urls.context(request, user));
+  }
+
+  @Patch(':id')
+  @EventUpdateDocs(ID_PARAM)
+  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
+    return this.events.update({ id }, body, user, this.urls.context(request, user));
+  }
+
+  @Post('by-slug/:slug')
+  @EventUpdateDocs(SLUG_PARAM)
+  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
+    return this.events.update({ slug }, body, user, this.urls.context(request, user));
+  }
+
+  @Put('by-slug/:slug')
+  @EventUpdateDocs(SLUG_PARAM)
+  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
+    return this.events.update({ slug }, body, user, this.urls.context(request, user));
+  }
+
+  @Patch('by-slug/:slug')
+  @EventUpdateDocs(SLUG_PARAM)
+  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
+    return this.events.update({ slug }, body, user, this.urls.context(request, user));
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireCapability('delete_events')
+  @ApiBasicAuth('basic')
+  @ID_PARAM
+  @FORCE_QUERY
+  @ApiOperation({ summary: 'Trash an event, or delete it for good with force=true' })
+  @ApiOkResponse({ type: EventResponseDoc, description: 'The event as deleted' })
+  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
+  @ApiForbiddenResponse({ description: 'rest_forbidden' })
+  @ApiNotFoundResponse({ description: 'rest-event-not-found' })
+  @ApiGoneResponse({ description: 'event-is-in-trash: already trashed (use force=true)' })
+  @ApiConflictResponse({ description: 'has-attendees: a forced delete of an event with attendees' })
+  remove(@Param('id', RouteIdPipe) id: number, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<EventResponse> {
+    return this.removeEvent({ id }, force, user, request);
+  }
+
+  @Delete('by-slug/:slug')
+  @HttpCode(200)
+  @RequireCapability('delete_events')
+  @ApiBasicAuth('basic')
+  @SLUG_PARAM
+  @FORCE_QUERY
+  @ApiOperation({ summary: 'Trash or delete an event by slug' })
+  @ApiOkResponse({ type: EventResponseDoc })
+  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
+  @ApiForbiddenResponse({ description: 'rest_forbidden' })
+  @ApiNotFoundResponse({ description: 'rest-event-not-found' })
+  @ApiGoneResponse({ description: 'event-is-in-trash' })
+  @ApiConflictResponse({ description: 'has-attendees' })
+  removeBySlug(@Param('slug') slug: string, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<EventResponse> {
+    return this.removeEvent({ slug }, force, user, request);
+  }
+
+  private removeEvent(selector: EventSelector, force: unknown, user: AuthenticatedUser, request: Request): Promise<EventResponse> {
+    return this.events.remove(selector, readForceFlag(force), user, this.urls.context(request, user));
+  }
+}

@@ -1,0 +1,194 @@
+import { DateTime } from 'luxon';
+import { Category } from '../categories/category.entity';
+import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
+import { resolveTimeZone } from '../common/dates/timezone';
+import type { RequestContext } from '../common/http/request-context';
+import { globalIdFields, postBaseFields } from '../common/posts/post-response';
+import { plainText, renderParagraphs } from '../common/posts/rich-text';
+import { toEmbeddedTermResponse } from '../common/terms/term-response';
+import type { CurrencyConfig } from '../config/app.config';
+import { Organizer } from '../organizers/organizer.entity';
+import { organizerJsonLd, toOrganizerResponse } from '../organizers/organizers.mapper';
+import { Tag } from '../tags/tag.entity';
+import { Venue } from '../venues/venue.entity';
+import { toVenueResponse, venueJsonLd } from '../venues/venues.mapper';
+import { describeCost } from './event-cost';
+import { Event } from './event.entity';
+
+/** What an event response shows besides the event row, loaded in bulk for a whole page. */
+export interface EventRelations {
+  venues: Venue[];
+  organizers: Organizer[];
+  categories: Array<{ term: Category; count: number }>;
+  tags: Array<{ term: Tag; count: number }>;
+  ticketed: boolean;
+}
+
+export interface EventMappingOptions {
+  /** schema.org JSON-LD, on single GETs only. */
+  jsonLd: boolean;
+  currency: CurrencyConfig;
+}
+
+export interface EventImage {
+  url: string;
+  id: number;
+  extension: string;
+  width: number;
+  height: number;
+  sizes: Record<string, never>;
+}
+
+/** The event object, keys in the original's order (reference §2, recorded 14-event-single.json). */
+export interface EventResponse {
+  id: number;
+  global_id: string;
+  global_id_lineage: string[];
+  author: string;
+  status: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  url: string;
+  rest_url: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  slug: string;
+  image: false | EventImage;
+  all_day: boolean;
+  start_date: string;
+  start_date_details: DateDetails;
+  end_date: string;
+  end_date_details: DateDetails;
+  utc_start_date: string;
+  utc_start_date_details: DateDetails;
+  utc_end_date: string;
+  utc_end_date_details: DateDetails;
+  timezone: string;
+  timezone_abbr: string;
+  cost: string;
+  cost_details: ReturnType<typeof describeCost>['cost_details'];
+  website: string;
+  show_map: boolean;
+  show_map_link: boolean;
+  hide_from_listings: boolean;
+  sticky: boolean;
+  featured: boolean;
+  categories: unknown[];
+  tags: unknown[];
+  venue: unknown;
+  organizer: unknown[];
+  custom_fields: unknown[];
+  json_ld?: Record<string, unknown>;
+  ticketed: boolean;
+}
+
+function imageOf(url: string | null): false | EventImage {
+  if (!url) return false;
+  const extension = /\.([a-z0-9]{2,5})(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase() ?? '';
+  // No media library stands behind the URL: sizes and dimensions are unknown.
+  return { url, id: 0, extension, width: 0, height: 0, sizes: {} };
+}
+
+/** The zone's abbreviation at the event's start ("EST", "CEST"; "UTC+2" for manual offsets). */
+function timezoneAbbreviation(event: Event): string {
+  const zone = resolveTimeZone(event.timezone);
+  if (!zone || zone.type === 'fixed') return event.timezone;
+  return DateTime.fromJSDate(event.startUtc, { zone }).offsetNameShort ?? event.timezone;
+}
+
+function isoInZone(instant: Date, timezone: string): string {
+  const zone = resolveTimeZone(timezone) ?? 'UTC';
+  return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true }) ?? instant.toISOString();
+}
+
+function eventJsonLd(event: Event, relations: EventRelations, response: EventResponse, context: RequestContext, currency: CurrencyConfig) {
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: event.title,
+    description: plainText(event.excerpt || event.description),
+    url: response.url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoInZone(event.startUtc, event.timezone),
+    endDate: isoInZone(event.endUtc, event.timezone),
+  };
+  if (response.image) jsonLd.image = response.image.url;
+  if (relations.venues.length > 0) jsonLd.location = venueJsonLd(relations.venues[0], context);
+  if (relations.organizers.length === 1) jsonLd.organizer = organizerJsonLd(relations.organizers[0], context);
+  if (relations.organizers.length > 1) jsonLd.organizer = relations.organizers.map((organizer) => organizerJsonLd(organizer, context));
+  const prices = response.cost_details.values;
+  if (prices.length > 0) {
+    jsonLd.offers = prices.map((price) => ({
+      '@type': 'Offer',
+      price,
+      priceCurrency: currency.code,
+      url: response.url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: isoInZone(event.publishedAt, event.timezone),
+    }));
+    if (prices.length === 1) jsonLd.offers = (jsonLd.offers as unknown[])[0];
+  }
+  jsonLd.performer = 'Organization';
+  return jsonLd;
+}
+
+export function toEventResponse(event: Event, relations: EventRelations, context: RequestContext, options: EventMappingOptions): EventResponse {
+  const base = postBaseFields(event, 'event', context);
+  const utcStart = formatInZone(event.startUtc);
+  const utcEnd = formatInZone(event.endUtc);
+  const cost = describeCost(event.cost, options.currency);
+  const venues = relations.venues.map((venue) => toVenueResponse(venue, context, { jsonLd: true }));
+  const response: EventResponse = {
+    id: event.id,
+    ...globalIdFields(context, event.id),
+    author: base.author,
+    status: base.status,
+    date: base.date,
+    date_utc: base.date_utc,
+    modified: base.modified,
+    modified_utc: base.modified_utc,
+    url: base.url,
+    rest_url: context.namespaceUrl('events', `events/${event.id}`),
+    title: event.title,
+    description: renderParagraphs(event.description),
+    excerpt: renderParagraphs(event.excerpt),
+    slug: event.slug,
+    image: imageOf(event.image),
+    all_day: event.allDay,
+    start_date: event.startLocal,
+    start_date_details: dateDetails(event.startLocal),
+    end_date: event.endLocal,
+    end_date_details: dateDetails(event.endLocal),
+    utc_start_date: utcStart,
+    utc_start_date_details: dateDetails(utcStart),
+    utc_end_date: utcEnd,
+    utc_end_date_details: dateDetails(utcEnd),
+    timezone: event.timezone,
+    timezone_abbr: timezoneAbbreviation(event),
+    cost: cost.cost,
+    cost_details: cost.cost_details,
+    website: event.website || base.url,
+    show_map: event.showMap,
+    show_map_link: event.showMapLink,
+    hide_from_listings: event.hideFromListings,
+    sticky: event.sticky,
+    featured: event.featured,
+    categories: relations.categories.map(({ term, count }) => toEmbeddedTermResponse(term, 'category', count, context)),
+    tags: relations.tags.map(({ term, count }) => toEmbeddedTermResponse(term, 'tag', count, context)),
+    // One venue is an object, none an empty array, several an array (as the original with PRO).
+    venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
+    organizer: relations.organizers.map((organizer) => toOrganizerResponse(organizer, context, { jsonLd: true })),
+    custom_fields: [],
+    ticketed: relations.ticketed,
+  };
+  if (options.jsonLd) {
+    const { ticketed, ...beforeJsonLd } = response;
+    return { ...beforeJsonLd, json_ld: eventJsonLd(event, relations, response, context, options.currency), ticketed };
+  }
+  return response;
+}

@@ -1,0 +1,453 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DateTime } from 'luxon';
+import { Brackets, DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { User } from '../auth/user.entity';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CategoriesService } from '../categories/categories.service';
+import { Category } from '../categories/category.entity';
+import { CLOCK, Clock } from '../common/clock';
+import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
+import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { ApiError, invalidParam } from '../common/errors/api-error';
+import type { RequestContext } from '../common/http/request-context';
+import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
+import { assertCanDelete, assertCanEdit, canAssignAuthor, canEditPost, canReadPost, resolveWriteStatus } from '../common/posts/post-permissions';
+import { trashOrRemove } from '../common/posts/post-lifecycle';
+import { applyPostVisibility, escapeLike, parseStatusFilter } from '../common/posts/post-query';
+import { sanitizeRichText } from '../common/posts/rich-text';
+import { uniqueSlug } from '../common/posts/slugs';
+import { appConfig } from '../config/app.config';
+import { Organizer } from '../organizers/organizer.entity';
+import { OrganizersService } from '../organizers/organizers.service';
+import { Tag } from '../tags/tag.entity';
+import { TagsService } from '../tags/tags.service';
+import { Venue } from '../venues/venue.entity';
+import { VenuesService } from '../venues/venues.service';
+import { CreateEventDto } from './dto/create-event.dto';
+import { ListEventsQuery } from './dto/list-events.query';
+import { UpdateEventDto } from './dto/update-event.dto';
+import { parseCostInput } from './event-cost';
+import { EventHooks } from './event-hooks';
+import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
+import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
+import { EventRelationsLoader } from './event-relations.loader';
+import { Event } from './event.entity';
+import { EventResponse, toEventResponse } from './events.mapper';
+
+export type EventSelector = { id: number } | { slug: string };
+
+export interface EventPage {
+  events: EventResponse[];
+  links: PageLinks;
+  total: number;
+  totalPages: number;
+}
+
+const EARTH_RADIUS_KM = 6371;
+const DATE_FORMATS_HINT = 'YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp';
+
+@Injectable()
+export class EventsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly relations: EventRelationsLoader,
+    private readonly hooks: EventHooks,
+    private readonly venues: VenuesService,
+    private readonly organizers: OrganizersService,
+    private readonly categories: CategoriesService,
+    private readonly tags: TagsService,
+  ) {}
+
+  // ---------------------------------------------------------------- reading
+
+  async get(selector: EventSelector, context: RequestContext): Promise<EventResponse> {
+    const event = await this.findOrFail(this.dataSource.manager, selector);
+    if (event.status === 'trash' && !canEditPost(context.user, event)) {
+      throw new ApiError('event-no-longer-available', 'This event is no longer available', 403);
+    }
+    if (!canReadPost(context.user, event)) {
+      throw new ApiError('event-not-accessible', 'The requested event is not accessible', 403);
+    }
+    return this.present(event, context, true);
+  }
+
+  async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
+    const paging = parsePageRequest(query, 'events');
+    const statuses = parseStatusFilter(query.status, context.user);
+    if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
+      const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
+      throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be sent together');
+    }
+    const echo: QueryPairs = [['per_page', String(paging.perPage)]];
+    const builder = this.dataSource.manager.createQueryBuilder(Event, 'event');
+    applyPostVisibility(builder, 'event', context.user, statuses);
+    builder.andWhere('event.hideFromListings = :listed', { listed: false });
+
+    if (query.include?.length) {
+      builder.andWhere('event.id IN (:...include)', { include: query.include });
+      builder.orderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
+    } else {
+      const window = this.dateWindow(query);
+      builder.andWhere('event.startUtc >= :windowStart', { windowStart: window.start }).andWhere('event.endUtc <= :windowEnd', { windowEnd: window.end });
+      echo.push(['start_date', window.startLabel], ['end_date', window.endLabel]);
+      builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
+    }
+    await this.applyFilters(builder, query, echo);
+    if (statuses) echo.push(['status', statuses.join(',')]);
+    else if (!context.user) echo.push(['status', 'publish']);
+    if (query.include?.length) echo.push(['include', query.include.join(',')]);
+
+    const total = await builder.getCount();
+    const totalPages = countPages(total, paging.perPage);
+    assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
+    const events = total === 0 ? [] : await builder.offset(paging.offset).limit(paging.perPage).getMany();
+    const related = await this.relations.load(events.map((event) => event.id));
+    const currency = this.config.currency;
+    return {
+      events: events.map((event) => toEventResponse(event, related.get(event.id)!, context, { jsonLd: false, currency })),
+      links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo, paging.page, totalPages),
+      total,
+      totalPages,
+    };
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
+    const saved = await this.dataSource.transaction(async (manager) => {
+      const now = this.clock.now();
+      const event = manager.create(Event, {
+        authorId: user.id,
+        timezone: this.config.siteTimezone,
+        allDay: false,
+        showMap: true,
+        showMapLink: true,
+        hideFromListings: false,
+        sticky: false,
+        featured: false,
+        cost: null,
+        website: null,
+        image: null,
+        description: null,
+        excerpt: null,
+        postParentId: null,
+        publishedAt: now,
+      });
+      await this.applyInput(manager, event, input, user, true);
+      return event;
+    });
+    return this.present(saved, context, false);
+  }
+
+  async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
+    const saved = await this.dataSource.transaction(async (manager) => {
+      const event = await this.findOrFail(manager, selector, true);
+      assertCanEdit(user, event);
+      await this.applyInput(manager, event, input, user, false);
+      return event;
+    });
+    return this.present(saved, context, false);
+  }
+
+  async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
+    return this.dataSource.transaction(async (manager) => {
+      const event = await this.findOrFail(manager, selector, true);
+      assertCanDelete(user, event);
+      if (force && (await this.hooks.hasAttendees(event.id))) {
+        throw new ApiError('has-attendees', 'The event has attendees and cannot be deleted for good; trash it instead.', 409);
+      }
+      // The response shows the event as it was removed, links included.
+      const related = (await this.relations.load([event.id], manager)).get(event.id)!;
+      const removed = await trashOrRemove(manager, event, 'event', force);
+      return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private async present(event: Event, context: RequestContext, jsonLd: boolean): Promise<EventResponse> {
+    const related = (await this.relations.load([event.id])).get(event.id)!;
+    return toEventResponse(event, related, context, { jsonLd, currency: this.config.currency });
+  }
+
+  private async findOrFail(manager: EntityManager, selector: EventSelector, forUpdate = false): Promise<Event> {
+    const query = manager.createQueryBuilder(Event, 'event');
+    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
+    else query.where('event.slug = :slug', { slug: selector.slug });
+    if (forUpdate && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const event = await query.getOne();
+    if (!event) {
+      const message = 'id' in selector ? `Event with ID ${selector.id} does not exist.` : `Event with slug "${selector.slug}" does not exist.`;
+      throw new ApiError('rest-event-not-found', message, 404);
+    }
+    return event;
+  }
+
+  /**
+   * The list's date window. Default: from the start of today to 24 months from now (site time
+   * zone). Dates given are read in the site zone and widened to the start and end of their days.
+   */
+  private dateWindow(query: ListEventsQuery): { start: Date; end: Date; startLabel: string; endLabel: string } {
+    const siteZone = resolveTimeZone(this.config.siteTimezone)!;
+    const now = DateTime.fromJSDate(this.clock.now(), { zone: siteZone });
+    const read = (field: 'start_date' | 'end_date', fallback: DateTime, time: '00:00:00' | '23:59:59') => {
+      const raw = query[field];
+      let local: string;
+      if (raw === undefined || raw === '') {
+        local = fallback.toFormat(WALL_CLOCK_FORMAT);
+      } else {
+        const parsed = parseDateInput(raw, siteZone);
+        if (!parsed) throw invalidParam(field, `${field} must be a date: ${DATE_FORMATS_HINT}`);
+        local = parsed.local;
+      }
+      const widened = withTimeOfDay(local, time);
+      return { instant: wallClockToInstant(widened, siteZone), label: widened };
+    };
+    const start = read('start_date', now.startOf('day'), '00:00:00');
+    const end = read('end_date', now.plus({ months: 24 }), '23:59:59');
+    return { start: start.instant, end: end.instant, startLabel: start.label, endLabel: end.label };
+  }
+
+  private async applyFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryPairs): Promise<void> {
+    const manager = this.dataSource.manager;
+    if (query.search) {
+      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+      builder.andWhere(
+        new Brackets((any) =>
+          any
+            .where("LOWER(event.title) LIKE :search ESCAPE '!'")
+            .orWhere("LOWER(event.description) LIKE :search ESCAPE '!'")
+            .orWhere("LOWER(event.excerpt) LIKE :search ESCAPE '!'"),
+        ),
+        { search: pattern },
+      );
+      echo.push(['search', query.search]);
+    }
+    if (query.categories?.length) {
+      const ids = await this.termIds(manager, Category, query.categories, 'categories');
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`, { categoryIds: ids });
+      echo.push(['categories', query.categories.join(',')]);
+    }
+    if (query.tags?.length) {
+      const ids = await this.termIds(manager, Tag, query.tags, 'tags');
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_tag_links etl WHERE etl.event_id = event.id AND etl.tag_id IN (:...tagIds))`, { tagIds: ids });
+      echo.push(['tags', query.tags.join(',')]);
+    }
+    if (query.venue?.length) {
+      await this.assertAllExist(manager, Venue, query.venue, 'venue');
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, { venueIds: query.venue });
+      echo.push(['venue', query.venue.join(',')]);
+    }
+    if (query.organizer?.length) {
+      await this.assertAllExist(manager, Organizer, query.organizer, 'organizer');
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`, {
+        organizerIds: query.organizer,
+      });
+      echo.push(['organizer', query.organizer.join(',')]);
+    }
+    if (query.featured !== undefined) {
+      builder.andWhere('event.featured = :featured', { featured: query.featured });
+      echo.push(['featured', String(query.featured)]);
+    }
+    if (query.post_parent !== undefined) {
+      await this.assertAllExist(manager, Event, [query.post_parent], 'post_parent');
+      builder.andWhere('event.postParentId = :postParent', { postParent: query.post_parent });
+      echo.push(['post_parent', String(query.post_parent)]);
+    }
+    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
+      this.applyDistance(builder, query.geoloc_lat, query.geoloc_lng);
+      echo.push(['geoloc_lat', String(query.geoloc_lat)], ['geoloc_lng', String(query.geoloc_lng)]);
+    } else if (query.geoloc) {
+      builder.andWhere(
+        'EXISTS (SELECT 1 FROM event_venue_links gvl INNER JOIN venues gv ON gv.id = gvl.venue_id WHERE gvl.event_id = event.id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL)',
+      );
+      echo.push(['geoloc', 'true']);
+    }
+  }
+
+  /**
+   * Keeps events with a venue within GEOLOC_RADIUS_KM of the point (haversine distance, with a
+   * bounding box first so that the coordinate index narrows the venues), nearest first.
+   */
+  private applyDistance(builder: SelectQueryBuilder<Event>, latitude: number, longitude: number): void {
+    const radius = this.config.geolocRadiusKm;
+    const latitudeSpan = (radius / EARTH_RADIUS_KM) * (180 / Math.PI);
+    const longitudeSpan = latitudeSpan / Math.max(Math.cos((latitude * Math.PI) / 180), 0.01);
+    const haversine =
+      `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(dv.geo_lat - :pointLat) / 2), 2) + ` +
+      `COS(RADIANS(:pointLat)) * COS(RADIANS(dv.geo_lat)) * POWER(SIN(RADIANS(dv.geo_lng - :pointLng) / 2), 2)))`;
+    const nearest =
+      `(SELECT MIN(${haversine}) FROM event_venue_links dvl INNER JOIN venues dv ON dv.id = dvl.venue_id ` +
+      `WHERE dvl.event_id = event.id AND dv.geo_lat BETWEEN :latMin AND :latMax AND dv.geo_lng BETWEEN :lngMin AND :lngMax)`;
+    builder
+      .setParameters({
+        pointLat: latitude,
+        pointLng: longitude,
+        latMin: latitude - latitudeSpan,
+        latMax: latitude + latitudeSpan,
+        lngMin: longitude - longitudeSpan,
+        lngMax: longitude + longitudeSpan,
+        radius,
+      })
+      .addSelect(nearest, 'event_distance')
+      .andWhere(`${nearest} <= :radius`)
+      .orderBy('event_distance', 'ASC')
+      .addOrderBy('event.startUtc', 'ASC')
+      .addOrderBy('event.id', 'ASC');
+  }
+
+  /** Ids of terms named by id or slug; any that matches nothing is a 400 naming the filter. */
+  private async termIds(manager: EntityManager, entity: typeof Category | typeof Tag, values: Array<string | number>, field: string): Promise<number[]> {
+    const ids = values.filter((value) => typeof value === 'number' || /^\d+$/.test(String(value))).map(Number);
+    const slugs = values.filter((value) => !(typeof value === 'number' || /^\d+$/.test(String(value)))).map(String);
+    const found = await manager
+      .createQueryBuilder(entity, 'term')
+      .select(['term.id', 'term.slug'])
+      .where(
+        new Brackets((any) => {
+          any.where('1 = 0');
+          if (ids.length) any.orWhere('term.id IN (:...termIds)', { termIds: ids });
+          if (slugs.length) any.orWhere('term.slug IN (:...termSlugs)', { termSlugs: slugs });
+        }),
+      )
+      .getMany();
+    const unknown = [...ids.filter((id) => !found.some((term) => term.id === id)), ...slugs.filter((slug) => !found.some((term) => term.slug === slug))];
+    if (unknown.length) throw invalidParam(field, `${field} holds unknown terms: ${unknown.join(', ')}`);
+    return found.map((term) => term.id);
+  }
+
+  private async assertAllExist(manager: EntityManager, entity: typeof Venue | typeof Organizer | typeof Event | typeof User, ids: number[], field: string): Promise<void> {
+    const found = await manager.find(entity, { select: { id: true }, where: { id: In(ids) } });
+    const missing = ids.filter((id) => !found.some((row) => row.id === id));
+    if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
+  }
+
+  /** Applies a create or update body to `event` and its links, inside the caller's transaction. */
+  private async applyInput(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser, isNew: boolean): Promise<void> {
+    if (input.title !== undefined) event.title = input.title.trim();
+    if (input.description !== undefined) event.description = input.description === '' ? null : sanitizeRichText(input.description);
+    if (input.excerpt !== undefined) event.excerpt = input.excerpt === '' ? null : sanitizeRichText(input.excerpt);
+    if (input.image !== undefined) event.image = input.image || null;
+    if (input.website !== undefined) event.website = input.website || null;
+    if (input.cost !== undefined) event.cost = parseCostInput(input.cost);
+    if (input.show_map !== undefined) event.showMap = input.show_map;
+    if (input.show_map_link !== undefined) event.showMapLink = input.show_map_link;
+    if (input.hide_from_listings !== undefined) event.hideFromListings = input.hide_from_listings;
+    if (input.sticky !== undefined) event.sticky = input.sticky;
+    if (input.featured !== undefined) event.featured = input.featured;
+
+    this.applySchedule(event, input);
+    await this.applyAuthorAndPublication(manager, event, input, user);
+    event.status = resolveWriteStatus(user, input.status, isNew ? undefined : event.status);
+    if (isNew || input.slug !== undefined) {
+      event.slug = await uniqueSlug(manager.getRepository(Event), input.slug ?? event.title, isNew ? undefined : event.id);
+    }
+    await manager.save(event);
+
+    const venues = readLinkedPosts(input.venue, 'venue');
+    if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user);
+    const organizers = readLinkedPosts(input.organizer, 'organizer');
+    if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user);
+    const categories = readTermValues(input.categories, 'categories');
+    if (categories) {
+      const terms = categories.length ? await this.categories.resolveForEvent(categories, manager) : [];
+      await manager.delete(EventCategoryLink, { eventId: event.id });
+      await insertRows(manager, EventCategoryLink, unique(terms.map((term) => term.id)).map((categoryId) => ({ eventId: event.id, categoryId })));
+    }
+    const tags = readTermValues(input.tags, 'tags');
+    if (tags) {
+      const terms = tags.length ? await this.tags.resolveForEvent(tags, manager) : [];
+      await manager.delete(EventTagLink, { eventId: event.id });
+      await insertRows(manager, EventTagLink, unique(terms.map((term) => term.id)).map((tagId) => ({ eventId: event.id, tagId })));
+    }
+  }
+
+  /**
+   * Time zone, dates and all-day together: a new zone without new dates keeps the wall-clock
+   * times; all-day events run from 00:00:00 of their first day to 23:59:59 of their last; the end
+   * may not come before the start (the original silently moves it; we refuse).
+   */
+  private applySchedule(event: Event, input: UpdateEventDto): void {
+    if (input.timezone !== undefined) {
+      const name = input.timezone.trim() || this.config.siteTimezone;
+      if (!resolveTimeZone(name)) throw invalidParam('timezone', 'timezone must be an IANA time zone name (Europe/Paris) or UTC±N');
+      event.timezone = name;
+    }
+    if (input.all_day !== undefined) event.allDay = input.all_day;
+    const zone = resolveTimeZone(event.timezone)!;
+    const read = (field: 'start_date' | 'end_date', current: string | undefined): string => {
+      const raw = input[field];
+      if (raw === undefined || raw === null) return current as string;
+      const parsed = parseDateInput(raw, zone);
+      if (!parsed) throw invalidParam(field, `${field} must be a date: ${DATE_FORMATS_HINT}`);
+      return parsed.local;
+    };
+    let startLocal = read('start_date', event.startLocal);
+    let endLocal = read('end_date', event.endLocal);
+    if (event.allDay) {
+      startLocal = withTimeOfDay(startLocal, '00:00:00');
+      endLocal = withTimeOfDay(endLocal, '23:59:59');
+    }
+    const startUtc = wallClockToInstant(startLocal, zone);
+    const endUtc = wallClockToInstant(endLocal, zone);
+    if (endUtc.getTime() < startUtc.getTime()) throw invalidParam('end_date', 'end_date must not be before start_date');
+    // Wall-clock values that a DST gap skips are stored as the instant they resolve to.
+    event.startLocal = formatInZone(startUtc, zone);
+    event.endLocal = formatInZone(endUtc, zone);
+    event.startUtc = startUtc;
+    event.endUtc = endUtc;
+  }
+
+  private async applyAuthorAndPublication(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser): Promise<void> {
+    if (input.author !== undefined && input.author !== event.authorId) {
+      await this.assertAllExist(manager, User, [input.author], 'author');
+      if (!canAssignAuthor(user, input.author)) {
+        throw new ApiError('rest_cannot_edit_others', 'Sorry, you are not allowed to create or edit events as this user.', 403);
+      }
+      event.authorId = input.author;
+    }
+    if (input.date_utc !== undefined) {
+      const parsed = parseDateInput(input.date_utc, resolveTimeZone('UTC')!);
+      if (!parsed) throw invalidParam('date_utc', `date_utc must be a date: ${DATE_FORMATS_HINT}`);
+      event.publishedAt = parsed.instant;
+    } else if (input.date !== undefined) {
+      const parsed = parseDateInput(input.date, resolveTimeZone(this.config.siteTimezone)!);
+      if (!parsed) throw invalidParam('date', `date must be a date: ${DATE_FORMATS_HINT}`);
+      event.publishedAt = parsed.instant;
+    }
+  }
+
+  private async replacePostLinks(manager: EntityManager, eventId: number, inputs: LinkedPostInput[], field: 'venue' | 'organizer', user: AuthenticatedUser): Promise<void> {
+    const entity = field === 'venue' ? Venue : Organizer;
+    const ids = inputs.flatMap((input) => ('id' in input ? [input.id] : []));
+    if (ids.length) await this.assertAllExist(manager, entity, ids, field);
+    const linkedIds: number[] = [];
+    for (const input of inputs) {
+      if ('id' in input) linkedIds.push(input.id);
+      else if (field === 'venue') linkedIds.push((await this.venues.findOrCreateForEvent(input.fields, user, manager)).id);
+      else linkedIds.push((await this.organizers.findOrCreateForEvent(input.fields, user, manager)).id);
+    }
+    const ordered = unique(linkedIds);
+    if (field === 'venue') {
+      await manager.delete(EventVenueLink, { eventId });
+      await insertRows(manager, EventVenueLink, ordered.map((venueId, position) => ({ eventId, venueId, position })));
+    } else {
+      await manager.delete(EventOrganizerLink, { eventId });
+      await insertRows(manager, EventOrganizerLink, ordered.map((organizerId, position) => ({ eventId, organizerId, position })));
+    }
+  }
+}
+
+function unique(ids: number[]): number[] {
+  return [...new Set(ids)];
+}
+
+async function insertRows<T extends ObjectLiteral>(manager: EntityManager, entity: new () => T, rows: Array<QueryDeepPartialEntity<T>>): Promise<void> {
+  if (rows.length > 0) await manager.insert(entity, rows);
+}
