@@ -1,0 +1,78 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsByteLength, IsIn, IsInt, IsOptional, IsString, IsUrl, MaxLength, Min, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import { FixedOffsetZone } from 'luxon';
+import { parseDateInput } from '../dates/date-input';
+import { ToInteger } from '../http/transforms';
+import { POST_STATUSES, PostStatus } from '../posts/post-status';
+
+/** Skips the validators that follow for `""`, which clears a field (or, for dates, leaves it as it is). */
+export const UnlessEmpty = () => ValidateIf((_object, value) => value !== '');
+
+/** A date `parseDateInput` reads; whether it parses does not depend on the zone it is read in. */
+export function IsDateInput(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isDateInput',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: '$property must be a date: YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp', ...options },
+      validator: { validate: (value: unknown) => parseDateInput(value, FixedOffsetZone.utcInstance) !== null },
+    });
+}
+
+/**
+ * Fields venues and organizers share on create (reference §8). Each resource adds its name and
+ * its own fields. Unlike events, `""` is accepted here and clears the field.
+ */
+export class LinkedPostFieldsDto {
+  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed). "" clears it.', nullable: true })
+  @IsOptional()
+  @IsString()
+  // A TEXT column holds 65,535 bytes, whatever the characters.
+  @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
+  description?: string | null;
+
+  @ApiPropertyOptional({ description: 'Short summary (HTML). "" clears it.', nullable: true })
+  @IsOptional()
+  @IsString()
+  @IsByteLength(0, 65535, { message: 'excerpt must be at most 65535 bytes long' })
+  excerpt?: string | null;
+
+  @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted or "", made unique with -2, -3...', maxLength: 190 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(190)
+  slug?: string;
+
+  @ApiPropertyOptional({ description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
+  @IsOptional()
+  @IsIn(POST_STATUSES as unknown as string[], { message: `status must be one of ${POST_STATUSES.join(', ')}` })
+  status?: PostStatus;
+
+  @ApiPropertyOptional({ description: 'Image: an absolute http(s) URL. "" removes it.', maxLength: 500, nullable: true })
+  @IsOptional()
+  @IsString()
+  @UnlessEmpty()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'image must be an absolute http(s) URL' })
+  @MaxLength(500)
+  image?: string | null;
+
+  @ApiPropertyOptional({ description: 'Author user id; only editors and administrators may name another user.', type: 'integer' })
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'author must be a user id' })
+  @Min(1, { message: 'author must be a user id' })
+  author?: number;
+
+  @ApiPropertyOptional({ description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS); wins over date_utc. "" is ignored.' })
+  @IsOptional()
+  @UnlessEmpty()
+  @IsDateInput()
+  date?: string | number;
+
+  @ApiPropertyOptional({ description: 'Publication date in UTC (YYYY-MM-DD HH:MM:SS). "" is ignored.' })
+  @IsOptional()
+  @UnlessEmpty()
+  @IsDateInput()
+  date_utc?: string | number;
+}

@@ -1,0 +1,131 @@
+import { DataSource, EntityManager } from 'typeorm';
+import type { AuthenticatedUser } from '../../auth/roles';
+import type { Clock } from '../clock';
+import type { ApiUrls } from '../http/api-urls.service';
+import type { RequestContext } from '../http/request-context';
+import { buildPageLinks, PageLinks } from '../pagination/pagination';
+import { trashOrRemove } from '../posts/post-lifecycle';
+import { assertCanDelete, assertCanEdit } from '../posts/post-permissions';
+import type { PostEntity } from '../posts/post.entity-base';
+import type { LinkedPostFieldsDto } from './linked-post-fields.dto';
+import { assertCanReadPost, findPostOr404, LinkedPostListQuery, LinkedPostResource, listLinkedPosts, PostKey } from './linked-post-resource';
+import {
+  applyColumns,
+  applyPostMeta,
+  assertAuthorExists,
+  assertCanAssignAuthor,
+  ColumnValue,
+  findMatchingPost,
+  LinkedPostWrite,
+  validateInlineFields,
+} from './linked-post-writes';
+
+export interface LinkedPostListPage<Response> extends PageLinks {
+  items: Response[];
+  total: number;
+  total_pages: number;
+}
+
+/**
+ * The rules venues and organizers share (reference §6, §8, §9 and decisions.md): listing,
+ * reading, creating with duplicate avoidance, updating, trashing and deleting, and the inline
+ * objects of event bodies. Each resource says which columns its fields set and how it is shown.
+ */
+export abstract class LinkedPostsService<T extends PostEntity, Input extends LinkedPostFieldsDto, Response> {
+  protected abstract readonly resource: LinkedPostResource<T>;
+  /** The create DTO, whose rules inline objects are checked with. */
+  protected abstract readonly createInput: new () => Input;
+
+  protected constructor(
+    protected readonly dataSource: DataSource,
+    protected readonly urls: ApiUrls,
+    protected readonly clock: Clock,
+  ) {}
+
+  /** The columns a write sets from the fields sent; validation errors name fields with `write.fieldName`. */
+  protected abstract columns(input: Partial<Input>, write: LinkedPostWrite): ColumnValue[];
+
+  /** A new row with every optional column empty and every flag at its default. */
+  protected abstract blank(manager: EntityManager): T;
+
+  protected abstract toResponse(post: T, context: RequestContext, options?: { jsonLd?: boolean }): Response;
+
+  /** Columns that follow others (a venue's `stateprovince`), after the sent ones are applied. */
+  protected deriveColumns(_post: T, _input: Partial<Input>, _existing: boolean): void {}
+
+  protected async listPage(query: LinkedPostListQuery, context: RequestContext, collectionPath: string): Promise<LinkedPostListPage<Response>> {
+    const page = await listLinkedPosts(this.dataSource.manager, this.resource, query, context.user, this.clock.now());
+    return {
+      items: page.posts.map((post) => this.toResponse(post, context)),
+      ...buildPageLinks(context.namespaceUrl('events', collectionPath), page.queryPairs, page.page.page, page.totalPages),
+      total: page.total,
+      total_pages: page.totalPages,
+    };
+  }
+
+  async findOne(key: PostKey, context: RequestContext): Promise<Response> {
+    const post = await findPostOr404(this.dataSource.manager, this.resource, key);
+    assertCanReadPost(this.resource, context.user, post);
+    return this.toResponse(post, context, { jsonLd: true });
+  }
+
+  /** Creates the post, or returns the visible one that already matches every field sent. */
+  async create(input: Input, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
+    const post = await this.dataSource.transaction((manager) => this.findOrCreate(this.writeFor(manager, user, (field) => field), input));
+    return this.toResponse(post, context);
+  }
+
+  async update(key: PostKey, input: Partial<Input>, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
+    const post = await this.dataSource.transaction(async (manager) => {
+      const write = this.writeFor(manager, user, (field) => field);
+      const columns = this.columns(input, write);
+      await assertAuthorExists(write, input.author);
+      const existing = await findPostOr404(manager, this.resource, key);
+      assertCanEdit(user, existing);
+      assertCanAssignAuthor(write, input.author);
+      applyColumns(existing, columns);
+      this.deriveColumns(existing, input, true);
+      await applyPostMeta(write, this.resource, existing, input, true);
+      return manager.save(existing);
+    });
+    return this.toResponse(post, context);
+  }
+
+  /** Trashes the post, or with `force` deletes it and, by the foreign keys, its links to events. */
+  async remove(key: PostKey, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
+    const post = await this.dataSource.transaction(async (manager) => {
+      const existing = await findPostOr404(manager, this.resource, key);
+      assertCanDelete(user, existing);
+      return trashOrRemove(manager, existing, this.resource.type, force);
+    });
+    return this.toResponse(post, context);
+  }
+
+  /**
+   * An object of fields inside an event body: checked with the create rules (400
+   * `rest_invalid_param` naming `venue[city]`...), an exact match reused, else created in the
+   * event's transaction.
+   */
+  async findOrCreateForEvent(fields: Record<string, unknown>, user: AuthenticatedUser, manager: EntityManager): Promise<T> {
+    const name = this.resource.type;
+    const input = await validateInlineFields(this.createInput, fields, name);
+    return this.findOrCreate(this.writeFor(manager, user, (field) => `${name}[${field}]`), input);
+  }
+
+  private writeFor(manager: EntityManager, user: AuthenticatedUser, fieldName: (field: string) => string): LinkedPostWrite {
+    return { manager, user, now: this.clock.now(), siteTimezone: this.urls.siteTimezone, fieldName };
+  }
+
+  private async findOrCreate(write: LinkedPostWrite, input: Input): Promise<T> {
+    const columns = this.columns(input, write);
+    await assertAuthorExists(write, input.author);
+    assertCanAssignAuthor(write, input.author);
+    const match = await findMatchingPost(write, this.resource, columns);
+    if (match) return match;
+    const post = this.blank(write.manager);
+    applyColumns(post, columns);
+    this.deriveColumns(post, input, false);
+    await applyPostMeta(write, this.resource, post, input, false);
+    return write.manager.save(post);
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsEmail, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/linked-post-fields.dto';
+
+/** Fields of an organizer on create (reference §8); `organizer`, the name, is required. */
+export class CreateOrganizerDto extends LinkedPostFieldsDto {
+  @ApiProperty({ description: 'Name of the organizer', maxLength: 255, example: 'Ref Organizer' })
+  @IsDefined()
+  @IsString()
+  @Matches(/\S/, { message: 'organizer must not be empty' })
+  @MaxLength(255)
+  organizer: string;
+
+  @ApiPropertyOptional({ description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  phone?: string | null;
+
+  @ApiPropertyOptional({ description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
+  @IsOptional()
+  @IsString()
+  @UnlessEmpty()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'website must be an absolute http(s) URL' })
+  @MaxLength(500)
+  website?: string | null;
+
+  @ApiPropertyOptional({ description: 'Email address. "" clears it.', maxLength: 255, nullable: true })
+  @IsOptional()
+  @IsString()
+  @UnlessEmpty()
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(255)
+  email?: string | null;
+}

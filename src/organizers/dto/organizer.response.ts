@@ -1,0 +1,61 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
+
+/**
+ * An organizer as the API returns it (reference §3). Empty fields are left out; `json_ld` only on
+ * single GETs and inside events.
+ */
+export class OrganizerResponse extends PostBaseResponse {
+  @ApiProperty({ description: 'Name', example: 'Ref Organizer' })
+  organizer: string;
+
+  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
+  excerpt?: string;
+
+  @ApiProperty({ example: 'ref-organizer' })
+  slug: string;
+
+  @ApiPropertyOptional({ type: PostImageResponse })
+  image?: PostImageResponse;
+
+  @ApiPropertyOptional()
+  phone?: string;
+
+  @ApiPropertyOptional()
+  website?: string;
+
+  @ApiPropertyOptional()
+  email?: string;
+
+  @ApiPropertyOptional({ description: 'schema.org Person', type: 'object', additionalProperties: true })
+  json_ld?: Record<string, unknown>;
+
+  @ApiProperty({ example: 'example.org?id=5' })
+  global_id: string;
+
+  @ApiProperty({ type: [String] })
+  global_id_lineage: string[];
+}
+
+export class OrganizerListResponse {
+  @ApiProperty({ type: [OrganizerResponse] })
+  organizers: OrganizerResponse[];
+
+  @ApiProperty({ description: 'This page, with the effective query' })
+  rest_url: string;
+
+  @ApiPropertyOptional({ description: 'The next page, when there is one' })
+  next_rest_url?: string;
+
+  @ApiPropertyOptional({ description: 'The previous page, when there is one' })
+  previous_rest_url?: string;
+
+  @ApiProperty({ description: 'Organizers matching the query (also in X-TEC-Total)' })
+  total: number;
+
+  @ApiProperty({ description: 'Pages (also in X-TEC-TotalPages)' })
+  total_pages: number;
+}

@@ -1,0 +1,5 @@
+import { PartialType } from '@nestjs/swagger';
+import { CreateOrganizerDto } from './create-organizer.dto';
+
+/** Update on POST, PUT or PATCH: every field optional; fields left out keep their values. */
+export class UpdateOrganizerDto extends PartialType(CreateOrganizerDto) {}

@@ -1,0 +1,44 @@
+import type { RequestContext } from '../common/http/request-context';
+import { toPostImage } from '../common/linked-posts/linked-post-response';
+import { globalIdFields, omitEmpty, postBaseFields } from '../common/posts/post-response';
+import { plainText, renderParagraphs } from '../common/posts/rich-text';
+import type { OrganizerResponse } from './dto/organizer.response';
+import { Organizer } from './organizer.entity';
+
+/**
+ * schema.org `Person` of an organizer, in the shape the original records (21-organizer-single.json):
+ * the website as `url` and `sameAs`. The email is plain, not HTML-entity obfuscated.
+ * (`context` is part of the signature the event mapper calls, for mappers that need the site.)
+ */
+export function organizerJsonLd(organizer: Organizer, context: RequestContext): Record<string, unknown> {
+  const jsonLd: Record<string, unknown> = {
+    '@type': 'Person',
+    name: organizer.title,
+    description: plainText(organizer.excerpt || organizer.description),
+  };
+  const image = toPostImage(organizer.image);
+  if (image) jsonLd.image = image.url;
+  jsonLd.url = organizer.website ?? '';
+  jsonLd.telephone = organizer.phone ?? '';
+  jsonLd.email = organizer.email ?? '';
+  jsonLd.sameAs = organizer.website ?? '';
+  return jsonLd;
+}
+
+/** An organizer in the key order of reference §3; empty fields left out. */
+export function toOrganizerResponse(organizer: Organizer, context: RequestContext, options: { jsonLd?: boolean } = {}): OrganizerResponse {
+  const fields = {
+    ...postBaseFields(organizer, 'organizer', context),
+    organizer: organizer.title,
+    description: renderParagraphs(organizer.description),
+    excerpt: renderParagraphs(organizer.excerpt),
+    slug: organizer.slug,
+    image: toPostImage(organizer.image),
+    phone: organizer.phone,
+    website: organizer.website,
+    email: organizer.email,
+    json_ld: options.jsonLd ? organizerJsonLd(organizer, context) : undefined,
+    ...globalIdFields(context, organizer.id),
+  };
+  return omitEmpty(fields) as OrganizerResponse;
+}

@@ -1,0 +1,91 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
+
+/**
+ * A venue as the API returns it (reference §3). Empty fields are left out, except `show_map`
+ * and `show_map_link`; `json_ld` only on single GETs and inside events.
+ */
+export class VenueResponse extends PostBaseResponse {
+  @ApiProperty({ description: 'Name', example: 'Loopback Hall' })
+  venue: string;
+
+  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
+  excerpt?: string;
+
+  @ApiProperty({ example: 'loopback-hall' })
+  slug: string;
+
+  @ApiPropertyOptional({ type: PostImageResponse })
+  image?: PostImageResponse;
+
+  @ApiPropertyOptional()
+  address?: string;
+
+  @ApiPropertyOptional()
+  city?: string;
+
+  @ApiPropertyOptional()
+  country?: string;
+
+  @ApiPropertyOptional()
+  province?: string;
+
+  @ApiPropertyOptional()
+  state?: string;
+
+  @ApiPropertyOptional()
+  zip?: string;
+
+  @ApiPropertyOptional()
+  phone?: string;
+
+  @ApiPropertyOptional()
+  website?: string;
+
+  @ApiPropertyOptional({ description: 'State or province as shown' })
+  stateprovince?: string;
+
+  @ApiPropertyOptional({ description: 'Latitude' })
+  geo_lat?: number;
+
+  @ApiPropertyOptional({ description: 'Longitude' })
+  geo_lng?: number;
+
+  @ApiPropertyOptional({ description: 'schema.org Place', type: 'object', additionalProperties: true })
+  json_ld?: Record<string, unknown>;
+
+  @ApiProperty()
+  show_map: boolean;
+
+  @ApiProperty()
+  show_map_link: boolean;
+
+  @ApiProperty({ example: 'example.org?id=4' })
+  global_id: string;
+
+  @ApiProperty({ type: [String] })
+  global_id_lineage: string[];
+}
+
+export class VenueListResponse {
+  @ApiProperty({ type: [VenueResponse] })
+  venues: VenueResponse[];
+
+  @ApiProperty({ description: 'This page, with the effective query' })
+  rest_url: string;
+
+  @ApiPropertyOptional({ description: 'The next page, when there is one' })
+  next_rest_url?: string;
+
+  @ApiPropertyOptional({ description: 'The previous page, when there is one' })
+  previous_rest_url?: string;
+
+  @ApiProperty({ description: 'Venues matching the query (also in X-TEC-Total)' })
+  total: number;
+
+  @ApiProperty({ description: 'Pages (also in X-TEC-TotalPages)' })
+  total_pages: number;
+}

@@ -1,0 +1,72 @@
+import type { RequestContext } from '../common/http/request-context';
+import { toPostImage } from '../common/linked-posts/linked-post-response';
+import { globalIdFields, omitEmpty, postBaseFields } from '../common/posts/post-response';
+import { plainText, renderParagraphs } from '../common/posts/rich-text';
+import type { VenueResponse } from './dto/venue.response';
+import { Venue } from './venue.entity';
+
+/** The region a venue shows: its state or province, as the original's `tribe_get_region`. */
+function regionOf(venue: Venue): string {
+  return venue.stateprovince || venue.state || venue.province || '';
+}
+
+/**
+ * schema.org `Place` of a venue, in the shape the original records (19-venue-single.json): the
+ * address parts that are set, `geo` when both coordinates are, the website as `sameAs`. Its
+ * `url` is empty there, and stays so here (`context` is part of the signature the event mapper
+ * calls, for mappers that need the site).
+ */
+export function venueJsonLd(venue: Venue, context: RequestContext): Record<string, unknown> {
+  const jsonLd: Record<string, unknown> = {
+    '@type': 'Place',
+    name: venue.title,
+    description: plainText(venue.excerpt || venue.description),
+  };
+  const image = toPostImage(venue.image);
+  if (image) jsonLd.image = image.url;
+  jsonLd.url = '';
+  jsonLd.address = {
+    '@type': 'PostalAddress',
+    ...omitEmpty({
+      streetAddress: venue.address,
+      addressLocality: venue.city,
+      addressRegion: regionOf(venue),
+      postalCode: venue.zip,
+      addressCountry: venue.country,
+    }),
+  };
+  if (venue.geoLat !== null && venue.geoLng !== null) {
+    jsonLd.geo = { '@type': 'GeoCoordinates', latitude: venue.geoLat, longitude: venue.geoLng };
+  }
+  jsonLd.telephone = venue.phone ?? '';
+  jsonLd.sameAs = venue.website ?? '';
+  return jsonLd;
+}
+
+/** A venue in the key order of reference §3; empty fields left out but for the map flags. */
+export function toVenueResponse(venue: Venue, context: RequestContext, options: { jsonLd?: boolean } = {}): VenueResponse {
+  const fields = {
+    ...postBaseFields(venue, 'venue', context),
+    venue: venue.title,
+    description: renderParagraphs(venue.description),
+    excerpt: renderParagraphs(venue.excerpt),
+    slug: venue.slug,
+    image: toPostImage(venue.image),
+    address: venue.address,
+    city: venue.city,
+    country: venue.country,
+    province: venue.province,
+    state: venue.state,
+    zip: venue.zip,
+    phone: venue.phone,
+    website: venue.website,
+    stateprovince: venue.stateprovince,
+    geo_lat: venue.geoLat,
+    geo_lng: venue.geoLng,
+    json_ld: options.jsonLd ? venueJsonLd(venue, context) : undefined,
+    show_map: venue.showMap,
+    show_map_link: venue.showMapLink,
+    ...globalIdFields(context, venue.id),
+  };
+  return omitEmpty(fields, ['show_map', 'show_map_link']) as VenueResponse;
+}

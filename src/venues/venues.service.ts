@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, CLOCK } from '../common/clock';
+import { ApiUrls } from '../common/http/api-urls.service';
+import type { RequestContext } from '../common/http/request-context';
+import type { LinkedPostListQuery, LinkedPostResource } from '../common/linked-posts/linked-post-resource';
+import { ColumnValue, LinkedPostWrite, plainTextValue, sharedContentColumns } from '../common/linked-posts/linked-post-writes';
+import { LinkedPostsService } from '../common/linked-posts/linked-posts.service';
+import { EventVenueLink } from '../events/event-links.entity';
+import { CreateVenueDto } from './dto/create-venue.dto';
+import type { UpdateVenueDto } from './dto/update-venue.dto';
+import type { VenueListResponse, VenueResponse } from './dto/venue.response';
+import { toVenueResponse } from './venues.mapper';
+import { Venue } from './venue.entity';
+
+const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone', 'website'] as const;
+
+/** The decimal(10,7) columns keep seven decimals; rounding first lets duplicates compare equal. */
+function coordinate(value: number | null | undefined): number | null | undefined {
+  if (value === undefined || value === null) return value;
+  return Math.round(value * 1e7) / 1e7;
+}
+
+/**
+ * Venues (reference §3, §6, §8, §9). `findOrCreateForEvent(fields, user, manager)`, inherited,
+ * is what the events module calls for a venue given as an object of fields.
+ */
+@Injectable()
+export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, VenueResponse> {
+  protected readonly resource: LinkedPostResource<Venue> = {
+    type: 'venue',
+    entity: Venue,
+    link: { entity: EventVenueLink, property: 'venueId' },
+    searchProperties: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  };
+
+  protected readonly createInput = CreateVenueDto;
+
+  constructor(dataSource: DataSource, urls: ApiUrls, @Inject(CLOCK) clock: Clock) {
+    super(dataSource, urls, clock);
+  }
+
+  async list(query: LinkedPostListQuery, context: RequestContext): Promise<VenueListResponse> {
+    const { items, ...page } = await this.listPage(query, context, 'venues/');
+    return { venues: items, ...page };
+  }
+
+  protected columns(input: UpdateVenueDto, write: LinkedPostWrite): ColumnValue[] {
+    const columns: ColumnValue[] = [];
+    const name = plainTextValue(input.venue);
+    if (name) columns.push({ property: 'title', value: name, kind: 'text', matches: true });
+    columns.push(...sharedContentColumns(input, write));
+    for (const field of ADDRESS_FIELDS) {
+      const value = plainTextValue(input[field]);
+      if (value !== undefined) columns.push({ property: field, value, kind: 'text', matches: true });
+    }
+    for (const [field, property] of [['geo_lat', 'geoLat'], ['geo_lng', 'geoLng']] as const) {
+      const value = coordinate(input[field]);
+      if (value !== undefined) columns.push({ property, value, kind: 'exact', matches: true });
+    }
+    if (input.show_map !== undefined) columns.push({ property: 'showMap', value: input.show_map, kind: 'exact', matches: false });
+    if (input.show_map_link !== undefined) columns.push({ property: 'showMapLink', value: input.show_map_link, kind: 'exact', matches: false });
+    return columns;
+  }
+
+  /**
+   * `stateprovince` follows `state`, else `province`, unless it is sent itself (the recorded
+   * venue has `state: IL` and so `stateprovince: IL`).
+   */
+  protected override deriveColumns(venue: Venue, input: UpdateVenueDto, existing: boolean): void {
+    if (input.stateprovince !== undefined) return;
+    if (existing && input.state === undefined && input.province === undefined) return;
+    venue.stateprovince = venue.state || venue.province || null;
+  }
+
+  protected blank(manager: EntityManager): Venue {
+    return manager.create(Venue, {
+      description: null,
+      excerpt: null,
+      image: null,
+      address: null,
+      city: null,
+      country: null,
+      province: null,
+      state: null,
+      stateprovince: null,
+      zip: null,
+      phone: null,
+      website: null,
+      showMap: true,
+      showMapLink: true,
+      geoLat: null,
+      geoLng: null,
+    });
+  }
+
+  protected toResponse(venue: Venue, context: RequestContext, options?: { jsonLd?: boolean }): VenueResponse {
+    return toVenueResponse(venue, context, options);
+  }
+}
