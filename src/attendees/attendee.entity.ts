@@ -1,0 +1,83 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { moneyColumn } from '../common/money';
+
+@Entity({ name: 'attendees' })
+@Index('UQ_attendees_security_code', ['securityCode'], { unique: true })
+@Index('IDX_attendees_ticket', ['ticketId', 'checkedIn'])
+@Index('IDX_attendees_event', ['eventId', 'id'])
+@Index('IDX_attendees_order', ['orderId'])
+@Index('IDX_attendees_order_status', ['orderStatus', 'id'])
+@Index('IDX_attendees_user', ['userId'])
+@Index('IDX_attendees_created', ['createdAt'])
+export class Attendee {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'order_id', type: 'int' })
+  orderId: number;
+
+  @Column({ name: 'ticket_id', type: 'int' })
+  ticketId: number;
+
+  /** The ticket's event (`post_id`), kept here so that lists filter without a join. */
+  @Column({ name: 'event_id', type: 'int' })
+  eventId: number;
+
+  /** The buyer when signed in. */
+  @Column({ name: 'user_id', type: 'int', nullable: true })
+  userId: number | null;
+
+  @Column({ type: 'varchar', length: 20 })
+  provider: string;
+
+  @Column({ type: 'varchar', length: 20, default: 'publish' })
+  status: string;
+
+  /** The order's status (pending, completed, cancelled, refunded, expired); RSVP answers: yes / no. */
+  @Column({ name: 'order_status', type: 'varchar', length: 20 })
+  orderStatus: string;
+
+  /** RSVP only: going (true) or not (false). */
+  @Column({ name: 'rsvp_going', type: 'boolean', nullable: true })
+  rsvpGoing: boolean | null;
+
+  @Column({ name: 'holder_name', type: 'varchar', length: 255 })
+  holderName: string;
+
+  @Column({ name: 'holder_email', type: 'varchar', length: 255 })
+  holderEmail: string;
+
+  /** Unguessable code printed as a QR code on the ticket; checks the attendee in. */
+  @Column({ name: 'security_code', type: 'varchar', length: 64 })
+  securityCode: string;
+
+  @Column({ name: 'price_paid', type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
+  pricePaid: string;
+
+  /** Hidden from public attendee lists at the buyer's request. */
+  @Column({ type: 'boolean', default: false })
+  optout: boolean;
+
+  /** Registration answers, JSON. */
+  @Column({ type: 'text', nullable: true })
+  meta: string | null;
+
+  @Column({ name: 'checked_in', type: 'boolean', default: false })
+  checkedIn: boolean;
+
+  @Column({ name: 'checked_in_at', type: 'datetime', nullable: true })
+  checkedInAt: Date | null;
+
+  /** Where the check-in came from: `site` (the API) or `app` (a QR scan). */
+  @Column({ name: 'checkin_source', type: 'varchar', length: 20, nullable: true })
+  checkinSource: string | null;
+
+  @Column({ name: 'checkin_user_id', type: 'int', nullable: true })
+  checkinUserId: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt: Date;
+}

@@ -1,0 +1,69 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { moneyColumn } from '../common/money';
+
+export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded', 'expired'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+@Entity({ name: 'orders' })
+@Index('IDX_orders_status_expires', ['status', 'expiresAt'])
+@Index('IDX_orders_user', ['userId', 'id'])
+@Index('IDX_orders_cart_token', ['cartToken', 'id'])
+export class Order {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ type: 'varchar', length: 20 })
+  provider: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  status: OrderStatus;
+
+  /** The buyer when signed in. */
+  @Column({ name: 'user_id', type: 'int', nullable: true })
+  userId: number | null;
+
+  /** The anonymous buyer's cart token, which lets them read their own orders. */
+  @Column({ name: 'cart_token', type: 'varchar', length: 64, nullable: true })
+  cartToken: string | null;
+
+  @Column({ name: 'purchaser_name', type: 'varchar', length: 255 })
+  purchaserName: string;
+
+  @Column({ name: 'purchaser_email', type: 'varchar', length: 255 })
+  purchaserEmail: string;
+
+  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
+  total: string;
+
+  @Column({ type: 'varchar', length: 3 })
+  currency: string;
+
+  /** When a pending order's hold on capacity lapses. */
+  @Column({ name: 'expires_at', type: 'datetime', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'completed_at', type: 'datetime', nullable: true })
+  completedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt: Date;
+}
+
+@Entity({ name: 'order_items' })
+@Index('IDX_order_items_ticket', ['ticketId'])
+export class OrderItem {
+  @PrimaryColumn({ name: 'order_id', type: 'int' })
+  orderId: number;
+
+  @PrimaryColumn({ name: 'ticket_id', type: 'int' })
+  ticketId: number;
+
+  @Column({ type: 'int' })
+  quantity: number;
+
+  @Column({ name: 'unit_price', type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
+  unitPrice: string;
+}

@@ -1,0 +1,85 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { moneyColumn } from '../common/money';
+
+export const TICKET_PROVIDERS = ['rsvp', 'tc'] as const;
+export type TicketProvider = (typeof TICKET_PROVIDERS)[number];
+
+/** own: its own capacity; capped: the event's pool, at most `capacity`; global: the whole pool; unlimited. */
+export const CAPACITY_MODES = ['own', 'capped', 'global', 'unlimited'] as const;
+export type CapacityMode = (typeof CAPACITY_MODES)[number];
+
+@Entity({ name: 'tickets' })
+@Index('IDX_tickets_event', ['eventId', 'menuOrder', 'id'])
+@Index('IDX_tickets_status', ['status', 'id'])
+@Index('IDX_tickets_provider', ['provider'])
+@Index('IDX_tickets_created', ['createdAt'])
+@Index('IDX_tickets_name', ['name'])
+export class Ticket {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  /** The event the ticket is for (`post_id`). */
+  @Column({ name: 'event_id', type: 'int' })
+  eventId: number;
+
+  @Column({ name: 'author_id', type: 'int', nullable: true })
+  authorId: number | null;
+
+  @Column({ type: 'varchar', length: 20 })
+  provider: TicketProvider;
+
+  @Column({ type: 'varchar', length: 20, default: 'publish' })
+  status: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  /** Exact decimal as a string with two decimals ("25.00"); "0.00" is free. */
+  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
+  price: string;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  sku: string | null;
+
+  @Column({ type: 'varchar', length: 20, default: 'none' })
+  iac: string;
+
+  @Column({ name: 'show_description', type: 'boolean', default: true })
+  showDescription: boolean;
+
+  @Column({ name: 'menu_order', type: 'int', default: 0 })
+  menuOrder: number;
+
+  @Column({ name: 'sale_start_utc', type: 'datetime', nullable: true })
+  saleStartUtc: Date | null;
+
+  @Column({ name: 'sale_end_utc', type: 'datetime', nullable: true })
+  saleEndUtc: Date | null;
+
+  @Column({ name: 'capacity_mode', type: 'varchar', length: 10 })
+  capacityMode: CapacityMode;
+
+  /** The ticket's own cap: the capacity of `own`, the cap of `capped`; null for `global` and `unlimited`. */
+  @Column({ type: 'int', nullable: true })
+  capacity: number | null;
+
+  /** Units in completed orders (and RSVP "going" answers). */
+  @Column({ type: 'int', default: 0 })
+  sold: number;
+
+  /** Units held by pending orders. */
+  @Column({ type: 'int', default: 0 })
+  pending: number;
+
+  @Column({ name: 'published_at', type: 'datetime' })
+  publishedAt: Date;
+
+  @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'datetime', precision: 3 })
+  updatedAt: Date;
+}
