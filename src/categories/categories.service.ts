@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { invalidParam } from '../common/errors/api-error';
+import { TermListFilters, TermStore } from '../common/terms/term-store';
+import { TermsService } from '../common/terms/terms.service';
+import { EventCategoryLink } from '../events/event-links.entity';
+import { Category } from './category.entity';
+import { CreateCategoryDto } from './dto/create-category.dto';
+import { ListCategoriesQuery } from './dto/list-categories.query';
+import { UpdateCategoryDto } from './dto/update-category.dto';
+
+const CATEGORY_TABLE = {
+  kind: 'category',
+  entity: Category,
+  link: EventCategoryLink,
+  linkTermProperty: 'categoryId',
+  eventField: 'categories',
+} as const;
+
+/**
+ * Event categories: the shared term rules plus the hierarchy. A parent must exist and may not be
+ * the category itself or one of its descendants; names are unique among siblings; deleting a
+ * category hands its children to its own parent.
+ */
+@Injectable()
+export class CategoriesService extends TermsService<Category, CreateCategoryDto, ListCategoriesQuery> {
+  protected override readonly extraListParameters = ['parent'] as const;
+
+  constructor(dataSource: DataSource) {
+    super(dataSource, new TermStore<Category>(CATEGORY_TABLE));
+  }
+
+  protected override async readExtraFilters(manager: EntityManager, query: ListCategoriesQuery): Promise<Partial<TermListFilters>> {
+    if (query.parent === undefined) return {};
+    if (query.parent === 0) return { parentId: null };
+    await this.store.findAllOrFail(manager, [query.parent], 'parent');
+    return { parentId: query.parent };
+  }
+
+  protected override nameLevel(category: Category): number | null {
+    return category.parentId ?? null;
+  }
+
+  protected override async checkBodyReferences(manager: EntityManager, dto: UpdateCategoryDto): Promise<void> {
+    if (dto.parent) await this.store.findAllOrFail(manager, [dto.parent], 'parent');
+  }
+
+  protected override async applyHierarchy(manager: EntityManager, category: Category, dto: UpdateCategoryDto): Promise<void> {
+    if (dto.parent === undefined) return;
+    const parentId = dto.parent === 0 ? null : dto.parent;
+    if (parentId !== null && category.id !== undefined) await this.assertNotInOwnSubtree(manager, category.id, parentId);
+    category.parentId = parentId;
+  }
+
+  protected override async beforeRemove(manager: EntityManager, category: Category): Promise<void> {
+    await manager.getRepository(Category).update({ parentId: category.id }, { parentId: category.parentId ?? null });
+  }
+
+  /** Walks up from the proposed parent; meeting the category itself means a cycle. */
+  private async assertNotInOwnSubtree(manager: EntityManager, categoryId: number, parentId: number): Promise<void> {
+    const visited = new Set<number>();
+    let ancestorId: number | null = parentId;
+    while (ancestorId !== null && !visited.has(ancestorId)) {
+      if (ancestorId === categoryId) throw invalidParam('parent', 'parent must not be the category itself or one of its descendants');
+      visited.add(ancestorId);
+      const ancestor: Category | null = await manager
+        .getRepository(Category)
+        .findOne({ where: { id: ancestorId }, select: { id: true, parentId: true } });
+      ancestorId = ancestor?.parentId ?? null;
+    }
+  }
+}

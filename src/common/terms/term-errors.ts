@@ -1,0 +1,13 @@
+import { ApiError } from '../errors/api-error';
+
+/** Unknown term id or slug in the path (decisions.md: 404, where the original answers 400). */
+export function termNotFound(): ApiError {
+  return new ApiError('term-not-found', 'The requested term does not exist.', 404);
+}
+
+/** WordPress's answer to a second term of the same name (at the same level, for categories). */
+export function termExists(existingTermId: number): ApiError {
+  return new ApiError('term_exists', 'A term with the name provided already exists with this parent.', 400, {
+    term_id: existingTermId,
+  });
+}

@@ -1,0 +1,216 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { invalidParam, invalidParams } from '../errors/api-error';
+import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../pagination/pagination';
+import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
+import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
+import { termExists, termNotFound } from './term-errors';
+import type { CountedTerm, TermEntity, TermKind, TermListPage } from './term-response';
+import { assertEventExists, sameName, TermListFilters, TermStore, unknownTermsReason } from './term-store';
+
+/** A term addressed by the path: `/{id}` or `/by-slug/{slug}`. */
+export type TermLocator = { id: number } | { slug: string };
+
+type UpdateTermDto<CreateDto> = Partial<CreateDto>;
+
+/**
+ * The rules categories and tags share. Subclasses add what the hierarchy of categories needs
+ * through the protected hooks; tags use them as they are.
+ */
+export abstract class TermsService<T extends TermEntity, CreateDto extends CreateTermDto, ListQuery extends ListTermsQuery> {
+  protected constructor(
+    protected readonly dataSource: DataSource,
+    protected readonly store: TermStore<T>,
+  ) {}
+
+  get kind(): TermKind {
+    return this.store.table.kind;
+  }
+
+  /** List parameters beyond the shared ones, in the order they appear in page links. */
+  protected readonly extraListParameters: ReadonlyArray<keyof ListQuery & string> = [];
+
+  /** Filters of this kind only (categories: `parent`), checked against the database. */
+  protected async readExtraFilters(_manager: EntityManager, _query: ListQuery): Promise<Partial<TermListFilters>> {
+    return {};
+  }
+
+  /** The level inside which names are unique: a category's parent (null: top level); tags: all. */
+  protected nameLevel(_term: T): number | null | undefined {
+    return undefined;
+  }
+
+  /** Checks ids a body refers to before the term itself is looked up (validation comes first). */
+  protected async checkBodyReferences(_manager: EntityManager, _dto: UpdateTermDto<CreateDto>): Promise<void> {}
+
+  /** Applies the hierarchy fields of a body to a new or existing term. */
+  protected async applyHierarchy(_manager: EntityManager, _term: T, _dto: UpdateTermDto<CreateDto>): Promise<void> {}
+
+  /** Runs in the delete's transaction just before the term is removed. */
+  protected async beforeRemove(_manager: EntityManager, _term: T): Promise<void> {}
+
+  async list(query: ListQuery): Promise<TermListPage<T>> {
+    const page = parsePageRequest(query, 'events');
+    const manager = this.dataSource.manager;
+    const eventField = query.event !== undefined ? 'event' : 'post';
+    const eventId = query.event ?? query.post;
+    const reasons: Record<string, string> = {};
+    for (const field of ['include', 'exclude'] as const) {
+      const missing = await this.store.missingIds(manager, query[field] ?? []);
+      if (missing.length > 0) reasons[field] = unknownTermsReason(field, missing);
+    }
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+    if (eventId !== undefined) await assertEventExists(manager, eventId, eventField);
+    const filters: TermListFilters = {
+      search: query.search,
+      include: query.include,
+      exclude: query.exclude,
+      slug: query.slug,
+      eventId,
+      hideEmpty: query.hide_empty ?? true,
+      orderBy: query.orderby ?? 'name',
+      order: query.order === 'desc' ? 'DESC' : 'ASC',
+      ...(await this.readExtraFilters(manager, query)),
+    };
+    const { items, total } = await this.store.findPage(manager, filters, page);
+    const totalPages = countPages(total, page.perPage);
+    assertPageInRange(page.page, totalPages, { kind: 'empty' });
+    const effectiveQuery = { ...query, per_page: query.per_page === undefined ? undefined : page.perPage };
+    return { items, page: page.page, total, totalPages, query: this.listQueryPairs(effectiveQuery) };
+  }
+
+  async get(locator: TermLocator): Promise<CountedTerm<T>> {
+    const term = await this.findOrFail(this.dataSource.manager, locator);
+    return { term, count: await this.countOne(this.dataSource.manager, term.id) };
+  }
+
+  async create(dto: CreateDto): Promise<CountedTerm<T>> {
+    const term = await this.dataSource.transaction(async (manager) => {
+      await this.checkBodyReferences(manager, dto);
+      const created = this.store.repository(manager).create();
+      created.name = dto.name;
+      created.description = dto.description || null;
+      await this.applyHierarchy(manager, created, dto);
+      await this.assertNameFree(manager, created);
+      return this.store.saveWithSlug(manager, created, dto.slug ?? dto.name);
+    });
+    return { term, count: 0 };
+  }
+
+  /** Fields left out keep their values; `description: ""` clears the description. */
+  async update(locator: TermLocator, dto: UpdateTermDto<CreateDto>): Promise<CountedTerm<T>> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.checkBodyReferences(manager, dto);
+      const term = await this.findOrFail(manager, locator);
+      const nameBefore = term.name;
+      const levelBefore = this.nameLevel(term);
+      if (dto.name !== undefined) term.name = dto.name;
+      if (dto.description !== undefined) term.description = dto.description || null;
+      await this.applyHierarchy(manager, term, dto);
+      if (term.name !== nameBefore || this.nameLevel(term) !== levelBefore) await this.assertNameFree(manager, term);
+      const saved = await this.store.saveWithSlug(manager, term, dto.slug);
+      return { term: saved, count: await this.countOne(manager, saved.id) };
+    });
+  }
+
+  /** Deleted for good, with its links to events (by foreign key); answers the term as it was. */
+  async remove(locator: TermLocator): Promise<CountedTerm<T>> {
+    return this.dataSource.transaction(async (manager) => {
+      const term = await this.findOrFail(manager, locator);
+      const count = await this.countOne(manager, term.id);
+      await this.beforeRemove(manager, term);
+      await this.store.repository(manager).delete(term.id);
+      return { term, count };
+    });
+  }
+
+  /** Published events linked to each term id, in one grouped query; 0 for ids without any. */
+  countPublishedEvents(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, number>> {
+    return this.store.countPublishedEvents(manager, ids);
+  }
+
+  /**
+   * The terms an event body names, in the order given, each once. Integers and numeric strings
+   * are ids (an unknown one is a 400 naming the event field); other strings are names: the
+   * oldest term of that name (case-insensitive, any level) is reused, else one is created in
+   * `manager`'s transaction. Empty strings are skipped.
+   */
+  async resolveForEvent(values: Array<number | string>, manager: EntityManager): Promise<T[]> {
+    const field = this.store.table.eventField;
+    const wanted = values.flatMap((value) => this.readEventTermValue(value, field));
+    const ids = wanted.flatMap((entry) => ('id' in entry ? [entry.id] : []));
+    const names = wanted.flatMap((entry) => ('name' in entry ? [entry.name] : []));
+    const byId = new Map((await this.store.findAllOrFail(manager, ids, field)).map((term) => [term.id, term]));
+    const byName = new Map<string, T>();
+    for (const term of await this.store.findByNames(manager, names)) {
+      const key = term.name.toLowerCase();
+      if (!byName.has(key)) byName.set(key, term);
+    }
+    const resolved = new Map<number, T>();
+    for (const entry of wanted) {
+      let term: T | undefined;
+      if ('id' in entry) {
+        term = byId.get(entry.id);
+      } else {
+        const key = entry.name.toLowerCase();
+        term = byName.get(key) ?? (await this.createNamed(manager, entry.name));
+        byName.set(key, term);
+      }
+      if (term && !resolved.has(term.id)) resolved.set(term.id, term);
+    }
+    return [...resolved.values()];
+  }
+
+  private readEventTermValue(value: unknown, field: string): Array<{ id: number } | { name: string }> {
+    if (typeof value === 'number') {
+      if (!Number.isSafeInteger(value)) throw invalidParam(field, `${field} must hold term ids or names`);
+      return [{ id: value }];
+    }
+    if (typeof value !== 'string') throw invalidParam(field, `${field} must hold term ids or names`);
+    const text = value.trim();
+    if (text === '') return [];
+    if (/^-?\d+$/.test(text)) {
+      const id = Number(text);
+      if (!Number.isSafeInteger(id)) throw invalidParam(field, unknownTermsReason(field, [id]));
+      return [{ id }];
+    }
+    if (text.length > TERM_NAME_MAX_LENGTH) throw invalidParam(field, `${field} names must be at most ${TERM_NAME_MAX_LENGTH} characters long`);
+    return [{ name: text }];
+  }
+
+  private async createNamed(manager: EntityManager, name: string): Promise<T> {
+    const term = this.store.repository(manager).create();
+    term.name = name;
+    term.description = null;
+    return this.store.saveWithSlug(manager, term, name);
+  }
+
+  protected async findOrFail(manager: EntityManager, locator: TermLocator): Promise<T> {
+    const term = 'id' in locator ? await this.store.findById(manager, locator.id) : await this.store.findBySlug(manager, locator.slug);
+    if (!term) throw termNotFound();
+    return term;
+  }
+
+  private async countOne(manager: EntityManager, id: number): Promise<number> {
+    return (await this.store.countPublishedEvents(manager, [id])).get(id) ?? 0;
+  }
+
+  private async assertNameFree(manager: EntityManager, term: T): Promise<void> {
+    const existing = await this.store.findByName(manager, term.name, this.nameLevel(term));
+    if (existing && existing.id !== term.id && sameName(existing.name, term.name)) throw termExists(existing.id);
+  }
+
+  /** The list's effective parameters under their public names, for `rest_url` and the page links. */
+  private listQueryPairs(query: ListQuery): QueryPairs {
+    const pairs: QueryPairs = [];
+    for (const name of [...TERM_LIST_PARAMETERS, ...this.extraListParameters]) {
+      const value: unknown = query[name as keyof ListQuery];
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) {
+        if (value.length > 0) pairs.push([name, value.join(',')]);
+      } else {
+        pairs.push([name, String(value)]);
+      }
+    }
+    return pairs;
+  }
+}

@@ -1,0 +1,4 @@
+import { CreateTermDto } from '../../common/terms/term-body.dto';
+
+/** Fields of an event tag on create: exactly a term's fields (tags have no parent). */
+export class CreateTagDto extends CreateTermDto {}
