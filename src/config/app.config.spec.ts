@@ -21,6 +21,7 @@ describe('loadAppConfig', () => {
       bodyLimitBytes: 1024 * 1024,
       currency: { code: 'USD', symbol: '$', position: 'prefix' },
       geolocRadiusKm: 50,
+      tickets: { maxTicketsPerOrder: 100, orderHoldMinutes: 15, orderSweepIntervalSeconds: 60, paymentWebhookSecret: null },
     });
     expect(config.database).toEqual({ type: 'sqlite', path: join(env.DATA_DIR, 'cal.sqlite') });
   });
@@ -52,6 +53,9 @@ describe('loadAppConfig', () => {
     ['CURRENCY_CODE', 'dollars'],
     ['CURRENCY_POSITION', 'middle'],
     ['GEOLOC_RADIUS_KM', '-3'],
+    ['MAX_TICKETS_PER_ORDER', '0'],
+    ['ORDER_HOLD_MINUTES', 'soon'],
+    ['PAYMENT_WEBHOOK_SECRET', 'short'],
   ])('stops on a bad %s, naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(ConfigError);
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));

@@ -27,6 +27,18 @@ export interface AppConfig {
   currency: CurrencyConfig;
   /** Radius of the events list's geolocation filter. */
   geolocRadiusKm: number;
+  tickets: TicketsConfig;
+}
+
+export interface TicketsConfig {
+  /** Most units one cart line or one order may hold. */
+  maxTicketsPerOrder: number;
+  /** How long a pending (unpaid) order holds capacity. */
+  orderHoldMinutes: number;
+  /** How often expired holds are released. */
+  orderSweepIntervalSeconds: number;
+  /** HMAC-SHA256 secret of the payment webhook's `X-Signature`; null disables signed completion. */
+  paymentWebhookSecret: string | null;
 }
 
 export interface CurrencyConfig {
@@ -127,6 +139,13 @@ function readCurrency(env: Env): CurrencyConfig {
   return { code, symbol, position };
 }
 
+function readOptionalSecret(env: Env, name: string): string | null {
+  const value = env[name];
+  if (value === undefined || value === '') return null;
+  if (value.length < 16) throw new ConfigError(name, 'must be at least 16 characters long');
+  return value;
+}
+
 function readPositiveNumber(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -204,6 +223,12 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     bodyLimitBytes: readPositiveInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     currency: readCurrency(env),
     geolocRadiusKm: readPositiveNumber(env, 'GEOLOC_RADIUS_KM', 50),
+    tickets: {
+      maxTicketsPerOrder: readPositiveInt(env, 'MAX_TICKETS_PER_ORDER', 100),
+      orderHoldMinutes: readPositiveInt(env, 'ORDER_HOLD_MINUTES', 15),
+      orderSweepIntervalSeconds: readPositiveInt(env, 'ORDER_SWEEP_INTERVAL_SECONDS', 60),
+      paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
+    },
   };
 }
 
