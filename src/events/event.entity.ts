@@ -54,4 +54,8 @@ export class Event extends PostEntity {
 
   @Column({ name: 'post_parent_id', type: 'int', nullable: true })
   postParentId: number | null;
+
+  /** Whether the public may see the event's attendee list (names only). */
+  @Column({ name: 'show_attendee_list', type: 'boolean', default: false })
+  showAttendeeList: boolean;
 }

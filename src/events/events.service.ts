@@ -137,6 +137,7 @@ export class EventsService {
         description: null,
         excerpt: null,
         postParentId: null,
+        showAttendeeList: false,
         publishedAt: now,
       });
       await this.applyInput(manager, event, input, user, true);
@@ -341,6 +342,7 @@ export class EventsService {
     if (input.hide_from_listings !== undefined) event.hideFromListings = input.hide_from_listings;
     if (input.sticky !== undefined) event.sticky = input.sticky;
     if (input.featured !== undefined) event.featured = input.featured;
+    if (input.show_attendee_list !== undefined) event.showAttendeeList = input.show_attendee_list;
 
     this.applySchedule(event, input);
     await this.applyAuthorAndPublication(manager, event, input, user);

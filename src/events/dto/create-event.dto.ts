@@ -111,6 +111,12 @@ export class CreateEventDto {
   @IsBoolean()
   featured?: boolean;
 
+  @ApiPropertyOptional({ description: 'Show the attendee list (names of going attendees who did not opt out) to the public', default: false })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  show_attendee_list?: boolean;
+
   @ApiPropertyOptional({ description: 'Category ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
   @Allow()
   categories?: unknown;
