@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Organizer } from './organizer.entity';
+import { OrganizersController } from './organizers.controller';
+import { OrganizersService } from './organizers.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Organizer])],
+  controllers: [OrganizersController],
+  providers: [OrganizersService],
+  exports: [OrganizersService],
 })
 export class OrganizersModule {}

@@ -1,0 +1,198 @@
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiGoneResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser, RequireCapability } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { ApiErrorResponse } from '../common/errors/api-error.response';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
+import { setTotalHeaders } from '../common/pagination/pagination';
+import { CreateOrganizerDto } from './dto/create-organizer.dto';
+import { ListOrganizersQuery } from './dto/list-organizers.query';
+import { UpdateOrganizerDto } from './dto/update-organizer.dto';
+import { OrganizerListResponse, OrganizerResponse } from './dto/organizer.response';
+import { OrganizersService } from './organizers.service';
+
+const IdParam = () => ApiParam({ name: 'id', description: 'Organizer id', schema: { type: 'integer' } });
+const SlugParam = () => ApiParam({ name: 'slug', description: 'Organizer slug', schema: { type: 'string' } });
+
+const NotFound = () =>
+  ApiNotFoundResponse({ type: ApiErrorResponse, description: '`organizer-not-found`: no organizer has this id or slug; `rest_no_route`: an id that is not a number' });
+
+const WriteErrors = () =>
+  applyDecorators(
+    ApiBasicAuth('basic'),
+    ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields' }),
+    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials' }),
+  );
+
+const UpdateDocs = () =>
+  applyDecorators(
+    HttpCode(200),
+    RequireCapability('edit_events'),
+    ApiOperation({ summary: 'Update an organizer (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
+    ApiOkResponse({ type: OrganizerResponse, description: 'The updated organizer' }),
+    WriteErrors(),
+    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to edit this organizer (or to name another author)' }),
+    NotFound(),
+  );
+
+const DeleteDocs = () =>
+  applyDecorators(
+    HttpCode(200),
+    RequireCapability('delete_events'),
+    ApiOperation({ summary: 'Move an organizer to the trash, or delete it for good with force=true (its links to events go with it)' }),
+    ApiQuery({ name: 'force', required: false, description: 'true: delete for good instead of trashing', schema: { type: 'boolean', default: false } }),
+    ApiOkResponse({ type: OrganizerResponse, description: 'The organizer as it was last: trashed, or before its removal' }),
+    WriteErrors(),
+    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this organizer' }),
+    ApiGoneResponse({ type: ApiErrorResponse, description: '`organizer-is-in-trash`: already trashed (use force=true)' }),
+    NotFound(),
+  );
+
+const ReadDocs = () =>
+  applyDecorators(
+    HttpCode(200),
+    ApiOperation({ summary: 'One organizer, with its schema.org JSON-LD' }),
+    ApiOkResponse({ type: OrganizerResponse }),
+    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`organizer-not-accessible`: not published and not readable by the caller' }),
+    NotFound(),
+  );
+
+@ApiTags('events')
+@Controller('events/v1/organizers')
+export class OrganizersController {
+  constructor(
+    private readonly organizers: OrganizersService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Organizers the caller may see, newest first' })
+  @ApiOkResponse({ type: OrganizerListResponse, description: 'One page; X-TEC-Total and X-TEC-TotalPages carry the totals' })
+  @ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_invalid_param`: a bad page, per_page, status or event' })
+  @ApiNotFoundResponse({ type: ApiErrorResponse, description: '`organizer-archive-page-not-found`: a page past the last one' })
+  async list(
+    @Query() query: ListOrganizersQuery,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizerListResponse> {
+    const page = await this.organizers.list(query, this.urls.context(request, user));
+    setTotalHeaders(response, 'events', page.total, page.total_pages);
+    return page;
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequireCapability('edit_events')
+  @ApiOperation({ summary: 'Create an organizer; a visible organizer matching every field sent is returned instead of a duplicate' })
+  @ApiCreatedResponse({ type: OrganizerResponse, description: 'The organizer, with its URL in Location' })
+  @WriteErrors()
+  @ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: the caller may not create organizers (or name another author)' })
+  async create(
+    @Body() body: CreateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizerResponse> {
+    const context = this.urls.context(request, user);
+    const organizer = await this.organizers.create(body, user, context);
+    response.setHeader('Location', context.namespaceUrl('events', `organizers/${organizer.id}`));
+    return organizer;
+  }
+
+  @Get('by-slug/:slug')
+  @ReadDocs()
+  @SlugParam()
+  findBySlug(@Param('slug') slug: string, @CurrentUser() user: AuthenticatedUser | undefined, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.findOne({ slug }, this.urls.context(request, user));
+  }
+
+  @Post('by-slug/:slug')
+  @UpdateDocs()
+  @SlugParam()
+  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+  }
+
+  @Put('by-slug/:slug')
+  @UpdateDocs()
+  @SlugParam()
+  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+  }
+
+  @Patch('by-slug/:slug')
+  @UpdateDocs()
+  @SlugParam()
+  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+  }
+
+  @Delete('by-slug/:slug')
+  @DeleteDocs()
+  @SlugParam()
+  removeBySlug(
+    @Param('slug') slug: string,
+    @Query('force') force: unknown,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
+    return this.organizers.remove({ slug }, readForceFlag(force), user, this.urls.context(request, user));
+  }
+
+  @Get(':id')
+  @ReadDocs()
+  @IdParam()
+  findById(@Param('id', RouteIdPipe) id: number, @CurrentUser() user: AuthenticatedUser | undefined, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.findOne({ id }, this.urls.context(request, user));
+  }
+
+  @Post(':id')
+  @UpdateDocs()
+  @IdParam()
+  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+  }
+
+  @Put(':id')
+  @UpdateDocs()
+  @IdParam()
+  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+  }
+
+  @Patch(':id')
+  @UpdateDocs()
+  @IdParam()
+  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+  }
+
+  @Delete(':id')
+  @DeleteDocs()
+  @IdParam()
+  remove(
+    @Param('id', RouteIdPipe) id: number,
+    @Query('force') force: unknown,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
+    return this.organizers.remove({ id }, readForceFlag(force), user, this.urls.context(request, user));
+  }
+}
