@@ -314,6 +314,7 @@ describe('Categories (e2e)', () => {
       ['a name that is not text', { name: 5 }, 'name'],
       ['a name longer than 200 characters', { name: 'n'.repeat(201) }, 'name'],
       ['an empty slug', { name: 'Slugless', slug: '' }, 'slug'],
+      ['a null slug', { name: 'Slugless', slug: null }, 'slug'],
       ['a description that is not text', { name: 'Described', description: ['a'] }, 'description'],
       ['a parent that is not an integer', { name: 'Orphan', parent: 'abc' }, 'parent'],
       ['a negative parent', { name: 'Orphan', parent: -1 }, 'parent'],
@@ -434,6 +435,13 @@ describe('Categories (e2e)', () => {
       expect(response.body).toMatchObject({ name: 'Clearable', description: '', slug: 'clear-me' });
     });
 
+    it('reads null as clearing the description and the parent', async () => {
+      const parent = await createCategory({ name: 'Nullable parent' });
+      const category = await createCategory({ name: 'Nullable', description: 'Gone soon', parent: parent.id });
+      const response = await http().patch(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ description: null, parent: null }).expect(200);
+      expect(response.body).toMatchObject({ name: 'Nullable', description: '', parent: 0 });
+    });
+
     it('changes the slug, keeping it unique', async () => {
       await createCategory({ name: 'Slug owner', slug: 'taken-slug' });
       const category = await createCategory({ name: 'Slug seeker' });
@@ -447,8 +455,10 @@ describe('Categories (e2e)', () => {
       ['an empty name', { name: '' }, 'name'],
       ['an empty slug', { slug: '' }, 'slug'],
       ['a parent that is no category', { parent: 999999 }, 'parent'],
+      ['a null name', { name: null }, 'name'],
+      ['a null slug', { slug: null }, 'slug'],
     ])('returns 400 rest_invalid_param for %s', async (_case, body, field) => {
-      const category = await createCategory({ name: `Invalid update ${field}` });
+      const category = await createCategory({ name: `Invalid update ${_case}` });
       const response = await http().put(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send(body);
       expectApiError(response, 400, 'rest_invalid_param', { [field]: expect.any(String) });
     });

@@ -47,7 +47,7 @@ export class CategoriesService extends TermsService<Category, CreateCategoryDto,
 
   protected override async applyHierarchy(manager: EntityManager, category: Category, dto: UpdateCategoryDto): Promise<void> {
     if (dto.parent === undefined) return;
-    const parentId = dto.parent === 0 ? null : dto.parent;
+    const parentId = dto.parent || null;
     if (parentId !== null && category.id !== undefined) await this.assertNotInOwnSubtree(manager, category.id, parentId);
     category.parentId = parentId;
   }

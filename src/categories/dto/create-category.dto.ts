@@ -5,10 +5,10 @@ import { CreateTermDto } from '../../common/terms/term-body.dto';
 
 /** Fields of an event category on create: a term's fields plus its parent. */
 export class CreateCategoryDto extends CreateTermDto {
-  @ApiPropertyOptional({ description: 'Parent category id (an existing category); 0 for a top-level category', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ description: 'Parent category id (an existing category); 0 or null for a top-level category', type: 'integer', minimum: 0, nullable: true })
   @IsOptional()
   @ToInteger()
   @IsInt()
   @Min(0)
-  parent?: number;
+  parent?: number | null;
 }

@@ -1,31 +1,41 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsByteLength, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsByteLength, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 /** Term names are trimmed as WordPress does, so "  " counts as empty. */
 const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 export const TERM_NAME_MAX_LENGTH = 200;
 
+const NAME_DESCRIPTION = 'Name; unique (case-insensitive) among the terms of its level';
+
+const TermNameRules = () =>
+  applyDecorators(Trim(), IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(TERM_NAME_MAX_LENGTH));
+
+/** Validated whenever sent: `null` is refused like "" (a term always has a name and a slug). */
+const ValidateIfSent = () => ValidateIf((_dto: object, value: unknown) => value !== undefined);
+
+/** `name` of an update: optional, but never empty. */
+export const OptionalTermName = () =>
+  applyDecorators(ApiPropertyOptional({ description: NAME_DESCRIPTION, maxLength: TERM_NAME_MAX_LENGTH }), ValidateIfSent(), TermNameRules());
+
 /** Fields categories and tags share on create. */
 export class CreateTermDto {
-  @ApiProperty({ description: 'Name; unique (case-insensitive) within its level', maxLength: TERM_NAME_MAX_LENGTH })
+  @ApiProperty({ description: NAME_DESCRIPTION, maxLength: TERM_NAME_MAX_LENGTH })
   @IsDefined()
-  @Trim()
-  @IsString()
-  @IsNotEmpty({ message: 'name must not be empty' })
-  @MaxLength(TERM_NAME_MAX_LENGTH)
+  @TermNameRules()
   name: string;
 
-  @ApiPropertyOptional({ description: 'Description. "" clears it.' })
+  @ApiPropertyOptional({ description: 'Description. "" or null clears it.', type: 'string', nullable: true })
   @IsOptional()
   @IsString()
   // A TEXT column holds 65,535 bytes, whatever the characters.
   @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
-  description?: string;
+  description?: string | null;
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted, made unique with -2, -3...', maxLength: 200 })
-  @IsOptional()
+  @ValidateIfSent()
   @Trim()
   @IsString()
   @IsNotEmpty({ message: 'slug must not be empty' })

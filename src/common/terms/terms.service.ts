@@ -96,7 +96,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     return { term, count: 0 };
   }
 
-  /** Fields left out keep their values; `description: ""` clears the description. */
+  /** Fields left out keep their values; `""` or `null` clears the description. */
   async update(locator: TermLocator, dto: UpdateTermDto<CreateDto>): Promise<CountedTerm<T>> {
     return this.dataSource.transaction(async (manager) => {
       await this.checkBodyReferences(manager, dto);
