@@ -8,7 +8,7 @@ export class CreateCategoryDto extends CreateTermDto {
   @ApiPropertyOptional({ description: 'Parent category id (an existing category); 0 or null for a top-level category', type: 'integer', minimum: 0, nullable: true })
   @IsOptional()
   @ToInteger()
-  @IsInt()
   @Min(0)
+  @IsInt()
   parent?: number | null;
 }

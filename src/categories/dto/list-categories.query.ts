@@ -8,7 +8,7 @@ export class ListCategoriesQuery extends ListTermsQuery {
   @ApiPropertyOptional({ description: 'Only children of this category (an existing one); 0 for top-level categories', type: 'integer', minimum: 0 })
   @IsOptional()
   @ToInteger()
-  @IsInt()
   @Min(0)
+  @IsInt()
   parent?: number;
 }

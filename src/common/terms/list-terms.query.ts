@@ -12,40 +12,43 @@ export type TermOrderField = (typeof TERM_ORDER_FIELDS)[number];
 
 const LowerCase = () => Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
-/** Query parameters of GET /categories and GET /tags (categories add `parent`). */
+/**
+ * Query parameters of GET /categories and GET /tags (categories add `parent`). Each type check is
+ * the decorator nearest its property: it is registered first, so its reason is the one reported.
+ */
 export class ListTermsQuery {
   @ApiPropertyOptional({ description: 'Page of the list', type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
   @ToInteger()
-  @IsInt()
   @Min(1)
+  @IsInt()
   page?: number;
 
   @ApiPropertyOptional({ description: `Terms per page; values above ${MAX_PER_PAGE} are clamped`, type: 'integer', minimum: 1, default: DEFAULT_PER_PAGE })
   @IsOptional()
   @ToInteger()
-  @IsInt()
   @Min(1)
+  @IsInt()
   per_page?: number;
 
   @ApiPropertyOptional({ description: 'Text contained in the name or the slug (case-insensitive)' })
   @IsOptional()
-  @IsString()
   @MaxLength(200)
+  @IsString()
   search?: string;
 
   @ApiPropertyOptional({ description: 'Term ids to leave out, as an array or comma-separated; each must exist', type: [Number] })
   @IsOptional()
   @ToIntList()
-  @IsInt({ each: true })
   @Min(1, { each: true })
+  @IsInt({ each: true })
   exclude?: number[];
 
   @ApiPropertyOptional({ description: 'Only these term ids, as an array or comma-separated; each must exist', type: [Number] })
   @IsOptional()
   @ToIntList()
-  @IsInt({ each: true })
   @Min(1, { each: true })
+  @IsInt({ each: true })
   include?: number[];
 
   @ApiPropertyOptional({ description: 'Sort direction', enum: TERM_ORDER_DIRECTIONS, default: 'asc' })
@@ -69,22 +72,22 @@ export class ListTermsQuery {
   @ApiPropertyOptional({ description: 'Only terms linked to this event id (which must exist)', type: 'integer', minimum: 1 })
   @IsOptional()
   @ToInteger()
-  @IsInt()
   @Min(1)
+  @IsInt()
   post?: number;
 
   @ApiPropertyOptional({ description: 'Alias of `post`; wins over it when both are sent', type: 'integer', minimum: 1 })
   @IsOptional()
   @ToInteger()
-  @IsInt()
   @Min(1)
+  @IsInt()
   event?: number;
 
   @ApiPropertyOptional({ description: 'Exact slug' })
   @IsOptional()
-  @IsString()
   @IsNotEmpty({ message: 'slug must not be empty' })
   @MaxLength(200)
+  @IsString()
   slug?: string;
 }
 

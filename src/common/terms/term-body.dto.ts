@@ -20,7 +20,7 @@ const ValidateIfSent = () => ValidateIf((_dto: object, value: unknown) => value 
 export const OptionalTermName = () =>
   applyDecorators(ApiPropertyOptional({ description: NAME_DESCRIPTION, maxLength: TERM_NAME_MAX_LENGTH }), ValidateIfSent(), TermNameRules());
 
-/** Fields categories and tags share on create. */
+/** Fields categories and tags share on create (type checks nearest the property, see ListTermsQuery). */
 export class CreateTermDto {
   @ApiProperty({ description: NAME_DESCRIPTION, maxLength: TERM_NAME_MAX_LENGTH })
   @IsDefined()
@@ -29,16 +29,16 @@ export class CreateTermDto {
 
   @ApiPropertyOptional({ description: 'Description. "" or null clears it.', type: 'string', nullable: true })
   @IsOptional()
-  @IsString()
   // A TEXT column holds 65,535 bytes, whatever the characters.
   @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
+  @IsString()
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted, made unique with -2, -3...', maxLength: 200 })
   @ValidateIfSent()
   @Trim()
-  @IsString()
   @IsNotEmpty({ message: 'slug must not be empty' })
   @MaxLength(200)
+  @IsString()
   slug?: string;
 }

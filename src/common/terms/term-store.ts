@@ -87,13 +87,15 @@ export class TermStore<T extends TermEntity> {
 
   /** One page of terms with their counts (one query) and the number of matching terms (one more). */
   async findPage(manager: EntityManager, filters: TermListFilters, page: PageRequest): Promise<{ items: Array<CountedTerm<T>>; total: number }> {
-    const query = this.repository(manager).createQueryBuilder('term');
-    const joinCounts = filters.hideEmpty ? query.innerJoin.bind(query) : query.leftJoin.bind(query);
-    joinCounts((subQuery) => this.publishedCounts(subQuery), 'term_counts', 'term_counts.linked_term_id = term.id');
-    this.applyFilters(query, filters);
-
-    const total = await query.clone().getCount();
-    const { entities, raw } = await query
+    const filtered = (withCounts: boolean): SelectQueryBuilder<T> => {
+      const query = this.repository(manager).createQueryBuilder('term');
+      if (filters.hideEmpty) query.innerJoin((subQuery) => this.publishedCounts(subQuery), 'term_counts', 'term_counts.linked_term_id = term.id');
+      else if (withCounts) query.leftJoin((subQuery) => this.publishedCounts(subQuery), 'term_counts', 'term_counts.linked_term_id = term.id');
+      this.applyFilters(query, filters);
+      return query;
+    };
+    const total = await filtered(false).getCount();
+    const { entities, raw } = await filtered(true)
       .addSelect(ORDER_EXPRESSIONS.count, 'published_event_count')
       .orderBy(ORDER_EXPRESSIONS[filters.orderBy], filters.order)
       .addOrderBy('term.id', filters.order)
