@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import request from 'supertest';
 import { CLOCK, Clock } from '../src/common/clock';
 import { EventOrganizerLink } from '../src/events/event-links.entity';
@@ -382,6 +383,56 @@ describe('Organizers (e2e)', () => {
         await http().get(ORGANIZERS).query({ only_with_upcoming: 'soon' }).expect(400);
       });
     });
+  });
+
+  describe('robustness', () => {
+    const odd = fc.oneof(
+      fc.string(),
+      fc.constantFrom('', ' ', '-1', '0', '1e9', '99999999999999999999', '[1,2]', '%', '%25', 'a,b', 'null', 'true', '2027-02-30', '\u{1F600}'.repeat(100)),
+    );
+
+    it('never answers a 500 to odd list parameters', async () => {
+      const parameter = fc.constantFrom('page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status');
+      await fc.assert(
+        fc.asyncProperty(parameter, odd, fc.boolean(), async (name, value, signedIn) => {
+          const call = http().get(ORGANIZERS).query({ [name]: value });
+          const response = await (signedIn ? call.set('Authorization', editor.authorization) : call);
+          expect(response.status).toBeLessThan(500);
+        }),
+        { numRuns: 80 },
+      );
+    });
+
+    it('never answers a 500 to odd bodies on create and update, or odd slugs', async () => {
+      const target = await createOrganizerOrVenue();
+      const field = fc.constantFrom('organizer', 'description', 'excerpt', 'slug', 'status', 'image', 'author', 'date', 'date_utc', 'phone', 'website', 'email');
+      const jsonValue = fc.oneof(odd, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+      await fc.assert(
+        fc.asyncProperty(field, jsonValue, async (name, value) => {
+          const created = await http().post(ORGANIZERS).set('Authorization', editor.authorization).send({ organizer: 'Fuzz', [name]: value });
+          expect(created.status).toBeLessThan(500);
+          const updated = await http().patch(`${ORGANIZERS}/${target.id}`).set('Authorization', editor.authorization).send({ [name]: value });
+          expect(updated.status).toBeLessThan(500);
+        }),
+        { numRuns: 80 },
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.string({ minLength: 1 }), async (slug) => {
+          const response = await http().get(`${ORGANIZERS}/by-slug/${encodeURIComponent(slug)}`);
+          expect(response.status).toBeLessThan(500);
+        }),
+        { numRuns: 40 },
+      );
+      for (const body of ['[]', '"text"', 'null', '[{"organizer":"x"}]']) {
+        const response = await http().post(ORGANIZERS).set('Authorization', editor.authorization).set('Content-Type', 'application/json').send(body);
+        expect(response.status).toBe(400);
+      }
+      expect((await http().get(`${ORGANIZERS}/by-slug/%E0%A4%A`)).status).toBeLessThan(500);
+    });
+
+    async function createOrganizerOrVenue(): Promise<Record<string, any>> {
+      return (await http().post(ORGANIZERS).set('Authorization', editor.authorization).send({ organizer: 'Fuzz Target' }).expect(201)).body;
+    }
   });
 
   describe('findOrCreateForEvent (used by the events module)', () => {

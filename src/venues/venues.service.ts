@@ -58,8 +58,10 @@ export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, Ven
       const value = coordinate(input[field]);
       if (value !== undefined) columns.push({ property, value, kind: 'exact', matches: true });
     }
-    if (input.show_map !== undefined) columns.push({ property: 'showMap', value: input.show_map, kind: 'exact', matches: false });
-    if (input.show_map_link !== undefined) columns.push({ property: 'showMapLink', value: input.show_map_link, kind: 'exact', matches: false });
+    for (const [field, property] of [['show_map', 'showMap'], ['show_map_link', 'showMapLink']] as const) {
+      const value = input[field];
+      if (value !== undefined && value !== null) columns.push({ property, value, kind: 'exact', matches: false });
+    }
     return columns;
   }
 

@@ -22,7 +22,9 @@ export function IsDateInput(options?: ValidationOptions): PropertyDecorator {
 
 /**
  * Fields venues and organizers share on create (reference §8). Each resource adds its name and
- * its own fields. Unlike events, `""` is accepted here and clears the field.
+ * its own fields. Unlike events, `""` is accepted here and clears the field. JSON `null` passes
+ * `@IsOptional`: it clears text fields like `""` and counts as not sent for the others
+ * (author, status, slug, dates, flags).
  */
 export class LinkedPostFieldsDto {
   @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed). "" clears it.', nullable: true })
@@ -42,12 +44,12 @@ export class LinkedPostFieldsDto {
   @IsOptional()
   @IsString()
   @MaxLength(190)
-  slug?: string;
+  slug?: string | null;
 
   @ApiPropertyOptional({ description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
   @IsOptional()
   @IsIn(POST_STATUSES as unknown as string[], { message: `status must be one of ${POST_STATUSES.join(', ')}` })
-  status?: PostStatus;
+  status?: PostStatus | null;
 
   @ApiPropertyOptional({ description: 'Image: an absolute http(s) URL. "" removes it.', maxLength: 500, nullable: true })
   @IsOptional()
@@ -62,17 +64,17 @@ export class LinkedPostFieldsDto {
   @ToInteger()
   @IsInt({ message: 'author must be a user id' })
   @Min(1, { message: 'author must be a user id' })
-  author?: number;
+  author?: number | null;
 
   @ApiPropertyOptional({ description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS); wins over date_utc. "" is ignored.' })
   @IsOptional()
   @UnlessEmpty()
   @IsDateInput()
-  date?: string | number;
+  date?: string | number | null;
 
   @ApiPropertyOptional({ description: 'Publication date in UTC (YYYY-MM-DD HH:MM:SS). "" is ignored.' })
   @IsOptional()
   @UnlessEmpty()
   @IsDateInput()
-  date_utc?: string | number;
+  date_utc?: string | number | null;
 }

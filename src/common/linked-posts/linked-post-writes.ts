@@ -69,16 +69,16 @@ export function applyColumns(post: ObjectLiteral, columns: ColumnValue[]): void 
 }
 
 /** `author` must name an existing user (400, a validation error, checked before the post is looked up). */
-export async function assertAuthorExists(write: LinkedPostWrite, authorId: number | undefined): Promise<void> {
-  if (authorId === undefined) return;
+export async function assertAuthorExists(write: LinkedPostWrite, authorId: number | null | undefined): Promise<void> {
+  if (authorId === undefined || authorId === null) return;
   if (!(await write.manager.existsBy(User, { id: authorId }))) {
     throw invalidParam(write.fieldName('author'), 'author must be the id of an existing user');
   }
 }
 
 /** Naming someone else as author needs editor rights (403, a permission checked after existence). */
-export function assertCanAssignAuthor(write: LinkedPostWrite, authorId: number | undefined): void {
-  if (authorId !== undefined && !canAssignAuthor(write.user, authorId)) {
+export function assertCanAssignAuthor(write: LinkedPostWrite, authorId: number | null | undefined): void {
+  if (authorId !== undefined && authorId !== null && !canAssignAuthor(write.user, authorId)) {
     throw forbidden(false, 'Sorry, you are not allowed to write posts as this user.');
   }
 }
@@ -112,9 +112,9 @@ export async function findMatchingPost<T extends PostEntity>(
 }
 
 function requestedPublicationDate(input: LinkedPostFieldsDto, siteTimezone: string): Date | undefined {
-  // `date` (site time) wins over `date_utc`, as in the original; "" counts as absent.
-  const [raw, zoneName] = input.date !== undefined && input.date !== '' ? [input.date, siteTimezone] : [input.date_utc, 'UTC'];
-  if (raw === undefined || raw === '') return undefined;
+  // `date` (site time) wins over `date_utc`, as in the original; "" and null count as absent.
+  const [raw, zoneName] = input.date !== undefined && input.date !== null && input.date !== '' ? [input.date, siteTimezone] : [input.date_utc, 'UTC'];
+  if (raw === undefined || raw === null || raw === '') return undefined;
   const zone = resolveTimeZone(zoneName) ?? resolveTimeZone('UTC');
   const parsed = zone ? parseDateInput(raw, zone) : null;
   // Post dates keep whole seconds, as the DATETIME columns do.
@@ -133,13 +133,13 @@ export async function applyPostMeta<T extends PostEntity>(
   input: LinkedPostFieldsDto,
   existing: boolean,
 ): Promise<void> {
-  if (input.author !== undefined) post.authorId = input.author;
+  if (input.author !== undefined && input.author !== null) post.authorId = input.author;
   else if (!existing) post.authorId = write.user.id;
-  post.status = resolveWriteStatus(write.user, input.status, existing ? post.status : undefined);
+  post.status = resolveWriteStatus(write.user, input.status ?? undefined, existing ? post.status : undefined);
   const publishedAt = requestedPublicationDate(input, write.siteTimezone);
   if (publishedAt) post.publishedAt = publishedAt;
   else if (!existing) post.publishedAt = new Date(Math.floor(write.now.getTime() / 1000) * 1000);
-  if (!existing || input.slug !== undefined) {
+  if (!existing || (input.slug !== undefined && input.slug !== null)) {
     const repository = write.manager.getRepository(resource.entity) as unknown as Repository<{ id: number; slug: string }>;
     post.slug = await uniqueSlug(repository, input.slug?.trim() || post.title, existing ? post.id : undefined);
   }

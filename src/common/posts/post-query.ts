@@ -13,6 +13,8 @@ export function parseStatusFilter(raw: unknown, user: AuthenticatedUser | undefi
   if (raw === undefined || raw === null || raw === '') return undefined;
   const list = toList(raw);
   const statuses = Array.isArray(list) ? list : [list];
+  // " " or "," name no status: no filter, rather than an `IN ()` that MySQL refuses.
+  if (statuses.length === 0) return undefined;
   for (const status of statuses) {
     if (!isPostStatus(status)) throw invalidParam('status', `status must be one of ${POST_STATUSES.join(', ')}`);
     if (!user && status !== 'publish') throw invalidParam('status', 'status must be publish for anonymous requests');

@@ -85,13 +85,13 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
-  show_map?: boolean;
+  show_map?: boolean | null;
 
   @ApiPropertyOptional({ description: 'Whether events at this venue show a map link ("true"/"false" accepted)', default: true, type: Boolean })
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
-  show_map_link?: boolean;
+  show_map_link?: boolean | null;
 
   @ApiPropertyOptional({ description: 'Latitude, -90 to 90 (7 decimals kept). "" clears it.', minimum: -90, maximum: 90, type: Number, nullable: true })
   @IsOptional()
