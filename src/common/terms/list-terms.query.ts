@@ -37,14 +37,14 @@ export class ListTermsQuery {
   @IsString()
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Term ids to leave out, as an array or comma-separated; each must exist', type: [Number] })
+  @ApiPropertyOptional({ description: 'Term ids to leave out, as an array or comma-separated; each must exist', type: 'integer', isArray: true })
   @IsOptional()
   @ToIntList()
   @Min(1, { each: true })
   @IsInt({ each: true })
   exclude?: number[];
 
-  @ApiPropertyOptional({ description: 'Only these term ids, as an array or comma-separated; each must exist', type: [Number] })
+  @ApiPropertyOptional({ description: 'Only these term ids, as an array or comma-separated; each must exist', type: 'integer', isArray: true })
   @IsOptional()
   @ToIntList()
   @Min(1, { each: true })

@@ -142,14 +142,15 @@ export class TermStore<T extends TermEntity> {
 
   /**
    * The oldest term named `name` (case-insensitive), optionally at one level of the hierarchy
-   * (`parentId` null = top level). The database's LOWER() finds candidates; the final comparison
+   * (`parentId` null = top level) and other than `excludeId`. The database's LOWER() finds candidates; the final comparison
    * is done here so that MariaDB's accent-insensitive collation does not make "Cafe" equal "Café".
    */
-  async findByName(manager: EntityManager, name: string, parentId?: number | null): Promise<T | null> {
+  async findByName(manager: EntityManager, name: string, parentId?: number | null, excludeId?: number): Promise<T | null> {
     const query = this.repository(manager)
       .createQueryBuilder('term')
       .where('LOWER(term.name) = LOWER(:name)', { name })
       .orderBy('term.id', 'ASC');
+    if (excludeId !== undefined) query.andWhere('term.id <> :excludeId', { excludeId });
     if (parentId === null) query.andWhere('term.parentId IS NULL');
     if (typeof parentId === 'number') query.andWhere('term.parentId = :parentId', { parentId });
     const candidates = await query.getMany();
@@ -168,26 +169,22 @@ export class TermStore<T extends TermEntity> {
       .getMany();
   }
 
+  private async findByIds(manager: EntityManager, ids: number[]): Promise<{ found: T[]; missing: number[] }> {
+    const uniqueIds = [...new Set(ids)];
+    if (uniqueIds.length === 0) return { found: [], missing: [] };
+    const found = await this.repository(manager).createQueryBuilder('term').where('term.id IN (:...ids)', { ids: uniqueIds }).getMany();
+    const known = new Set(found.map((term) => term.id));
+    return { found, missing: uniqueIds.filter((id) => !known.has(id)) };
+  }
+
   /** The ids among `ids` that are no term of this kind. */
   async missingIds(manager: EntityManager, ids: number[]): Promise<number[]> {
-    const uniqueIds = [...new Set(ids)];
-    if (uniqueIds.length === 0) return [];
-    const found = await this.repository(manager)
-      .createQueryBuilder('term')
-      .select('term.id')
-      .where('term.id IN (:...ids)', { ids: uniqueIds })
-      .getMany();
-    const known = new Set(found.map((term) => term.id));
-    return uniqueIds.filter((id) => !known.has(id));
+    return (await this.findByIds(manager, ids)).missing;
   }
 
   /** The terms with these ids; 400 naming `field` when one of them does not exist. */
   async findAllOrFail(manager: EntityManager, ids: number[], field: string): Promise<T[]> {
-    const uniqueIds = [...new Set(ids)];
-    if (uniqueIds.length === 0) return [];
-    const found = await this.repository(manager).createQueryBuilder('term').where('term.id IN (:...ids)', { ids: uniqueIds }).getMany();
-    const known = new Set(found.map((term) => term.id));
-    const missing = uniqueIds.filter((id) => !known.has(id));
+    const { found, missing } = await this.findByIds(manager, ids);
     if (missing.length > 0) throw invalidParam(field, unknownTermsReason(field, missing));
     return found;
   }
@@ -219,7 +216,7 @@ export function unknownTermsReason(field: string, missingIds: number[]): string 
   return `${field} refers to terms that do not exist: ${missingIds.join(', ')}`;
 }
 
-export function sameName(left: string, right: string): boolean {
+function sameName(left: string, right: string): boolean {
   return left.toLowerCase() === right.toLowerCase();
 }
 

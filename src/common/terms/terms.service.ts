@@ -5,7 +5,7 @@ import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
 import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
 import { termExists, termNotFound } from './term-errors';
 import type { CountedTerm, TermEntity, TermKind, TermListPage } from './term-response';
-import { assertEventExists, sameName, TermListFilters, TermStore, unknownTermsReason } from './term-store';
+import { assertEventExists, TermListFilters, TermStore, unknownTermsReason } from './term-store';
 
 /** A term addressed by the path: `/{id}` or `/by-slug/{slug}`. */
 export type TermLocator = { id: number } | { slug: string };
@@ -195,8 +195,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   }
 
   private async assertNameFree(manager: EntityManager, term: T): Promise<void> {
-    const existing = await this.store.findByName(manager, term.name, this.nameLevel(term));
-    if (existing && existing.id !== term.id && sameName(existing.name, term.name)) throw termExists(existing.id);
+    const existing = await this.store.findByName(manager, term.name, this.nameLevel(term), term.id);
+    if (existing) throw termExists(existing.id);
   }
 
   /** The list's effective parameters under their public names, for `rest_url` and the page links. */
