@@ -385,6 +385,29 @@ describe('Organizers (e2e)', () => {
     });
   });
 
+  describe('documentation', () => {
+    it('declares every organizer route with its responses in the OpenAPI document and the namespace index', async () => {
+      const doc = await http().get('/cal/events/v1/doc').expect(200);
+      const responses = (path: string, method: string) => Object.keys(doc.body.paths[path][method].responses).sort();
+      expect(responses('/organizers', 'get')).toEqual(['200', '400', '404']);
+      expect(responses('/organizers', 'post')).toEqual(['201', '400', '401', '403']);
+      for (const path of ['/organizers/{id}', '/organizers/by-slug/{slug}']) {
+        expect(responses(path, 'get')).toEqual(['200', '403', '404']);
+        for (const method of ['post', 'put', 'patch']) expect(responses(path, method)).toEqual(['200', '400', '401', '403', '404']);
+        expect(responses(path, 'delete')).toEqual(['200', '401', '403', '404', '410']);
+      }
+      const body = doc.body.paths['/organizers'].post.requestBody.content['application/json'].schema;
+      expect(body.$ref).toMatch(/Create/);
+      const index = await http().get('/cal/events/v1').expect(200);
+      expect(Object.keys(index.body.routes)).toEqual(
+        expect.arrayContaining(['/cal/events/v1/organizers', '/cal/events/v1/organizers/(?P<id>\\d+)', '/cal/events/v1/organizers/by-slug/(?P<slug>[^/]+)']),
+      );
+      const create = index.body.routes['/cal/events/v1/organizers'].endpoints.find((endpoint: { methods: string[] }) => endpoint.methods.includes('POST'));
+      expect(create.args.organizer).toMatchObject({ required: true, type: 'string' });
+      expect(create.args.description).toMatchObject({ required: false, type: 'string' });
+    });
+  });
+
   describe('robustness', () => {
     const odd = fc.oneof(
       fc.string(),

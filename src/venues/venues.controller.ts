@@ -32,11 +32,16 @@ const SlugParam = () => ApiParam({ name: 'slug', description: 'Venue slug', sche
 const NotFound = () =>
   ApiNotFoundResponse({ type: ApiErrorResponse, description: '`venue-not-found`: no venue has this id or slug; `rest_no_route`: an id that is not a number' });
 
-const WriteErrors = () =>
+const AuthErrors = () =>
   applyDecorators(
     ApiBasicAuth('basic'),
-    ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields' }),
     ApiUnauthorizedResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials' }),
+  );
+
+const WriteErrors = () =>
+  applyDecorators(
+    AuthErrors(),
+    ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields' }),
   );
 
 const UpdateDocs = () =>
@@ -57,7 +62,7 @@ const DeleteDocs = () =>
     ApiOperation({ summary: 'Move a venue to the trash, or delete it for good with force=true (its links to events go with it)' }),
     ApiQuery({ name: 'force', required: false, description: 'true: delete for good instead of trashing', schema: { type: 'boolean', default: false } }),
     ApiOkResponse({ type: VenueResponse, description: 'The venue as it was last: trashed, or before its removal' }),
-    WriteErrors(),
+    AuthErrors(),
     ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this venue' }),
     ApiGoneResponse({ type: ApiErrorResponse, description: '`venue-is-in-trash`: already trashed (use force=true)' }),
     NotFound(),

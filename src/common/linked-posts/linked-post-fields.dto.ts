@@ -27,31 +27,31 @@ export function IsDateInput(options?: ValidationOptions): PropertyDecorator {
  * (author, status, slug, dates, flags).
  */
 export class LinkedPostFieldsDto {
-  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed). "" clears it.', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Description (HTML; unsafe markup is removed). "" clears it.', nullable: true })
   @IsOptional()
   @IsString()
   // A TEXT column holds 65,535 bytes, whatever the characters.
   @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
   description?: string | null;
 
-  @ApiPropertyOptional({ description: 'Short summary (HTML). "" clears it.', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Short summary (HTML). "" clears it.', nullable: true })
   @IsOptional()
   @IsString()
   @IsByteLength(0, 65535, { message: 'excerpt must be at most 65535 bytes long' })
   excerpt?: string | null;
 
-  @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted or "", made unique with -2, -3...', maxLength: 190 })
+  @ApiPropertyOptional({ type: String, description: 'URL-friendly name; made from the name when omitted or "", made unique with -2, -3...', maxLength: 190 })
   @IsOptional()
   @IsString()
   @MaxLength(190)
   slug?: string | null;
 
-  @ApiPropertyOptional({ description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
+  @ApiPropertyOptional({ type: String, description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
   @IsOptional()
   @IsIn(POST_STATUSES as unknown as string[], { message: `status must be one of ${POST_STATUSES.join(', ')}` })
   status?: PostStatus | null;
 
-  @ApiPropertyOptional({ description: 'Image: an absolute http(s) URL. "" removes it.', maxLength: 500, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Image: an absolute http(s) URL. "" removes it.', maxLength: 500, nullable: true })
   @IsOptional()
   @IsString()
   @UnlessEmpty()
@@ -66,13 +66,13 @@ export class LinkedPostFieldsDto {
   @Min(1, { message: 'author must be a user id' })
   author?: number | null;
 
-  @ApiPropertyOptional({ description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS); wins over date_utc. "" is ignored.' })
+  @ApiPropertyOptional({ type: String, description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS); wins over date_utc. "" is ignored.' })
   @IsOptional()
   @UnlessEmpty()
   @IsDateInput()
   date?: string | number | null;
 
-  @ApiPropertyOptional({ description: 'Publication date in UTC (YYYY-MM-DD HH:MM:SS). "" is ignored.' })
+  @ApiPropertyOptional({ type: String, description: 'Publication date in UTC (YYYY-MM-DD HH:MM:SS). "" is ignored.' })
   @IsOptional()
   @UnlessEmpty()
   @IsDateInput()

@@ -13,7 +13,7 @@ export class LinkedPostListQueryDto implements LinkedPostListQuery {
   @Allow()
   per_page?: unknown;
 
-  @ApiPropertyOptional({ description: 'Words that must all appear in one of the searched fields (case-insensitive)' })
+  @ApiPropertyOptional({ type: String, description: 'Words that must all appear in one of the searched fields (case-insensitive)' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -38,7 +38,7 @@ export class LinkedPostListQueryDto implements LinkedPostListQuery {
   @IsBoolean()
   only_with_upcoming?: boolean;
 
-  @ApiPropertyOptional({ description: 'Post status (anonymous callers: publish only); a comma-separated list for signed-in callers' })
+  @ApiPropertyOptional({ type: String, description: 'Post status (anonymous callers: publish only); a comma-separated list for signed-in callers' })
   @IsOptional()
   @Allow()
   status?: unknown;

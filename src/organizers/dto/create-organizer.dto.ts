@@ -4,20 +4,20 @@ import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/link
 
 /** Fields of an organizer on create (reference §8); `organizer`, the name, is required. */
 export class CreateOrganizerDto extends LinkedPostFieldsDto {
-  @ApiProperty({ description: 'Name of the organizer', maxLength: 255, example: 'Ref Organizer' })
+  @ApiProperty({ type: String, description: 'Name of the organizer', maxLength: 255, example: 'Ref Organizer' })
   @IsDefined()
   @IsString()
   @Matches(/\S/, { message: 'organizer must not be empty' })
   @MaxLength(255)
   organizer: string;
 
-  @ApiPropertyOptional({ description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   phone?: string | null;
 
-  @ApiPropertyOptional({ description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
   @IsOptional()
   @IsString()
   @UnlessEmpty()
@@ -25,7 +25,7 @@ export class CreateOrganizerDto extends LinkedPostFieldsDto {
   @MaxLength(500)
   website?: string | null;
 
-  @ApiPropertyOptional({ description: 'Email address. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Email address. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @UnlessEmpty()

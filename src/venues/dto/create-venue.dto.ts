@@ -14,44 +14,45 @@ const ToCoordinate = () =>
 
 /** Fields of a venue on create (reference §8); `venue`, the name, is required. */
 export class CreateVenueDto extends LinkedPostFieldsDto {
-  @ApiProperty({ description: 'Name of the venue', maxLength: 255, example: 'Loopback Hall' })
+  @ApiProperty({ type: String, description: 'Name of the venue', maxLength: 255, example: 'Loopback Hall' })
   @IsDefined()
   @IsString()
   @Matches(/\S/, { message: 'venue must not be empty' })
   @MaxLength(255)
   venue: string;
 
-  @ApiPropertyOptional({ description: 'Street address. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Street address. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   address?: string | null;
 
-  @ApiPropertyOptional({ description: 'City. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'City. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   city?: string | null;
 
-  @ApiPropertyOptional({ description: 'Country. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Country. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   country?: string | null;
 
-  @ApiPropertyOptional({ description: 'Province. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Province. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   province?: string | null;
 
-  @ApiPropertyOptional({ description: 'State. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'State. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   state?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     description: 'State or province as shown; when omitted it follows `state`, else `province`. "" clears it.',
     maxLength: 255,
     nullable: true,
@@ -61,19 +62,19 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @MaxLength(255)
   stateprovince?: string | null;
 
-  @ApiPropertyOptional({ description: 'Postal code. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Postal code. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   zip?: string | null;
 
-  @ApiPropertyOptional({ description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
   phone?: string | null;
 
-  @ApiPropertyOptional({ description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
   @IsOptional()
   @IsString()
   @UnlessEmpty()
