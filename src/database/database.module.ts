@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { appConfig } from '../config/app.config';
 import { buildDataSourceOptions } from './data-source-options';
+import { serialiseSqliteTransactions } from './sqlite-serialization';
 
 const MIGRATION_LOCK = 'cal_migrations';
 const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
@@ -43,6 +44,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       dataSourceFactory: async (options?: DataSourceOptions) => {
         if (!options) throw new Error('No database options');
         const dataSource = await new DataSource(options).initialize();
+        if (dataSource.options.type === 'better-sqlite3') serialiseSqliteTransactions(dataSource);
         await runMigrations(dataSource);
         return dataSource;
       },

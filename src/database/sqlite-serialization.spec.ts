@@ -1,0 +1,48 @@
+import { DataSource } from 'typeorm';
+import { serialiseSqliteTransactions } from './sqlite-serialization';
+
+describe('serialiseSqliteTransactions', () => {
+  let dataSource: DataSource;
+
+  beforeEach(async () => {
+    dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    serialiseSqliteTransactions(dataSource);
+    await dataSource.query('CREATE TABLE items (name TEXT NOT NULL)');
+  });
+
+  afterEach(async () => {
+    await dataSource.destroy();
+  });
+
+  const names = async () => ((await dataSource.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((row) => row.name);
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it('keeps a statement from outside out of a transaction that rolls back', async () => {
+    const failing = dataSource.transaction(async (manager) => {
+      await manager.query("INSERT INTO items VALUES ('inside')");
+      await pause();
+      throw new Error('roll back');
+    });
+    const outside = (async () => {
+      await pause();
+      await dataSource.query("INSERT INTO items VALUES ('outside')");
+    })();
+    await expect(failing).rejects.toThrow('roll back');
+    await outside;
+    expect(await names()).toEqual(['outside']);
+  });
+
+  it('runs concurrent transactions one after the other, each committing or rolling back alone', async () => {
+    const results = await Promise.allSettled(
+      ['a', 'b', 'c', 'd'].map((name) =>
+        dataSource.transaction(async (manager) => {
+          await manager.query('INSERT INTO items VALUES (?)', [name]);
+          await pause();
+          if (name === 'b') throw new Error('b fails');
+        }),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await names()).toEqual(['a', 'c', 'd']);
+  });
+});
