@@ -164,7 +164,7 @@ describe('Events (e2e)', () => {
       const iso = await createEvent(editor, { title: 'Iso', timezone: 'Europe/Paris', start_date: '2027-06-01T10:00:00+02:00', end_date: '2027-06-01T12:00:00Z' });
       expect(iso).toMatchObject({ start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 14:00:00', utc_start_date: '2027-06-01 08:00:00' });
       const unix = await createEvent(editor, { title: 'Unix', timezone: 'UTC', start_date: 1811000000, end_date: '1811003600' });
-      expect(unix).toMatchObject({ utc_start_date: '2027-05-24 10:13:20', utc_end_date: '2027-05-24 11:13:20' });
+      expect(unix).toMatchObject({ utc_start_date: '2027-05-22 15:33:20', utc_end_date: '2027-05-22 16:33:20' });
       const short = await createEvent(editor, { title: 'Short', timezone: 'UTC', start_date: '2027-06-02 09:30', end_date: '2027-06-02 10:45' });
       expect(short).toMatchObject({ start_date: '2027-06-02 09:30:00', end_date: '2027-06-02 10:45:00' });
     });
@@ -621,11 +621,11 @@ describe('Events (e2e)', () => {
       expect(first.body.next_rest_url).toContain('page=2');
       expect(first.body).not.toHaveProperty('previous_rest_url');
       const second = await list('?per_page=2&page=2').expect(200);
-      expect(second.body.previous_rest_url).not.toContain('page=');
+      expect(second.body.previous_rest_url).not.toMatch(/[?&]page=/);
       const last = await list('?per_page=2&page=3').expect(200);
       expect(titles(last.body)).toEqual(['Day 5']);
       expect(last.body).not.toHaveProperty('next_rest_url');
-      expect(last.body.previous_rest_url).toContain('page=2');
+      expect(last.body.previous_rest_url).toMatch(/[?&]page=2&/);
       const past = await list('?per_page=2&page=4').expect(404);
       expect(past.body).toEqual({ code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } });
       const clamped = await list('?per_page=500').expect(200);

@@ -1,9 +1,26 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CategoriesModule } from '../categories/categories.module';
+import { OrganizersModule } from '../organizers/organizers.module';
+import { TagsModule } from '../tags/tags.module';
+import { VenuesModule } from '../venues/venues.module';
+import { EventHooks } from './event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
+import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
+import { EventsController } from './events.controller';
+import { EventsService } from './events.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Event, EventVenueLink, EventOrganizerLink, EventCategoryLink, EventTagLink])],
+  imports: [
+    TypeOrmModule.forFeature([Event, EventVenueLink, EventOrganizerLink, EventCategoryLink, EventTagLink]),
+    VenuesModule,
+    OrganizersModule,
+    CategoriesModule,
+    TagsModule,
+  ],
+  controllers: [EventsController],
+  providers: [EventsService, EventRelationsLoader, EventHooks],
+  exports: [EventsService, EventHooks],
 })
 export class EventsModule {}
