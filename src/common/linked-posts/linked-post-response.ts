@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { PageLinks } from '../pagination/pagination';
 
 /** The image object of the original, for an image given as a URL (no media library stands behind it). */
 export class PostImageResponse {
@@ -55,8 +54,3 @@ export class PostBaseResponse {
   url: string;
 }
 
-/** The page fields that follow the items of a venue or organizer list. */
-export interface LinkedPostListFields extends PageLinks {
-  total: number;
-  total_pages: number;
-}
