@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { Category } from '../categories/category.entity';
 import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
+import { PostImageResponse, toPostImage } from '../common/linked-posts/linked-post-response';
 import { resolveTimeZone } from '../common/dates/timezone';
 import type { RequestContext } from '../common/http/request-context';
 import { globalIdFields, postBaseFields } from '../common/posts/post-response';
@@ -30,15 +31,6 @@ export interface EventMappingOptions {
   currency: CurrencyConfig;
 }
 
-export interface EventImage {
-  url: string;
-  id: number;
-  extension: string;
-  width: number;
-  height: number;
-  sizes: Record<string, never>;
-}
-
 /** The event object, keys in the original's order (reference §2, recorded 14-event-single.json). */
 export interface EventResponse {
   id: number;
@@ -56,7 +48,7 @@ export interface EventResponse {
   description: string;
   excerpt: string;
   slug: string;
-  image: false | EventImage;
+  image: false | PostImageResponse;
   all_day: boolean;
   start_date: string;
   start_date_details: DateDetails;
@@ -83,13 +75,6 @@ export interface EventResponse {
   custom_fields: unknown[];
   json_ld?: Record<string, unknown>;
   ticketed: boolean;
-}
-
-function imageOf(url: string | null): false | EventImage {
-  if (!url) return false;
-  const extension = /\.([a-z0-9]{2,5})(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase() ?? '';
-  // No media library stands behind the URL: sizes and dimensions are unknown.
-  return { url, id: 0, extension, width: 0, height: 0, sizes: {} };
 }
 
 /** The zone's abbreviation at the event's start ("EST", "CEST"; "UTC+2" for manual offsets). */
@@ -158,7 +143,7 @@ export function toEventResponse(event: Event, relations: EventRelations, context
     description: renderParagraphs(event.description),
     excerpt: renderParagraphs(event.excerpt),
     slug: event.slug,
-    image: imageOf(event.image),
+    image: toPostImage(event.image),
     all_day: event.allDay,
     start_date: event.startLocal,
     start_date_details: dateDetails(event.startLocal),

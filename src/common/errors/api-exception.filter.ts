@@ -25,6 +25,19 @@ const DATABASE_UNAVAILABLE = new Set([
   'SQLITE_BUSY',
 ]);
 
+/** Constraint violations that two concurrent requests can cause: the loser is told to retry. */
+const CONFLICTS = new Set([
+  'ER_DUP_ENTRY',
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+  'ER_ROW_IS_REFERENCED_2',
+  'ER_NO_REFERENCED_ROW_2',
+  'SQLITE_CONSTRAINT_FOREIGNKEY',
+]);
+
+/** Lock contention that outlived the retries of the code that met it. */
+const BUSY = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+
 function errorCode(exception: unknown): string | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
   const candidate = exception as { type?: unknown; code?: unknown; driverError?: { code?: unknown } };
@@ -63,6 +76,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status === 404) return noRoute().toBody();
       const known = CODES_BY_STATUS[status];
       if (known) return { code: known[0], message: known[1], data: { status } };
+    }
+    if (code && CONFLICTS.has(code)) {
+      this.logger.warn({ err: exception }, 'constraint violation from a concurrent change');
+      return { code: 'rest_conflict', message: 'The request conflicts with a concurrent change; retry it.', data: { status: 409 } };
+    }
+    if (code && BUSY.has(code)) {
+      this.logger.warn({ err: exception }, 'database busy');
+      return { code: 'db-busy', message: 'The database is busy; retry the request.', data: { status: 503 } };
     }
     if (code && DATABASE_UNAVAILABLE.has(code)) {
       this.logger.error({ err: exception }, 'database unavailable');

@@ -1,0 +1,42 @@
+import { BadRequestException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { ApiError } from './api-error';
+import { ApiExceptionFilter } from './api-exception.filter';
+
+describe('ApiExceptionFilter.toBody', () => {
+  const filter = new ApiExceptionFilter();
+  // The filter logs what it does not expect; keep test output quiet.
+  beforeAll(() => jest.spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'error').mockImplementation(() => undefined));
+  beforeAll(() => jest.spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'warn').mockImplementation(() => undefined));
+
+  it('renders domain errors as they are', () => {
+    expect(filter.toBody(new ApiError('ticket-not-found', 'ticket-not-found', 404))).toEqual({
+      code: 'ticket-not-found',
+      message: 'ticket-not-found',
+      data: { status: 404 },
+    });
+  });
+
+  it('turns Nest 404s into rest_no_route and other framework errors into named codes', () => {
+    expect(filter.toBody(new NotFoundException()).code).toBe('rest_no_route');
+    expect(filter.toBody(new BadRequestException('Unexpected token')).code).toBe('rest_bad_request');
+    expect(filter.toBody(new PayloadTooLargeException()).data.status).toBe(413);
+  });
+
+  it('answers constraint violations from concurrent changes with 409', () => {
+    expect(filter.toBody(Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY' }))).toMatchObject({ code: 'rest_conflict', data: { status: 409 } });
+    expect(filter.toBody(Object.assign(new Error('dup'), { code: 'SQLITE_CONSTRAINT_UNIQUE' })).data.status).toBe(409);
+  });
+
+  it('answers lock contention and an unreachable database with 503', () => {
+    expect(filter.toBody(Object.assign(new Error('deadlock'), { code: 'ER_LOCK_DEADLOCK' }))).toMatchObject({ code: 'db-busy', data: { status: 503 } });
+    expect(filter.toBody(Object.assign(new Error('down'), { code: 'ECONNREFUSED' }))).toMatchObject({ code: 'db-unavailable', data: { status: 503 } });
+  });
+
+  it('hides anything else behind a generic 500', () => {
+    expect(filter.toBody(new Error('secret detail'))).toEqual({
+      code: 'internal_server_error',
+      message: 'An unexpected error occurred. It has been logged.',
+      data: { status: 500 },
+    });
+  });
+});
