@@ -1,0 +1,101 @@
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiConflictResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser, RequireCapability } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { RouteIdPipe } from '../common/http/route-params';
+import { setTotalHeaders } from '../common/pagination/pagination';
+import type { AttendeeResponse } from './attendees.mapper';
+import { AttendeePage, AttendeesService } from './attendees.service';
+import { AttendeeListResponse, AttendeeResponseDoc, CheckinDetailsDoc } from './dto/attendee.response';
+import { CheckInAttendeeDto } from './dto/check-in-attendee.dto';
+import { ListAttendeesQuery } from './dto/list-attendees.query';
+
+const ID_PARAM = ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } });
+
+/** The documentation and rules shared by the POST, PUT and PATCH check-in routes. */
+const CheckInDocs = () =>
+  applyDecorators(
+    HttpCode(200),
+    // Authors and up may manage attendees (of their own events); the service checks the event.
+    RequireCapability('publish_events'),
+    ApiBasicAuth('basic'),
+    ID_PARAM,
+    ApiOperation({ summary: 'Check an attendee in (check_in: true) or undo it (check_in: false); managers of the event only' }),
+    ApiOkResponse({ type: AttendeeResponseDoc, description: 'The attendee with checked_in and checkin_details (source site)' }),
+    ApiBadRequestResponse({ description: 'rest_missing_callback_param (check_in) or rest_invalid_param' }),
+    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
+    ApiForbiddenResponse({ description: 'rest_forbidden: the caller does not manage the attendee’s event' }),
+    ApiNotFoundResponse({ description: 'attendee-not-found' }),
+    ApiConflictResponse({ description: 'attendee-already-checked-in, or attendee-invalid-check-in (order not completed, RSVP not going)' }),
+  );
+
+@ApiTags('tickets')
+@ApiExtraModels(CheckinDetailsDoc)
+@Controller('tickets/v1/attendees')
+export class AttendeesController {
+  constructor(
+    private readonly attendees: AttendeesService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiBasicAuth('basic')
+  @ApiOperation({
+    summary: 'List attendees',
+    description:
+      'Managers of an event (editors, administrators, its author) see all its attendees with every field; everyone else sees attendees of published events that show their list, who did not opt out, going (RSVP) and with completed orders, with public fields only.',
+  })
+  @ApiOkResponse({ type: AttendeeListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter (unknown event or ticket ids included), or invalid-page-number' })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password' })
+  async list(@Query() query: ListAttendeesQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<AttendeePage> {
+    const page = await this.attendees.list(query, this.urls.context(request, user));
+    setTotalHeaders(response, 'tickets', page.total, page.total_pages);
+    return page;
+  }
+
+  @Get(':id')
+  @HttpCode(200)
+  @ApiBasicAuth('basic')
+  @ID_PARAM
+  @ApiOperation({ summary: 'Read an attendee (all fields for managers of its event, public fields for others when public)' })
+  @ApiOkResponse({ type: AttendeeResponseDoc })
+  @ApiUnauthorizedResponse({ description: 'attendee-not-accessible: not public and not managed by the caller; or incorrect_password' })
+  @ApiNotFoundResponse({ description: 'attendee-not-found' })
+  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<AttendeeResponse> {
+    return this.attendees.get(id, this.urls.context(request, user));
+  }
+
+  @Post(':id')
+  @CheckInDocs()
+  checkInWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: CheckInAttendeeDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<AttendeeResponse> {
+    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+  }
+
+  @Put(':id')
+  @CheckInDocs()
+  checkInWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: CheckInAttendeeDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<AttendeeResponse> {
+    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+  }
+
+  @Patch(':id')
+  @CheckInDocs()
+  checkInWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: CheckInAttendeeDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<AttendeeResponse> {
+    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+  }
+}

@@ -1,0 +1,79 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateDetailsDoc } from '../../events/dto/event.response';
+
+export class AttendeeCurrencyConfigDoc {
+  @ApiProperty({ example: '$' }) symbol: string;
+  @ApiProperty({ enum: ['prefix', 'postfix'] }) placement: string;
+  @ApiProperty({ example: '.' }) decimal_point: string;
+  @ApiProperty({ example: ',' }) thousands_sep: string;
+  @ApiProperty({ example: 2 }) number_of_decimals: number;
+}
+
+export class AttendeeTicketDoc {
+  @ApiProperty() id: number;
+  @ApiProperty() title: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ example: '25', description: 'Price without trailing zeros' }) raw_price: string;
+  @ApiProperty({ example: '25.00' }) formatted_price: string;
+  @ApiProperty({ type: AttendeeCurrencyConfigDoc }) currency_config: AttendeeCurrencyConfigDoc;
+  @ApiProperty({ example: '2026-11-01', description: "Start of sale (date in the event's time zone), '' when open" }) start_sale: string;
+  @ApiProperty({ example: '2027-01-15', description: "End of sale, '' when open" }) end_sale: string;
+}
+
+export class CheckinDetailsDoc {
+  @ApiProperty({ description: 'Site time zone' }) date: string;
+  @ApiProperty({ type: DateDetailsDoc }) date_details: DateDetailsDoc;
+  @ApiProperty({ enum: ['site', 'app'] }) source: string;
+  @ApiProperty({ description: 'Id of the user who checked in, as a string' }) author: string;
+}
+
+export class PaymentDetailsDoc {
+  @ApiProperty({ example: 'tc' }) provider: string;
+  @ApiProperty({ example: '25' }) price: string;
+  @ApiProperty({ example: '$' }) currency: string;
+  @ApiProperty() date: string;
+  @ApiProperty({ type: DateDetailsDoc }) date_details: DateDetailsDoc;
+}
+
+/** The attendee object (OpenAPI view of `AttendeeResponse` in attendees.mapper.ts). */
+export class AttendeeResponseDoc {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'Event id' }) post_id: number;
+  @ApiProperty() ticket_id: number;
+  @ApiProperty({ example: 'example.org?type=attendee&id=11' }) global_id: string;
+  @ApiProperty({ type: [String] }) global_id_lineage: string[];
+  @ApiProperty({ description: "Buyer's user id as a string, '0' for guests" }) author: string;
+  @ApiProperty({ example: 'publish' }) status: string;
+  @ApiProperty({ description: 'Creation date, site time zone' }) date: string;
+  @ApiProperty() date_utc: string;
+  @ApiProperty() modified: string;
+  @ApiProperty() modified_utc: string;
+  @ApiProperty() rest_url: string;
+  @ApiProperty({ type: AttendeeTicketDoc }) ticket: AttendeeTicketDoc;
+  @ApiPropertyOptional({ description: "Holder's name; left out of public views of opted-out attendees" }) title?: string;
+  @ApiProperty() optout: boolean;
+  @ApiPropertyOptional({ description: 'Managers only', enum: ['rsvp', 'tc'] }) provider?: string;
+  @ApiPropertyOptional({ description: 'Managers only: order id' }) order?: number;
+  @ApiPropertyOptional({ description: 'Managers only' }) sku?: string;
+  @ApiPropertyOptional({ description: 'Managers only' }) email?: string;
+  @ApiPropertyOptional({ description: 'Managers only' }) checked_in?: boolean;
+  @ApiPropertyOptional({ description: 'Managers only: false, or the check-in', oneOf: [{ type: 'boolean', enum: [false] }, { $ref: '#/components/schemas/CheckinDetailsDoc' }] })
+  checkin_details?: false | CheckinDetailsDoc;
+  @ApiPropertyOptional({ description: 'Managers only', enum: [false] }) is_subscribed?: boolean;
+  @ApiPropertyOptional({ description: 'Managers only', enum: [true] }) is_purchaser?: boolean;
+  @ApiPropertyOptional({ description: 'Managers only: the code of the QR code' }) security_code?: string;
+  @ApiPropertyOptional({ description: 'Managers only, RSVP attendees' }) rsvp_going?: boolean;
+  @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetailsDoc }) payment?: PaymentDetailsDoc;
+}
+
+export class AttendeeListResponse {
+  @ApiProperty({ description: 'This list with the recognised query parameters' }) rest_url: string;
+  @ApiProperty() total: number;
+  @ApiProperty() total_pages: number;
+  @ApiProperty({ type: [AttendeeResponseDoc] }) attendees: AttendeeResponseDoc[];
+}
+
+export class QrCheckInResponse {
+  @ApiProperty({ example: 'Checked In!' }) msg: string;
+  @ApiProperty({ type: AttendeeResponseDoc }) attendee: AttendeeResponseDoc;
+}
