@@ -453,6 +453,25 @@ describe('Attendees (e2e)', () => {
         expect(idsOf((await list('?per_page=1&page=11', editor).expect(200)).body)).toEqual([all[10]]);
       });
 
+      it('reads a page with a fixed number of queries: count, page, then its tickets and events in bulk', async () => {
+        const countQueries = async (query: string, user: TestUser | null) => {
+          const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+          try {
+            await list(query, user).expect(200);
+            // Authentication reads the caller first; what is counted is the listing itself.
+            return spy.mock.calls.filter(([sql]) => !/application_passwords|FROM [`"]users[`"]/.test(sql)).length;
+          } finally {
+            spy.mockRestore();
+          }
+        };
+        expect(await countQueries('?per_page=1', editor)).toBe(4);
+        expect(await countQueries('?per_page=100', editor)).toBe(4);
+        expect(await countQueries('?per_page=100&search=a&order_status=any&checkedin=false', author)).toBe(4);
+        // Event and ticket filters first check that the ids exist.
+        expect(await countQueries(`?per_page=100&include_post=${eventA.id},${eventB.id}&include_ticket=${tcA.id}`, null)).toBe(6);
+        expect(await countQueries('?provider=bogus', null)).toBe(1);
+      });
+
       it('returns 400 invalid-page-number past the last page', async () => {
         const response = await list('?per_page=4&page=4', editor).expect(400);
         expect(response.body).toEqual({
