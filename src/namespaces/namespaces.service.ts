@@ -14,6 +14,7 @@ import { appConfig } from '../config/app.config';
 import { OpenApiDocument } from './openapi-document';
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const WRITE_METHODS = new Set<string>(['post', 'put', 'patch']);
 
 const NAMESPACE_TITLES: Record<NamespaceName, { title: string; description: string }> = {
   events: {
@@ -130,7 +131,11 @@ export class NamespacesService {
         if (!operation) continue;
         const args = this.operationArguments(operation);
         const signature = JSON.stringify(args);
-        const same = endpoints.find((endpoint) => JSON.stringify(endpoint.args) === signature);
+        // Writes sharing their arguments form one endpoint, as the original registers updates.
+        const isWrite = WRITE_METHODS.has(method);
+        const same = endpoints.find(
+          (endpoint) => isWrite && WRITE_METHODS.has(endpoint.methods[0].toLowerCase()) && JSON.stringify(endpoint.args) === signature,
+        );
         if (same) same.methods.push(method.toUpperCase());
         else endpoints.push({ methods: [method.toUpperCase()], args });
       }
