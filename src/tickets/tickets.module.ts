@@ -1,12 +1,36 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { EventHooks } from '../events/event-hooks';
+import { EventsModule } from '../events/events.module';
 import { CapacityService } from './capacity.service';
 import { Ticket } from './ticket.entity';
 import { TicketPool } from './ticket-pool.entity';
+import { TicketRemovalNonceGuard } from './ticket-removal-nonce.guard';
+import { TicketsController } from './tickets.controller';
+import { TicketsService } from './tickets.service';
 
+/**
+ * Tickets of events: routes, capacity, and what the events namespace learns about tickets
+ * (`ticketed`, and the refusal to destroy an event with attendees) through EventHooks.
+ * Exports TicketsService (`findByIds` for carts and checkout) and CapacityService.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([Ticket, TicketPool])],
-  providers: [CapacityService],
-  exports: [CapacityService],
+  imports: [TypeOrmModule.forFeature([Ticket, TicketPool]), AuthModule, EventsModule],
+  controllers: [TicketsController],
+  providers: [CapacityService, TicketsService, TicketRemovalNonceGuard],
+  exports: [CapacityService, TicketsService],
 })
-export class TicketsModule {}
+export class TicketsModule implements OnModuleInit {
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly eventHooks: EventHooks,
+  ) {}
+
+  onModuleInit(): void {
+    this.eventHooks.registerTicketing({
+      ticketedEventIds: (eventIds) => this.tickets.ticketedEventIds(eventIds),
+      hasAttendees: (eventId) => this.tickets.hasAttendees(eventId),
+    });
+  }
+}

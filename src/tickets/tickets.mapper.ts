@@ -1,0 +1,218 @@
+import type { Attendee } from '../attendees/attendee.entity';
+import { AttendeeResponse, formattedPrice, rawPrice, toAttendeeResponse } from '../attendees/attendees.mapper';
+import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
+import { resolveTimeZone } from '../common/dates/timezone';
+import type { RequestContext } from '../common/http/request-context';
+import { globalIdFields } from '../common/posts/post-response';
+import type { CurrencyConfig } from '../config/app.config';
+import type { Event } from '../events/event.entity';
+import { CapacityDetails, capacityDetails, effectiveCapacity, PoolCounts } from './capacity';
+import { CapacityService } from './capacity.service';
+import type { CapacityMode, Ticket, TicketProvider } from './ticket.entity';
+
+/** Everything one ticket response is built from; loaded in bulk for a page. */
+export interface TicketView {
+  ticket: Ticket;
+  event: Pick<Event, 'id' | 'timezone'>;
+  pool: PoolCounts | null;
+  /** The attendees the caller may see: all of them for managers, the public ones otherwise. */
+  attendees: Attendee[];
+  /** Whether the caller manages the ticket's event (`canManageEvent`). */
+  manage: boolean;
+}
+
+/**
+ * Where the object is shown: `list` (GET /tickets), `single` (GET /tickets/{id}) or `write` (the
+ * answer to a create, update or delete). Managers get `fees` on reads, and the editing fields
+ * (`capacity_type`, `sku`, ...) on single reads only, as the original.
+ */
+export type TicketResponseKind = 'list' | 'single' | 'write';
+
+export interface TicketMappingOptions {
+  currency: CurrencyConfig;
+  kind: TicketResponseKind;
+}
+
+export interface TicketCostDetails {
+  currency_symbol: string;
+  currency_position: 'prefix' | 'postfix';
+  values: string[];
+  suffix: null;
+  currency_decimal_separator: string;
+  currency_decimal_numbers: number;
+  currency_thousand_separator: string;
+}
+
+export interface TicketCheckinReport {
+  checked_in: number;
+  unchecked_in: number;
+  checked_in_percentage: number;
+  unchecked_in_percentage: number;
+}
+
+export interface TicketRsvpReport {
+  rsvp_going: number;
+  rsvp_not_going: number;
+}
+
+export interface TicketSalePriceData {
+  enabled: string;
+  sale_price: string;
+  start_date: string;
+  end_date: string;
+}
+
+export interface TicketFees {
+  available_fees: never[];
+  automatic_fees: never[];
+  selected_fees: never[];
+}
+
+/** The ticket object, keys in the recorded order (responses 29, 30, 32–35). */
+export interface TicketResponse {
+  description: string;
+  capacity: number | '';
+  on_sale: boolean | null;
+  iac: string;
+  price_suffix: null;
+  post_id: number;
+  provider: TicketProvider;
+  id: number;
+  type: 'default';
+  global_id: string;
+  global_id_lineage: string[];
+  author: string;
+  status: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  title: string;
+  image: false;
+  available_from: string;
+  available_from_details: DateDetails;
+  available_until: string;
+  available_until_details: DateDetails;
+  capacity_details: Partial<CapacityDetails> & Pick<CapacityDetails, 'available_percentage' | 'available'>;
+  is_available: boolean;
+  cost: string;
+  cost_details: TicketCostDetails;
+  sale_price_data: TicketSalePriceData | never[];
+  supports_attendee_information: false;
+  attendees: AttendeeResponse[];
+  rsvp?: TicketRsvpReport;
+  checkin?: TicketCheckinReport;
+  rest_url: string;
+  fees?: TicketFees;
+  capacity_type?: CapacityMode;
+  sku?: string;
+  available_from_start_time?: string;
+  available_from_end_time?: string;
+  totals?: { stock: number; sold: number; pending: number };
+}
+
+const DECIMAL_SEPARATOR = '.';
+const THOUSAND_SEPARATOR = ',';
+
+/** "$25.00" (prefix) or "25.00€" (postfix), as the original formats a ticket cost. */
+export function formatTicketCost(price: string, currency: CurrencyConfig): string {
+  const amount = formattedPrice(price);
+  return currency.position === 'prefix' ? `${currency.symbol}${amount}` : `${amount}${currency.symbol}`;
+}
+
+function costDetails(price: string, currency: CurrencyConfig): TicketCostDetails {
+  return {
+    currency_symbol: currency.symbol,
+    currency_position: currency.position,
+    values: [rawPrice(price)],
+    suffix: null,
+    currency_decimal_separator: DECIMAL_SEPARATOR,
+    currency_decimal_numbers: 2,
+    currency_thousand_separator: THOUSAND_SEPARATOR,
+  };
+}
+
+/** Percentages round the checked-in share up; a ticket without attendees reports 100 / 0, as recorded. */
+export function checkinReport(attendees: Attendee[]): TicketCheckinReport {
+  const checkedIn = attendees.filter((attendee) => attendee.checkedIn).length;
+  const total = attendees.length;
+  const checkedInPercentage = total === 0 ? 100 : Math.ceil((100 * checkedIn) / total);
+  return {
+    checked_in: checkedIn,
+    unchecked_in: total - checkedIn,
+    checked_in_percentage: checkedInPercentage,
+    unchecked_in_percentage: 100 - checkedInPercentage,
+  };
+}
+
+function rsvpReport(attendees: Attendee[]): TicketRsvpReport {
+  return {
+    rsvp_going: attendees.filter((attendee) => attendee.rsvpGoing === true).length,
+    rsvp_not_going: attendees.filter((attendee) => attendee.rsvpGoing === false).length,
+  };
+}
+
+function wallClock(instant: Date | null, zone: ReturnType<typeof resolveTimeZone>): string {
+  return instant ? formatInZone(instant, zone ?? 'UTC') : '';
+}
+
+/** The ticket object for the caller of `context`; what `view.manage` and `options.kind` add is described on them. */
+export function toTicketResponse(view: TicketView, context: RequestContext, options: TicketMappingOptions): TicketResponse {
+  const { ticket, event, manage } = view;
+  const eventZone = resolveTimeZone(event.timezone);
+  const siteZone = resolveTimeZone(context.siteTimezone) ?? 'UTC';
+  const state = CapacityService.stateOf(ticket, view.pool ?? undefined);
+  const details = capacityDetails(state);
+  const capacity = effectiveCapacity(state);
+  const availableFrom = wallClock(ticket.saleStartUtc, eventZone);
+  const availableUntil = wallClock(ticket.saleEndUtc, eventZone);
+  const isTicketsCommerce = ticket.provider === 'tc';
+
+  const attendees = view.attendees.map((attendee) =>
+    toAttendeeResponse(attendee, ticket, context, { manage, currency: options.currency, eventTimezone: event.timezone }),
+  );
+  return {
+    description: ticket.description ?? '',
+    capacity: capacity === undefined ? '' : capacity,
+    on_sale: isTicketsCommerce ? false : null,
+    iac: ticket.iac,
+    price_suffix: null,
+    post_id: ticket.eventId,
+    provider: ticket.provider,
+    id: ticket.id,
+    type: 'default',
+    ...globalIdFields(context, ticket.id, ticket.provider),
+    author: String(ticket.authorId ?? 0),
+    status: ticket.status,
+    date: formatInZone(ticket.publishedAt, siteZone),
+    date_utc: formatInZone(ticket.publishedAt),
+    modified: formatInZone(ticket.updatedAt, siteZone),
+    modified_utc: formatInZone(ticket.updatedAt),
+    title: ticket.name,
+    image: false,
+    available_from: availableFrom,
+    available_from_details: dateDetails(availableFrom),
+    available_until: availableUntil,
+    available_until_details: dateDetails(availableUntil),
+    capacity_details: manage ? details : { available_percentage: details.available_percentage, available: details.available },
+    is_available: details.available_percentage > 0,
+    cost: formatTicketCost(ticket.price, options.currency),
+    cost_details: costDetails(ticket.price, options.currency),
+    sale_price_data: isTicketsCommerce ? { enabled: '', sale_price: '', start_date: '', end_date: '' } : [],
+    supports_attendee_information: false,
+    attendees,
+    ...(manage && ticket.provider === 'rsvp' ? { rsvp: rsvpReport(view.attendees) } : {}),
+    ...(manage ? { checkin: checkinReport(view.attendees) } : {}),
+    rest_url: context.namespaceUrl('tickets', `tickets/${ticket.id}`),
+    ...(manage && options.kind !== 'write' ? { fees: { available_fees: [], automatic_fees: [], selected_fees: [] } } : {}),
+    ...(manage && options.kind === 'single'
+      ? {
+          capacity_type: ticket.capacityMode,
+          sku: ticket.sku ?? '',
+          available_from_start_time: availableFrom.slice(11),
+          available_from_end_time: availableUntil.slice(11),
+          totals: { stock: details.available, sold: ticket.sold, pending: ticket.pending },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,516 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DateTime, FixedOffsetZone } from 'luxon';
+import { Brackets, DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { formatInZone } from '../common/dates/date-format';
+import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { ApiError, invalidParam, missingParams } from '../common/errors/api-error';
+import type { RequestContext } from '../common/http/request-context';
+import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
+import { canReadPost } from '../common/posts/post-permissions';
+import { isPostStatus, POST_STATUSES, PostStatus } from '../common/posts/post-status';
+import { appConfig } from '../config/app.config';
+import { OrderItem } from '../orders/order.entity';
+import { Event } from '../events/event.entity';
+import type { EventTicketingFacts } from '../events/event-hooks';
+import type { PoolCounts } from './capacity';
+import { CapacityService } from './capacity.service';
+import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
+import { DeleteTicketParams } from './dto/delete-ticket.dto';
+import { ListTicketsQuery } from './dto/list-tickets.query';
+import { UpdateTicketDto } from './dto/update-ticket.dto';
+import { isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
+import { applyTicketFilters, applyTicketOrder, applyTicketVisibility, CountRange, TicketListFilters } from './ticket-list';
+import { canManageEvent } from './ticket-permissions';
+import { resolveProvider } from './ticket-providers';
+import { Ticket } from './ticket.entity';
+import { TicketPool } from './ticket-pool.entity';
+import { TicketResponse, TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
+
+/** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
+export interface TicketWithEvent {
+  ticket: Ticket;
+  event: Event;
+  pool: PoolCounts | null;
+}
+
+export interface TicketPage {
+  rest_url: string;
+  total: number;
+  total_pages: number;
+  tickets: TicketResponse[];
+}
+
+/** Order statuses of attendees who hold a place: completed orders and RSVP "yes" answers. */
+const COMPLETED_ORDER_STATUSES = ['completed', 'yes'];
+const DATE_HINT = 'a date (YYYY-MM-DD[ HH:MM:SS]), ISO 8601 or a unix timestamp';
+const ONE_MILLISECOND = 1;
+
+function ticketNotFound(): ApiError {
+  return new ApiError('ticket-not-found', 'ticket-not-found', 404);
+}
+
+function ticketNotAccessible(): ApiError {
+  return new ApiError('ticket-not-accessible', 'ticket-not-accessible', 401);
+}
+
+/**
+ * The original answers every refused ticket write with this body, whatever the reason (nonce or
+ * capability); clients written for it expect it.
+ */
+function ticketWriteForbidden(): ApiError {
+  return new ApiError('forbidden', 'Invalid nonce', 403);
+}
+
+function hasAttendeesError(): ApiError {
+  return new ApiError('has-attendees', 'The ticket has attendees and cannot be deleted.', 409);
+}
+
+/** Whether the caller may read a ticket: its managers always; others when it and its event are readable. */
+export function canReadTicket(user: AuthenticatedUser | undefined, ticket: Pick<Ticket, 'status'>, event: Event): boolean {
+  if (canManageEvent(user, event)) return true;
+  return ticket.status === 'publish' && canReadPost(user, event);
+}
+
+/** The name as stored: plain text, which must not end up empty. */
+function readTicketName(raw: string): string {
+  const name = plainTicketText(raw);
+  if (name === '') throw invalidParam('name', 'name must not be empty');
+  return name;
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const code = (error.driverError as { code?: unknown } | undefined)?.code;
+  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+@Injectable()
+export class TicketsService implements EventTicketingFacts {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly capacity: CapacityService,
+  ) {}
+
+  // ---------------------------------------------------------------- reading
+
+  async get(id: number, context: RequestContext): Promise<TicketResponse> {
+    const manager = this.dataSource.manager;
+    const ticket = await manager.findOne(Ticket, { where: { id } });
+    if (!ticket) throw ticketNotFound();
+    const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
+    if (!canReadTicket(context.user, ticket, event)) throw ticketNotAccessible();
+    const [view] = await this.buildViews(manager, [ticket], [event], context.user);
+    return toTicketResponse(view, context, { currency: this.config.currency, kind: 'single' });
+  }
+
+  async list(query: ListTicketsQuery, context: RequestContext): Promise<TicketPage> {
+    const paging = parsePageRequest(query, 'tickets');
+    const manager = this.dataSource.manager;
+    const echo: Array<[string, string]> = [];
+    if (query.page !== undefined) echo.push(['page', String(paging.page)]);
+    if (query.per_page !== undefined) echo.push(['per_page', String(paging.perPage)]);
+    const filters = await this.readListFilters(manager, query, context.user, echo);
+
+    const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
+    applyTicketVisibility(builder, context.user);
+    applyTicketFilters(builder, filters);
+    const matching = await builder.getCount();
+    const skipped = query.offset ?? 0;
+    const total = Math.max(matching - skipped, 0);
+    const totalPages = countPages(total, paging.perPage);
+    assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
+
+    let tickets: Ticket[] = [];
+    if (total > 0) {
+      applyTicketOrder(builder, filters);
+      tickets = await builder.offset(skipped + paging.offset).limit(paging.perPage).getMany();
+    }
+    const events = tickets.length ? await manager.find(Event, { where: { id: In([...new Set(tickets.map((ticket) => ticket.eventId))]) } }) : [];
+    const views = await this.buildViews(manager, tickets, events, context.user);
+    const collection = context.namespaceUrl('tickets', 'tickets/');
+    return {
+      rest_url: echo.length ? `${collection}?${new URLSearchParams(echo).toString()}` : collection,
+      total,
+      total_pages: totalPages,
+      tickets: views.map((view) => toTicketResponse(view, context, { currency: this.config.currency, kind: 'list' })),
+    };
+  }
+
+  /**
+   * Tickets by id with their events and pools, for checkout and carts; unknown ids are left out.
+   * Pass the transaction's manager to read inside it.
+   */
+  async findByIds(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, TicketWithEvent>> {
+    const uniqueIds = [...new Set(ids)];
+    if (uniqueIds.length === 0) return new Map();
+    const tickets = await manager.find(Ticket, { where: { id: In(uniqueIds) } });
+    const eventIds = [...new Set(tickets.map((ticket) => ticket.eventId))];
+    const [events, pools] = await Promise.all([
+      eventIds.length ? manager.find(Event, { where: { id: In(eventIds) } }) : Promise.resolve([]),
+      this.capacity.pools(manager, eventIds),
+    ]);
+    const eventsById = new Map(events.map((event) => [event.id, event]));
+    return new Map(
+      tickets.map((ticket) => [ticket.id, { ticket, event: eventsById.get(ticket.eventId)!, pool: pools.get(ticket.eventId) ?? null }]),
+    );
+  }
+
+  // ---------------------------------------------------------------- facts for the events namespace
+
+  async ticketedEventIds(eventIds: number[]): Promise<Set<number>> {
+    if (eventIds.length === 0) return new Set();
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(Ticket, 't')
+      .select('DISTINCT t.eventId', 'eventId')
+      .where('t.eventId IN (:...eventIds)', { eventIds: [...new Set(eventIds)] })
+      .getRawMany<{ eventId: number | string }>();
+    return new Set(rows.map((row) => Number(row.eventId)));
+  }
+
+  async hasAttendees(eventId: number): Promise<boolean> {
+    return this.dataSource.manager.exists(Attendee, { where: { eventId } });
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
+    const provider = resolveProvider(input.provider);
+    if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
+    const ticketId = await this.dataSource.transaction(async (manager) => {
+      const event = await manager.findOne(Event, { where: { id: input.post_id } });
+      if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
+      const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
+      const poolExists = await manager.exists(TicketPool, { where: { eventId: event.id } });
+      const plan = planCapacity(input.ticket, null, poolExists)!;
+      const window = this.saleWindow(input, event, null);
+      const name = readTicketName(input.name);
+      if (!canManageEvent(user, event)) throw ticketWriteForbidden();
+
+      if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
+      const now = this.clock.now();
+      const result = await manager.insert(Ticket, {
+        eventId: event.id,
+        authorId: user.id,
+        provider,
+        status: 'publish',
+        name,
+        description: input.description ? plainTicketText(input.description) : null,
+        price,
+        sku: input.sku?.trim() || null,
+        iac: input.iac || 'none',
+        showDescription: input.show_description ?? true,
+        menuOrder: input.menu_order ?? 0,
+        saleStartUtc: window.start ?? null,
+        saleEndUtc: window.end ?? null,
+        capacityMode: plan.mode,
+        capacity: plan.capacity,
+        sold: 0,
+        pending: 0,
+        publishedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return Number(result.identifiers[0].id);
+    });
+    return this.present(ticketId, context, 'write');
+  }
+
+  async update(id: number, input: UpdateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
+    await this.dataSource.transaction(async (manager) => {
+      const { ticket, event } = await this.findForWrite(manager, id, input.post_id, user);
+      const changes: Partial<Ticket> = {};
+      if (input.price !== undefined && ticket.provider === 'tc') changes.price = parseTicketPrice(input.price);
+      const poolExists = await manager.exists(TicketPool, { where: { eventId: event.id } });
+      const plan = planCapacity(input.ticket, { mode: ticket.capacityMode, capacity: ticket.capacity }, poolExists);
+      const window = this.saleWindow(input, event, ticket);
+      if (input.name !== undefined) changes.name = readTicketName(input.name);
+      if (!canManageEvent(user, event)) throw ticketWriteForbidden();
+
+      if (input.description !== undefined) changes.description = plainTicketText(input.description) || null;
+      if (input.sku !== undefined) changes.sku = input.sku.trim() || null;
+      if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
+      if (input.show_description !== undefined) changes.showDescription = input.show_description;
+      if (input.menu_order !== undefined) changes.menuOrder = input.menu_order;
+      if (window.start !== undefined) changes.saleStartUtc = window.start;
+      if (window.end !== undefined) changes.saleEndUtc = window.end;
+      if (plan) {
+        if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
+        await this.moveCountsBetweenPools(manager, ticket, plan.mode);
+        changes.capacityMode = plan.mode;
+        changes.capacity = plan.capacity;
+      }
+      // Only the columns written here: sold and pending move concurrently through CapacityService.
+      await manager
+        .createQueryBuilder()
+        .update(Ticket)
+        .set({ ...changes, updatedAt: this.clock.now() })
+        .where({ id: ticket.id })
+        .execute();
+    });
+    return this.present(id, context, 'write');
+  }
+
+  async remove(id: number, body: DeleteTicketParams, query: DeleteTicketParams, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
+    const postId = body.post_id ?? query.post_id;
+    if (postId === undefined) throw missingParams(['post_id']);
+    return this.dataSource.transaction(async (manager) => {
+      const { ticket, event } = await this.findForWrite(manager, id, postId, user);
+      if (!canManageEvent(user, event)) throw ticketWriteForbidden();
+      const [hasAttendees, hasOrders] = await Promise.all([
+        manager.exists(Attendee, { where: { ticketId: ticket.id } }),
+        manager.exists(OrderItem, { where: { ticketId: ticket.id } }),
+      ]);
+      if (hasAttendees || hasOrders) throw hasAttendeesError();
+      const [view] = await this.buildViews(manager, [ticket], [event], user);
+      const response = toTicketResponse(view, context, { currency: this.config.currency, kind: 'write' });
+      await this.moveCountsBetweenPools(manager, ticket, 'own');
+      try {
+        await manager.delete(Ticket, { id: ticket.id });
+      } catch (error) {
+        // An order taken between the check and the delete keeps the ticket.
+        if (isForeignKeyViolation(error)) throw hasAttendeesError();
+        throw error;
+      }
+      return response;
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private async present(id: number, context: RequestContext, kind: TicketResponseKind): Promise<TicketResponse> {
+    const manager = this.dataSource.manager;
+    const ticket = await manager.findOneOrFail(Ticket, { where: { id } });
+    const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
+    const [view] = await this.buildViews(manager, [ticket], [event], context.user);
+    return toTicketResponse(view, context, { currency: this.config.currency, kind });
+  }
+
+  /**
+   * A ticket about to be changed, locked against concurrent writes: it must exist (404), be
+   * readable by the caller (401) and belong to `postId` (400).
+   */
+  private async findForWrite(manager: EntityManager, id: number, postId: number, user: AuthenticatedUser): Promise<{ ticket: Ticket; event: Event }> {
+    const query = manager.createQueryBuilder(Ticket, 't').where('t.id = :id', { id });
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const ticket = await query.getOne();
+    if (!ticket) throw ticketNotFound();
+    const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
+    if (!canReadTicket(user, ticket, event)) throw ticketNotAccessible();
+    if (postId !== ticket.eventId) throw invalidParam('post_id', `post_id must be the event of ticket ${ticket.id}`);
+    return { ticket, event };
+  }
+
+  /**
+   * The page's events, pools and visible attendees in three queries. Managers of an event see
+   * every attendee of its tickets; others only public ones of events that show their list:
+   * published, not opted out, going, with a completed order.
+   */
+  private async buildViews(manager: EntityManager, tickets: Ticket[], events: Event[], user: AuthenticatedUser | undefined): Promise<TicketView[]> {
+    if (tickets.length === 0) return [];
+    const eventsById = new Map(events.map((event) => [event.id, event]));
+    const pools = await this.capacity.pools(manager, [...eventsById.keys()]);
+    const managedIds: number[] = [];
+    const publicListIds: number[] = [];
+    for (const ticket of tickets) {
+      const event = eventsById.get(ticket.eventId)!;
+      if (canManageEvent(user, event)) managedIds.push(ticket.id);
+      else if (event.showAttendeeList && event.status === 'publish') publicListIds.push(ticket.id);
+    }
+    const attendees = await this.loadVisibleAttendees(manager, managedIds, publicListIds);
+    const attendeesByTicket = new Map<number, Attendee[]>();
+    for (const attendee of attendees) {
+      const list = attendeesByTicket.get(attendee.ticketId) ?? [];
+      list.push(attendee);
+      attendeesByTicket.set(attendee.ticketId, list);
+    }
+    const managed = new Set(managedIds);
+    return tickets.map((ticket) => ({
+      ticket,
+      event: eventsById.get(ticket.eventId)!,
+      pool: pools.get(ticket.eventId) ?? null,
+      attendees: attendeesByTicket.get(ticket.id) ?? [],
+      manage: managed.has(ticket.id),
+    }));
+  }
+
+  private async loadVisibleAttendees(manager: EntityManager, managedIds: number[], publicListIds: number[]): Promise<Attendee[]> {
+    if (managedIds.length === 0 && publicListIds.length === 0) return [];
+    const query = manager.createQueryBuilder(Attendee, 'a');
+    query.where(
+      new Brackets((visible) => {
+        if (managedIds.length) visible.orWhere('a.ticketId IN (:...managedIds)', { managedIds });
+        if (publicListIds.length) {
+          visible.orWhere(
+            new Brackets((shown) =>
+              shown
+                .where('a.ticketId IN (:...publicListIds)', { publicListIds })
+                .andWhere('a.status = :publishedAttendee', { publishedAttendee: 'publish' })
+                .andWhere('a.optout = :notOptedOut', { notOptedOut: false })
+                .andWhere('(a.rsvpGoing IS NULL OR a.rsvpGoing = :going)', { going: true })
+                .andWhere('a.orderStatus IN (:...completedStatuses)', { completedStatuses: COMPLETED_ORDER_STATUSES }),
+            ),
+          );
+        }
+      }),
+    );
+    return query.orderBy('a.id', 'ASC').getMany();
+  }
+
+  /** Creates the event's pool with this size, or resizes it; its counts are left alone. */
+  private async setPoolCapacity(manager: EntityManager, eventId: number, capacity: number): Promise<void> {
+    await manager.createQueryBuilder().insert().into(TicketPool).values({ eventId, capacity, sold: 0, pending: 0 }).orIgnore().execute();
+    await manager.createQueryBuilder().update(TicketPool).set({ capacity }).where({ eventId }).execute();
+  }
+
+  /**
+   * A ticket joining the event pool brings its sold and pending units into the pool's counts;
+   * one leaving it (or deleted) takes them out. The ticket row is locked by `findForWrite`, so its
+   * counts cannot move meanwhile.
+   */
+  private async moveCountsBetweenPools(manager: EntityManager, ticket: Ticket, newMode: Ticket['capacityMode']): Promise<void> {
+    const wasShared = isSharedMode(ticket.capacityMode);
+    const nowShared = isSharedMode(newMode);
+    if (wasShared === nowShared || (ticket.sold === 0 && ticket.pending === 0)) return;
+    const parameters = { soldUnits: ticket.sold, pendingUnits: ticket.pending };
+    const set = nowShared
+      ? { sold: () => 'sold + :soldUnits', pending: () => 'pending + :pendingUnits' }
+      : {
+          sold: () => 'CASE WHEN sold >= :soldUnits THEN sold - :soldUnits ELSE 0 END',
+          pending: () => 'CASE WHEN pending >= :pendingUnits THEN pending - :pendingUnits ELSE 0 END',
+        };
+    await manager.createQueryBuilder().update(TicketPool).set(set).where({ eventId: ticket.eventId }).setParameters(parameters).execute();
+  }
+
+  /**
+   * The sale window of a write as instants; undefined members are left as they are. Dates are read
+   * in the event's time zone. Defaults on create: from the event's publication day to its start.
+   */
+  private saleWindow(input: UpdateTicketDto | CreateTicketDto, event: Event, ticket: Ticket | null): { start?: Date | null; end?: Date | null } {
+    const zone = resolveTimeZone(event.timezone) ?? FixedOffsetZone.utcInstance;
+    const isUpdate = ticket !== null;
+    const local = (instant: Date | null) => (instant ? formatInZone(instant, zone) : null);
+    const startBase = isUpdate ? local(ticket.saleStartUtc) : `${formatInZone(event.publishedAt, zone).slice(0, 10)} 00:00:00`;
+    const endBase = isUpdate ? local(ticket.saleEndUtc) : event.startLocal;
+    const startSent = input.start_date !== undefined || input.start_time !== undefined;
+    const endSent = input.end_date !== undefined || input.end_time !== undefined;
+
+    const startLocal = resolveSaleBoundary({ date: input.start_date, time: input.start_time, dateField: 'start_date', timeField: 'start_time' }, startBase, isUpdate, '00:00:00');
+    const endLocal = resolveSaleBoundary({ date: input.end_date, time: input.end_time, dateField: 'end_date', timeField: 'end_time' }, endBase, isUpdate, '23:59:59');
+    const start = startLocal ? wallClockToInstant(startLocal, zone) : null;
+    const end = endLocal ? wallClockToInstant(endLocal, zone) : null;
+    if (start && end && end.getTime() < start.getTime()) throw invalidParam('end_date', 'the sale cannot end before it starts');
+    if (!isUpdate) return { start, end };
+    return { ...(startSent ? { start } : {}), ...(endSent ? { end } : {}) };
+  }
+
+  /** Reads and checks the list filters; what was recognised is added to `echo` for `rest_url`. */
+  private async readListFilters(manager: EntityManager, query: ListTicketsQuery, user: AuthenticatedUser | undefined, echo: Array<[string, string]>): Promise<TicketListFilters> {
+    const filters: TicketListFilters = {
+      eventStatuses: this.readStatuses(query.post_status, 'post_status', echo),
+      ticketStatuses: this.readStatuses(query.status, 'status', echo),
+      matchNothing: false,
+      order: query.order ?? 'ASC',
+      orderBy: query.orderby ?? 'title',
+    };
+    if (query.search !== undefined && query.search.trim() !== '') {
+      filters.search = query.search.trim();
+      echo.push(['search', filters.search]);
+    }
+    if (query.offset !== undefined) echo.push(['offset', String(query.offset)]);
+    if (query.order !== undefined) echo.push(['order', query.order]);
+    if (query.orderby !== undefined) echo.push(['orderby', query.orderby]);
+    if (query.is_available !== undefined) {
+      filters.isAvailable = query.is_available;
+      echo.push(['is_available', String(query.is_available)]);
+    }
+    if (query.provider !== undefined) {
+      filters.providers = [...new Set(query.provider.map(resolveProvider).filter((provider) => provider !== null))];
+      echo.push(['provider', query.provider.join(',')]);
+    }
+    const after = this.readDateFilter(query.after, 'after', echo);
+    if (after) filters.createdFrom = after.instant;
+    const before = this.readDateFilter(query.before, 'before', echo);
+    if (before) filters.createdBefore = before.limit;
+    const availableFrom = this.readDateFilter(query.available_from, 'available_from', echo);
+    if (availableFrom) filters.saleStartsFrom = availableFrom.instant;
+    const availableUntil = this.readDateFilter(query.available_until, 'available_until', echo);
+    if (availableUntil) filters.saleEndsBefore = availableUntil.limit;
+
+    filters.include = await this.readIds(manager, Ticket, query.include, 'include', echo);
+    filters.exclude = await this.readIds(manager, Ticket, query.exclude, 'exclude', echo);
+    filters.includePost = await this.readIds(manager, Event, query.include_post, 'include_post', echo);
+    filters.excludePost = await this.readIds(manager, Event, query.exclude_post, 'exclude_post', echo);
+
+    if (query.currency !== undefined) {
+      const codes = query.currency.map((code) => code.trim().toUpperCase());
+      const invalid = codes.find((code) => !/^[A-Z]{3}$/.test(code));
+      if (invalid !== undefined) throw invalidParam('currency', 'currency must hold ISO 4217 codes such as USD');
+      if (!codes.includes(this.config.currency.code)) filters.matchNothing = true;
+      echo.push(['currency', codes.join(',')]);
+    }
+    if (query.attendee_information_available !== undefined) {
+      // Collecting attendee information needs an add-on of the original that this service does not have.
+      if (query.attendee_information_available) filters.matchNothing = true;
+      echo.push(['attendee_information_available', String(query.attendee_information_available)]);
+    }
+    // Counts and capacities are the business of those who run events; the original ignores them for others.
+    if (hasCapability(user, 'manage_attendees')) {
+      filters.attendees = this.readRange(query.attendees_min, query.attendees_max, 'attendees', echo);
+      filters.checkedIn = this.readRange(query.checkedin_min, query.checkedin_max, 'checkedin', echo);
+      filters.capacity = this.readRange(query.capacity_min, query.capacity_max, 'capacity', echo);
+    }
+    return filters;
+  }
+
+  /** Post statuses or `any` (everything but trash); publish when absent. */
+  private readStatuses(raw: string[] | undefined, field: string, echo: Array<[string, string]>): PostStatus[] | null {
+    if (raw === undefined || raw.length === 0) return ['publish'];
+    const values = raw.map((value) => value.trim().toLowerCase());
+    for (const value of values) {
+      if (value !== 'any' && !isPostStatus(value)) throw invalidParam(field, `${field} must hold any or post statuses: ${POST_STATUSES.join(', ')}`);
+    }
+    echo.push([field, values.join(',')]);
+    return values.includes('any') ? null : [...new Set(values as PostStatus[])];
+  }
+
+  /**
+   * A UTC date filter: the instant, and the exclusive upper limit that "on or before" means (the
+   * next day for a date alone, so that the whole day counts).
+   */
+  private readDateFilter(raw: string | undefined, field: string, echo: Array<[string, string]>): { instant: Date; limit: Date } | undefined {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const parsed = parseDateInput(raw, FixedOffsetZone.utcInstance);
+    if (!parsed) throw invalidParam(field, `${field} must be ${DATE_HINT}`);
+    const limit = parsed.dateOnly
+      ? DateTime.fromJSDate(parsed.instant, { zone: 'UTC' }).plus({ days: 1 }).toJSDate()
+      : new Date(parsed.instant.getTime() + ONE_MILLISECOND);
+    echo.push([field, raw.trim()]);
+    return { instant: parsed.instant, limit };
+  }
+
+  /** Ids of a filter, each of which must name an existing row (else 400 naming the field). */
+  private async readIds(manager: EntityManager, entity: typeof Ticket | typeof Event, ids: number[] | undefined, field: string, echo: Array<[string, string]>): Promise<number[] | undefined> {
+    if (ids === undefined || ids.length === 0) return undefined;
+    const unique = [...new Set(ids)];
+    const found = await manager.find(entity, { select: { id: true }, where: { id: In(unique) } });
+    const missing = unique.filter((id) => !found.some((row) => row.id === id));
+    if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
+    echo.push([field, ids.join(',')]);
+    return ids;
+  }
+
+  private readRange(min: number | undefined, max: number | undefined, name: string, echo: Array<[string, string]>): CountRange | undefined {
+    if (min === undefined && max === undefined) return undefined;
+    if (min !== undefined) echo.push([`${name}_min`, String(min)]);
+    if (max !== undefined) echo.push([`${name}_max`, String(max)]);
+    return { min, max };
+  }
+}
