@@ -1,0 +1,102 @@
+import { applyDecorators, Body, Controller, Get, HttpCode, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { CART_COOKIE, CART_TOKEN_HEADER } from './cart-identity';
+import type { CartResponse } from './cart.mapper';
+import { CartService } from './cart.service';
+import { CartResponseDoc } from './dto/cart.response';
+import { GetCartQuery } from './dto/get-cart.query';
+import { UpdateCartDto } from './dto/update-cart.dto';
+
+const CART_TOKEN_REQUEST_HEADER = ApiHeader({
+  name: CART_TOKEN_HEADER,
+  required: false,
+  description: `Anonymous buyers: the token issued on the first cart write (also accepted as the ${CART_COOKIE} cookie). Signed-in buyers have one cart per user.`,
+});
+
+/** The documentation shared by the POST, PUT and PATCH cart writes. */
+const CartWriteDocs = () =>
+  applyDecorators(
+    HttpCode(200),
+    ApiBasicAuth('basic'),
+    CART_TOKEN_REQUEST_HEADER,
+    ApiOperation({
+      summary: 'Set quantities in the cart: listed tickets get the quantity sent (0 removes), others stay; all lines are checked before anything is saved',
+    }),
+    ApiOkResponse({
+      type: CartResponseDoc,
+      description: `The cart as GET shows it, for the request's provider (and post_id). Anonymous buyers get their token in ${CART_TOKEN_HEADER} and the ${CART_COOKIE} cookie (HttpOnly, SameSite=Lax).`,
+      headers: { [CART_TOKEN_HEADER]: { description: "The anonymous buyer's cart token", schema: { type: 'string' } } },
+    }),
+    ApiBadRequestResponse({
+      description:
+        'rest_missing_callback_param (provider, tickets[i][ticket_id], tickets[i][quantity]) or rest_invalid_param: unknown provider, negative or non-integer quantity, quantity above MAX_TICKETS_PER_ORDER, a line of another provider, post_id that is not an event, meta for a ticket not in the cart',
+    }),
+    ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' }),
+    ApiForbiddenResponse({ description: 'post-has-no-tickets: post_id names an event without tickets' }),
+    ApiNotFoundResponse({ description: 'ticket-does-not-exist: a line names an unknown ticket' }),
+    ApiConflictResponse({ description: 'ticket-capacity-not-available: a ticket is not on sale, or fewer units are left' }),
+  );
+
+@ApiTags('tickets')
+@Controller('tickets/v1/cart')
+export class CartController {
+  constructor(
+    private readonly carts: CartService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiBasicAuth('basic')
+  @CART_TOKEN_REQUEST_HEADER
+  @ApiOperation({ summary: "Read the caller's cart (the signed-in user's, else the one of the cart token)" })
+  @ApiOkResponse({ type: CartResponseDoc })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param: post_id is not an event id' })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
+  @ApiForbiddenResponse({ description: 'post-has-no-tickets: post_id names an event without tickets' })
+  get(@Query() query: GetCartQuery, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<CartResponse> {
+    return this.carts.get(this.carts.buyerOf(request, user), query, this.urls.context(request, user));
+  }
+
+  @Post()
+  @CartWriteDocs()
+  updateWithPost(@Body() body: UpdateCartDto, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+    return this.update(body, request, response, user);
+  }
+
+  @Put()
+  @CartWriteDocs()
+  updateWithPut(@Body() body: UpdateCartDto, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+    return this.update(body, request, response, user);
+  }
+
+  @Patch()
+  @CartWriteDocs()
+  updateWithPatch(@Body() body: UpdateCartDto, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+    return this.update(body, request, response, user);
+  }
+
+  private async update(body: UpdateCartDto, request: Request, response: Response, user: AuthenticatedUser | undefined): Promise<CartResponse> {
+    const result = await this.carts.update(this.carts.buyerOf(request, user), body, this.urls.context(request, user));
+    if (result.token) {
+      response.setHeader(CART_TOKEN_HEADER, result.token);
+      response.cookie(CART_COOKIE, result.token, { httpOnly: true, sameSite: 'lax', path: '/', secure: request.secure });
+    }
+    return result.cart;
+  }
+}

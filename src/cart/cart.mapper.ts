@@ -1,0 +1,73 @@
+import type { RequestContext } from '../common/http/request-context';
+
+/** A cart line as the original shows it (reference §8): `optout` is 0 or 1. */
+export interface CartTicketResponse {
+  ticket_id: number;
+  quantity: number;
+  post_id: number;
+  optout: 0 | 1;
+  iac: string;
+  provider: string;
+}
+
+export interface CartMetaResponse {
+  ticket_id: number;
+  provider: string;
+  items: unknown[];
+}
+
+export interface CartResponse {
+  tickets: CartTicketResponse[];
+  meta: CartMetaResponse[];
+  cart_url: string;
+  checkout_url: string;
+}
+
+/** A cart line with what the response needs of its ticket. */
+export interface CartLineView {
+  ticketId: number;
+  provider: string;
+  quantity: number;
+  optout: boolean;
+  /** Stored registration answers, JSON. */
+  meta: string | null;
+  eventId: number;
+  iac: string;
+}
+
+export function parseStoredItems(meta: string | null): unknown[] | null {
+  if (meta === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(meta);
+    return Array.isArray(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The cart response, keys in the recorded order. As the original, the URLs are filled only when
+ * the cart shows tickets and the request named an event (`post_id`).
+ */
+export function toCartResponse(lines: CartLineView[], postId: number | undefined, context: RequestContext): CartResponse {
+  const tickets = lines.map((line) => ({
+    ticket_id: line.ticketId,
+    quantity: line.quantity,
+    post_id: line.eventId,
+    optout: line.optout ? (1 as const) : (0 as const),
+    iac: line.iac,
+    provider: line.provider,
+  }));
+  const meta: CartMetaResponse[] = [];
+  for (const line of lines) {
+    const items = parseStoredItems(line.meta);
+    if (items) meta.push({ ticket_id: line.ticketId, provider: line.provider, items });
+  }
+  const withUrls = tickets.length > 0 && postId !== undefined;
+  return {
+    tickets,
+    meta,
+    cart_url: withUrls ? `${context.namespaceUrl('tickets', 'cart')}?post_id=${postId}` : '',
+    checkout_url: withUrls ? context.namespaceUrl('tickets', 'cart/checkout') : '',
+  };
+}

@@ -1,0 +1,357 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { runInTransaction } from '../common/database/transactions';
+import { invalidParam, invalidParams } from '../common/errors/api-error';
+import type { RequestContext } from '../common/http/request-context';
+import { toList } from '../common/http/transforms';
+import { appConfig } from '../config/app.config';
+import { Event } from '../events/event.entity';
+import { CapacityService } from '../tickets/capacity.service';
+import { Ticket, TicketProvider } from '../tickets/ticket.entity';
+import { saleProblem } from '../tickets/ticket-sale';
+import { Cart, CartItem } from './cart.entity';
+import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
+import { Buyer, CART_IDLE_MS, issueCartToken, requestCartToken } from './cart-identity';
+import { CartLineView, CartResponse, toCartResponse } from './cart.mapper';
+import { normalizeProvider } from './cart-providers';
+import { GetCartQuery } from './dto/get-cart.query';
+import { CartTicketLineDto, CartTicketMetaDto, UpdateCartDto } from './dto/update-cart.dto';
+
+/** A TEXT column holds 65,535 bytes; registration answers of one ticket must fit. */
+const MAX_META_BYTES = 65_535;
+
+export interface CartWriteResult {
+  cart: CartResponse;
+  /** The anonymous buyer's token (new on their first write); null for signed-in buyers. */
+  token: string | null;
+}
+
+interface LineFilter {
+  providers?: TicketProvider[];
+  eventId?: number;
+}
+
+interface RawCartLine {
+  ticketId: number | string;
+  provider: string;
+  quantity: number | string;
+  optout: boolean | number | string;
+  meta: string | null;
+  eventId: number | string;
+  iac: string;
+}
+
+function toBooleanColumn(value: boolean | number | string): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/**
+ * The buyer's cart, kept in the database so that any instance serves it (decisions.md "Providers,
+ * orders and capacity"). Writes replace the quantities of the tickets they list and are validated
+ * as a whole before anything is saved.
+ */
+@Injectable()
+export class CartService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly capacity: CapacityService,
+  ) {}
+
+  /** The signed-in user, or the anonymous buyer of the cart token the request carries (if any). */
+  buyerOf(request: Pick<Request, 'headers'>, user: AuthenticatedUser | undefined): Buyer {
+    if (user) return { kind: 'user', userId: user.id };
+    return { kind: 'guest', token: requestCartToken(request, this.config.nonceSecret) };
+  }
+
+  /** The valid cart token a request carries, whoever is signed in (buyers read their anonymous orders with it). */
+  tokenOf(request: Pick<Request, 'headers'>): string | null {
+    return requestCartToken(request, this.config.nonceSecret);
+  }
+
+  async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
+    const manager = this.dataSource.manager;
+    if (query.post_id !== undefined) {
+      await this.assertEventExists(manager, query.post_id);
+      await this.assertEventHasTickets(manager, query.post_id);
+    }
+    const providers = query.provider === undefined ? undefined : this.providerFilter(query.provider);
+    const cart = await this.findLiveCart(manager, buyer);
+    const lines = cart && providers?.length !== 0 ? await this.loadLines(manager, cart.id, { providers, eventId: query.post_id }) : [];
+    return toCartResponse(lines, query.post_id, context);
+  }
+
+  async update(buyer: Buyer, body: UpdateCartDto, context: RequestContext): Promise<CartWriteResult> {
+    const provider = normalizeProvider(body.provider) as TicketProvider;
+    const lines = body.tickets ?? [];
+    const metaEntries = body.meta ?? [];
+    this.checkShape(lines, metaEntries);
+    const now = this.clock.now();
+    return runInTransaction(this.dataSource, async (manager) => {
+      if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
+      const tickets = await this.loadTickets(manager, [...lines.map((line) => line.ticket_id), ...metaEntries.map((entry) => entry.ticket_id)]);
+      for (const line of lines) {
+        if (!tickets.has(line.ticket_id)) throw ticketDoesNotExist(line.ticket_id);
+      }
+      this.checkProviders(lines, provider, tickets);
+      if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
+
+      const { cart, token } = await this.openCart(manager, buyer, now);
+      const quantities = await this.resultingQuantities(manager, cart.id, lines, tickets);
+      this.checkMetaTargets(metaEntries, quantities);
+      this.checkTotals(quantities);
+      await this.checkAvailability(manager, lines, tickets, now);
+
+      await this.saveLines(manager, cart.id, lines, tickets);
+      await this.saveMeta(manager, cart.id, metaEntries);
+      await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
+      const view = await this.loadLines(manager, cart.id, { providers: [provider], eventId: body.post_id });
+      return { cart: toCartResponse(view, body.post_id, context), token };
+    });
+  }
+
+  /** The buyer's cart unless it has none or it has been idle too long (an expired cart reads as empty). */
+  async findLiveCart(manager: EntityManager, buyer: Buyer): Promise<Cart | null> {
+    const cart = await this.findCart(manager, buyer);
+    return cart && this.isLive(cart, this.clock.now()) ? cart : null;
+  }
+
+  /** Lines of `provider` in the cart, locked against concurrent writes on MySQL, lowest ticket id first. */
+  async lockLines(manager: EntityManager, cartId: number, provider: TicketProvider): Promise<CartItem[]> {
+    const query = manager
+      .createQueryBuilder(CartItem, 'item')
+      .where('item.cartId = :cartId AND item.provider = :provider', { cartId, provider })
+      .orderBy('item.ticketId', 'ASC');
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    return query.getMany();
+  }
+
+  /** Removes the checked-out lines; false when some were already gone (a concurrent checkout took them). */
+  async removeLines(manager: EntityManager, cartId: number, provider: TicketProvider, expected: number): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(CartItem)
+      .where('cart_id = :cartId AND provider = :provider', { cartId, provider })
+      .execute();
+    return (result.affected ?? expected) === expected;
+  }
+
+  /** Deletes carts idle for longer than their lifetime (their lines go with them). */
+  async purgeIdleCarts(now: Date): Promise<number> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(Cart)
+      .where('updated_at <= :cutoff', { cutoff: new Date(now.getTime() - CART_IDLE_MS) })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  // ---------------------------------------------------------------- validation
+
+  /** What can be checked from the body alone: 400 naming the fields. */
+  private checkShape(lines: CartTicketLineDto[], metaEntries: CartTicketMetaDto[]): void {
+    const max = this.config.tickets.maxTicketsPerOrder;
+    const reasons: Record<string, string> = {};
+    const seen = new Set<number>();
+    lines.forEach((line, index) => {
+      if (line.quantity > max) reasons[`tickets[${index}][quantity]`] = `quantity must be at most ${max}`;
+      if (seen.has(line.ticket_id)) reasons[`tickets[${index}][ticket_id]`] = `ticket ${line.ticket_id} is listed more than once`;
+      seen.add(line.ticket_id);
+    });
+    const seenMeta = new Set<number>();
+    metaEntries.forEach((entry, index) => {
+      if (seenMeta.has(entry.ticket_id)) reasons[`meta[${index}][ticket_id]`] = `ticket ${entry.ticket_id} is listed more than once`;
+      seenMeta.add(entry.ticket_id);
+      if (entry.items.length > max) reasons[`meta[${index}][items]`] = `items must hold at most ${max} attendees`;
+      else if (Buffer.byteLength(JSON.stringify(entry.items)) > MAX_META_BYTES) reasons[`meta[${index}][items]`] = `items must be at most ${MAX_META_BYTES} bytes of JSON`;
+    });
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+  }
+
+  /** A line's provider (its own, else the request's) must be the ticket's. */
+  private checkProviders(lines: CartTicketLineDto[], requestProvider: TicketProvider, tickets: Map<number, Ticket>): void {
+    const reasons: Record<string, string> = {};
+    lines.forEach((line, index) => {
+      const lineProvider = line.provider === undefined ? requestProvider : (normalizeProvider(line.provider) as TicketProvider);
+      const ticket = tickets.get(line.ticket_id) as Ticket;
+      if (ticket.provider !== lineProvider) {
+        reasons[`tickets[${index}][provider]`] = `ticket ${ticket.id} is sold by ${ticket.provider}, not ${lineProvider}`;
+      }
+    });
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+  }
+
+  private checkMetaTargets(metaEntries: CartTicketMetaDto[], quantities: Map<number, { quantity: number; provider: string }>): void {
+    const reasons: Record<string, string> = {};
+    metaEntries.forEach((entry, index) => {
+      if (!quantities.has(entry.ticket_id)) reasons[`meta[${index}][ticket_id]`] = `ticket ${entry.ticket_id} is not in the cart`;
+    });
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+  }
+
+  /** One order holds one provider's lines: their units together stay within MAX_TICKETS_PER_ORDER. */
+  private checkTotals(quantities: Map<number, { quantity: number; provider: string }>): void {
+    const max = this.config.tickets.maxTicketsPerOrder;
+    const totals = new Map<string, number>();
+    for (const { quantity, provider } of quantities.values()) totals.set(provider, (totals.get(provider) ?? 0) + quantity);
+    for (const total of totals.values()) {
+      if (total > max) throw invalidParam('tickets', `a cart holds at most ${max} tickets of one provider`);
+    }
+  }
+
+  /** Every listed ticket with a quantity must be on sale with that many units left (no reservation yet). */
+  private async checkAvailability(manager: EntityManager, lines: CartTicketLineDto[], tickets: Map<number, Ticket>, now: Date): Promise<void> {
+    const wanted = lines.filter((line) => line.quantity > 0);
+    if (wanted.length === 0) return;
+    const eventIds = [...new Set(wanted.map((line) => (tickets.get(line.ticket_id) as Ticket).eventId))];
+    const events = await manager.find(Event, { select: { id: true, status: true }, where: { id: In(eventIds) } });
+    const statusByEvent = new Map(events.map((event) => [event.id, event.status]));
+    const pools = await this.capacity.pools(manager, eventIds);
+    for (const line of wanted) {
+      const ticket = tickets.get(line.ticket_id) as Ticket;
+      const problem = saleProblem(ticket, statusByEvent.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, pools.get(ticket.eventId)), line.quantity, now);
+      if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
+    }
+  }
+
+  private async assertEventExists(manager: EntityManager, eventId: number): Promise<void> {
+    const exists = await manager.exists(Event, { where: { id: eventId } });
+    if (!exists) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
+  }
+
+  private async assertEventHasTickets(manager: EntityManager, eventId: number): Promise<void> {
+    const hasTickets = await manager.exists(Ticket, { where: { eventId } });
+    if (!hasTickets) throw postHasNoTickets();
+  }
+
+  private providerFilter(raw: unknown[]): TicketProvider[] {
+    const names = toList(raw);
+    const list = Array.isArray(names) ? names : [names];
+    return [...new Set(list.map(normalizeProvider).filter((provider): provider is TicketProvider => provider !== null))];
+  }
+
+  // ---------------------------------------------------------------- storage
+
+  private isLive(cart: Cart, now: Date): boolean {
+    return now.getTime() - cart.updatedAt.getTime() < CART_IDLE_MS;
+  }
+
+  private findCart(manager: EntityManager, buyer: Buyer): Promise<Cart | null> {
+    if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId } });
+    if (!buyer.token) return Promise.resolve(null);
+    return manager.findOne(Cart, { where: { token: buyer.token } });
+  }
+
+  /**
+   * The buyer's cart, created on their first write (an anonymous buyer gets a token then). A cart
+   * that has been idle too long is emptied and starts over. Concurrent first writes of one user
+   * meet on the unique index: the insert that loses is ignored and the winner's cart is used.
+   */
+  private async openCart(manager: EntityManager, buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null }> {
+    const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : { userId: null, token: buyer.token ?? issueCartToken(this.config.nonceSecret) };
+    const lookup: Buyer = buyer.kind === 'user' ? buyer : { kind: 'guest', token: identity.token };
+    let cart = await this.findCart(manager, lookup);
+    if (!cart) {
+      await manager.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().execute();
+      cart = (await this.findCart(manager, lookup)) as Cart;
+    } else if (!this.isLive(cart, now)) {
+      await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId: cart.id }).execute();
+      await manager.createQueryBuilder().update(Cart).set({ meta: null, createdAt: now, updatedAt: now }).where('id = :id', { id: cart.id }).execute();
+    }
+    return { cart, token: identity.token };
+  }
+
+  /** Quantity and provider of every line the cart will hold once `lines` are applied. */
+  private async resultingQuantities(
+    manager: EntityManager,
+    cartId: number,
+    lines: CartTicketLineDto[],
+    tickets: Map<number, Ticket>,
+  ): Promise<Map<number, { quantity: number; provider: string }>> {
+    const existing = await manager.find(CartItem, { where: { cartId } });
+    const quantities = new Map(existing.map((item) => [item.ticketId, { quantity: item.quantity, provider: item.provider }]));
+    for (const line of lines) {
+      if (line.quantity === 0) quantities.delete(line.ticket_id);
+      else quantities.set(line.ticket_id, { quantity: line.quantity, provider: (tickets.get(line.ticket_id) as Ticket).provider });
+    }
+    return quantities;
+  }
+
+  private async saveLines(manager: EntityManager, cartId: number, lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Promise<void> {
+    for (const line of lines) {
+      if (line.quantity === 0) {
+        await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId: line.ticket_id }).execute();
+        continue;
+      }
+      const overwrite = ['quantity', 'provider', ...(line.optout === undefined ? [] : ['optout'])];
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(CartItem)
+        .values({
+          cartId,
+          ticketId: line.ticket_id,
+          provider: (tickets.get(line.ticket_id) as Ticket).provider,
+          quantity: line.quantity,
+          optout: line.optout ?? false,
+          meta: null,
+        })
+        .orUpdate(overwrite, ['cart_id', 'ticket_id'])
+        .execute();
+    }
+  }
+
+  private async saveMeta(manager: EntityManager, cartId: number, metaEntries: CartTicketMetaDto[]): Promise<void> {
+    for (const entry of metaEntries) {
+      await manager
+        .createQueryBuilder()
+        .update(CartItem)
+        .set({ meta: entry.items.length === 0 ? null : JSON.stringify(entry.items) })
+        .where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId: entry.ticket_id })
+        .execute();
+    }
+  }
+
+  private async loadTickets(manager: EntityManager, ids: number[]): Promise<Map<number, Ticket>> {
+    if (ids.length === 0) return new Map();
+    const tickets = await manager.find(Ticket, { where: { id: In([...new Set(ids)]) } });
+    return new Map(tickets.map((ticket) => [ticket.id, ticket]));
+  }
+
+  /** The cart's lines with their tickets' event and `iac`, in one query, filters in SQL. */
+  private async loadLines(manager: EntityManager, cartId: number, filter: LineFilter): Promise<CartLineView[]> {
+    const query = manager
+      .createQueryBuilder(CartItem, 'item')
+      .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
+      .select('item.ticketId', 'ticketId')
+      .addSelect('item.provider', 'provider')
+      .addSelect('item.quantity', 'quantity')
+      .addSelect('item.optout', 'optout')
+      .addSelect('item.meta', 'meta')
+      .addSelect('ticket.eventId', 'eventId')
+      .addSelect('ticket.iac', 'iac')
+      .where('item.cartId = :cartId', { cartId })
+      .andWhere('item.quantity > 0')
+      .orderBy('item.ticketId', 'ASC');
+    if (filter.providers) query.andWhere('item.provider IN (:...providers)', { providers: filter.providers });
+    if (filter.eventId !== undefined) query.andWhere('ticket.eventId = :eventId', { eventId: filter.eventId });
+    const rows = await query.getRawMany<RawCartLine>();
+    return rows.map((row) => ({
+      ticketId: Number(row.ticketId),
+      provider: row.provider,
+      quantity: Number(row.quantity),
+      optout: toBooleanColumn(row.optout),
+      meta: row.meta,
+      eventId: Number(row.eventId),
+      iac: row.iac,
+    }));
+  }
+}

@@ -1,0 +1,77 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../errors/api-error';
+
+/** MariaDB/MySQL answers that mean "two transactions collided; running it again may succeed". */
+const LOCK_CONFLICT_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+const LOCK_CONFLICT_ERRNOS = new Set([1213, 1205]);
+
+/** Unique index violations, which decide races between inserts of the same key. */
+const UNIQUE_VIOLATION_CODES = new Set(['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+
+/** How many times a transaction that lost a lock conflict is run again before giving up. */
+export const LOCK_CONFLICT_RETRIES = 3;
+
+interface DriverFailure {
+  code?: unknown;
+  errno?: unknown;
+  driverError?: { code?: unknown; errno?: unknown };
+}
+
+function driverCodes(error: unknown): { code?: unknown; errno?: unknown } {
+  if (typeof error !== 'object' || error === null) return {};
+  const failure = error as DriverFailure;
+  return { code: failure.driverError?.code ?? failure.code, errno: failure.driverError?.errno ?? failure.errno };
+}
+
+export function isLockConflict(error: unknown): boolean {
+  const { code, errno } = driverCodes(error);
+  return (typeof code === 'string' && LOCK_CONFLICT_CODES.has(code)) || (typeof errno === 'number' && LOCK_CONFLICT_ERRNOS.has(errno));
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const { code } = driverCodes(error);
+  return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);
+}
+
+export function databaseBusy(): ApiError {
+  return new ApiError('database-busy', 'The request collided with others too many times; try again.', 503, { retry_after: 1 });
+}
+
+/**
+ * TypeORM's better-sqlite3 driver runs every transaction on its one connection, so two that overlap
+ * in time would nest (the second becomes a savepoint of the first). They are queued here instead,
+ * one after the other, per data source. MySQL/MariaDB transactions each get a pooled connection.
+ */
+const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
+
+function queueOnSqlite<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+  const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  sqliteQueues.set(
+    dataSource,
+    next.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
+  return next;
+}
+
+/**
+ * Runs `work` in one transaction. Deadlocks and lock wait timeouts (MariaDB) roll the transaction
+ * back and run it again, at most `LOCK_CONFLICT_RETRIES` times, then answer 503
+ * `database-busy`: never a 500. Everything `work` does must go through the manager it is given,
+ * and it must be safe to run again from the start.
+ */
+export async function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  const attempt = () => dataSource.transaction(work);
+  if (dataSource.options.type !== 'mysql') return queueOnSqlite(dataSource, attempt);
+  for (let retries = 0; ; retries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isLockConflict(error)) throw error;
+      if (retries >= LOCK_CONFLICT_RETRIES) throw databaseBusy();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../../src/common/clock';
+import type { PostStatus } from '../../src/common/posts/post-status';
+import { Event } from '../../src/events/event.entity';
+import { CapacityMode, Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
+import { TicketPool } from '../../src/tickets/ticket-pool.entity';
+
+/** A clock the tests move by hand; starts at the real time. */
+export class TestClock implements Clock {
+  private current = new Date();
+
+  now(): Date {
+    return new Date(this.current.getTime());
+  }
+
+  set(instant: Date): void {
+    this.current = new Date(instant.getTime());
+  }
+
+  advanceMinutes(minutes: number): void {
+    this.current = new Date(this.current.getTime() + minutes * 60_000);
+  }
+
+  reset(): void {
+    this.current = new Date();
+  }
+}
+
+let eventCounter = 0;
+
+export interface TicketedEventFixture {
+  status?: PostStatus;
+  authorId?: number | null;
+  timezone?: string;
+}
+
+/** An event row written straight to the database (the events routes belong to another module). */
+export async function insertEvent(dataSource: DataSource, fixture: TicketedEventFixture = {}): Promise<Event> {
+  eventCounter += 1;
+  const start = new Date('2030-06-01T18:00:00Z');
+  const end = new Date('2030-06-01T21:00:00Z');
+  return dataSource.getRepository(Event).save({
+    title: `Checkout event ${eventCounter}`,
+    slug: `checkout-event-${eventCounter}-${Date.now()}`,
+    status: fixture.status ?? 'publish',
+    authorId: fixture.authorId ?? null,
+    description: null,
+    excerpt: null,
+    image: null,
+    publishedAt: new Date('2026-01-01T00:00:00Z'),
+    timezone: fixture.timezone ?? 'UTC',
+    allDay: false,
+    startUtc: start,
+    endUtc: end,
+    startLocal: '2030-06-01 18:00:00',
+    endLocal: '2030-06-01 21:00:00',
+    cost: null,
+    website: null,
+    showMap: true,
+    showMapLink: true,
+    hideFromListings: false,
+    sticky: false,
+    featured: false,
+    postParentId: null,
+  });
+}
+
+export interface TicketFixture {
+  eventId: number;
+  provider?: TicketProvider;
+  name?: string;
+  price?: string;
+  status?: string;
+  capacityMode?: CapacityMode;
+  capacity?: number | null;
+  sold?: number;
+  pending?: number;
+  saleStartUtc?: Date | null;
+  saleEndUtc?: Date | null;
+  sku?: string | null;
+}
+
+/** A ticket row written straight to the database (the ticket routes belong to another module). */
+export async function insertTicket(dataSource: DataSource, fixture: TicketFixture): Promise<Ticket> {
+  return dataSource.getRepository(Ticket).save({
+    eventId: fixture.eventId,
+    authorId: null,
+    provider: fixture.provider ?? 'tc',
+    status: fixture.status ?? 'publish',
+    name: fixture.name ?? 'General admission',
+    description: 'Ticket description',
+    price: fixture.price ?? '25.00',
+    sku: fixture.sku ?? null,
+    iac: 'none',
+    showDescription: true,
+    menuOrder: 0,
+    saleStartUtc: fixture.saleStartUtc ?? null,
+    saleEndUtc: fixture.saleEndUtc ?? null,
+    capacityMode: fixture.capacityMode ?? 'own',
+    capacity: fixture.capacity === undefined ? 10 : fixture.capacity,
+    sold: fixture.sold ?? 0,
+    pending: fixture.pending ?? 0,
+    publishedAt: new Date('2026-01-01T00:00:00Z'),
+  });
+}
+
+export async function insertPool(dataSource: DataSource, eventId: number, capacity: number): Promise<TicketPool> {
+  return dataSource.getRepository(TicketPool).save({ eventId, capacity, sold: 0, pending: 0 });
+}
+
+export async function reloadTicket(dataSource: DataSource, id: number): Promise<Ticket> {
+  return dataSource.getRepository(Ticket).findOneByOrFail({ id });
+}
+
+export async function reloadPool(dataSource: DataSource, eventId: number): Promise<TicketPool> {
+  return dataSource.getRepository(TicketPool).findOneByOrFail({ eventId });
+}
