@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { Attendee } from '../../src/attendees/attendee.entity';
+import type { PostStatus } from '../../src/common/posts/post-status';
+import { Event } from '../../src/events/event.entity';
+import { Order, OrderItem } from '../../src/orders/order.entity';
+import { CapacityService } from '../../src/tickets/capacity.service';
+import { Ticket } from '../../src/tickets/ticket.entity';
+import { TicketPool } from '../../src/tickets/ticket-pool.entity';
+import type { TestApp, TestUser } from './test-app';
+
+let ticketEventCounter = 0;
+
+export interface TicketEventFixture {
+  status?: PostStatus;
+  authorId?: number | null;
+  timezone?: string;
+  /** Wall-clock start in the event's zone and the same instant in UTC. */
+  startLocal?: string;
+  startUtc?: Date;
+  showAttendeeList?: boolean;
+  publishedAt?: Date;
+}
+
+/** An event row written straight to the database, so that ticket specs do not depend on the events routes. */
+export async function insertTicketEvent(dataSource: DataSource, fixture: TicketEventFixture = {}): Promise<Event> {
+  ticketEventCounter += 1;
+  const startUtc = fixture.startUtc ?? new Date('2027-01-15T10:00:00Z');
+  const endUtc = new Date(startUtc.getTime() + 2 * 3600_000);
+  const utcWallClock = (instant: Date) => instant.toISOString().slice(0, 19).replace('T', ' ');
+  return dataSource.getRepository(Event).save({
+    title: `Ticketed event ${ticketEventCounter}`,
+    slug: `ticketed-event-${ticketEventCounter}-${randomBytes(3).toString('hex')}`,
+    status: fixture.status ?? 'publish',
+    authorId: fixture.authorId ?? null,
+    description: null,
+    excerpt: null,
+    image: null,
+    publishedAt: fixture.publishedAt ?? new Date('2026-09-10T15:00:00Z'),
+    timezone: fixture.timezone ?? 'UTC',
+    allDay: false,
+    startUtc,
+    endUtc,
+    startLocal: fixture.startLocal ?? utcWallClock(startUtc),
+    endLocal: utcWallClock(endUtc),
+    cost: null,
+    website: null,
+    showMap: true,
+    showMapLink: true,
+    hideFromListings: false,
+    sticky: false,
+    featured: false,
+    postParentId: null,
+    showAttendeeList: fixture.showAttendeeList ?? false,
+  });
+}
+
+export interface TicketNonces {
+  add_ticket_nonce: string;
+  edit_ticket_nonce: string;
+  remove_ticket_nonce: string;
+}
+
+export async function noncesOf(testApp: TestApp, user: TestUser): Promise<TicketNonces> {
+  const response = await request(testApp.server).get('/cal/tickets/v1/nonces').set('Authorization', user.authorization).expect(200);
+  return response.body as TicketNonces;
+}
+
+export interface AttendeeFixture {
+  /** Order status; RSVP answers use yes / no. */
+  orderStatus?: string;
+  rsvpGoing?: boolean | null;
+  checkedIn?: boolean;
+  optout?: boolean;
+  status?: string;
+  name?: string;
+}
+
+let attendeeCounter = 0;
+
+/** An order with one attendee of `ticket`, written straight to the database (no capacity is taken). */
+export async function insertAttendee(dataSource: DataSource, ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>, fixture: AttendeeFixture = {}): Promise<Attendee> {
+  attendeeCounter += 1;
+  const orderStatus = fixture.orderStatus ?? (ticket.provider === 'rsvp' ? 'yes' : 'completed');
+  const order = await dataSource.getRepository(Order).save({
+    provider: ticket.provider,
+    status: orderStatus === 'yes' || orderStatus === 'no' ? 'completed' : (orderStatus as Order['status']),
+    userId: null,
+    cartToken: null,
+    purchaserName: `Buyer ${attendeeCounter}`,
+    purchaserEmail: `buyer${attendeeCounter}@example.org`,
+    total: ticket.price,
+    currency: 'USD',
+    expiresAt: null,
+    completedAt: null,
+  });
+  await dataSource.getRepository(OrderItem).insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPrice: ticket.price });
+  return dataSource.getRepository(Attendee).save({
+    orderId: order.id,
+    ticketId: ticket.id,
+    eventId: ticket.eventId,
+    userId: null,
+    provider: ticket.provider,
+    status: fixture.status ?? 'publish',
+    orderStatus,
+    rsvpGoing: fixture.rsvpGoing === undefined ? (ticket.provider === 'rsvp' ? true : null) : fixture.rsvpGoing,
+    holderName: fixture.name ?? `Attendee ${attendeeCounter}`,
+    holderEmail: `attendee${attendeeCounter}@example.org`,
+    securityCode: randomBytes(16).toString('hex'),
+    pricePaid: ticket.price,
+    optout: fixture.optout ?? false,
+    meta: null,
+    checkedIn: fixture.checkedIn ?? false,
+    checkedInAt: fixture.checkedIn ? new Date('2027-01-15T09:30:00Z') : null,
+    checkinSource: fixture.checkedIn ? 'site' : null,
+    checkinUserId: null,
+  });
+}
+
+class NotEnoughLeft extends Error {}
+
+/**
+ * Sells units as checkout does, through the capacity service's conditional updates; a take that
+ * fails half-way (the ticket had room, the pool did not) is rolled back. False when not enough was left.
+ */
+export async function sellUnits(testApp: TestApp, ticketId: number, quantity: number, count: 'sold' | 'pending' = 'sold'): Promise<boolean> {
+  const capacity = testApp.app.get(CapacityService);
+  try {
+    await testApp.dataSource.transaction(async (manager) => {
+      const ticket = await manager.findOneByOrFail(Ticket, { id: ticketId });
+      if (!(await capacity.take(manager, ticket, quantity, count))) throw new NotEnoughLeft();
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof NotEnoughLeft) return false;
+    throw error;
+  }
+}
+
+/** Removes every ticket, pool, order and attendee, so that a list starts from nothing. */
+export async function clearTickets(dataSource: DataSource): Promise<void> {
+  await dataSource.getRepository(Attendee).createQueryBuilder().delete().execute();
+  await dataSource.getRepository(OrderItem).createQueryBuilder().delete().execute();
+  await dataSource.getRepository(Order).createQueryBuilder().delete().execute();
+  await dataSource.getRepository(Ticket).createQueryBuilder().delete().execute();
+  await dataSource.getRepository(TicketPool).createQueryBuilder().delete().execute();
+}
