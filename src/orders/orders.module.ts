@@ -1,9 +1,21 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CartModule } from '../cart/cart.module';
+import { TicketsModule } from '../tickets/tickets.module';
+import { CheckoutController } from './checkout.controller';
+import { CheckoutService } from './checkout.service';
 import { IdempotencyKey } from './idempotency-key.entity';
+import { IdempotencyService } from './idempotency.service';
 import { Order, OrderItem } from './order.entity';
+import { OrderExpiryService } from './order-expiry.service';
+import { OrdersController } from './orders.controller';
+import { OrdersService } from './orders.service';
 
+/** Checkout (`{prefix}/tickets/v1/cart/checkout`), orders and the sweeper that expires unpaid holds. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey])],
+  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule],
+  controllers: [CheckoutController, OrdersController],
+  providers: [CheckoutService, OrdersService, IdempotencyService, OrderExpiryService],
+  exports: [OrdersService, OrderExpiryService],
 })
 export class OrdersModule {}

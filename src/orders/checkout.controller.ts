@@ -1,0 +1,78 @@
+import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
+import { CartService } from '../cart/cart.service';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { CheckoutService } from './checkout.service';
+import { CheckoutDto } from './dto/checkout.dto';
+import { OrderResponseDoc } from './dto/order.response';
+import { readIdempotencyKey } from './idempotency.service';
+import type { OrderResponse } from './orders.mapper';
+
+@ApiTags('tickets')
+@Controller('tickets/v1/cart/checkout')
+export class CheckoutController {
+  constructor(
+    private readonly checkouts: CheckoutService,
+    private readonly carts: CartService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiBasicAuth('basic')
+  @ApiHeader({ name: CART_TOKEN_HEADER, required: false, description: `Anonymous buyers: their cart token (or the ${CART_COOKIE} cookie)` })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Up to 255 visible ASCII characters. A retry with the same key and body gets the first answer again (kept 24 h, per buyer); another body gets 422.',
+  })
+  @ApiOperation({
+    summary: "Turn the caller's cart lines of one provider into an order and its attendees (beyond the original)",
+    description:
+      'One transaction: capacity is taken with conditional updates (never oversold), the order and one attendee per unit are created and the lines leave the cart. Free orders complete at once; paid ones stay pending, holding capacity, for ORDER_HOLD_MINUTES.',
+  })
+  @ApiCreatedResponse({ type: OrderResponseDoc, description: 'The order; Location names it. A replay (same Idempotency-Key) carries Idempotent-Replayed: true.' })
+  @ApiOkResponse({ description: 'Never: a replay answers with the status of the first response (201)' })
+  @ApiBadRequestResponse({
+    description: 'cart-empty; rest_missing_callback_param (provider, purchaser, purchaser[name], purchaser[email]); rest_invalid_param (unknown provider, bad email, going on a paid checkout, attendees for tickets not in the cart, Idempotency-Key)',
+  })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
+  @ApiConflictResponse({ description: 'ticket-capacity-not-available: a ticket is not on sale or sold out' })
+  @ApiUnprocessableEntityResponse({ description: 'idempotency-key-reused: the key came earlier with another body' })
+  @ApiServiceUnavailableResponse({ description: 'database-busy: the checkout kept colliding with others; retry (Retry-After)' })
+  async checkout(
+    @Body() body: CheckoutDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<OrderResponse> {
+    const result = await this.checkouts.checkout({
+      buyer: this.carts.buyerOf(request, user),
+      body,
+      rawBody: request.body as unknown,
+      idempotencyKey: readIdempotencyKey(idempotencyKey),
+      context: this.urls.context(request, user),
+    });
+    response.status(result.statusCode);
+    response.setHeader('Location', this.urls.namespaceUrl(request, 'tickets', `orders/${result.body.id}`));
+    if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
+    return result.body;
+  }
+}

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { ticketCapacityNotAvailable } from '../cart/cart-errors';
+import { Buyer, buyerScope } from '../cart/cart-identity';
+import { parseStoredItems } from '../cart/cart.mapper';
+import { CartService } from '../cart/cart.service';
+import { normalizeProvider } from '../cart/cart-providers';
+import type { CartItem } from '../cart/cart.entity';
+import { CLOCK, Clock } from '../common/clock';
+import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { invalidParam, invalidParams } from '../common/errors/api-error';
+import type { RequestContext } from '../common/http/request-context';
+import { centsToMoney, moneyToCents } from '../common/money';
+import { appConfig } from '../config/app.config';
+import { Event } from '../events/event.entity';
+import { CapacityService } from '../tickets/capacity.service';
+import { Ticket, TicketProvider } from '../tickets/ticket.entity';
+import { saleProblem } from '../tickets/ticket-sale';
+import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
+import { IdempotencyService } from './idempotency.service';
+import { Order, OrderItem, OrderStatus } from './order.entity';
+import { cartEmpty } from './order-errors';
+import { attendeeOrderStatus } from './order-status';
+import { loadOrderRelations } from './order-relations';
+import { OrderRelations, OrderResponse, toOrderResponse } from './orders.mapper';
+import { bodyHash } from './webhook-signature';
+
+const SECURITY_CODE_BYTES = 16;
+/** A TEXT column holds 65,535 bytes; one attendee's registration answers must fit. */
+const MAX_META_BYTES = 65_535;
+/** Rows per multi-row INSERT, well within SQLite's limit on bound parameters. */
+const INSERT_BATCH_ROWS = 200;
+
+export interface CheckoutResult {
+  statusCode: number;
+  body: OrderResponse;
+  /** True when this is the stored answer to an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+export interface CheckoutRequest {
+  buyer: Buyer;
+  body: CheckoutDto;
+  /** The body as the client sent it, for telling a retry from a reuse of the key. */
+  rawBody: unknown;
+  idempotencyKey: string | undefined;
+  context: RequestContext;
+}
+
+interface Holder {
+  name: string;
+  email: string;
+  meta: unknown;
+}
+
+/**
+ * Turns the buyer's cart lines of one provider into an order and its attendees, in one transaction:
+ * capacity is taken with conditional updates, so concurrent checkouts never oversell; any failure
+ * rolls everything back, the cart included.
+ */
+@Injectable()
+export class CheckoutService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly carts: CartService,
+    private readonly capacity: CapacityService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
+    const { buyer, body, idempotencyKey } = request;
+    const provider = normalizeProvider(body.provider) as TicketProvider;
+    if (body.going !== undefined && provider !== 'rsvp') throw invalidParam('going', 'going applies to RSVP checkouts only');
+    const scope = buyerScope(buyer);
+    // A buyer without a cart token has never written a cart: nothing to check out, nothing to remember.
+    if (!scope) throw cartEmpty();
+    const now = this.clock.now();
+    const requestHash = bodyHash(request.rawBody);
+    if (idempotencyKey) {
+      const stored = await this.idempotency.find(scope, idempotencyKey, requestHash, now);
+      if (stored) return { statusCode: stored.statusCode, body: stored.body as OrderResponse, replayed: true };
+    }
+    try {
+      const order = await runInTransaction(this.dataSource, async (manager) => {
+        if (idempotencyKey) await this.idempotency.claim(manager, scope, idempotencyKey, requestHash, now);
+        const placed = await this.placeOrder(manager, request, provider, now);
+        if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed });
+        return placed;
+      });
+      return { statusCode: 201, body: order, replayed: false };
+    } catch (error) {
+      if (!idempotencyKey || !isUniqueViolation(error)) throw error;
+      // A concurrent request with the same key won the unique index; answer as it did.
+      const stored = await this.idempotency.find(scope, idempotencyKey, requestHash, now);
+      if (!stored) throw error;
+      return { statusCode: stored.statusCode, body: stored.body as OrderResponse, replayed: true };
+    }
+  }
+
+  private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<OrderResponse> {
+    const { buyer, body } = request;
+    const cart = await this.carts.findLiveCart(manager, buyer);
+    if (!cart) throw cartEmpty();
+    const items = await this.carts.lockLines(manager, cart.id, provider);
+    if (items.length === 0) throw cartEmpty();
+    const holders = this.assignHolders(items, body);
+
+    const tickets = new Map((await manager.find(Ticket, { where: { id: In(items.map((item) => item.ticketId)) } })).map((ticket) => [ticket.id, ticket]));
+    const eventIds = [...new Set([...tickets.values()].map((ticket) => ticket.eventId))];
+    const events = await manager.find(Event, { select: { id: true, status: true }, where: { id: In(eventIds) } });
+    const eventStatus = new Map(events.map((event) => [event.id, event.status]));
+    const pools = await this.capacity.pools(manager, eventIds);
+    for (const item of items) {
+      const ticket = tickets.get(item.ticketId) as Ticket;
+      // Status and sale window only: capacity is decided by the conditional updates below.
+      const problem = saleProblem(ticket, eventStatus.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, pools.get(ticket.eventId)), 0, now);
+      if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
+    }
+    // Another checkout of the same cart may have taken these lines since they were read (SQLite).
+    if (!(await this.carts.removeLines(manager, cart.id, provider, items.length))) throw cartEmpty();
+
+    const going = provider === 'rsvp' ? body.going !== false : null;
+    const unitPrice = (ticket: Ticket) => (provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0));
+    const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
+    const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
+    if (going !== false) {
+      for (const item of items) {
+        const taken = await this.capacity.take(manager, tickets.get(item.ticketId) as Ticket, item.quantity, status === 'completed' ? 'sold' : 'pending');
+        if (!taken) throw ticketCapacityNotAvailable(item.ticketId);
+      }
+    }
+
+    const inserted = await manager.insert(Order, {
+      provider,
+      status,
+      userId: buyer.kind === 'user' ? buyer.userId : null,
+      cartToken: buyer.kind === 'guest' ? buyer.token : null,
+      purchaserName: body.purchaser.name,
+      purchaserEmail: body.purchaser.email,
+      total: centsToMoney(totalCents),
+      currency: this.config.currency.code,
+      expiresAt: status === 'pending' ? new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000) : null,
+      completedAt: status === 'completed' ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const orderId = Number(inserted.identifiers[0].id);
+    await manager.insert(
+      OrderItem,
+      items.map((item) => ({ orderId, ticketId: item.ticketId, quantity: item.quantity, unitPrice: centsToMoney(unitPrice(tickets.get(item.ticketId) as Ticket)) })),
+    );
+    const attendeeRows = items.flatMap((item) => {
+      const ticket = tickets.get(item.ticketId) as Ticket;
+      return (holders.get(item.ticketId) as Holder[]).map((holder) => ({
+        orderId,
+        ticketId: ticket.id,
+        eventId: ticket.eventId,
+        userId: buyer.kind === 'user' ? buyer.userId : null,
+        provider,
+        status: 'publish',
+        orderStatus: attendeeOrderStatus(provider, status, going),
+        rsvpGoing: going,
+        holderName: holder.name,
+        holderEmail: holder.email,
+        securityCode: randomBytes(SECURITY_CODE_BYTES).toString('hex'),
+        pricePaid: centsToMoney(unitPrice(ticket)),
+        optout: item.optout,
+        meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),
+        checkedIn: false,
+        createdAt: now,
+        updatedAt: now,
+      }));
+    });
+    for (let start = 0; start < attendeeRows.length; start += INSERT_BATCH_ROWS) {
+      await manager.insert(Attendee, attendeeRows.slice(start, start + INSERT_BATCH_ROWS));
+    }
+
+    const order = (await manager.findOne(Order, { where: { id: orderId } })) as Order;
+    const relations = (await loadOrderRelations(manager, [orderId])).get(orderId) as OrderRelations;
+    return toOrderResponse(order, relations, request.context, this.config.currency);
+  }
+
+  /**
+   * The holder of every unit, per ticket: the `attendees` given for that ticket in order, then the
+   * purchaser. Registration answers come from the attendee entry, else from the cart's stored meta
+   * for that unit. Entries for tickets not checked out, or more entries than units, are a 400.
+   */
+  private assignHolders(items: CartItem[], body: CheckoutDto): Map<number, Holder[]> {
+    const entries = new Map<number, Array<{ entry: CheckoutAttendeeDto; index: number }>>();
+    const reasons: Record<string, string> = {};
+    const quantities = new Map(items.map((item) => [item.ticketId, item.quantity]));
+    (body.attendees ?? []).forEach((entry, index) => {
+      const list = entries.get(entry.ticket_id) ?? [];
+      list.push({ entry, index });
+      entries.set(entry.ticket_id, list);
+      const quantity = quantities.get(entry.ticket_id);
+      if (quantity === undefined) reasons[`attendees[${index}][ticket_id]`] = `ticket ${entry.ticket_id} is not in the cart`;
+      else if (list.length > quantity) reasons[`attendees[${index}][ticket_id]`] = `more attendees than the ${quantity} ticket(s) ${entry.ticket_id} in the cart`;
+      if (entry.meta !== undefined && Buffer.byteLength(JSON.stringify(entry.meta)) > MAX_META_BYTES) {
+        reasons[`attendees[${index}][meta]`] = `meta must be at most ${MAX_META_BYTES} bytes of JSON`;
+      }
+    });
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+
+    const holders = new Map<number, Holder[]>();
+    for (const item of items) {
+      const given = entries.get(item.ticketId) ?? [];
+      const storedMeta = parseStoredItems(item.meta) ?? [];
+      const units: Holder[] = [];
+      for (let unit = 0; unit < item.quantity; unit += 1) {
+        const entry = given[unit]?.entry;
+        units.push({
+          name: entry?.name ?? body.purchaser.name,
+          email: entry?.email ?? body.purchaser.email,
+          meta: entry?.meta ?? storedMeta[unit] ?? null,
+        });
+      }
+      holders.set(item.ticketId, units);
+    }
+    return holders;
+  }
+}

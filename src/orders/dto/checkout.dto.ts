@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ToBoolean, ToInteger } from '../../common/http/transforms';
+import { CART_PROVIDER_NAMES } from '../../cart/cart-providers';
+import { IsProviderName } from '../../cart/dto/provider-name.validator';
+import { MAX_ID } from '../../cart/dto/update-cart.dto';
+
+/** Who pays: named on the order and on every attendee not given a holder of their own. */
+export class PurchaserDto {
+  @ApiProperty({ description: "Purchaser's full name", maxLength: 255 })
+  @IsDefined()
+  @IsString()
+  @IsNotEmpty({ message: 'name must not be empty' })
+  @MaxLength(255)
+  name: string;
+
+  @ApiProperty({ description: "Purchaser's email address", maxLength: 255 })
+  @IsDefined()
+  @IsString()
+  @MaxLength(255)
+  @IsEmail({}, { message: 'email must be an email address' })
+  email: string;
+}
+
+/** The holder of one unit of a ticket; units without one are in the purchaser's name. */
+export class CheckoutAttendeeDto {
+  @ApiProperty({ description: 'Ticket id; the ticket must be in the cart, with at least as many units as holders given for it', type: 'integer' })
+  @IsDefined()
+  @ToInteger()
+  @IsInt({ message: 'ticket_id must be a ticket id' })
+  @Min(1, { message: 'ticket_id must be a ticket id' })
+  @Max(MAX_ID, { message: 'ticket_id must be a ticket id' })
+  ticket_id: number;
+
+  @ApiProperty({ description: "Holder's full name", maxLength: 255 })
+  @IsDefined()
+  @IsString()
+  @IsNotEmpty({ message: 'name must not be empty' })
+  @MaxLength(255)
+  name: string;
+
+  @ApiProperty({ description: "Holder's email address", maxLength: 255 })
+  @IsDefined()
+  @IsString()
+  @MaxLength(255)
+  @IsEmail({}, { message: 'email must be an email address' })
+  email: string;
+
+  @ApiPropertyOptional({ description: 'Registration answers; replaces those stored in the cart for this unit', type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject({ message: 'meta must be an object' })
+  meta?: Record<string, unknown>;
+}
+
+/** Body of POST /cart/checkout (decisions.md "Checkout request"). */
+export class CheckoutDto {
+  @ApiProperty({ description: 'Which of the cart’s lines to check out', enum: CART_PROVIDER_NAMES })
+  @IsDefined()
+  @IsProviderName()
+  provider: string;
+
+  @ApiProperty({ type: PurchaserDto })
+  @IsDefined()
+  @IsObject({ message: 'purchaser must be an object with name and email' })
+  @ValidateNested()
+  @Type(() => PurchaserDto)
+  purchaser: PurchaserDto;
+
+  @ApiPropertyOptional({ description: 'Holders of the units, in order per ticket', type: [CheckoutAttendeeDto] })
+  @IsOptional()
+  @IsArray({ message: 'attendees must be a list of {ticket_id, name, email}' })
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => CheckoutAttendeeDto)
+  attendees?: CheckoutAttendeeDto[];
+
+  @ApiPropertyOptional({ description: 'RSVP only: going (default) or not going; not going consumes no capacity', type: 'boolean' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: 'going must be a boolean' })
+  going?: boolean;
+}

@@ -1,0 +1,27 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ORDER_STATUSES } from '../order.entity';
+
+export class PurchaserDoc {
+  @ApiProperty() name: string;
+  @ApiProperty() email: string;
+}
+
+/** The order (decisions.md "Checkout request"; OpenAPI view of `OrderResponse` in orders.mapper.ts). */
+export class OrderResponseDoc {
+  @ApiProperty() id: number;
+  @ApiProperty({ enum: ORDER_STATUSES }) status: string;
+  @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
+  @ApiProperty({ example: '50.00', description: 'Exact decimal' }) total: string;
+  @ApiProperty({ example: 'USD' }) currency: string;
+  @ApiProperty({ type: PurchaserDoc }) purchaser: PurchaserDoc;
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Attendee objects with the manager fields (email, security_code...)' }) attendees: unknown[];
+  @ApiProperty({ description: 'Creation date, site time zone (YYYY-MM-DD HH:MM:SS)' }) created: string;
+  @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
+}
+
+export class OrderListResponse {
+  @ApiProperty() rest_url: string;
+  @ApiProperty() total: number;
+  @ApiProperty() total_pages: number;
+  @ApiProperty({ type: [OrderResponseDoc] }) orders: OrderResponseDoc[];
+}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { invalidParam } from '../common/errors/api-error';
+import { IdempotencyKey } from './idempotency-key.entity';
+import { idempotencyKeyReused } from './order-errors';
+
+/** Keys are remembered this long; an older key counts as never used. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** `status_code` of the row a running request inserts first; it is filled in before commit. */
+const IN_PROGRESS = 0;
+
+export interface StoredResponse {
+  statusCode: number;
+  body: unknown;
+}
+
+/** The `Idempotency-Key` header: 1 to 255 visible ASCII characters; absent means no idempotency. */
+export function readIdempotencyKey(raw: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return undefined;
+  const key = value.trim();
+  if (!KEY_PATTERN.test(key)) throw invalidParam('Idempotency-Key', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  return key;
+}
+
+/**
+ * First responses of requests sent with an `Idempotency-Key`, per buyer scope. A request claims its
+ * key by inserting the row at the start of its own transaction, so the unique index on
+ * (scope, key) decides races: a concurrent retry waits for the first and then replays its response.
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The response stored for this key, if it is younger than a day; 422 when the key came with another
+   * body. A row still being written by a running request is not an answer yet.
+   */
+  async find(scope: string, key: string, requestHash: string, now: Date, manager: EntityManager = this.dataSource.manager): Promise<StoredResponse | null> {
+    const row = await manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
+    if (!row || row.statusCode === IN_PROGRESS || this.isStale(row, now)) return null;
+    if (row.requestHash !== requestHash) throw idempotencyKeyReused();
+    return { statusCode: row.statusCode, body: JSON.parse(row.responseBody) as unknown };
+  }
+
+  /** Claims the key inside the caller's transaction (a stale row is replaced); fails on the unique index if taken. */
+  async claim(manager: EntityManager, scope: string, key: string, requestHash: string, now: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(IdempotencyKey)
+      .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', { scope, key, cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) })
+      .execute();
+    await manager.insert(IdempotencyKey, { scope, idempotencyKey: key, requestHash, statusCode: IN_PROGRESS, responseBody: '', createdAt: now, updatedAt: now });
+  }
+
+  /** Stores the response in the claimed row, in the same transaction as the work it describes. */
+  async record(manager: EntityManager, scope: string, key: string, response: StoredResponse): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(IdempotencyKey)
+      .set({ statusCode: response.statusCode, responseBody: JSON.stringify(response.body) })
+      .where('scope = :scope AND idempotency_key = :key', { scope, key })
+      .execute();
+  }
+
+  async purgeStale(now: Date): Promise<number> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(IdempotencyKey)
+      .where('created_at <= :cutoff', { cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  private isStale(row: IdempotencyKey, now: Date): boolean {
+    return now.getTime() - row.createdAt.getTime() >= IDEMPOTENCY_KEY_TTL_MS;
+  }
+}

@@ -1,0 +1,23 @@
+import { ApiError } from '../common/errors/api-error';
+import type { OrderStatus } from './order.entity';
+
+/** Also what callers who may not see an order get, so that order ids cannot be probed. */
+export function orderNotFound(): ApiError {
+  return new ApiError('order-not-found', 'The requested order does not exist.', 404);
+}
+
+export function orderInvalidStatus(action: string, status: OrderStatus, detail?: string): ApiError {
+  return new ApiError('order-invalid-status', detail ?? `A ${status} order cannot be ${action}.`, 409, { order_status: status });
+}
+
+export function cartEmpty(): ApiError {
+  return new ApiError('cart-empty', 'The cart holds no tickets of this provider.', 400);
+}
+
+export function idempotencyKeyReused(): ApiError {
+  return new ApiError('idempotency-key-reused', 'This Idempotency-Key was used with another request body.', 422);
+}
+
+export function invalidSignature(detail = 'The request signature is not valid.'): ApiError {
+  return new ApiError('invalid-signature', detail, 403);
+}

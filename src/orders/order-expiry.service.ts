@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CartService } from '../cart/cart.service';
+import { CLOCK, Clock } from '../common/clock';
+import { runInTransaction } from '../common/database/transactions';
+import { appConfig } from '../config/app.config';
+import { IdempotencyService } from './idempotency.service';
+import { Order } from './order.entity';
+import { OrdersService } from './orders.service';
+
+/** Lapsed orders handled per sweep; the next sweep takes the rest. */
+const SWEEP_BATCH = 500;
+
+/**
+ * Releases the capacity held by pending orders whose hold has lapsed, every
+ * ORDER_SWEEP_INTERVAL_SECONDS, and forgets idle carts and day-old idempotency keys. Several
+ * instances may sweep at once: each order is expired by one conditional UPDATE, so only one of them
+ * releases it.
+ */
+@Injectable()
+export class OrderExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OrderExpiryService.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly orders: OrdersService,
+    private readonly carts: CartService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.tick(), this.config.tickets.orderSweepIntervalSeconds * 1000);
+    // The sweep never keeps the process alive on its own.
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Expires every pending order whose hold lapsed before the clock's now; returns how many it expired. */
+  async sweepExpiredOrders(): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.dataSource
+      .getRepository(Order)
+      .createQueryBuilder('purchase')
+      .select('purchase.id')
+      .where('purchase.status = :pending AND purchase.expiresAt <= :now', { pending: 'pending', now })
+      .orderBy('purchase.expiresAt', 'ASC')
+      .take(SWEEP_BATCH)
+      .getMany();
+    let expired = 0;
+    for (const { id } of due) {
+      if (await runInTransaction(this.dataSource, (manager) => this.orders.expireOrder(manager, id, now))) expired += 1;
+    }
+    return expired;
+  }
+
+  /** Deletes carts idle for a day and idempotency keys older than a day. */
+  async purgeStale(): Promise<void> {
+    const now = this.clock.now();
+    await this.carts.purgeIdleCarts(now);
+    await this.idempotency.purgeStale(now);
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.sweepExpiredOrders()
+      .then(() => this.purgeStale())
+      .catch((error: unknown) => this.logger.error({ err: error }, 'order sweep failed'))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+}

@@ -1,0 +1,142 @@
+import { applyDecorators, Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBasicAuth,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
+import { CartService } from '../cart/cart.service';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { RouteIdPipe } from '../common/http/route-params';
+import { setTotalHeaders } from '../common/pagination/pagination';
+import { CompleteOrderDto } from './dto/complete-order.dto';
+import { ListOrdersQuery } from './dto/list-orders.query';
+import { OrderListResponse, OrderResponseDoc } from './dto/order.response';
+import type { OrderResponse } from './orders.mapper';
+import { OrdersService, OrderViewer, SignedRequest } from './orders.service';
+import { canonicalJson } from './webhook-signature';
+
+const ID_PARAM = ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } });
+const CART_TOKEN_REQUEST_HEADER = ApiHeader({
+  name: CART_TOKEN_HEADER,
+  required: false,
+  description: `Anonymous buyers: the cart token their orders were placed with (or the ${CART_COOKIE} cookie)`,
+});
+const NOT_FOUND = ApiNotFoundResponse({ description: 'order-not-found: no such order, or one the caller may not see (ids cannot be probed)' });
+
+/** The documentation shared by the cancel and refund routes. */
+const OrderTransitionDocs = (summary: string, forbiddenDescription: string) =>
+  applyDecorators(
+    HttpCode(200),
+    ApiBasicAuth('basic'),
+    ID_PARAM,
+    CART_TOKEN_REQUEST_HEADER,
+    ApiOperation({ summary }),
+    ApiOkResponse({ type: OrderResponseDoc, description: 'The order after the change' }),
+    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
+    ApiForbiddenResponse({ description: forbiddenDescription }),
+    NOT_FOUND,
+    ApiConflictResponse({ description: 'order-invalid-status: the order is not in a status this change applies to' }),
+  );
+
+@ApiTags('tickets')
+@Controller('tickets/v1/orders')
+export class OrdersController {
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly carts: CartService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiBasicAuth('basic')
+  @CART_TOKEN_REQUEST_HEADER
+  @ApiOperation({ summary: "List orders: every order for managers (manage_attendees), the caller's own (by user or cart token) for buyers" })
+  @ApiOkResponse({ type: OrderListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param (page, per_page outside 1..100, status) or invalid-page-number (past the last page)' })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
+  async list(@Query() query: ListOrdersQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+    const page = await this.orders.list(query, this.viewer(request, user), this.urls.context(request, user));
+    setTotalHeaders(response, 'tickets', page.total, page.totalPages);
+    return { rest_url: page.restUrl, total: page.total, total_pages: page.totalPages, orders: page.orders };
+  }
+
+  @Get(':id')
+  @HttpCode(200)
+  @ApiBasicAuth('basic')
+  @ID_PARAM
+  @CART_TOKEN_REQUEST_HEADER
+  @ApiOperation({ summary: 'Read an order: its buyer, or a manager of any of its events' })
+  @ApiOkResponse({ type: OrderResponseDoc })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
+  @NOT_FOUND
+  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
+    return this.orders.get(id, this.viewer(request, user), this.urls.context(request, user));
+  }
+
+  @Post(':id/complete')
+  @HttpCode(200)
+  @ApiBasicAuth('basic')
+  @ID_PARAM
+  @ApiHeader({
+    name: 'X-Signature',
+    required: false,
+    description:
+      'Payment webhooks: hex HMAC-SHA256 with PAYMENT_WEBHOOK_SECRET of the body in canonical JSON (keys sorted at every level, no blanks), which must name the order: {"order_id":<id>}',
+  })
+  @ApiOperation({ summary: 'Mark a pending order paid: its tickets move from pending to sold and its attendees to completed' })
+  @ApiOkResponse({ type: OrderResponseDoc, description: 'The completed order' })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param: order_id is not an id' })
+  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous, unsigned) or incorrect_password' })
+  @ApiForbiddenResponse({ description: 'invalid-signature (bad or missing signature, order_id not this order, signing disabled), or rest_forbidden: not a manager of all its events' })
+  @NOT_FOUND
+  @ApiConflictResponse({ description: 'order-invalid-status: not pending, or its hold has expired' })
+  complete(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: CompleteOrderDto,
+    @Headers('x-signature') signature: string | undefined,
+    @Req() request: Request,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<OrderResponse> {
+    const signed: SignedRequest | undefined =
+      signature === undefined ? undefined : { signature, payload: this.signedPayload(request), orderId: body.order_id };
+    return this.orders.complete(id, this.viewer(request, user), signed, this.urls.context(request, user));
+  }
+
+  @Post(':id/cancel')
+  @OrderTransitionDocs(
+    'Cancel an order and give back its capacity: managers of all its events (pending or completed), or its buyer while it is pending',
+    'rest_forbidden: a buyer cancelling a completed order, or a manager of only some of its events',
+  )
+  cancel(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
+    return this.orders.cancel(id, this.viewer(request, user), this.urls.context(request, user));
+  }
+
+  @Post(':id/refund')
+  @OrderTransitionDocs('Refund a completed order and give back its capacity: managers of all its events', 'rest_forbidden: not a manager of all its events')
+  refund(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
+    return this.orders.refund(id, this.viewer(request, user), this.urls.context(request, user));
+  }
+
+  private viewer(request: Request, user: AuthenticatedUser | undefined): OrderViewer {
+    return { user, cartToken: this.carts.tokenOf(request) };
+  }
+
+  /** The exact bytes when the app keeps raw bodies, else the parsed body in canonical JSON. */
+  private signedPayload(request: Request): string | Buffer {
+    const raw = (request as Request & { rawBody?: unknown }).rawBody;
+    return Buffer.isBuffer(raw) ? raw : canonicalJson(request.body ?? {});
+  }
+}

@@ -1,0 +1,59 @@
+import { toAttendeeResponse, AttendeeResponse } from '../attendees/attendees.mapper';
+import type { Attendee } from '../attendees/attendee.entity';
+import { formatInZone } from '../common/dates/date-format';
+import { resolveTimeZone } from '../common/dates/timezone';
+import type { RequestContext } from '../common/http/request-context';
+import type { CurrencyConfig } from '../config/app.config';
+import type { Ticket } from '../tickets/ticket.entity';
+import type { Order, OrderStatus } from './order.entity';
+
+/** The order (decisions.md "Checkout request"), keys in this order. */
+export interface OrderResponse {
+  id: number;
+  status: OrderStatus;
+  provider: string;
+  total: string;
+  currency: string;
+  purchaser: { name: string; email: string };
+  attendees: AttendeeResponse[];
+  created: string;
+  expires?: string;
+}
+
+/** What an order response shows besides the order row, loaded in bulk for a whole page. */
+export interface OrderRelations {
+  /** The order's attendees, lowest id first. */
+  attendees: Attendee[];
+  tickets: ReadonlyMap<number, Ticket>;
+  /** Time zone of each event, for the tickets' sale windows. */
+  eventTimezones: ReadonlyMap<number, string>;
+}
+
+/**
+ * Everyone who may see an order is its buyer or manages its events, and both need the attendees'
+ * private fields (buyers print their security codes), so attendees are shown with `manage: true`.
+ * Dates are wall-clock times in the site time zone, as `date` fields elsewhere.
+ */
+export function toOrderResponse(order: Order, relations: OrderRelations, context: RequestContext, currency: CurrencyConfig): OrderResponse {
+  const siteZone = resolveTimeZone(context.siteTimezone) ?? 'UTC';
+  const attendees: AttendeeResponse[] = [];
+  for (const attendee of relations.attendees) {
+    const ticket = relations.tickets.get(attendee.ticketId);
+    if (!ticket) continue;
+    attendees.push(
+      toAttendeeResponse(attendee, ticket, context, { manage: true, currency, eventTimezone: relations.eventTimezones.get(attendee.eventId) ?? 'UTC' }),
+    );
+  }
+  const response: OrderResponse = {
+    id: order.id,
+    status: order.status,
+    provider: order.provider,
+    total: order.total,
+    currency: order.currency,
+    purchaser: { name: order.purchaserName, email: order.purchaserEmail },
+    attendees,
+    created: formatInZone(order.createdAt, siteZone),
+  };
+  if (order.status === 'pending' && order.expiresAt) response.expires = formatInZone(order.expiresAt, siteZone);
+  return response;
+}

@@ -1,0 +1,272 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { runInTransaction } from '../common/database/transactions';
+import { forbidden } from '../common/errors/api-error';
+import type { RequestContext } from '../common/http/request-context';
+import { assertPageInRange, buildPageLinks, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
+import { appConfig } from '../config/app.config';
+import { Event } from '../events/event.entity';
+import { CapacityCount, CapacityService } from '../tickets/capacity.service';
+import { Ticket } from '../tickets/ticket.entity';
+import { canManageEvent } from '../tickets/ticket-permissions';
+import { ListOrdersQuery } from './dto/list-orders.query';
+import { Order, OrderStatus } from './order.entity';
+import { invalidSignature, orderInvalidStatus, orderNotFound } from './order-errors';
+import { ACTION_TARGET, canTransition, heldCount, OrderAction } from './order-status';
+import { loadOrderRelations, orderEventIds } from './order-relations';
+import { OrderRelations, OrderResponse, toOrderResponse } from './orders.mapper';
+import { isValidSignature } from './webhook-signature';
+
+/** Who is asking about orders: the signed-in user (if any) and the cart token the request carries. */
+export interface OrderViewer {
+  user?: AuthenticatedUser;
+  cartToken: string | null;
+}
+
+/** A payment webhook's proof: the `X-Signature` header and what it signs. */
+export interface SignedRequest {
+  signature: string;
+  /** The raw body when the app keeps it, else the canonical JSON of the parsed body. */
+  payload: string | Buffer;
+  /** `order_id` of the signed body. */
+  orderId: number | undefined;
+}
+
+export interface OrderPage {
+  orders: OrderResponse[];
+  restUrl: string;
+  total: number;
+  totalPages: number;
+}
+
+const PAST_PARTICIPLE: Record<OrderAction, string> = { complete: 'completed', cancel: 'cancelled', refund: 'refunded' };
+
+/** What a transition found, decided inside its transaction and reported after it commits. */
+type TransitionOutcome = { kind: 'done' } | { kind: 'lapsed' } | { kind: 'invalid'; status: OrderStatus };
+
+/**
+ * Reading orders and moving them along: pending → completed (paid) | cancelled | expired,
+ * completed → cancelled | refunded. Every move is a conditional UPDATE on the status read, so two
+ * concurrent moves of one order cannot both release its capacity.
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly capacity: CapacityService,
+  ) {}
+
+  // ---------------------------------------------------------------- reading
+
+  /** Managers (`manage_attendees`) see every order; buyers their own, by user or by cart token. */
+  async list(query: ListOrdersQuery, viewer: OrderViewer, context: RequestContext): Promise<OrderPage> {
+    const page = parsePageRequest(query, 'tickets');
+    const pairs: QueryPairs = [];
+    if (query.per_page !== undefined) pairs.push(['per_page', String(page.perPage)]);
+    if (query.status?.length) pairs.push(['status', query.status.join(',')]);
+    const collectionUrl = context.namespaceUrl('tickets', 'orders');
+
+    const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
+    if (!hasCapability(viewer.user, 'manage_attendees')) {
+      if (!viewer.user && !viewer.cartToken) return this.emptyPage(collectionUrl, pairs, page.page);
+      builder.andWhere(
+        new Brackets((own) => {
+          if (viewer.user) own.orWhere('purchase.userId = :userId', { userId: viewer.user.id });
+          if (viewer.cartToken) own.orWhere('purchase.cartToken = :cartToken', { cartToken: viewer.cartToken });
+        }),
+      );
+    }
+    if (query.status?.length) builder.andWhere('purchase.status IN (:...statuses)', { statuses: query.status });
+    const [orders, total] = await builder.orderBy('purchase.id', 'ASC').skip(page.offset).take(page.perPage).getManyAndCount();
+    const totalPages = countPages(total, page.perPage);
+    assertPageInRange(page.page, totalPages, { kind: 'invalid' });
+    const relations = await loadOrderRelations(this.dataSource.manager, orders.map((order) => order.id));
+    return {
+      orders: orders.map((order) => toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency)),
+      restUrl: buildPageLinks(collectionUrl, pairs, page.page, totalPages).rest_url,
+      total,
+      totalPages,
+    };
+  }
+
+  /** The order for its buyer or a manager of any of its events; 404 for everyone else. */
+  async get(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
+    const order = await this.findOrFail(this.dataSource.manager, id);
+    const events = await this.eventsOf(this.dataSource.manager, id);
+    if (!this.isBuyer(order, viewer) && !events.some((event) => canManageEvent(viewer.user, event))) throw orderNotFound();
+    return this.present(this.dataSource.manager, order, context);
+  }
+
+  // ---------------------------------------------------------------- transitions
+
+  /** Marks a pending order paid: by the managers of all its events, or by a signed payment webhook. */
+  async complete(id: number, viewer: OrderViewer, signed: SignedRequest | undefined, context: RequestContext): Promise<OrderResponse> {
+    if (signed) this.verifySignature(id, signed);
+    else if (!viewer.user) throw forbidden(true);
+    const order = await this.findOrFail(this.dataSource.manager, id);
+    if (!signed) await this.assertManagesAll(order, viewer);
+    return this.transition(order, 'complete', context);
+  }
+
+  /** Managers cancel pending and completed orders; the buyer may cancel their own while it is pending. */
+  async cancel(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
+    if (!viewer.user && !viewer.cartToken) throw forbidden(true);
+    const order = await this.findOrFail(this.dataSource.manager, id);
+    const events = await this.eventsOf(this.dataSource.manager, id);
+    const managesAll = events.length > 0 && events.every((event) => canManageEvent(viewer.user, event));
+    if (!managesAll) {
+      const isBuyer = this.isBuyer(order, viewer);
+      if (!isBuyer && !events.some((event) => canManageEvent(viewer.user, event))) throw orderNotFound();
+      if (!isBuyer) throw forbidden(!viewer.user);
+      if (order.status === 'completed' || order.status === 'refunded') {
+        throw forbidden(!viewer.user, 'Only the managers of its events can cancel an order once it is completed.');
+      }
+    }
+    return this.transition(order, 'cancel', context);
+  }
+
+  async refund(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
+    if (!viewer.user) throw forbidden(true);
+    const order = await this.findOrFail(this.dataSource.manager, id);
+    await this.assertManagesAll(order, viewer);
+    return this.transition(order, 'refund', context);
+  }
+
+  /**
+   * Expires a pending order whose hold has lapsed and gives back what it held, inside the caller's
+   * transaction. The conditional UPDATE comes first, so that of several instances sweeping at
+   * once exactly one releases each order. False when the order was not (or no longer) due.
+   */
+  async expireOrder(manager: EntityManager, orderId: number, now: Date): Promise<boolean> {
+    const expired = await manager
+      .createQueryBuilder()
+      .update(Order)
+      .set({ status: 'expired', updatedAt: now })
+      .where('id = :orderId AND status = :pending AND expires_at <= :now', { orderId, pending: 'pending', now })
+      .execute();
+    if (!expired.affected) return false;
+    await this.releaseHeld(manager, orderId, 'pending');
+    await this.setAttendeeStatus(manager, orderId, 'expired');
+    return true;
+  }
+
+  private async transition(order: Order, action: OrderAction, context: RequestContext): Promise<OrderResponse> {
+    if (!canTransition(action, order.status)) throw orderInvalidStatus(PAST_PARTICIPLE[action], order.status);
+    const now = this.clock.now();
+    const outcome = await runInTransaction(this.dataSource, (manager) => this.applyTransition(manager, order, action, now));
+    if (outcome.kind === 'lapsed') throw orderInvalidStatus(PAST_PARTICIPLE[action], 'expired', 'The order’s hold on its tickets has expired; it can no longer be completed.');
+    if (outcome.kind === 'invalid') throw orderInvalidStatus(PAST_PARTICIPLE[action], outcome.status);
+    return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, order.id), context);
+  }
+
+  private async applyTransition(manager: EntityManager, order: Order, action: OrderAction, now: Date): Promise<TransitionOutcome> {
+    const target = ACTION_TARGET[action];
+    const update = manager
+      .createQueryBuilder()
+      .update(Order)
+      .set({ status: target, updatedAt: now, ...(action === 'complete' ? { completedAt: now, expiresAt: null } : {}) })
+      .where('id = :orderId AND status = :from', { orderId: order.id, from: order.status });
+    // A payment that arrives after the hold lapsed cannot complete the order: its units may be sold again.
+    if (action === 'complete') update.andWhere('(expires_at IS NULL OR expires_at > :now)', { now });
+    const result = await update.execute();
+    if (!result.affected) {
+      const current = await this.findOrFail(manager, order.id);
+      if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(manager, order.id, now))) return { kind: 'lapsed' };
+      return { kind: 'invalid', status: current.status };
+    }
+    if (action === 'complete') {
+      for (const [ticket, quantity] of await this.heldUnits(manager, order.id)) await this.capacity.confirm(manager, ticket, quantity);
+      await this.setAttendeeStatus(manager, order.id, 'completed');
+    } else {
+      const count = heldCount(order.status) as CapacityCount;
+      await this.releaseHeld(manager, order.id, count);
+      await this.setAttendeeStatus(manager, order.id, target);
+    }
+    return { kind: 'done' };
+  }
+
+  private async releaseHeld(manager: EntityManager, orderId: number, count: CapacityCount): Promise<void> {
+    for (const [ticket, quantity] of await this.heldUnits(manager, orderId)) await this.capacity.release(manager, ticket, quantity, count);
+  }
+
+  /** Units the order holds per ticket, lowest ticket id first: its attendees, except RSVP "not going" answers. */
+  private async heldUnits(manager: EntityManager, orderId: number): Promise<Array<[Ticket, number]>> {
+    const rows = await manager
+      .createQueryBuilder(Attendee, 'attendee')
+      .select('attendee.ticketId', 'ticketId')
+      .addSelect('COUNT(*)', 'units')
+      .where('attendee.orderId = :orderId', { orderId })
+      .andWhere('(attendee.rsvpGoing IS NULL OR attendee.rsvpGoing = :going)', { going: true })
+      .groupBy('attendee.ticketId')
+      .orderBy('attendee.ticketId', 'ASC')
+      .getRawMany<{ ticketId: number | string; units: number | string }>();
+    if (rows.length === 0) return [];
+    const tickets = await manager.find(Ticket, { where: { id: In(rows.map((row) => Number(row.ticketId))) } });
+    const byId = new Map(tickets.map((ticket) => [ticket.id, ticket]));
+    return rows.flatMap((row) => {
+      const ticket = byId.get(Number(row.ticketId));
+      return ticket ? [[ticket, Number(row.units)] as [Ticket, number]] : [];
+    });
+  }
+
+  /**
+   * Attendees carry their order's status. RSVP orders are completed at checkout (their attendees read
+   * `yes`/`no` then), so a transition only ever moves them to cancelled or refunded.
+   */
+  private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus): Promise<void> {
+    await manager.createQueryBuilder().update(Attendee).set({ orderStatus: status }).where('order_id = :orderId', { orderId }).execute();
+  }
+
+  // ---------------------------------------------------------------- permissions
+
+  private verifySignature(id: number, signed: SignedRequest): void {
+    const secret = this.config.tickets.paymentWebhookSecret;
+    if (!secret) throw invalidSignature('Signed completion is not enabled (PAYMENT_WEBHOOK_SECRET is not set).');
+    if (!isValidSignature(secret, signed.payload, signed.signature)) throw invalidSignature();
+    if (signed.orderId !== id) throw invalidSignature('The signed body must name this order in order_id.');
+  }
+
+  private isBuyer(order: Order, viewer: OrderViewer): boolean {
+    if (viewer.user && order.userId === viewer.user.id) return true;
+    return !!viewer.cartToken && order.cartToken === viewer.cartToken;
+  }
+
+  /** Only managers of every event the order is for may complete or refund it; others who cannot see it get 404. */
+  private async assertManagesAll(order: Order, viewer: OrderViewer): Promise<void> {
+    const events = await this.eventsOf(this.dataSource.manager, order.id);
+    if (events.length > 0 && events.every((event) => canManageEvent(viewer.user, event))) return;
+    if (this.isBuyer(order, viewer) || events.some((event) => canManageEvent(viewer.user, event))) throw forbidden(!viewer.user);
+    throw orderNotFound();
+  }
+
+  // ---------------------------------------------------------------- storage
+
+  private async eventsOf(manager: EntityManager, orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
+    const ids = await orderEventIds(manager, orderId);
+    if (ids.length === 0) return [];
+    return manager.find(Event, { select: { id: true, authorId: true }, where: { id: In(ids) } });
+  }
+
+  private async findOrFail(manager: EntityManager, id: number): Promise<Order> {
+    const order = await manager.findOne(Order, { where: { id } });
+    if (!order) throw orderNotFound();
+    return order;
+  }
+
+  private async present(manager: EntityManager, order: Order, context: RequestContext): Promise<OrderResponse> {
+    const relations = (await loadOrderRelations(manager, [order.id])).get(order.id) as OrderRelations;
+    return toOrderResponse(order, relations, context, this.config.currency);
+  }
+
+  private emptyPage(collectionUrl: string, pairs: QueryPairs, page: number): OrderPage {
+    assertPageInRange(page, 0, { kind: 'invalid' });
+    return { orders: [], restUrl: buildPageLinks(collectionUrl, pairs, page, 0).rest_url, total: 0, totalPages: 0 };
+  }
+}
