@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import request from 'supertest';
 import type { Event } from '../src/events/event.entity';
+import { CapacityService } from '../src/tickets/capacity.service';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { TicketPool } from '../src/tickets/ticket-pool.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -400,6 +401,39 @@ describe('Tickets (e2e)', () => {
     });
   });
 
+  describe('concurrent writes', () => {
+    it('never lose units sold while the ticket is edited and moved into and out of the pool', async () => {
+      const event = await newEvent();
+      await createTicket(event, { ticket: { mode: 'global', event_capacity: 500 } });
+      const ticket = await createTicket(event, { ticket: { mode: 'own', capacity: 200 } });
+      const sales = Array.from({ length: 30 }, () => sellUnits(testApp, ticket.id, 1));
+      const edits = Array.from({ length: 6 }, (_unused, index) =>
+        updateAs(editor, ticket.id, { post_id: event.id, name: `Edit ${index}`, ticket: index % 2 === 0 ? { mode: 'capped', capacity: 200 } : { mode: 'own', capacity: 200 } }),
+      );
+      const [sold, edited] = await Promise.all([Promise.all(sales), Promise.all(edits)]);
+      expect(edited.map((response) => response.status)).toEqual(edits.map(() => 200));
+      const stored = await storedTicket(ticket.id);
+      expect(stored.sold).toBe(sold.filter(Boolean).length);
+      expect(stored.sold).toBeGreaterThan(0);
+      const pool = await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id });
+      expect(pool.sold).toBe(stored.capacityMode === 'capped' ? stored.sold : 0);
+    });
+
+    it('refuse a sale that read the ticket before it moved into the pool, rather than count it on the wrong side', async () => {
+      const event = await newEvent();
+      await createTicket(event, { ticket: { mode: 'global', event_capacity: 50 } });
+      const ticket = await createTicket(event, { ticket: { mode: 'own', capacity: 20 } });
+      const readBeforeTheMove = await storedTicket(ticket.id);
+      await updateAs(editor, ticket.id, { post_id: event.id, ticket: { mode: 'capped', capacity: 20 } }).expect(200);
+      const capacity = testApp.app.get(CapacityService);
+      const taken = await testApp.dataSource.transaction((manager) => capacity.take(manager, readBeforeTheMove, 1, 'sold'));
+      expect(taken).toBe(false);
+      expect(await sellUnits(testApp, ticket.id, 1)).toBe(true);
+      expect(await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id })).toMatchObject({ sold: 1 });
+      expect((await storedTicket(ticket.id)).sold).toBe(1);
+    });
+  });
+
   describe('update', () => {
     it('keeps the fields left out, on POST, PUT and PATCH alike', async () => {
       const event = await newEvent({ timezone: 'America/New_York' });
@@ -629,6 +663,20 @@ describe('Tickets (e2e)', () => {
         expect((await getAs(null, `${TICKETS}/${ticket.id}`).expect(200)).body.attendees).toEqual([]);
         expect((await getAs(author, `${TICKETS}/${ticket.id}`).expect(200)).body.attendees).toHaveLength(1);
       });
+    });
+  });
+
+  describe('documentation', () => {
+    it('documents every ticket route, its parameters and its errors in the namespace doc and index', async () => {
+      const doc = (await http().get('/cal/tickets/v1/doc').expect(200)).body;
+      expect(Object.keys(doc.paths['/tickets'])).toEqual(['get', 'post']);
+      expect(Object.keys(doc.paths['/tickets/{id}'])).toEqual(['get', 'post', 'put', 'patch', 'delete']);
+      const listParameters = doc.paths['/tickets'].get.parameters.map((parameter: { name: string }) => parameter.name);
+      expect(listParameters).toHaveLength(26);
+      expect(Object.keys(doc.paths['/tickets'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403']));
+      expect(Object.keys(doc.paths['/tickets/{id}'].delete.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409']));
+      const index = (await http().get('/cal/tickets/v1').expect(200)).body;
+      expect(index.routes['/cal/tickets/v1/tickets/(?P<id>\\d+)'].methods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
     });
   });
 

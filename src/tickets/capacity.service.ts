@@ -22,7 +22,10 @@ export class CapacityService {
       .createQueryBuilder()
       .update(Ticket)
       .set({ [count]: () => `${count} + :quantity` })
-      .where('id = :ticketId', { ticketId: ticket.id, quantity });
+      .where('id = :ticketId', { ticketId: ticket.id, quantity })
+      // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
+      // would otherwise be counted on the wrong side.
+      .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
     if (ticket.capacityMode === 'own') ticketUpdate.andWhere('capacity - sold - pending >= :quantity');
     if (ticket.capacityMode === 'capped') ticketUpdate.andWhere('(capacity IS NULL OR capacity - sold - pending >= :quantity)');
     const ticketResult = await ticketUpdate.execute();

@@ -154,7 +154,7 @@ export function applyTicketFilters<T extends ObjectLiteral>(builder: SelectQuery
 export function applyTicketOrder<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, filters: TicketListFilters): void {
   const direction = filters.order;
   if (filters.orderBy === 'include' && filters.include?.length) {
-    const positions = filters.include.map((id, index) => `WHEN :includeOrder${index} THEN ${index}`).join(' ');
+    const positions = filters.include.map((_id, index) => `WHEN :includeOrder${index} THEN ${index}`).join(' ');
     builder.setParameters(Object.fromEntries(filters.include.map((id, index) => [`includeOrder${index}`, id])));
     builder.orderBy(`CASE t.id ${positions} END`, direction);
   } else if (filters.orderBy === 'title' || filters.orderBy === 'slug') {

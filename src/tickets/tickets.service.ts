@@ -414,8 +414,8 @@ export class TicketsService implements EventTicketingFacts {
   /** Reads and checks the list filters; what was recognised is added to `echo` for `rest_url`. */
   private async readListFilters(manager: EntityManager, query: ListTicketsQuery, user: AuthenticatedUser | undefined, echo: Array<[string, string]>): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
-      eventStatuses: this.readStatuses(query.post_status, 'post_status', echo),
-      ticketStatuses: this.readStatuses(query.status, 'status', echo),
+      eventStatuses: ['publish'],
+      ticketStatuses: ['publish'],
       matchNothing: false,
       order: query.order ?? 'ASC',
       orderBy: query.orderby ?? 'title',
@@ -435,6 +435,16 @@ export class TicketsService implements EventTicketingFacts {
       filters.providers = [...new Set(query.provider.map(resolveProvider).filter((provider) => provider !== null))];
       echo.push(['provider', query.provider.join(',')]);
     }
+    filters.include = await this.readIds(manager, Ticket, query.include, 'include', echo);
+    filters.exclude = await this.readIds(manager, Ticket, query.exclude, 'exclude', echo);
+    filters.includePost = await this.readIds(manager, Event, query.include_post, 'include_post', echo);
+    filters.excludePost = await this.readIds(manager, Event, query.exclude_post, 'exclude_post', echo);
+    // Counts and capacities are the business of those who run events; the original ignores them for others.
+    if (hasCapability(user, 'manage_attendees')) {
+      filters.attendees = this.readRange(query.attendees_min, query.attendees_max, 'attendees', echo);
+      filters.checkedIn = this.readRange(query.checkedin_min, query.checkedin_max, 'checkedin', echo);
+      filters.capacity = this.readRange(query.capacity_min, query.capacity_max, 'capacity', echo);
+    }
     const after = this.readDateFilter(query.after, 'after', echo);
     if (after) filters.createdFrom = after.instant;
     const before = this.readDateFilter(query.before, 'before', echo);
@@ -443,11 +453,8 @@ export class TicketsService implements EventTicketingFacts {
     if (availableFrom) filters.saleStartsFrom = availableFrom.instant;
     const availableUntil = this.readDateFilter(query.available_until, 'available_until', echo);
     if (availableUntil) filters.saleEndsBefore = availableUntil.limit;
-
-    filters.include = await this.readIds(manager, Ticket, query.include, 'include', echo);
-    filters.exclude = await this.readIds(manager, Ticket, query.exclude, 'exclude', echo);
-    filters.includePost = await this.readIds(manager, Event, query.include_post, 'include_post', echo);
-    filters.excludePost = await this.readIds(manager, Event, query.exclude_post, 'exclude_post', echo);
+    filters.eventStatuses = this.readStatuses(query.post_status, 'post_status', echo);
+    filters.ticketStatuses = this.readStatuses(query.status, 'status', echo);
 
     if (query.currency !== undefined) {
       const codes = query.currency.map((code) => code.trim().toUpperCase());
@@ -460,12 +467,6 @@ export class TicketsService implements EventTicketingFacts {
       // Collecting attendee information needs an add-on of the original that this service does not have.
       if (query.attendee_information_available) filters.matchNothing = true;
       echo.push(['attendee_information_available', String(query.attendee_information_available)]);
-    }
-    // Counts and capacities are the business of those who run events; the original ignores them for others.
-    if (hasCapability(user, 'manage_attendees')) {
-      filters.attendees = this.readRange(query.attendees_min, query.attendees_max, 'attendees', echo);
-      filters.checkedIn = this.readRange(query.checkedin_min, query.checkedin_max, 'checkedin', echo);
-      filters.capacity = this.readRange(query.capacity_min, query.capacity_max, 'capacity', echo);
     }
     return filters;
   }
