@@ -482,6 +482,14 @@ describe('Tickets (e2e)', () => {
       expect((await storedTicket(created.id)).showDescription).toBe(false);
     });
 
+    it('reads a null ticket object as no change to the capacity', async () => {
+      const event = await newEvent();
+      const ticket = await createTicket(event, { ticket: { mode: 'own', capacity: 9 } });
+      const response = await updateAs(editor, ticket.id, { post_id: event.id, ticket: null, menu_order: 3 }).expect(200);
+      expect(response.body.capacity).toBe(9);
+      expect((await storedTicket(ticket.id)).menuOrder).toBe(3);
+    });
+
     it('needs post_id, and it must be the ticket event', async () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
@@ -898,6 +906,18 @@ describe('Tickets (e2e)', () => {
       const past = await listAs(null, { page: 2 }).expect(400);
       expect(past.body).toEqual({ code: 'invalid-page-number', message: 'The page number requested is larger than the number of pages available.', data: { status: 400 } });
       await listAs(null, { search: 'nothing matches this', page: 1 }).expect(200);
+    });
+
+    it('never answers 500 to arbitrary query parameters', async () => {
+      const names = ['page', 'per_page', 'search', 'offset', 'order', 'orderby', 'is_available', 'provider', 'after', 'before', 'include', 'exclude', 'include_post', 'exclude_post', 'attendees_min', 'attendees_max', 'checkedin_min', 'checkedin_max', 'capacity_min', 'capacity_max', 'available_from', 'available_until', 'post_status', 'status', 'currency', 'attendee_information_available'];
+      const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '1e309', '99999999999999999999', 'true', '[1,2]', '1,2,x', '2027-02-30'));
+      await fc.assert(
+        fc.asyncProperty(fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 4 }), async (query) => {
+          const response = await listAs(editor, query);
+          expect(response.status).toBeLessThan(500);
+        }),
+        { numRuns: 80 },
+      );
     });
 
     it('reads a page with a fixed number of queries, whatever its size', async () => {
