@@ -252,6 +252,15 @@ describe('Cart (e2e)', () => {
       expect((await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 1, provider: 'edd' }] }, 400, 'rest_invalid_param')).data.params).toHaveProperty(['tickets[0][provider]']);
     });
 
+    it("refuses a line whose provider is not the ticket's", async () => {
+      const mismatch = await expectRejected({ provider: 'tc', tickets: [{ ticket_id: rsvpId, quantity: 1 }] }, 400, 'rest_invalid_param');
+      expect(mismatch.data.params).toEqual({ 'tickets[0][provider]': `ticket ${rsvpId} is sold by rsvp, not tc` });
+      const lineProvider = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: rsvpId, quantity: 1, provider: 'rsvp' }] }).expect(200);
+      expect(lineProvider.body.tickets).toEqual([]);
+      const stored = await http().get(cartPath).set('X-Cart-Token', lineProvider.headers['x-cart-token'] as string).query({ provider: 'rsvp' }).expect(200);
+      expect(stored.body.tickets).toEqual([expect.objectContaining({ ticket_id: rsvpId, provider: 'rsvp' })]);
+    });
+
     it('names missing ticket ids and quantities', async () => {
       expect((await expectRejected({ provider: 'tc', tickets: [{ quantity: 1 }] }, 400, 'rest_missing_callback_param')).data.params).toEqual(['tickets[0][ticket_id]']);
       expect((await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId }] }, 400, 'rest_missing_callback_param')).data.params).toEqual(['tickets[0][quantity]']);

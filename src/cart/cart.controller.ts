@@ -1,7 +1,6 @@
 import { applyDecorators, Body, Controller, Get, HttpCode, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiForbiddenResponse,
   ApiHeader,
@@ -32,7 +31,6 @@ const CART_TOKEN_REQUEST_HEADER = ApiHeader({
 const CartWriteDocs = () =>
   applyDecorators(
     HttpCode(200),
-    ApiBasicAuth('basic'),
     CART_TOKEN_REQUEST_HEADER,
     ApiOperation({
       summary: 'Set quantities in the cart: listed tickets get the quantity sent (0 removes), others stay; all lines are checked before anything is saved',
@@ -62,7 +60,6 @@ export class CartController {
 
   @Get()
   @HttpCode(200)
-  @ApiBasicAuth('basic')
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({ summary: "Read the caller's cart (the signed-in user's, else the one of the cart token)" })
   @ApiOkResponse({ type: CartResponseDoc })

@@ -1,11 +1,9 @@
 import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiHeader,
-  ApiOkResponse,
   ApiOperation,
   ApiServiceUnavailableResponse,
   ApiTags,
@@ -35,7 +33,6 @@ export class CheckoutController {
 
   @Post()
   @HttpCode(201)
-  @ApiBasicAuth('basic')
   @ApiHeader({ name: CART_TOKEN_HEADER, required: false, description: `Anonymous buyers: their cart token (or the ${CART_COOKIE} cookie)` })
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -48,7 +45,6 @@ export class CheckoutController {
       'One transaction: capacity is taken with conditional updates (never oversold), the order and one attendee per unit are created and the lines leave the cart. Free orders complete at once; paid ones stay pending, holding capacity, for ORDER_HOLD_MINUTES.',
   })
   @ApiCreatedResponse({ type: OrderResponseDoc, description: 'The order; Location names it. A replay (same Idempotency-Key) carries Idempotent-Replayed: true.' })
-  @ApiOkResponse({ description: 'Never: a replay answers with the status of the first response (201)' })
   @ApiBadRequestResponse({
     description: 'cart-empty; rest_missing_callback_param (provider, purchaser, purchaser[name], purchaser[email]); rest_invalid_param (unknown provider, bad email, going on a paid checkout, attendees for tickets not in the cart, Idempotency-Key)',
   })

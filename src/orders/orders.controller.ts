@@ -36,10 +36,10 @@ const CART_TOKEN_REQUEST_HEADER = ApiHeader({
 const NOT_FOUND = ApiNotFoundResponse({ description: 'order-not-found: no such order, or one the caller may not see (ids cannot be probed)' });
 
 /** The documentation shared by the cancel and refund routes. */
-const OrderTransitionDocs = (summary: string, forbiddenDescription: string) =>
+const OrderTransitionDocs = (summary: string, forbiddenDescription: string, ...extra: MethodDecorator[]) =>
   applyDecorators(
     HttpCode(200),
-    ApiBasicAuth('basic'),
+    ...extra,
     ID_PARAM,
     CART_TOKEN_REQUEST_HEADER,
     ApiOperation({ summary }),
@@ -61,7 +61,6 @@ export class OrdersController {
 
   @Get()
   @HttpCode(200)
-  @ApiBasicAuth('basic')
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({ summary: "List orders: every order for managers (manage_attendees), the caller's own (by user or cart token) for buyers" })
   @ApiOkResponse({ type: OrderListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
@@ -75,7 +74,6 @@ export class OrdersController {
 
   @Get(':id')
   @HttpCode(200)
-  @ApiBasicAuth('basic')
   @ID_PARAM
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({ summary: 'Read an order: its buyer, or a manager of any of its events' })
@@ -88,7 +86,6 @@ export class OrdersController {
 
   @Post(':id/complete')
   @HttpCode(200)
-  @ApiBasicAuth('basic')
   @ID_PARAM
   @ApiHeader({
     name: 'X-Signature',
@@ -125,7 +122,7 @@ export class OrdersController {
   }
 
   @Post(':id/refund')
-  @OrderTransitionDocs('Refund a completed order and give back its capacity: managers of all its events', 'rest_forbidden: not a manager of all its events')
+  @OrderTransitionDocs('Refund a completed order and give back its capacity: managers of all its events', 'rest_forbidden: not a manager of all its events', ApiBasicAuth('basic'))
   refund(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
     return this.orders.refund(id, this.viewer(request, user), this.urls.context(request, user));
   }

@@ -1,0 +1,89 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../errors/api-error';
+import { isLockConflict, isUniqueViolation, LOCK_CONFLICT_RETRIES, runInTransaction } from './transactions';
+
+function fakeDataSource(type: string, transaction: (work: (manager: EntityManager) => Promise<unknown>) => Promise<unknown>): DataSource {
+  return { options: { type }, transaction } as unknown as DataSource;
+}
+
+const deadlock = () => Object.assign(new Error('Deadlock found when trying to get lock'), { driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 } });
+
+describe('runInTransaction', () => {
+  it('runs a MySQL transaction again after a deadlock or a lock wait timeout', async () => {
+    const failures = [deadlock(), Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT' })];
+    let attempts = 0;
+    const dataSource = fakeDataSource('mysql', async (work) => {
+      attempts += 1;
+      const failure = failures.shift();
+      if (failure) throw failure;
+      return work({} as EntityManager);
+    });
+    await expect(runInTransaction(dataSource, async () => 'done')).resolves.toBe('done');
+    expect(attempts).toBe(3);
+  });
+
+  it(`answers 503 database-busy after ${LOCK_CONFLICT_RETRIES} retries`, async () => {
+    let attempts = 0;
+    const dataSource = fakeDataSource('mysql', async () => {
+      attempts += 1;
+      throw deadlock();
+    });
+    const failure = await runInTransaction(dataSource, async () => 'never').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).toBody()).toMatchObject({ code: 'database-busy', data: { status: 503, retry_after: 1 } });
+    expect(attempts).toBe(LOCK_CONFLICT_RETRIES + 1);
+  });
+
+  it('passes other errors through at once', async () => {
+    let attempts = 0;
+    const dataSource = fakeDataSource('mysql', async () => {
+      attempts += 1;
+      throw new Error('boom');
+    });
+    await expect(runInTransaction(dataSource, async () => 'never')).rejects.toThrow('boom');
+    expect(attempts).toBe(1);
+  });
+
+  it('runs SQLite transactions one after the other, even when one fails', async () => {
+    const log: string[] = [];
+    let open = 0;
+    const dataSource = fakeDataSource('better-sqlite3', async (work) => {
+      open += 1;
+      if (open > 1) throw new Error('overlapping transactions');
+      try {
+        return await work({} as EntityManager);
+      } finally {
+        open -= 1;
+      }
+    });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const results = await Promise.allSettled([
+      runInTransaction(dataSource, async () => {
+        log.push('first start');
+        await pause();
+        log.push('first end');
+        throw new Error('first fails');
+      }),
+      runInTransaction(dataSource, async () => {
+        log.push('second start');
+        await pause();
+        log.push('second end');
+        return 2;
+      }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
+    expect(log).toEqual(['first start', 'first end', 'second start', 'second end']);
+  });
+});
+
+describe('driver error codes', () => {
+  it('recognises lock conflicts and unique violations of both drivers', () => {
+    expect(isLockConflict(deadlock())).toBe(true);
+    expect(isLockConflict({ errno: 1205 })).toBe(true);
+    expect(isLockConflict(new Error('other'))).toBe(false);
+    expect(isUniqueViolation({ driverError: { code: 'ER_DUP_ENTRY' } })).toBe(true);
+    expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe(true);
+    expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })).toBe(false);
+    expect(isUniqueViolation(null)).toBe(false);
+  });
+});
