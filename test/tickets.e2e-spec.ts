@@ -689,11 +689,13 @@ describe('Tickets (e2e)', () => {
   });
 
   describe('events link', () => {
-    it('marks events with tickets as ticketed in event responses', async () => {
+    it('lists the ticket providers of an event as ticketed in event responses', async () => {
       const event = await newEvent();
       const untouched = await newEvent();
-      await createTicket(event);
-      expect((await getAs(null, `/cal/events/v1/events/${event.id}`).expect(200)).body.ticketed).toBe(true);
+      await createTicket(event, { provider: 'rsvp' });
+      await createTicket(event, { provider: 'tc' });
+      await createTicket(event, { provider: 'tc' });
+      expect((await getAs(null, `/cal/events/v1/events/${event.id}`).expect(200)).body.ticketed).toEqual(['tc', 'rsvp']);
       expect((await getAs(null, `/cal/events/v1/events/${untouched.id}`).expect(200)).body.ticketed).toBe(false);
     });
 

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 /** What the tickets namespace tells the events namespace about an event's tickets. */
 export interface EventTicketingFacts {
-  /** Which of these events have at least one ticket. */
-  ticketedEventIds(eventIds: number[]): Promise<Set<number>>;
+  /** The ticket providers of each of these events that has tickets (`["tc", "rsvp"]`). */
+  ticketProviders(eventIds: number[]): Promise<Map<number, string[]>>;
   /** Whether the event has attendees (sold or reserved tickets), which forbids destroying it. */
   hasAttendees(eventId: number): Promise<boolean>;
 }
@@ -20,9 +20,9 @@ export class EventHooks {
     this.ticketing = facts;
   }
 
-  async ticketedEventIds(eventIds: number[]): Promise<Set<number>> {
-    if (!this.ticketing || eventIds.length === 0) return new Set();
-    return this.ticketing.ticketedEventIds(eventIds);
+  async ticketProviders(eventIds: number[]): Promise<Map<number, string[]>> {
+    if (!this.ticketing || eventIds.length === 0) return new Map();
+    return this.ticketing.ticketProviders(eventIds);
   }
 
   async hasAttendees(eventId: number): Promise<boolean> {

@@ -33,12 +33,12 @@ export class EventRelationsLoader {
     );
     if (eventIds.length === 0) return relations;
 
-    const [venues, organizers, categories, tags, ticketed] = await Promise.all([
+    const [venues, organizers, categories, tags, ticketProviders] = await Promise.all([
       this.linked(manager, Venue, EventVenueLink, 'venueId', eventIds, true),
       this.linked(manager, Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
       this.linked(manager, Category, EventCategoryLink, 'categoryId', eventIds, false),
       this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
-      this.hooks.ticketedEventIds(eventIds),
+      this.hooks.ticketProviders(eventIds),
     ]);
     const [categoryCounts, tagCounts] = await Promise.all([
       this.categories.countPublishedEvents(unique(categories.map(([, term]) => term.id)), manager),
@@ -49,9 +49,9 @@ export class EventRelationsLoader {
     for (const [eventId, organizer] of organizers) relations.get(eventId)?.organizers.push(organizer);
     for (const [eventId, term] of categories) relations.get(eventId)?.categories.push({ term, count: categoryCounts.get(term.id) ?? 0 });
     for (const [eventId, term] of tags) relations.get(eventId)?.tags.push({ term, count: tagCounts.get(term.id) ?? 0 });
-    for (const eventId of ticketed) {
+    for (const [eventId, providers] of ticketProviders) {
       const entry = relations.get(eventId);
-      if (entry) entry.ticketed = true;
+      if (entry) entry.ticketed = providers;
     }
     return relations;
   }

@@ -22,7 +22,8 @@ export interface EventRelations {
   organizers: Organizer[];
   categories: Array<{ term: Category; count: number }>;
   tags: Array<{ term: Tag; count: number }>;
-  ticketed: boolean;
+  /** false without tickets, else the providers of the event's tickets, as the original. */
+  ticketed: false | string[];
 }
 
 export interface EventMappingOptions {
@@ -74,7 +75,7 @@ export interface EventResponse {
   organizer: unknown[];
   custom_fields: unknown[];
   json_ld?: Record<string, unknown>;
-  ticketed: boolean;
+  ticketed: false | string[];
 }
 
 /** The zone's abbreviation at the event's start ("EST", "CEST"; "UTC+2" for manual offsets). */

@@ -29,7 +29,7 @@ export class TicketsModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.eventHooks.registerTicketing({
-      ticketedEventIds: (eventIds) => this.tickets.ticketedEventIds(eventIds),
+      ticketProviders: (eventIds) => this.tickets.ticketProviders(eventIds),
       hasAttendees: (eventId) => this.tickets.hasAttendees(eventId),
     });
   }

@@ -165,14 +165,23 @@ export class TicketsService implements EventTicketingFacts {
 
   // ---------------------------------------------------------------- facts for the events namespace
 
-  async ticketedEventIds(eventIds: number[]): Promise<Set<number>> {
-    if (eventIds.length === 0) return new Set();
+  /** The providers of each event's tickets (events without tickets are absent), paid ones first as the original lists them. */
+  async ticketProviders(eventIds: number[]): Promise<Map<number, string[]>> {
+    if (eventIds.length === 0) return new Map();
     const rows = await this.dataSource.manager
       .createQueryBuilder(Ticket, 't')
-      .select('DISTINCT t.eventId', 'eventId')
+      .select('t.eventId', 'eventId')
+      .addSelect('t.provider', 'provider')
+      .distinct(true)
       .where('t.eventId IN (:...eventIds)', { eventIds: [...new Set(eventIds)] })
-      .getRawMany<{ eventId: number | string }>();
-    return new Set(rows.map((row) => Number(row.eventId)));
+      .orderBy('t.provider', 'DESC')
+      .getRawMany<{ eventId: number | string; provider: string }>();
+    const providers = new Map<number, string[]>();
+    for (const row of rows) {
+      const eventId = Number(row.eventId);
+      providers.set(eventId, [...(providers.get(eventId) ?? []), row.provider]);
+    }
+    return providers;
   }
 
   async hasAttendees(eventId: number): Promise<boolean> {

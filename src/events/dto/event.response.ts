@@ -60,7 +60,7 @@ export class EventResponseDoc {
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Organizer objects' }) organizer: unknown[];
   @ApiProperty({ type: 'array', items: { type: 'object' } }) custom_fields: unknown[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'schema.org Event; single GET only' }) json_ld?: Record<string, unknown>;
-  @ApiProperty({ description: 'Whether the event has tickets' }) ticketed: boolean;
+  @ApiProperty({ description: 'false without tickets, else the providers of its tickets, e.g. ["tc", "rsvp"]', oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }] }) ticketed: false | string[];
 }
 
 export class EventListResponse {
