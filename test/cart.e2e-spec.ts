@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import request from 'supertest';
 import { Cart, CartItem } from '../src/cart/cart.entity';
 import { CLOCK } from '../src/common/clock';
@@ -371,6 +372,34 @@ describe('Cart (e2e)', () => {
       expect(write.body.tickets).toEqual([expect.objectContaining({ ticket_id: vipId, quantity: 2 })]);
       const cart = await testApp.dataSource.getRepository(Cart).findOneByOrFail({ token });
       expect(await testApp.dataSource.getRepository(CartItem).countBy({ cartId: cart.id })).toBe(1);
+    });
+  });
+
+  describe('arbitrary input', () => {
+    const ids = () => fc.oneof(fc.constantFrom(generalId, vipId, rsvpId, otherEventTicketId, 0, -1, 2 ** 31, 1e20, 987_654), fc.string(), fc.double(), fc.jsonValue());
+    const line = () =>
+      fc.record({ ticket_id: ids(), quantity: fc.oneof(fc.integer({ min: -5, max: 20 }), fc.string(), fc.double(), fc.jsonValue()), optout: fc.jsonValue(), provider: fc.jsonValue() }, { requiredKeys: [] });
+    const body = () =>
+      fc.record(
+        {
+          provider: fc.oneof(fc.constantFrom('tc', 'rsvp', 'tpp', 'tribe-commerce', 'woo', ''), fc.jsonValue()),
+          tickets: fc.oneof(fc.array(line(), { maxLength: 4 }), fc.jsonValue()),
+          meta: fc.oneof(fc.array(fc.record({ ticket_id: ids(), items: fc.oneof(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 3 }), fc.jsonValue()) }, { requiredKeys: [] }), { maxLength: 2 }), fc.jsonValue()),
+          post_id: fc.oneof(fc.constantFrom(event.id, emptyEvent.id, 999_999), ids()),
+        },
+        { requiredKeys: [] },
+      );
+
+    it('never answers a cart write or read with a 500', async () => {
+      await fc.assert(
+        fc.asyncProperty(body(), async (payload) => {
+          const write = await http().post(cartPath).set('Content-Type', 'application/json').send(JSON.stringify(payload));
+          expect(write.status).toBeLessThan(500);
+          const read = await http().get(cartPath).query({ provider: String(payload.provider), post_id: String(payload.post_id) });
+          expect(read.status).toBeLessThan(500);
+        }),
+        { numRuns: 150 },
+      );
     });
   });
 });

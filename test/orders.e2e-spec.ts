@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { CartItem } from '../src/cart/cart.entity';
@@ -547,6 +548,38 @@ describe('Checkout and orders (e2e)', () => {
       await http().get(`${ORDERS_PATH}/${guestOrderId}`).set('Cookie', `cal_cart=${guest.token}`).expect(200);
       expect((await http().get(`${ORDERS_PATH}/12abc`).expect(404)).body.code).toBe('rest_no_route');
       expect((await http().get(`${ORDERS_PATH}/999999`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('order-not-found');
+    });
+  });
+
+  describe('arbitrary input', () => {
+    it('never answers a checkout or an order route with a 500', async () => {
+      const ticket = await freeTicket(1000);
+      const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
+      const person = () => fc.oneof(fc.record({ name: fc.oneof(fc.string(), fc.jsonValue()), email: fc.oneof(fc.emailAddress(), fc.jsonValue()) }, { requiredKeys: [] }), fc.jsonValue());
+      const payload = fc.record(
+        {
+          provider: fc.oneof(fc.constantFrom('tc', 'rsvp', 'tpp', 'woo'), fc.jsonValue()),
+          purchaser: person(),
+          attendees: fc.oneof(
+            fc.array(fc.record({ ticket_id: fc.oneof(fc.constant(ticket.id), fc.integer(), fc.string(), fc.jsonValue()), name: fc.string(), email: fc.emailAddress(), meta: fc.jsonValue() }, { requiredKeys: [] }), { maxLength: 3 }),
+            fc.jsonValue(),
+          ),
+          going: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(payload, fc.option(fc.string({ maxLength: 300 })), fc.string(), async (body, key, id) => {
+          const test = identify(http().post('/cal/tickets/v1/cart/checkout'), identity).set('Content-Type', 'application/json');
+          if (key !== null) test.set('Idempotency-Key', key.replace(/[\r\n]/g, ''));
+          expect((await test.send(JSON.stringify(body))).status).toBeLessThan(500);
+          const path = `${ORDERS_PATH}/${encodeURIComponent(id)}`;
+          expect((await http().get(path).set('Authorization', editor.authorization)).status).toBeLessThan(500);
+          expect((await http().post(`${path}/cancel`).set('Authorization', editor.authorization).send(body)).status).toBeLessThan(500);
+          expect((await http().get(ORDERS_PATH).query({ page: id, per_page: id, status: id })).status).toBeLessThan(500);
+        }),
+        { numRuns: 100 },
+      );
     });
   });
 });
