@@ -44,35 +44,14 @@ describe('runInTransaction', () => {
     expect(attempts).toBe(1);
   });
 
-  it('runs SQLite transactions one after the other, even when one fails', async () => {
-    const log: string[] = [];
-    let open = 0;
-    const dataSource = fakeDataSource('better-sqlite3', async (work) => {
-      open += 1;
-      if (open > 1) throw new Error('overlapping transactions');
-      try {
-        return await work({} as EntityManager);
-      } finally {
-        open -= 1;
-      }
+  it('runs SQLite transactions once: they are made exclusive at the data source, and never deadlock', async () => {
+    let attempts = 0;
+    const dataSource = fakeDataSource('better-sqlite3', async () => {
+      attempts += 1;
+      throw deadlock();
     });
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-    const results = await Promise.allSettled([
-      runInTransaction(dataSource, async () => {
-        log.push('first start');
-        await pause();
-        log.push('first end');
-        throw new Error('first fails');
-      }),
-      runInTransaction(dataSource, async () => {
-        log.push('second start');
-        await pause();
-        log.push('second end');
-        return 2;
-      }),
-    ]);
-    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
-    expect(log).toEqual(['first start', 'first end', 'second start', 'second end']);
+    await expect(runInTransaction(dataSource, async () => 1)).rejects.toThrow('Deadlock');
+    expect(attempts).toBe(1);
   });
 });
 

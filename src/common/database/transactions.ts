@@ -8,6 +8,9 @@ const LOCK_CONFLICT_ERRNOS = new Set([1213, 1205]);
 /** Unique index violations, which decide races between inserts of the same key. */
 const UNIQUE_VIOLATION_CODES = new Set(['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
+/** Foreign key violations: a row referred to was removed (or added) by a concurrent request. */
+const FOREIGN_KEY_VIOLATION_CODES = new Set(['ER_ROW_IS_REFERENCED_2', 'ER_NO_REFERENCED_ROW_2', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
+
 /** How many times a transaction that lost a lock conflict is run again before giving up. */
 export const LOCK_CONFLICT_RETRIES = 3;
 
@@ -33,28 +36,13 @@ export function isUniqueViolation(error: unknown): boolean {
   return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);
 }
 
-export function databaseBusy(): ApiError {
-  return new ApiError('database-busy', 'The request collided with others too many times; try again.', 503, { retry_after: 1 });
+export function isForeignKeyViolation(error: unknown): boolean {
+  const { code } = driverCodes(error);
+  return typeof code === 'string' && FOREIGN_KEY_VIOLATION_CODES.has(code);
 }
 
-/**
- * TypeORM's better-sqlite3 driver runs every transaction on its one connection, so two that overlap
- * in time would nest (the second becomes a savepoint of the first). They are queued here instead,
- * one after the other, per data source. MySQL/MariaDB transactions each get a pooled connection.
- */
-const sqliteQueues = new WeakMap<DataSource, Promise<unknown>>();
-
-function queueOnSqlite<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
-  const previous = sqliteQueues.get(dataSource) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  sqliteQueues.set(
-    dataSource,
-    next.then(
-      () => undefined,
-      () => undefined,
-    ),
-  );
-  return next;
+export function databaseBusy(): ApiError {
+  return new ApiError('database-busy', 'The request collided with others too many times; try again.', 503, { retry_after: 1 });
 }
 
 /**
@@ -64,8 +52,9 @@ function queueOnSqlite<T>(dataSource: DataSource, work: () => Promise<T>): Promi
  * and it must be safe to run again from the start.
  */
 export async function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  // On SQLite transactions are made exclusive at the data source (database/sqlite-serialization.ts).
   const attempt = () => dataSource.transaction(work);
-  if (dataSource.options.type !== 'mysql') return queueOnSqlite(dataSource, attempt);
+  if (dataSource.options.type !== 'mysql') return attempt();
   for (let retries = 0; ; retries += 1) {
     try {
       return await attempt();

@@ -28,7 +28,7 @@ describe('ApiExceptionFilter.toBody', () => {
   });
 
   it('answers lock contention and an unreachable database with 503', () => {
-    expect(filter.toBody(Object.assign(new Error('deadlock'), { code: 'ER_LOCK_DEADLOCK' }))).toMatchObject({ code: 'db-busy', data: { status: 503 } });
+    expect(filter.toBody(Object.assign(new Error('deadlock'), { code: 'ER_LOCK_DEADLOCK' }))).toMatchObject({ code: 'database-busy', data: { status: 503 } });
     expect(filter.toBody(Object.assign(new Error('down'), { code: 'ECONNREFUSED' }))).toMatchObject({ code: 'db-unavailable', data: { status: 503 } });
   });
 

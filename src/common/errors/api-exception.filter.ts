@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { databaseBusy, isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../database/transactions';
 import { ApiError, ApiErrorBody, noRoute } from './api-error';
 
 /** Status codes whose reason we can name without knowing more about the exception. */
@@ -25,19 +26,6 @@ const DATABASE_UNAVAILABLE = new Set([
   'SQLITE_BUSY',
 ]);
 
-/** Constraint violations that two concurrent requests can cause: the loser is told to retry. */
-const CONFLICTS = new Set([
-  'ER_DUP_ENTRY',
-  'SQLITE_CONSTRAINT_UNIQUE',
-  'SQLITE_CONSTRAINT_PRIMARYKEY',
-  'ER_ROW_IS_REFERENCED_2',
-  'ER_NO_REFERENCED_ROW_2',
-  'SQLITE_CONSTRAINT_FOREIGNKEY',
-]);
-
-/** Lock contention that outlived the retries of the code that met it. */
-const BUSY = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
-
 function errorCode(exception: unknown): string | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
   const candidate = exception as { type?: unknown; code?: unknown; driverError?: { code?: unknown } };
@@ -60,10 +48,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const body = this.toBody(exception);
     if (response.headersSent) return;
-    if (exception instanceof ApiError) {
-      const retryAfter = exception.extraData.retry_after;
-      if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
-    }
+    const retryAfter = body.data.retry_after;
+    if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
     response.status(body.data.status).json(body);
   }
 
@@ -77,13 +63,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const known = CODES_BY_STATUS[status];
       if (known) return { code: known[0], message: known[1], data: { status } };
     }
-    if (code && CONFLICTS.has(code)) {
+    if (isUniqueViolation(exception) || isForeignKeyViolation(exception)) {
       this.logger.warn({ err: exception }, 'constraint violation from a concurrent change');
       return { code: 'rest_conflict', message: 'The request conflicts with a concurrent change; retry it.', data: { status: 409 } };
     }
-    if (code && BUSY.has(code)) {
-      this.logger.warn({ err: exception }, 'database busy');
-      return { code: 'db-busy', message: 'The database is busy; retry the request.', data: { status: 503 } };
+    if (isLockConflict(exception)) {
+      this.logger.warn({ err: exception }, 'lock conflict outlived the retries');
+      return databaseBusy().toBody();
     }
     if (code && DATABASE_UNAVAILABLE.has(code)) {
       this.logger.error({ err: exception }, 'database unavailable');
