@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { recordedExchange } from './helpers/recorded';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
@@ -13,7 +12,7 @@ import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from '
 process.env.SITE_TIMEZONE = 'America/New_York';
 
 function recorded(file: string): Record<string, any> {
-  return JSON.parse(readFileSync(join(__dirname, '..', '..', 'shared', 'reference', 'responses', file), 'utf8')).body;
+  return recordedExchange(file).body;
 }
 
 const PUBLIC_KEYS = Object.keys(recorded('41-attendees-list-anon.json').attendees[0]);

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { recordedExchange } from './helpers/recorded';
 import fc from 'fast-check';
 import request from 'supertest';
 import { Cart, CartItem } from '../src/cart/cart.entity';
@@ -11,7 +10,7 @@ import { insertEvent, insertPool, insertTicket, TestClock } from './helpers/tick
 process.env.MAX_TICKETS_PER_ORDER = '10';
 
 function recorded(name: string): { status: number; body: unknown } {
-  return JSON.parse(readFileSync(join(__dirname, '..', '..', 'shared', 'reference', 'responses', name), 'utf8')) as { status: number; body: unknown };
+  return recordedExchange(name);
 }
 
 describe('Cart (e2e)', () => {

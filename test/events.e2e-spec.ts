@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { recordedExchange } from './helpers/recorded';
 import request from 'supertest';
 import { Event } from '../src/events/event.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -8,9 +7,7 @@ import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app
 // can only both be right if each is computed in its own zone.
 process.env.SITE_TIMEZONE = 'America/New_York';
 
-const recordedSingleEvent = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', 'shared', 'reference', 'responses', '14-event-single.json'), 'utf8'),
-).body as Record<string, unknown>;
+const recordedSingleEvent = recordedExchange('14-event-single.json').body as Record<string, unknown>;
 
 function typeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { recordedExchange } from './helpers/recorded';
 import fc from 'fast-check';
 import request from 'supertest';
 import type { Event } from '../src/events/event.entity';
@@ -16,7 +15,7 @@ process.env.SITE_TIMEZONE = 'Europe/Paris';
 const TICKETS = '/cal/tickets/v1/tickets';
 
 function recorded(file: string): { request: { body: Record<string, unknown> }; body: Record<string, any> } {
-  return JSON.parse(readFileSync(join(__dirname, '..', '..', 'shared', 'reference', 'responses', file), 'utf8'));
+  return recordedExchange(file) as ReturnType<typeof recorded>;
 }
 
 const RECORDED_RSVP_CREATE = recorded('29-ticket-create-rsvp.json');
