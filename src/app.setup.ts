@@ -6,6 +6,7 @@ import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
+import { restRouteRewrite } from './common/http/rest-route';
 import type { AppConfig } from './config/app.config';
 import { OpenApiDocument } from './namespaces/openapi-document';
 
@@ -27,6 +28,8 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.set('trust proxy', 'loopback');
   // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
   app.set('query parser', (query: string) => qs.parse(query, PARSE_LIMITS));
+  // `/?rest_route=/tribe/...`, the original's form for sites without pretty permalinks.
+  app.use(restRouteRewrite(config.apiRoot));
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
   app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: OUTSIDE_API_ROOT });
