@@ -35,6 +35,30 @@ describe('loadAppConfig', () => {
     });
   });
 
+  it('reads MySQL read replicas from DATABASE_REPLICA_URLS', () => {
+    const config = loadAppConfig({
+      ...base(),
+      DATABASE_URL: 'mysql://root@primary:3306/cal',
+      DATABASE_REPLICA_URLS: ' mysql://reader@replica-1:3306/cal , mariadb://reader@replica-2:3306/cal ,',
+    });
+    expect(config.database).toEqual({
+      type: 'mysql',
+      url: 'mysql://root@primary:3306/cal',
+      poolSize: 10,
+      replicaUrls: ['mysql://reader@replica-1:3306/cal', 'mysql://reader@replica-2:3306/cal'],
+    });
+    expect(loadAppConfig({ ...base(), DATABASE_URL: 'mysql://root@primary:3306/cal', DATABASE_REPLICA_URLS: ' ' }).database).not.toHaveProperty('replicaUrls');
+  });
+
+  it.each([
+    [{ DATABASE_REPLICA_URLS: 'mysql://reader@replica:3306/cal' }, 'not supported with SQLite'],
+    [{ DATABASE_URL: 'mysql://root@primary:3306/cal', DATABASE_REPLICA_URLS: 'sqlite:/tmp/replica.sqlite' }, 'mysql://'],
+    [{ DATABASE_URL: 'mysql://root@primary:3306/cal', DATABASE_REPLICA_URLS: 'mysql://reader@replica-without-db' }, 'must name a database'],
+  ])('refuses DATABASE_REPLICA_URLS %j, naming it', (env, problem) => {
+    expect(() => loadAppConfig({ ...base(), ...env })).toThrow(/DATABASE_REPLICA_URLS.*/);
+    expect(() => loadAppConfig({ ...base(), ...env })).toThrow(problem);
+  });
+
   it('normalises API_ROOT and keeps API_PREFIX', () => {
     expect(loadAppConfig({ ...base(), API_ROOT: 'wp-json/', API_PREFIX: 'tribe' })).toMatchObject({ apiRoot: '/wp-json', apiPrefix: 'tribe' });
   });

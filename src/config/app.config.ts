@@ -6,7 +6,7 @@ import { isValidTimeZone } from '../common/dates/timezone';
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
-  | { type: 'mysql'; url: string; poolSize: number };
+  | { type: 'mysql'; url: string; poolSize: number; replicaUrls?: string[] };
 
 export interface AppConfig {
   nodeEnv: string;
@@ -97,6 +97,24 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string, poolS
     return { type: 'mysql', url: raw.replace(/^mariadb:/, 'mysql:'), poolSize };
   }
   throw new ConfigError(variable, 'must start with sqlite: or mysql:// (or mariadb://)');
+}
+
+/**
+ * DATABASE_REPLICA_URLS: comma-separated mysql:// URLs of read replicas of DATABASE_URL. Replicas
+ * are a MySQL/MariaDB feature; with SQLite the setting is refused rather than silently ignored.
+ */
+export function withReplicas(database: DatabaseConfig, raw: string | undefined, dataDir: string): DatabaseConfig {
+  const urls = (raw ?? '').split(',').map((url) => url.trim()).filter((url) => url !== '');
+  if (urls.length === 0) return database;
+  if (database.type !== 'mysql') {
+    throw new ConfigError('DATABASE_REPLICA_URLS', 'needs a MySQL/MariaDB DATABASE_URL: read replicas are not supported with SQLite');
+  }
+  const replicaUrls = urls.map((url) => {
+    const replica = parseDatabaseUrl(url, dataDir, database.poolSize, 'DATABASE_REPLICA_URLS');
+    if (replica.type !== 'mysql') throw new ConfigError('DATABASE_REPLICA_URLS', `must list mysql:// (or mariadb://) URLs (got "${url}")`);
+    return replica.url;
+  });
+  return { ...database, replicaUrls };
 }
 
 function normaliseApiRoot(raw: string | undefined): string {
@@ -211,7 +229,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   return {
     nodeEnv,
     port: readPort(env),
-    database: parseDatabaseUrl(env.DATABASE_URL, dataDir, readPositiveInt(env, 'DATABASE_POOL_SIZE', 10)),
+    database: withReplicas(parseDatabaseUrl(env.DATABASE_URL, dataDir, readPositiveInt(env, 'DATABASE_POOL_SIZE', 10)), env.DATABASE_REPLICA_URLS, dataDir),
     apiRoot: normaliseApiRoot(env.API_ROOT),
     apiPrefix: readApiPrefix(env.API_PREFIX),
     publicUrl: readPublicUrl(env.PUBLIC_URL),

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app.config';
 import { MIGRATIONS } from './migrations';
+import { replicationOptions } from './read-replicas';
 
 /**
  * Connection options for one database config, shared by the app, the CLI and the TypeORM CLI.
@@ -39,5 +40,7 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     supportBigNumbers: true,
     bigNumberStrings: false,
     extra: { connectionLimit: database.poolSize },
+    // With DATABASE_REPLICA_URLS: primary and replica pools (read-replicas.ts).
+    ...replicationOptions(database),
   };
 }

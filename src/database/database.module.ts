@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { appConfig } from '../config/app.config';
 import { buildDataSourceOptions } from './data-source-options';
+import { ReplicaReadsInterceptor, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
 
 const MIGRATION_LOCK = 'cal_migrations';
@@ -45,10 +47,12 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
         if (!options) throw new Error('No database options');
         const dataSource = await new DataSource(options).initialize();
         if (dataSource.options.type === 'better-sqlite3') serialiseSqliteTransactions(dataSource);
+        routeListReadsToReplicas(dataSource);
         await runMigrations(dataSource);
         return dataSource;
       },
     }),
   ],
+  providers: [{ provide: APP_INTERCEPTOR, useClass: ReplicaReadsInterceptor }],
 })
 export class DatabaseModule {}
