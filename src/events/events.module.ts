@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/categories.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TagsModule } from '../tags/tags.module';
+import { EventsIcsController } from '../ics/events-ics.controller';
+import { EventsIcsService } from '../ics/events-ics.service';
 import { VenuesModule } from '../venues/venues.module';
 import { EventHooks } from './event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
@@ -19,8 +21,9 @@ import { EventsService } from './events.service';
     CategoriesModule,
     TagsModule,
   ],
-  controllers: [EventsController],
-  providers: [EventsService, EventRelationsLoader, EventHooks],
+  // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
+  controllers: [EventsIcsController, EventsController],
+  providers: [EventsService, EventRelationsLoader, EventHooks, EventsIcsService],
   exports: [EventsService, EventHooks],
 })
 export class EventsModule {}

@@ -36,9 +36,16 @@ import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-i
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
-import { EventResponse, toEventResponse } from './events.mapper';
+import { EventRelations, EventResponse, toEventResponse } from './events.mapper';
 
 export type EventSelector = { id: number } | { slug: string };
+
+export interface EventFeedRows {
+  events: Event[];
+  relations: Map<number, EventRelations>;
+  /** Events matching the query, including those beyond the limit. */
+  total: number;
+}
 
 export interface EventPage {
   events: EventResponse[];
@@ -67,24 +74,56 @@ export class EventsService {
   // ---------------------------------------------------------------- reading
 
   async get(selector: EventSelector, context: RequestContext): Promise<EventResponse> {
-    const event = await this.findOrFail(this.dataSource.manager, selector);
-    if (event.status === 'trash' && !canEditPost(context.user, event)) {
-      throw new ApiError('event-no-longer-available', 'This event is no longer available', 403);
-    }
-    if (!canReadPost(context.user, event)) {
-      throw new ApiError('event-not-accessible', 'The requested event is not accessible', 403);
-    }
+    const event = await this.findReadable(selector, context);
     return this.present(event, context, true);
+  }
+
+  /**
+   * One event row as `get` would show it (same 404 and 403 answers) with its relations, for other
+   * renderings of an event such as its iCalendar file.
+   */
+  async findReadableWithRelations(selector: EventSelector, context: RequestContext): Promise<{ event: Event; relations: EventRelations }> {
+    const event = await this.findReadable(selector, context);
+    return { event, relations: (await this.relations.load([event.id])).get(event.id)! };
+  }
+
+  /**
+   * The rows a feed of the list shows: the list's filters, visibility and order, but no pages: the
+   * first `limit` events, with their relations and how many matched in all.
+   */
+  async findForFeed(query: ListEventsQuery, context: RequestContext, limit: number): Promise<EventFeedRows> {
+    const builder = await this.listQuery(query, context, []);
+    const total = await builder.getCount();
+    const events = total === 0 ? [] : await builder.limit(limit).getMany();
+    return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
 
   async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
     const paging = parsePageRequest(query, 'events');
+    const echo: QueryPairs = [['per_page', String(paging.perPage)]];
+    const builder = await this.listQuery(query, context, echo);
+
+    const total = await builder.getCount();
+    const totalPages = countPages(total, paging.perPage);
+    assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
+    const events = total === 0 ? [] : await builder.offset(paging.offset).limit(paging.perPage).getMany();
+    const related = await this.relations.load(events.map((event) => event.id));
+    const currency = this.config.currency;
+    return {
+      events: events.map((event) => toEventResponse(event, related.get(event.id)!, context, { jsonLd: false, currency })),
+      links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo, paging.page, totalPages),
+      total,
+      totalPages,
+    };
+  }
+
+  /** The list's query: visibility, date window (or `include`), every filter and the order; `echo` collects the effective parameters. */
+  private async listQuery(query: ListEventsQuery, context: RequestContext, echo: QueryPairs): Promise<SelectQueryBuilder<Event>> {
     const statuses = parseStatusFilter(query.status, context.user);
     if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
       const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
       throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be sent together');
     }
-    const echo: QueryPairs = [['per_page', String(paging.perPage)]];
     const builder = this.dataSource.manager.createQueryBuilder(Event, 'event');
     applyPostVisibility(builder, 'event', context.user, statuses);
     builder.andWhere('event.hideFromListings = :listed', { listed: false });
@@ -102,19 +141,7 @@ export class EventsService {
     if (statuses) echo.push(['status', statuses.join(',')]);
     else if (!context.user) echo.push(['status', 'publish']);
     if (query.include?.length) echo.push(['include', query.include.join(',')]);
-
-    const total = await builder.getCount();
-    const totalPages = countPages(total, paging.perPage);
-    assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
-    const events = total === 0 ? [] : await builder.offset(paging.offset).limit(paging.perPage).getMany();
-    const related = await this.relations.load(events.map((event) => event.id));
-    const currency = this.config.currency;
-    return {
-      events: events.map((event) => toEventResponse(event, related.get(event.id)!, context, { jsonLd: false, currency })),
-      links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo, paging.page, totalPages),
-      total,
-      totalPages,
-    };
+    return builder;
   }
 
   // ---------------------------------------------------------------- writing
@@ -175,6 +202,17 @@ export class EventsService {
   private async present(event: Event, context: RequestContext, jsonLd: boolean): Promise<EventResponse> {
     const related = (await this.relations.load([event.id])).get(event.id)!;
     return toEventResponse(event, related, context, { jsonLd, currency: this.config.currency });
+  }
+
+  private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {
+    const event = await this.findOrFail(this.dataSource.manager, selector);
+    if (event.status === 'trash' && !canEditPost(context.user, event)) {
+      throw new ApiError('event-no-longer-available', 'This event is no longer available', 403);
+    }
+    if (!canReadPost(context.user, event)) {
+      throw new ApiError('event-not-accessible', 'The requested event is not accessible', 403);
+    }
+    return event;
   }
 
   private async findOrFail(manager: EntityManager, selector: EventSelector, forUpdate = false): Promise<Event> {

@@ -1,0 +1,88 @@
+import { Controller, Get, HttpCode, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  OmitType,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentUser } from '../auth/decorators';
+import type { AuthenticatedUser } from '../auth/roles';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { RouteIdPipe } from '../common/http/route-params';
+import { ListEventsQuery } from '../events/dto/list-events.query';
+import { ICS_CONTENT_TYPE } from './event-calendar';
+import { EventsIcsService, ICS_FEED_MAX_EVENTS, IcsFile } from './events-ics.service';
+
+/** The list's filters; a feed is not paged. */
+export class IcsFeedQuery extends OmitType(ListEventsQuery, ['page', 'per_page'] as const) {}
+
+const CALENDAR_CONTENT = { 'text/calendar': { schema: { type: 'string' as const, example: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n…\r\nEND:VCALENDAR' } } };
+
+function send(response: Response, file: IcsFile, disposition: 'inline' | 'attachment'): string {
+  response.setHeader('Content-Type', ICS_CONTENT_TYPE);
+  response.setHeader('Content-Disposition', `${disposition}; filename="${file.filename}"`);
+  return file.body;
+}
+
+/**
+ * iCalendar renderings of the events routes. Registered before EventsController so that
+ * `events/ics` is not taken for an event id.
+ */
+@ApiTags('events')
+@Controller('events/v1/events')
+export class EventsIcsController {
+  constructor(
+    private readonly ics: EventsIcsService,
+    private readonly urls: ApiUrls,
+  ) {}
+
+  @Get('ics')
+  @HttpCode(200)
+  @ApiProduces('text/calendar')
+  @ApiOperation({
+    summary: 'The events list as an iCalendar feed to subscribe to',
+    description:
+      `The filters, visibility and order of GET /events (published upcoming events by default). Not paged: the feed holds ` +
+      `the first ${ICS_FEED_MAX_EVENTS} events, X-TEC-Total tells how many matched; narrow it with start_date and end_date. ` +
+      'Timed events keep their time zone (TZID with a VTIMEZONE; UTC for manual offsets), all-day events are DATE values.',
+  })
+  @ApiOkResponse({
+    description: 'text/calendar; charset=utf-8 (RFC 5545)',
+    content: CALENDAR_CONTENT,
+    headers: { 'X-TEC-Total': { description: 'Events matching the filters, also those beyond the feed’s limit', schema: { type: 'integer' } } },
+  })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
+  async feed(@Query() query: IcsFeedQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<string> {
+    const file = await this.ics.feed(query, this.urls.context(request, user), this.selfUrl(request, 'events/ics'));
+    response.setHeader('X-TEC-Total', String(file.total));
+    return send(response, file, 'inline');
+  }
+
+  @Get(':id/ics')
+  @HttpCode(200)
+  @ApiParam({ name: 'id', description: 'Event id', schema: { type: 'integer' } })
+  @ApiProduces('text/calendar')
+  @ApiOperation({ summary: 'One event as an iCalendar file', description: 'Readable by whoever may read the event.' })
+  @ApiOkResponse({ description: 'text/calendar; charset=utf-8 (RFC 5545), as an attachment named after the slug', content: CALENDAR_CONTENT })
+  @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
+  @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
+  @ApiNotFoundResponse({ description: 'rest-event-not-found' })
+  async single(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<string> {
+    const file = await this.ics.single(id, this.urls.context(request, user), this.selfUrl(request, `events/${id}/ics`));
+    return send(response, file, 'attachment');
+  }
+
+  /** The absolute URL of this request, query included, as the calendar's URL property. */
+  private selfUrl(request: Request, path: string): string {
+    const queryStart = request.originalUrl.indexOf('?');
+    return this.urls.namespaceUrl(request, 'events', path) + (queryStart >= 0 ? request.originalUrl.slice(queryStart) : '');
+  }
+}
