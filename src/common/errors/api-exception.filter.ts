@@ -23,6 +23,8 @@ const DATABASE_UNAVAILABLE = new Set([
   'ETIMEDOUT',
   'PROTOCOL_CONNECTION_LOST',
   'ER_CON_COUNT_ERROR',
+  // mysql2's pool cluster (read replicas) while every replica is failing and waiting to be retried.
+  'POOL_NONEONLINE',
   'SQLITE_BUSY',
 ]);
 
