@@ -148,11 +148,13 @@ if (primaryUrl) {
         'events/v1/tags': ['tags', 'name', ['replica-tag']],
         'tickets/v1/tickets': ['tickets', 'title', ['Replica pass']],
       };
-      expect(Object.keys(lists).sort()).toEqual([...REPLICA_READ_ROUTES].sort());
+      expect([...Object.keys(lists), 'events/v1/events/ics'].sort()).toEqual([...REPLICA_READ_ROUTES].sort());
       for (const [route, [key, field, expected]] of Object.entries(lists)) {
         const response = await http().get(`/cal/${route}`).query({ hide_empty: false }).expect(200);
         expect([route, (response.body[key] as Array<Record<string, string>>).map((item) => item[field]).sort()]).toEqual([route, expected]);
       }
+      const feed = await http().get('/cal/events/v1/events/ics').expect(200);
+      expect(feed.text.match(/^SUMMARY:.*$/gm)?.sort()).toEqual(['SUMMARY:Replica concert', 'SUMMARY:Replica lecture']);
     });
 
     it('writes go to the primary only, and single reads (a created event, its Location) come from the primary', async () => {

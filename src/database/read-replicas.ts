@@ -15,6 +15,8 @@ import type { DatabaseConfig } from '../config/app.config';
  */
 export const REPLICA_READ_ROUTES: ReadonlySet<string> = new Set([
   'events/v1/events',
+  // The iCalendar feed: a list too, polled by calendar apps.
+  'events/v1/events/ics',
   'events/v1/venues',
   'events/v1/organizers',
   'events/v1/categories',
