@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+
+/**
+ * Tables a request may legitimately touch without changing anything a client owns: signing in
+ * with an application password records when it was last used.
+ */
+const BOOKKEEPING_TABLES = new Set(['application_passwords', 'migrations']);
+
+/** Table name → checksum of its rows. */
+export type Snapshot = Map<string, string>;
+
+export function domainTables(dataSource: DataSource): string[] {
+  return [...new Set(dataSource.entityMetadatas.map((entity) => entity.tableName))].filter((table) => !BOOKKEEPING_TABLES.has(table)).sort();
+}
+
+/**
+ * A checksum of every row of `tables`, to tell whether a request changed anything. MariaDB computes
+ * them itself in one statement (CHECKSUM TABLE scans the rows); SQLite, in memory, is read whole.
+ */
+export async function snapshot(dataSource: DataSource, tables: string[] = domainTables(dataSource)): Promise<Snapshot> {
+  const result: Snapshot = new Map();
+  if (dataSource.options.type === 'mysql') {
+    const rows = (await dataSource.query(`CHECKSUM TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`)) as Array<{ Table: string; Checksum: string | number | null }>;
+    for (const row of rows) result.set(row.Table.slice(row.Table.lastIndexOf('.') + 1), String(row.Checksum));
+    return result;
+  }
+  for (const table of tables) {
+    const rows = (await dataSource.query(`SELECT * FROM "${table}" ORDER BY rowid`)) as unknown[];
+    result.set(table, createHash('sha1').update(JSON.stringify(rows)).digest('hex'));
+  }
+  return result;
+}
+
+/** The tables whose checksum differs between two snapshots. */
+export function changedTables(before: Snapshot, after: Snapshot): string[] {
+  return [...before.keys()].filter((table) => before.get(table) !== after.get(table));
+}

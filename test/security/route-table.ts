@@ -1,0 +1,750 @@
+import type { Response } from 'supertest';
+import { Attendee } from '../../src/attendees/attendee.entity';
+import { NONCE_ACTIONS, NonceService } from '../../src/auth/nonce.service';
+import { Cart, CartItem } from '../../src/cart/cart.entity';
+import { Category } from '../../src/categories/category.entity';
+import type { PostStatus } from '../../src/common/posts/post-status';
+import { Event } from '../../src/events/event.entity';
+import { Organizer } from '../../src/organizers/organizer.entity';
+import { Tag } from '../../src/tags/tag.entity';
+import { Ticket } from '../../src/tickets/ticket.entity';
+import { Venue } from '../../src/venues/venue.entity';
+import { Caller, EVENTS_NS, Method, OtherIdentity, Principal, RequestSpec, TICKETS_NS, uniqueName, UserKey, World } from './world';
+
+/**
+ * THE AUTHORIZATION MATRIX: every route of the app (both namespaces, their index and doc, the
+ * documentation page, health) with the outcome each caller must get. authorization-matrix.e2e-spec.ts
+ * runs it and fails when the app registers a route that is not listed here.
+ *
+ * Columns: anonymous (no credentials), the five roles, and "other" — another user acting on the
+ * owner's object (BOLA). Owners: events, venues, organizers, tickets and attendees belong to
+ * `author` (A) or, for drafts, `contributor` (C); carts and orders belong to `subscriber`, the
+ * buyer. "other" is a second user of the owner's role (author B, contributor D, buyer B) or a
+ * second anonymous buyer with a cart token of their own. Routes on objects nobody owns (terms,
+ * documents, health) have no "other" column.
+ */
+
+export interface Outcome {
+  status: number;
+  /** The error code (`code` of the envelope) when the status is an error. */
+  code?: string;
+}
+export type Expectation = number | Outcome;
+export type Row = Partial<Record<Principal, Expectation>>;
+
+/** What one case sends, and what else must hold when it succeeds. */
+export interface PreparedCase {
+  request: RequestSpec;
+  /** The caller as they identify for this request (an anonymous buyer who just got a cart token). */
+  caller?: Caller;
+  /** Checks after a response with the expected status: visibility in lists, database state. */
+  verify?: (response: Response) => void | Promise<void>;
+}
+
+export interface Scenario {
+  name: string;
+  /** Who "another user" is; absent when the object has no owner. */
+  other?: OtherIdentity;
+  /** Makes what the case acts on (fresh objects for writes that succeed) and the request. */
+  prepare(world: World, caller: Caller): Promise<PreparedCase>;
+  expect: Row;
+}
+
+export interface RouteSpec {
+  method: Method;
+  /** As Express registers it: `/cal/events/v1/events/:id`. */
+  path: string;
+  scenarios: Scenario[];
+}
+
+/** One row of the table: anonymous, administrator, editor, author, contributor, subscriber, other. */
+function row(anonymous: Expectation, administrator: Expectation, editor: Expectation, author: Expectation, contributor: Expectation, subscriber: Expectation, other?: Expectation): Row {
+  const result: Row = { anonymous, administrator, editor, author, contributor, subscriber };
+  if (other !== undefined) result.other = other;
+  return result;
+}
+
+// Refusals, as the error envelope names them.
+const ANONYMOUS: Outcome = { status: 401, code: 'rest_forbidden' };
+const FORBIDDEN: Outcome = { status: 403, code: 'rest_forbidden' };
+/** The original answers every refused ticket write with this, whatever the reason. */
+const TICKET_FORBIDDEN: Outcome = { status: 403, code: 'forbidden' };
+const TICKET_HIDDEN: Outcome = { status: 401, code: 'ticket-not-accessible' };
+const ATTENDEE_HIDDEN: Outcome = { status: 401, code: 'attendee-not-accessible' };
+/** Orders the caller may not see do not exist for them: ids cannot be probed. */
+const ORDER_HIDDEN: Outcome = { status: 404, code: 'order-not-found' };
+
+const PUBLIC = row(200, 200, 200, 200, 200, 200);
+const PUBLIC_OWNED = row(200, 200, 200, 200, 200, 200, 200);
+
+function assert(condition: boolean, message: string): void {
+  if (!condition) throw new Error(message);
+}
+
+function ids(list: unknown): number[] {
+  return Array.isArray(list) ? list.map((item) => (item as { id: number }).id) : [];
+}
+
+const get = (path: string): Scenario => ({ name: 'public document', prepare: () => Promise.resolve({ request: { path } }), expect: PUBLIC });
+
+// ---------------------------------------------------------------- events, venues, organizers
+
+type PostKind = 'events' | 'venues' | 'organizers';
+type AnyPost = Event | Venue | Organizer;
+const SINGULAR: Record<PostKind, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+const POST_ENTITY = { events: Event, venues: Venue, organizers: Organizer } as const;
+
+function makePost(world: World, kind: PostKind, owner: UserKey, status: PostStatus): Promise<AnyPost> {
+  if (kind === 'events') return world.event(owner, { status });
+  if (kind === 'venues') return world.venue(owner, status);
+  return world.organizer(owner, status);
+}
+
+function postPath(kind: PostKind, post: AnyPost, bySlug: boolean): string {
+  return `${EVENTS_NS}/${kind}/${bySlug ? `by-slug/${post.slug}` : post.id}`;
+}
+
+function createPostBody(kind: PostKind): Record<string, unknown> {
+  if (kind === 'events') return { title: uniqueName('Matrix event'), start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 12:00:00' };
+  return { [SINGULAR[kind]]: uniqueName(`Matrix ${SINGULAR[kind]}`) };
+}
+
+function renameBody(kind: PostKind, name: string): Record<string, unknown> {
+  return kind === 'events' ? { title: name } : { [SINGULAR[kind]]: name };
+}
+
+async function reloadPost(world: World, kind: PostKind, id: number): Promise<AnyPost | null> {
+  return world.dataSource.getRepository<AnyPost>(POST_ENTITY[kind]).findOneBy({ id });
+}
+
+/** A list shows the owner's draft only to its owner and to editors and administrators. */
+function draftVisibility(kind: PostKind): Scenario {
+  const listKey = kind;
+  return {
+    name: "lists hide the author's draft from other callers",
+    prepare: async (world, caller) => {
+      const [published, draft] = await world.shared(`list-${kind}`, () => Promise.all([makePost(world, kind, 'author', 'publish'), makePost(world, kind, 'author', 'draft')]));
+      return {
+        request: { path: `${EVENTS_NS}/${kind}`, query: { per_page: 100 } },
+        verify: (response) => {
+          const listed = ids(response.body[listKey]);
+          assert(listed.includes(published.id), `the published ${SINGULAR[kind]} is missing from the list`);
+          const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
+          assert(listed.includes(draft.id) === seesDraft, `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the author's draft`);
+        },
+      };
+    },
+    expect: PUBLIC,
+  };
+}
+
+function createPost(kind: PostKind): Scenario {
+  return {
+    name: 'create',
+    prepare: () =>
+      Promise.resolve({
+        request: { path: `${EVENTS_NS}/${kind}`, body: createPostBody(kind) },
+        verify: (response) => assert(typeof response.headers.location === 'string', 'a create answers with Location'),
+      }),
+    expect: row(ANONYMOUS, 201, 201, 201, 201, FORBIDDEN),
+  };
+}
+
+/** GET of one post (`suffix`: a rendering of it, such as `/ics`). */
+function readPost(kind: PostKind, bySlug: boolean, suffix = ''): Scenario[] {
+  const hidden: Outcome = { status: 403, code: `${SINGULAR[kind]}-not-accessible` };
+  return [
+    {
+      name: "author A's published",
+      other: 'authorB',
+      prepare: async (world) => ({ request: { path: postPath(kind, await world.shared(`${kind}-published`, () => makePost(world, kind, 'author', 'publish')), bySlug) + suffix } }),
+      expect: PUBLIC_OWNED,
+    },
+    {
+      name: "author A's draft",
+      other: 'authorB',
+      prepare: async (world) => ({ request: { path: postPath(kind, await world.shared(`${kind}-draft`, () => makePost(world, kind, 'author', 'draft')), bySlug) + suffix } }),
+      expect: row(hidden, 200, 200, 200, hidden, hidden, hidden),
+    },
+  ];
+}
+
+/** The iCalendar feed follows the events list: the author's draft only for its owner and editors. */
+const icsFeed: Scenario = {
+  name: "the feed hides the author's draft from other callers",
+  prepare: async (world, caller) => {
+    const [published, draft] = (await world.shared('list-events', () => Promise.all([makePost(world, 'events', 'author', 'publish'), makePost(world, 'events', 'author', 'draft')]))) as Event[];
+    return {
+      request: { path: `${EVENTS_NS}/events/ics` },
+      verify: (response) => {
+        assert(response.text.includes(published.title), 'the published event is missing from the feed');
+        const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
+        assert(response.text.includes(draft.title) === seesDraft, `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the author's draft`);
+      },
+    };
+  },
+  expect: PUBLIC,
+};
+
+function updatePost(kind: PostKind, bySlug: boolean): Scenario[] {
+  const scenario = (name: string, owner: UserKey, status: PostStatus, other: OtherIdentity, expect: Row): Scenario => ({
+    name,
+    other,
+    prepare: async (world) => {
+      const post = await makePost(world, kind, owner, status);
+      const title = uniqueName('Renamed');
+      return {
+        request: { path: postPath(kind, post, bySlug), body: renameBody(kind, title) },
+        verify: async () => assert((await reloadPost(world, kind, post.id))?.title === title, 'the update was not saved'),
+      };
+    },
+    expect,
+  });
+  return [
+    scenario("author A's published", 'author', 'publish', 'authorB', row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    scenario("contributor C's draft", 'contributor', 'draft', 'contributorB', row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN)),
+  ];
+}
+
+function deletePost(kind: PostKind, bySlug: boolean): Scenario[] {
+  const scenario = (name: string, owner: UserKey, status: PostStatus, other: OtherIdentity, expect: Row): Scenario => ({
+    name,
+    other,
+    prepare: async (world) => {
+      const post = await makePost(world, kind, owner, status);
+      return {
+        request: { path: postPath(kind, post, bySlug) },
+        verify: async () => assert((await reloadPost(world, kind, post.id))?.status === 'trash', 'the delete did not trash it'),
+      };
+    },
+    expect,
+  });
+  return [
+    scenario("author A's published", 'author', 'publish', 'authorB', row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    scenario("contributor C's draft", 'contributor', 'draft', 'contributorB', row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN)),
+  ];
+}
+
+function postRoutes(kind: PostKind): RouteSpec[] {
+  const base = `${EVENTS_NS}/${kind}`;
+  const routes: RouteSpec[] = [
+    { method: 'GET', path: base, scenarios: [draftVisibility(kind)] },
+    { method: 'POST', path: base, scenarios: [createPost(kind)] },
+  ];
+  for (const bySlug of [false, true]) {
+    const path = bySlug ? `${base}/by-slug/:slug` : `${base}/:id`;
+    routes.push({ method: 'GET', path, scenarios: readPost(kind, bySlug) });
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) routes.push({ method, path, scenarios: updatePost(kind, bySlug) });
+    routes.push({ method: 'DELETE', path, scenarios: deletePost(kind, bySlug) });
+  }
+  return routes;
+}
+
+// ---------------------------------------------------------------- categories, tags
+
+type TermKind = 'categories' | 'tags';
+
+function makeTerm(world: World, kind: TermKind): Promise<Category | Tag> {
+  return kind === 'categories' ? world.category() : world.tag();
+}
+
+function termRoutes(kind: TermKind): RouteSpec[] {
+  const base = `${EVENTS_NS}/${kind}`;
+  const entity = kind === 'categories' ? Category : Tag;
+  const termPath = (term: Category | Tag, bySlug: boolean) => `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
+  const routes: RouteSpec[] = [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [{ name: 'public list', prepare: async (world) => (await world.shared(`${kind}-term`, () => makeTerm(world, kind)), { request: { path: base, query: { hide_empty: false } } }), expect: PUBLIC }],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [{ name: 'create (editors and up)', prepare: () => Promise.resolve({ request: { path: base, body: { name: uniqueName('Matrix term') } } }), expect: row(ANONYMOUS, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN) }],
+    },
+  ];
+  for (const bySlug of [false, true]) {
+    const path = bySlug ? `${base}/by-slug/:slug` : `${base}/:id`;
+    routes.push({
+      method: 'GET',
+      path,
+      scenarios: [{ name: 'public term', prepare: async (world) => ({ request: { path: termPath(await world.shared(`${kind}-term`, () => makeTerm(world, kind)), bySlug) } }), expect: PUBLIC }],
+    });
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+      routes.push({
+        method,
+        path,
+        scenarios: [
+          {
+            name: 'update (editors and up)',
+            prepare: async (world) => {
+              const term = await makeTerm(world, kind);
+              const description = uniqueName('Described');
+              return {
+                request: { path: termPath(term, bySlug), body: { description } },
+                verify: async () => assert((await world.dataSource.getRepository<Category | Tag>(entity).findOneBy({ id: term.id }))?.description === description, 'the update was not saved'),
+              };
+            },
+            expect: row(ANONYMOUS, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+          },
+        ],
+      });
+    }
+    routes.push({
+      method: 'DELETE',
+      path,
+      scenarios: [
+        {
+          name: 'delete (editors and up)',
+          prepare: async (world) => {
+            const term = await makeTerm(world, kind);
+            return {
+              request: { path: termPath(term, bySlug), query: { force: true } },
+              verify: async () => assert((await world.dataSource.getRepository<Category | Tag>(entity).findOneBy({ id: term.id })) === null, 'the term was not deleted'),
+            };
+          },
+          expect: row(ANONYMOUS, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        },
+      ],
+    });
+  }
+  return routes;
+}
+
+// ---------------------------------------------------------------- tickets
+
+/** Author A's published event with a paid ticket, shared by the cases that only read or buy. */
+function sharedTicket(world: World): Promise<{ event: Event; ticket: Ticket }> {
+  return world.shared('ticketed-event', async () => {
+    const event = await world.event('author', { status: 'publish' });
+    return { event, ticket: await world.ticket(event) };
+  });
+}
+
+function sharedDraftTicket(world: World): Promise<{ event: Event; ticket: Ticket }> {
+  return world.shared('draft-ticketed-event', async () => {
+    const event = await world.event('author', { status: 'draft' });
+    return { event, ticket: await world.ticket(event) };
+  });
+}
+
+function ticketRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/tickets`;
+  const update = (eventStatus: PostStatus): Scenario => ({
+    name: `ticket of author A's ${eventStatus === 'publish' ? 'published' : 'draft'} event`,
+    other: 'authorB',
+    prepare: async (world, caller) => {
+      const event = eventStatus === 'publish' ? (await sharedTicket(world)).event : (await sharedDraftTicket(world)).event;
+      const ticket = await world.ticket(event);
+      const name = uniqueName('Renamed ticket');
+      return {
+        request: { path: `${base}/${ticket.id}`, body: { post_id: event.id, name, edit_ticket_nonce: world.nonce('edit_ticket_nonce', caller) } },
+        verify: async () => assert((await world.dataSource.getRepository(Ticket).findOneBy({ id: ticket.id }))?.name === name, 'the update was not saved'),
+      };
+    },
+    expect:
+      eventStatus === 'publish'
+        ? row(ANONYMOUS, 200, 200, 200, TICKET_FORBIDDEN, TICKET_FORBIDDEN, TICKET_FORBIDDEN)
+        : row(ANONYMOUS, 200, 200, 200, TICKET_HIDDEN, TICKET_HIDDEN, TICKET_HIDDEN),
+  });
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists hide tickets of the author's draft event from other callers",
+          prepare: async (world, caller) => {
+            const [published, draft] = await Promise.all([sharedTicket(world), sharedDraftTicket(world)]);
+            return {
+              request: { path: base, query: { per_page: 100, post_status: 'any', include: `${published.ticket.id},${draft.ticket.id}` } },
+              verify: (response) => {
+                const listed = ids(response.body.tickets);
+                assert(listed.includes(published.ticket.id), 'the published ticket is missing');
+                const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(listed.includes(draft.ticket.id) === seesDraft, `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the draft event's ticket`);
+              },
+            };
+          },
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: "for author A's event",
+          other: 'authorB',
+          prepare: async (world, caller) => {
+            const { event } = await sharedTicket(world);
+            return {
+              request: {
+                path: base,
+                body: { post_id: event.id, provider: 'tc', name: uniqueName('New ticket'), price: '10', ticket: { mode: 'own', capacity: 5 }, add_ticket_nonce: world.nonce('add_ticket_nonce', caller) },
+              },
+            };
+          },
+          expect: row(ANONYMOUS, 201, 201, 201, TICKET_FORBIDDEN, TICKET_FORBIDDEN, TICKET_FORBIDDEN),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "ticket of author A's published event",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await sharedTicket(world)).ticket.id}` } }),
+          expect: PUBLIC_OWNED,
+        },
+        {
+          name: "ticket of author A's draft event",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await sharedDraftTicket(world)).ticket.id}` } }),
+          expect: row(TICKET_HIDDEN, 200, 200, 200, TICKET_HIDDEN, TICKET_HIDDEN, TICKET_HIDDEN),
+        },
+      ],
+    },
+    ...(['POST', 'PUT', 'PATCH'] as const).map((method): RouteSpec => ({ method, path: `${base}/:id`, scenarios: [update('publish'), update('draft')] })),
+    {
+      method: 'DELETE',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "ticket of author A's published event",
+          other: 'authorB',
+          prepare: async (world, caller) => {
+            const { event } = await sharedTicket(world);
+            const ticket = await world.ticket(event);
+            return {
+              request: { path: `${base}/${ticket.id}`, body: { post_id: event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', caller) } },
+              verify: async () => assert(!(await world.dataSource.getRepository(Ticket).existsBy({ id: ticket.id })), 'the ticket was not deleted'),
+            };
+          },
+          expect: row(ANONYMOUS, 200, 200, 200, TICKET_FORBIDDEN, TICKET_FORBIDDEN, TICKET_FORBIDDEN),
+        },
+      ],
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- attendees and check-in
+
+/** An attendee of author A's event, whose list is not public. */
+function sharedPrivateAttendee(world: World): Promise<Attendee> {
+  return world.shared('private-attendee', async () => world.attendee((await sharedTicket(world)).ticket));
+}
+
+function sharedPublicAttendee(world: World): Promise<Attendee> {
+  return world.shared('public-attendee', async () => {
+    const event = await world.event('author', { status: 'publish', showAttendeeList: true });
+    return world.attendee(await world.ticket(event));
+  });
+}
+
+const MANAGERS_ONLY = row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN);
+
+function checkInScenario(body: (attendee: Attendee) => Record<string, unknown>, path: (attendee: Attendee) => string): Scenario {
+  return {
+    name: "attendee of author A's event",
+    other: 'authorB',
+    prepare: async (world) => {
+      const attendee = await world.attendee((await sharedTicket(world)).ticket);
+      return {
+        request: { path: path(attendee), body: body(attendee) },
+        verify: async () => assert((await world.dataSource.getRepository(Attendee).findOneBy({ id: attendee.id }))?.checkedIn === true, 'the attendee is not checked in'),
+      };
+    },
+    expect: MANAGERS_ONLY,
+  };
+}
+
+function attendeeRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/attendees`;
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists show the private attendee to the event's managers only",
+          prepare: async (world, caller) => {
+            const [hidden, shown] = await Promise.all([sharedPrivateAttendee(world), sharedPublicAttendee(world)]);
+            return {
+              request: { path: base, query: { per_page: 100, include: `${hidden.id},${shown.id}` } },
+              verify: (response) => {
+                const listed = ids(response.body.attendees);
+                assert(listed.includes(shown.id), 'the public attendee is missing');
+                const manages = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(listed.includes(hidden.id) === manages, `${caller.principal} ${manages ? 'does not see' : 'sees'} the private attendee`);
+              },
+            };
+          },
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "attendee of author A's event without a public list",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await sharedPrivateAttendee(world)).id}` } }),
+          expect: row(ATTENDEE_HIDDEN, 200, 200, 200, ATTENDEE_HIDDEN, ATTENDEE_HIDDEN, ATTENDEE_HIDDEN),
+        },
+        {
+          name: "attendee of author A's event with a public list",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await sharedPublicAttendee(world)).id}` } }),
+          expect: PUBLIC_OWNED,
+        },
+      ],
+    },
+    ...(['POST', 'PUT', 'PATCH'] as const).map(
+      (method): RouteSpec => ({ method, path: `${base}/:id`, scenarios: [checkInScenario(() => ({ check_in: true }), (attendee) => `${base}/${attendee.id}`)] }),
+    ),
+    {
+      method: 'POST',
+      path: `${TICKETS_NS}/qr`,
+      scenarios: [checkInScenario((attendee) => ({ security_code: attendee.securityCode }), () => `${TICKETS_NS}/qr`)],
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- cart, checkout, orders
+
+async function cartLines(world: World, where: { userId: number } | { token: string }): Promise<CartItem[]> {
+  const cart = await world.dataSource.getRepository(Cart).findOneBy(where);
+  return cart ? world.dataSource.getRepository(CartItem).findBy({ cartId: cart.id }) : [];
+}
+
+async function emptyCart(world: World, userId: number): Promise<void> {
+  const cart = await world.dataSource.getRepository(Cart).findOneBy({ userId });
+  if (cart) await world.dataSource.getRepository(CartItem).delete({ cartId: cart.id });
+}
+
+/** Buyer A's cart holds one unit of the shared ticket (set again before each case that looks at it). */
+async function buyerACart(world: World): Promise<Ticket> {
+  const { ticket } = await sharedTicket(world);
+  await world.fillCart(world.caller('subscriber'), ticket, 1);
+  return ticket;
+}
+
+function cartRoutes(): RouteSpec[] {
+  const path = `${TICKETS_NS}/cart`;
+  const write: Scenario = {
+    name: "writes change the caller's own cart only",
+    other: 'subscriberB',
+    prepare: async (world, caller) => {
+      const ticket = await buyerACart(world);
+      return {
+        request: { path, body: { provider: 'tc', tickets: [{ ticket_id: ticket.id, quantity: 2 }] } },
+        verify: async (response) => {
+          const lines = await cartLines(world, { userId: world.userId('subscriber') });
+          const expected = caller.principal === 'subscriber' ? 2 : 1;
+          assert(lines.find((line) => line.ticketId === ticket.id)?.quantity === expected, `buyer A's cart holds the wrong quantity after ${caller.principal}'s write`);
+          if (caller.principal === 'anonymous') assert(typeof response.headers['x-cart-token'] === 'string', 'an anonymous buyer gets a cart token');
+        },
+      };
+    },
+    expect: row(200, 200, 200, 200, 200, 200, 200),
+  };
+  return [
+    {
+      method: 'GET',
+      path,
+      scenarios: [
+        {
+          name: "buyer A's cart",
+          other: 'subscriberB',
+          prepare: async (world, caller) => {
+            const ticket = await buyerACart(world);
+            return {
+              request: { path },
+              verify: (response) => {
+                const shown = (response.body.tickets as Array<{ ticket_id: number }>).some((line) => line.ticket_id === ticket.id);
+                assert(shown === (caller.principal === 'subscriber'), `${caller.principal} ${shown ? 'sees' : 'does not see'} buyer A's cart line`);
+              },
+            };
+          },
+          expect: row(200, 200, 200, 200, 200, 200, 200),
+        },
+        {
+          name: "anonymous buyer A's cart, by cart token",
+          other: 'guestB',
+          prepare: async (world, caller) => {
+            const { ticket } = await sharedTicket(world);
+            const guestA = await world.shared('guest-a-cart', () => world.fillCart({ principal: 'anonymous' }, ticket, 3));
+            return {
+              request: { path },
+              verify: (response) => {
+                const shown = (response.body.tickets as Array<{ ticket_id: number; quantity: number }>).some((line) => line.ticket_id === ticket.id && line.quantity === 3);
+                assert(!shown, `${caller.principal} sees anonymous buyer A's cart (token ${guestA.cartToken})`);
+              },
+            };
+          },
+          expect: row(200, 200, 200, 200, 200, 200, 200),
+        },
+      ],
+    },
+    ...(['POST', 'PUT', 'PATCH'] as const).map((method): RouteSpec => ({ method, path, scenarios: [write] })),
+    {
+      method: 'POST',
+      path: `${path}/checkout`,
+      scenarios: [
+        {
+          name: "checks out the caller's own cart only",
+          other: 'subscriberB',
+          prepare: async (world, caller) => {
+            const { ticket } = await sharedTicket(world);
+            const body = { provider: 'tc', purchaser: { name: 'Matrix Buyer', email: 'matrix@example.org' } };
+            if (caller.principal === 'other') {
+              await buyerACart(world);
+              await emptyCart(world, world.userId('subscriberB'));
+              return {
+                request: { path: `${path}/checkout`, body },
+                verify: async () => assert((await cartLines(world, { userId: world.userId('subscriber') })).length === 1, "buyer A's cart was checked out by buyer B"),
+              };
+            }
+            return { request: { path: `${path}/checkout`, body }, caller: await world.fillCart(caller, ticket, 1) };
+          },
+          expect: row(201, 201, 201, 201, 201, 201, { status: 400, code: 'cart-empty' }),
+        },
+      ],
+    },
+  ];
+}
+
+/** A fresh order of buyer A (pending for a paid ticket, completed for a free one). */
+async function buyerAOrder(world: World, paid: boolean): Promise<number> {
+  const ticket = paid
+    ? (await sharedTicket(world)).ticket
+    : await world.shared('free-ticket', async () => world.ticket((await sharedTicket(world)).event, { price: '0.00' }));
+  return (await world.order(world.caller('subscriber'), ticket)).id;
+}
+
+function orderRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/orders`;
+  const transition = (action: 'complete' | 'cancel' | 'refund', paid: boolean, expect: Row): Scenario => ({
+    name: `buyer A's ${paid ? 'pending' : 'completed'} order`,
+    other: 'subscriberB',
+    prepare: async (world) => ({ request: { path: `${base}/${await buyerAOrder(world, paid)}/${action}` } }),
+    expect,
+  });
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists show buyer A's order to the buyer and to editors and up",
+          other: 'subscriberB',
+          prepare: async (world, caller) => {
+            const orderId = await world.shared('buyer-a-order', () => buyerAOrder(world, true));
+            return {
+              request: { path: base, query: { per_page: 100 } },
+              verify: (response) => {
+                const listed = ids(response.body.orders);
+                const sees = ['administrator', 'editor', 'subscriber'].includes(caller.principal);
+                assert(listed.includes(orderId) === sees, `${caller.principal} ${sees ? 'does not see' : 'sees'} buyer A's order`);
+              },
+            };
+          },
+          expect: PUBLIC_OWNED,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "buyer A's order (author A's event)",
+          other: 'subscriberB',
+          prepare: async (world) => ({ request: { path: `${base}/${await world.shared('buyer-a-order', () => buyerAOrder(world, true))}` } }),
+          expect: row(ORDER_HIDDEN, 200, 200, 200, ORDER_HIDDEN, 200, ORDER_HIDDEN),
+        },
+        {
+          name: "anonymous buyer A's order, by cart token",
+          other: 'guestB',
+          prepare: async (world) => {
+            const order = await world.shared('guest-a-order', async () => world.order({ principal: 'anonymous' }, (await sharedTicket(world)).ticket));
+            return { request: { path: `${base}/${order.id}` } };
+          },
+          expect: row(ORDER_HIDDEN, 200, 200, 200, ORDER_HIDDEN, ORDER_HIDDEN, ORDER_HIDDEN),
+        },
+      ],
+    },
+    { method: 'POST', path: `${base}/:id/complete`, scenarios: [transition('complete', true, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))] },
+    {
+      method: 'POST',
+      path: `${base}/:id/cancel`,
+      scenarios: [
+        transition('cancel', true, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, 200, ORDER_HIDDEN)),
+        transition('cancel', false, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN)),
+      ],
+    },
+    { method: 'POST', path: `${base}/:id/refund`, scenarios: [transition('refund', false, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))] },
+  ];
+}
+
+// ---------------------------------------------------------------- the table
+
+const DOCS_PAGE = ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init.js', '/docs/docs/swagger-ui-init.js', '/docs-json', '/docs-yaml'];
+/** @nestjs/swagger registers this path only to refuse it, so that the UI's license file is not served. */
+const REFUSED_DOCS_FILE = '/docs/LICENSE';
+const NO_ROUTE: Outcome = { status: 404, code: 'rest_no_route' };
+
+export const ROUTE_TABLE: RouteSpec[] = [
+  // Namespace indexes and OpenAPI documents, the documentation page, operations: public.
+  { method: 'GET', path: EVENTS_NS, scenarios: [get(EVENTS_NS)] },
+  { method: 'GET', path: `${EVENTS_NS}/doc`, scenarios: [get(`${EVENTS_NS}/doc`)] },
+  { method: 'GET', path: TICKETS_NS, scenarios: [get(TICKETS_NS)] },
+  { method: 'GET', path: `${TICKETS_NS}/doc`, scenarios: [get(`${TICKETS_NS}/doc`)] },
+  ...DOCS_PAGE.map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
+  {
+    method: 'GET',
+    path: REFUSED_DOCS_FILE,
+    scenarios: [{ ...get(REFUSED_DOCS_FILE), name: 'refused to everyone', expect: row(NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE) }],
+  },
+  ...['/health', '/health/ready', '/health/live'].map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
+  {
+    method: 'GET',
+    path: `${TICKETS_NS}/nonces`,
+    scenarios: [
+      {
+        name: "the caller's own nonces",
+        prepare: (world, caller) =>
+          Promise.resolve({
+            request: { path: `${TICKETS_NS}/nonces` },
+            verify: (response) => {
+              const nonces = world.testApp.app.get(NonceService);
+              for (const action of NONCE_ACTIONS) assert(nonces.verify(response.body[action], action, caller.user!.id), `${action} is not the caller's`);
+            },
+          }),
+        expect: row(ANONYMOUS, 200, 200, 200, 200, 200),
+      },
+    ],
+  },
+  ...postRoutes('events'),
+  { method: 'GET', path: `${EVENTS_NS}/events/ics`, scenarios: [icsFeed] },
+  { method: 'GET', path: `${EVENTS_NS}/events/:id/ics`, scenarios: readPost('events', false, '/ics') },
+  ...postRoutes('venues'),
+  ...postRoutes('organizers'),
+  ...termRoutes('categories'),
+  ...termRoutes('tags'),
+  ...ticketRoutes(),
+  ...attendeeRoutes(),
+  ...cartRoutes(),
+  ...orderRoutes(),
+];
+
+export function routeKey(route: Pick<RouteSpec, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}
