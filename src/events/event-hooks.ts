@@ -1,11 +1,26 @@
 import { Injectable } from '@nestjs/common';
 
+/** A published ticket of an event, as its schema.org `Offer` needs it. */
+export interface EventTicketOffer {
+  /** Exact decimal with two decimals ("25.00"); "0.00" for free and RSVP tickets. */
+  price: string;
+  /** The sale window; either end may be open. */
+  saleStartUtc: Date | null;
+  saleEndUtc: Date | null;
+  /** When the ticket was published: the offer's start when the sale has no start. */
+  publishedAt: Date;
+  /** Whether any unit is left to sell (unlimited tickets always have). */
+  inStock: boolean;
+}
+
 /** What the tickets namespace tells the events namespace about an event's tickets. */
 export interface EventTicketingFacts {
   /** The ticket providers of each of these events that has tickets (`["tc", "rsvp"]`). */
   ticketProviders(eventIds: number[]): Promise<Map<number, string[]>>;
   /** Whether the event has attendees (sold or reserved tickets), which forbids destroying it. */
   hasAttendees(eventId: number): Promise<boolean>;
+  /** The event's published tickets, in the order the event shows them. */
+  ticketOffers(eventId: number): Promise<EventTicketOffer[]>;
 }
 
 /**
@@ -27,5 +42,9 @@ export class EventHooks {
 
   async hasAttendees(eventId: number): Promise<boolean> {
     return this.ticketing ? this.ticketing.hasAttendees(eventId) : false;
+  }
+
+  async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {
+    return this.ticketing ? this.ticketing.ticketOffers(eventId) : [];
   }
 }

@@ -14,6 +14,7 @@ import { Tag } from '../tags/tag.entity';
 import { Venue } from '../venues/venue.entity';
 import { toVenueResponse, venueJsonLd } from '../venues/venues.mapper';
 import { describeCost } from './event-cost';
+import type { EventTicketOffer } from './event-hooks';
 import { Event } from './event.entity';
 
 /** What an event response shows besides the event row, loaded in bulk for a whole page. */
@@ -24,6 +25,8 @@ export interface EventRelations {
   tags: Array<{ term: Tag; count: number }>;
   /** false without tickets, else the providers of the event's tickets, as the original. */
   ticketed: false | string[];
+  /** The published tickets, loaded for single reads only (they become the JSON-LD offers). */
+  ticketOffers?: EventTicketOffer[];
 }
 
 export interface EventMappingOptions {
@@ -106,21 +109,53 @@ function eventJsonLd(event: Event, relations: EventRelations, response: EventRes
   if (relations.venues.length > 0) jsonLd.location = venueJsonLd(relations.venues[0], context);
   if (relations.organizers.length === 1) jsonLd.organizer = organizerJsonLd(relations.organizers[0], context);
   if (relations.organizers.length > 1) jsonLd.organizer = relations.organizers.map((organizer) => organizerJsonLd(organizer, context));
-  const prices = response.cost_details.values;
-  if (prices.length > 0) {
-    jsonLd.offers = prices.map((price) => ({
-      '@type': 'Offer',
-      price,
-      priceCurrency: currency.code,
-      url: response.url,
-      category: 'primary',
-      availability: 'inStock',
-      validFrom: isoInZone(event.publishedAt, event.timezone),
-    }));
-    if (prices.length === 1) jsonLd.offers = (jsonLd.offers as unknown[])[0];
-  }
-  jsonLd.performer = 'Organization';
+  const offers = relations.ticketOffers?.length ? ticketOffersJsonLd(event, relations.ticketOffers, response, currency) : costOffersJsonLd(event, response, currency);
+  if (offers) jsonLd.offers = offers;
+  // The original adds `performer: "Organization"`, a type name where schema.org wants a Person or
+  // Organization object; search engines flag it, and we know no performer, so it is left out.
   return jsonLd;
+}
+
+/** Availability as schema.org enumeration members (full IRIs: `inStock`, as the original writes it, is not one). */
+const IN_STOCK = 'https://schema.org/InStock';
+const SOLD_OUT = 'https://schema.org/SoldOut';
+
+/** "25.00" as "25", "12.50" as is: the original shows whole prices without decimals. */
+function offerPrice(price: string): string {
+  return price.endsWith('.00') ? price.slice(0, -3) : price;
+}
+
+/** One Offer per published ticket: its price, sold out or not, and its sale window. */
+function ticketOffersJsonLd(event: Event, tickets: EventTicketOffer[], response: EventResponse, currency: CurrencyConfig): Record<string, unknown>[] {
+  return tickets.map((ticket) => {
+    const offer: Record<string, unknown> = {
+      '@type': 'Offer',
+      url: response.url,
+      price: offerPrice(ticket.price),
+      category: 'primary',
+      availability: ticket.inStock ? IN_STOCK : SOLD_OUT,
+      priceCurrency: currency.code,
+      validFrom: isoInZone(ticket.saleStartUtc ?? ticket.publishedAt, event.timezone),
+    };
+    if (ticket.saleEndUtc) offer.validThrough = isoInZone(ticket.saleEndUtc, event.timezone);
+    return offer;
+  });
+}
+
+/** Without tickets, the offers come from the cost: one per price it names (an object for one). */
+function costOffersJsonLd(event: Event, response: EventResponse, currency: CurrencyConfig): unknown {
+  const prices = response.cost_details.values;
+  if (prices.length === 0) return undefined;
+  const offers = prices.map((price) => ({
+    '@type': 'Offer',
+    price,
+    priceCurrency: currency.code,
+    url: response.url,
+    category: 'primary',
+    availability: IN_STOCK,
+    validFrom: isoInZone(event.publishedAt, event.timezone),
+  }));
+  return offers.length === 1 ? offers[0] : offers;
 }
 
 export function toEventResponse(event: Event, relations: EventRelations, context: RequestContext, options: EventMappingOptions): EventResponse {

@@ -201,6 +201,7 @@ export class EventsService {
 
   private async present(event: Event, context: RequestContext, jsonLd: boolean): Promise<EventResponse> {
     const related = (await this.relations.load([event.id])).get(event.id)!;
+    if (jsonLd && related.ticketed) related.ticketOffers = await this.hooks.ticketOffers(event.id);
     return toEventResponse(event, related, context, { jsonLd, currency: this.config.currency });
   }
 

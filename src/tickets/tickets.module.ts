@@ -31,6 +31,7 @@ export class TicketsModule implements OnModuleInit {
     this.eventHooks.registerTicketing({
       ticketProviders: (eventIds) => this.tickets.ticketProviders(eventIds),
       hasAttendees: (eventId) => this.tickets.hasAttendees(eventId),
+      ticketOffers: (eventId) => this.tickets.ticketOffers(eventId),
     });
   }
 }

@@ -17,8 +17,8 @@ import { isPostStatus, POST_STATUSES, PostStatus } from '../common/posts/post-st
 import { appConfig } from '../config/app.config';
 import { OrderItem } from '../orders/order.entity';
 import { Event } from '../events/event.entity';
-import type { EventTicketingFacts } from '../events/event-hooks';
-import type { PoolCounts } from './capacity';
+import type { EventTicketingFacts, EventTicketOffer } from '../events/event-hooks';
+import { availableUnits, PoolCounts } from './capacity';
 import { CapacityService } from './capacity.service';
 import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
@@ -186,6 +186,21 @@ export class TicketsService implements EventTicketingFacts {
 
   async hasAttendees(eventId: number): Promise<boolean> {
     return this.dataSource.manager.exists(Attendee, { where: { eventId } });
+  }
+
+  /** The event's published tickets in menu order, with whether any unit is left (pending holds count as taken). */
+  async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {
+    const manager = this.dataSource.manager;
+    const tickets = await manager.find(Ticket, { where: { eventId, status: 'publish' }, order: { menuOrder: 'ASC', id: 'ASC' } });
+    if (tickets.length === 0) return [];
+    const pool = (await this.capacity.pools(manager, [eventId])).get(eventId);
+    return tickets.map((ticket) => ({
+      price: ticket.price,
+      saleStartUtc: ticket.saleStartUtc,
+      saleEndUtc: ticket.saleEndUtc,
+      publishedAt: ticket.publishedAt,
+      inStock: availableUnits(CapacityService.stateOf(ticket, pool)) !== 0,
+    }));
   }
 
   // ---------------------------------------------------------------- writing
