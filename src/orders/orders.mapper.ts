@@ -32,14 +32,22 @@ export interface OrderRelations {
 /**
  * Everyone who may see an order is its buyer or manages its events, and both need the attendees'
  * private fields (buyers print their security codes), so attendees are shown with `manage: true`.
- * Dates are wall-clock times in the site time zone, as `date` fields elsewhere.
+ * An order may hold tickets of several authors' events: `shows` leaves out the attendees of events
+ * the reader neither bought nor manages. Dates are wall-clock times in the site time zone, as
+ * `date` fields elsewhere.
  */
-export function toOrderResponse(order: Order, relations: OrderRelations, context: RequestContext, currency: CurrencyConfig): OrderResponse {
+export function toOrderResponse(
+  order: Order,
+  relations: OrderRelations,
+  context: RequestContext,
+  currency: CurrencyConfig,
+  shows: (attendee: Attendee) => boolean = () => true,
+): OrderResponse {
   const siteZone = resolveTimeZone(context.siteTimezone) ?? 'UTC';
   const attendees: AttendeeResponse[] = [];
   for (const attendee of relations.attendees) {
     const ticket = relations.tickets.get(attendee.ticketId);
-    if (!ticket) continue;
+    if (!ticket || !shows(attendee)) continue;
     attendees.push(
       toAttendeeResponse(attendee, ticket, context, { manage: true, currency, eventTimezone: relations.eventTimezones.get(attendee.eventId) ?? 'UTC' }),
     );

@@ -96,12 +96,17 @@ export class OrdersService {
     };
   }
 
-  /** The order for its buyer or a manager of any of its events; 404 for everyone else. */
+  /**
+   * The order for its buyer or a manager of any of its events; 404 for everyone else. A manager who
+   * is not the buyer sees the attendees of the events they manage only.
+   */
   async get(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
     const order = await this.findOrFail(this.dataSource.manager, id);
     const events = await this.eventsOf(this.dataSource.manager, id);
-    if (!this.isBuyer(order, viewer) && !events.some((event) => canManageEvent(viewer.user, event))) throw orderNotFound();
-    return this.present(this.dataSource.manager, order, context);
+    const managed = new Set(events.filter((event) => canManageEvent(viewer.user, event)).map((event) => event.id));
+    if (this.isBuyer(order, viewer)) return this.present(this.dataSource.manager, order, context);
+    if (managed.size === 0) throw orderNotFound();
+    return this.present(this.dataSource.manager, order, context, (attendee) => managed.has(attendee.eventId));
   }
 
   // ---------------------------------------------------------------- transitions
@@ -260,9 +265,9 @@ export class OrdersService {
     return order;
   }
 
-  private async present(manager: EntityManager, order: Order, context: RequestContext): Promise<OrderResponse> {
+  private async present(manager: EntityManager, order: Order, context: RequestContext, shows?: (attendee: Attendee) => boolean): Promise<OrderResponse> {
     const relations = (await loadOrderRelations(manager, [order.id])).get(order.id) as OrderRelations;
-    return toOrderResponse(order, relations, context, this.config.currency);
+    return toOrderResponse(order, relations, context, this.config.currency, shows);
   }
 
   private emptyPage(collectionUrl: string, pairs: QueryPairs, page: number): OrderPage {
