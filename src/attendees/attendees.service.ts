@@ -271,8 +271,16 @@ export class AttendeesService {
     if (query.include?.length) builder.andWhere('attendee.id IN (:...includedIds)', { includedIds: query.include });
     if (query.exclude?.length) builder.andWhere('attendee.id NOT IN (:...excludedIds)', { excludedIds: query.exclude });
 
-    if (query.price_min !== undefined) builder.andWhere('attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2))', { priceMin: readPrice(query.price_min, 'price_min') });
-    if (query.price_max !== undefined) builder.andWhere('attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2))', { priceMax: readPrice(query.price_max, 'price_max') });
+    // What was paid and who checked in are manager-only data too: only attendees the caller manages
+    // can match these filters, so that they cannot be used to sort other attendees by them.
+    if (query.price_min !== undefined) {
+      const managed = this.managedCondition(user, builder);
+      builder.andWhere(`(${managed} AND attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2)))`, { priceMin: readPrice(query.price_min, 'price_min') });
+    }
+    if (query.price_max !== undefined) {
+      const managed = this.managedCondition(user, builder);
+      builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, { priceMax: readPrice(query.price_max, 'price_max') });
+    }
 
     const eventStatuses = readPostStatuses(query.post_status, 'post_status');
     if (eventStatuses) builder.andWhere('event.status IN (:...eventStatuses)', { eventStatuses });
@@ -281,7 +289,9 @@ export class AttendeesService {
     const orderStatuses = readOrderStatuses(query.order_status);
     if (orderStatuses) builder.andWhere('attendee.orderStatus IN (:...orderStatuses)', { orderStatuses });
 
-    if (query.checkedin !== undefined) builder.andWhere('attendee.checkedIn = :checkedIn', { checkedIn: query.checkedin });
+    if (query.checkedin !== undefined) {
+      builder.andWhere(`(${this.managedCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
+    }
 
     if (query.rsvp_going_status?.length) {
       const going = [...new Set(query.rsvp_going_status.map((answer) => answer === 'yes'))];
