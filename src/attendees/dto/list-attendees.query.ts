@@ -108,13 +108,13 @@ export class ListAttendeesQuery {
   @IdList('exclude', 'attendee ids')
   exclude?: number[];
 
-  @ApiPropertyOptional({ description: 'Paid at most this price (exact decimal, e.g. 25 or 25.50)', type: String })
+  @ApiPropertyOptional({ description: 'Paid at most this price (exact decimal, e.g. 25 or 25.50); matches only attendees of events the caller manages', type: String })
   @IsOptional()
   @IsString({ message: 'price_max must be a non-negative decimal number' })
   @MaxLength(20, { message: 'price_max must be a non-negative decimal number' })
   price_max?: string;
 
-  @ApiPropertyOptional({ description: 'Paid at least this price (exact decimal)', type: String })
+  @ApiPropertyOptional({ description: 'Paid at least this price (exact decimal); matches only attendees of events the caller manages', type: String })
   @IsOptional()
   @IsString({ message: 'price_min must be a non-negative decimal number' })
   @MaxLength(20, { message: 'price_min must be a non-negative decimal number' })
@@ -153,7 +153,7 @@ export class ListAttendeesQuery {
   @WordList('order_status')
   order_status?: string[];
 
-  @ApiPropertyOptional({ description: 'Checked in (true) or not (false)', type: Boolean })
+  @ApiPropertyOptional({ description: 'Checked in (true) or not (false); matches only attendees of events the caller manages', type: Boolean })
   @IsOptional()
   @ToBoolean()
   @IsBoolean({ message: 'checkedin must be a boolean' })
