@@ -1,0 +1,472 @@
+import type { Response } from 'supertest';
+import { Attendee } from '../../src/attendees/attendee.entity';
+import { Cart, CartItem } from '../../src/cart/cart.entity';
+import { Category } from '../../src/categories/category.entity';
+import { Event } from '../../src/events/event.entity';
+import { Order } from '../../src/orders/order.entity';
+import { Organizer } from '../../src/organizers/organizer.entity';
+import { Tag } from '../../src/tags/tag.entity';
+import { Ticket } from '../../src/tickets/ticket.entity';
+import { Venue } from '../../src/venues/venue.entity';
+import { createTestApp, TestApp } from '../helpers/test-app';
+import { changedTables, snapshot } from './db-snapshot';
+import { ROUTE_TABLE, routeKey } from './route-table';
+import { Caller, EVENTS_NS, Method, RequestSpec, TICKETS_NS, uniqueName, UserKey, World } from './world';
+
+/**
+ * Mass assignment: every write route is sent read-only, computed and privileged fields next to a
+ * valid body, and the database must show that they changed nothing they should not — no other
+ * table, no other row, no privileged column. Each test names the route it covers; the last test
+ * checks that every write route of the authorization matrix has one.
+ */
+
+const FOREIGN_ID = 987_654;
+
+/** Fields no client may set on any route: identity, roles, bookkeeping and computed output fields. */
+function privilegedFields(world: World): Record<string, unknown> {
+  return {
+    id: FOREIGN_ID,
+    ID: FOREIGN_ID,
+    role: 'administrator',
+    roles: ['administrator'],
+    capabilities: { manage_users: true },
+    user_id: world.userId('administrator'),
+    global_id: 'attacker.example.org?id=1',
+    global_id_lineage: ['attacker'],
+    rest_url: 'http://attacker.example.org/',
+    url: 'http://attacker.example.org/',
+    modified: '1999-01-01 00:00:00',
+    modified_utc: '1999-01-01 00:00:00',
+    created_at: '1999-01-01 00:00:00',
+    updated_at: '1999-01-01 00:00:00',
+  };
+}
+
+const COVERED = new Set<string>();
+function covers(method: Method, path: string): string {
+  COVERED.add(`${method} ${path}`);
+  return `${method} ${path}`;
+}
+
+describe('Mass assignment (e2e)', () => {
+  let testApp: TestApp;
+  let world: World;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    world = await World.create(testApp);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  /**
+   * Sends a write and checks that it changed no table but `mayChange` (the users table never:
+   * `role` and friends must not stick anywhere).
+   */
+  async function write(method: Method, spec: RequestSpec, caller: Caller, mayChange: string[]): Promise<Response> {
+    const before = await snapshot(testApp.dataSource);
+    const response = await world.send(method, spec, caller);
+    const changed = changedTables(before, await snapshot(testApp.dataSource));
+    expect({ status: response.status, unexpected: changed.filter((table) => !mayChange.includes(table)) }).toEqual({ status: response.status, unexpected: [] });
+    return response;
+  }
+
+  const as = (key: UserKey): Caller => ({ principal: 'administrator', user: world.users[key] });
+
+  // ---------------------------------------------------------------- events, venues, organizers
+
+  type PostKind = 'events' | 'venues' | 'organizers';
+  const ENTITY = { events: Event, venues: Venue, organizers: Organizer } as const;
+  const NAME_FIELD = { events: 'title', venues: 'venue', organizers: 'organizer' } as const;
+  const TABLE = { events: 'events', venues: 'venues', organizers: 'organizers' } as const;
+
+  function makePost(kind: PostKind, owner: UserKey, status: 'publish' | 'draft') {
+    if (kind === 'events') return world.event(owner, { status });
+    return kind === 'venues' ? world.venue(owner, status) : world.organizer(owner, status);
+  }
+
+  const reload = (kind: PostKind, id: number) => testApp.dataSource.getRepository<Event | Venue | Organizer>(ENTITY[kind]).findOneByOrFail({ id });
+  const exists = (kind: PostKind, id: number) => testApp.dataSource.getRepository<Event | Venue | Organizer>(ENTITY[kind]).existsBy({ id });
+
+  /** Computed fields of the post responses (dates in UTC, details, links, JSON-LD). */
+  const computedPostFields = {
+    utc_start_date: '1999-01-01 00:00:00',
+    utc_end_date: '1999-01-01 01:00:00',
+    start_date_details: { year: '1999' },
+    utc_start_date_details: { year: '1999' },
+    timezone_abbr: 'XXX',
+    cost_details: { values: ['0'] },
+    json_ld: { '@type': 'Hack' },
+    ticketed: ['tc'],
+    count: 500,
+  };
+
+  function createBody(kind: PostKind): Record<string, unknown> {
+    const name = uniqueName(`Assigned ${kind}`);
+    if (kind === 'events') return { title: name, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' };
+    return { [NAME_FIELD[kind]]: name };
+  }
+
+  describe.each(['events', 'venues', 'organizers'] as const)('%s', (kind) => {
+    const base = `${EVENTS_NS}/${kind}`;
+
+    it(covers('POST', base) + ': a contributor cannot set id, author, publish status or computed fields', async () => {
+      const refused = await write('POST', { path: base, body: { ...createBody(kind), author: world.userId('administrator') } }, as('contributor'), []);
+      expect(refused.status).toBe(403);
+      if (kind === 'events') {
+        // Venues and organizers created inline follow the same rule.
+        for (const field of ['venue', 'organizer']) {
+          const inline = await write('POST', { path: base, body: { ...createBody(kind), [field]: { [field]: uniqueName('Inline'), author: world.userId('administrator') } } }, as('contributor'), []);
+          expect(inline.status).toBe(403);
+        }
+      }
+
+      const body = { ...createBody(kind), ...privilegedFields(world), ...computedPostFields, status: 'publish' };
+      const response = await write('POST', { path: base, body }, as('contributor'), [TABLE[kind]]);
+      expect(response.status).toBe(201);
+      const saved = await reload(kind, response.body.id as number);
+      expect(saved.id).not.toBe(FOREIGN_ID);
+      expect(await exists(kind, FOREIGN_ID)).toBe(false);
+      expect(saved.authorId).toBe(world.userId('contributor'));
+      expect(saved.status).toBe('pending');
+      expect(saved.updatedAt.getUTCFullYear()).toBeGreaterThan(2000);
+      if (kind === 'events') {
+        const event = saved as Event;
+        expect(event.startUtc.toISOString()).toBe('2027-03-01T10:00:00.000Z');
+        expect(event.cost).toBeNull();
+        expect(response.body.utc_start_date).toBe('2027-03-01 10:00:00');
+      }
+    });
+
+    it.each([false, true])(`${covers('POST', `${base}/:id`)}, ${covers('PUT', `${base}/:id`)}, ${covers('PATCH', `${base}/:id`)} and by slug (%s): read-only fields change nothing`, async (bySlug) => {
+      if (bySlug) ['POST', 'PUT', 'PATCH'].forEach((method) => covers(method as Method, `${base}/by-slug/:slug`));
+      for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+        const draft = await makePost(kind, 'contributor', 'draft');
+        const path = `${base}/${bySlug ? `by-slug/${draft.slug}` : draft.id}`;
+        const newName = uniqueName('Renamed');
+
+        const refused = await write(method, { path, body: { [NAME_FIELD[kind]]: newName, author: world.userId('author') } }, as('contributor'), []);
+        expect(refused.status).toBe(403);
+
+        const body = { [NAME_FIELD[kind]]: newName, ...privilegedFields(world), ...computedPostFields, status: 'publish' };
+        const response = await write(method, { path, body }, as('contributor'), [TABLE[kind]]);
+        expect(response.status).toBe(200);
+        const saved = await reload(kind, draft.id);
+        expect(saved).toMatchObject({ id: draft.id, title: newName, authorId: world.userId('contributor'), status: 'pending' });
+        expect(await exists(kind, FOREIGN_ID)).toBe(false);
+        if (kind === 'events') expect((saved as Event).startUtc.getTime()).toBe((draft as Event).startUtc.getTime());
+
+        // An author may not hand their published post to someone else either.
+        const published = await makePost(kind, 'author', 'publish');
+        const handOver = await write(method, { path: `${base}/${bySlug ? `by-slug/${published.slug}` : published.id}`, body: { author: world.userId('authorB') } }, as('author'), []);
+        expect(handOver.status).toBe(403);
+        expect((await reload(kind, published.id)).authorId).toBe(world.userId('author'));
+      }
+    });
+
+    it.each([false, true])(`${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): force and status in the body change nothing`, async (bySlug) => {
+      const post = await makePost(kind, 'author', 'publish');
+      const path = `${base}/${bySlug ? `by-slug/${post.slug}` : post.id}`;
+      const response = await write('DELETE', { path, body: { force: true, status: 'publish', ...privilegedFields(world) } }, as('editor'), [TABLE[kind]]);
+      expect(response.status).toBe(200);
+      expect((await reload(kind, post.id)).status).toBe('trash');
+    });
+  });
+
+  // ---------------------------------------------------------------- categories, tags
+
+  describe.each(['categories', 'tags'] as const)('%s', (kind) => {
+    const base = `${EVENTS_NS}/${kind}`;
+    const entity = kind === 'categories' ? Category : Tag;
+    const table = kind === 'categories' ? 'event_categories' : 'event_tags';
+    const makeTerm = () => (kind === 'categories' ? world.category() : world.tag());
+    const computedTermFields = { count: 500, taxonomy: 'post_tag', link: 'http://attacker.example.org/', term_taxonomy_id: FOREIGN_ID, term_group: 3 };
+
+    it(covers('POST', base) + ': id, count and taxonomy are not assignable', async () => {
+      const response = await write('POST', { path: base, body: { name: uniqueName('Assigned term'), ...privilegedFields(world), ...computedTermFields } }, as('editor'), [table]);
+      expect(response.status).toBe(201);
+      expect(response.body.id).not.toBe(FOREIGN_ID);
+      expect(response.body.count).toBe(0);
+      expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: FOREIGN_ID })).toBe(false);
+    });
+
+    it.each([false, true])(`${covers('POST', `${base}/:id`)}, ${covers('PUT', `${base}/:id`)}, ${covers('PATCH', `${base}/:id`)} and by slug (%s): id and count stay`, async (bySlug) => {
+      if (bySlug) ['POST', 'PUT', 'PATCH'].forEach((method) => covers(method as Method, `${base}/by-slug/:slug`));
+      for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+        const term = await makeTerm();
+        const description = uniqueName('Described');
+        const path = `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
+        const response = await write(method, { path, body: { description, ...privilegedFields(world), ...computedTermFields } }, as('editor'), [table]);
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ id: term.id, count: 0 });
+        expect(await testApp.dataSource.getRepository<Category | Tag>(entity).findOneByOrFail({ id: term.id })).toMatchObject({ description, name: term.name });
+      }
+    });
+
+    it.each([false, true])(`${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): an id in the body deletes nothing else`, async (bySlug) => {
+      const [term, bystander] = [await makeTerm(), await makeTerm()];
+      const path = `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
+      const response = await write('DELETE', { path, query: { force: true }, body: { id: bystander.id, slug: bystander.slug } }, as('editor'), [table]);
+      expect(response.status).toBe(200);
+      expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: bystander.id })).toBe(true);
+      expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: term.id })).toBe(false);
+    });
+  });
+
+  // ---------------------------------------------------------------- tickets
+
+  /** Output fields of the ticket object, which a write must not take as input. */
+  const computedTicketFields = {
+    sold: 50,
+    pending: 7,
+    capacity_details: { max: 1, available: 1, sold: 50, pending: 7 },
+    totals: { stock: 1, sold: 50, pending: 7 },
+    checkin: { checked_in: 9 },
+    rsvp: { rsvp_going: 9 },
+    capacity_type: 'unlimited',
+    capacity: 3,
+    is_available: false,
+    on_sale: true,
+    cost: '$0.00',
+    attendees: [{ title: 'Injected', email: 'injected@example.org', security_code: 'injected', checked_in: true }],
+    author: 1,
+    status: 'draft',
+  };
+
+  it(covers('POST', `${TICKETS_NS}/tickets`) + ': counts, attendees, author and status are not assignable', async () => {
+    const event = await world.event('author');
+    const author = as('author');
+    const body = {
+      post_id: event.id,
+      provider: 'tc',
+      name: uniqueName('Assigned ticket'),
+      price: '12',
+      ticket: { mode: 'own', capacity: 10 },
+      add_ticket_nonce: world.nonce('add_ticket_nonce', author),
+      ...privilegedFields(world),
+      ...computedTicketFields,
+    };
+    const response = await write('POST', { path: `${TICKETS_NS}/tickets`, body }, author, ['tickets']);
+    expect(response.status).toBe(201);
+    const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: response.body.id as number });
+    expect(saved).toMatchObject({ eventId: event.id, authorId: world.userId('author'), status: 'publish', sold: 0, pending: 0, capacityMode: 'own', capacity: 10, price: '12.00' });
+    expect(saved.id).not.toBe(FOREIGN_ID);
+    expect(await testApp.dataSource.getRepository(Attendee).countBy({ ticketId: saved.id })).toBe(0);
+  });
+
+  it(`${covers('POST', `${TICKETS_NS}/tickets/:id`)}, ${covers('PUT', `${TICKETS_NS}/tickets/:id`)} and ${covers('PATCH', `${TICKETS_NS}/tickets/:id`)}: provider, event, counts and author stay`, async () => {
+    const author = as('author');
+    const otherEvent = await world.event('author');
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+      const event = await world.event('author');
+      const ticket = await world.ticket(event, { capacity: 40 });
+      await testApp.dataSource.getRepository(Ticket).update(ticket.id, { sold: 4, pending: 2 });
+      const path = `${TICKETS_NS}/tickets/${ticket.id}`;
+      const nonce = world.nonce('edit_ticket_nonce', author);
+
+      const moved = await write(method, { path, body: { post_id: otherEvent.id, edit_ticket_nonce: nonce, name: 'Moved' } }, author, []);
+      expect(moved.status).toBe(400);
+
+      const name = uniqueName('Renamed ticket');
+      const body = { post_id: event.id, edit_ticket_nonce: nonce, name, provider: 'rsvp', ...privilegedFields(world), ...computedTicketFields };
+      const response = await write(method, { path, body }, author, ['tickets']);
+      expect(response.status).toBe(200);
+      const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id });
+      expect(saved).toMatchObject({ name, provider: 'tc', eventId: event.id, authorId: world.userId('author'), status: 'publish', sold: 4, pending: 2, capacityMode: 'own', capacity: 40 });
+      expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: FOREIGN_ID })).toBe(false);
+    }
+  });
+
+  it(covers('DELETE', `${TICKETS_NS}/tickets/:id`) + ': an id in the body deletes nothing else', async () => {
+    const author = as('author');
+    const event = await world.event('author');
+    const [ticket, bystander] = [await world.ticket(event), await world.ticket(event)];
+    const response = await write(
+      'DELETE',
+      { path: `${TICKETS_NS}/tickets/${ticket.id}`, body: { post_id: event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', author), id: bystander.id, ticket_id: bystander.id } },
+      author,
+      ['tickets'],
+    );
+    expect(response.status).toBe(200);
+    expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: bystander.id })).toBe(true);
+  });
+
+  // ---------------------------------------------------------------- check-in
+
+  /** Every attendee field a check-in body might try to set besides `check_in`. */
+  function attendeeFields(world: World, other: Attendee): Record<string, unknown> {
+    return {
+      email: 'rewritten@example.org',
+      holder_email: 'rewritten@example.org',
+      title: 'Rewritten',
+      holder_name: 'Rewritten',
+      security_code: other.securityCode,
+      order: other.orderId,
+      order_id: other.orderId,
+      order_status: 'refunded',
+      ticket_id: other.ticketId,
+      post_id: other.eventId,
+      optout: true,
+      status: 'trash',
+      provider: 'rsvp',
+      rsvp_going: false,
+      payment: { price: '0' },
+      checked_in: false,
+      checkin_details: { date: '1999-01-01 00:00:00', source: 'app', author: String(world.userId('authorB')) },
+      ...privilegedFields(world),
+    };
+  }
+
+  /** The columns a check-in may change. */
+  const CHECK_IN_COLUMNS = ['checkedIn', 'checkedInAt', 'checkinSource', 'checkinUserId', 'updatedAt'];
+
+  function unchangedBesidesCheckIn(before: Attendee, after: Attendee): void {
+    const strip = (attendee: Attendee) => Object.fromEntries(Object.entries(attendee).filter(([key]) => !CHECK_IN_COLUMNS.includes(key)));
+    expect(strip(after)).toEqual(strip(before));
+  }
+
+  it(`${covers('POST', `${TICKETS_NS}/attendees/:id`)}, ${covers('PUT', `${TICKETS_NS}/attendees/:id`)} and ${covers('PATCH', `${TICKETS_NS}/attendees/:id`)}: only the check-in changes, made by the caller`, async () => {
+    const { ticket, bystander } = await checkInFixtures();
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+      const attendee = await world.attendee(ticket);
+      const response = await write(method, { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } }, as('author'), ['attendees']);
+      expect(response.status).toBe(200);
+      const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
+      expect(saved).toMatchObject({ checkedIn: true, checkinSource: 'site', checkinUserId: world.userId('author') });
+      expect(saved.checkedInAt!.getUTCFullYear()).toBeGreaterThan(2000);
+      unchangedBesidesCheckIn(attendee, saved);
+      expect(await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: bystander.id })).toEqual(bystander);
+    }
+  });
+
+  it(covers('POST', `${TICKETS_NS}/qr`) + ': the security code only finds the attendee; the rest of the body changes nothing', async () => {
+    const { ticket, bystander } = await checkInFixtures();
+    const attendee = await world.attendee(ticket);
+    const response = await write('POST', { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } }, as('author'), ['attendees']);
+    expect(response.status).toBe(200);
+    const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
+    expect(saved).toMatchObject({ checkedIn: true, checkinSource: 'app', checkinUserId: world.userId('author') });
+    unchangedBesidesCheckIn(attendee, saved);
+    expect(await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: bystander.id })).toEqual(bystander);
+  });
+
+  async function checkInFixtures(): Promise<{ ticket: Ticket; bystander: Attendee }> {
+    const ticket = await world.ticket(await world.event('author'));
+    // Another author's attendee, whose ids the bodies name.
+    const bystander = await world.attendee(await world.ticket(await world.event('authorB')));
+    return { ticket, bystander };
+  }
+
+  // ---------------------------------------------------------------- cart, checkout, orders
+
+  it(`${covers('POST', `${TICKETS_NS}/cart`)}, ${covers('PUT', `${TICKETS_NS}/cart`)} and ${covers('PATCH', `${TICKETS_NS}/cart`)}: writes reach the caller's own cart only and take no capacity`, async () => {
+    const ticket = await world.ticket(await world.event('author'));
+    const buyer = as('subscriber');
+    const otherBuyer = as('subscriberB');
+    await world.fillCart(otherBuyer, ticket, 5);
+    const otherCart = await testApp.dataSource.getRepository(Cart).findOneByOrFail({ userId: world.userId('subscriberB') });
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+      const body = {
+        provider: 'tc',
+        tickets: [{ ticket_id: ticket.id, quantity: 2, price: '0.01', sold: 0, unit_price: '0.01', cart_id: otherCart.id }],
+        cart_id: otherCart.id,
+        token: otherCart.token,
+        user_id: world.userId('subscriberB'),
+        ...privilegedFields(world),
+        id: otherCart.id,
+      };
+      const response = await write(method, { path: `${TICKETS_NS}/cart`, body }, buyer, ['carts', 'cart_items']);
+      expect(response.status).toBe(200);
+      expect(await testApp.dataSource.getRepository(CartItem).findOneByOrFail({ cartId: otherCart.id, ticketId: ticket.id })).toMatchObject({ quantity: 5 });
+      const ownCart = await testApp.dataSource.getRepository(Cart).findOneByOrFail({ userId: world.userId('subscriber') });
+      expect(await testApp.dataSource.getRepository(CartItem).findOneByOrFail({ cartId: ownCart.id, ticketId: ticket.id })).toMatchObject({ quantity: 2 });
+      expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({ sold: 0, pending: 0, price: '25.00' });
+    }
+  });
+
+  it(covers('POST', `${TICKETS_NS}/cart/checkout`) + ': status, total, currency, buyer and attendee check-in or codes are not assignable', async () => {
+    const ticket = await world.ticket(await world.event('author'), { price: '30.00' });
+    // Only this line in the cart: the cart tests above left theirs.
+    const cart = await testApp.dataSource.getRepository(Cart).findOneBy({ userId: world.userId('subscriber') });
+    if (cart) await testApp.dataSource.getRepository(CartItem).delete({ cartId: cart.id });
+    const buyer = await world.fillCart(as('subscriber'), ticket, 1);
+    const body = {
+      provider: 'tc',
+      purchaser: { name: 'Assigned Buyer', email: 'assigned@example.org', user_id: world.userId('subscriberB') },
+      attendees: [
+        {
+          ticket_id: ticket.id,
+          name: 'Assigned Holder',
+          email: 'holder@example.org',
+          checked_in: true,
+          check_in: true,
+          security_code: 'attacker-chosen-code',
+          order_status: 'completed',
+          status: 'trash',
+          price_paid: '0.00',
+        },
+      ],
+      ...privilegedFields(world),
+      status: 'completed',
+      order_status: 'completed',
+      total: '0.00',
+      currency: 'EUR',
+      expires: '2099-01-01 00:00:00',
+      completed_at: '1999-01-01 00:00:00',
+    };
+    const response = await write('POST', { path: `${TICKETS_NS}/cart/checkout`, body }, buyer, ['orders', 'order_items', 'attendees', 'tickets', 'cart_items', 'carts']);
+    expect(response.status).toBe(201);
+    const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: response.body.id as number });
+    expect(order).toMatchObject({ status: 'pending', total: '30.00', currency: 'USD', userId: world.userId('subscriber'), completedAt: null });
+    expect(order.id).not.toBe(FOREIGN_ID);
+    const [attendee] = await testApp.dataSource.getRepository(Attendee).findBy({ orderId: order.id });
+    expect(attendee).toMatchObject({ checkedIn: false, checkedInAt: null, orderStatus: 'pending', status: 'publish', pricePaid: '30.00', userId: world.userId('subscriber') });
+    expect(attendee.securityCode).not.toBe('attacker-chosen-code');
+    expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({ sold: 0, pending: 1 });
+  });
+
+  describe('order transitions', () => {
+    async function pendingOrder(): Promise<{ order: Order; bystander: Order }> {
+      const ticket = await world.ticket(await world.event('author'), { price: '30.00' });
+      const placed = await world.order(as('subscriber'), ticket);
+      const other = await world.order(as('subscriberB'), ticket);
+      const orders = testApp.dataSource.getRepository(Order);
+      return { order: await orders.findOneByOrFail({ id: placed.id }), bystander: await orders.findOneByOrFail({ id: other.id }) };
+    }
+
+    const orderBody = (bystander: Order) => ({ ...privilegedFields(world), status: 'refunded', total: '0.00', currency: 'EUR', user_id: world.userId('subscriberB'), order_id: bystander.id, id: bystander.id });
+    const reloadOrder = (id: number) => testApp.dataSource.getRepository(Order).findOneByOrFail({ id });
+
+    it(covers('POST', `${TICKETS_NS}/orders/:id/complete`) + ': the path order completes; the body sets nothing', async () => {
+      const { order, bystander } = await pendingOrder();
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) }, as('administrator'), ['orders', 'attendees', 'tickets']);
+      expect(response.status).toBe(200);
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'completed', total: '30.00', currency: 'USD', userId: world.userId('subscriber') });
+      expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
+    });
+
+    it(covers('POST', `${TICKETS_NS}/orders/:id/cancel`) + ': a buyer cancels, and cannot choose another status', async () => {
+      const { order, bystander } = await pendingOrder();
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/cancel`, body: { ...orderBody(bystander), status: 'completed' } }, as('subscriber'), ['orders', 'attendees', 'tickets']);
+      expect(response.status).toBe(200);
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'cancelled', total: '30.00' });
+      expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
+    });
+
+    it(covers('POST', `${TICKETS_NS}/orders/:id/refund`) + ': the path order is refunded; the body sets nothing', async () => {
+      const { order, bystander } = await pendingOrder();
+      expect((await world.send('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete` }, as('administrator'))).status).toBe(200);
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } }, as('administrator'), ['orders', 'attendees', 'tickets']);
+      expect(response.status).toBe(200);
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
+      expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
+    });
+  });
+
+  it('has a test for every write route of the authorization matrix', () => {
+    const writes = ROUTE_TABLE.filter((route) => route.method !== 'GET').map(routeKey);
+    expect(writes.filter((route) => !COVERED.has(route))).toEqual([]);
+  });
+});
