@@ -9,6 +9,7 @@ import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
@@ -25,6 +26,7 @@ import { VenuesModule } from './venues/venues.module';
     AuthModule,
     NamespacesModule,
     HealthModule,
+    MetricsModule,
     // Resource modules: one line each.
     EventsModule,
     VenuesModule,

@@ -8,6 +8,7 @@ import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { restRouteRewrite } from './common/http/rest-route';
 import type { AppConfig } from './config/app.config';
+import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { OpenApiDocument } from './namespaces/openapi-document';
 
 /** Routes that live outside the API root: operations endpoints. */
@@ -15,6 +16,7 @@ const OUTSIDE_API_ROOT = [
   { path: 'health', method: RequestMethod.GET },
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
+  { path: 'metrics', method: RequestMethod.GET },
 ];
 
 /**
@@ -28,6 +30,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.set('trust proxy', 'loopback');
   // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
   app.set('query parser', (query: string) => qs.parse(query, PARSE_LIMITS));
+  app.use(app.get(HttpMetricsMiddleware).handle); // first: requests the body parsers refuse are counted too
   // `/?rest_route=/tribe/...`, the original's form for sites without pretty permalinks.
   app.use(restRouteRewrite(config.apiRoot));
   app.use(...createBodyParsers(config.bodyLimitBytes));

@@ -147,7 +147,7 @@ describe('iCalendar (e2e)', () => {
     it('writes an all-day event as DATE values ending the day after its last day', () => {
       const event = parsed.get(uid('allDay'))!;
       expect(event.datetype).toBe('date');
-      expect(event.start.dateOnly).toBe(true);
+      expect((event.start as Date & { dateOnly?: boolean }).dateOnly).toBe(true);
       expect(calendarDay(event.start)).toBe('2027-02-01');
       expect(calendarDay(event.end)).toBe('2027-02-04');
       const lines = unfoldedLines(text);

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -16,6 +16,7 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
 import { CartService } from '../cart/cart.service';
 import { ApiUrls } from '../common/http/api-urls.service';
+import { CheckoutMetricsInterceptor } from '../metrics/checkout-metrics.interceptor';
 import { CheckoutService } from './checkout.service';
 import { CheckoutDto } from './dto/checkout.dto';
 import { OrderResponseDoc } from './dto/order.response';
@@ -33,6 +34,7 @@ export class CheckoutController {
 
   @Post()
   @HttpCode(201)
+  @UseInterceptors(CheckoutMetricsInterceptor)
   @ApiHeader({ name: CART_TOKEN_HEADER, required: false, description: `Anonymous buyers: their cart token (or the ${CART_COOKIE} cookie)` })
   @ApiHeader({
     name: 'Idempotency-Key',

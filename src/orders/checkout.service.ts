@@ -16,6 +16,7 @@ import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { Event } from '../events/event.entity';
 import { CapacityService } from '../tickets/capacity.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
@@ -71,6 +72,7 @@ export class CheckoutService {
     private readonly carts: CartService,
     private readonly capacity: CapacityService,
     private readonly idempotency: IdempotencyService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -93,6 +95,8 @@ export class CheckoutService {
         if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed });
         return placed;
       });
+      // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
+      if (order.status === 'completed' && body.going !== false) this.metrics.ticketsSold(provider, order.attendees.length);
       return { statusCode: 201, body: order, replayed: false };
     } catch (error) {
       if (!idempotencyKey || !isUniqueViolation(error)) throw error;

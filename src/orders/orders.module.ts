@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CartModule } from '../cart/cart.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
@@ -13,7 +14,7 @@ import { OrdersService } from './orders.service';
 
 /** Checkout (`{prefix}/tickets/v1/cart/checkout`), orders and the sweeper that expires unpaid holds. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule],
+  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule, MetricsModule],
   controllers: [CheckoutController, OrdersController],
   providers: [CheckoutService, OrdersService, IdempotencyService, OrderExpiryService],
   exports: [OrdersService, OrderExpiryService],

@@ -10,6 +10,7 @@ import { forbidden } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityService } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
@@ -47,7 +48,7 @@ export interface OrderPage {
 const PAST_PARTICIPLE: Record<OrderAction, string> = { complete: 'completed', cancel: 'cancelled', refund: 'refunded' };
 
 /** What a transition found, decided inside its transaction and reported after it commits. */
-type TransitionOutcome = { kind: 'done' } | { kind: 'lapsed' } | { kind: 'invalid'; status: OrderStatus };
+type TransitionOutcome = { kind: 'done'; unitsSold: number } | { kind: 'lapsed' } | { kind: 'invalid'; status: OrderStatus };
 
 /**
  * Reading orders and moving them along: pending → completed (paid) | cancelled | expired,
@@ -61,6 +62,7 @@ export class OrdersService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
+    private readonly metrics: MetricsService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -168,6 +170,8 @@ export class OrdersService {
     const outcome = await runInTransaction(this.dataSource, (manager) => this.applyTransition(manager, order, action, now));
     if (outcome.kind === 'lapsed') throw orderInvalidStatus(PAST_PARTICIPLE[action], 'expired', 'The order’s hold on its tickets has expired; it can no longer be completed.');
     if (outcome.kind === 'invalid') throw orderInvalidStatus(PAST_PARTICIPLE[action], outcome.status);
+    // Counted once committed: a transaction run again after a lock conflict must not count twice.
+    this.metrics.ticketsSold(order.provider, outcome.unitsSold);
     return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, order.id), context);
   }
 
@@ -186,15 +190,19 @@ export class OrdersService {
       if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(manager, order.id, now))) return { kind: 'lapsed' };
       return { kind: 'invalid', status: current.status };
     }
+    let unitsSold = 0;
     if (action === 'complete') {
-      for (const [ticket, quantity] of await this.heldUnits(manager, order.id)) await this.capacity.confirm(manager, ticket, quantity);
+      for (const [ticket, quantity] of await this.heldUnits(manager, order.id)) {
+        await this.capacity.confirm(manager, ticket, quantity);
+        unitsSold += quantity;
+      }
       await this.setAttendeeStatus(manager, order.id, 'completed');
     } else {
       const count = heldCount(order.status) as CapacityCount;
       await this.releaseHeld(manager, order.id, count);
       await this.setAttendeeStatus(manager, order.id, target);
     }
-    return { kind: 'done' };
+    return { kind: 'done', unitsSold };
   }
 
   private async releaseHeld(manager: EntityManager, orderId: number, count: CapacityCount): Promise<void> {

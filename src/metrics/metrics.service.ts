@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { TICKET_PROVIDERS } from '../tickets/ticket.entity';
+import { readPoolStats } from './pool-stats';
+
+/** Latency buckets in seconds: API answers take milliseconds; the top buckets catch stalls. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+type HttpLabels = 'method' | 'route' | 'status_code';
+
+/**
+ * The service's Prometheus metrics. Each instance has its own registry rather than prom-client's
+ * global one, so that several apps in one process (the e2e tests) do not register a metric twice.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly httpRequests: Counter<HttpLabels>;
+  private readonly httpDuration: Histogram<HttpLabels>;
+  private readonly ticketsSoldCounter: Counter<'provider'>;
+  private readonly checkoutsFailedCounter: Counter<'reason'>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.httpRequests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving a request to the end of its response, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.ticketsSoldCounter = new Counter({
+      name: 'cal_tickets_sold_total',
+      help: 'Ticket units sold: free checkouts (RSVP "going" included) and paid orders when completed',
+      labelNames: ['provider'],
+      registers,
+    });
+    // Known label values start at 0, so that rate() sees the first sale.
+    for (const provider of TICKET_PROVIDERS) this.ticketsSoldCounter.inc({ provider }, 0);
+    this.checkoutsFailedCounter = new Counter({
+      name: 'cal_checkouts_failed_total',
+      help: 'Checkouts refused or failed, by the error code of the answer',
+      labelNames: ['reason'],
+      registers,
+    });
+    if (dataSource.options.type === 'mysql') this.registerPoolGauges(dataSource);
+  }
+
+  recordRequest(method: string, route: string, statusCode: number, seconds: number): void {
+    const labels = { method, route, status_code: String(statusCode) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  ticketsSold(provider: string, units: number): void {
+    if (units > 0) this.ticketsSoldCounter.inc({ provider }, units);
+  }
+
+  checkoutFailed(reason: string): void {
+    this.checkoutsFailedCounter.inc({ reason });
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /**
+   * The MySQL pools' use, read when scraped. SQLite has no pool (one connection, writes queued
+   * in the process), so these series exist on MySQL only.
+   */
+  private registerPoolGauges(dataSource: DataSource): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Connections of the MySQL pool, in use or idle; pool is primary or replicaN',
+      labelNames: ['pool', 'state'],
+      registers,
+      collect() {
+        for (const stats of readPoolStats(dataSource)) {
+          this.set({ pool: stats.pool, state: 'in_use' }, stats.inUse);
+          this.set({ pool: stats.pool, state: 'idle' }, stats.idle);
+        }
+      },
+    });
+    new Gauge({
+      name: 'db_pool_queued_requests',
+      help: 'Requests waiting for a free connection of the MySQL pool',
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        for (const stats of readPoolStats(dataSource)) this.set({ pool: stats.pool }, stats.queued);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_max_connections',
+      help: 'Most connections the MySQL pool opens (DATABASE_POOL_SIZE)',
+      labelNames: ['pool'],
+      registers,
+      collect() {
+        for (const stats of readPoolStats(dataSource)) this.set({ pool: stats.pool }, stats.limit);
+      },
+    });
+  }
+}
