@@ -12,6 +12,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { runInTransaction } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
@@ -147,7 +148,7 @@ export class EventsService {
   // ---------------------------------------------------------------- writing
 
   async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    const saved = await this.dataSource.transaction(async (manager) => {
+    const saved = await runInTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       const event = manager.create(Event, {
         authorId: user.id,
@@ -174,7 +175,7 @@ export class EventsService {
   }
 
   async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    const saved = await this.dataSource.transaction(async (manager) => {
+    const saved = await runInTransaction(this.dataSource, async (manager) => {
       const event = await this.findOrFail(manager, selector, true);
       assertCanEdit(user, event);
       await this.applyInput(manager, event, input, user, false);
@@ -392,19 +393,19 @@ export class EventsService {
     await manager.save(event);
 
     const venues = readLinkedPosts(input.venue, 'venue');
-    if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user);
+    if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user, isNew);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
-    if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user);
+    if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
     const categories = readTermValues(input.categories, 'categories');
     if (categories) {
       const terms = categories.length ? await this.categories.resolveForEvent(categories, manager) : [];
-      await manager.delete(EventCategoryLink, { eventId: event.id });
+      if (!isNew) await manager.delete(EventCategoryLink, { eventId: event.id });
       await insertRows(manager, EventCategoryLink, unique(terms.map((term) => term.id)).map((categoryId) => ({ eventId: event.id, categoryId })));
     }
     const tags = readTermValues(input.tags, 'tags');
     if (tags) {
       const terms = tags.length ? await this.tags.resolveForEvent(tags, manager) : [];
-      await manager.delete(EventTagLink, { eventId: event.id });
+      if (!isNew) await manager.delete(EventTagLink, { eventId: event.id });
       await insertRows(manager, EventTagLink, unique(terms.map((term) => term.id)).map((tagId) => ({ eventId: event.id, tagId })));
     }
   }
@@ -464,7 +465,18 @@ export class EventsService {
     }
   }
 
-  private async replacePostLinks(manager: EntityManager, eventId: number, inputs: LinkedPostInput[], field: 'venue' | 'organizer', user: AuthenticatedUser): Promise<void> {
+  /**
+   * A new event has no links to delete, and it must not try: on MySQL a DELETE of an empty range
+   * takes a gap lock, and two concurrent creates holding one each deadlock on their INSERTs.
+   */
+  private async replacePostLinks(
+    manager: EntityManager,
+    eventId: number,
+    inputs: LinkedPostInput[],
+    field: 'venue' | 'organizer',
+    user: AuthenticatedUser,
+    isNew: boolean,
+  ): Promise<void> {
     const entity = field === 'venue' ? Venue : Organizer;
     const ids = inputs.flatMap((input) => ('id' in input ? [input.id] : []));
     if (ids.length) await this.assertAllExist(manager, entity, ids, field);
@@ -476,10 +488,10 @@ export class EventsService {
     }
     const ordered = unique(linkedIds);
     if (field === 'venue') {
-      await manager.delete(EventVenueLink, { eventId });
+      if (!isNew) await manager.delete(EventVenueLink, { eventId });
       await insertRows(manager, EventVenueLink, ordered.map((venueId, position) => ({ eventId, venueId, position })));
     } else {
-      await manager.delete(EventOrganizerLink, { eventId });
+      if (!isNew) await manager.delete(EventOrganizerLink, { eventId });
       await insertRows(manager, EventOrganizerLink, ordered.map((organizerId, position) => ({ eventId, organizerId, position })));
     }
   }
