@@ -713,7 +713,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
     path: REFUSED_DOCS_FILE,
     scenarios: [{ ...get(REFUSED_DOCS_FILE), name: 'refused to everyone', expect: row(NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE) }],
   },
-  ...['/health', '/health/ready', '/health/live'].map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
+  ...['/health', '/health/ready', '/health/live', '/metrics'].map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
   {
     method: 'GET',
     path: `${TICKETS_NS}/nonces`,
