@@ -6,6 +6,8 @@ import { UsersService } from './auth/users.service';
 import { CliModule } from './cli.module';
 import { ApiError } from './common/errors/api-error';
 import { ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
+import { DemoModule } from './demo/demo.module';
+import { DemoRefusedError, DemoSeeder } from './demo/demo-seeder';
 
 /**
  * Administration from the command line: `npm run --silent cli -- <command>`. Every command prints
@@ -82,6 +84,20 @@ export function buildProgram(): Command {
       });
     });
 
+  program
+    .command('seed:demo')
+    .description(
+      'load a demo calendar into an empty database (10 venues, 50 events over the coming months, organizers, categories, tags, tickets of each provider and capacity mode, attendees from checkouts) and a "demo" editor; refuses when events, venues, organizers or tickets exist; prints the counts and the editor\'s application password',
+    )
+    .action(async () => {
+      const context = await NestFactory.createApplicationContext(DemoModule, { logger: ['error'], abortOnError: false });
+      try {
+        print(await context.get(DemoSeeder).seed());
+      } finally {
+        await context.close();
+      }
+    });
+
   return program;
 }
 
@@ -103,7 +119,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const message =
       error instanceof ApiError
         ? describeApiError(error)
-        : error instanceof ConfigError || error instanceof CliUsageError
+        : error instanceof ConfigError || error instanceof CliUsageError || error instanceof DemoRefusedError
           ? error.message
           : error instanceof Error
             ? error.stack ?? error.message
