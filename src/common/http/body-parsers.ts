@@ -13,6 +13,7 @@ const PARSER_ERRORS: Record<string, () => ApiError> = {
   'request.aborted': () => new ApiError('rest_request_aborted', 'The request was aborted by the client.', 400),
   'request.size.invalid': () => new ApiError('rest_bad_request', 'The request body length does not match its header.', 400),
   'parameters.too.many': () => new ApiError('rest_request_too_large', 'The request has too many parameters.', 413),
+  'querystring.parse.rangeError': () => new ApiError('rest_bad_request', `The form body is nested deeper than ${PARSE_LIMITS.depth} levels.`, 400),
   LIMIT_FIELD_VALUE: () => new ApiError('rest_request_too_large', 'A form field is larger than the limit.', 413),
   LIMIT_FIELD_COUNT: () => new ApiError('rest_request_too_large', 'The form has too many fields.', 413),
   LIMIT_PART_COUNT: () => new ApiError('rest_request_too_large', 'The form has too many parts.', 413),
@@ -30,6 +31,11 @@ function toApiError(error: unknown): unknown {
   // Malformed multipart bodies from busboy carry no code but are still the client's fault.
   if (error instanceof Error && /^(Multipart|Unexpected end of form|Malformed part header)/i.test(error.message)) {
     return new ApiError('rest_bad_request', 'The multipart body is malformed.', 400);
+  }
+  // Any other client error of the parsers (http-errors they mark as exposable) is not a server failure.
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  if (expose === true && typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError('rest_bad_request', 'The request body could not be read.', status);
   }
   return error;
 }
