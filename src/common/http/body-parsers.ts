@@ -40,6 +40,20 @@ function toApiError(error: unknown): unknown {
   return error;
 }
 
+/** A UTF-16 surrogate without its pair: with the `u` flag, a well-formed pair is one code point and does not match. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * JSON may escape lone surrogates (`"\ud800"`), which are no text: validators that encode strings
+ * throw on them and no column can store them. A body holding one is refused as invalid JSON.
+ */
+function refuseLoneSurrogates(key: string, value: unknown): unknown {
+  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
+    throw new SyntaxError('The JSON body holds a string with an unpaired surrogate.');
+  }
+  return value;
+}
+
 function mapErrors(parser: RequestHandler): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) =>
     parser(request, response, (error?: unknown) => next(error === undefined ? undefined : toApiError(error)));
@@ -52,7 +66,7 @@ function mapErrors(parser: RequestHandler): RequestHandler {
  */
 export function createBodyParsers(limitBytes: number): RequestHandler[] {
   return [
-    mapErrors(express.json({ limit: limitBytes, strict: false })),
+    mapErrors(express.json({ limit: limitBytes, strict: false, reviver: refuseLoneSurrogates })),
     mapErrors(express.urlencoded({ limit: limitBytes, extended: true, ...PARSE_LIMITS })),
     mapErrors(multer({ limits: { fieldSize: limitBytes, fields: 1000, files: 0, parts: 1000 } }).none()),
   ];
