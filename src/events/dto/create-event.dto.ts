@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
+
+/**
+ * JSON `null` counts as not sent for fields that cannot be empty (title on update, time zone,
+ * flags), as for venues and organizers; validation skips null, and the columns refuse it.
+ */
+const NullAsAbsent = () => Transform(({ value }: { value: unknown }) => (value === null ? undefined : value));
 
 const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
 
@@ -9,6 +16,7 @@ const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alo
 export class CreateEventDto {
   /** The event title. */
   @ApiProperty({ description: 'Title', maxLength: 255 })
+  @NullAsAbsent()
   @IsDefined()
   @IsString()
   @IsNotEmpty({ message: 'title must not be empty' })
@@ -51,12 +59,14 @@ export class CreateEventDto {
 
   @ApiPropertyOptional({ description: 'Time zone of the event: an IANA name (Europe/Paris) or UTC±N. Defaults to the site time zone.', example: 'America/New_York' })
   @IsOptional()
+  @NullAsAbsent()
   @IsString()
   @MaxLength(64)
   timezone?: string;
 
   @ApiPropertyOptional({ description: 'Lasts all day: the dates snap to 00:00:00 and 23:59:59.', default: false })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   all_day?: boolean;
@@ -83,36 +93,42 @@ export class CreateEventDto {
 
   @ApiPropertyOptional({ description: 'Show a map', default: true })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   show_map?: boolean;
 
   @ApiPropertyOptional({ description: 'Show a map link', default: true })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   show_map_link?: boolean;
 
   @ApiPropertyOptional({ description: 'Hide from calendar lists (still readable by id)', default: false })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   hide_from_listings?: boolean;
 
   @ApiPropertyOptional({ description: 'Sticky in calendar views', default: false })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   sticky?: boolean;
 
   @ApiPropertyOptional({ description: 'Featured event', default: false })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   featured?: boolean;
 
   @ApiPropertyOptional({ description: 'Show the attendee list (names of going attendees who did not opt out) to the public', default: false })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   show_attendee_list?: boolean;
