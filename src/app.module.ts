@@ -5,6 +5,7 @@ import { CartModule } from './cart/cart.module';
 import { CategoriesModule } from './categories/categories.module';
 import { CommonModule } from './common/common.module';
 import { LoggingModule } from './common/logging.module';
+import { SecurityModule } from './common/security/security.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
@@ -26,6 +27,7 @@ import { VenuesModule } from './venues/venues.module';
     AuthModule,
     NamespacesModule,
     HealthModule,
+    SecurityModule,
     MetricsModule,
     // Resource modules: one line each.
     EventsModule,

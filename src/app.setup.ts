@@ -7,6 +7,7 @@ import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { restRouteRewrite } from './common/http/rest-route';
+import { applyHttpSecurity } from './common/security/http-security';
 import type { AppConfig } from './config/app.config';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { OpenApiDocument } from './namespaces/openapi-document';
@@ -33,6 +34,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.use(app.get(HttpMetricsMiddleware).handle); // first: requests the body parsers refuse are counted too
   // `/?rest_route=/tribe/...`, the original's form for sites without pretty permalinks.
   app.use(restRouteRewrite(config.apiRoot));
+  applyHttpSecurity(app, config);
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
   app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: OUTSIDE_API_ROOT });

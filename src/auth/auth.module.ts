@@ -1,6 +1,8 @@
 import { Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { APP_GUARD } from '@nestjs/core';
+import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
+import { ThrottlingModule } from '../common/throttling/throttling.module';
 import { appConfig } from '../config/app.config';
 import { AuthenticationGuard } from './authentication.guard';
 import { AuthenticationService } from './authentication.service';
@@ -13,15 +15,17 @@ import { UsersService } from './users.service';
 
 /**
  * Authentication (Basic with application passwords), capabilities and nonces. The guards are
- * global and run in this order: who is calling, may they, is the nonce right.
+ * global and run in this order: who is calling, are they within their request limit, may they,
+ * is the nonce right.
  */
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, ThrottlingModule],
   controllers: [NoncesController],
   providers: [
     AuthenticationService,
     NonceService,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: CapabilityGuard },
     { provide: APP_GUARD, useClass: NonceGuard },
   ],

@@ -9,7 +9,7 @@ export class AuthenticationGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    request.user = await this.authentication.authenticate(request.headers.authorization);
+    request.user = await this.authentication.authenticate(request.headers.authorization, request.ip);
     return true;
   }
 }

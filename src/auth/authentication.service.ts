@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
-import { incorrectPassword } from '../common/errors/api-error';
+import { ApiError, incorrectPassword } from '../common/errors/api-error';
+import { LoginAttempts } from '../common/throttling/login-attempts.service';
 import { constantTimeEqual, hashApplicationPassword, verifyLoginPassword } from './passwords';
 import { AuthenticatedUser } from './roles';
 import { UsersService } from './users.service';
@@ -19,22 +20,33 @@ export class AuthenticationService {
   constructor(
     private readonly users: UsersService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly loginAttempts: LoginAttempts,
   ) {}
 
   /**
    * Resolves the caller from an Authorization header. No header (or a scheme other than Basic)
    * is an anonymous caller; Basic credentials that are malformed or wrong are a 401
-   * `incorrect_password`, whatever the route.
+   * `incorrect_password`, whatever the route. Failures are counted per login and per `clientAddress`;
+   * past the limit the answer is 429 `too-many-login-failures` before the password is checked.
    */
-  async authenticate(authorization: string | undefined): Promise<AuthenticatedUser | undefined> {
+  async authenticate(authorization: string | undefined, clientAddress?: string): Promise<AuthenticatedUser | undefined> {
     if (!authorization) return undefined;
     const [scheme, encoded] = authorization.trim().split(/\s+/, 2);
     if (scheme?.toLowerCase() !== 'basic') return undefined;
     const decoded = Buffer.from(encoded ?? '', 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
-    if (separator < 1) throw incorrectPassword();
-    const identifier = decoded.slice(0, separator);
-    const password = decoded.slice(separator + 1);
+    const identifier = separator < 1 ? '' : decoded.slice(0, separator);
+    await this.loginAttempts.assertAllowed(identifier, clientAddress);
+    try {
+      if (separator < 1) throw incorrectPassword();
+      return await this.verifyCredentials(identifier, decoded.slice(separator + 1));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'incorrect_password') await this.loginAttempts.recordFailure(identifier, clientAddress);
+      throw error;
+    }
+  }
+
+  private async verifyCredentials(identifier: string, password: string): Promise<AuthenticatedUser> {
     if (password === '') throw incorrectPassword();
 
     const user = await this.users.findByLoginOrEmail(identifier);

@@ -106,3 +106,70 @@ describe('loadAppConfig', () => {
     });
   });
 });
+
+describe('loadAppConfig: limits, CORS and the shared counter store', () => {
+  const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'cal-config-')), NONCE_SECRET: 'sixteen-chars-secret' });
+
+  it('applies generous limits, any origin without credentials and in-memory counters by default', () => {
+    const config = loadAppConfig(base());
+    expect(config.rateLimits).toEqual({
+      anonymousPerMinute: 600,
+      authenticatedPerMinute: 1200,
+      authFailureLimit: 10,
+      authFailureWindowMinutes: 15,
+      redisUrl: null,
+      redisKeyPrefix: 'cal:',
+    });
+    expect(config.cors).toEqual({ credentialedOrigins: [], anyOrigin: true });
+    expect(config.databaseStatementTimeoutMs).toBe(10_000);
+  });
+
+  it('reads the limits, 0 turning one off', () => {
+    const config = loadAppConfig({
+      ...base(),
+      RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_AUTHENTICATED_PER_MINUTE: '50',
+      AUTH_FAILURE_LIMIT: '3',
+      AUTH_FAILURE_WINDOW_MINUTES: '5',
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      REDIS_KEY_PREFIX: 'cal-staging:',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
+    });
+    expect(config.rateLimits).toEqual({
+      anonymousPerMinute: 0,
+      authenticatedPerMinute: 50,
+      authFailureLimit: 3,
+      authFailureWindowMinutes: 5,
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      redisKeyPrefix: 'cal-staging:',
+    });
+    expect(config.databaseStatementTimeoutMs).toBe(0);
+  });
+
+  it('reads CORS_ORIGINS as credentialed origins, * letting any other origin in without credentials', () => {
+    expect(loadAppConfig({ ...base(), CORS_ORIGINS: 'https://shop.example.org, http://localhost:8080/' }).cors).toEqual({
+      credentialedOrigins: ['https://shop.example.org', 'http://localhost:8080'],
+      anyOrigin: false,
+    });
+    expect(loadAppConfig({ ...base(), CORS_ORIGINS: 'https://shop.example.org,*' }).cors).toEqual({
+      credentialedOrigins: ['https://shop.example.org'],
+      anyOrigin: true,
+    });
+  });
+
+  it.each([
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_AUTHENTICATED_PER_MINUTE', 'many'],
+    ['AUTH_FAILURE_LIMIT', '1.5'],
+    ['AUTH_FAILURE_WINDOW_MINUTES', '0'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_URL', 'not a url'],
+    ['REDIS_KEY_PREFIX', 'spaces are not allowed'],
+    ['CORS_ORIGINS', 'https://shop.example.org/path'],
+    ['CORS_ORIGINS', 'shop.example.org'],
+    ['CORS_ORIGINS', 'ftp://files.example.org'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', 'ten seconds'],
+  ])('stops on a bad %s (%s), naming it', (variable, value) => {
+    expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+});

@@ -28,6 +28,31 @@ export interface AppConfig {
   /** Radius of the events list's geolocation filter. */
   geolocRadiusKm: number;
   tickets: TicketsConfig;
+  rateLimits: RateLimitConfig;
+  cors: CorsConfig;
+  /** Longest a database statement may run on MySQL/MariaDB, in ms; 0: no limit. */
+  databaseStatementTimeoutMs: number;
+}
+
+export interface RateLimitConfig {
+  /** Requests per minute of one anonymous client, by IP address; 0: not limited. */
+  anonymousPerMinute: number;
+  /** Requests per minute of one signed-in user, wherever they come from; 0: not limited. */
+  authenticatedPerMinute: number;
+  /** Failed Basic authentications allowed per login and per IP address in a window; 0: not limited. */
+  authFailureLimit: number;
+  authFailureWindowMinutes: number;
+  /** Redis holding the counters, shared by every instance; null: in this process's memory. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key the service writes. */
+  redisKeyPrefix: string;
+}
+
+export interface CorsConfig {
+  /** Origins that may call the API from a browser with credentials (the cart cookie). */
+  credentialedOrigins: string[];
+  /** Whether any other origin may call it, without credentials. */
+  anyOrigin: boolean;
 }
 
 export interface TicketsConfig {
@@ -206,6 +231,61 @@ function readBootstrapAdmin(env: Env): AppConfig['bootstrapAdmin'] {
   return { login, password };
 }
 
+function readNonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw)) throw new ConfigError(name, `must be a whole number from 0 (got "${raw}")`);
+  return Number(raw);
+}
+
+function readRateLimits(env: Env): RateLimitConfig {
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl !== null) {
+    let valid = false;
+    try {
+      valid = ['redis:', 'rediss:'].includes(new URL(redisUrl).protocol);
+    } catch {
+      valid = false;
+    }
+    if (!valid) throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX ?? 'cal:';
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(redisKeyPrefix)) {
+    throw new ConfigError('REDIS_KEY_PREFIX', `may hold only letters, digits and : . _ - (at most 64; got "${redisKeyPrefix}")`);
+  }
+  return {
+    anonymousPerMinute: readNonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 600),
+    authenticatedPerMinute: readNonNegativeInt(env, 'RATE_LIMIT_AUTHENTICATED_PER_MINUTE', 1200),
+    authFailureLimit: readNonNegativeInt(env, 'AUTH_FAILURE_LIMIT', 10),
+    authFailureWindowMinutes: readPositiveInt(env, 'AUTH_FAILURE_WINDOW_MINUTES', 15),
+    redisUrl,
+    redisKeyPrefix,
+  };
+}
+
+/**
+ * CORS_ORIGINS: comma-separated origins (`https://shop.example.org`) allowed with credentials, plus
+ * `*` for any other origin without them. Unset: any origin, never with credentials.
+ */
+function readCors(raw: string | undefined): CorsConfig {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0) return { credentialedOrigins: [], anyOrigin: true };
+  const credentialedOrigins: string[] = [];
+  for (const entry of entries) {
+    if (entry === '*') continue;
+    let origin: string | null = null;
+    try {
+      const url = new URL(entry);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase()) origin = url.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null) throw new ConfigError('CORS_ORIGINS', `must list origins such as https://example.org (no path) or * (got "${entry}")`);
+    credentialedOrigins.push(origin);
+  }
+  return { credentialedOrigins, anyOrigin: entries.includes('*') };
+}
+
 /**
  * Loads `.env` from the working folder, if any, without overriding variables already set.
  * Tests never read it, so that a developer's settings cannot leak into them.
@@ -247,6 +327,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       orderSweepIntervalSeconds: readPositiveInt(env, 'ORDER_SWEEP_INTERVAL_SECONDS', 60),
       paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
     },
+    rateLimits: readRateLimits(env),
+    cors: readCors(env.CORS_ORIGINS),
+    databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
   };
 }
 

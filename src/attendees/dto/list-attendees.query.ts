@@ -3,21 +3,21 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ToBoolean, ToInteger, ToIntList, ToList } from '../../common/http/transforms';
+import { MaxListValues } from '../../common/security/list-limits';
 
 const LIST = { style: 'form', explode: false } as const;
 const MAX_ID = 2_147_483_647;
-const MAX_LIST_LENGTH = 500;
 
 export const ATTENDEE_ORDER_BY = ['id', 'date', 'include', 'title', 'slug'] as const;
 export type AttendeeOrderBy = (typeof ATTENDEE_ORDER_BY)[number];
 
-/** An id list of the query (`include`, `include_post`, ...): integers from 1, at most 500 of them. */
+/** An id list of the query (`include`, `include_post`, ...): integers from 1, at most MAX_LIST_VALUES of them. */
 function IdList(field: string, what: string) {
   const message = `${field} must hold ${what}`;
   return applyDecorators(
     IsOptional(),
     ToIntList(),
-    ArrayMaxSize(MAX_LIST_LENGTH, { message: `${field} may hold at most ${MAX_LIST_LENGTH} ids` }),
+    MaxListValues(field),
     IsInt({ each: true, message }),
     Min(1, { each: true, message }),
     Max(MAX_ID, { each: true, message }),
@@ -162,6 +162,7 @@ export class ListAttendeesQuery {
   @ApiPropertyOptional({ description: 'RSVP answers (yes, no): RSVP attendees with one of them; other attendees always pass', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('rsvp_going_status')
   @IsIn(['yes', 'no'], { each: true, message: 'rsvp_going_status must hold yes or no' })
   rsvp_going_status?: string[];
 

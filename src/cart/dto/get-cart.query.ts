@@ -2,12 +2,14 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToInteger, ToList } from '../../common/http/transforms';
 import { MAX_ID } from './update-cart.dto';
+import { MaxListValues } from '../../common/security/list-limits';
 
 /** Query of GET /cart. */
 export class GetCartQuery {
   @ApiPropertyOptional({ description: 'Only these providers (CSV list or array); unknown names match nothing', type: [String] })
   @IsOptional()
   @ToList()
+  @MaxListValues('provider')
   @Allow()
   provider?: unknown[];
 

@@ -32,6 +32,17 @@ describe('ApiExceptionFilter.toBody', () => {
     expect(filter.toBody(Object.assign(new Error('down'), { code: 'ECONNREFUSED' }))).toMatchObject({ code: 'db-unavailable', data: { status: 503 } });
   });
 
+  it('answers a statement stopped by the statement timeout with 503 db-timeout', () => {
+    const mariadb = Object.assign(new Error('Query execution was interrupted (max_statement_time exceeded)'), { errno: 1969 });
+    expect(filter.toBody(mariadb)).toMatchObject({ code: 'db-timeout', data: { status: 503 } });
+    expect(filter.toBody({ message: 'wrapped', driverError: { code: 'ER_QUERY_TIMEOUT', errno: 3024 } })).toMatchObject({ code: 'db-timeout' });
+  });
+
+  it('answers a connection the driver marked broken with 503 db-unavailable', () => {
+    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+    expect(filter.toBody(closed)).toMatchObject({ code: 'db-unavailable', data: { status: 503 } });
+  });
+
   it('hides anything else behind a generic 500', () => {
     expect(filter.toBody(new Error('secret detail'))).toEqual({
       code: 'internal_server_error',

@@ -28,6 +28,20 @@ const DATABASE_UNAVAILABLE = new Set([
   'SQLITE_BUSY',
 ]);
 
+/**
+ * Statements the server stopped: MariaDB's max_statement_time (1969) and MySQL's
+ * max_execution_time (3024), set from DATABASE_STATEMENT_TIMEOUT_MS, or a KILL QUERY (1317).
+ */
+const STATEMENT_INTERRUPTED_ERRNOS = new Set([1969, 3024, 1317]);
+
+/** The driver's error number, and whether it marked the connection as broken (mysql2's `fatal`). */
+function driverFailure(exception: unknown): { errno?: number; fatal: boolean } {
+  if (typeof exception !== 'object' || exception === null) return { fatal: false };
+  const candidate = exception as { errno?: unknown; fatal?: unknown; driverError?: { errno?: unknown; fatal?: unknown } };
+  const errno = candidate.driverError?.errno ?? candidate.errno;
+  return { errno: typeof errno === 'number' ? errno : undefined, fatal: candidate.fatal === true || candidate.driverError?.fatal === true };
+}
+
 function errorCode(exception: unknown): string | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
   const candidate = exception as { type?: unknown; code?: unknown; driverError?: { code?: unknown } };
@@ -73,7 +87,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.warn({ err: exception }, 'lock conflict outlived the retries');
       return databaseBusy().toBody();
     }
-    if (code && DATABASE_UNAVAILABLE.has(code)) {
+    const failure = driverFailure(exception);
+    if (failure.errno !== undefined && STATEMENT_INTERRUPTED_ERRNOS.has(failure.errno)) {
+      this.logger.warn({ err: exception }, 'database statement stopped by the statement timeout');
+      return { code: 'db-timeout', message: 'The database took too long to answer; try again later.', data: { status: 503 } };
+    }
+    if ((code && DATABASE_UNAVAILABLE.has(code)) || failure.fatal) {
       this.logger.error({ err: exception }, 'database unavailable');
       return { code: 'db-unavailable', message: 'The database is unavailable; try again later.', data: { status: 503 } };
     }

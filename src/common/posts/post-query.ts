@@ -2,6 +2,7 @@ import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../../auth/roles';
 import { invalidParam } from '../errors/api-error';
 import { toList } from '../http/transforms';
+import { MAX_LIST_VALUES } from '../security/list-limits';
 import { listVisibility } from './post-permissions';
 import { isPostStatus, POST_STATUSES, PostStatus } from './post-status';
 
@@ -15,6 +16,7 @@ export function parseStatusFilter(raw: unknown, user: AuthenticatedUser | undefi
   const statuses = Array.isArray(list) ? list : [list];
   // " " or "," name no status: no filter, rather than an `IN ()` that MySQL refuses.
   if (statuses.length === 0) return undefined;
+  if (statuses.length > MAX_LIST_VALUES) throw invalidParam('status', `status may hold at most ${MAX_LIST_VALUES} values`);
   for (const status of statuses) {
     if (!isPostStatus(status)) throw invalidParam('status', `status must be one of ${POST_STATUSES.join(', ')}`);
     if (!user && status !== 'publish') throw invalidParam('status', 'status must be publish for anonymous requests');

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { ToBoolean, ToInteger, ToIntList } from '../http/transforms';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination/pagination';
+import { MaxListValues } from '../security/list-limits';
 
 export const TERM_ORDER_DIRECTIONS = ['asc', 'desc'] as const;
 export type TermOrderDirection = (typeof TERM_ORDER_DIRECTIONS)[number];
@@ -40,6 +41,7 @@ export class ListTermsQuery {
   @ApiPropertyOptional({ description: 'Term ids to leave out, as an array or comma-separated; each must exist', type: 'integer', isArray: true })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('exclude')
   @Min(1, { each: true })
   @IsInt({ each: true })
   exclude?: number[];
@@ -47,6 +49,7 @@ export class ListTermsQuery {
   @ApiPropertyOptional({ description: 'Only these term ids, as an array or comma-separated; each must exist', type: 'integer', isArray: true })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('include')
   @Min(1, { each: true })
   @IsInt({ each: true })
   include?: number[];

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ToBoolean, ToInteger, ToIntList, ToList } from '../../common/http/transforms';
+import { MaxListValues } from '../../common/security/list-limits';
 
 const LIST = { style: 'form', explode: false } as const;
 
@@ -38,18 +39,21 @@ export class ListEventsQuery {
   @ApiPropertyOptional({ description: 'Events in any of these categories (ids or slugs)', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('categories')
   @Allow()
   categories?: Array<string | number>;
 
   @ApiPropertyOptional({ description: 'Events with any of these tags (ids or slugs)', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('tags')
   @Allow()
   tags?: Array<string | number>;
 
   @ApiPropertyOptional({ description: 'Events at any of these venue ids', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('venue')
   @IsInt({ each: true, message: 'venue must hold venue ids' })
   @Min(1, { each: true, message: 'venue must hold venue ids' })
   venue?: number[];
@@ -57,6 +61,7 @@ export class ListEventsQuery {
   @ApiPropertyOptional({ description: 'Events of any of these organizer ids', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('organizer')
   @IsInt({ each: true, message: 'organizer must hold organizer ids' })
   @Min(1, { each: true, message: 'organizer must hold organizer ids' })
   organizer?: number[];
@@ -97,6 +102,7 @@ export class ListEventsQuery {
   @ApiPropertyOptional({ description: 'Only these event ids; the date window is ignored', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('include')
   @IsInt({ each: true, message: 'include must hold event ids' })
   @Min(1, { each: true, message: 'include must hold event ids' })
   include?: number[];

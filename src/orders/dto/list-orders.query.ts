@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsOptional } from 'class-validator';
 import { ToList } from '../../common/http/transforms';
 import { ORDER_STATUSES, OrderStatus } from '../order.entity';
+import { MaxListValues } from '../../common/security/list-limits';
 
 /** Query of GET /orders. */
 export class ListOrdersQuery {
@@ -16,6 +17,7 @@ export class ListOrdersQuery {
   @ApiPropertyOptional({ description: 'Only orders in these statuses (CSV list or array)', type: [String], enum: ORDER_STATUSES })
   @IsOptional()
   @ToList()
+  @MaxListValues('status')
   @IsIn(ORDER_STATUSES as unknown as string[], { each: true, message: `status must hold order statuses: ${ORDER_STATUSES.join(', ')}` })
   status?: OrderStatus[];
 }

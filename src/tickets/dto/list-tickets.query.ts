@@ -3,6 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ToBoolean, ToInteger, ToIntList, ToList } from '../../common/http/transforms';
+import { MaxListValues } from '../../common/security/list-limits';
 
 const LIST = { style: 'form', explode: false } as const;
 const MAX_INT = 2_147_483_647;
@@ -69,6 +70,7 @@ export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Providers (rsvp, tc and their aliases); unknown names are dropped, so only unknown names match nothing', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('provider')
   @IsString({ each: true, message: 'provider must hold provider names' })
   provider?: string[];
 
@@ -87,6 +89,7 @@ export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Only these ticket ids', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('include')
   @IsInt({ each: true, message: 'include must hold ticket ids' })
   @Min(1, { each: true, message: 'include must hold ticket ids' })
   @Max(MAX_INT, { each: true, message: 'include must hold ticket ids' })
@@ -95,6 +98,7 @@ export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Leave out these ticket ids', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('exclude')
   @IsInt({ each: true, message: 'exclude must hold ticket ids' })
   @Min(1, { each: true, message: 'exclude must hold ticket ids' })
   @Max(MAX_INT, { each: true, message: 'exclude must hold ticket ids' })
@@ -103,6 +107,7 @@ export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Only tickets of these events', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('include_post')
   @IsInt({ each: true, message: 'include_post must hold event ids' })
   @Min(1, { each: true, message: 'include_post must hold event ids' })
   @Max(MAX_INT, { each: true, message: 'include_post must hold event ids' })
@@ -111,6 +116,7 @@ export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Leave out tickets of these events', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
+  @MaxListValues('exclude_post')
   @IsInt({ each: true, message: 'exclude_post must hold event ids' })
   @Min(1, { each: true, message: 'exclude_post must hold event ids' })
   @Max(MAX_INT, { each: true, message: 'exclude_post must hold event ids' })
@@ -149,18 +155,21 @@ export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Statuses of the ticket events, or any (default publish); callers see only events they may read', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('post_status')
   @IsString({ each: true, message: 'post_status must hold post statuses' })
   post_status?: string[];
 
   @ApiPropertyOptional({ description: 'Statuses of the tickets, or any (default publish)', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('status')
   @IsString({ each: true, message: 'status must hold post statuses' })
   status?: string[];
 
   @ApiPropertyOptional({ description: 'ISO 4217 currency codes; tickets are priced in the site currency', type: [String], ...LIST })
   @IsOptional()
   @ToList()
+  @MaxListValues('currency')
   @IsString({ each: true, message: 'currency must hold currency codes' })
   currency?: string[];
 

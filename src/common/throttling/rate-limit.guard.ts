@@ -1,0 +1,51 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, ThrottlerModuleOptions, normalizeIp } from '@nestjs/throttler';
+import type { ThrottlerLimitDetail } from '@nestjs/throttler/dist/throttler.guard.interface';
+import type { Request } from 'express';
+import type { AppConfig } from '../../config/app.config';
+import type { AuthenticatedUser } from '../../auth/roles';
+import { tooManyRequests } from './rate-limit-errors';
+import type { RateLimitStore } from './rate-limit-store';
+
+type LimitedRequest = Request & { user?: AuthenticatedUser };
+
+const WINDOW_MS = 60_000;
+
+function requestOf(context: ExecutionContext): LimitedRequest {
+  return context.switchToHttp().getRequest<LimitedRequest>();
+}
+
+/**
+ * The request limits: a signed-in user gets RATE_LIMIT_AUTHENTICATED_PER_MINUTE wherever their
+ * requests come from; anyone else RATE_LIMIT_PER_MINUTE per IP address (IPv6 per /64, as a host
+ * usually owns the whole block). One fixed one-minute window per caller across all routes; once it
+ * is used up the caller is refused for a minute. Only the API is limited: operations routes outside
+ * it (health) answer orchestrators and load balancers whatever their rate.
+ */
+export function throttlerOptions(store: RateLimitStore, config: AppConfig): ThrottlerModuleOptions {
+  const { anonymousPerMinute, authenticatedPerMinute } = config.rateLimits;
+  const apiBase = `${config.apiRoot}/${config.apiPrefix}/`;
+  const limitFor = (context: ExecutionContext) => (requestOf(context).user ? authenticatedPerMinute : anonymousPerMinute);
+  return {
+    storage: store,
+    throttlers: [{ name: 'default', ttl: WINDOW_MS, limit: limitFor }],
+    skipIf: (context) => limitFor(context) === 0 || !requestOf(context).path.startsWith(apiBase),
+    getTracker: (request) => {
+      const { user, ip } = request as LimitedRequest;
+      return user ? `user:${user.id}` : `ip:${normalizeIp(ip ?? 'unknown')}`;
+    },
+    // One counter per caller, not per route as the throttler's default key would make it.
+    generateKey: (_context, tracker, name) => `requests:${name}:${tracker}`,
+  };
+}
+
+/**
+ * @nestjs/throttler's guard, answering in the API's error envelope. It runs right after
+ * authentication (see AuthModule), so it knows whether the caller is a user.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw tooManyRequests(detail.timeToBlockExpire);
+  }
+}
