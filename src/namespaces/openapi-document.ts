@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { addSchemaExamples } from './openapi-examples';
 
 /**
  * Holds the OpenAPI document that @nestjs/swagger generates from the registered routes once at
@@ -9,8 +10,9 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 export class OpenApiDocument {
   private document: OpenAPIObject | null = null;
 
+  /** Keeps the document, with the request and response examples added (in place: the docs page serves the same object). */
   set(document: OpenAPIObject): void {
-    this.document = document;
+    this.document = addSchemaExamples(document);
   }
 
   get(): OpenAPIObject {
