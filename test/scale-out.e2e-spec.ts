@@ -131,6 +131,16 @@ describe('Scaling out: two instances on one database (e2e)', () => {
     expect(sold.body.capacity_details).toMatchObject({ sold: 3, pending: 0, available: 7 });
   });
 
+  it('lets instances starting together on an empty database both create the bootstrap administrator', async () => {
+    // What each instance does at start with CAL_ADMIN_USER: both look, find nobody, and insert.
+    const [fromFirst, fromSecond] = await Promise.all([
+      first.app.get(UsersService).ensureBootstrapAdministrator('rollout-admin', 'rollout-password'),
+      second.app.get(UsersService).ensureBootstrapAdministrator('rollout-admin', 'rollout-password'),
+    ]);
+    expect(fromFirst.id).toBe(fromSecond.id);
+    await on(secondUrl).get('/cal/tickets/v1/nonces').set('Authorization', basicAuth('rollout-admin', 'rollout-password')).expect(200);
+  });
+
   it('honours on every instance an application password issued, then revoked, through another', async () => {
     const users = first.app.get(UsersService);
     await users.create({ login: 'roaming-editor', role: 'editor', email: 'roaming@example.org' });

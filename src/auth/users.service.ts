@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import { ApplicationPassword } from './application-password.entity';
 import { generateApplicationPassword, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
@@ -77,15 +78,22 @@ export class UsersService {
   async ensureBootstrapAdministrator(login: string, password: string): Promise<User> {
     const existing = await this.findByLogin(login);
     if (!existing) {
-      return this.users.save(
-        this.users.create({
-          login,
-          role: 'administrator' as Role,
-          email: null,
-          displayName: login,
-          passwordHash: await hashLoginPassword(password),
-        }),
-      );
+      try {
+        return await this.users.save(
+          this.users.create({
+            login,
+            role: 'administrator' as Role,
+            email: null,
+            displayName: login,
+            passwordHash: await hashLoginPassword(password),
+          }),
+        );
+      } catch (error) {
+        // Instances starting together on an empty database race to create it; the losers must
+        // not fail their start-up, they check the winner's row instead.
+        if (!isUniqueViolation(error)) throw error;
+        return this.ensureBootstrapAdministrator(login, password);
+      }
     }
     const passwordMatches = existing.passwordHash !== null && (await verifyLoginPassword(password, existing.passwordHash));
     if (passwordMatches && existing.role === 'administrator') return existing;
