@@ -4,6 +4,7 @@ import { Module, RequestMethod } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
 import { appConfig } from '../config/app.config';
+import { LOG_DESTINATION, LOG_REDACT_PATHS, LogDestination, redactError, redactRequest } from './security/log-redaction';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -19,20 +20,20 @@ export function assignRequestId(request: IncomingMessage, response: ServerRespon
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: ConfigType<typeof appConfig>) => ({
-        forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-        pinoHttp: {
+      inject: [appConfig.KEY, LOG_DESTINATION],
+      providers: [{ provide: LOG_DESTINATION, useValue: null }],
+      useFactory: (config: ConfigType<typeof appConfig>, destination: LogDestination) => {
+        const options = {
           level: config.logLevel,
           genReqId: assignRequestId,
-          redact: {
-            paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'req.headers["x-cart-token"]'],
-            censor: '[redacted]',
-          },
+          // Secrets in headers, query strings and failed queries (security/log-redaction.ts).
+          redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+          serializers: { req: redactRequest, err: redactError },
           customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
             error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
-        },
-      }),
+        };
+        return { forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }], pinoHttp: destination ? [options, destination] : options };
+      },
     }),
   ],
 })
