@@ -4,7 +4,7 @@ const lines = (component: string | null) => component?.split('\r\n') ?? [];
 
 describe('buildVTimezone', () => {
   it('lists the 2027 daylight saving changes of New York at their local onset times', () => {
-    const component = buildVTimezone('America/New_York', new Date('2027-06-01T00:00:00Z'), new Date('2027-07-01T00:00:00Z'));
+    const component = buildVTimezone('America/New_York', [new Date('2027-06-01T00:00:00Z'), new Date('2027-07-01T00:00:00Z')]);
     expect(lines(component)).toEqual([
       'BEGIN:VTIMEZONE',
       'TZID:America/New_York',
@@ -16,31 +16,37 @@ describe('buildVTimezone', () => {
     ]);
   });
 
-  it('covers every year between the first and the last event', () => {
-    const component = buildVTimezone('Europe/Paris', new Date('2027-12-31T12:00:00Z'), new Date('2029-01-05T00:00:00Z'));
+  it('covers each year an instant falls in, starting each run of years on 1 January', () => {
+    const component = buildVTimezone('Europe/Paris', [new Date('2027-12-31T12:00:00Z'), new Date('2028-03-01T00:00:00Z'), new Date('2030-01-05T00:00:00Z')]);
     const starts = lines(component).filter((line) => line.startsWith('DTSTART:'));
-    // Last Sundays of March (2:00 CET) and October (3:00 CEST) of 2027, 2028 and 2029.
+    // Last Sundays of March (2:00 CET) and October (3:00 CEST); nothing of 2029, which no instant is in.
     expect(starts).toEqual([
       'DTSTART:20270101T000000',
       'DTSTART:20270328T020000', 'DTSTART:20271031T030000',
       'DTSTART:20280326T020000', 'DTSTART:20281029T030000',
-      'DTSTART:20290325T020000', 'DTSTART:20291028T030000',
+      'DTSTART:20300101T000000',
+      'DTSTART:20300331T020000', 'DTSTART:20301027T030000',
     ]);
   });
 
+  it('looks at the years of the instants only, however far apart they are', () => {
+    const component = lines(buildVTimezone('Europe/Paris', [new Date('2027-06-01T00:00:00Z'), new Date('9999-06-01T00:00:00Z')]));
+    expect(component.filter((line) => line.startsWith('DTSTART:')).map((line) => line.slice(8, 12))).toEqual(['2027', '2027', '2027', '9999', '9999', '9999']);
+  });
+
   it('gives a zone without daylight saving time one observance', () => {
-    const component = lines(buildVTimezone('Asia/Hong_Kong', new Date('2027-03-10T11:30:00Z'), new Date('2027-03-10T14:00:00Z')));
+    const component = lines(buildVTimezone('Asia/Hong_Kong', [new Date('2027-03-10T11:30:00Z'), new Date('2027-03-10T14:00:00Z')]));
     expect(component.filter((line) => line.startsWith('BEGIN:'))).toEqual(['BEGIN:VTIMEZONE', 'BEGIN:STANDARD']);
     expect(component).toEqual(expect.arrayContaining(['TZID:Asia/Hong_Kong', 'TZOFFSETFROM:+0800', 'TZOFFSETTO:+0800']));
   });
 
   it('spells zone names as the database does and leaves UTC and manual offsets out', () => {
     expect(canonicalIanaZone('europe/paris')).toBe('Europe/Paris');
-    expect(buildVTimezone('europe/paris', new Date(), new Date())).toContain('TZID:Europe/Paris');
+    expect(buildVTimezone('europe/paris', [new Date()])).toContain('TZID:Europe/Paris');
     expect(canonicalIanaZone('UTC')).toBeNull();
     expect(canonicalIanaZone('UTC+2')).toBeNull();
-    expect(buildVTimezone('UTC-5:30', new Date(), new Date())).toBeNull();
-    expect(buildVTimezone('Mars/Olympus_Mons', new Date(), new Date())).toBeNull();
+    expect(buildVTimezone('UTC-5:30', [new Date()])).toBeNull();
+    expect(buildVTimezone('Mars/Olympus_Mons', [new Date()])).toBeNull();
   });
 });
 
