@@ -1,8 +1,13 @@
+import { Writable } from 'node:stream';
 import request from 'supertest';
+import { LOG_DESTINATION } from '../src/common/security/log-redaction';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
+
+// Requests are logged at info, so that the request ids in the logs can be compared with the responses'.
+process.env.LOG_LEVEL = 'info';
 
 interface Sample {
   name: string;
@@ -27,6 +32,13 @@ function parseExposition(text: string): Sample[] {
 describe('Metrics (e2e)', () => {
   let testApp: TestApp;
   let editor: TestUser;
+  const logLines: string[] = [];
+  const logCapture = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
 
   const http = () => request(testApp.server);
 
@@ -43,7 +55,7 @@ describe('Metrics (e2e)', () => {
   }
 
   beforeAll(async () => {
-    testApp = await createTestApp();
+    testApp = await createTestApp({ overrides: [{ provide: LOG_DESTINATION, useValue: logCapture }] });
     editor = await createUser(testApp, 'editor');
   });
 
@@ -171,6 +183,23 @@ describe('Metrics (e2e)', () => {
       expect(increase('cart-empty')).toBe(1);
       expect(increase('rest_missing_callback_param')).toBe(1);
       expect(increase('ticket-capacity-not-available')).toBe(1);
+    });
+  });
+
+  describe('request ids', () => {
+    /** The completion lines logged for requests carrying this id. */
+    const completions = (id: string) =>
+      logLines
+        .flatMap((chunk) => chunk.split('\n'))
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; req?: { id?: string; url?: string }; res?: { statusCode?: number } }).filter((entry) => entry.msg === 'request completed' && entry.req?.id === id);
+
+    it('logs each request with the id its response carries, the caller’s or a new one', async () => {
+      const kept = await http().get('/cal/events/v1/events/987656').set('X-Request-Id', 'trace-e1-42').expect(404);
+      expect(kept.headers['x-request-id']).toBe('trace-e1-42');
+      expect(completions('trace-e1-42')).toEqual([expect.objectContaining({ req: expect.objectContaining({ url: '/cal/events/v1/events/987656' }), res: expect.objectContaining({ statusCode: 404 }) })]);
+      const generated = await http().get('/cal/events/v1/events').expect(200);
+      expect(completions(generated.headers['x-request-id'] as string)).toHaveLength(1);
     });
   });
 
