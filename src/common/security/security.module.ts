@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { GracefulShutdown } from './graceful-shutdown';
 import { StatementTimeout } from './statement-timeout';
 
-/** Resource limits that are not request middleware: the database statement timeout. */
-@Module({ providers: [StatementTimeout] })
+/** What is not request middleware: the database statement timeout, and draining connections at shutdown. */
+@Module({ providers: [StatementTimeout, GracefulShutdown] })
 export class SecurityModule {}

@@ -13,7 +13,6 @@ type ConnectionCallback = (error: Error | null, connection?: SessionConnection) 
 
 /** What this needs of TypeORM's MySQL driver: its pool, or its pool cluster when there are replicas. */
 interface MysqlPools {
-  version?: string;
   pool?: { on(event: 'acquire', listener: (connection: SessionConnection) => void): unknown };
   poolCluster?: { getConnection(...args: unknown[]): unknown };
 }
@@ -31,8 +30,8 @@ export function statementTimeoutSql(serverVersion: string | undefined, ms: numbe
  * SET is queued on the connection before the caller's first statement. Connections of a replica
  * pool cluster get it through the cluster's getConnection, which mysql2 gives no event for.
  */
-export function applyStatementTimeout(driver: MysqlPools, ms: number, logger: Pick<Logger, 'warn'>): void {
-  const sql = statementTimeoutSql(driver.version, ms);
+export function applyStatementTimeout(driver: MysqlPools, serverVersion: string, ms: number, logger: Pick<Logger, 'warn'>): void {
+  const sql = statementTimeoutSql(serverVersion, ms);
   const prepared = new WeakSet<SessionConnection>();
   const prepare = (connection: SessionConnection) => {
     if (prepared.has(connection)) return;
@@ -73,9 +72,11 @@ export class StatementTimeout implements OnApplicationBootstrap {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     const ms = this.config.databaseStatementTimeoutMs;
     if (ms === 0 || this.dataSource.options.type !== 'mysql') return;
-    applyStatementTimeout(this.dataSource.driver as unknown as MysqlPools, ms, this.logger);
+    // The full version string names MariaDB; TypeORM keeps only its numbers.
+    const [row] = (await this.dataSource.query('SELECT VERSION() AS version')) as Array<{ version: string }>;
+    applyStatementTimeout(this.dataSource.driver as unknown as MysqlPools, row?.version ?? '', ms, this.logger);
   }
 }

@@ -1,0 +1,144 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+import { createConnection } from 'mysql2/promise';
+
+const execFileAsync = promisify(execFile);
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The first of `names` found on PATH or in the sbin folders where distributions put the server. */
+function findBinary(names: string[]): string {
+  const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin'];
+  for (const name of names) {
+    for (const folder of folders) {
+      const candidate = join(folder, name);
+      if (folder && existsSync(candidate)) return candidate;
+    }
+  }
+  throw new Error(`None of ${names.join(', ')} was found: the fault tests start a MariaDB server of their own`);
+}
+
+export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A MariaDB server of the test's own: its own datadir under the temp folder, a free port on
+ * 127.0.0.1, no grant tables (nothing but this test can reach it), so that it can be stopped and
+ * started without touching the shared server on 3306.
+ */
+export class PrivateMariaDb {
+  private server: ChildProcess | null = null;
+
+  private constructor(
+    readonly folder: string,
+    readonly port: number,
+    private readonly extraArguments: string[],
+  ) {}
+
+  /** Installs the system tables into a new datadir and starts the server (a few seconds). */
+  static async start(extraArguments: string[] = []): Promise<PrivateMariaDb> {
+    const folder = mkdtempSync(join(tmpdir(), 'cal-private-mariadb-'));
+    const install = findBinary(['mariadb-install-db', 'mysql_install_db']);
+    await execFileAsync(install, [
+      '--no-defaults',
+      `--datadir=${join(folder, 'data')}`,
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      `--user=${userInfo().username}`,
+    ]);
+    const instance = new PrivateMariaDb(folder, await freePort(), extraArguments);
+    await instance.resume();
+    return instance;
+  }
+
+  url(database: string): string {
+    return `mysql://root@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Runs one statement on a connection of its own. */
+  async query<T = unknown>(sql: string, values: unknown[] = []): Promise<T> {
+    const connection = await createConnection({ host: '127.0.0.1', port: this.port, user: 'root' });
+    try {
+      const [rows] = await connection.query(sql, values);
+      return rows as T;
+    } finally {
+      await connection.end();
+    }
+  }
+
+  /** A server status counter (SHOW GLOBAL STATUS). */
+  async status(name: string): Promise<number> {
+    const rows = await this.query<Array<{ Value: string }>>('SHOW GLOBAL STATUS LIKE ?', [name]);
+    return Number(rows[0]?.Value ?? 0);
+  }
+
+  /** Starts the server on its datadir and port, and waits until it answers. */
+  async resume(): Promise<void> {
+    const server = spawn(
+      findBinary(['mariadbd', 'mysqld']),
+      [
+        '--no-defaults',
+        `--datadir=${join(this.folder, 'data')}`,
+        `--port=${this.port}`,
+        '--bind-address=127.0.0.1',
+        `--socket=${join(this.folder, 'mariadb.sock')}`,
+        `--pid-file=${join(this.folder, 'mariadb.pid')}`,
+        `--log-error=${join(this.folder, 'error.log')}`,
+        `--user=${userInfo().username}`,
+        '--skip-grant-tables',
+        '--skip-name-resolve',
+        '--skip-log-bin',
+        '--innodb-buffer-pool-size=32M',
+        '--innodb-log-file-size=16M',
+        '--character-set-server=utf8mb4',
+        '--collation-server=utf8mb4_unicode_ci',
+        ...this.extraArguments,
+      ],
+      { stdio: 'ignore' },
+    );
+    this.server = server;
+    for (let attempt = 0; attempt < 300; attempt += 1) {
+      if (server.exitCode !== null) throw new Error(`MariaDB exited at start:\n${this.errorLog()}`);
+      try {
+        await this.query('SELECT 1');
+        return;
+      } catch {
+        await delay(100);
+      }
+    }
+    throw new Error(`MariaDB did not answer within 30 s:\n${this.errorLog()}`);
+  }
+
+  /** Stops the server as an operator would (SIGTERM: clients are disconnected) and waits for it to exit. */
+  async halt(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server || server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+
+  async destroy(): Promise<void> {
+    await this.halt();
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  private errorLog(): string {
+    const file = join(this.folder, 'error.log');
+    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-20).join('\n') : '(no error log)';
+  }
+}

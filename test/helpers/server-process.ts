@@ -1,0 +1,134 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { delay, freePort } from './private-mariadb';
+
+const ROOT = join(__dirname, '..', '..');
+
+function newestSourceMtime(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
+  }
+  return newest;
+}
+
+let transpiled: string | null = null;
+
+/**
+ * The service's entry point as `npm start` runs it: dist/main.js when it was built after the last
+ * change to src/ (CI builds it before the tests), else src/ transpiled file by file into a temp
+ * folder (a few seconds, no type check: the build does that).
+ */
+async function serverEntry(): Promise<string> {
+  const built = join(ROOT, 'dist', 'main.js');
+  try {
+    if (statSync(built).mtimeMs > newestSourceMtime(join(ROOT, 'src'))) return built;
+  } catch {
+    // Not built: transpile below.
+  }
+  if (transpiled) return transpiled;
+  const ts = await import('typescript');
+  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+  if (!config) throw new Error('tsconfig.build.json could not be read');
+  const out = mkdtempSync(join(tmpdir(), 'cal-server-'));
+  for (const file of config.fileNames) {
+    const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
+      compilerOptions: { ...config.options, sourceMap: false, inlineSourceMap: false, declaration: false },
+      fileName: file,
+    });
+    const target = join(out, relative(join(ROOT, 'src'), file)).replace(/\.ts$/, '.js');
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, outputText);
+  }
+  transpiled = join(out, 'main.js');
+  return transpiled;
+}
+
+/** GET `url`: the status, or null when nothing answers. */
+export function probe(url: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const request = get(url, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? null);
+    });
+    request.on('error', () => resolve(null));
+    request.setTimeout(2000, () => request.destroy());
+  });
+}
+
+/** The service running in a process of its own, as in production: signals, stdout and exit code are real. */
+export class ServerProcess {
+  private output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    private readonly workFolder: string,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  /** Starts the service with `env` on a free port and waits until /health/ready answers 200. */
+  static async start(env: Record<string, string>): Promise<ServerProcess> {
+    const entry = await serverEntry();
+    const port = await freePort();
+    // Its own working folder: no .env of a developer, and a data folder of its own.
+    const workFolder = mkdtempSync(join(tmpdir(), 'cal-server-run-'));
+    const child = spawn(process.execPath, [entry], {
+      cwd: workFolder,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_PATH: join(ROOT, 'node_modules'),
+        DATA_DIR: join(workFolder, 'data'),
+        LOG_LEVEL: 'warn',
+        ...env,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new ServerProcess(child, port, workFolder);
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The service exited at start:\n${server.log()}`);
+      if ((await probe(`${server.baseUrl}/health/ready`)) === 200) return server;
+      await delay(100);
+    }
+    child.kill('SIGKILL');
+    throw new Error(`The service did not become ready within 60 s:\n${server.log()}`);
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  log(): string {
+    return this.output.slice(-5000);
+  }
+
+  /** SIGTERM, then the exit; a process still running after `graceMs` is killed and reported. */
+  async stop(graceMs = 20_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+      rmSync(this.workFolder, { recursive: true, force: true });
+    }
+  }
+}
