@@ -28,7 +28,8 @@ const OUTSIDE_API_ROOT = [
 export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For names the client: the per-address limits depend on it (TRUST_PROXY).
+  app.set('trust proxy', config.trustProxy);
   // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
   app.set('query parser', (query: string) => qs.parse(query, PARSE_LIMITS));
   app.use(app.get(HttpMetricsMiddleware).handle); // first: requests the body parsers refuse are counted too

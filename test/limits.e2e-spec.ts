@@ -100,6 +100,23 @@ describe('Resource limits (e2e)', () => {
     });
   });
 
+  describe('client addresses behind proxies (TRUST_PROXY)', () => {
+    let testApp: TestApp;
+
+    beforeAll(async () => {
+      testApp = await withEnv({ RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '0' }, () => createTestApp());
+    });
+
+    afterAll(async () => {
+      await testApp.close();
+    });
+
+    it('ignores X-Forwarded-For from peers that are not trusted proxies, so that a client cannot pick its own address', async () => {
+      for (const address of ['203.0.113.31', '203.0.113.32', '203.0.113.33']) await from(testApp, address).expect(200);
+      expectTooManyRequests(await from(testApp, '203.0.113.34'));
+    });
+  });
+
   describe('failed Basic authentications', () => {
     let testApp: TestApp;
     let victim: TestUser;

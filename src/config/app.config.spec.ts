@@ -122,6 +122,12 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
     });
     expect(config.cors).toEqual({ credentialedOrigins: [], anyOrigin: true });
     expect(config.databaseStatementTimeoutMs).toBe(10_000);
+    expect(config.trustProxy).toBe('loopback');
+  });
+
+  it('reads TRUST_PROXY as a hop count or a list of proxies', () => {
+    expect(loadAppConfig({ ...base(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadAppConfig({ ...base(), TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).trustProxy).toBe('loopback,10.0.0.0/8,fd00::/8');
   });
 
   it('reads the limits, 0 turning one off', () => {
@@ -169,6 +175,8 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
     ['CORS_ORIGINS', 'shop.example.org'],
     ['CORS_ORIGINS', 'ftp://files.example.org'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', 'ten seconds'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', 'the balancer'],
   ])('stops on a bad %s (%s), naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
   });

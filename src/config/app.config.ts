@@ -32,6 +32,8 @@ export interface AppConfig {
   cors: CorsConfig;
   /** Longest a database statement may run on MySQL/MariaDB, in ms; 0: no limit. */
   databaseStatementTimeoutMs: number;
+  /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
+  trustProxy: number | string;
 }
 
 export interface RateLimitConfig {
@@ -263,6 +265,26 @@ function readRateLimits(env: Env): RateLimitConfig {
   };
 }
 
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: how many proxies stand in front (`1`), or which peers are proxies (`loopback`,
+ * `10.0.0.0/8, 192.168.1.7`). The client address behind them keys the per-address limits; trusting
+ * every peer would let any client pick its own address, so `true` is refused.
+ */
+function readTrustProxy(raw: string | undefined): number | string {
+  const value = (raw ?? 'loopback').trim();
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const valid = entries.every(
+    (entry) => PROXY_NAMES.includes(entry) || /^[0-9.]+(\/\d{1,2})?$/.test(entry) || /^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(\/\d{1,3})?$/.test(entry),
+  );
+  if (!valid || value === '') {
+    throw new ConfigError('TRUST_PROXY', `must be a hop count or a list of addresses, subnets, loopback, linklocal or uniquelocal (got "${raw}")`);
+  }
+  return entries.join(',');
+}
+
 /**
  * CORS_ORIGINS: comma-separated origins (`https://shop.example.org`) allowed with credentials, plus
  * `*` for any other origin without them. Unset: any origin, never with credentials.
@@ -330,6 +352,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
   };
 }
 
