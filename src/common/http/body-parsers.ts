@@ -1,10 +1,10 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import multer from 'multer';
+import * as qs from 'qs';
 import { ApiError } from '../errors/api-error';
 
 export const PARSE_LIMITS = { depth: 5, arrayLimit: 200, parameterLimit: 1000 };
 
-/** Failures of body-parser (by `type`) and multer (by `code`), in the error envelope. */
+/** Failures of body-parser (by `type`), in the error envelope. */
 const PARSER_ERRORS: Record<string, () => ApiError> = {
   'entity.parse.failed': () => new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400),
   'entity.too.large': () => new ApiError('rest_request_too_large', 'The request body is larger than the limit.', 413),
@@ -14,12 +14,6 @@ const PARSER_ERRORS: Record<string, () => ApiError> = {
   'request.size.invalid': () => new ApiError('rest_bad_request', 'The request body length does not match its header.', 400),
   'parameters.too.many': () => new ApiError('rest_request_too_large', 'The request has too many parameters.', 413),
   'querystring.parse.rangeError': () => new ApiError('rest_bad_request', `The form body is nested deeper than ${PARSE_LIMITS.depth} levels.`, 400),
-  LIMIT_FIELD_VALUE: () => new ApiError('rest_request_too_large', 'A form field is larger than the limit.', 413),
-  LIMIT_FIELD_COUNT: () => new ApiError('rest_request_too_large', 'The form has too many fields.', 413),
-  LIMIT_PART_COUNT: () => new ApiError('rest_request_too_large', 'The form has too many parts.', 413),
-  LIMIT_FIELD_KEY: () => new ApiError('rest_request_too_large', 'A form field name is too long.', 413),
-  LIMIT_FILE_COUNT: () => new ApiError('rest_invalid_param', 'File uploads are not accepted.', 400, { params: { file: 'File uploads are not accepted.' } }),
-  LIMIT_UNEXPECTED_FILE: () => new ApiError('rest_invalid_param', 'File uploads are not accepted.', 400, { params: { file: 'File uploads are not accepted.' } }),
 };
 
 function toApiError(error: unknown): unknown {
@@ -28,10 +22,6 @@ function toApiError(error: unknown): unknown {
   const key = typeof type === 'string' ? type : typeof code === 'string' ? code : undefined;
   const build = key ? PARSER_ERRORS[key] : undefined;
   if (build) return build();
-  // Malformed multipart bodies from busboy carry no code but are still the client's fault.
-  if (error instanceof Error && /^(Multipart|Unexpected end of form|Malformed part header)/i.test(error.message)) {
-    return new ApiError('rest_bad_request', 'The multipart body is malformed.', 400);
-  }
   // Any other client error of the parsers (http-errors they mark as exposable) is not a server failure.
   const { status, expose } = error as { status?: unknown; expose?: unknown };
   if (expose === true && typeof status === 'number' && status >= 400 && status < 500) {
@@ -59,6 +49,45 @@ function mapErrors(parser: RequestHandler): RequestHandler {
     parser(request, response, (error?: unknown) => next(error === undefined ? undefined : toApiError(error)));
 }
 
+function fileUploadsRefused(): ApiError {
+  return new ApiError('rest_invalid_param', 'File uploads are not accepted.', 400, { params: { file: 'File uploads are not accepted.' } });
+}
+
+/**
+ * Multipart forms, fields only: the platform's FormData parser reads the parts and qs assembles
+ * their names with the urlencoded parser's limits, so that both encodings mean the same thing.
+ * (multer assembled `a[2147483647]=1&a[x]=2` by walking two billion array slots: minutes of CPU
+ * for one request.)
+ */
+function multipartFields(limitBytes: number): RequestHandler[] {
+  const read = mapErrors(express.raw({ type: 'multipart/form-data', limit: limitBytes }));
+  const assemble: RequestHandler = (request, _response, next) => {
+    if (!request.is('multipart/form-data') || !Buffer.isBuffer(request.body)) {
+      next();
+      return;
+    }
+    const parts = new globalThis.Response(Uint8Array.from(request.body as Buffer), { headers: { 'content-type': request.headers['content-type'] ?? '' } });
+    parts.formData().then(
+      (form) => {
+        const pairs: string[] = [];
+        for (const [name, value] of form.entries()) {
+          if (typeof value !== 'string') return next(fileUploadsRefused());
+          pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+        }
+        if (pairs.length > PARSE_LIMITS.parameterLimit) return next(new ApiError('rest_request_too_large', 'The form has too many fields.', 413));
+        try {
+          request.body = qs.parse(pairs.join('&'), { ...PARSE_LIMITS, strictDepth: true });
+        } catch {
+          return next(PARSER_ERRORS['querystring.parse.rangeError']());
+        }
+        return next();
+      },
+      () => next(new ApiError('rest_bad_request', 'The multipart body is malformed.', 400)),
+    );
+  };
+  return [read, assemble];
+}
+
 /**
  * JSON, urlencoded (`ticket[mode]=own` becomes `{ticket: {mode: "own"}}`) and multipart bodies
  * with the same meaning, each limited to `limitBytes`. Multipart carries fields only (as the
@@ -68,6 +97,6 @@ export function createBodyParsers(limitBytes: number): RequestHandler[] {
   return [
     mapErrors(express.json({ limit: limitBytes, strict: false, reviver: refuseLoneSurrogates })),
     mapErrors(express.urlencoded({ limit: limitBytes, extended: true, ...PARSE_LIMITS })),
-    mapErrors(multer({ limits: { fieldSize: limitBytes, fields: 1000, files: 0, parts: 1000 } }).none()),
+    ...multipartFields(limitBytes),
   ];
 }
