@@ -8,6 +8,7 @@ import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { restRouteRewrite } from './common/http/rest-route';
 import { applyHttpSecurity } from './common/security/http-security';
+import { documentRateLimits } from './common/security/openapi-limits';
 import type { AppConfig } from './config/app.config';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { OpenApiDocument } from './namespaces/openapi-document';
@@ -64,6 +65,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   );
   // Authentication is optional on most routes: anonymous callers read published content.
   document.security = [{}, { basic: [] }];
+  documentRateLimits(document, `${config.apiRoot}/${config.apiPrefix}/`);
   app.get(OpenApiDocument).set(document);
   SwaggerModule.setup(`${config.apiRoot}/docs`.replace(/^\//, ''), app, document, {
     useGlobalPrefix: false,

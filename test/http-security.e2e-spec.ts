@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { CORS_EXPOSED_HEADERS } from '../src/common/security/http-security';
 import { createTestApp, TestApp } from './helpers/test-app';
@@ -94,6 +95,17 @@ describe('Security headers and CORS (e2e)', () => {
       expect(sourcesFor(csp, 'img-src')).toEqual(expect.arrayContaining(["'self'", 'data:']));
       // The page fetches nothing from elsewhere: its document is inlined in the init script.
       expect(sourcesFor(csp, 'connect-src')).toEqual(["'self'"]);
+    });
+
+    it('documents the 429 of the limits on every route of both namespaces, in a valid document', async () => {
+      for (const namespace of ['events', 'tickets']) {
+        const document = (await http().get(`/cal/${namespace}/v1/doc`).expect(200)).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+        const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ route: `${method} ${path}`, operation })));
+        expect(operations.length).toBeGreaterThan(5);
+        const undocumented = operations.filter(({ operation }) => !operation.responses['429']).map(({ route }) => route);
+        expect(undocumented).toEqual([]);
+        await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+      }
     });
 
     it('lets any origin read the API without credentials, exposing the paging, cart and tracing headers', async () => {

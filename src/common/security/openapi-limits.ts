@@ -1,0 +1,25 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * Every API route may answer 429 (the request limits, or failed logins for any route reached with
+ * Basic credentials): declared once here rather than on each controller, so that no route can
+ * miss it. Routes outside `apiBase` (health, metrics) are not limited and are left alone.
+ */
+export function documentRateLimits(document: OpenAPIObject, apiBase: string): void {
+  const envelope = document.components?.schemas?.ApiErrorResponse ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorResponse' } } } } : {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith(apiBase)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation || operation.responses['429']) continue;
+      operation.responses['429'] = {
+        description:
+          'rest_too_many_requests: the caller has used up its requests of the minute (RATE_LIMIT_PER_MINUTE per address, RATE_LIMIT_AUTHENTICATED_PER_MINUTE per user); too-many-login-failures: too many failed Basic logins of this login or from this address',
+        headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } },
+        ...envelope,
+      };
+    }
+  }
+}
