@@ -70,6 +70,9 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   SwaggerModule.setup(`${config.apiRoot}/docs`.replace(/^\//, ''), app, document, {
     useGlobalPrefix: false,
     customSiteTitle: 'cal API documentation',
+    // JSON only: the YAML copy was serialised anew on every request (tens of ms of CPU), outside the
+    // API's request limits, for anyone.
+    raw: ['json'],
   });
 
   app.enableShutdownHooks();

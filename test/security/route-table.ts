@@ -696,7 +696,7 @@ function orderRoutes(): RouteSpec[] {
 
 // ---------------------------------------------------------------- the table
 
-const DOCS_PAGE = ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init.js', '/docs/docs/swagger-ui-init.js', '/docs-json', '/docs-yaml'];
+const DOCS_PAGE = ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init.js', '/docs/docs/swagger-ui-init.js', '/docs-json'];
 /** @nestjs/swagger registers this path only to refuse it, so that the UI's license file is not served. */
 const REFUSED_DOCS_FILE = '/docs/LICENSE';
 const NO_ROUTE: Outcome = { status: 404, code: 'rest_no_route' };
