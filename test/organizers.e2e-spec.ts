@@ -389,12 +389,12 @@ describe('Organizers (e2e)', () => {
     it('declares every organizer route with its responses in the OpenAPI document and the namespace index', async () => {
       const doc = await http().get('/cal/events/v1/doc').expect(200);
       const responses = (path: string, method: string) => Object.keys(doc.body.paths[path][method].responses).sort();
-      expect(responses('/organizers', 'get')).toEqual(['200', '400', '404']);
-      expect(responses('/organizers', 'post')).toEqual(['201', '400', '401', '403']);
+      expect(responses('/organizers', 'get')).toEqual(['200', '400', '404', '429']);
+      expect(responses('/organizers', 'post')).toEqual(['201', '400', '401', '403', '429']);
       for (const path of ['/organizers/{id}', '/organizers/by-slug/{slug}']) {
-        expect(responses(path, 'get')).toEqual(['200', '403', '404']);
-        for (const method of ['post', 'put', 'patch']) expect(responses(path, method)).toEqual(['200', '400', '401', '403', '404']);
-        expect(responses(path, 'delete')).toEqual(['200', '401', '403', '404', '410']);
+        expect(responses(path, 'get')).toEqual(['200', '403', '404', '429']);
+        for (const method of ['post', 'put', 'patch']) expect(responses(path, method)).toEqual(['200', '400', '401', '403', '404', '429']);
+        expect(responses(path, 'delete')).toEqual(['200', '401', '403', '404', '410', '429']);
       }
       const body = doc.body.paths['/organizers'].post.requestBody.content['application/json'].schema;
       expect(body.$ref).toMatch(/Create/);

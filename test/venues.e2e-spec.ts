@@ -744,12 +744,12 @@ describe('Venues (e2e)', () => {
     it('declares every venue route with its responses in the OpenAPI document and the namespace index', async () => {
       const doc = await http().get('/cal/events/v1/doc').expect(200);
       const responses = (path: string, method: string) => Object.keys(doc.body.paths[path][method].responses).sort();
-      expect(responses('/venues', 'get')).toEqual(['200', '400', '404']);
-      expect(responses('/venues', 'post')).toEqual(['201', '400', '401', '403']);
+      expect(responses('/venues', 'get')).toEqual(['200', '400', '404', '429']);
+      expect(responses('/venues', 'post')).toEqual(['201', '400', '401', '403', '429']);
       for (const path of ['/venues/{id}', '/venues/by-slug/{slug}']) {
-        expect(responses(path, 'get')).toEqual(['200', '403', '404']);
-        for (const method of ['post', 'put', 'patch']) expect(responses(path, method)).toEqual(['200', '400', '401', '403', '404']);
-        expect(responses(path, 'delete')).toEqual(['200', '401', '403', '404', '410']);
+        expect(responses(path, 'get')).toEqual(['200', '403', '404', '429']);
+        for (const method of ['post', 'put', 'patch']) expect(responses(path, method)).toEqual(['200', '400', '401', '403', '404', '429']);
+        expect(responses(path, 'delete')).toEqual(['200', '401', '403', '404', '410', '429']);
       }
       const body = doc.body.paths['/venues'].post.requestBody.content['application/json'].schema;
       expect(body.$ref).toMatch(/Create/);
