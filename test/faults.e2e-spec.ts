@@ -6,7 +6,7 @@ import { LOCK_CONFLICT_RETRIES } from '../src/common/database/transactions';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { CART_PATH, CHECKOUT_PATH, PURCHASER } from './helpers/buyers';
 import { delay, PrivateMariaDb } from './helpers/private-mariadb';
-import { probe, ServerProcess } from './helpers/server-process';
+import { probe, removeTranspiledServer, ServerProcess } from './helpers/server-process';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 import { insertEvent, insertTicket, reloadTicket } from './helpers/ticketing-fixtures';
 
@@ -73,6 +73,7 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
     afterAll(async () => {
       stopLoad = true;
       for (const server of servers) await server.stop();
+      removeTranspiledServer();
     });
 
     async function startServer(): Promise<ServerProcess> {

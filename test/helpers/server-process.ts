@@ -18,6 +18,12 @@ function newestSourceMtime(folder: string): number {
 
 let transpiled: string | null = null;
 
+/** Removes the transpiled copy of src/, if one was made (call it in afterAll). */
+export function removeTranspiledServer(): void {
+  if (transpiled) rmSync(dirname(transpiled), { recursive: true, force: true });
+  transpiled = null;
+}
+
 /**
  * The service's entry point as `npm start` runs it: dist/main.js when it was built after the last
  * change to src/ (CI builds it before the tests), else src/ transpiled file by file into a temp
