@@ -32,6 +32,8 @@ export interface AppConfig {
   cors: CorsConfig;
   /** Longest a database statement may run on MySQL/MariaDB, in ms; 0: no limit. */
   databaseStatementTimeoutMs: number;
+  /** Print every SQL statement (TypeORM's query logger): for capturing what a route runs, not for production. */
+  databaseLogQueries: boolean;
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
 }
@@ -189,6 +191,13 @@ function readOptionalSecret(env: Env, name: string): string | null {
   if (value === undefined || value === '') return null;
   if (value.length < 16) throw new ConfigError(name, 'must be at least 16 characters long');
   return value;
+}
+
+function readFlag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(name, `must be true or false (got "${env[name]}")`);
 }
 
 function readPositiveNumber(env: Env, name: string, fallback: number): number {
@@ -352,6 +361,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
+    databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
   };
 }

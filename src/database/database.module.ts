@@ -39,6 +39,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       inject: [appConfig.KEY],
       useFactory: (config: ConfigType<typeof appConfig>) => ({
         ...buildDataSourceOptions(config.database),
+        logging: config.databaseLogQueries ? ['query'] : false,
         autoLoadEntities: true,
         retryAttempts: 3,
         retryDelay: 1000,
