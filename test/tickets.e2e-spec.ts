@@ -1,3 +1,4 @@
+import { CountCache } from '../src/common/caching/count-cache';
 import { recordedExchange } from './helpers/recorded';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -923,10 +924,12 @@ describe('Tickets (e2e)', () => {
 
     it('reads a page with a fixed number of queries, whatever its size', async () => {
       const countQueries = async (query: Record<string, unknown>, user: TestUser | null = null) => {
+        // Counted cold: the list counts are cached (CountCache), and reading their generation is not the list's work.
+        testApp.app.get(CountCache).clear();
         const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
         try {
           await listAs(user, query).expect(200);
-          return spy.mock.calls.length;
+          return spy.mock.calls.filter(([sql]) => !/cache_generations/.test(sql)).length;
         } finally {
           spy.mockRestore();
         }

@@ -1,3 +1,4 @@
+import { CountCache } from '../common/caching/count-cache';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -55,6 +56,7 @@ export class AttendeesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly counts: CountCache,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -72,7 +74,7 @@ export class AttendeesService {
     this.applyOrder(builder, query);
 
     const skipped = query.offset ?? 0;
-    const matching = await builder.getCount();
+    const matching = await this.counts.count('attendees', builder, manager);
     const total = Math.max(matching - skipped, 0);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });

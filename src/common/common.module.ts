@@ -1,11 +1,14 @@
 import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { CountCache, CountScopeInterceptor } from './caching/count-cache';
+import { CountCacheInvalidation } from './caching/count-cache-invalidation';
 import { CLOCK, systemClock } from './clock';
 import { ApiUrls } from './http/api-urls.service';
 
 /** Cross-cutting providers every feature module may inject. */
 @Global()
 @Module({
-  providers: [ApiUrls, { provide: CLOCK, useValue: systemClock }],
-  exports: [ApiUrls, CLOCK],
+  providers: [ApiUrls, { provide: CLOCK, useValue: systemClock }, CountCache, CountCacheInvalidation, { provide: APP_INTERCEPTOR, useClass: CountScopeInterceptor }],
+  exports: [ApiUrls, CLOCK, CountCache],
 })
 export class CommonModule {}

@@ -34,6 +34,8 @@ export interface AppConfig {
   databaseStatementTimeoutMs: number;
   /** Print every SQL statement (TypeORM's query logger): for capturing what a route runs, not for production. */
   databaseLogQueries: boolean;
+  /** Longest a cached list count may be kept (src/common/caching/count-cache.ts); 0: counts are never cached. */
+  countCacheSeconds: number;
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
 }
@@ -362,6 +364,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     cors: readCors(env.CORS_ORIGINS),
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),
+    countCacheSeconds: readNonNegativeInt(env, 'COUNT_CACHE_SECONDS', 300),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -12,6 +12,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { CountCache } from '../common/caching/count-cache';
 import { runInTransaction } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
@@ -70,6 +71,7 @@ export class EventsService {
     private readonly organizers: OrganizersService,
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
+    private readonly counts: CountCache,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -94,7 +96,7 @@ export class EventsService {
    */
   async findForFeed(query: ListEventsQuery, context: RequestContext, limit: number): Promise<EventFeedRows> {
     const builder = await this.listQuery(query, context, []);
-    const total = await builder.getCount();
+    const total = await this.counts.count('events', builder);
     const events = total === 0 ? [] : await builder.limit(limit).getMany();
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
@@ -104,7 +106,7 @@ export class EventsService {
     const echo: QueryPairs = [['per_page', String(paging.perPage)]];
     const builder = await this.listQuery(query, context, echo);
 
-    const total = await builder.getCount();
+    const total = await this.counts.count('events', builder);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
     const events = total === 0 ? [] : await builder.offset(paging.offset).limit(paging.perPage).getMany();

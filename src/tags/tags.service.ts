@@ -1,3 +1,4 @@
+import { CountCache } from '../common/caching/count-cache';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TermStore } from '../common/terms/term-store';
@@ -18,7 +19,7 @@ const TAG_TABLE = {
 /** Event tags: a flat taxonomy, so the shared term rules apply as they are (names unique across all tags). */
 @Injectable()
 export class TagsService extends TermsService<Tag, CreateTagDto, ListTagsQuery> {
-  constructor(dataSource: DataSource) {
-    super(dataSource, new TermStore<Tag>(TAG_TABLE));
+  constructor(dataSource: DataSource, counts: CountCache) {
+    super(dataSource, new TermStore<Tag>(TAG_TABLE), counts);
   }
 }

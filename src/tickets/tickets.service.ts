@@ -1,3 +1,4 @@
+import { CountCache } from '../common/caching/count-cache';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -97,6 +98,7 @@ export class TicketsService implements EventTicketingFacts {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
+    private readonly counts: CountCache,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -122,7 +124,7 @@ export class TicketsService implements EventTicketingFacts {
     const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
     applyTicketVisibility(builder, context.user);
     applyTicketFilters(builder, filters);
-    const matching = await builder.getCount();
+    const matching = await this.counts.count('tickets', builder, manager);
     const skipped = query.offset ?? 0;
     const total = Math.max(matching - skipped, 0);
     const totalPages = countPages(total, paging.perPage);

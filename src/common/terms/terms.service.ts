@@ -1,3 +1,4 @@
+import { CountCache } from '../caching/count-cache';
 import { DataSource, EntityManager } from 'typeorm';
 import { invalidParam, invalidParams } from '../errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../pagination/pagination';
@@ -20,6 +21,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   protected constructor(
     protected readonly dataSource: DataSource,
     protected readonly store: TermStore<T>,
+    private readonly counts: CountCache,
   ) {}
 
   get kind(): TermKind {
@@ -125,7 +127,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
 
   /** Published events linked to each term id, in one grouped query; 0 for ids without any. */
   countPublishedEvents(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, number>> {
-    return this.store.countPublishedEvents(manager, ids);
+    return this.counts.countEach('events', `${this.store.table.kind}-published-events`, [...new Set(ids)], manager, (missing) => this.store.countPublishedEvents(manager, missing));
   }
 
   /**

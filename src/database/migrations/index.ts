@@ -2,6 +2,13 @@ import { CreateUsers1764000000000 } from './1764000000000-CreateUsers';
 import { CreateEventsNamespace1764100000000 } from './1764100000000-CreateEventsNamespace';
 import { CreateTicketsNamespace1764200000000 } from './1764200000000-CreateTicketsNamespace';
 import { AddEventAttendeeListFlag1764300000000 } from './1764300000000-AddEventAttendeeListFlag';
+import { CreateCountGenerations1764400000000 } from './1764400000000-CreateCountGenerations';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
-export const MIGRATIONS = [CreateUsers1764000000000, CreateEventsNamespace1764100000000, CreateTicketsNamespace1764200000000, AddEventAttendeeListFlag1764300000000];
+export const MIGRATIONS = [
+  CreateUsers1764000000000,
+  CreateEventsNamespace1764100000000,
+  CreateTicketsNamespace1764200000000,
+  AddEventAttendeeListFlag1764300000000,
+  CreateCountGenerations1764400000000,
+];

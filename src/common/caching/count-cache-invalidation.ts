@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntitySubscriberInterface, InsertEvent, QueryRunner, RemoveEvent, SoftRemoveEvent, TransactionCommitEvent, TransactionRollbackEvent, UpdateEvent } from 'typeorm';
+import { COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
+
+const SCOPES_OF_TABLE = new Map<string, CountScope[]>();
+for (const scope of COUNT_SCOPES) {
+  for (const table of COUNT_SCOPE_TABLES[scope]) SCOPES_OF_TABLE.set(table, [...(SCOPES_OF_TABLE.get(table) ?? []), scope]);
+}
+
+type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown> | SoftRemoveEvent<unknown>;
+
+/**
+ * Renews the generation of every count scope a write touched (CountCache), once the write is
+ * committed: inside the transaction the new generation would stay invisible to other instances
+ * while it held a lock every writer of the scope waits for. A write outside a transaction renews
+ * at once. TypeORM reports entity saves and query-builder writes alike; the service runs no raw
+ * write SQL.
+ */
+@Injectable()
+export class CountCacheInvalidation implements EntitySubscriberInterface {
+  private readonly pending = new WeakMap<QueryRunner, Set<CountScope>>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    dataSource.subscribers.push(this);
+  }
+
+  afterInsert(event: InsertEvent<unknown>): Promise<void> {
+    return this.touched(event);
+  }
+
+  afterUpdate(event: UpdateEvent<unknown>): Promise<void> {
+    return this.touched(event);
+  }
+
+  afterRemove(event: RemoveEvent<unknown>): Promise<void> {
+    return this.touched(event);
+  }
+
+  afterSoftRemove(event: SoftRemoveEvent<unknown>): Promise<void> {
+    return this.touched(event);
+  }
+
+  async afterTransactionCommit(event: TransactionCommitEvent): Promise<void> {
+    const scopes = this.pending.get(event.queryRunner);
+    if (!scopes || event.queryRunner.isTransactionActive) return;
+    this.pending.delete(event.queryRunner);
+    await this.renew(event.queryRunner, scopes);
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    if (!event.queryRunner.isTransactionActive) this.pending.delete(event.queryRunner);
+  }
+
+  private async touched(event: WriteEvent): Promise<void> {
+    const scopes = SCOPES_OF_TABLE.get(event.metadata.tableName);
+    if (!scopes) return;
+    const runner = event.queryRunner;
+    if (runner.isTransactionActive) {
+      const pending = this.pending.get(runner) ?? new Set<CountScope>();
+      for (const scope of scopes) pending.add(scope);
+      this.pending.set(runner, pending);
+      return;
+    }
+    await this.renew(runner, new Set(scopes));
+  }
+
+  private async renew(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
+    const names = [...scopes];
+    await runner.query(`UPDATE cache_generations SET generation = generation + 1 WHERE name IN (${names.map(() => '?').join(', ')})`, names);
+  }
+}

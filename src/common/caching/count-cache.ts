@@ -1,0 +1,154 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Observable } from 'rxjs';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { appConfig } from '../../config/app.config';
+import { CLOCK, Clock } from '../clock';
+
+/** What a cached count depends on; a committed write to any of a scope's tables renews its generation. */
+export type CountScope = 'events' | 'tickets' | 'attendees';
+
+export const COUNT_SCOPES: readonly CountScope[] = ['events', 'tickets', 'attendees'];
+
+/** The tables whose writes change each scope's counts (see CountCacheInvalidation). */
+export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>> = {
+  events: ['events', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'venues', 'organizers', 'event_categories', 'event_tags'],
+  tickets: ['tickets', 'ticket_pools', 'events'],
+  attendees: ['attendees', 'orders', 'order_items', 'tickets', 'events'],
+};
+
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  generation: number;
+  value: number;
+  storedAt: number;
+}
+
+/**
+ * Counts of large lists (X-WP-Total, term counts) are the dearest queries at a million events:
+ * each walks every matching index entry. They are kept per instance, tagged with their scope's
+ * generation, a number in the database that every committed write to the scope's tables
+ * increases (CountCacheInvalidation). A read first fetches the generation (a primary-key read),
+ * so a count is never older than the last write any instance made, and at most
+ * COUNT_CACHE_SECONDS old against writes made outside the service.
+ *
+ * Counts inside a transaction are never cached nor served from the cache: they may see
+ * uncommitted rows.
+ */
+/** The generations one request has read: its counts agree with each other and cost one read per scope. */
+const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>>>();
+
+@Injectable()
+export class CountCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Forgets every count (the next read of each counts again). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /**
+   * `builder.getCount()`, from the cache when nothing in `scope` changed since it was counted.
+   * `manager` is the one `builder` was made from (a transaction's is never cached).
+   */
+  async count<T extends ObjectLiteral>(scope: CountScope, builder: SelectQueryBuilder<T>, manager: EntityManager = this.dataSource.manager): Promise<number> {
+    if (!this.enabled(manager)) return builder.getCount();
+    const [sql, parameters] = builder.getQueryAndParameters();
+    const key = `${scope}\n${sql}\n${JSON.stringify(parameters)}`;
+    const generation = await this.generation(scope);
+    const cached = this.fresh(key, generation);
+    if (cached !== undefined) return cached;
+    const value = await builder.getCount();
+    this.store(key, generation, value);
+    return value;
+  }
+
+  /**
+   * Counts per id (`compute` gets only the ids not cached) under `name`, e.g. published events per
+   * category. Ids `compute` leaves out count 0.
+   */
+  async countEach(scope: CountScope, name: string, ids: number[], manager: EntityManager, compute: (ids: number[]) => Promise<Map<number, number>>): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    if (!this.enabled(manager)) return compute(ids);
+    const generation = await this.generation(scope);
+    const counts = new Map<number, number>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const cached = this.fresh(`${scope}\n${name}\n${id}`, generation);
+      if (cached === undefined) missing.push(id);
+      else counts.set(id, cached);
+    }
+    if (missing.length) {
+      const computed = await compute(missing);
+      for (const id of missing) {
+        const value = computed.get(id) ?? 0;
+        counts.set(id, value);
+        this.store(`${scope}\n${name}\n${id}`, generation, value);
+      }
+    }
+    return counts;
+  }
+
+  private enabled(manager: EntityManager): boolean {
+    return this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
+  }
+
+  /** Once per request and scope (CountScopeInterceptor). */
+  private generation(scope: CountScope): Promise<number> {
+    const known = requestGenerations.getStore();
+    if (!known) return this.readGeneration(scope);
+    let generation = known.get(scope);
+    if (!generation) {
+      generation = this.readGeneration(scope);
+      known.set(scope, generation);
+    }
+    return generation;
+  }
+
+  /** Read the way the counted query reads (replica or primary), so that both see the same state. */
+  private async readGeneration(scope: CountScope): Promise<number> {
+    const row = await this.dataSource
+      .createQueryBuilder()
+      .select('generation.generation', 'generation')
+      .from('cache_generations', 'generation')
+      .where('generation.name = :scope', { scope })
+      .getRawOne<{ generation: number | string }>();
+    return Number(row?.generation ?? 0);
+  }
+
+  private fresh(key: string, generation: number): number | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.generation !== generation || this.clock.now().getTime() - entry.storedAt > this.config.countCacheSeconds * 1000) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  private store(key: string, generation: number, value: number): void {
+    this.entries.delete(key);
+    // Oldest first in a Map's order: the first key is the one stored longest ago.
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { generation, value, storedAt: this.clock.now().getTime() });
+  }
+}
+
+/** Gives each request its own memo of count generations (see CountCache). */
+@Injectable()
+export class CountScopeInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    // The handler runs when the observable is subscribed to, so subscribing inside the store
+    // carries it through every await of the handler.
+    return new Observable((subscriber) => requestGenerations.run(new Map(), () => next.handle().subscribe(subscriber)));
+  }
+}

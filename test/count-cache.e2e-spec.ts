@@ -1,0 +1,182 @@
+import request from 'supertest';
+import { CountCache } from '../src/common/caching/count-cache';
+import { Clock, CLOCK } from '../src/common/clock';
+import { Event } from '../src/events/event.entity';
+import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+
+/** A clock the test moves; real time otherwise. */
+class MovableClock implements Clock {
+  offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
+const EVENTS = '/cal/events/v1/events';
+
+describe('Cached list counts (e2e)', () => {
+  let testApp: TestApp;
+  let editor: TestUser;
+  const clock = new MovableClock();
+
+  beforeAll(async () => {
+    process.env.COUNT_CACHE_SECONDS = '300';
+    testApp = await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }] });
+    editor = await createUser(testApp, 'editor');
+  });
+
+  afterAll(async () => {
+    delete process.env.COUNT_CACHE_SECONDS;
+    await testApp.close();
+  });
+
+  const http = () => request(testApp.server);
+
+  async function createEvent(body: Record<string, unknown>): Promise<Record<string, any>> {
+    const response = await http()
+      .post(EVENTS)
+      .set('Authorization', editor.authorization)
+      .send({ start_date: '2030-05-01 10:00:00', end_date: '2030-05-01 12:00:00', status: 'publish', ...body });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body as Record<string, any>;
+  }
+
+  /** The list's total and the SQL it ran (generation reads left out). */
+  async function listTotal(query = ''): Promise<{ total: number; statements: string[]; body: Record<string, any> }> {
+    const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+    try {
+      const response = await http().get(`${EVENTS}${query}`).expect(200);
+      return {
+        total: Number(response.headers['x-tec-total']),
+        statements: spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => !/cache_generations/.test(sql)),
+        body: response.body,
+      };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  const counts = (statements: string[]) => statements.filter((sql) => /COUNT\(/i.test(sql));
+
+  beforeEach(async () => {
+    await testApp.dataSource.getRepository(Event).createQueryBuilder().delete().execute();
+    testApp.app.get(CountCache).clear();
+    clock.offsetMs = 0;
+  });
+
+  it('counts a list once, then answers the same total from the cache until something changes', async () => {
+    await createEvent({ title: 'First', categories: ['Cached category'] });
+    // The create's answer already counted the category's events.
+    testApp.app.get(CountCache).clear();
+    const first = await listTotal('?start_date=2030-01-01&end_date=2030-12-31');
+    expect(first.total).toBe(1);
+    expect(counts(first.statements)).toHaveLength(2); // the list total and the category's event count
+    const second = await listTotal('?start_date=2030-01-01&end_date=2030-12-31');
+    expect(second.total).toBe(1);
+    expect(counts(second.statements)).toHaveLength(0);
+    expect(second.body.events[0].categories[0].count).toBe(1);
+  });
+
+  it('counts again after a write through the API: created, retitled into a category, trashed', async () => {
+    const first = await createEvent({ title: 'One', categories: ['Concerts'] });
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(1);
+
+    const second = await createEvent({ title: 'Two' });
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(2);
+
+    await http().post(`${EVENTS}/${second.id}`).set('Authorization', editor.authorization).send({ categories: ['Concerts'] }).expect(200);
+    const listed = await listTotal('?start_date=2030-01-01&end_date=2030-12-31');
+    expect(listed.body.events.map((event: { categories: Array<{ count: number }> }) => event.categories[0].count)).toEqual([2, 2]);
+
+    await http().delete(`${EVENTS}/${first.id}`).set('Authorization', editor.authorization).expect(200);
+    const afterTrash = await listTotal('?start_date=2030-01-01&end_date=2030-12-31');
+    expect(afterTrash.total).toBe(1);
+    expect(afterTrash.body.events[0].categories[0].count).toBe(1);
+  });
+
+  it('follows the generation in the database, which another instance renews after its own writes', async () => {
+    await createEvent({ title: 'Seen' });
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(1);
+    // Another instance's write: rows this instance never saw, then the generation it renews on commit.
+    const template = await testApp.dataSource.getRepository(Event).findOneByOrFail({ title: 'Seen' });
+    await testApp.dataSource.query(
+      `INSERT INTO events (status, title, slug, published_at, timezone, all_day, start_utc, end_utc, start_local, end_local, hide_from_listings)
+       SELECT status, 'Elsewhere', 'elsewhere', published_at, timezone, all_day, start_utc, end_utc, start_local, end_local, hide_from_listings FROM events WHERE id = ?`,
+      [template.id],
+    );
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(1);
+    await testApp.dataSource.query(`UPDATE cache_generations SET generation = generation + 1 WHERE name = 'events'`);
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(2);
+  });
+
+  it('keeps a count no longer than COUNT_CACHE_SECONDS, for writes made outside the service', async () => {
+    await createEvent({ title: 'Seen' });
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(1);
+    await testApp.dataSource.query(
+      `INSERT INTO events (status, title, slug, published_at, timezone, all_day, start_utc, end_utc, start_local, end_local, hide_from_listings)
+       SELECT status, 'Imported', 'imported', published_at, timezone, all_day, start_utc, end_utc, start_local, end_local, hide_from_listings FROM events`,
+    );
+    clock.offsetMs = 299_000;
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(1);
+    clock.offsetMs = 301_000;
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(2);
+  });
+
+  it('never caches a count made inside a transaction', async () => {
+    await createEvent({ title: 'Inside' });
+    const cache = testApp.app.get(CountCache);
+    const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+    let statements: string[] = [];
+    try {
+      await testApp.dataSource.transaction(async (manager) => {
+        const builder = manager.createQueryBuilder(Event, 'event');
+        expect(await cache.count('events', builder, manager)).toBe(1);
+        await manager.delete(Event, { title: 'Inside' });
+        expect(await cache.count('events', manager.createQueryBuilder(Event, 'event'), manager)).toBe(0);
+        throw new Error('roll back');
+      }).catch((error: Error) => expect(error.message).toBe('roll back'));
+      expect(await cache.count('events', testApp.dataSource.manager.createQueryBuilder(Event, 'event'))).toBe(1);
+      statements = spy.mock.calls.map(([sql]) => String(sql));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(statements.filter((sql) => /COUNT\(/i.test(sql))).toHaveLength(3);
+  });
+
+  it('keys a count by its whole query: filters, window and visibility', async () => {
+    await createEvent({ title: 'Published one' });
+    await createEvent({ title: 'Draft one', status: 'draft' });
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(1);
+    expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31&search=draft')).total).toBe(0);
+    const asEditor = await http().get(`${EVENTS}?start_date=2030-01-01&end_date=2030-12-31&status=draft`).set('Authorization', editor.authorization).expect(200);
+    expect(asEditor.headers['x-tec-total']).toBe('1');
+  });
+});
+
+describe('Cached list counts switched off (e2e)', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    process.env.COUNT_CACHE_SECONDS = '0';
+    testApp = await createTestApp();
+  });
+
+  afterAll(async () => {
+    delete process.env.COUNT_CACHE_SECONDS;
+    await testApp.close();
+  });
+
+  it('counts on every request with COUNT_CACHE_SECONDS=0, and reads no generation', async () => {
+    const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+    let statements: string[] = [];
+    try {
+      await request(testApp.server).get(EVENTS).expect(200);
+      await request(testApp.server).get(EVENTS).expect(200);
+      statements = spy.mock.calls.map(([sql]) => String(sql));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(statements.filter((sql) => /COUNT\(/i.test(sql))).toHaveLength(2);
+    expect(statements.filter((sql) => /cache_generations/.test(sql))).toHaveLength(0);
+  });
+});
