@@ -1,0 +1,149 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+
+/** A server under test, in a process of its own. */
+export interface Target {
+  name: 'service' | 'baseline';
+  url: string;
+  process: ChildProcess;
+  /** Peak resident memory so far (VmHWM), in MB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export interface TargetSettings {
+  databaseUrl: string;
+  poolSize: number;
+  nonceSecret: string;
+  logLevel: string;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function readPeakRssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within 120 s:\n${output()}`);
+}
+
+async function startProcess(name: Target['name'], args: string[], env: NodeJS.ProcessEnv, readyPath: string): Promise<Target> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(url + readyPath, child, () => errors);
+  return {
+    name,
+    url,
+    process: child,
+    peakRssMb: () => readPeakRssMb(child.pid),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}
+
+/**
+ * The service as `npm start` runs it (dist/main.js, production mode, its default logging to
+ * stdout, discarded here) with request limits off: the benchmark is one client sending far more
+ * than any one client may.
+ */
+export function startService(settings: TargetSettings): Promise<Target> {
+  return startProcess(
+    'service',
+    [join(ROOT, 'dist', 'main.js')],
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      DATABASE_URL: settings.databaseUrl,
+      DATABASE_POOL_SIZE: String(settings.poolSize),
+      NONCE_SECRET: settings.nonceSecret,
+      LOG_LEVEL: settings.logLevel,
+      RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_AUTHENTICATED_PER_MINUTE: '0',
+      DATA_DIR: join(ROOT, 'data', 'bench'),
+    },
+    '/health/live',
+  );
+}
+
+/** The raw Fastify + mysql2 server of bench/baseline, on the same database and pool size. */
+export function startBaseline(settings: TargetSettings): Promise<Target> {
+  return startProcess(
+    'baseline',
+    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'baseline', 'server.ts')],
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+      DATABASE_URL: settings.databaseUrl,
+      DATABASE_POOL_SIZE: String(settings.poolSize),
+      NONCE_SECRET: settings.nonceSecret,
+    },
+    '/cal/events/v1/venues',
+  );
+}
+
+/** Runs bench/load.ts in a process of its own with one job; its JSON answer. */
+export function runLoad<T>(jobFile: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'load.ts'), jobFile], {
+      cwd: ROOT,
+      env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load process exited with ${code}: ${errors}`));
+      try {
+        resolve(JSON.parse(output) as T);
+      } catch {
+        reject(new Error(`load process printed no JSON: ${output.slice(0, 500)} ${errors}`));
+      }
+    });
+  });
+}
