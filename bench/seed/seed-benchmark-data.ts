@@ -7,7 +7,7 @@ import {
   BENCH_EDITOR_APPLICATION_PASSWORD,
   BENCH_EDITOR_LOGIN,
 } from '../credentials';
-import { EVENT_TABLES, EventRowsWriter, NextIds } from './events';
+import { chronologicalOrder, EVENT_TABLES, EventRowsWriter, NextIds } from './events';
 import { seedToInt } from './random';
 import { ensureSharedRows, SharedRows } from './shared-rows';
 import { SlugAllocator } from './slugs';
@@ -153,10 +153,11 @@ export async function seedBenchmarkData(dataSource: DataSource, options: SeedOpt
     const loadStartedAt = Date.now();
     let lastProgressAt = loadStartedAt;
     let inFlight: Promise<void> | null = null;
+    const order = chronologicalOrder(seed, eventsBefore, eventsBefore + eventsToAdd);
     for (let batchStart = 0; batchStart < eventsToAdd; batchStart += batchEvents) {
       const batchEnd = Math.min(eventsToAdd, batchStart + batchEvents);
       for (let offset = batchStart; offset < batchEnd; offset += 1) {
-        writer.addEvent(eventsBefore + offset);
+        writer.addEvent(order[offset]);
         // While the previous batch is being written, hand control back now and then so that its
         // next statement is sent as soon as the database has finished the last one.
         if (inFlight && (offset - batchStart) % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await nextTick();
