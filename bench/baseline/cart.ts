@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { scopesWrittenBy } from './counts';
 import type { Database, Transaction } from './db';
 import {
   ApiFailure,
@@ -12,7 +13,7 @@ import {
 } from './errors';
 import { centsToMoney, moneyColumn, moneyToCents } from './format';
 import { availableUnits, AttendeeRow, CartLineRow, OrderRow, PoolRow, RequestContext, TicketRow, toCart, toOrder } from './mapping';
-import { cartQueries, checkoutQueries, poolQueries } from './queries';
+import { cartQueries, checkoutQueries, countQueries, poolQueries } from './queries';
 
 export const CART_TOKEN_HEADER = 'x-cart-token';
 const CART_COOKIE = 'cal_cart';
@@ -234,12 +235,18 @@ export class CartRoutes {
     const unitCents = (ticket: TicketRow) => (provider === 'rsvp' ? 0 : (moneyToCents(moneyColumn(ticket.price)) ?? 0));
     const totalCents = items.reduce((sum, item) => sum + unitCents(tickets.get(item.ticket_id)!) * item.quantity, 0);
     const status = totalCents === 0 ? 'completed' : 'pending';
+    const written: string[] = [];
     if (buyer.going !== false) {
       const count = status === 'completed' ? 'sold' : 'pending';
       for (const item of items) {
-        if (!(await this.take(tx, tickets.get(item.ticket_id)!, item.quantity, count))) throw ticketCapacityNotAvailable(item.ticket_id);
+        const ticket = tickets.get(item.ticket_id)!;
+        if (!(await this.take(tx, ticket, item.quantity, count))) throw ticketCapacityNotAvailable(item.ticket_id);
+        written.push('tickets', ...(ticket.capacity_mode === 'capped' || ticket.capacity_mode === 'global' ? ['ticket_pools'] : []));
       }
     }
+    written.push('orders', 'order_items', 'attendees');
+    // Cached counts of these scopes are stale once this commits.
+    tx.afterCommit.push([countQueries.renew, [scopesWrittenBy(written)]]);
 
     const expiresAt = status === 'pending' ? new Date(now.getTime() + this.settings.orderHoldMinutes * 60_000) : null;
     const order = await tx.write(checkoutQueries.insertOrder, [

@@ -78,6 +78,7 @@ export class Database {
       await tx.write('START TRANSACTION');
       const result = await work(tx);
       await tx.write('COMMIT');
+      for (const [sql, values] of tx.afterCommit) await tx.write(sql, values);
       return result;
     } catch (error) {
       await tx.write('ROLLBACK').catch(() => undefined);
@@ -93,6 +94,9 @@ export class Database {
 }
 
 export class Transaction {
+  /** Statements to run once the transaction has committed, on its connection. */
+  readonly afterCommit: Array<[string, unknown[]]> = [];
+
   constructor(
     private readonly connection: PoolConnection,
     private readonly onQuery: DatabaseOptions['onQuery'],

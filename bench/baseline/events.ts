@@ -1,5 +1,6 @@
 import type { Zone } from 'luxon';
 import { DateTime } from 'luxon';
+import type { CountCache, RequestCounts } from './counts';
 import type { Database } from './db';
 import { ApiFailure, archivePageNotFound, invalidParam } from './errors';
 import { wallClock, wallClockToInstant } from './format';
@@ -59,6 +60,7 @@ export class EventRoutes {
 
   constructor(
     private readonly db: Database,
+    private readonly counts: CountCache,
     siteZone: Zone,
   ) {
     this.window = new DateWindow(siteZone);
@@ -86,9 +88,9 @@ export class EventRoutes {
     }
     echo.push(['status', 'publish']);
 
+    const counts = this.counts.forRequest();
     const count = eventQueries.count(filters, window.start, window.end);
-    const [{ cnt }] = await this.db.select<CountRow>(count.sql, count.values);
-    const total = Number(cnt);
+    const total = await counts.count('events', count.sql, count.values, async () => Number((await this.db.select<CountRow>(count.sql, count.values))[0].cnt));
     const totalPages = countPages(total, paging.perPage);
     if (paging.page > 1 && paging.page > totalPages) throw archivePageNotFound('event');
     let events: EventRow[] = [];
@@ -96,7 +98,7 @@ export class EventRoutes {
       const page = eventQueries.page(filters, window.start, window.end, paging.perPage, paging.offset);
       events = await this.db.select<EventRow>(page.sql, page.values);
     }
-    const relations = await this.relations(events.map((event) => event.id));
+    const relations = await this.relations(events.map((event) => event.id), counts);
     const body = {
       events: events.map((event) => toEvent(event, relations.get(event.id)!, context, false)),
       ...pageLinks(`${context.eventsBase}events/`, echo, paging.page, totalPages),
@@ -112,7 +114,7 @@ export class EventRoutes {
     if (!event) throw new ApiFailure('rest-event-not-found', `Event with ID ${id} does not exist.`, 404);
     if (event.status === 'trash') throw new ApiFailure('event-no-longer-available', 'This event is no longer available', 403);
     if (event.status !== 'publish') throw new ApiFailure('event-not-accessible', 'The requested event is not accessible', 403);
-    const relations = (await this.relations([event.id])).get(event.id)!;
+    const relations = (await this.relations([event.id], this.counts.forRequest())).get(event.id)!;
     if (relations.ticketed) {
       const tickets = await this.db.select<TicketRow>(relationQueries.ticketOffers, [event.id, 'publish']);
       const pool = tickets.length ? (await this.db.select<PoolRow>(poolQueries.byEvents, [[event.id]]))[0] : undefined;
@@ -159,7 +161,7 @@ export class EventRoutes {
   }
 
   /** Venues, organizers, terms with their counts and ticket providers of a page of events. */
-  private async relations(eventIds: number[]): Promise<Map<number, EventRelations>> {
+  private async relations(eventIds: number[], counts: RequestCounts): Promise<Map<number, EventRelations>> {
     const relations = new Map<number, EventRelations>(eventIds.map((id) => [id, { venues: [], organizers: [], categories: [], tags: [], ticketed: false }]));
     if (eventIds.length === 0) return relations;
     const [venues, organizers, categories, tags, providers] = await Promise.all([
@@ -169,15 +171,12 @@ export class EventRoutes {
       this.db.select<TermRow & LinkedRow>(relationQueries.tags, [eventIds]),
       this.db.select<{ eventId: number; provider: string }>(relationQueries.ticketProviders, [eventIds]),
     ]);
-    const categoryIds = [...new Set(categories.map((term) => term.id))];
-    const tagIds = [...new Set(tags.map((term) => term.id))];
-    const [categoryCounts, tagCounts] = await Promise.all([
-      categoryIds.length ? this.db.select<CountedTermRow>(relationQueries.categoryCounts, ['publish', categoryIds]) : [],
-      tagIds.length ? this.db.select<CountedTermRow>(relationQueries.tagCounts, ['publish', tagIds]) : [],
+    const published = (sql: string) => async (ids: number[]) =>
+      new Map((await this.db.select<CountedTermRow>(sql, ['publish', ids])).map((row) => [Number(row.linked_term_id), Number(row.event_count)]));
+    const [categoryCount, tagCount] = await Promise.all([
+      counts.countEach('events', 'category-published-events', [...new Set(categories.map((term) => term.id))], published(relationQueries.categoryCounts)),
+      counts.countEach('events', 'tag-published-events', [...new Set(tags.map((term) => term.id))], published(relationQueries.tagCounts)),
     ]);
-    const countOf = (rows: CountedTermRow[]) => new Map(rows.map((row) => [Number(row.linked_term_id), Number(row.event_count)]));
-    const categoryCount = countOf(categoryCounts);
-    const tagCount = countOf(tagCounts);
 
     for (const venue of venues) relations.get(venue.link_event_id)?.venues.push(venue);
     for (const organizer of organizers) relations.get(organizer.link_event_id)?.organizers.push(organizer);

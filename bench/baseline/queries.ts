@@ -45,6 +45,20 @@ const CART_ITEM_COLUMNS = 'i.cart_id, i.ticket_id, i.provider, i.quantity, i.opt
 const ORDER_COLUMNS =
   'o.id, o.provider, o.status, o.user_id, o.cart_token, o.purchaser_name, o.purchaser_email, o.total, o.currency, o.expires_at, o.completed_at, o.created_at, o.updated_at';
 
+// ---------------------------------------------------------------- count cache (src/common/caching/count-cache.ts)
+
+/**
+ * List totals and term counts are cached per process under a generation per scope (events,
+ * tickets, attendees): read once per request and scope before the first count, renewed after a
+ * write to the scope's tables commits (checkout: tickets and attendees). Counts marked "cached"
+ * below are skipped while their generation holds, for at most COUNT_CACHE_SECONDS.
+ */
+export const countQueries = {
+  generation: 'SELECT g.generation AS generation FROM cache_generations g WHERE g.name = ?',
+  /** After COMMIT, on the transaction's connection. */
+  renew: 'UPDATE cache_generations SET generation = generation + 1 WHERE name IN (?)',
+};
+
 // ---------------------------------------------------------------- GET /events
 
 export interface EventListFilters {
@@ -84,6 +98,7 @@ export const eventQueries = {
     return { sql: `${sql})`, values };
   },
 
+  /** Cached (scope events). */
   count(filters: EventListFilters, windowStart: Date, windowEnd: Date): { sql: string; values: unknown[] } {
     const { where, filterValues } = eventListWhere(filters);
     return { sql: `SELECT COUNT(1) AS cnt FROM events ev WHERE ${where}`, values: [false, windowStart, windowEnd, ...filterValues] };
@@ -105,7 +120,8 @@ export const eventQueries = {
 /**
  * What every event response shows besides its row, for a page of event ids (the service's
  * EventRelationsLoader): five statements in parallel, then the two term counts in parallel (each
- * only when some event has a term of that kind). None when the page is empty.
+ * only when some event has a term of that kind; cached per term, scope events, and only the
+ * terms not cached are counted). None when the page is empty.
  */
 export const relationQueries = {
   venues:
@@ -145,7 +161,7 @@ export const venueQueries = {
 const TICKET_LIST_FROM = 'FROM tickets t INNER JOIN events e ON e.id = t.event_id WHERE t.status = ? AND e.status = ? AND e.status IN (?) AND t.status IN (?)';
 
 export const ticketQueries = {
-  /** Values: ['publish', 'publish', ['publish'], ['publish']] (visibility, then the default status filters). */
+  /** Values: ['publish', 'publish', ['publish'], ['publish']] (visibility, then the default status filters). Cached (scope tickets). */
   count: `SELECT COUNT(DISTINCT t.id) AS cnt ${TICKET_LIST_FROM}`,
   /** Skipped when the count is 0. */
   page: `SELECT ${TICKET_COLUMNS} ${TICKET_LIST_FROM} ORDER BY t.name ASC, t.id ASC LIMIT ? OFFSET ?`,
@@ -185,6 +201,7 @@ function attendeeListFrom(managed: string): string {
 }
 
 export const attendeeQueries = {
+  /** Cached (scope attendees). */
   count: (managed: string) => `SELECT COUNT(DISTINCT a.id) AS cnt ${attendeeListFrom(managed)}`,
   /** Skipped when the count is 0. */
   page: (managed: string) => `SELECT ${ATTENDEE_COLUMNS} ${attendeeListFrom(managed)} ORDER BY a.id ASC LIMIT ? OFFSET ?`,
@@ -266,4 +283,5 @@ export const checkoutQueries = {
   orderAttendees: `SELECT ${ATTENDEE_COLUMNS} FROM attendees a WHERE ((a.order_id IN (?))) ORDER BY a.id ASC`,
   /** cartQueries.tickets for the attendees' tickets, then: */
   eventZones: 'SELECT ev.id, ev.timezone FROM events ev WHERE ((ev.id IN (?)))',
+  /** COMMIT, then countQueries.renew. */
 };

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator } from './auth';
 import { CART_COOKIE, CartRoutes } from './cart';
+import { CountCache } from './counts';
 import { Database } from './db';
 import { ApiFailure, noRoute } from './errors';
 import { EventRoutes } from './events';
@@ -34,6 +35,8 @@ export interface BaselineOptions {
   publicUrl?: string;
   /** DATABASE_STATEMENT_TIMEOUT_MS (10000); 0: none. */
   statementTimeoutMs?: number;
+  /** COUNT_CACHE_SECONDS (300); 0: list counts are not cached. */
+  countCacheSeconds?: number;
   /** MAX_TICKETS_PER_ORDER (100) and ORDER_HOLD_MINUTES (15). */
   maxTicketsPerOrder?: number;
   orderHoldMinutes?: number;
@@ -68,8 +71,9 @@ export async function startBaseline(options: BaselineOptions): Promise<BaselineS
     onQuery: options.onQuery,
   });
   const authenticator = new Authenticator(db);
-  const events = new EventRoutes(db, siteZone);
-  const tickets = new TicketRoutes(db);
+  const counts = new CountCache(db, options.countCacheSeconds ?? 300);
+  const events = new EventRoutes(db, counts, siteZone);
+  const tickets = new TicketRoutes(db, counts);
   const carts = new CartRoutes(db, {
     nonceSecret: options.nonceSecret,
     maxTicketsPerOrder: options.maxTicketsPerOrder ?? 100,
@@ -200,6 +204,7 @@ async function main(): Promise<void> {
     statementTimeoutMs: positiveIntegerFromEnv('DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     maxTicketsPerOrder: positiveIntegerFromEnv('MAX_TICKETS_PER_ORDER', 100),
     orderHoldMinutes: positiveIntegerFromEnv('ORDER_HOLD_MINUTES', 15),
+    countCacheSeconds: positiveIntegerFromEnv('COUNT_CACHE_SECONDS', 300),
   });
   process.stdout.write(`baseline listening on ${server.url}\n`);
   const stop = () => {

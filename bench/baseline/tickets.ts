@@ -1,4 +1,5 @@
 import { canManageEvent, managesAllEvents, User } from './auth';
+import type { CountCache } from './counts';
 import type { Database } from './db';
 import { invalidPageNumber } from './errors';
 import { AttendeeRow, EventRow, PoolRow, RequestContext, TicketRow, toAttendee, toPublicListTicket } from './mapping';
@@ -22,13 +23,18 @@ function sentPaging(query: Record<string, QueryValue>, normalise: boolean, page:
 }
 
 export class TicketRoutes {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly counts: CountCache,
+  ) {}
 
   /** GET /tickets for anonymous callers: published tickets of published events, by name. */
   async tickets(query: Record<string, QueryValue>, context: RequestContext): Promise<ListPage> {
     const paging = readPage(query, 'tickets');
     const visibility = ['publish', 'publish', ['publish'], ['publish']];
-    const total = Number((await this.db.select<CountRow>(ticketQueries.count, visibility))[0].cnt);
+    const total = await this.counts
+      .forRequest()
+      .count('tickets', ticketQueries.count, visibility, async () => Number((await this.db.select<CountRow>(ticketQueries.count, visibility))[0].cnt));
     const totalPages = countPages(total, paging.perPage);
     if (paging.page > 1 && paging.page > totalPages) throw invalidPageNumber();
     const tickets = total > 0 ? await this.db.select<TicketRow>(ticketQueries.page, [...visibility, paging.perPage, paging.offset]) : [];
@@ -77,7 +83,10 @@ export class TicketRoutes {
     }
     visibility.push('publish', true, false, 'publish', 'rsvp', true, PUBLIC_ORDER_STATUSES);
 
-    const total = Number((await this.db.select<CountRow>(attendeeQueries.count(managed), visibility))[0].cnt);
+    const countSql = attendeeQueries.count(managed);
+    const total = await this.counts
+      .forRequest()
+      .count('attendees', countSql, visibility, async () => Number((await this.db.select<CountRow>(countSql, visibility))[0].cnt));
     const totalPages = countPages(total, paging.perPage);
     if (paging.page > 1 && paging.page > totalPages) throw invalidPageNumber();
     const attendees = total > 0 ? await this.db.select<AttendeeRow>(attendeeQueries.page(managed), [...visibility, paging.perPage, paging.offset]) : [];
