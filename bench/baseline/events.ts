@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import type { CountCache, RequestCounts } from './counts';
 import type { Database } from './db';
 import { ApiFailure, archivePageNotFound, invalidParam } from './errors';
-import { wallClock, wallClockToInstant } from './format';
+import { moneyColumn, wallClock, wallClockToInstant } from './format';
 import { availableUnits, EventRelations, EventRow, OrganizerRow, PoolRow, RequestContext, TermRow, TicketRow, toEvent, toVenue, VenueRow } from './mapping';
 import { countPages, pageLinks, QueryPairs, QueryValue, readList, readPage, single } from './paging';
 import { EventListFilters, eventQueries, poolQueries, relationQueries, venueQueries } from './queries';
@@ -119,7 +119,7 @@ export class EventRoutes {
       const tickets = await this.db.select<TicketRow>(relationQueries.ticketOffers, [event.id, 'publish']);
       const pool = tickets.length ? (await this.db.select<PoolRow>(poolQueries.byEvents, [[event.id]]))[0] : undefined;
       relations.ticketOffers = tickets.map((ticket) => ({
-        price: ticket.price,
+        price: moneyColumn(ticket.price),
         saleStartUtc: ticket.sale_start_utc,
         saleEndUtc: ticket.sale_end_utc,
         publishedAt: ticket.published_at,

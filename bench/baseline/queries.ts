@@ -1,12 +1,14 @@
 /**
  * Every SQL statement of the baseline, route by route, in the order the service issues them.
  *
- * How they were captured: the service (`node dist/main.js`) ran on MariaDB with
- * DATABASE_LOG_QUERIES=true (TypeORM's query logger) over a calendar filled by `cli seed:demo`,
- * and each measured route was requested with curl (lists, a single event, a category filter on
- * pages 1 and past the end, a search, the attendees as an administrator, cart writes without and
- * with a token, RSVP and paid checkouts, a sold-out checkout). The statements below are the logged
- * ones with shorter table aliases: same tables, columns, WHERE, ORDER BY and LIMIT, same count.
+ * How they were captured: the service ran on MariaDB with DATABASE_LOG_QUERIES=true (TypeORM's
+ * query logger; `npx ts-node --transpile-only src/main.ts`, or `node dist/main.js` after a build)
+ * over a calendar filled by `cli seed:demo`, and each measured route was requested with curl
+ * (lists, a single event, a category filter on page 1 and past the end, a search, the attendees as
+ * an administrator, cart writes without and with a token, RSVP and paid checkouts, a sold-out
+ * checkout), each twice to see the steady state once counts are cached. The statements below are
+ * the logged ones with shorter table aliases: same tables, columns, WHERE, ORDER BY and LIMIT,
+ * same count.
  * What TypeORM adds on its own is kept and marked "ORM:" (reading generated columns back after an
  * INSERT; `updated_at = CURRENT_TIMESTAMP` on UPDATEs), because the comparison is about the same
  * database work. When the service's SQL changes (indexes, FULLTEXT search, cached counts), redo
