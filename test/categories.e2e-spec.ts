@@ -631,18 +631,33 @@ describe('Categories (e2e)', () => {
   describe('service used by events', () => {
     const service = () => testApp.app.get(CategoriesService);
 
-    it('counts published events per id in one call, with zeros for the others', async () => {
+    it('recounts the stored published-event counts of the ids from the links, and leaves other terms alone', async () => {
       const counted = await createCategory({ name: 'Service counted' });
       const empty = await createCategory({ name: 'Service empty' });
+      const untouched = await createCategory({ name: 'Service untouched' });
       await linkCategories(testApp, await insertEvent(testApp, 'publish'), [counted.id]);
       await linkCategories(testApp, await insertEvent(testApp, 'publish'), [counted.id]);
       await linkCategories(testApp, await insertEvent(testApp, 'draft'), [counted.id, empty.id]);
-      const counts = await service().countPublishedEvents([counted.id, empty.id, counted.id]);
-      expect([...counts.entries()]).toEqual([
-        [counted.id, 2],
-        [empty.id, 0],
-      ]);
-      expect((await service().countPublishedEvents([])).size).toBe(0);
+      await testApp.dataSource.query('UPDATE event_categories SET published_event_count = 99');
+      await service().recountPublishedEvents([counted.id, empty.id, counted.id]);
+      await service().recountPublishedEvents([]);
+      const countOf = async (id: number) => (await http().get(`${BASE}/${id}`).expect(200)).body.count;
+      expect([await countOf(counted.id), await countOf(empty.id), await countOf(untouched.id)]).toEqual([2, 0, 99]);
+      await service().recountPublishedEvents([untouched.id]);
+    });
+
+    it('adjusts stored counts by the net change of one event write, in the caller’s transaction', async () => {
+      const gained = await createCategory({ name: 'Service gained' });
+      const moved = await createCategory({ name: 'Service moved' });
+      await testApp.dataSource.transaction((manager) => service().adjustPublishedEvents(manager, [gained.id, gained.id, moved.id], [moved.id]));
+      await testApp.dataSource
+        .transaction(async (manager) => {
+          await service().adjustPublishedEvents(manager, [moved.id], []);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      const countOf = async (id: number) => (await http().get(`${BASE}/${id}`).expect(200)).body.count;
+      expect([await countOf(gained.id), await countOf(moved.id)]).toEqual([2, 0]);
     });
 
     it('resolves ids and names, reusing names case-insensitively and creating the others in the transaction', async () => {

@@ -14,7 +14,7 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * The service's count cache (src/common/caching/count-cache.ts), so that both servers send the
- * same statements: list totals and term counts are kept in this process under their scope's
+ * same statements: list totals are kept in this process under their scope's
  * generation, a row of `cache_generations` read once per request and scope, for at most
  * COUNT_CACHE_SECONDS. Writes renew the generations after they commit (`scopesWrittenBy`, the checkout).
  */
@@ -67,29 +67,6 @@ export class RequestCounts {
     const value = await compute();
     this.cache.store(key, generation, value);
     return value;
-  }
-
-  /** Counts per id; `compute` gets only the ids not cached, and ids it leaves out count 0. */
-  async countEach(scope: CountScope, name: string, ids: number[], compute: (ids: number[]) => Promise<Map<number, number>>): Promise<Map<number, number>> {
-    if (ids.length === 0) return new Map();
-    if (!this.enabled) return compute(ids);
-    const generation = await this.generation(scope);
-    const counts = new Map<number, number>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const cached = this.cache.fresh(`${scope}\n${name}\n${id}`, generation);
-      if (cached === undefined) missing.push(id);
-      else counts.set(id, cached);
-    }
-    if (missing.length) {
-      const computed = await compute(missing);
-      for (const id of missing) {
-        const value = computed.get(id) ?? 0;
-        counts.set(id, value);
-        this.cache.store(`${scope}\n${name}\n${id}`, generation, value);
-      }
-    }
-    return counts;
   }
 
   private generation(scope: CountScope): Promise<number> {

@@ -22,11 +22,6 @@ interface LinkedRow {
   link_event_id: number;
 }
 
-interface CountedTermRow {
-  linked_term_id: number;
-  event_count: number;
-}
-
 /**
  * The default window of the list: from the start of today to the end of the same day 24 months on,
  * in the site's zone. It depends only on today's date there, so it is worked out once a day.
@@ -98,7 +93,7 @@ export class EventRoutes {
       const page = eventQueries.page(filters, window.start, window.end, paging.perPage, paging.offset);
       events = await this.db.select<EventRow>(page.sql, page.values);
     }
-    const relations = await this.relations(events.map((event) => event.id), counts);
+    const relations = await this.relations(events.map((event) => event.id));
     const body = {
       events: events.map((event) => toEvent(event, relations.get(event.id)!, context, false)),
       ...pageLinks(`${context.eventsBase}events/`, echo, paging.page, totalPages),
@@ -114,7 +109,7 @@ export class EventRoutes {
     if (!event) throw new ApiFailure('rest-event-not-found', `Event with ID ${id} does not exist.`, 404);
     if (event.status === 'trash') throw new ApiFailure('event-no-longer-available', 'This event is no longer available', 403);
     if (event.status !== 'publish') throw new ApiFailure('event-not-accessible', 'The requested event is not accessible', 403);
-    const relations = (await this.relations([event.id], this.counts.forRequest())).get(event.id)!;
+    const relations = (await this.relations([event.id])).get(event.id)!;
     if (relations.ticketed) {
       const tickets = await this.db.select<TicketRow>(relationQueries.ticketOffers, [event.id, 'publish']);
       const pool = tickets.length ? (await this.db.select<PoolRow>(poolQueries.byEvents, [[event.id]]))[0] : undefined;
@@ -160,8 +155,8 @@ export class EventRoutes {
     return found.map((term) => term.id);
   }
 
-  /** Venues, organizers, terms with their counts and ticket providers of a page of events. */
-  private async relations(eventIds: number[], counts: RequestCounts): Promise<Map<number, EventRelations>> {
+  /** Venues, organizers, terms (with their stored counts) and ticket providers of a page of events. */
+  private async relations(eventIds: number[]): Promise<Map<number, EventRelations>> {
     const relations = new Map<number, EventRelations>(eventIds.map((id) => [id, { venues: [], organizers: [], categories: [], tags: [], ticketed: false }]));
     if (eventIds.length === 0) return relations;
     const [venues, organizers, categories, tags, providers] = await Promise.all([
@@ -171,17 +166,11 @@ export class EventRoutes {
       this.db.select<TermRow & LinkedRow>(relationQueries.tags, [eventIds]),
       this.db.select<{ eventId: number; provider: string }>(relationQueries.ticketProviders, [eventIds]),
     ]);
-    const published = (sql: string) => async (ids: number[]) =>
-      new Map((await this.db.select<CountedTermRow>(sql, ['publish', ids])).map((row) => [Number(row.linked_term_id), Number(row.event_count)]));
-    const [categoryCount, tagCount] = await Promise.all([
-      counts.countEach('events', 'category-published-events', [...new Set(categories.map((term) => term.id))], published(relationQueries.categoryCounts)),
-      counts.countEach('events', 'tag-published-events', [...new Set(tags.map((term) => term.id))], published(relationQueries.tagCounts)),
-    ]);
 
     for (const venue of venues) relations.get(venue.link_event_id)?.venues.push(venue);
     for (const organizer of organizers) relations.get(organizer.link_event_id)?.organizers.push(organizer);
-    for (const term of categories) relations.get(term.link_event_id)?.categories.push({ term, count: categoryCount.get(term.id) ?? 0 });
-    for (const term of tags) relations.get(term.link_event_id)?.tags.push({ term, count: tagCount.get(term.id) ?? 0 });
+    for (const term of categories) relations.get(term.link_event_id)?.categories.push({ term, count: Number(term.published_event_count) });
+    for (const term of tags) relations.get(term.link_event_id)?.tags.push({ term, count: Number(term.published_event_count) });
     for (const { eventId, provider } of providers) {
       const entry = relations.get(eventId);
       if (entry) entry.ticketed = entry.ticketed ? [...entry.ticketed, provider] : [provider];

@@ -97,6 +97,8 @@ export interface TermRow {
   description: string | null;
   /** Categories only. */
   parent_id?: number | null;
+  /** Published events linked to the term, stored with it. */
+  published_event_count: number;
 }
 
 export interface TicketRow {

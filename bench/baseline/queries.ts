@@ -50,7 +50,7 @@ const ORDER_COLUMNS =
 // ---------------------------------------------------------------- count cache (src/common/caching/count-cache.ts)
 
 /**
- * List totals and term counts are cached per process under a generation per scope (events,
+ * List totals are cached per process under a generation per scope (events,
  * tickets, attendees): read once per request and scope before the first count, renewed after a
  * write to the scope's tables commits (checkout: tickets and attendees). Counts marked "cached"
  * below are skipped while their generation holds, for at most COUNT_CACHE_SECONDS.
@@ -121,9 +121,8 @@ export const eventQueries = {
 
 /**
  * What every event response shows besides its row, for a page of event ids (the service's
- * EventRelationsLoader): five statements in parallel, then the two term counts in parallel (each
- * only when some event has a term of that kind; cached per term, scope events, and only the
- * terms not cached are counted). None when the page is empty.
+ * EventRelationsLoader): five statements in parallel; terms carry their stored count of published
+ * events. None when the page is empty.
  */
 export const relationQueries = {
   venues:
@@ -133,19 +132,12 @@ export const relationQueries = {
     `SELECT ${ORGANIZER_COLUMNS}, link.event_id AS link_event_id, link.organizer_id AS link_organizer_id FROM organizers v ` +
     "INNER JOIN event_organizer_links link ON link.organizer_id = v.id WHERE link.event_id IN (?) AND v.status <> 'trash' ORDER BY link.position ASC, v.id ASC",
   categories:
-    'SELECT term.id, term.name, term.slug, term.description, term.parent_id, term.created_at, term.updated_at, link.event_id AS link_event_id, link.category_id AS link_category_id ' +
+    'SELECT term.id, term.name, term.slug, term.description, term.parent_id, term.published_event_count, term.created_at, term.updated_at, link.event_id AS link_event_id, link.category_id AS link_category_id ' +
     'FROM event_categories term INNER JOIN event_category_links link ON link.category_id = term.id WHERE link.event_id IN (?) ORDER BY term.name ASC, term.id ASC',
   tags:
-    'SELECT term.id, term.name, term.slug, term.description, term.created_at, term.updated_at, link.event_id AS link_event_id, link.tag_id AS link_tag_id ' +
+    'SELECT term.id, term.name, term.slug, term.description, term.published_event_count, term.created_at, term.updated_at, link.event_id AS link_event_id, link.tag_id AS link_tag_id ' +
     'FROM event_tags term INNER JOIN event_tag_links link ON link.tag_id = term.id WHERE link.event_id IN (?) ORDER BY term.name ASC, term.id ASC',
   ticketProviders: 'SELECT DISTINCT t.event_id AS eventId, t.provider AS provider FROM tickets t WHERE t.event_id IN (?) ORDER BY t.provider DESC',
-  /** Published events per category id: [status, ids]. */
-  categoryCounts:
-    'SELECT link.category_id AS linked_term_id, COUNT(*) AS event_count FROM event_category_links link INNER JOIN events linked_event ON linked_event.id = link.event_id ' +
-    'WHERE linked_event.status = ? AND link.category_id IN (?) GROUP BY link.category_id',
-  tagCounts:
-    'SELECT link.tag_id AS linked_term_id, COUNT(*) AS event_count FROM event_tag_links link INNER JOIN events linked_event ON linked_event.id = link.event_id ' +
-    'WHERE linked_event.status = ? AND link.tag_id IN (?) GROUP BY link.tag_id',
   /** Single event with tickets only: its published tickets (JSON-LD offers), then their pool when there are some. */
   ticketOffers: `SELECT ${TICKET_COLUMNS} FROM tickets t WHERE ((t.event_id = ?) AND (t.status = ?)) ORDER BY t.menu_order ASC, t.id ASC`,
 };

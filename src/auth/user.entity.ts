@@ -4,6 +4,7 @@ import { ApplicationPassword } from './application-password.entity';
 
 @Entity({ name: 'users' })
 @Index('UQ_users_login', ['login'], { unique: true })
+@Index('IDX_users_email', ['email'])
 export class User {
   @PrimaryGeneratedColumn({ type: 'int' })
   id: number;

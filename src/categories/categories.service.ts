@@ -1,4 +1,3 @@
-import { CountCache } from '../common/caching/count-cache';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { invalidParam } from '../common/errors/api-error';
@@ -27,8 +26,8 @@ const CATEGORY_TABLE = {
 export class CategoriesService extends TermsService<Category, CreateCategoryDto, ListCategoriesQuery> {
   protected override readonly extraListParameters = ['parent'] as const;
 
-  constructor(dataSource: DataSource, counts: CountCache) {
-    super(dataSource, new TermStore<Category>(CATEGORY_TABLE), counts);
+  constructor(dataSource: DataSource) {
+    super(dataSource, new TermStore<Category>(CATEGORY_TABLE));
   }
 
   protected override async readExtraFilters(manager: EntityManager, query: ListCategoriesQuery): Promise<Partial<TermListFilters>> {

@@ -24,6 +24,10 @@ export class Category {
   @JoinColumn({ name: 'parent_id', foreignKeyConstraintName: 'FK_event_categories_parent' })
   parent?: Category | null;
 
+  /** Published events linked to the term, kept by the events service (see the StoredTermCounts migration). */
+  @Column({ name: 'published_event_count', type: 'int', default: 0 })
+  publishedEventCount: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
-import { CategoriesService } from '../categories/categories.service';
 import { Category } from '../categories/category.entity';
 import { Organizer } from '../organizers/organizer.entity';
 import { Tag } from '../tags/tag.entity';
-import { TagsService } from '../tags/tags.service';
 import { Venue } from '../venues/venue.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventHooks } from './event-hooks';
@@ -15,15 +13,13 @@ type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof Eve
 
 /**
  * Loads what a page of events shows besides the event rows, in a fixed number of queries whatever
- * the page size: one per linked type (link rows joined with their targets), the term counts, and
+ * the page size: one per linked type (link rows joined with their targets; terms carry their stored counts) and
  * the ticketing facts.
  */
 @Injectable()
 export class EventRelationsLoader {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly categories: CategoriesService,
-    private readonly tags: TagsService,
     private readonly hooks: EventHooks,
   ) {}
 
@@ -40,15 +36,11 @@ export class EventRelationsLoader {
       this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
       this.hooks.ticketProviders(eventIds),
     ]);
-    const [categoryCounts, tagCounts] = await Promise.all([
-      this.categories.countPublishedEvents(unique(categories.map(([, term]) => term.id)), manager),
-      this.tags.countPublishedEvents(unique(tags.map(([, term]) => term.id)), manager),
-    ]);
 
     for (const [eventId, venue] of venues) relations.get(eventId)?.venues.push(venue);
     for (const [eventId, organizer] of organizers) relations.get(eventId)?.organizers.push(organizer);
-    for (const [eventId, term] of categories) relations.get(eventId)?.categories.push({ term, count: categoryCounts.get(term.id) ?? 0 });
-    for (const [eventId, term] of tags) relations.get(eventId)?.tags.push({ term, count: tagCounts.get(term.id) ?? 0 });
+    for (const [eventId, term] of categories) relations.get(eventId)?.categories.push({ term, count: term.publishedEventCount });
+    for (const [eventId, term] of tags) relations.get(eventId)?.tags.push({ term, count: term.publishedEventCount });
     for (const [eventId, providers] of ticketProviders) {
       const entry = relations.get(eventId);
       if (entry) entry.ticketed = providers;

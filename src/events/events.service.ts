@@ -56,6 +56,13 @@ export interface EventPage {
   totalPages: number;
 }
 
+/** What an event contributes to its terms' counts of published events. */
+interface EventTermState {
+  published: boolean;
+  categoryIds: number[];
+  tagIds: number[];
+}
+
 const EARTH_RADIUS_KM = 6371;
 const DATE_FORMATS_HINT = 'YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp';
 
@@ -195,7 +202,9 @@ export class EventsService {
       }
       // The response shows the event as it was removed, links included.
       const related = (await this.relations.load([event.id], manager)).get(event.id)!;
+      const terms = await this.termState(manager, event);
       const removed = await trashOrRemove(manager, event, 'event', force);
+      await this.keepTermCounts(manager, terms, { ...terms, published: false });
       return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
     });
   }
@@ -385,6 +394,7 @@ export class EventsService {
     if (input.sticky !== undefined) event.sticky = input.sticky;
     if (input.featured !== undefined) event.featured = input.featured;
     if (input.show_attendee_list !== undefined) event.showAttendeeList = input.show_attendee_list;
+    const termsBefore = isNew ? null : await this.termState(manager, event);
 
     this.applySchedule(event, input);
     await this.applyAuthorAndPublication(manager, event, input, user);
@@ -398,18 +408,35 @@ export class EventsService {
     if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user, isNew);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
     if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
+    const termsAfter: EventTermState = { published: event.status === 'publish', categoryIds: termsBefore?.categoryIds ?? [], tagIds: termsBefore?.tagIds ?? [] };
     const categories = readTermValues(input.categories, 'categories');
     if (categories) {
       const terms = categories.length ? await this.categories.resolveForEvent(categories, manager) : [];
       if (!isNew) await manager.delete(EventCategoryLink, { eventId: event.id });
-      await insertRows(manager, EventCategoryLink, unique(terms.map((term) => term.id)).map((categoryId) => ({ eventId: event.id, categoryId })));
+      termsAfter.categoryIds = unique(terms.map((term) => term.id));
+      await insertRows(manager, EventCategoryLink, termsAfter.categoryIds.map((categoryId) => ({ eventId: event.id, categoryId })));
     }
     const tags = readTermValues(input.tags, 'tags');
     if (tags) {
       const terms = tags.length ? await this.tags.resolveForEvent(tags, manager) : [];
       if (!isNew) await manager.delete(EventTagLink, { eventId: event.id });
-      await insertRows(manager, EventTagLink, unique(terms.map((term) => term.id)).map((tagId) => ({ eventId: event.id, tagId })));
+      termsAfter.tagIds = unique(terms.map((term) => term.id));
+      await insertRows(manager, EventTagLink, termsAfter.tagIds.map((tagId) => ({ eventId: event.id, tagId })));
     }
+    await this.keepTermCounts(manager, termsBefore, termsAfter);
+  }
+
+  /** The event's terms and whether it counts for them (published), as stored now. */
+  private async termState(manager: EntityManager, event: Event): Promise<EventTermState> {
+    const categories = await manager.find(EventCategoryLink, { select: { categoryId: true }, where: { eventId: event.id } });
+    const tags = await manager.find(EventTagLink, { select: { tagId: true }, where: { eventId: event.id } });
+    return { published: event.status === 'publish', categoryIds: categories.map((link) => link.categoryId), tagIds: tags.map((link) => link.tagId) };
+  }
+
+  /** Moves the terms' stored counts of published events from what the event was to what it is. */
+  private async keepTermCounts(manager: EntityManager, before: EventTermState | null, after: EventTermState): Promise<void> {
+    await this.categories.adjustPublishedEvents(manager, after.published ? after.categoryIds : [], before?.published ? before.categoryIds : []);
+    await this.tags.adjustPublishedEvents(manager, after.published ? after.tagIds : [], before?.published ? before.tagIds : []);
   }
 
   /**

@@ -16,6 +16,10 @@ export class Tag {
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
+  /** Published events linked to the term, kept by the events service (see the StoredTermCounts migration). */
+  @Column({ name: 'published_event_count', type: 'int', default: 0 })
+  publishedEventCount: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 

@@ -1,4 +1,3 @@
-import { CountCache } from '../common/caching/count-cache';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TermStore } from '../common/terms/term-store';
@@ -19,7 +18,7 @@ const TAG_TABLE = {
 /** Event tags: a flat taxonomy, so the shared term rules apply as they are (names unique across all tags). */
 @Injectable()
 export class TagsService extends TermsService<Tag, CreateTagDto, ListTagsQuery> {
-  constructor(dataSource: DataSource, counts: CountCache) {
-    super(dataSource, new TermStore<Tag>(TAG_TABLE), counts);
+  constructor(dataSource: DataSource) {
+    super(dataSource, new TermStore<Tag>(TAG_TABLE));
   }
 }

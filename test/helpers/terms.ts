@@ -1,4 +1,6 @@
 import type { Response } from 'supertest';
+import { CategoriesService } from '../../src/categories/categories.service';
+import { TagsService } from '../../src/tags/tags.service';
 import type { PostStatus } from '../../src/common/posts/post-status';
 import { EventCategoryLink, EventTagLink } from '../../src/events/event-links.entity';
 import { Event } from '../../src/events/event.entity';
@@ -28,14 +30,17 @@ export async function insertEvent(testApp: TestApp, status: PostStatus = 'publis
   );
 }
 
+/** Links written straight through the repository; the terms' stored counts are recounted after, as the events service would keep them. */
 export async function linkCategories(testApp: TestApp, event: Event, categoryIds: number[]): Promise<void> {
   const links = testApp.dataSource.getRepository(EventCategoryLink);
   await links.save(categoryIds.map((categoryId) => links.create({ eventId: event.id, categoryId })));
+  await testApp.app.get(CategoriesService).recountPublishedEvents(categoryIds);
 }
 
 export async function linkTags(testApp: TestApp, event: Event, tagIds: number[]): Promise<void> {
   const links = testApp.dataSource.getRepository(EventTagLink);
   await links.save(tagIds.map((tagId) => links.create({ eventId: event.id, tagId })));
+  await testApp.app.get(TagsService).recountPublishedEvents(tagIds);
 }
 
 /** Asserts the error envelope: status, code and, when given, `data.params`. */

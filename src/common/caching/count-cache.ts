@@ -28,7 +28,7 @@ interface Entry {
 }
 
 /**
- * Counts of large lists (X-WP-Total, term counts) are the dearest queries at a million events:
+ * Counts of large lists (the X-TEC-Total and X-ET-Total headers) are the dearest queries at a million events:
  * each walks every matching index entry. They are kept per instance, tagged with their scope's
  * generation, a number in the database that every committed write to the scope's tables
  * increases (CountCacheInvalidation). A read first fetches the generation (a primary-key read),
@@ -70,32 +70,6 @@ export class CountCache {
     const value = await builder.getCount();
     this.store(key, generation, value);
     return value;
-  }
-
-  /**
-   * Counts per id (`compute` gets only the ids not cached) under `name`, e.g. published events per
-   * category. Ids `compute` leaves out count 0.
-   */
-  async countEach(scope: CountScope, name: string, ids: number[], manager: EntityManager, compute: (ids: number[]) => Promise<Map<number, number>>): Promise<Map<number, number>> {
-    if (ids.length === 0) return new Map();
-    if (!this.enabled(manager)) return compute(ids);
-    const generation = await this.generation(scope);
-    const counts = new Map<number, number>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const cached = this.fresh(`${scope}\n${name}\n${id}`, generation);
-      if (cached === undefined) missing.push(id);
-      else counts.set(id, cached);
-    }
-    if (missing.length) {
-      const computed = await compute(missing);
-      for (const id of missing) {
-        const value = computed.get(id) ?? 0;
-        counts.set(id, value);
-        this.store(`${scope}\n${name}\n${id}`, generation, value);
-      }
-    }
-    return counts;
   }
 
   private enabled(manager: EntityManager): boolean {

@@ -39,7 +39,7 @@ const ORDER_EXPRESSIONS: Record<TermOrderField, string> = {
   id: 'term.id',
   name: 'LOWER(term.name)',
   slug: 'term.slug',
-  count: 'COALESCE(term_counts.event_count, 0)',
+  count: 'term.publishedEventCount',
 };
 
 /** A concurrent write took the slug between our check and our insert. */
@@ -61,49 +61,48 @@ export class TermStore<T extends TermEntity> {
     return manager.getRepository<T>(this.table.entity);
   }
 
-  /** `(term id, published event count)` rows of the link table, one per term with at least one. */
-  private publishedCounts(query: SelectQueryBuilder<ObjectLiteral>): SelectQueryBuilder<ObjectLiteral> {
-    const termColumn = `link.${this.table.linkTermProperty}`;
-    return query
-      .select(termColumn, 'linked_term_id')
-      .addSelect('COUNT(*)', 'event_count')
-      .from(this.table.link, 'link')
-      .innerJoin(Event, 'linked_event', 'linked_event.id = link.eventId')
-      .where('linked_event.status = :publishedStatus', { publishedStatus: PUBLISHED })
-      .groupBy(termColumn);
+  /** Counts each id's published events anew from the links (for rows written outside the events service). */
+  async recountPublishedEvents(manager: EntityManager, ids: number[]): Promise<void> {
+    const uniqueIds = [...new Set(ids)];
+    if (uniqueIds.length === 0) return;
+    const metadata = manager.connection.getMetadata(this.table.entity);
+    const linkMetadata = manager.connection.getMetadata(this.table.link);
+    const linkColumn = linkMetadata.findColumnWithPropertyName(this.table.linkTermProperty)!.databaseName;
+    await manager.query(
+      `UPDATE ${metadata.tableName} SET published_event_count = (SELECT COUNT(*) FROM ${linkMetadata.tableName} l INNER JOIN events e ON e.id = l.event_id ` +
+        `WHERE l.${linkColumn} = ${metadata.tableName}.id AND e.status = ?) WHERE id IN (${uniqueIds.map(() => '?').join(', ')})`,
+      [PUBLISHED, ...uniqueIds],
+    );
   }
 
-  /** Number of published events linked to each id (0 for ids without any), in one grouped query. */
-  async countPublishedEvents(manager: EntityManager, ids: number[]): Promise<Map<number, number>> {
-    const uniqueIds = [...new Set(ids)];
-    const counts = new Map<number, number>(uniqueIds.map((id) => [id, 0]));
-    if (uniqueIds.length === 0) return counts;
-    const rows = await this.publishedCounts(manager.createQueryBuilder())
-      .andWhere(`link.${this.table.linkTermProperty} IN (:...countedTermIds)`, { countedTermIds: uniqueIds })
-      .getRawMany<{ linked_term_id: number | string; event_count: number | string }>();
-    for (const row of rows) counts.set(Number(row.linked_term_id), Number(row.event_count));
-    return counts;
+  /** Adds `delta` to the stored count of each id. */
+  async adjustPublishedEvents(manager: EntityManager, ids: number[], delta: number): Promise<void> {
+    if (ids.length === 0 || delta === 0) return;
+    await this.repository(manager)
+      .createQueryBuilder()
+      .update()
+      .set({ publishedEventCount: () => 'published_event_count + :countDelta' } as never)
+      .where('id IN (:...adjustedIds)', { adjustedIds: [...new Set(ids)] })
+      .setParameter('countDelta', Math.trunc(delta))
+      .execute();
   }
 
   /** One page of terms with their counts (one query) and the number of matching terms (one more). */
   async findPage(manager: EntityManager, filters: TermListFilters, page: PageRequest): Promise<{ items: Array<CountedTerm<T>>; total: number }> {
-    const filtered = (withCounts: boolean): SelectQueryBuilder<T> => {
+    const filtered = (): SelectQueryBuilder<T> => {
       const query = this.repository(manager).createQueryBuilder('term');
-      if (filters.hideEmpty) query.innerJoin((subQuery) => this.publishedCounts(subQuery), 'term_counts', 'term_counts.linked_term_id = term.id');
-      else if (withCounts) query.leftJoin((subQuery) => this.publishedCounts(subQuery), 'term_counts', 'term_counts.linked_term_id = term.id');
+      if (filters.hideEmpty) query.andWhere('term.publishedEventCount > 0');
       this.applyFilters(query, filters);
       return query;
     };
-    const total = await filtered(false).getCount();
-    const { entities, raw } = await filtered(true)
-      .addSelect(ORDER_EXPRESSIONS.count, 'published_event_count')
+    const total = await filtered().getCount();
+    const entities = await filtered()
       .orderBy(ORDER_EXPRESSIONS[filters.orderBy], filters.order)
       .addOrderBy('term.id', filters.order)
       .offset(page.offset)
       .limit(page.perPage)
-      .getRawAndEntities<{ term_id: number | string; published_event_count: number | string }>();
-    const countsById = new Map(raw.map((row) => [Number(row.term_id), Number(row.published_event_count)]));
-    return { items: entities.map((term) => ({ term, count: countsById.get(term.id) ?? 0 })), total };
+      .getMany();
+    return { items: entities.map((term) => ({ term, count: term.publishedEventCount })), total };
   }
 
   private applyFilters(query: SelectQueryBuilder<T>, filters: TermListFilters): void {

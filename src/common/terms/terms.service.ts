@@ -1,4 +1,3 @@
-import { CountCache } from '../caching/count-cache';
 import { DataSource, EntityManager } from 'typeorm';
 import { invalidParam, invalidParams } from '../errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../pagination/pagination';
@@ -21,7 +20,6 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   protected constructor(
     protected readonly dataSource: DataSource,
     protected readonly store: TermStore<T>,
-    private readonly counts: CountCache,
   ) {}
 
   get kind(): TermKind {
@@ -82,7 +80,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
 
   async get(locator: TermLocator): Promise<CountedTerm<T>> {
     const term = await this.findOrFail(this.dataSource.manager, locator);
-    return { term, count: await this.countOne(this.dataSource.manager, term.id) };
+    return { term, count: term.publishedEventCount };
   }
 
   async create(dto: CreateDto): Promise<CountedTerm<T>> {
@@ -110,7 +108,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
       await this.applyHierarchy(manager, term, dto);
       if (term.name !== nameBefore || this.nameLevel(term) !== levelBefore) await this.assertNameFree(manager, term);
       const saved = await this.store.saveWithSlug(manager, term, dto.slug);
-      return { term: saved, count: await this.countOne(manager, saved.id) };
+      return { term: saved, count: saved.publishedEventCount };
     });
   }
 
@@ -118,7 +116,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   async remove(locator: TermLocator): Promise<CountedTerm<T>> {
     return this.dataSource.transaction(async (manager) => {
       const term = await this.findOrFail(manager, locator);
-      const count = await this.countOne(manager, term.id);
+      const count = term.publishedEventCount;
       await this.beforeRemove(manager, term);
       await this.store.repository(manager).delete(term.id);
       return { term, count };
@@ -126,8 +124,22 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   }
 
   /** Published events linked to each term id, in one grouped query; 0 for ids without any. */
-  countPublishedEvents(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, number>> {
-    return this.counts.countEach('events', `${this.store.table.kind}-published-events`, [...new Set(ids)], manager, (missing) => this.store.countPublishedEvents(manager, missing));
+  /**
+   * Keeps the stored counts of published events: +1 for each id in `added`, -1 for each in
+   * `removed`, inside the caller's transaction (the events service calls it on every event write).
+   */
+  async adjustPublishedEvents(manager: EntityManager, added: number[], removed: number[]): Promise<void> {
+    const net = new Map<number, number>();
+    for (const id of added) net.set(id, (net.get(id) ?? 0) + 1);
+    for (const id of removed) net.set(id, (net.get(id) ?? 0) - 1);
+    const idsByDelta = new Map<number, number[]>();
+    for (const [id, delta] of net) if (delta !== 0) idsByDelta.set(delta, [...(idsByDelta.get(delta) ?? []), id]);
+    for (const [delta, ids] of idsByDelta) await this.store.adjustPublishedEvents(manager, ids, delta);
+  }
+
+  /** Counts the ids' published events anew from the links, for links written outside the events service. */
+  recountPublishedEvents(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+    return this.store.recountPublishedEvents(manager, ids);
   }
 
   /**
@@ -190,10 +202,6 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     const term = 'id' in locator ? await this.store.findById(manager, locator.id) : await this.store.findBySlug(manager, locator.slug);
     if (!term) throw termNotFound();
     return term;
-  }
-
-  private async countOne(manager: EntityManager, id: number): Promise<number> {
-    return (await this.store.countPublishedEvents(manager, [id])).get(id) ?? 0;
   }
 
   private async assertNameFree(manager: EntityManager, term: T): Promise<void> {

@@ -3,6 +3,8 @@ import { CreateEventsNamespace1764100000000 } from './1764100000000-CreateEvents
 import { CreateTicketsNamespace1764200000000 } from './1764200000000-CreateTicketsNamespace';
 import { AddEventAttendeeListFlag1764300000000 } from './1764300000000-AddEventAttendeeListFlag';
 import { CreateCountGenerations1764400000000 } from './1764400000000-CreateCountGenerations';
+import { ListIndexes1764500000000 } from './1764500000000-ListIndexes';
+import { StoredTermCounts1764600000000 } from './1764600000000-StoredTermCounts';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -11,4 +13,6 @@ export const MIGRATIONS = [
   CreateTicketsNamespace1764200000000,
   AddEventAttendeeListFlag1764300000000,
   CreateCountGenerations1764400000000,
+  ListIndexes1764500000000,
+  StoredTermCounts1764600000000,
 ];
