@@ -144,7 +144,7 @@ function plainNumber(cents: number): string {
  */
 export class EventRowsWriter {
   private readonly buffers: Record<EventTable, InsertBuffer>;
-  private readonly d: Dialect;
+  private readonly sql: Dialect;
 
   constructor(
     private readonly seed: number,
@@ -156,7 +156,7 @@ export class EventRowsWriter {
     readonly next: NextIds,
     limits: { maxRows: number; maxBytes: number },
   ) {
-    this.d = dialect;
+    this.sql = dialect;
     const buffer = (table: EventTable, columns: string[]) => new InsertBuffer(table, columns, dialect, limits.maxRows, limits.maxBytes);
     this.buffers = {
       events: buffer('events', [
@@ -198,7 +198,7 @@ export class EventRowsWriter {
   }
 
   addEvent(index: number): void {
-    const d = this.d;
+    const sql = this.sql;
     const random = Random.for(this.seed, EVENT_STREAM, index);
     const { venues, organizerIds, categoryRoots, tagIds, editor, authors } = this.shared;
     const id = this.next.event++;
@@ -240,37 +240,37 @@ export class EventRowsWriter {
     const website = random.chance(0.2) ? `https://tickets.example.org/e/${slug}` : null;
 
     this.buffers.events.add([
-      d.int(id),
-      d.int(author.id),
-      d.text(status),
-      d.text(title),
-      d.text(slug),
-      d.text(paragraphs.join('')),
-      d.nullableText(random.chance(0.2) ? random.pick(EXCERPTS) : null),
-      d.nullableText(image),
-      d.dateTime(publishedMs),
-      d.dateTime3(publishedMs),
-      d.dateTime3(updatedMs),
-      d.text(zone),
-      d.bool(allDay),
-      d.dateTime(schedule.startMs),
-      d.dateTime(schedule.endMs),
-      d.text(schedule.startLocal),
-      d.text(schedule.endLocal),
-      d.nullableText(cost),
-      d.nullableText(website),
-      d.bool(!random.chance(0.05)),
-      d.bool(!random.chance(0.05)),
-      d.bool(random.chance(EVENT_SHARES.hiddenFromListings)),
-      d.bool(random.chance(EVENT_SHARES.sticky)),
-      d.bool(random.chance(EVENT_SHARES.featured)),
+      sql.int(id),
+      sql.int(author.id),
+      sql.text(status),
+      sql.text(title),
+      sql.text(slug),
+      sql.text(paragraphs.join('')),
+      sql.nullableText(random.chance(0.2) ? random.pick(EXCERPTS) : null),
+      sql.nullableText(image),
+      sql.dateTime(publishedMs),
+      sql.dateTime3(publishedMs),
+      sql.dateTime3(updatedMs),
+      sql.text(zone),
+      sql.bool(allDay),
+      sql.dateTime(schedule.startMs),
+      sql.dateTime(schedule.endMs),
+      sql.text(schedule.startLocal),
+      sql.text(schedule.endLocal),
+      sql.nullableText(cost),
+      sql.nullableText(website),
+      sql.bool(!random.chance(0.05)),
+      sql.bool(!random.chance(0.05)),
+      sql.bool(random.chance(EVENT_SHARES.hiddenFromListings)),
+      sql.bool(random.chance(EVENT_SHARES.sticky)),
+      sql.bool(random.chance(EVENT_SHARES.featured)),
       'NULL',
-      d.bool(ticketed && random.chance(0.15)),
+      sql.bool(ticketed && random.chance(0.15)),
     ]);
-    if (venue) this.buffers.event_venue_links.add([d.int(id), d.int(venue.id), '0']);
-    eventOrganizerIds.forEach((organizerId, position) => this.buffers.event_organizer_links.add([d.int(id), d.int(organizerId), d.int(position)]));
-    for (const categoryId of categoryIds) this.buffers.event_category_links.add([d.int(id), d.int(categoryId)]);
-    for (const tagId of eventTagIds) this.buffers.event_tag_links.add([d.int(id), d.int(tagId)]);
+    if (venue) this.buffers.event_venue_links.add([sql.int(id), sql.int(venue.id), '0']);
+    eventOrganizerIds.forEach((organizerId, position) => this.buffers.event_organizer_links.add([sql.int(id), sql.int(organizerId), sql.int(position)]));
+    for (const categoryId of categoryIds) this.buffers.event_category_links.add([sql.int(id), sql.int(categoryId)]);
+    for (const tagId of eventTagIds) this.buffers.event_tag_links.add([sql.int(id), sql.int(tagId)]);
   }
 
   /** None, the root, a child, or the root and a child (as editors tick both). */
@@ -324,7 +324,7 @@ export class EventRowsWriter {
    * orders and attendees of published events, with sold counts that match them.
    */
   private addTickets(random: Random, eventId: number, authorId: number, eventStatus: string, zone: string, schedule: Schedule, eventPublishedMs: number): SeededTicket[] {
-    const d = this.d;
+    const sql = this.sql;
     const count = random.weighted(TICKET_COUNTS);
     const saleStartMs = this.zoned.fromWallClock(`${this.zoned.toWallClock(eventPublishedMs, zone).slice(0, 10)} 00:00:00`, zone).instantMs;
     const publishedMs = wholeSeconds(Math.min(this.nowMs, eventPublishedMs + random.int(0, 3600) * 1000));
@@ -351,27 +351,27 @@ export class EventRowsWriter {
         shared: mode === 'capped' || mode === 'global',
         sold: 0,
         row: (sold: number) => [
-          d.int(id),
-          d.int(eventId),
-          d.int(authorId),
-          d.text(provider),
-          d.text('publish'),
-          d.text(name),
-          d.nullableText(description),
-          d.decimal(price),
-          d.nullableText(sku),
-          d.text('none'),
+          sql.int(id),
+          sql.int(eventId),
+          sql.int(authorId),
+          sql.text(provider),
+          sql.text('publish'),
+          sql.text(name),
+          sql.nullableText(description),
+          sql.decimal(price),
+          sql.nullableText(sku),
+          sql.text('none'),
           '1',
-          d.int(menuOrder),
-          d.dateTime(saleStartMs),
-          d.dateTime(schedule.startMs),
-          d.text(mode),
-          d.nullableInt(capacity),
-          d.int(sold),
+          sql.int(menuOrder),
+          sql.dateTime(saleStartMs),
+          sql.dateTime(schedule.startMs),
+          sql.text(mode),
+          sql.nullableInt(capacity),
+          sql.int(sold),
           '0',
-          d.dateTime(publishedMs),
-          d.dateTime3(createdMs),
-          d.dateTime3(createdMs),
+          sql.dateTime(publishedMs),
+          sql.dateTime3(createdMs),
+          sql.dateTime3(createdMs),
         ],
       };
     });
@@ -380,7 +380,7 @@ export class EventRowsWriter {
     for (const ticket of tickets) this.buffers.tickets.add(ticket.row(ticket.sold));
     if (hasPool) {
       const poolSold = tickets.reduce((sum, ticket) => sum + (ticket.shared ? ticket.sold : 0), 0);
-      this.buffers.ticket_pools.add([d.int(eventId), d.int(poolCapacity), d.int(poolSold), '0', d.dateTime3(createdMs), d.dateTime3(createdMs)]);
+      this.buffers.ticket_pools.add([sql.int(eventId), sql.int(poolCapacity), sql.int(poolSold), '0', sql.dateTime3(createdMs), sql.dateTime3(createdMs)]);
     }
     return tickets;
   }
@@ -392,7 +392,7 @@ export class EventRowsWriter {
    * a benchmark. Attendees of events that are over are mostly checked in.
    */
   private addSales(random: Random, eventId: number, tickets: SeededTicket[], schedule: Schedule, ticketsCreatedMs: number): void {
-    const d = this.d;
+    const sql = this.sql;
     let remaining = random.int(0, 8);
     const earliestMs = Math.min(this.nowMs, ticketsCreatedMs + HOUR_MS);
     const latestMs = Math.max(earliestMs, Math.min(this.nowMs, schedule.startMs) - MINUTE_MS);
@@ -423,22 +423,22 @@ export class EventRowsWriter {
       const orderId = this.next.order++;
 
       this.buffers.orders.add([
-        d.int(orderId),
-        d.text(provider),
-        d.text(status),
-        d.nullableInt(buyer?.id ?? null),
-        d.nullableText(buyer ? null : cartTokenLike(this.seed, `order-${orderId}`)),
-        d.text(purchaser.name),
-        d.text(purchaser.email),
-        d.decimal(money(totalCents)),
-        d.text(CURRENCY),
-        d.nullableDateTime(expiresMs),
-        d.nullableDateTime(completedMs === null ? null : wholeSeconds(completedMs)),
-        d.dateTime3(createdMs),
-        d.dateTime3(updatedMs),
+        sql.int(orderId),
+        sql.text(provider),
+        sql.text(status),
+        sql.nullableInt(buyer?.id ?? null),
+        sql.nullableText(buyer ? null : cartTokenLike(this.seed, `order-${orderId}`)),
+        sql.text(purchaser.name),
+        sql.text(purchaser.email),
+        sql.decimal(money(totalCents)),
+        sql.text(CURRENCY),
+        sql.nullableDateTime(expiresMs),
+        sql.nullableDateTime(completedMs === null ? null : wholeSeconds(completedMs)),
+        sql.dateTime3(createdMs),
+        sql.dateTime3(updatedMs),
       ]);
       for (const [ticket, quantity] of quantities) {
-        this.buffers.order_items.add([d.int(orderId), d.int(ticket.id), d.int(quantity), d.decimal(money(ticket.priceCents))]);
+        this.buffers.order_items.add([sql.int(orderId), sql.int(ticket.id), sql.int(quantity), sql.decimal(money(ticket.priceCents))]);
       }
 
       const orderStatus = attendeeOrderStatus(provider, status, going);
@@ -453,27 +453,27 @@ export class EventRowsWriter {
           const checkedInMs = checkedIn ? wholeSeconds(Math.max(createdMs, schedule.startMs - random.int(0, 45) * MINUTE_MS)) : null;
           const attendeeId = this.next.attendee++;
           this.buffers.attendees.add([
-            d.int(attendeeId),
-            d.int(orderId),
-            d.int(ticket.id),
-            d.int(eventId),
-            d.nullableInt(buyer?.id ?? null),
-            d.text(provider),
-            d.text('publish'),
-            d.text(orderStatus),
-            d.nullableBool(going),
-            d.text(holder.name),
-            d.text(holder.email),
-            d.text(hexToken(this.seed, `attendee-${attendeeId}`)),
-            d.decimal(money(ticket.priceCents)),
-            d.bool(random.chance(0.08)),
+            sql.int(attendeeId),
+            sql.int(orderId),
+            sql.int(ticket.id),
+            sql.int(eventId),
+            sql.nullableInt(buyer?.id ?? null),
+            sql.text(provider),
+            sql.text('publish'),
+            sql.text(orderStatus),
+            sql.nullableBool(going),
+            sql.text(holder.name),
+            sql.text(holder.email),
+            sql.text(hexToken(this.seed, `attendee-${attendeeId}`)),
+            sql.decimal(money(ticket.priceCents)),
+            sql.bool(random.chance(0.08)),
             'NULL',
-            d.bool(checkedIn),
-            d.nullableDateTime(checkedInMs),
-            d.nullableText(checkedIn ? (random.chance(0.7) ? 'app' : 'site') : null),
-            d.nullableInt(checkedIn ? this.shared.editor.id : null),
-            d.dateTime3(createdMs),
-            d.dateTime3(checkedInMs ?? createdMs),
+            sql.bool(checkedIn),
+            sql.nullableDateTime(checkedInMs),
+            sql.nullableText(checkedIn ? (random.chance(0.7) ? 'app' : 'site') : null),
+            sql.nullableInt(checkedIn ? this.shared.editor.id : null),
+            sql.dateTime3(createdMs),
+            sql.dateTime3(checkedInMs ?? createdMs),
           ]);
         });
     }

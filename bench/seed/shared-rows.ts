@@ -168,7 +168,7 @@ export async function ensureSharedRows(connection: BulkConnection, seed: number,
     passwords.add([
       dialect.int(passwordId++),
       dialect.int(user.id),
-      dialect.text(uuidFrom(seed, `${user.login}|${passwordId}`)),
+      dialect.text(uuidFrom(seed, `${user.login}|application-password`)),
       dialect.text('benchmark'),
       dialect.text(hash),
       'NULL',

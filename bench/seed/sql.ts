@@ -73,7 +73,6 @@ export class Dialect {
 /** Rows for one table, turned into multi-row INSERTs of at most `maxRows` rows and about `maxBytes`. */
 export class InsertBuffer {
   private rows: string[] = [];
-  private bytes = 0;
   private readonly head: string;
   added = 0;
 
@@ -89,14 +88,8 @@ export class InsertBuffer {
 
   /** One row: its literals in column order. */
   add(literals: string[]): void {
-    const row = `(${literals.join(',')})`;
-    this.rows.push(row);
-    this.bytes += row.length + 2;
+    this.rows.push(`(${literals.join(',')})`);
     this.added += 1;
-  }
-
-  get pending(): number {
-    return this.rows.length;
   }
 
   /** The statements for everything buffered, emptying the buffer. */
@@ -114,7 +107,6 @@ export class InsertBuffer {
       start = end;
     }
     this.rows = [];
-    this.bytes = 0;
     return statements;
   }
 }
