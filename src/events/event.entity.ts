@@ -3,7 +3,7 @@ import { PostEntity } from '../common/posts/post.entity-base';
 
 @Entity({ name: 'events' })
 @Index('UQ_events_slug', ['slug'], { unique: true })
-@Index('IDX_events_listing_order', ['status', 'hideFromListings', 'startUtc', 'publishedAt', 'id', 'endUtc'])
+@Index('IDX_events_schedule', ['startUtc', 'publishedAt', 'id', 'status', 'hideFromListings', 'endUtc'])
 @Index('IDX_events_start', ['startUtc', 'id'])
 @Index('IDX_events_end', ['endUtc'])
 @Index('IDX_events_featured', ['featured', 'startUtc'])

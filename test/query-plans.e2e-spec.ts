@@ -1,0 +1,116 @@
+import request from 'supertest';
+import { BENCH_ADMIN_AUTHORIZATION } from '../bench/credentials';
+import { seedBenchmarkData } from '../bench/seed';
+import { CountCache } from '../src/common/caching/count-cache';
+import { createTestApp, TestApp } from './helpers/test-app';
+
+const onMariaDb = (process.env.TEST_DATABASE_URL ?? '').startsWith('mysql');
+
+interface PlanRow {
+  table: string | null;
+  type: string | null;
+  key: string | null;
+  rows: number | string | null;
+  Extra: string | null;
+}
+
+/** Tables too small to matter in a plan (a few hundred rows at most, whatever the calendar's size). */
+const SMALL_TABLES = /^(event_categories|event_tags|cache_generations|users|ticket_pools)$/;
+
+/**
+ * The plans MariaDB picks for the SQL of the main lists, on a calendar made by the benchmark's
+ * generator (with fresh statistics): every large table is read through an index, never scanned
+ * whole. The statements are the ones the routes really run (caught from TypeORM's logger).
+ */
+(onMariaDb ? describe : describe.skip)('Query plans of the main lists (e2e, MariaDB only: plans are the server optimiser’s)', () => {
+  let testApp: TestApp;
+  let categoryId: number;
+  let venueId: number;
+  let organizerId: number;
+  let tagId: number;
+  let searchWord: string;
+  let eventId: number;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    await seedBenchmarkData(testApp.dataSource, { events: 15000, seed: 11 });
+    await testApp.dataSource.query(
+      'ANALYZE TABLE events, venues, organizers, event_venue_links, event_organizer_links, event_category_links, event_tag_links, tickets, attendees, orders',
+    );
+    const scalar = async (sql: string) => Object.values(((await testApp.dataSource.query(sql)) as Array<Record<string, unknown>>)[0])[0];
+    categoryId = Number(await scalar('SELECT category_id FROM event_category_links GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1'));
+    venueId = Number(await scalar('SELECT venue_id FROM event_venue_links GROUP BY venue_id ORDER BY COUNT(*) DESC LIMIT 1'));
+    organizerId = Number(await scalar('SELECT organizer_id FROM event_organizer_links GROUP BY organizer_id ORDER BY COUNT(*) DESC LIMIT 1'));
+    tagId = Number(await scalar('SELECT tag_id FROM event_tag_links GROUP BY tag_id ORDER BY COUNT(*) DESC LIMIT 1'));
+    eventId = Number(await scalar("SELECT id FROM events WHERE status = 'publish' ORDER BY id LIMIT 1"));
+    const title = String(await scalar("SELECT title FROM events WHERE status = 'publish' AND start_utc > UTC_TIMESTAMP() ORDER BY start_utc LIMIT 1"));
+    searchWord = title.split(/\s+/).find((word) => word.length >= 5)!.toLowerCase();
+  }, 120_000);
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  /** Every SELECT the route runs, with its parameters, counted cold (no cached counts). */
+  async function statementsOf(path: string, authorization?: string): Promise<Array<[string, unknown[]]>> {
+    testApp.app.get(CountCache).clear();
+    const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+    let statements: Array<[string, unknown[]]> = [];
+    try {
+      const call = request(testApp.server).get(path);
+      if (authorization) call.set('Authorization', authorization);
+      await call.expect(200);
+      statements = spy.mock.calls.map(([sql, parameters]) => [String(sql), (parameters ?? []) as unknown[]]);
+    } finally {
+      spy.mockRestore();
+    }
+    return statements.filter(([sql]) => /^\s*SELECT/i.test(sql) && !/cache_generations/.test(sql));
+  }
+
+  /**
+   * Whole-table reads of the route's statements other than its total: a page, its relations and
+   * lookups. A list's total counts every matching row whatever the plan, so it is answered from
+   * the count cache (src/common/caching/count-cache.ts) and left out here.
+   */
+  async function fullScans(path: string, authorization?: string): Promise<string[]> {
+    const scans: string[] = [];
+    for (const [sql, parameters] of (await statementsOf(path, authorization)).filter(([statement]) => !/^\s*SELECT COUNT\(/i.test(statement))) {
+      const plan = (await testApp.dataSource.query(`EXPLAIN ${sql}`, parameters)) as PlanRow[];
+      for (const row of plan) {
+        const table = row.table ?? '';
+        const rows = Number(row.rows ?? 0);
+        if ((row.type === 'ALL' || (row.type === 'index' && rows > 1000)) && !SMALL_TABLES.test(table) && !/^<(derived|subquery)/.test(table)) {
+          const underlying = /FROM `(\w+)` `?(\w+)`?/.exec(sql);
+          scans.push(`${row.type} scan of ${table} (${row.rows} rows, ${row.Extra ?? ''}) in: ${sql.slice(0, 160)}… [first table ${underlying?.[1]}]`);
+        }
+      }
+    }
+    return scans;
+  }
+
+  it.each([
+    ['events, default window', () => '/cal/events/v1/events'],
+    ['events, category filter, page 3', () => `/cal/events/v1/events?categories=${categoryId}&page=3`],
+    ['events, tag filter', () => `/cal/events/v1/events?tags=${tagId}`],
+    ['events, venue filter', () => `/cal/events/v1/events?venue=${venueId}`],
+    ['events, organizer filter', () => `/cal/events/v1/events?organizer=${organizerId}`],
+    ['events, featured', () => '/cal/events/v1/events?featured=true'],
+    ['events, search', () => `/cal/events/v1/events?search=${encodeURIComponent(searchWord)}`],
+    ['single event', () => `/cal/events/v1/events/${eventId}`],
+    ['venues', () => '/cal/events/v1/venues'],
+    ['organizers', () => '/cal/events/v1/organizers'],
+    ['tickets', () => '/cal/tickets/v1/tickets'],
+  ])('%s: no large table read whole', async (_name, path) => {
+    expect(await fullScans(path())).toEqual([]);
+  });
+
+  it('the default events list counts its window from the schedule index alone', async () => {
+    const [count] = (await statementsOf('/cal/events/v1/events')).filter(([sql]) => /^\s*SELECT COUNT\(/i.test(sql));
+    const [plan] = (await testApp.dataSource.query(`EXPLAIN ${count[0]}`, count[1])) as PlanRow[];
+    expect({ key: plan.key, extra: plan.Extra }).toEqual({ key: 'IDX_events_schedule', extra: expect.stringContaining('Using index') });
+  });
+
+  it('attendees as a manager: no large table read whole', async () => {
+    expect(await fullScans('/cal/tickets/v1/attendees', BENCH_ADMIN_AUTHORIZATION)).toEqual([]);
+  });
+});
