@@ -109,6 +109,17 @@ describe('Benchmark seed (e2e): bench/seed.ts through the running app', () => {
     expect(first.credentials[0].login).toBe(BENCH_ADMIN_LOGIN);
   });
 
+  it('stores each term’s count of published events, as the events service keeps it', async () => {
+    for (const [terms, links, column] of [
+      ['event_categories', 'event_category_links', 'category_id'],
+      ['event_tags', 'event_tag_links', 'tag_id'],
+    ]) {
+      const counted = `(SELECT COUNT(*) FROM ${links} l INNER JOIN events e ON e.id = l.event_id WHERE l.${column} = t.id AND e.status = 'publish')`;
+      expect(await scalar(`SELECT COUNT(*) FROM ${terms} t WHERE t.published_event_count <> ${counted}`)).toBe(0);
+      expect(await scalar(`SELECT SUM(published_event_count) FROM ${terms}`)).toBeGreaterThan(0);
+    }
+  });
+
   it('gives the intended shares and consistent ticket counts', async () => {
     const events = await scalar('SELECT COUNT(*) FROM events');
     const share = async (where: string) => (await scalar(`SELECT COUNT(*) FROM events WHERE ${where}`)) / events;

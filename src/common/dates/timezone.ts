@@ -8,6 +8,24 @@ const UTC_OFFSET_PATTERN = /^UTC([+-])(\d{1,2})(?:[:.](\d{1,2}))?$/i;
  * Returns null when the value names no zone.
  */
 export function resolveTimeZone(name: string): Zone | null {
+  let zone = resolvedZones.get(name);
+  if (zone === undefined) {
+    zone = readTimeZone(name);
+    // Zones are immutable and few; the bound only keeps hostile input from growing the map.
+    if (resolvedZones.size >= MAX_RESOLVED_ZONES) resolvedZones.clear();
+    resolvedZones.set(name, zone);
+  }
+  return zone;
+}
+
+/**
+ * Resolved names, kept: luxon checks an IANA name by building an Intl.DateTimeFormat, a few
+ * hundred microseconds that every event of every response paid again.
+ */
+const resolvedZones = new Map<string, Zone | null>();
+const MAX_RESOLVED_ZONES = 1000;
+
+function readTimeZone(name: string): Zone | null {
   const trimmed = name.trim();
   if (trimmed === '') return null;
   if (/^utc$/i.test(trimmed)) return FixedOffsetZone.utcInstance;
