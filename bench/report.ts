@@ -39,7 +39,7 @@ export interface ScalingPoint {
 export interface BenchReport {
   date: string;
   machine: { cpus: number; node: string; database: string };
-  settings: { events: number; connections: number; durationSeconds: number; warmupSeconds: number; cycles: number; poolSize: number; logLevel: string };
+  settings: { bufferPoolMb: number; events: number; connections: number; durationSeconds: number; warmupSeconds: number; cycles: number; poolSize: number; logLevel: string };
   seedSeconds: Record<string, number>;
   scenarios: ScenarioReport[];
   checkout: { rounds: CheckoutRound[]; medianMs: { service: number; baseline: number }; oversold: number };
@@ -83,7 +83,7 @@ export function markdown(report: BenchReport): string {
   const { settings } = report;
   lines.push(
     `Benchmark of ${report.date}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
-      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service and baseline interleaved; pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}.`,
+      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service and baseline interleaved; pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB.`,
     '',
     '| Scenario | service req/s | baseline req/s | ratio per cycle | median ratio | service p50 / p99 / max ms | baseline p99 ms | errors (service/baseline) |',
     '|---|---:|---:|---|---:|---|---:|---:|',

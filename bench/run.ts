@@ -37,6 +37,7 @@ interface Options {
   scenarios?: string;
   scaling: boolean;
   logLevel: string;
+  bufferPoolMb: number;
 }
 
 const CHECKOUT_BUYERS = 200;
@@ -58,6 +59,7 @@ function parseOptions(): Options {
     .option('--scenarios <names>', `comma-separated subset of ${[...SCENARIOS.map((scenario) => scenario.name), CHECKOUT_SCENARIO.name].join(', ')}`)
     .option('--no-scaling', 'skip the list latency at 10 000 and 100 000 events')
     .option('--log-level <level>', "the service's LOG_LEVEL (its production default: info)", 'info')
+    .option('--buffer-pool-mb <n>', 'raise InnoDB buffer pool to at least this for the run (put back after); 0 leaves it', (value) => Number(value), 2048)
     .parse();
   return program.opts<Options>();
 }
@@ -160,12 +162,14 @@ async function main(): Promise<void> {
   const settings: TargetSettings = { databaseUrl, poolSize: options.poolSize, nonceSecret: 'bench-nonce-secret-0123456789abcdef', logLevel: options.logLevel };
 
   const database = await BenchDatabase.create(options.server, databaseName);
+  const bufferPoolBefore = await database.ensureBufferPool(options.bufferPoolMb);
   const dataSource = await new DataSource({ ...buildDataSourceOptions({ type: 'mysql', url: databaseUrl, poolSize: 4 }) }).initialize();
   const runner = new Runner(options);
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, node: process.version, database: await database.serverVersion() },
     settings: {
+      bufferPoolMb: Math.max(options.bufferPoolMb, Math.round(bufferPoolBefore / 1024 / 1024)),
       events: options.events,
       connections: options.connections,
       durationSeconds: options.duration,
@@ -256,6 +260,7 @@ async function main(): Promise<void> {
     runner.cleanUp();
     await dataSource.destroy();
     if (!keep) await database.drop();
+    await database.setBufferPool(bufferPoolBefore).catch(() => undefined);
     await database.close();
   }
 }
