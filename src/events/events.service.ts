@@ -64,6 +64,21 @@ interface EventTermState {
 }
 
 const EARTH_RADIUS_KM = 6371;
+
+/** Pages of a search with at most this many matches are read through the full-text index. */
+const FULLTEXT_PAGE_MATCHES = 2000;
+
+/**
+ * The words of a search the full-text index can answer: letters and digits, each at least
+ * InnoDB's shortest indexed token (3), at most ten. Otherwise null, and the plain search alone
+ * applies. With them, on MySQL, an event matches when it holds the search as before and each word
+ * begins a word of its title, description or excerpt (the index finds words by their start).
+ */
+export function fullTextWords(search: string): string[] | null {
+  const words = search.trim().toLowerCase().split(/\s+/u);
+  if (words.length === 0 || words.length > 10 || !words.every((word) => /^[\p{L}\p{N}]{3,84}$/u.test(word))) return null;
+  return words;
+}
 const DATE_FORMATS_HINT = 'YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp';
 
 @Injectable()
@@ -102,21 +117,21 @@ export class EventsService {
    * first `limit` events, with their relations and how many matched in all.
    */
   async findForFeed(query: ListEventsQuery, context: RequestContext, limit: number): Promise<EventFeedRows> {
-    const builder = await this.listQuery(query, context, []);
-    const total = await this.counts.count('events', builder);
-    const events = total === 0 ? [] : await builder.limit(limit).getMany();
+    const { builder, narrowed } = await this.listQuery(query, context, []);
+    const total = await this.counts.count('events', narrowed);
+    const events = total === 0 ? [] : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
 
   async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
     const paging = parsePageRequest(query, 'events');
     const echo: QueryPairs = [['per_page', String(paging.perPage)]];
-    const builder = await this.listQuery(query, context, echo);
+    const { builder, narrowed } = await this.listQuery(query, context, echo);
 
-    const total = await this.counts.count('events', builder);
+    const total = await this.counts.count('events', narrowed);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
-    const events = total === 0 ? [] : await builder.offset(paging.offset).limit(paging.perPage).getMany();
+    const events = total === 0 ? [] : await this.pageQuery(builder, narrowed, total).offset(paging.offset).limit(paging.perPage).getMany();
     const related = await this.relations.load(events.map((event) => event.id));
     const currency = this.config.currency;
     return {
@@ -127,8 +142,26 @@ export class EventsService {
     };
   }
 
-  /** The list's query: visibility, date window (or `include`), every filter and the order; `echo` collects the effective parameters. */
-  private async listQuery(query: ListEventsQuery, context: RequestContext, echo: QueryPairs): Promise<SelectQueryBuilder<Event>> {
+  /**
+   * With a full-text narrowing (search on MySQL), the page of few matches is read through the
+   * full-text index; the page of many is read in date order with the plain search alone, which
+   * finds its rows within the first few dozen of the window.
+   */
+  private pageQuery(builder: SelectQueryBuilder<Event>, narrowed: SelectQueryBuilder<Event>, total: number): SelectQueryBuilder<Event> {
+    return total <= FULLTEXT_PAGE_MATCHES ? narrowed : builder;
+  }
+
+  /**
+   * The list's query: visibility, date window (or `include`), every filter and the order; `echo`
+   * collects the effective parameters. `narrowed` is the same query with the search also matched
+   * against the full-text index (MySQL), which selects the same rows but can be counted without
+   * reading the whole window; without a search it is `builder` itself.
+   */
+  private async listQuery(
+    query: ListEventsQuery,
+    context: RequestContext,
+    echo: QueryPairs,
+  ): Promise<{ builder: SelectQueryBuilder<Event>; narrowed: SelectQueryBuilder<Event> }> {
     const statuses = parseStatusFilter(query.status, context.user);
     if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
       const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
@@ -151,7 +184,17 @@ export class EventsService {
     if (statuses) echo.push(['status', statuses.join(',')]);
     else if (!context.user) echo.push(['status', 'publish']);
     if (query.include?.length) echo.push(['include', query.include.join(',')]);
-    return builder;
+    const words = query.search && this.dataSource.options.type === 'mysql' ? fullTextWords(query.search) : null;
+    if (!words) return { builder, narrowed: builder };
+    const fullText = words.map((word) => `+${word}*`).join(' ');
+    const narrowed = builder.clone().andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
+    // The same rule row by row, for pages read in date order: each word begins a word of the text.
+    words.forEach((word, index) => {
+      builder.andWhere(`(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`, {
+        [`wordStart${index}`]: `\\b${word}`,
+      });
+    });
+    return { builder, narrowed };
   }
 
   // ---------------------------------------------------------------- writing

@@ -5,6 +5,7 @@ import { AddEventAttendeeListFlag1764300000000 } from './1764300000000-AddEventA
 import { CreateCountGenerations1764400000000 } from './1764400000000-CreateCountGenerations';
 import { ListIndexes1764500000000 } from './1764500000000-ListIndexes';
 import { StoredTermCounts1764600000000 } from './1764600000000-StoredTermCounts';
+import { EventSearchIndex1764700000000 } from './1764700000000-EventSearchIndex';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateCountGenerations1764400000000,
   ListIndexes1764500000000,
   StoredTermCounts1764600000000,
+  EventSearchIndex1764700000000,
 ];
