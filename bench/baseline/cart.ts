@@ -221,7 +221,8 @@ export class CartRoutes {
 
     const tickets = await this.loadTickets(tx, items.map((item) => item.ticket_id));
     const eventIds = [...new Set([...tickets.values()].map((ticket) => ticket.event_id))];
-    const statuses = new Map((await tx.select<{ id: number; status: string }>(cartQueries.eventStatuses, [eventIds])).map((event) => [event.id, event.status]));
+    const eventFacts = await tx.select<{ id: number; status: string; timezone: string }>(checkoutQueries.eventFacts, [eventIds]);
+    const statuses = new Map(eventFacts.map((event) => [event.id, event.status]));
     const pools = await this.loadPools(tx, eventIds);
     for (const item of items) {
       const ticket = tickets.get(item.ticket_id)!;
@@ -269,10 +270,6 @@ export class CartRoutes {
       checkoutQueries.insertOrderItems(items.length),
       items.flatMap((item) => [orderId, item.ticket_id, item.quantity, centsToMoney(unitCents(tickets.get(item.ticket_id)!))]),
     );
-    await tx.select(
-      checkoutQueries.insertedOrderItems(items.length),
-      items.flatMap((item) => [orderId, item.ticket_id]),
-    );
 
     const orderStatus = provider === 'rsvp' && status === 'completed' ? (buyer.going === false ? 'no' : 'yes') : status;
     const attendeeRows = items.flatMap((item) => {
@@ -303,20 +300,12 @@ export class CartRoutes {
     });
     for (let start = 0; start < attendeeRows.length; start += ATTENDEE_INSERT_BATCH) {
       const batch = attendeeRows.slice(start, start + ATTENDEE_INSERT_BATCH);
-      const inserted = await tx.write(checkoutQueries.insertAttendees(batch.length), batch.flat());
-      await tx.select(
-        checkoutQueries.insertedAttendees(batch.length),
-        batch.map((_row, index) => inserted.insertId + index),
-      );
+      await tx.write(checkoutQueries.insertAttendees(batch.length), batch.flat());
     }
 
     const [orderRow] = await tx.select<OrderRow>(checkoutQueries.order, [orderId]);
-    const attendees = await tx.select<AttendeeRow>(checkoutQueries.orderAttendees, [[orderId]]);
-    const ticketIds = [...new Set(attendees.map((attendee) => attendee.ticket_id))];
-    const attendeeEventIds = [...new Set(attendees.map((attendee) => attendee.event_id))];
-    const orderTickets = ticketIds.length ? await this.loadTickets(tx, ticketIds) : new Map<number, TicketRow>();
-    const zones = attendeeEventIds.length ? await tx.select<{ id: number; timezone: string }>(checkoutQueries.eventZones, [attendeeEventIds]) : [];
-    return toOrder(orderRow, attendees, orderTickets, new Map(zones.map((event) => [event.id, event.timezone])), context);
+    const attendees = await tx.select<AttendeeRow>(checkoutQueries.orderAttendees, [orderId]);
+    return toOrder(orderRow, attendees, tickets, new Map(eventFacts.map((event) => [event.id, event.timezone])), context);
   }
 
   /** Takes units with conditional UPDATEs: the ticket's own room, then the event pool's for shared modes. */

@@ -241,6 +241,8 @@ function tuples(tuple: string, rows: number): string {
 }
 
 export const checkoutQueries = {
+  /** The events of the cart's tickets: whether they sell, and their zones for the answer. */
+  eventFacts: 'SELECT ev.id, ev.status, ev.timezone FROM events ev WHERE ((ev.id IN (?)))',
   /** cartQueries.byToken first. */
   lockLines: `SELECT ${CART_ITEM_COLUMNS} FROM cart_items i WHERE i.cart_id = ? AND i.provider = ? ORDER BY i.ticket_id ASC FOR UPDATE`,
   /** Then cartQueries.tickets, cartQueries.eventStatuses and poolQueries.byEvents. */
@@ -259,9 +261,6 @@ export const checkoutQueries = {
   /** ORM: generated columns read back. */
   insertedOrder: 'SELECT o.id, o.total, o.created_at, o.updated_at FROM orders o WHERE o.id = ?',
   insertOrderItems: (rows: number) => `INSERT INTO order_items(order_id, ticket_id, quantity, unit_price) VALUES ${tuples('(?, ?, ?, ?)', rows)}`,
-  /** ORM: defaults read back, one (order_id, ticket_id) pair per row. */
-  insertedOrderItems: (rows: number) =>
-    `SELECT oi.order_id, oi.ticket_id, oi.unit_price FROM order_items oi WHERE ${new Array<string>(rows).fill('(oi.order_id = ? AND oi.ticket_id = ?)').join(' OR ')}`,
   /** At most 200 rows per statement. */
   insertAttendees: (rows: number) =>
     'INSERT INTO attendees(id, order_id, ticket_id, event_id, user_id, provider, status, order_status, rsvp_going, holder_name, holder_email, security_code, ' +
@@ -269,13 +268,8 @@ export const checkoutQueries = {
       '(DEFAULT, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, DEFAULT, DEFAULT, DEFAULT, ?, ?)',
       rows,
     )}`,
-  /** ORM: generated columns of each inserted attendee read back. */
-  insertedAttendees: (rows: number) =>
-    `SELECT a.id, a.status, a.price_paid, a.optout, a.checked_in, a.created_at, a.updated_at FROM attendees a WHERE ${new Array<string>(rows).fill('a.id = ?').join(' OR ')}`,
-  /** The order as answered: its row, its attendees, their tickets, their events' zones (one after the other). */
+  /** The order as answered: its row and its attendees (tickets and zones were read before the capacity was taken). */
   order: `SELECT ${ORDER_COLUMNS} FROM orders o WHERE ((o.id = ?)) LIMIT 1`,
-  orderAttendees: `SELECT ${ATTENDEE_COLUMNS} FROM attendees a WHERE ((a.order_id IN (?))) ORDER BY a.id ASC`,
-  /** cartQueries.tickets for the attendees' tickets, then: */
-  eventZones: 'SELECT ev.id, ev.timezone FROM events ev WHERE ((ev.id IN (?)))',
+  orderAttendees: `SELECT ${ATTENDEE_COLUMNS} FROM attendees a WHERE ((a.order_id = ?)) ORDER BY a.id ASC`,
   /** COMMIT, then countQueries.renew. */
 };

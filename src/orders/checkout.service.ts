@@ -26,7 +26,6 @@ import { IdempotencyService } from './idempotency.service';
 import { Order, OrderItem, OrderStatus } from './order.entity';
 import { cartEmpty } from './order-errors';
 import { attendeeOrderStatus } from './order-status';
-import { loadOrderRelations } from './order-relations';
 import { OrderRelations, OrderResponse, toOrderResponse } from './orders.mapper';
 import { bodyHash } from './webhook-signature';
 
@@ -117,7 +116,7 @@ export class CheckoutService {
 
     const tickets = new Map((await manager.find(Ticket, { where: { id: In(items.map((item) => item.ticketId)) } })).map((ticket) => [ticket.id, ticket]));
     const eventIds = [...new Set([...tickets.values()].map((ticket) => ticket.eventId))];
-    const events = await manager.find(Event, { select: { id: true, status: true }, where: { id: In(eventIds) } });
+    const events = await manager.find(Event, { select: { id: true, status: true, timezone: true }, where: { id: In(eventIds) } });
     const eventStatus = new Map(events.map((event) => [event.id, event.status]));
     const pools = await this.capacity.pools(manager, eventIds);
     for (const item of items) {
@@ -155,10 +154,16 @@ export class CheckoutService {
       updatedAt: now,
     });
     const orderId = Number(inserted.identifiers[0].id);
-    await manager.insert(
-      OrderItem,
-      items.map((item) => ({ orderId, ticketId: item.ticketId, quantity: item.quantity, unitPrice: centsToMoney(unitPrice(tickets.get(item.ticketId) as Ticket)) })),
-    );
+    // From here to the commit this transaction holds the capacity rows every other buyer of these
+    // tickets waits for: no statement that is not needed (no reading back of what was inserted,
+    // the response from rows already read).
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(OrderItem)
+      .values(items.map((item) => ({ orderId, ticketId: item.ticketId, quantity: item.quantity, unitPrice: centsToMoney(unitPrice(tickets.get(item.ticketId) as Ticket)) })))
+      .updateEntity(false)
+      .execute();
     const attendeeRows = items.flatMap((item) => {
       const ticket = tickets.get(item.ticketId) as Ticket;
       return (holders.get(item.ticketId) as Holder[]).map((holder) => ({
@@ -182,11 +187,21 @@ export class CheckoutService {
       }));
     });
     for (let start = 0; start < attendeeRows.length; start += INSERT_BATCH_ROWS) {
-      await manager.insert(Attendee, attendeeRows.slice(start, start + INSERT_BATCH_ROWS));
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(Attendee)
+        .values(attendeeRows.slice(start, start + INSERT_BATCH_ROWS))
+        .updateEntity(false)
+        .execute();
     }
 
     const order = (await manager.findOne(Order, { where: { id: orderId } })) as Order;
-    const relations = (await loadOrderRelations(manager, [orderId])).get(orderId) as OrderRelations;
+    const relations: OrderRelations = {
+      attendees: await manager.find(Attendee, { where: { orderId }, order: { id: 'ASC' } }),
+      tickets,
+      eventTimezones: new Map(events.map((event) => [event.id, event.timezone])),
+    };
     return toOrderResponse(order, relations, request.context, this.config.currency);
   }
 
