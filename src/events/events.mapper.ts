@@ -85,8 +85,18 @@ export interface EventResponse {
 function timezoneAbbreviation(event: Event): string {
   const zone = resolveTimeZone(event.timezone);
   if (!zone || zone.type === 'fixed') return event.timezone;
-  return DateTime.fromJSDate(event.startUtc, { zone }).offsetNameShort ?? event.timezone;
+  // A zone's abbreviation follows its offset (EST/EDT); luxon builds an Intl formatter to name it.
+  const key = `${event.timezone}|${zone.offset(event.startUtc.getTime())}`;
+  let abbreviation = zoneAbbreviations.get(key);
+  if (abbreviation === undefined) {
+    abbreviation = DateTime.fromJSDate(event.startUtc, { zone }).offsetNameShort ?? event.timezone;
+    if (zoneAbbreviations.size >= 1000) zoneAbbreviations.clear();
+    zoneAbbreviations.set(key, abbreviation);
+  }
+  return abbreviation;
 }
+
+const zoneAbbreviations = new Map<string, string>();
 
 function isoInZone(instant: Date, timezone: string): string {
   const zone = resolveTimeZone(timezone) ?? 'UTC';

@@ -14,6 +14,10 @@ export interface DateDetails {
 
 /** The instant as wall-clock time in `zone` (UTC when omitted). */
 export function formatInZone(instant: Date, zone: Zone | string = 'UTC'): string {
+  // UTC, the most frequent, straight from the ISO form (luxon's formatter costs tens of µs a call).
+  if (zone === 'UTC' && !Number.isNaN(instant.getTime()) && instant.getUTCFullYear() >= 1000 && instant.getUTCFullYear() <= 9999) {
+    return instant.toISOString().slice(0, 19).replace('T', ' ');
+  }
   return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
 }
 

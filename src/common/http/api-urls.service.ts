@@ -43,7 +43,12 @@ export class ApiUrls {
 
   /** Absolute URL of a path inside a namespace: `namespaceUrl(req, 'events', 'events/5')`. */
   namespaceUrl(request: Request, name: NamespaceName, path = ''): string {
-    const base = `${this.apiRoot(request)}${this.namespace(name)}`;
+    return this.namespaceUrlAt(this.apiRoot(request), name, path);
+  }
+
+  /** `namespaceUrl` under an API root already worked out (once per request: see RequestContext). */
+  namespaceUrlAt(apiRoot: string, name: NamespaceName, path = ''): string {
+    const base = `${apiRoot}${this.namespace(name)}`;
     return path === '' ? base : `${base}/${path.replace(/^\/+/, '')}`;
   }
 }

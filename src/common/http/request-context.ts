@@ -22,12 +22,15 @@ export interface RequestContext {
 export function buildRequestContext(urls: ApiUrls, request: Request, user?: AuthenticatedUser): RequestContext {
   const origin = urls.origin(request);
   const { hostname, pathname } = new URL(origin);
+  // Worked out once: a page of events builds hundreds of URLs, and the request's protocol is
+  // re-derived from the proxy headers on every read.
+  const apiRoot = urls.apiRoot(request);
   return {
     user,
     origin,
     siteId: `${hostname}${pathname === '/' ? '' : pathname}`,
     apiPrefix: urls.apiPrefix,
     siteTimezone: urls.siteTimezone,
-    namespaceUrl: (name, path) => urls.namespaceUrl(request, name, path),
+    namespaceUrl: (name, path) => urls.namespaceUrlAt(apiRoot, name, path),
   };
 }
