@@ -260,8 +260,9 @@ export class TicketsService implements EventTicketingFacts {
       if (input.name !== undefined) changes.name = readTicketName(input.name);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
 
-      if (input.description !== undefined) changes.description = plainTicketText(input.description) || null;
-      if (input.sku !== undefined) changes.sku = input.sku.trim() || null;
+      // JSON null clears these optional texts, as "" does.
+      if (input.description !== undefined) changes.description = input.description === null ? null : plainTicketText(input.description) || null;
+      if (input.sku !== undefined) changes.sku = input.sku?.trim() || null;
       if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
       if (input.show_description !== undefined) changes.showDescription = input.show_description;
       if (input.menu_order !== undefined) changes.menuOrder = input.menu_order;

@@ -332,6 +332,37 @@ describe('Fuzzing every route (e2e)', () => {
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ all_day: false, show_map: true, sticky: false });
     });
+    it('takes JSON null for a ticket’s order, flags, texts and sale dates without a server error (the long run found 500s)', async () => {
+      const event = await world.event('author');
+      const ticket = await world.ticket(event);
+      const signed = () => ({ post_id: event.id, edit_ticket_nonce: world.nonce('edit_ticket_nonce', admin()) });
+      for (const field of ['menu_order', 'show_description', 'iac', 'sku', 'description', 'start_date', 'start_time', 'end_date', 'end_time']) {
+        const updated = await world.send('PATCH', { path: `/cal/tickets/v1/tickets/${ticket.id}`, body: { ...signed(), [field]: null } }, admin());
+        expect({ field, status: updated.status, body: updated.status === 200 ? null : updated.body }).toEqual({ field, status: 200, body: null });
+      }
+
+      const duplicated = await world
+        .send('PUT', { path: `/cal/tickets/v1/tickets/${ticket.id}`, headers: { 'Content-Type': 'application/json' } }, admin())
+        .send(`{"post_id":${event.id},"edit_ticket_nonce":"${signed().edit_ticket_nonce}","sku":"A-1","' OR '1'='1":0,"sku":null}`);
+      expect(duplicated.status).toBeLessThan(500);
+    });
+
+    it.each([
+      ['post_id null', { provider: 'tc', post_id: null }],
+      ['a meta entry that is a list', { provider: 'tc', meta: [[]], id: {} }],
+      ['a tickets entry that is a list', { provider: 'tc', tickets: [[]] }],
+    ])('answers a cart write with %s with a 4xx or 200, never a 500 (the long run found it)', async (_what, body) => {
+      for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+        const response = await world.send(method, { path: '/cal/tickets/v1/cart', body }, admin());
+        expect({ method, status: response.status < 500 }).toEqual({ method, status: true });
+      }
+    });
+
+    it('refuses checkout attendees that are lists with 400', async () => {
+      const response = await world.send('POST', { path: '/cal/tickets/v1/cart/checkout', body: { provider: 'tc', purchaser: { name: 'A', email: 'a@example.org' }, attendees: [[]] } }, admin());
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { attendees: expect.any(String) } } });
+    });
   });
 
   it('holds hostile strings that reach every corner (sanity of the generators)', () => {

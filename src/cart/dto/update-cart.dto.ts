@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
-import { ToBoolean, ToInteger } from '../../common/http/transforms';
+import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { CART_PROVIDER_NAMES } from '../cart-providers';
 import { IsProviderName } from './provider-name.validator';
 
@@ -70,6 +70,8 @@ export class UpdateCartDto {
   @ApiPropertyOptional({ description: 'Tickets to set: each listed ticket gets this quantity (0 removes it); unlisted tickets are left alone', type: [CartTicketLineDto], nullable: true })
   @IsOptional()
   @IsArray({ message: 'tickets must be a list of {ticket_id, quantity}' })
+  // Each entry an object: nested validation walks into a list instead of refusing it.
+  @IsObject({ each: true, message: 'tickets must be a list of {ticket_id, quantity}' })
   @ArrayMaxSize(MAX_CART_LINES)
   @ValidateNested({ each: true })
   @Type(() => CartTicketLineDto)
@@ -78,6 +80,7 @@ export class UpdateCartDto {
   @ApiPropertyOptional({ description: 'Registration answers per ticket, stored for the attendees made at checkout', type: [CartTicketMetaDto], nullable: true })
   @IsOptional()
   @IsArray({ message: 'meta must be a list of {ticket_id, items}' })
+  @IsObject({ each: true, message: 'meta must be a list of {ticket_id, items}' })
   @ArrayMaxSize(MAX_CART_LINES)
   @ValidateNested({ each: true })
   @Type(() => CartTicketMetaDto)
@@ -85,6 +88,7 @@ export class UpdateCartDto {
 
   @ApiPropertyOptional({ description: 'Event id; it must exist and have tickets. The response shows only its tickets.', type: 'integer' })
   @IsOptional()
+  @NullAsAbsent()
   @ToInteger()
   @IsInt({ message: 'post_id must be an event id' })
   @Min(1, { message: 'post_id must be an event id' })

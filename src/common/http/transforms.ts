@@ -60,3 +60,8 @@ export const ToList = () => Transform(({ value }) => toList(value));
 export const ToIntList = () => Transform(({ value }) => toIntList(value));
 export const ToBoolean = () => Transform(({ value }) => toBoolean(value));
 export const ToInteger = () => Transform(({ value }) => toInteger(value));
+/**
+ * JSON `null` counts as not sent, for fields whose column cannot be empty: validation skips null
+ * (`@IsOptional`), and the column would refuse it with a server error.
+ */
+export const NullAsAbsent = () => Transform(({ value }: { value: unknown }) => (value === null ? undefined : value));

@@ -1,14 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
-import { ToBoolean, ToInteger } from '../../common/http/transforms';
+import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
 
-/**
- * JSON `null` counts as not sent for fields that cannot be empty (title on update, time zone,
- * flags), as for venues and organizers; validation skips null, and the columns refuse it.
- */
-const NullAsAbsent = () => Transform(({ value }: { value: unknown }) => (value === null ? undefined : value));
 
 const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
 

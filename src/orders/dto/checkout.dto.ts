@@ -70,6 +70,8 @@ export class CheckoutDto {
   @ApiPropertyOptional({ description: 'Holders of the units, in order per ticket', type: [CheckoutAttendeeDto] })
   @IsOptional()
   @IsArray({ message: 'attendees must be a list of {ticket_id, name, email}' })
+  // Each entry an object: nested validation walks into a list instead of refusing it.
+  @IsObject({ each: true, message: 'attendees must be a list of {ticket_id, name, email}' })
   @ArrayMaxSize(1000)
   @ValidateNested({ each: true })
   @Type(() => CheckoutAttendeeDto)

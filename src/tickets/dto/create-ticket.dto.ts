@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { ToBoolean, ToInteger } from '../../common/http/transforms';
+import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { MAX_CAPACITY } from '../ticket-input';
 
 const MAX_ID = 2_147_483_647;
@@ -76,7 +76,7 @@ export class CreateTicketDto {
   @IsOptional()
   @IsString({ message: 'description must be a string' })
   @MaxLength(65535)
-  description?: string;
+  description?: string | null;
 
   @ApiPropertyOptional({
     description: 'Decimal price of a tc ticket ("25", "25.50"); blank means free. RSVP tickets ignore it. Not a non-negative decimal: 400 tec-tickets-rest-invalid_price.',
@@ -114,21 +114,24 @@ export class CreateTicketDto {
   @IsOptional()
   @IsString({ message: 'sku must be a string' })
   @MaxLength(100)
-  sku?: string;
+  sku?: string | null;
 
   @ApiPropertyOptional({ description: 'Individual attendee collection: none, allowed or required ("" means none)', enum: ['', ...IAC_VALUES], default: 'none' })
   @IsOptional()
+  @NullAsAbsent()
   @IsIn(['', ...IAC_VALUES], { message: `iac must be one of ${IAC_VALUES.join(', ')}` })
   iac?: string;
 
   @ApiPropertyOptional({ description: 'Show the description on the front end: yes/no or a boolean', default: 'yes', oneOf: [{ type: 'string', enum: ['yes', 'no'] }, { type: 'boolean' }] })
   @IsOptional()
+  @NullAsAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'show_description must be yes or no' })
   show_description?: boolean;
 
   @ApiPropertyOptional({ description: 'Position among the event tickets', type: 'integer', default: 0 })
   @IsOptional()
+  @NullAsAbsent()
   @ToInteger()
   @IsInt({ message: 'menu_order must be an integer' })
   @Min(-MAX_ID, { message: 'menu_order must be an integer' })
