@@ -47,9 +47,10 @@ export interface BenchReport {
   peakRssMb: { service: number; baseline: number };
 }
 
+/** The median of the finite values (a cycle where one side answered nothing has no ratio). */
 export function median(values: number[]): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

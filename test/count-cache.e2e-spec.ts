@@ -121,6 +121,21 @@ describe('Cached list counts (e2e)', () => {
     expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31')).total).toBe(2);
   });
 
+  it('counts once for requests that miss together', async () => {
+    await createEvent({ title: 'Crowded' });
+    testApp.app.get(CountCache).clear();
+    const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+    let statements: string[] = [];
+    try {
+      const answers = await Promise.all(Array.from({ length: 5 }, () => http().get(`${EVENTS}?start_date=2030-01-01&end_date=2030-12-31`)));
+      expect(answers.map((answer) => answer.headers['x-tec-total'])).toEqual(['1', '1', '1', '1', '1']);
+      statements = spy.mock.calls.map(([sql]) => String(sql));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(counts(statements)).toHaveLength(1);
+  });
+
   it('never caches a count made inside a transaction', async () => {
     await createEvent({ title: 'Inside' });
     const cache = testApp.app.get(CountCache);

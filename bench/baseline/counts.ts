@@ -31,6 +31,18 @@ export class CountCache {
     return new RequestCounts(this, this.db, this.seconds > 0);
   }
 
+  private readonly inFlight = new Map<string, Promise<number>>();
+
+  /** One computation for callers that miss the same key together (as the service's CountCache). */
+  shared(key: string, compute: () => Promise<number>): Promise<number> {
+    let flight = this.inFlight.get(key);
+    if (!flight) {
+      flight = compute().finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, flight);
+    }
+    return flight;
+  }
+
   fresh(key: string, generation: number): number | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -64,7 +76,7 @@ export class RequestCounts {
     const generation = await this.generation(scope);
     const cached = this.cache.fresh(key, generation);
     if (cached !== undefined) return cached;
-    const value = await compute();
+    const value = await this.cache.shared(`${generation}\n${key}`, compute);
     this.cache.store(key, generation, value);
     return value;
   }

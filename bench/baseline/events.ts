@@ -6,7 +6,7 @@ import { ApiFailure, archivePageNotFound, invalidParam } from './errors';
 import { moneyColumn, wallClock, wallClockToInstant } from './format';
 import { availableUnits, EventRelations, EventRow, OrganizerRow, PoolRow, RequestContext, TermRow, TicketRow, toEvent, toVenue, VenueRow } from './mapping';
 import { countPages, pageLinks, QueryPairs, QueryValue, readList, readPage, single } from './paging';
-import { EventListFilters, eventQueries, poolQueries, relationQueries, venueQueries } from './queries';
+import { EventListFilters, eventQueries, fullTextWords, poolQueries, relationQueries, venueQueries } from './queries';
 
 export interface ListPage {
   body: Record<string, unknown>;
@@ -74,6 +74,7 @@ export class EventRoutes {
     const search = single(query.search);
     if (search) {
       filters.searchPattern = `%${escapeLike(search.toLowerCase())}%`;
+      filters.fullTextWords = fullTextWords(search) ?? undefined;
       echo.push(['search', search]);
     }
     const categories = readList(query.categories);
@@ -90,7 +91,7 @@ export class EventRoutes {
     if (paging.page > 1 && paging.page > totalPages) throw archivePageNotFound('event');
     let events: EventRow[] = [];
     if (total > 0) {
-      const page = eventQueries.page(filters, window.start, window.end, paging.perPage, paging.offset);
+      const page = eventQueries.page(filters, window.start, window.end, paging.perPage, paging.offset, total);
       events = await this.db.select<EventRow>(page.sql, page.values);
     }
     const relations = await this.relations(events.map((event) => event.id));

@@ -67,10 +67,27 @@ export interface EventListFilters {
   /** The search pattern, `%word%` lowercased with LIKE wildcards escaped by `!`. */
   searchPattern?: string;
   categoryIds?: number[];
+  /** Words of a search the full-text index answers (src/events/events.service.ts `fullTextWords`). */
+  fullTextWords?: string[];
+}
+
+/**
+ * How a search with full-text words is read: `narrowed` (the count, and pages of at most
+ * FULLTEXT_PAGE_MATCHES matches) adds the full-text match; `wordStart` (pages of more) checks row
+ * by row that each word begins a word of the text.
+ */
+export type SearchVariant = 'narrowed' | 'wordStart';
+
+export const FULLTEXT_PAGE_MATCHES = 2000;
+
+export function fullTextWords(search: string): string[] | null {
+  const words = search.trim().toLowerCase().split(/\s+/u);
+  if (words.length === 0 || words.length > 10 || !words.every((word) => /^[\p{L}\p{N}]{3,84}$/u.test(word))) return null;
+  return words;
 }
 
 /** WHERE of the list (published, listed, inside the date window) and its values: [listed, windowStart, windowEnd, ...filters]. */
-function eventListWhere(filters: EventListFilters): { where: string; filterValues: unknown[] } {
+function eventListWhere(filters: EventListFilters, variant: SearchVariant): { where: string; filterValues: unknown[] } {
   let where = "ev.status <> 'trash' AND ev.status = 'publish' AND ev.hide_from_listings = ? AND ev.start_utc >= ? AND ev.end_utc <= ?";
   const filterValues: unknown[] = [];
   if (filters.searchPattern !== undefined) {
@@ -80,6 +97,16 @@ function eventListWhere(filters: EventListFilters): { where: string; filterValue
   if (filters.categoryIds !== undefined) {
     where += ' AND EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = ev.id AND ecl.category_id IN (?))';
     filterValues.push(filters.categoryIds);
+  }
+  if (filters.fullTextWords && variant === 'narrowed') {
+    where += ' AND MATCH (ev.title, ev.description, ev.excerpt) AGAINST (? IN BOOLEAN MODE)';
+    filterValues.push(filters.fullTextWords.map((word) => `+${word}*`).join(' '));
+  }
+  if (filters.fullTextWords && variant === 'wordStart') {
+    for (const word of filters.fullTextWords) {
+      where += ' AND (ev.title REGEXP ? OR ev.description REGEXP ? OR ev.excerpt REGEXP ?)';
+      filterValues.push(`\\b${word}`, `\\b${word}`, `\\b${word}`);
+    }
   }
   return { where, filterValues };
 }
@@ -102,13 +129,13 @@ export const eventQueries = {
 
   /** Cached (scope events). */
   count(filters: EventListFilters, windowStart: Date, windowEnd: Date): { sql: string; values: unknown[] } {
-    const { where, filterValues } = eventListWhere(filters);
+    const { where, filterValues } = eventListWhere(filters, 'narrowed');
     return { sql: `SELECT COUNT(1) AS cnt FROM events ev WHERE ${where}`, values: [false, windowStart, windowEnd, ...filterValues] };
   },
 
   /** Skipped when the count is 0. */
-  page(filters: EventListFilters, windowStart: Date, windowEnd: Date, limit: number, offset: number): { sql: string; values: unknown[] } {
-    const { where, filterValues } = eventListWhere(filters);
+  page(filters: EventListFilters, windowStart: Date, windowEnd: Date, limit: number, offset: number, total: number): { sql: string; values: unknown[] } {
+    const { where, filterValues } = eventListWhere(filters, total <= FULLTEXT_PAGE_MATCHES ? 'narrowed' : 'wordStart');
     return {
       sql: `SELECT ${EVENT_COLUMNS} FROM events ev WHERE ${where} ORDER BY ev.start_utc ASC, ev.published_at ASC, ev.id ASC LIMIT ? OFFSET ?`,
       values: [false, windowStart, windowEnd, ...filterValues, limit, offset],

@@ -44,6 +44,7 @@ const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>
 @Injectable()
 export class CountCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<number>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -67,7 +68,15 @@ export class CountCache {
     const generation = await this.generation(scope);
     const cached = this.fresh(key, generation);
     if (cached !== undefined) return cached;
-    const value = await builder.getCount();
+    // Requests that miss together share one count: fifty identical counts of a million rows at
+    // once would each take seconds.
+    const flightKey = `${generation}\n${key}`;
+    let flight = this.inFlight.get(flightKey);
+    if (!flight) {
+      flight = builder.getCount().finally(() => this.inFlight.delete(flightKey));
+      this.inFlight.set(flightKey, flight);
+    }
+    const value = await flight;
     this.store(key, generation, value);
     return value;
   }
