@@ -27,20 +27,20 @@ interface Entry {
   storedAt: number;
 }
 
+/** The generations one request has read: its counts agree with each other and cost one read per scope. */
+const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>>>();
+
 /**
- * Counts of large lists (the X-TEC-Total and X-ET-Total headers) are the dearest queries at a million events:
- * each walks every matching index entry. They are kept per instance, tagged with their scope's
- * generation, a number in the database that every committed write to the scope's tables
- * increases (CountCacheInvalidation). A read first fetches the generation (a primary-key read),
+ * Counts of large lists (the X-TEC-Total and X-ET-Total headers) are the dearest queries at a
+ * million events: each walks every matching index entry. They are kept per instance, tagged with
+ * their scope's generation, a number in the database that every committed write to the scope's
+ * tables increases (CountCacheInvalidation). A read first fetches the generation (a primary-key read),
  * so a count is never older than the last write any instance made, and at most
  * COUNT_CACHE_SECONDS old against writes made outside the service.
  *
  * Counts inside a transaction are never cached nor served from the cache: they may see
  * uncommitted rows.
  */
-/** The generations one request has read: its counts agree with each other and cost one read per scope. */
-const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>>>();
-
 @Injectable()
 export class CountCache {
   private readonly entries = new Map<string, Entry>();
