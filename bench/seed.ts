@@ -67,9 +67,9 @@ async function main(argv: string[]): Promise<void> {
       events: options.events,
       seed,
       batchEvents: options.batch,
-      log: (line) => console.log(`[bench:seed] ${line}`),
+      log: (line) => process.stdout.write(`[bench:seed] ${line}\n`),
     });
-    console.log(JSON.stringify(summary, null, 2));
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } finally {
     await dataSource.destroy();
   }
@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
 
 if (require.main === module) {
   main(process.argv).catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   });
 }

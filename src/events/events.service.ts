@@ -144,7 +144,7 @@ export class EventsService {
 
   /**
    * With a full-text narrowing (search on MySQL), the page of few matches is read through the
-   * full-text index; the page of many is read in date order with the plain search alone, which
+   * full-text index; the page of many is read in date order with the word-start check, which
    * finds its rows within the first few dozen of the window.
    */
   private pageQuery(builder: SelectQueryBuilder<Event>, narrowed: SelectQueryBuilder<Event>, total: number): SelectQueryBuilder<Event> {
@@ -245,7 +245,11 @@ export class EventsService {
       }
       // The response shows the event as it was removed, links included.
       const related = (await this.relations.load([event.id], manager)).get(event.id)!;
-      const terms = await this.termState(manager, event);
+      const terms: EventTermState = {
+        published: event.status === 'publish',
+        categoryIds: related.categories.map(({ term }) => term.id),
+        tagIds: related.tags.map(({ term }) => term.id),
+      };
       const removed = await trashOrRemove(manager, event, 'event', force);
       await this.keepTermCounts(manager, terms, { ...terms, published: false });
       return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
