@@ -1,7 +1,7 @@
 import { RequestMethod, ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from './common/app-logger';
 import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { buildValidationError } from './common/errors/validation-error.factory';
@@ -27,7 +27,7 @@ const OUTSIDE_API_ROOT = [
  * The app must be created with `{ bodyParser: false }`: the parsers here replace Nest's.
  */
 export function setupApp(app: NestExpressApplication, config: AppConfig): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
   // Whose X-Forwarded-For names the client: the per-address limits depend on it (TRUST_PROXY).
   app.set('trust proxy', config.trustProxy);

@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
-import { appConfig, ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
+import { AppLogger } from './common/app-logger';
+import { AppConfig, appConfig, ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
 
 async function bootstrap(): Promise<void> {
   // Fail fast, naming the bad setting, before anything else starts.
@@ -25,6 +26,18 @@ async function bootstrap(): Promise<void> {
   const config = app.get<ReturnType<typeof loadAppConfig>>(appConfig.KEY);
   setupApp(app, config);
   await app.listen(config.port);
+  const base = config.publicUrl ?? `http://localhost:${config.port}`;
+  app
+    .get(AppLogger)
+    .log(`cal is listening on ${base}${config.apiRoot}/${config.apiPrefix}/events/v1 (API docs: ${base}${config.apiRoot}/docs; database: ${describeDatabase(config.database)})`, 'Bootstrap');
+}
+
+/** Where the data lives, without credentials. */
+function describeDatabase(database: AppConfig['database']): string {
+  if (database.type === 'sqlite') return `SQLite ${database.path}`;
+  const url = new URL(database.url);
+  const replicas = database.replicaUrls?.length ? ` + ${database.replicaUrls.length} read replica(s)` : '';
+  return `MySQL/MariaDB ${url.host}${url.pathname}${replicas}`;
 }
 
 bootstrap().catch((error: unknown) => {

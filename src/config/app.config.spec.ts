@@ -1,10 +1,17 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadAppConfig } from './app.config';
 
+const folders: string[] = [];
+function dataDir(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'cal-config-'));
+  folders.push(folder);
+  return folder;
+}
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+
 describe('loadAppConfig', () => {
-  const dataDir = () => mkdtempSync(join(tmpdir(), 'cal-config-'));
   const base = () => ({ DATA_DIR: dataDir(), NONCE_SECRET: 'sixteen-chars-secret' });
 
   it('applies the documented defaults', () => {
@@ -108,7 +115,7 @@ describe('loadAppConfig', () => {
 });
 
 describe('loadAppConfig: limits, CORS and the shared counter store', () => {
-  const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'cal-config-')), NONCE_SECRET: 'sixteen-chars-secret' });
+  const base = () => ({ DATA_DIR: dataDir(), NONCE_SECRET: 'sixteen-chars-secret' });
 
   it('applies generous limits, any origin without credentials and in-memory counters by default', () => {
     const config = loadAppConfig(base());
