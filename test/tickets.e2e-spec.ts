@@ -326,11 +326,22 @@ describe('Tickets (e2e)', () => {
       expect(ticket.capacity).toBe(8);
     });
 
-    it('unlimited: capacity "", max 0, available -1, 100 %', async () => {
+    it('unlimited: capacity "", max 0, available -1, 100 %, stock mode ""', async () => {
       const ticket = await createTicket(await newEvent(), { ticket: { mode: '' } });
       expect(ticket.capacity).toBe('');
-      expect(ticket.capacity_details).toEqual({ available_percentage: 100, available: -1, max: 0, sold: 0, pending: 0, global_stock_mode: 'unlimited' });
+      expect(ticket.capacity_details).toEqual({ available_percentage: 100, available: -1, max: 0, sold: 0, pending: 0, global_stock_mode: '' });
       expect(ticket.is_available).toBe(true);
+    });
+
+    it('a ticket updated to unlimited reports the original\'s stock mode ""', async () => {
+      const event = await newEvent();
+      const ticket = await createTicket(event, { ticket: { mode: 'own', capacity: 12 } });
+      const updated = await updateAs(editor, ticket.id as number, { post_id: event.id, ticket: { mode: '' } }).expect(200);
+      expect(updated.body.capacity).toBe('');
+      expect(updated.body.capacity_details).toMatchObject({ available: -1, max: 0, global_stock_mode: '' });
+      const read = await getAs(editor, `${TICKETS}/${ticket.id}`).expect(200);
+      expect(read.body.capacity_details.global_stock_mode).toBe('');
+      expect(read.body.capacity_type).toBe('unlimited');
     });
 
     it('shared modes need the event pool: the first shared ticket creates it from ticket[event_capacity]', async () => {
