@@ -13,7 +13,7 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { ApiError, invalidParam, missingParams } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
-import { canReadPost } from '../common/posts/post-permissions';
+import { canReadPost, listVisibility } from '../common/posts/post-permissions';
 import { isPostStatus, POST_STATUSES, PostStatus } from '../common/posts/post-status';
 import { appConfig } from '../config/app.config';
 import { OrderItem } from '../orders/order.entity';
@@ -441,8 +441,8 @@ export class TicketsService implements EventTicketingFacts {
   /** Reads and checks the list filters; what was recognised is added to `echo` for `rest_url`. */
   private async readListFilters(manager: EntityManager, query: ListTicketsQuery, user: AuthenticatedUser | undefined, echo: Array<[string, string]>): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
-      eventStatuses: ['publish'],
-      ticketStatuses: ['publish'],
+      eventStatuses: null,
+      ticketStatuses: null,
       matchNothing: false,
       order: query.order ?? 'ASC',
       orderBy: query.orderby ?? 'title',
@@ -481,8 +481,12 @@ export class TicketsService implements EventTicketingFacts {
     if (availableFrom) filters.saleStartsFrom = availableFrom.instant;
     const availableUntil = this.readDateFilter(query.available_until, 'available_until', echo);
     if (availableUntil) filters.saleEndsBefore = availableUntil.limit;
-    filters.eventStatuses = this.readStatuses(query.post_status, 'post_status', echo);
-    filters.ticketStatuses = this.readStatuses(query.status, 'status', echo);
+    // By default, tickets of every event the caller may read (their own drafts and pending events
+    // too, as the original lists them): the visibility decides. Callers who read published events
+    // only keep the plain status filter, which the indexes serve.
+    const readableEvents = listVisibility(user).kind === 'published-only' ? (['publish'] as PostStatus[]) : null;
+    filters.eventStatuses = this.readStatuses(query.post_status, 'post_status', echo, readableEvents);
+    filters.ticketStatuses = this.readStatuses(query.status, 'status', echo, ['publish']);
 
     if (query.currency !== undefined) {
       const codes = query.currency.map((code) => code.trim().toUpperCase());
@@ -499,9 +503,9 @@ export class TicketsService implements EventTicketingFacts {
     return filters;
   }
 
-  /** Post statuses or `any` (everything but trash); publish when absent. */
-  private readStatuses(raw: string[] | undefined, field: string, echo: Array<[string, string]>): PostStatus[] | null {
-    if (raw === undefined || raw.length === 0) return ['publish'];
+  /** Post statuses or `any` (null: everything but trash); `absent` when none is asked for. */
+  private readStatuses(raw: string[] | undefined, field: string, echo: Array<[string, string]>, absent: PostStatus[] | null): PostStatus[] | null {
+    if (raw === undefined || raw.length === 0) return absent;
     const values = raw.map((value) => value.trim().toLowerCase());
     for (const value of values) {
       if (value !== 'any' && !isPostStatus(value)) throw invalidParam(field, `${field} must hold any or post statuses: ${POST_STATUSES.join(', ')}`);

@@ -152,7 +152,7 @@ export class ListTicketsQuery {
   @MaxLength(40)
   available_until?: string;
 
-  @ApiPropertyOptional({ description: 'Statuses of the ticket events, or any (default publish); callers see only events they may read', type: [String], ...LIST })
+  @ApiPropertyOptional({ description: 'Statuses of the ticket events, or any; by default every event the caller may read (signed-in managers: their drafts and pending events too)', type: [String], ...LIST })
   @IsOptional()
   @ToList()
   @MaxListValues('post_status')
