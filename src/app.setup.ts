@@ -11,6 +11,7 @@ import { applyHttpSecurity } from './common/security/http-security';
 import { documentRateLimits } from './common/security/openapi-limits';
 import type { AppConfig } from './config/app.config';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { mountAtApiRoot } from './namespaces/namespaces.controller';
 import { OpenApiDocument } from './namespaces/openapi-document';
 
 /** Routes that live outside the API root: operations endpoints. */
@@ -39,7 +40,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   applyHttpSecurity(app, config);
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
-  app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: OUTSIDE_API_ROOT });
+  app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: [...OUTSIDE_API_ROOT, mountAtApiRoot(config.apiRoot)] });
   app.useGlobalPipes(
     new ValidationPipe({
       transform: true,

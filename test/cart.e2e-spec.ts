@@ -316,6 +316,23 @@ describe('Cart (e2e)', () => {
       expect(cart.body.tickets).toEqual([expect.objectContaining({ ticket_id: generalId, quantity: 1 })]);
     });
 
+    it('returns 409 ticket-capacity-not-available when lines sharing a pool hold more than it has left, as checkout would, leaving the cart as it was', async () => {
+      const pooledEvent = await insertEvent(testApp.dataSource);
+      await insertPool(testApp.dataSource, pooledEvent.id, 3);
+      const front = await insertTicket(testApp.dataSource, { eventId: pooledEvent.id, capacityMode: 'capped', capacity: 10 });
+      const back = await insertTicket(testApp.dataSource, { eventId: pooledEvent.id, capacityMode: 'global', capacity: null });
+      const { token } = await newGuestCart({ provider: 'tc', tickets: [{ ticket_id: front.id, quantity: 2 }] });
+      // Each line alone fits the pool of 3; with the line already in the cart they do not.
+      const added = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: back.id, quantity: 2 }] }).expect(409);
+      expect(added.body).toMatchObject({ code: 'ticket-capacity-not-available', data: { status: 409, ticket_id: back.id, reason: 'not-enough-left' } });
+      const together = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: front.id, quantity: 2 }, { ticket_id: back.id, quantity: 2 }] }).expect(409);
+      expect(together.body.data).toMatchObject({ reason: 'not-enough-left' });
+      const cart = await http().get(cartPath).set('X-Cart-Token', token).expect(200);
+      expect(cart.body.tickets).toEqual([expect.objectContaining({ ticket_id: front.id, quantity: 2 })]);
+      // Moving units between the pool's tickets within what it has left is fine.
+      await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: front.id, quantity: 1 }, { ticket_id: back.id, quantity: 2 }] }).expect(200);
+    });
+
     it('returns 409 for tickets that are not on sale: sale window, unpublished ticket or event, shared pool exhausted', async () => {
       const now = Date.now();
       const ended = await insertTicket(testApp.dataSource, { eventId: event.id, saleEndUtc: new Date(now - 3600_000) });

@@ -411,7 +411,7 @@ describe('Categories (e2e)', () => {
       }
     });
 
-    it.each(['abc', '12abc', '-1', '99999999999'])('returns 404 rest_no_route for the id %p', async (id) => {
+    it.each(['abc', '12abc', '-1'])('returns 404 rest_no_route for the id %p', async (id) => {
       expectApiError(await http().get(`${BASE}/${id}`), 404, 'rest_no_route');
       expectApiError(await http().delete(`${BASE}/${id}`).set('Authorization', editor.authorization), 404, 'rest_no_route');
     });

@@ -10,7 +10,7 @@ import { parseDateInput } from '../common/dates/date-input';
 import { ApiError, forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
-import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
+import { assertPageInRange, countPages, parsePageRequest, totalWithOffset, QueryPairs } from '../common/pagination/pagination';
 import { escapeLike } from '../common/posts/post-query';
 import { isPostStatus, POST_STATUSES } from '../common/posts/post-status';
 import { appConfig } from '../config/app.config';
@@ -75,7 +75,7 @@ export class AttendeesService {
 
     const skipped = query.offset ?? 0;
     const matching = await this.counts.count('attendees', builder, manager);
-    const total = Math.max(matching - skipped, 0);
+    const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
     const attendees = total === 0 ? [] : await builder.offset(skipped + paging.offset).limit(paging.perPage).getMany();

@@ -12,6 +12,7 @@ import { toList } from '../common/http/transforms';
 import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { CapacityService } from '../tickets/capacity.service';
+import type { PoolCounts } from '../tickets/capacity';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { Cart, CartItem } from './cart.entity';
@@ -106,7 +107,7 @@ export class CartService {
       const quantities = await this.resultingQuantities(manager, cart.id, lines, tickets);
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
-      await this.checkAvailability(manager, lines, tickets, now);
+      await this.checkAvailability(manager, lines, tickets, quantities, now);
 
       await this.saveLines(manager, cart.id, lines, tickets);
       await this.saveMeta(manager, cart.id, metaEntries);
@@ -207,8 +208,18 @@ export class CartService {
     }
   }
 
-  /** Every listed ticket with a quantity must be on sale with that many units left (no reservation yet). */
-  private async checkAvailability(manager: EntityManager, lines: CartTicketLineDto[], tickets: Map<number, Ticket>, now: Date): Promise<void> {
+  /**
+   * Every listed ticket with a quantity must be on sale with that many units left (no reservation
+   * yet), and, as checkout takes one provider's lines together, the cart's lines of that provider
+   * drawing on one event pool (capped and global tickets) must fit what is left of it.
+   */
+  private async checkAvailability(
+    manager: EntityManager,
+    lines: CartTicketLineDto[],
+    tickets: Map<number, Ticket>,
+    quantities: Map<number, { quantity: number; provider: string }>,
+    now: Date,
+  ): Promise<void> {
     const wanted = lines.filter((line) => line.quantity > 0);
     if (wanted.length === 0) return;
     const eventIds = [...new Set(wanted.map((line) => (tickets.get(line.ticket_id) as Ticket).eventId))];
@@ -219,6 +230,32 @@ export class CartService {
       const ticket = tickets.get(line.ticket_id) as Ticket;
       const problem = saleProblem(ticket, statusByEvent.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, pools.get(ticket.eventId)), line.quantity, now);
       if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
+    }
+    await this.checkSharedPools(manager, wanted, tickets, quantities, pools);
+  }
+
+  private async checkSharedPools(
+    manager: EntityManager,
+    wanted: CartTicketLineDto[],
+    tickets: Map<number, Ticket>,
+    quantities: Map<number, { quantity: number; provider: string }>,
+    pools: Map<number, PoolCounts>,
+  ): Promise<void> {
+    const drawsOnPool = (ticket: Ticket) => ticket.capacityMode === 'capped' || ticket.capacityMode === 'global';
+    const pooled = wanted.map((line) => tickets.get(line.ticket_id) as Ticket).filter(drawsOnPool);
+    if (pooled.length === 0) return;
+    const otherLineIds = [...quantities.keys()].filter((ticketId) => !tickets.has(ticketId));
+    const cartTickets = new Map([...tickets, ...(await this.loadTickets(manager, otherLineIds))]);
+    for (const ticket of pooled) {
+      const pool = pools.get(ticket.eventId);
+      const provider = quantities.get(ticket.id)?.provider;
+      let unitsInPool = 0;
+      for (const [ticketId, line] of quantities) {
+        const other = cartTickets.get(ticketId);
+        if (other && line.provider === provider && other.eventId === ticket.eventId && drawsOnPool(other)) unitsInPool += line.quantity;
+      }
+      const left = pool ? pool.capacity - pool.sold - pool.pending : 0;
+      if (unitsInPool > left) throw ticketCapacityNotAvailable(ticket.id, 'not-enough-left');
     }
   }
 

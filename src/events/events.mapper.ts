@@ -3,6 +3,7 @@ import { Category } from '../categories/category.entity';
 import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
 import { PostImageResponse, toPostImage } from '../common/linked-posts/linked-post-response';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { timeZoneAbbreviation } from '../common/dates/timezone-abbreviation';
 import type { RequestContext } from '../common/http/request-context';
 import { globalIdFields, postBaseFields } from '../common/posts/post-response';
 import { plainText, renderParagraphs } from '../common/posts/rich-text';
@@ -80,23 +81,6 @@ export interface EventResponse {
   json_ld?: Record<string, unknown>;
   ticketed: false | string[];
 }
-
-/** The zone's abbreviation at the event's start ("EST", "CEST"; "UTC+2" for manual offsets). */
-function timezoneAbbreviation(event: Event): string {
-  const zone = resolveTimeZone(event.timezone);
-  if (!zone || zone.type === 'fixed') return event.timezone;
-  // A zone's abbreviation follows its offset (EST/EDT); luxon builds an Intl formatter to name it.
-  const key = `${event.timezone}|${zone.offset(event.startUtc.getTime())}`;
-  let abbreviation = zoneAbbreviations.get(key);
-  if (abbreviation === undefined) {
-    abbreviation = DateTime.fromJSDate(event.startUtc, { zone }).offsetNameShort ?? event.timezone;
-    if (zoneAbbreviations.size >= 1000) zoneAbbreviations.clear();
-    zoneAbbreviations.set(key, abbreviation);
-  }
-  return abbreviation;
-}
-
-const zoneAbbreviations = new Map<string, string>();
 
 function isoInZone(instant: Date, timezone: string): string {
   const zone = resolveTimeZone(timezone) ?? 'UTC';
@@ -200,7 +184,7 @@ export function toEventResponse(event: Event, relations: EventRelations, context
     utc_end_date: utcEnd,
     utc_end_date_details: dateDetails(utcEnd),
     timezone: event.timezone,
-    timezone_abbr: timezoneAbbreviation(event),
+    timezone_abbr: timeZoneAbbreviation(event.timezone, event.startUtc),
     cost: cost.cost,
     cost_details: cost.cost_details,
     website: event.website || base.url,

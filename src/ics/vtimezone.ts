@@ -1,4 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { timeZoneAbbreviation } from '../common/dates/timezone-abbreviation';
 
 /**
  * Offsets are sampled daily and each change is then narrowed down to the minute. Transitions of
@@ -81,7 +82,7 @@ function changesInYear(canonical: string, zone: IANAZone, year: number): string[
     const after = DateTime.fromMillis(transition.at, { zone });
     // The onset is written in the wall-clock time of the offset it replaces (RFC 5545 §3.6.5).
     const localStart = DateTime.fromMillis(transition.at, { zone: FixedOffsetZone.instance(transition.from) }).toFormat(LOCAL_FORMAT);
-    return observance(after.isInDST ? 'DAYLIGHT' : 'STANDARD', localStart, transition.from, transition.to, after.offsetNameShort ?? formatUtcOffset(transition.to));
+    return observance(after.isInDST ? 'DAYLIGHT' : 'STANDARD', localStart, transition.from, transition.to, timeZoneAbbreviation(canonical, new Date(transition.at)));
   });
   if (scannedYears.size >= YEAR_CACHE_SIZE) scannedYears.clear();
   scannedYears.set(key, lines);
@@ -104,7 +105,7 @@ export function buildVTimezone(zoneName: string, instants: Date[]): string | nul
   years.forEach((year, index) => {
     if (index === 0 || years[index - 1] !== year - 1) {
       const newYear = DateTime.fromObject({ year, month: 1, day: 1 }, { zone });
-      const name = newYear.offsetNameShort ?? formatUtcOffset(newYear.offset);
+      const name = timeZoneAbbreviation(canonical, newYear.toJSDate());
       lines.push(...observance(newYear.isInDST ? 'DAYLIGHT' : 'STANDARD', newYear.toFormat(LOCAL_FORMAT), newYear.offset, newYear.offset, name));
     }
     lines.push(...changesInYear(canonical, zone, year));

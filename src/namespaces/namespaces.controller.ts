@@ -1,13 +1,43 @@
-import { applyDecorators, Controller, Get, HttpCode, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, HttpCode, Query, Req, RequestMethod } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import type { RouteInfo } from '@nestjs/common/interfaces';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { NamespaceIndex, NamespacesService } from './namespaces.service';
+import { ApiErrorResponse } from '../common/errors/api-error.response';
+import { NamespaceIndex, NamespacesService, RootIndex } from './namespaces.service';
 
 const IndexQuery = () =>
   applyDecorators(
-    ApiQuery({ name: 'namespace', required: false, description: 'The namespace (informational)', schema: { type: 'string' } }),
+    ApiQuery({ name: 'namespace', required: false, description: 'The namespace to show (this one by default)', schema: { type: 'string' } }),
     ApiQuery({ name: 'context', required: false, description: 'Scope of the request', schema: { type: 'string', default: 'view' } }),
+    ApiNotFoundResponse({ type: ApiErrorResponse, description: '`rest_invalid_namespace`: `namespace` names no namespace of this API' }),
   );
+
+/**
+ * The API root (`GET /wp-json/` in drop-in mode, `GET /` by default), WordPress's root index. Its
+ * path is API_ROOT, which is configuration: `mountAtApiRoot` sets it before the routes are registered.
+ */
+@ApiTags('operations')
+@Controller()
+export class ApiRootController {
+  constructor(private readonly namespaces: NamespacesService) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiQuery({ name: 'context', required: false, description: 'Scope of the request', schema: { type: 'string', default: 'view' } })
+  @ApiOperation({ summary: 'Root index of the API: its namespaces and all their routes, as WordPress serves at /wp-json/' })
+  @ApiOkResponse({ description: '`{url, home, timezone_string, namespaces, authentication, routes, _links}`' })
+  index(@Req() request: Request): RootIndex {
+    return this.namespaces.rootIndex(request);
+  }
+}
+
+/** Puts the root index at API_ROOT, outside the namespaces' prefix: the route to leave out of it. */
+export function mountAtApiRoot(apiRoot: string): RouteInfo {
+  const path = apiRoot === '' ? '/' : apiRoot;
+  Reflect.defineMetadata(PATH_METADATA, path, ApiRootController);
+  return { path, method: RequestMethod.GET };
+}
 
 @ApiTags('events')
 @Controller('events/v1')
@@ -19,8 +49,8 @@ export class EventsNamespaceController {
   @IndexQuery()
   @ApiOperation({ summary: 'Index of the events namespace: its routes, methods and arguments' })
   @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
-  index(@Req() request: Request): NamespaceIndex {
-    return this.namespaces.index('events', request);
+  index(@Req() request: Request, @Query('namespace') namespace?: unknown): NamespaceIndex {
+    return this.namespaces.index('events', request, namespace);
   }
 
   @Get('doc')
@@ -42,8 +72,8 @@ export class TicketsNamespaceController {
   @IndexQuery()
   @ApiOperation({ summary: 'Index of the tickets namespace: its routes, methods and arguments' })
   @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
-  index(@Req() request: Request): NamespaceIndex {
-    return this.namespaces.index('tickets', request);
+  index(@Req() request: Request, @Query('namespace') namespace?: unknown): NamespaceIndex {
+    return this.namespaces.index('tickets', request, namespace);
   }
 
   @Get('doc')

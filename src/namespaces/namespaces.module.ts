@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { EventsNamespaceController, TicketsNamespaceController } from './namespaces.controller';
+import { ApiRootController, EventsNamespaceController, TicketsNamespaceController } from './namespaces.controller';
 import { NamespacesService } from './namespaces.service';
 import { OpenApiDocument } from './openapi-document';
 
 @Module({
-  controllers: [EventsNamespaceController, TicketsNamespaceController],
+  controllers: [ApiRootController, EventsNamespaceController, TicketsNamespaceController],
   providers: [NamespacesService, OpenApiDocument],
   exports: [OpenApiDocument],
 })

@@ -9,6 +9,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Request } from 'express';
+import { invalidNamespace } from '../common/errors/api-error';
 import { ApiUrls, NamespaceName } from '../common/http/api-urls.service';
 import { appConfig } from '../config/app.config';
 import { OpenApiDocument } from './openapi-document';
@@ -48,6 +49,19 @@ export interface NamespaceIndex {
   _links: { up: Array<{ href: string }> };
 }
 
+/** WordPress's root index (`GET /wp-json/`), with the parts that describe this API. */
+export interface RootIndex {
+  url: string;
+  home: string;
+  timezone_string: string;
+  namespaces: string[];
+  authentication: Record<string, never>;
+  routes: Record<string, NamespaceRoute>;
+  _links: { help: Array<{ href: string }> };
+}
+
+const NAMESPACE_NAMES: NamespaceName[] = ['events', 'tickets'];
+
 function isReference(value: unknown): value is ReferenceObject {
   return typeof value === 'object' && value !== null && '$ref' in value;
 }
@@ -74,24 +88,50 @@ export class NamespacesService {
     return { ...doc, servers: [{ url: `${this.urls.namespaceUrl(request, name)}/` }] };
   }
 
-  /** The WordPress-style index: every route of the namespace with its methods and arguments. */
-  index(name: NamespaceName, request: Request): NamespaceIndex {
+  /**
+   * The WordPress-style index: every route of the namespace with its methods and arguments. As in
+   * WordPress, the `namespace` argument names the namespace shown (the route's own by default);
+   * one the API does not have is 404 `rest_invalid_namespace`.
+   */
+  index(name: NamespaceName, request: Request, requested?: unknown): NamespaceIndex {
+    const shown = requested === undefined ? name : NAMESPACE_NAMES.find((candidate) => this.urls.namespace(candidate) === requested);
+    if (!shown) throw invalidNamespace();
+    return { namespace: this.urls.namespace(shown), routes: this.indexRoutes(shown, request), _links: { up: [{ href: this.urls.apiRoot(request) }] } };
+  }
+
+  /** WordPress's root index: the namespaces and all their routes, with the root route itself. */
+  rootIndex(request: Request): RootIndex {
+    const apiRoot = this.urls.apiRoot(request);
+    const origin = this.urls.origin(request);
+    const rootRoute: NamespaceRoute = {
+      namespace: '',
+      methods: ['GET'],
+      endpoints: [{ methods: ['GET'], args: { context: { required: false, default: 'view' } } }],
+      _links: { self: [{ href: apiRoot }] },
+    };
+    return {
+      url: origin,
+      home: origin,
+      timezone_string: this.urls.siteTimezone,
+      namespaces: NAMESPACE_NAMES.map((name) => this.urls.namespace(name)),
+      authentication: {},
+      routes: Object.assign({ '/': rootRoute }, ...NAMESPACE_NAMES.map((name) => this.indexRoutes(name, request))) as Record<string, NamespaceRoute>,
+      _links: { help: [{ href: `${apiRoot}docs` }] },
+    };
+  }
+
+  private indexRoutes(name: NamespaceName, request: Request): Record<string, NamespaceRoute> {
     let routes = this.indexes.get(name);
     if (!routes) {
       routes = this.buildRoutes(name);
       this.indexes.set(name, routes);
     }
-    const namespace = this.urls.namespace(name);
-    return {
-      namespace,
-      routes: Object.fromEntries(
-        routes.map(([key, route, selfPath]) => [
-          key,
-          selfPath === null ? route : { ...route, _links: { self: [{ href: this.urls.namespaceUrl(request, name, selfPath) }] } },
-        ]),
-      ),
-      _links: { up: [{ href: this.urls.apiRoot(request) }] },
-    };
+    return Object.fromEntries(
+      routes.map(([key, route, selfPath]) => [
+        key,
+        selfPath === null ? route : { ...route, _links: { self: [{ href: this.urls.namespaceUrl(request, name, selfPath) }] } },
+      ]),
+    );
   }
 
   private namespacePathPrefix(name: NamespaceName): string {

@@ -13,10 +13,10 @@ describe('capacity arithmetic', () => {
     expect(isAvailable(state)).toBe(false);
   });
 
-  it('unlimited: capacity "", max 0, available -1, 100 %', () => {
+  it('unlimited: capacity "", max 0, available -1, 100 %, stock mode ""', () => {
     const state = { mode: 'unlimited' as const, capacity: null, sold: 12, pending: 1, pool: null };
     expect(effectiveCapacity(state)).toBeUndefined();
-    expect(capacityDetails(state)).toEqual({ available_percentage: 100, available: -1, max: 0, sold: 12, pending: 1, global_stock_mode: 'unlimited' });
+    expect(capacityDetails(state)).toEqual({ available_percentage: 100, available: -1, max: 0, sold: 12, pending: 1, global_stock_mode: '' });
     expect(isAvailable(state)).toBe(true);
   });
 

@@ -23,7 +23,8 @@ export interface CapacityDetails {
   max: number;
   sold: number;
   pending: number;
-  global_stock_mode: CapacityMode;
+  /** The original's stock mode: `""` for unlimited tickets, whose stock it does not manage. */
+  global_stock_mode: Exclude<CapacityMode, 'unlimited'> | '';
 }
 
 const UNLIMITED = -1;
@@ -85,7 +86,7 @@ export function capacityDetails(state: CapacityState): CapacityDetails {
     max: capacity ?? 0,
     sold: state.sold,
     pending: state.pending,
-    global_stock_mode: state.mode,
+    global_stock_mode: state.mode === 'unlimited' ? '' : state.mode,
   };
 }
 

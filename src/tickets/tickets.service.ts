@@ -12,8 +12,8 @@ import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { ApiError, invalidParam, missingParams } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
-import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
-import { canReadPost } from '../common/posts/post-permissions';
+import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
+import { canReadPost, listVisibility } from '../common/posts/post-permissions';
 import { isPostStatus, POST_STATUSES, PostStatus } from '../common/posts/post-status';
 import { appConfig } from '../config/app.config';
 import { OrderItem } from '../orders/order.entity';
@@ -126,7 +126,7 @@ export class TicketsService implements EventTicketingFacts {
     applyTicketFilters(builder, filters);
     const matching = await this.counts.count('tickets', builder, manager);
     const skipped = query.offset ?? 0;
-    const total = Math.max(matching - skipped, 0);
+    const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
 
@@ -441,8 +441,8 @@ export class TicketsService implements EventTicketingFacts {
   /** Reads and checks the list filters; what was recognised is added to `echo` for `rest_url`. */
   private async readListFilters(manager: EntityManager, query: ListTicketsQuery, user: AuthenticatedUser | undefined, echo: Array<[string, string]>): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
-      eventStatuses: ['publish'],
-      ticketStatuses: ['publish'],
+      eventStatuses: null,
+      ticketStatuses: null,
       matchNothing: false,
       order: query.order ?? 'ASC',
       orderBy: query.orderby ?? 'title',
@@ -462,10 +462,11 @@ export class TicketsService implements EventTicketingFacts {
       filters.providers = [...new Set(query.provider.map(resolveProvider).filter((provider) => provider !== null))];
       echo.push(['provider', query.provider.join(',')]);
     }
-    filters.include = await this.readIds(manager, Ticket, query.include, 'include', echo);
-    filters.exclude = await this.readIds(manager, Ticket, query.exclude, 'exclude', echo);
-    filters.includePost = await this.readIds(manager, Event, query.include_post, 'include_post', echo);
-    filters.excludePost = await this.readIds(manager, Event, query.exclude_post, 'exclude_post', echo);
+    // Ticket ids filter as the original's post__in and post__not_in do: ids that name nothing match nothing.
+    filters.include = this.readTicketIds(query.include, 'include', echo);
+    filters.exclude = this.readTicketIds(query.exclude, 'exclude', echo);
+    filters.includePost = await this.readEventIds(manager, query.include_post, 'include_post', echo);
+    filters.excludePost = await this.readEventIds(manager, query.exclude_post, 'exclude_post', echo);
     // Counts and capacities are the business of those who run events; the original ignores them for others.
     if (hasCapability(user, 'manage_attendees')) {
       filters.attendees = this.readRange(query.attendees_min, query.attendees_max, 'attendees', echo);
@@ -480,8 +481,12 @@ export class TicketsService implements EventTicketingFacts {
     if (availableFrom) filters.saleStartsFrom = availableFrom.instant;
     const availableUntil = this.readDateFilter(query.available_until, 'available_until', echo);
     if (availableUntil) filters.saleEndsBefore = availableUntil.limit;
-    filters.eventStatuses = this.readStatuses(query.post_status, 'post_status', echo);
-    filters.ticketStatuses = this.readStatuses(query.status, 'status', echo);
+    // By default, tickets of every event the caller may read (their own drafts and pending events
+    // too, as the original lists them): the visibility decides. Callers who read published events
+    // only keep the plain status filter, which the indexes serve.
+    const readableEvents = listVisibility(user).kind === 'published-only' ? (['publish'] as PostStatus[]) : null;
+    filters.eventStatuses = this.readStatuses(query.post_status, 'post_status', echo, readableEvents);
+    filters.ticketStatuses = this.readStatuses(query.status, 'status', echo, ['publish']);
 
     if (query.currency !== undefined) {
       const codes = query.currency.map((code) => code.trim().toUpperCase());
@@ -498,9 +503,9 @@ export class TicketsService implements EventTicketingFacts {
     return filters;
   }
 
-  /** Post statuses or `any` (everything but trash); publish when absent. */
-  private readStatuses(raw: string[] | undefined, field: string, echo: Array<[string, string]>): PostStatus[] | null {
-    if (raw === undefined || raw.length === 0) return ['publish'];
+  /** Post statuses or `any` (null: everything but trash); `absent` when none is asked for. */
+  private readStatuses(raw: string[] | undefined, field: string, echo: Array<[string, string]>, absent: PostStatus[] | null): PostStatus[] | null {
+    if (raw === undefined || raw.length === 0) return absent;
     const values = raw.map((value) => value.trim().toLowerCase());
     for (const value of values) {
       if (value !== 'any' && !isPostStatus(value)) throw invalidParam(field, `${field} must hold any or post statuses: ${POST_STATUSES.join(', ')}`);
@@ -524,11 +529,17 @@ export class TicketsService implements EventTicketingFacts {
     return { instant: parsed.instant, limit };
   }
 
-  /** Ids of a filter, each of which must name an existing row (else 400 naming the field). */
-  private async readIds(manager: EntityManager, entity: typeof Ticket | typeof Event, ids: number[] | undefined, field: string, echo: Array<[string, string]>): Promise<number[] | undefined> {
+  private readTicketIds(ids: number[] | undefined, field: string, echo: Array<[string, string]>): number[] | undefined {
+    if (ids === undefined || ids.length === 0) return undefined;
+    echo.push([field, ids.join(',')]);
+    return ids;
+  }
+
+  /** Event ids of a filter, each of which must name an existing event (else 400 naming the field). */
+  private async readEventIds(manager: EntityManager, ids: number[] | undefined, field: string, echo: Array<[string, string]>): Promise<number[] | undefined> {
     if (ids === undefined || ids.length === 0) return undefined;
     const unique = [...new Set(ids)];
-    const found = await manager.find(entity, { select: { id: true }, where: { id: In(unique) } });
+    const found = await manager.find(Event, { select: { id: true }, where: { id: In(unique) } });
     const missing = unique.filter((id) => !found.some((row) => row.id === id));
     if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
     echo.push([field, ids.join(',')]);

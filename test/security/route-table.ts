@@ -702,7 +702,8 @@ const REFUSED_DOCS_FILE = '/docs/LICENSE';
 const NO_ROUTE: Outcome = { status: 404, code: 'rest_no_route' };
 
 export const ROUTE_TABLE: RouteSpec[] = [
-  // Namespace indexes and OpenAPI documents, the documentation page, operations: public.
+  // The API root index, namespace indexes and OpenAPI documents, the documentation page, operations: public.
+  { method: 'GET', path: '/', scenarios: [get('/')] },
   { method: 'GET', path: EVENTS_NS, scenarios: [get(EVENTS_NS)] },
   { method: 'GET', path: `${EVENTS_NS}/doc`, scenarios: [get(`${EVENTS_NS}/doc`)] },
   { method: 'GET', path: TICKETS_NS, scenarios: [get(TICKETS_NS)] },

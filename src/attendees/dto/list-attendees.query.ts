@@ -61,7 +61,7 @@ export class ListAttendeesQuery {
   @MaxLength(200, { message: 'search must be at most 200 characters long' })
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Skip this many matching attendees before paging; total counts what is left', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ description: 'Skip this many matching attendees before paging; `total` still counts every match (0 once the offset skips them all)', type: 'integer', minimum: 0 })
   @IsOptional()
   @ToInteger()
   @IsInt({ message: 'offset must be an integer from 0' })

@@ -60,6 +60,11 @@ export function noRoute(): ApiError {
   return new ApiError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 }
 
+/** WordPress's answer for a namespace index asked for a namespace the API does not have. */
+export function invalidNamespace(): ApiError {
+  return new ApiError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
+}
+
 export function incorrectPassword(): ApiError {
   return new ApiError('incorrect_password', 'The provided password is an invalid application password.', 401);
 }

@@ -54,6 +54,15 @@ export function countPages(total: number, perPage: number): number {
  * `{resource}-archive-page-not-found`), `invalid` (tickets namespace: 400 `invalid-page-number`)
  * or `empty` (terms: 200 with an empty list). Page 1 of an empty list is always fine.
  */
+/**
+ * The total a list with `offset` reports, as the original's WP_Query does: every match while the
+ * offset leaves some on the page (offset 1 of 4: total 4, three items), none once it skips them all
+ * (WordPress counts the matches only when the page has any).
+ */
+export function totalWithOffset(matching: number, skipped: number): number {
+  return skipped < matching ? matching : 0;
+}
+
 export type PastEndPolicy = { kind: 'not-found'; resource: string } | { kind: 'invalid' } | { kind: 'empty' };
 
 export function assertPageInRange(page: number, totalPages: number, policy: PastEndPolicy): void {

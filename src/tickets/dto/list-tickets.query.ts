@@ -41,7 +41,7 @@ export class ListTicketsQuery {
   @MaxLength(200)
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Skip this many tickets before the page', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ description: 'Skip this many tickets before the page; `total` still counts every match (0 once the offset skips them all)', type: 'integer', minimum: 0 })
   @IsOptional()
   @ToInteger()
   @IsInt({ message: 'offset must be a whole number from 0' })
@@ -86,7 +86,7 @@ export class ListTicketsQuery {
   @MaxLength(40)
   before?: string;
 
-  @ApiPropertyOptional({ description: 'Only these ticket ids', type: [Number], ...LIST })
+  @ApiPropertyOptional({ description: 'Only these ticket ids; ids that name no ticket match nothing', type: [Number], ...LIST })
   @IsOptional()
   @ToIntList()
   @MaxListValues('include')
@@ -152,7 +152,7 @@ export class ListTicketsQuery {
   @MaxLength(40)
   available_until?: string;
 
-  @ApiPropertyOptional({ description: 'Statuses of the ticket events, or any (default publish); callers see only events they may read', type: [String], ...LIST })
+  @ApiPropertyOptional({ description: 'Statuses of the ticket events, or any; by default every event the caller may read (signed-in managers: their drafts and pending events too)', type: [String], ...LIST })
   @IsOptional()
   @ToList()
   @MaxListValues('post_status')

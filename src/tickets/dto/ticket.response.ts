@@ -7,7 +7,7 @@ export class TicketCapacityDetailsDoc {
   @ApiPropertyOptional({ description: 'Managers only: the capacity (0 when unlimited)' }) max?: number;
   @ApiPropertyOptional({ description: 'Managers only: units in completed orders and RSVP yes answers' }) sold?: number;
   @ApiPropertyOptional({ description: 'Managers only: units held by unpaid orders' }) pending?: number;
-  @ApiPropertyOptional({ description: 'Managers only', enum: ['own', 'capped', 'global', 'unlimited'] }) global_stock_mode?: string;
+  @ApiPropertyOptional({ description: 'Managers only; "" for unlimited tickets', enum: ['own', 'capped', 'global', ''] }) global_stock_mode?: string;
 }
 
 export class TicketCostDetailsDoc {
