@@ -32,6 +32,24 @@ export interface CalendarOptions {
   context: RequestContext;
 }
 
+/**
+ * A TEXT value as RFC 5545 §3.3.11 writes it: backslash, semicolon and comma escaped, every line
+ * break as `\n`. ical-generator escapes the event properties it writes, but not the calendar's
+ * NAME and X-WR-CALNAME, which carry an event title: unescaped, a line break there would start
+ * properties, or whole events, of the sender's choosing.
+ */
+export function escapeText(value: string): string {
+  return value.replace(/[\\;,]/g, (character) => `\\${character}`).replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/**
+ * A quoted parameter value (ORGANIZER's CN) can hold neither a double quote nor a line break in
+ * any escaped form (RFC 5545 §3.1), and ical-generator would write a backslash before both.
+ */
+function parameterText(value: string): string {
+  return value.replace(/\r\n|\r|\n/g, ' ').replace(/"/g, "'");
+}
+
 function sequenceOf(modified: Date): number {
   return Math.max(0, Math.floor((modified.getTime() - SEQUENCE_EPOCH_MS) / 1000));
 }
@@ -92,8 +110,7 @@ function toCalendarEvent({ event, relations }: CalendarEntry, context: RequestCo
   if (venue) data.location = venueLocation(venue);
   // ORGANIZER is a calendar address: an organizer without an email cannot be one.
   const organizer = relations.organizers.find((candidate) => candidate.email);
-  // A parameter value cannot hold a double quote in any escaped form (RFC 5545 §3.1).
-  if (organizer?.email) data.organizer = { name: organizer.title.replace(/"/g, "'"), email: organizer.email };
+  if (organizer?.email) data.organizer = { name: parameterText(organizer.title), email: organizer.email };
   return data;
 }
 
@@ -147,7 +164,7 @@ export function buildEventCalendar(entries: CalendarEntry[], options: CalendarOp
   const host = new URL(options.context.origin).hostname;
   const calendar = ical({
     prodId: { company: 'cal', product: 'events', language: 'EN' },
-    name: options.name,
+    name: escapeText(options.name),
     url: options.url,
     ttl: REFRESH_SECONDS,
   });
@@ -157,7 +174,7 @@ export function buildEventCalendar(entries: CalendarEntry[], options: CalendarOp
     .map(([zone, instants]) => buildVTimezone(zone, instants))
     .filter((component): component is string => component !== null);
   const components = [...zones, ...events.join('').split('\r\n').filter((line) => line !== '').map(foldLine)].join('\r\n');
-  const shell = calendar.toString();
+  const shell = calendar.toString().split('\r\n').map(foldLine).join('\r\n');
   const end = shell.lastIndexOf('END:VCALENDAR');
   // Every line ends with CRLF, the last one included; ical-generator leaves that one out.
   return `${shell.slice(0, end)}${components === '' ? '' : `${components}\r\n`}END:VCALENDAR\r\n`;

@@ -1,4 +1,5 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { invalidParam } from '../errors/api-error';
 import type { AuthenticatedUser } from '../../auth/roles';
 import type { Clock } from '../clock';
 import type { ApiUrls } from '../http/api-urls.service';
@@ -110,6 +111,18 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
     const name = this.resource.type;
     const input = await validateInlineFields(this.createInput, fields, name);
     return this.findOrCreate(this.writeFor(manager, user, (field) => `${name}[${field}]`), input);
+  }
+
+  /**
+   * Ids an event body links to (`field`, venue or organizer): each must exist (400 naming the
+   * field) and be readable by `user` (403 `{type}-not-accessible`), so that an event cannot show
+   * another user's draft.
+   */
+  async assertLinkable(ids: number[], field: string, user: AuthenticatedUser, manager: EntityManager): Promise<void> {
+    const posts = await manager.find(this.resource.entity, { select: { id: true, status: true, authorId: true } as never, where: { id: In(ids) } as never });
+    const missing = ids.filter((id) => !posts.some((post) => post.id === id));
+    if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
+    for (const post of posts) assertCanReadPost(this.resource, user, post);
   }
 
   private writeFor(manager: EntityManager, user: AuthenticatedUser, fieldName: (field: string) => string): LinkedPostWrite {

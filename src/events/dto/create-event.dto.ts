@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
+import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing';
 
 
 const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
@@ -9,12 +10,13 @@ const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alo
 /** Fields of an event on create. Venue, organizer, terms and cost take several shapes and are checked by the service. */
 export class CreateEventDto {
   /** The event title. */
-  @ApiProperty({ description: 'Title', maxLength: 255 })
+  @ApiProperty({ description: 'Title; inline markup only (links, emphasis, code, quotes), anything else is removed', maxLength: 255 })
   @NullAsAbsent()
   @IsDefined()
   @IsString()
   @IsNotEmpty({ message: 'title must not be empty' })
   @MaxLength(255)
+  @TitleText()
   title: string;
 
   @ApiProperty({ description: `Start date and time: ${DATE_FORMATS}`, example: '2027-01-15 10:00:00', oneOf: [{ type: 'string' }, { type: 'integer' }] })
@@ -27,16 +29,16 @@ export class CreateEventDto {
   @Allow()
   end_date: string | number;
 
-  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed). "" clears it.' })
+  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed; at most 65535 bytes and 5000 tags). "" clears it.' })
   @IsOptional()
   @IsString()
-  @MaxLength(65535)
+  @RichTextLimits('description')
   description?: string;
 
   @ApiPropertyOptional({ description: 'Short summary (HTML). "" clears it.' })
   @IsOptional()
   @IsString()
-  @MaxLength(65535)
+  @RichTextLimits('excerpt')
   excerpt?: string;
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the title when omitted, made unique with -2, -3...' })
