@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/http/request-context';
 import type { Event } from '../events/event.entity';
 import type { EventRelations } from '../events/events.mapper';
 import type { Venue } from '../venues/venue.entity';
-import { richTextToPlainText } from './plain-text';
+import { inlineHtmlToText, richTextToPlainText } from './plain-text';
 import { buildVTimezone, canonicalIanaZone } from './vtimezone';
 
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8';
@@ -62,8 +62,8 @@ function dateOnly(wallClock: string, plusDays = 0): Date {
 
 function venueLocation(venue: Venue): ICalLocationWithTitle {
   const region = [venue.stateprovince || venue.state || venue.province, venue.zip].filter(Boolean).join(' ');
-  const address = [venue.address, venue.city, region, venue.country].filter(Boolean).join(', ');
-  const location: ICalLocationWithTitle = { title: venue.title };
+  const address = [venue.address, venue.city, region, venue.country].filter(Boolean).map(inlineHtmlToText).join(', ');
+  const location: ICalLocationWithTitle = { title: inlineHtmlToText(venue.title) };
   if (address) location.address = address;
   if (venue.geoLat !== null && venue.geoLng !== null) location.geo = { lat: venue.geoLat, lon: venue.geoLng };
   return location;
@@ -97,12 +97,12 @@ function toCalendarEvent({ event, relations }: CalendarEntry, context: RequestCo
     created: event.createdAt,
     lastModified: event.updatedAt,
     ...schedule(event),
-    summary: event.title,
+    summary: inlineHtmlToText(event.title),
     // The event's `url` in responses (postBaseFields), written out: postBaseFields also formats four
     // dates, which took about a third of the time of a 500-event feed. The e2e test holds the two together.
     url: `${context.origin}/event/${event.slug}/`,
     status: event.status === 'publish' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
-    categories: relations.categories.map(({ term }) => ({ name: term.name })),
+    categories: relations.categories.map(({ term }) => ({ name: inlineHtmlToText(term.name) })),
   };
   const description = richTextToPlainText(event.description) || richTextToPlainText(event.excerpt);
   if (description) data.description = description;
@@ -110,7 +110,7 @@ function toCalendarEvent({ event, relations }: CalendarEntry, context: RequestCo
   if (venue) data.location = venueLocation(venue);
   // ORGANIZER is a calendar address: an organizer without an email cannot be one.
   const organizer = relations.organizers.find((candidate) => candidate.email);
-  if (organizer?.email) data.organizer = { name: parameterText(organizer.title), email: organizer.email };
+  if (organizer?.email) data.organizer = { name: parameterText(inlineHtmlToText(organizer.title)), email: organizer.email };
   return data;
 }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../common/http/request-context';
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { EventsService } from '../events/events.service';
 import { buildEventCalendar } from './event-calendar';
+import { inlineHtmlToText } from './plain-text';
 
 /**
  * Most events one feed holds. A subscription asks for the whole feed every hour or so, so it is
@@ -30,6 +31,6 @@ export class EventsIcsService {
 
   async single(id: number, context: RequestContext, url: string): Promise<IcsFile> {
     const entry = await this.events.findReadableWithRelations({ id }, context);
-    return { body: buildEventCalendar([entry], { name: entry.event.title, url, context }), total: 1, filename: `${entry.event.slug}.ics` };
+    return { body: buildEventCalendar([entry], { name: inlineHtmlToText(entry.event.title), url, context }), total: 1, filename: `${entry.event.slug}.ics` };
   }
 }
