@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
+import { MaxListValues } from '../../common/security/list-limits';
 import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing';
 
 
@@ -131,18 +132,22 @@ export class CreateEventDto {
 
   @ApiPropertyOptional({ description: 'Category ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
   @Allow()
+  @MaxListValues('categories')
   categories?: unknown;
 
   @ApiPropertyOptional({ description: 'Tag ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
   @Allow()
+  @MaxListValues('tags')
   tags?: unknown;
 
   @ApiPropertyOptional({ description: 'Venue: an id, {id}, an object of venue fields (created, or an exact match reused), or a list of those. "", 0 or [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
   @Allow()
+  @MaxListValues('venue')
   venue?: unknown;
 
   @ApiPropertyOptional({ description: 'Organizers: an id, a list of ids, an object of organizer fields, or a list mixing {id} and objects. [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
   @Allow()
+  @MaxListValues('organizer')
   organizer?: unknown;
 
   @ApiPropertyOptional({ description: 'Author user id; only editors and administrators may name another user.' })

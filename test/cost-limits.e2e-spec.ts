@@ -1,0 +1,123 @@
+import request from 'supertest';
+import { MAX_CART_LINES } from '../src/cart/dto/update-cart.dto';
+import { RICH_TEXT_MAX_BYTES, RICH_TEXT_MAX_TAGS } from '../src/common/security/text-sanitizing';
+import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+
+const EVENTS_API = '/cal/events/v1';
+const CART = '/cal/tickets/v1/cart';
+
+/** Sets `variables` for the apps created inside `build`, then puts the environment back. */
+async function withEnv<T>(variables: Record<string, string>, build: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, variables);
+  try {
+    return await build();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** CPU time (user + system, ms) this process spends on `work`, the app under test included. */
+async function cpuMillis<T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
+  const before = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(before);
+  return { result, cpuMs: (used.user + used.system) / 1000 };
+}
+
+function expectInvalidParam(response: request.Response, field: string): void {
+  expect(response.status).toBe(400);
+  expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { [field]: expect.any(String) } } });
+}
+
+describe('Oversize input is refused before expensive work (e2e)', () => {
+  let testApp: TestApp;
+  let editor: TestUser;
+  const http = () => request(testApp.server);
+
+  beforeAll(async () => {
+    // Room for the 1 MB bodies of the issue, so that what refuses them is the check under test.
+    testApp = await withEnv({ BODY_LIMIT_BYTES: String(2 * 1024 * 1024) }, () => createTestApp());
+    editor = await createUser(testApp, 'editor');
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const EVENT = { title: 'Sized', start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 12:00:00' };
+
+  it(`refuses a cart of 36 000 lines (1 MB) with 400 naming tickets, counting its lines before reading any (at most ${MAX_CART_LINES})`, async () => {
+    const body = JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 36_000 }, () => ({ ticket_id: 1, quantity: 1 })) });
+    expect(body.length).toBeGreaterThan(1_000_000);
+    // Warm up the route, so that the measure is of the refusal alone.
+    await http().post(CART).set('Content-Type', 'application/json').send(JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 101 }, () => ({ ticket_id: 1, quantity: 1 })) }));
+    const { result, cpuMs } = await cpuMillis(() => http().post(CART).set('Content-Type', 'application/json').send(body));
+    console.info(`cart of 36 000 lines refused in ${cpuMs.toFixed(1)} ms of CPU`);
+    expectInvalidParam(result, 'tickets');
+    expect(result.body.data.params.tickets).toBe(`tickets may hold at most ${MAX_CART_LINES} items`);
+    // Before the check, converting and validating the lines took about 900 ms of CPU.
+    expect(cpuMs).toBeLessThan(250);
+  });
+
+  it('refuses more registration answer lines than cart lines the same way', async () => {
+    const response = await http()
+      .post(CART)
+      .send({ provider: 'tc', meta: Array.from({ length: MAX_CART_LINES + 1 }, () => ({ ticket_id: 1, items: [] })) });
+    expectInvalidParam(response, 'meta');
+  });
+
+  it('still reads a cart of 100 lines line by line, naming the wrong one', async () => {
+    const tickets = Array.from({ length: MAX_CART_LINES }, (_unused, index) => ({ ticket_id: index + 1, quantity: index === 7 ? -1 : 1 }));
+    const response = await http().post(CART).send({ provider: 'tc', tickets });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(response.body)).toContain('quantity must not be negative');
+  });
+
+  it.each(['categories', 'tags', 'venue', 'organizer'])('refuses an event body whose %s list holds more than 100 values before reading them', async (field) => {
+    const response = await http()
+      .post(`${EVENTS_API}/events`)
+      .set('Authorization', editor.authorization)
+      .send({ ...EVENT, [field]: Array.from({ length: 20_000 }, (_unused, index) => ({ id: index + 1, name: `n${index}` })) });
+    expectInvalidParam(response, field);
+    expect(response.body.data.params[field]).toBe(`${field} may hold at most 100 values`);
+  });
+
+  it(`refuses a description of more than ${RICH_TEXT_MAX_TAGS} tags with 400 naming it, before sanitising it`, async () => {
+    const description = '<b>x</b>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1);
+    const response = await http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, description });
+    expectInvalidParam(response, 'description');
+    expect(response.body.data.params.description).toBe(`description may hold at most ${RICH_TEXT_MAX_TAGS} HTML tags`);
+    // Just within the limit: accepted.
+    await http()
+      .post(`${EVENTS_API}/events`)
+      .set('Authorization', editor.authorization)
+      .send({ ...EVENT, description: '<b>x</b>'.repeat(RICH_TEXT_MAX_TAGS / 2) })
+      .expect(201);
+  });
+
+  it('refuses a 1 MB description full of tags in a few milliseconds, naming it', async () => {
+    const description = '<b><i>x</i></b>'.repeat(65_536);
+    const { result, cpuMs } = await cpuMillis(() => http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, description }));
+    console.info(`1 MB description refused in ${cpuMs.toFixed(1)} ms of CPU`);
+    expectInvalidParam(result, 'description');
+    expect(result.body.data.params.description).toBe(`description must be at most ${RICH_TEXT_MAX_BYTES} bytes long`);
+    expect(cpuMs).toBeLessThan(250);
+  });
+
+  it('applies the same limits to the rich text of a venue or organizer given inside an event body', async () => {
+    const description = '<i>y</i>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1);
+    const venue = await http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, venue: { venue: 'Tagged hall', description } });
+    expectInvalidParam(venue, 'venue[description]');
+    const organizer = await http()
+      .post(`${EVENTS_API}/events`)
+      .set('Authorization', editor.authorization)
+      .send({ ...EVENT, organizer: [{ organizer: 'Tagged people', excerpt: description }] });
+    expectInvalidParam(organizer, 'organizer[excerpt]');
+    const direct = await http().post(`${EVENTS_API}/venues`).set('Authorization', editor.authorization).send({ venue: 'Tagged hall', description });
+    expectInvalidParam(direct, 'description');
+  });
+});
