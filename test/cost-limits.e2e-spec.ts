@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { MAX_CART_LINES } from '../src/cart/dto/update-cart.dto';
 import { RICH_TEXT_MAX_BYTES, RICH_TEXT_MAX_TAGS } from '../src/common/security/text-sanitizing';
+import { COSTLY_ROUTE_WEIGHT } from '../src/common/throttling/rate-limit.guard';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const EVENTS_API = '/cal/events/v1';
@@ -119,5 +120,30 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     expectInvalidParam(organizer, 'organizer[excerpt]');
     const direct = await http().post(`${EVENTS_API}/venues`).set('Authorization', editor.authorization).send({ venue: 'Tagged hall', description });
     expectInvalidParam(direct, 'description');
+  });
+
+  describe('the iCalendar feed, limited by cost', () => {
+    let limited: TestApp;
+    const from = (address: string, path: string) => request(limited.server).get(path).set('X-Forwarded-For', address);
+
+    beforeAll(async () => {
+      limited = await withEnv({ RATE_LIMIT_PER_MINUTE: '600' }, () => createTestApp());
+    });
+
+    afterAll(async () => {
+      await limited.close();
+    });
+
+    it(`gives one client ${600 / COSTLY_ROUTE_WEIGHT} feeds a minute (a twentieth of its 600 requests), leaving its other requests and other clients alone`, async () => {
+      const feeds = 600 / COSTLY_ROUTE_WEIGHT;
+      for (let sent = 0; sent < feeds; sent += 1) await from('203.0.113.40', `${EVENTS_API}/events/ics`).expect(200);
+      const refused = await from('203.0.113.40', `${EVENTS_API}/events/ics`);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'rest_too_many_requests', data: { status: 429, retry_after: expect.any(Number) } });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // The same client's ordinary requests still have their budget; another client its feeds.
+      await from('203.0.113.40', `${EVENTS_API}/events`).expect(200);
+      await from('203.0.113.41', `${EVENTS_API}/events/ics`).expect(200);
+    });
   });
 });
