@@ -109,7 +109,7 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     expect(cpuMs).toBeLessThan(250);
   });
 
-  it('applies the same limits to the rich text of a venue or organizer given inside an event body', async () => {
+  it('applies the same limits to the rich text of venues and organizers, inside an event body or not, and to term descriptions', async () => {
     const description = '<i>y</i>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1);
     const venue = await http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, venue: { venue: 'Tagged hall', description } });
     expectInvalidParam(venue, 'venue[description]');
@@ -120,6 +120,8 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     expectInvalidParam(organizer, 'organizer[excerpt]');
     const direct = await http().post(`${EVENTS_API}/venues`).set('Authorization', editor.authorization).send({ venue: 'Tagged hall', description });
     expectInvalidParam(direct, 'description');
+    const term = await http().post(`${EVENTS_API}/categories`).set('Authorization', editor.authorization).send({ name: 'Tagged term', description });
+    expectInvalidParam(term, 'description');
   });
 
   describe('the iCalendar feed, limited by cost', () => {

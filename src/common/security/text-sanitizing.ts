@@ -98,19 +98,22 @@ export function sanitizePlainText(text: string): string {
  * longer than `maxLength` is left for the field's validators to refuse, so that an oversize value
  * costs no parsing; what sanitising returns is validated against the same length.
  */
-function sanitizedOnInput(sanitize: (text: string) => string, maxLength: number) {
-  const clean = (value: unknown): unknown => (typeof value === 'string' && value.length <= maxLength ? sanitize(value) : value);
+function sanitizedOnInput(sanitize: (text: string) => string, withinLimits: (text: string) => boolean) {
+  const clean = (value: unknown): unknown => (typeof value === 'string' && withinLimits(value) ? sanitize(value) : value);
   return Transform(({ value }: { value: unknown }) => (Array.isArray(value) && value.length <= 100 ? value.map(clean) : clean(value)));
 }
 
 /** A field of plain text, see sanitizePlainText. */
-export const PlainText = (maxLength = 255) => sanitizedOnInput(sanitizePlainText, maxLength);
+export const PlainText = (maxLength = 255) => sanitizedOnInput(sanitizePlainText, (text) => text.length <= maxLength);
 
 /** A title, see sanitizeTitle. */
-export const TitleText = (maxLength = 255) => sanitizedOnInput(sanitizeTitle, maxLength);
+export const TitleText = (maxLength = 255) => sanitizedOnInput(sanitizeTitle, (text) => text.length <= maxLength);
 
-/** A title-like field as long as a rich text field (term descriptions). */
-export const InlineHtmlText = () => sanitizedOnInput(sanitizeTitle, RICH_TEXT_MAX_BYTES);
+/**
+ * A field with the markup of a title and the size of a rich text field (term descriptions): pair
+ * it with RichTextLimits, which refuses what is not sanitised here.
+ */
+export const InlineHtmlText = (field: string) => sanitizedOnInput(sanitizeTitle, (text) => richTextLimitReason(text, field) === undefined);
 
 /**
  * The size limits of a rich text field, checked by validation before the service sanitises it:
@@ -126,3 +129,4 @@ export const RichTextLimits = (field: string) =>
       defaultMessage: (arguments_) => richTextLimitReason(String(arguments_?.value ?? ''), field) ?? `${field} is too large`,
     },
   });
+

@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsByteLength, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { InlineHtmlText, PlainText } from '../security/text-sanitizing';
+import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { InlineHtmlText, PlainText, RichTextLimits } from '../security/text-sanitizing';
 
 /** Term names are trimmed as WordPress does, so "  " counts as empty. */
 const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
@@ -31,9 +31,9 @@ export class CreateTermDto {
   @ApiPropertyOptional({ description: 'Description; inline markup only (links, emphasis, code, quotes). "" or null clears it.', type: 'string', nullable: true })
   @IsOptional()
   // A TEXT column holds 65,535 bytes, whatever the characters.
-  @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
+  @RichTextLimits('description')
   @IsString()
-  @InlineHtmlText()
+  @InlineHtmlText('description')
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted, made unique with -2, -3...', maxLength: 200 })
