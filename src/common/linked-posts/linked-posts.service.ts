@@ -1,7 +1,7 @@
-import { DataSource, EntityManager, In } from 'typeorm';
-import { invalidParam } from '../errors/api-error';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../auth/roles';
 import type { Clock } from '../clock';
+import { invalidParam } from '../errors/api-error';
 import type { ApiUrls } from '../http/api-urls.service';
 import type { RequestContext } from '../http/request-context';
 import { buildPageLinks, PageLinks } from '../pagination/pagination';
@@ -119,7 +119,12 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
    * another user's draft.
    */
   async assertLinkable(ids: number[], field: string, user: AuthenticatedUser, manager: EntityManager): Promise<void> {
-    const posts = await manager.find(this.resource.entity, { select: { id: true, status: true, authorId: true } as never, where: { id: In(ids) } as never });
+    const alias = this.resource.type;
+    const posts = await manager
+      .createQueryBuilder(this.resource.entity, alias)
+      .select([`${alias}.id`, `${alias}.status`, `${alias}.authorId`])
+      .where(`${alias}.id IN (:...ids)`, { ids })
+      .getMany();
     const missing = ids.filter((id) => !posts.some((post) => post.id === id));
     if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
     for (const post of posts) assertCanReadPost(this.resource, user, post);
