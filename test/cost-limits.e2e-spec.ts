@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { MAX_CART_LINES } from '../src/cart/dto/update-cart.dto';
+import { EventsService } from '../src/events/events.service';
 import { RICH_TEXT_MAX_BYTES, RICH_TEXT_MAX_TAGS } from '../src/common/security/text-sanitizing';
 import { COSTLY_ROUTE_WEIGHT } from '../src/common/throttling/rate-limit.guard';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -146,6 +147,29 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
       // The same client's ordinary requests still have their budget; another client its feeds.
       await from('203.0.113.40', `${EVENTS_API}/events`).expect(200);
       await from('203.0.113.41', `${EVENTS_API}/events/ics`).expect(200);
+    });
+
+    it('builds a feed once for callers asking for it at the same time, and again once it is served', async () => {
+      const events = limited.app.get(EventsService);
+      const original = events.findForFeed.bind(events);
+      const builds = jest.spyOn(events, 'findForFeed').mockImplementation(async (...args) => {
+        // Slow enough that every request below arrives while the first build runs.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return original(...args);
+      });
+      try {
+        const path = `${EVENTS_API}/events/ics?start_date=2027-01-01`;
+        const responses = await Promise.all(['203.0.113.50', '203.0.113.51', '203.0.113.52', '203.0.113.53'].map((address) => from(address, path)));
+        expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+        expect(new Set(responses.map((response) => response.text)).size).toBe(1);
+        expect(builds).toHaveBeenCalledTimes(1);
+        // Another query, or a later request, is built on its own.
+        await from('203.0.113.50', `${EVENTS_API}/events/ics?start_date=2027-02-01`).expect(200);
+        await from('203.0.113.50', path).expect(200);
+        expect(builds).toHaveBeenCalledTimes(3);
+      } finally {
+        builds.mockRestore();
+      }
     });
   });
 });
