@@ -137,7 +137,7 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
       await limited.close();
     });
 
-    it(`gives one client ${600 / COSTLY_ROUTE_WEIGHT} feeds a minute (a twentieth of its 600 requests), leaving its other requests and other clients alone`, async () => {
+    it(`gives one client ${600 / COSTLY_ROUTE_WEIGHT} feeds a minute (a hundredth of its 600 requests), leaving its other requests and other clients alone`, async () => {
       const feeds = 600 / COSTLY_ROUTE_WEIGHT;
       for (let sent = 0; sent < feeds; sent += 1) await from('203.0.113.40', `${EVENTS_API}/events/ics`).expect(200);
       const refused = await from('203.0.113.40', `${EVENTS_API}/events/ics`);

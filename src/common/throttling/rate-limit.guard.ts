@@ -14,10 +14,11 @@ const WINDOW_MS = 60_000;
 /**
  * What one request of a route marked `@CostlyRoute()` weighs against the caller's limit: such a
  * route gets a budget of its own, RATE_LIMIT_PER_MINUTE (or the signed-in limit) divided by this,
- * on top of counting as one request. The iCalendar feed builds up to 500 events: at 10 requests a
- * second from one address (well within 600 a minute) it took the health check's p99 to 10 s.
+ * on top of counting as one request. The iCalendar feed builds up to 500 events, about 1 s of CPU
+ * for 300 on a busy machine, where an ordinary request takes 5 to 10 ms: at 10 feeds a second from
+ * one address (well within 600 requests a minute) the health check's p99 went past 40 s.
  */
-export const COSTLY_ROUTE_WEIGHT = 20;
+export const COSTLY_ROUTE_WEIGHT = 100;
 
 const COSTLY_ROUTE = Symbol('COSTLY_ROUTE');
 
