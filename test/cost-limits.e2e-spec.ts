@@ -129,8 +129,11 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     let limited: TestApp;
     const from = (address: string, path: string) => request(limited.server).get(path).set('X-Forwarded-For', address);
 
+    let writer: TestUser;
+
     beforeAll(async () => {
       limited = await withEnv({ RATE_LIMIT_PER_MINUTE: '600' }, () => createTestApp());
+      writer = await createUser(limited, 'editor');
     });
 
     afterAll(async () => {
@@ -149,7 +152,7 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
       await from('203.0.113.41', `${EVENTS_API}/events/ics`).expect(200);
     });
 
-    it('builds a feed once for callers asking for it at the same time, and again once it is served', async () => {
+    it('builds a feed once for callers asking for it at the same time, and serves it again until the events change', async () => {
       const events = limited.app.get(EventsService);
       const original = events.findForFeed.bind(events);
       const builds = jest.spyOn(events, 'findForFeed').mockImplementation(async (...args) => {
@@ -157,15 +160,25 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         return original(...args);
       });
+      // One host for every request: the feed's URL, and so what is shared, depends on it.
+      const feedFrom = (address: string, path: string) => from(address, path).set('Host', 'feeds.example.org');
       try {
         const path = `${EVENTS_API}/events/ics?start_date=2027-01-01`;
-        const responses = await Promise.all(['203.0.113.50', '203.0.113.51', '203.0.113.52', '203.0.113.53'].map((address) => from(address, path)));
+        const responses = await Promise.all(['203.0.113.50', '203.0.113.51', '203.0.113.52', '203.0.113.53'].map((address) => feedFrom(address, path)));
         expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
         expect(new Set(responses.map((response) => response.text)).size).toBe(1);
         expect(builds).toHaveBeenCalledTimes(1);
-        // Another query, or a later request, is built on its own.
-        await from('203.0.113.50', `${EVENTS_API}/events/ics?start_date=2027-02-01`).expect(200);
-        await from('203.0.113.50', path).expect(200);
+        // A later request is served as built, until an event is written; another query is built on its own.
+        expect((await feedFrom('203.0.113.50', path).expect(200)).text).toBe(responses[0].text);
+        expect(builds).toHaveBeenCalledTimes(1);
+        await request(limited.server)
+          .post(`${EVENTS_API}/events`)
+          .set('Authorization', writer.authorization)
+          .send({ title: 'Fresh in the feed', start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', status: 'publish' })
+          .expect(201);
+        expect((await feedFrom('203.0.113.50', path).expect(200)).text).toContain('SUMMARY:Fresh in the feed');
+        expect(builds).toHaveBeenCalledTimes(2);
+        await feedFrom('203.0.113.51', `${EVENTS_API}/events/ics?start_date=2027-02-01`).expect(200);
         expect(builds).toHaveBeenCalledTimes(3);
       } finally {
         builds.mockRestore();
