@@ -1,4 +1,4 @@
-import { RequestMethod, ValidationPipe } from '@nestjs/common';
+import { RequestMethod } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppLogger } from './common/app-logger';
@@ -7,6 +7,7 @@ import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { restRouteRewrite } from './common/http/rest-route';
+import { SizedValidationPipe } from './common/http/sized-validation.pipe';
 import { applyHttpSecurity } from './common/security/http-security';
 import { documentRateLimits } from './common/security/openapi-limits';
 import type { AppConfig } from './config/app.config';
@@ -42,7 +43,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
 
   app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: [...OUTSIDE_API_ROOT, mountAtApiRoot(config.apiRoot)] });
   app.useGlobalPipes(
-    new ValidationPipe({
+    new SizedValidationPipe({
       transform: true,
       whitelist: true,
       forbidNonWhitelisted: false,

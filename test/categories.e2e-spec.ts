@@ -1,3 +1,4 @@
+import type { AuthenticatedUser } from '../src/auth/roles';
 import fc from 'fast-check';
 import request from 'supertest';
 import { CategoriesService } from '../src/categories/categories.service';
@@ -6,6 +7,9 @@ import { EventCategoryLink } from '../src/events/event-links.entity';
 import { Event } from '../src/events/event.entity';
 import { expectApiError, insertEvent, linkCategories, queryOf } from './helpers/terms';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+
+/** A caller who may create terms, for the service's event-body path. */
+const EDITOR: AuthenticatedUser = { id: 1, login: 'admin', role: 'editor' };
 
 const BASE = '/cal/events/v1/categories';
 
@@ -664,7 +668,7 @@ describe('Categories (e2e)', () => {
       const existing = await createCategory({ name: 'Resolved existing' });
       const child = await createCategory({ name: 'Resolved child', parent: existing.id });
       const resolved = await testApp.dataSource.transaction((manager) =>
-        service().resolveForEvent([existing.id, String(child.id), 'RESOLVED EXISTING', 'Brand new', ' brand NEW ', ''], manager),
+        service().resolveForEvent([existing.id, String(child.id), 'RESOLVED EXISTING', 'Brand new', ' brand NEW ', ''], manager, EDITOR),
       );
       expect(resolved.map((category) => category.id).slice(0, 2)).toEqual([existing.id, child.id]);
       expect(resolved).toHaveLength(3);
@@ -674,7 +678,7 @@ describe('Categories (e2e)', () => {
 
     it('rejects unknown ids naming categories, and creates nothing then', async () => {
       await expect(
-        testApp.dataSource.transaction((manager) => service().resolveForEvent(['Never stored', 999999], manager)),
+        testApp.dataSource.transaction((manager) => service().resolveForEvent(['Never stored', 999999], manager, EDITOR)),
       ).rejects.toMatchObject({ code: 'rest_invalid_param', extraData: { params: { categories: expect.stringContaining('999999') } } });
       expect(await categories().countBy({ name: 'Never stored' })).toBe(0);
     });

@@ -252,6 +252,82 @@ describe('iCalendar (e2e)', () => {
     });
   });
 
+  describe('text values escaped as RFC 5545 says (CR, LF, semicolon, comma, backslash)', () => {
+    /** Every character a TEXT value must escape, and lines that would be an injected event if they were not. */
+    const nasty = (label: string) => `${label}; a, b \\ c\r\nBEGIN:VEVENT\rUID:evil-${label}\nSUMMARY:injected\r\nEND:VEVENT`;
+    /** What a reader gets back: one kind of line break. */
+    const asRead = (value: string) => value.replace(/\r\n|\r/g, '\n');
+    let title: string;
+    let venueName: string;
+    let venueAddress: Record<string, string>;
+    let organizerName: string;
+    let categoryName: string;
+    let description: string;
+
+    beforeAll(async () => {
+      title = nasty('Title');
+      venueName = nasty('Venue');
+      venueAddress = { address: nasty('Address'), city: nasty('City'), zip: nasty('Zip'), country: nasty('Country') };
+      organizerName = `${nasty('Organizer')} "quoted"`;
+      categoryName = nasty('Category');
+      description = nasty('Description');
+      const venue = await http().post(`${API}/venues`).set('Authorization', editor.authorization).send({ venue: venueName, ...venueAddress }).expect(201);
+      const organizer = await http()
+        .post(`${API}/organizers`)
+        .set('Authorization', editor.authorization)
+        .send({ organizer: organizerName, email: 'nasty@example.org' })
+        .expect(201);
+      const category = await http().post(`${API}/categories`).set('Authorization', editor.authorization).send({ name: categoryName }).expect(201);
+      await createEvent('nasty', {
+        title,
+        description,
+        start_date: '2027-05-05 10:00:00',
+        end_date: '2027-05-05 11:00:00',
+        timezone: 'UTC',
+        venue: venue.body.id,
+        organizer: [organizer.body.id],
+        categories: [category.body.id],
+        status: 'publish',
+      });
+    });
+
+    function expectRoundTrip(text: string, expectedEvents: number): void {
+      const lines = unfoldedLines(text);
+      expect(lines.filter((line) => line === 'BEGIN:VEVENT')).toHaveLength(expectedEvents);
+      expect(lines.some((line) => line.startsWith('UID:evil'))).toBe(false);
+      const event = parseEvents(text).get(uid('nasty'))!;
+      expect(event).toBeDefined();
+      expect(event.summary).toBe(asRead(title));
+      expect(event.description).toBe(asRead(description));
+      const address = [venueAddress.address, venueAddress.city, venueAddress.zip, venueAddress.country].map(asRead).join(', ');
+      expect(event.location).toBe(`${asRead(venueName)}\n${address}`);
+      // node-ical splits CATEGORIES at every comma, escaped or not: the line itself is checked.
+      expect(lines).toContain(`CATEGORIES:${escapedText(categoryName)}`);
+      // A quoted parameter can hold neither a line break nor a double quote, in any form.
+      // node-ical splits parameters at every semicolon, quoted or not: the line itself is checked
+      // (ical-generator doubles backslashes in parameters).
+      const commonName = organizerName.replace(/\r\n|\r|\n/g, ' ').replace(/"/g, "'").replace(/\\/g, '\\\\');
+      expect(lines).toContain(`ORGANIZER;CN="${commonName}":mailto:nasty@example.org`);
+      for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    }
+
+    it('writes one event per event in the single-event file, every value read back as sent, the calendar name escaped', async () => {
+      const response = await http().get(`${API}/events/${ids.nasty}/ics`).expect(200);
+      expectRoundTrip(response.text, 1);
+      const calendarName = unfoldedLines(response.text).filter((line) => line.startsWith('NAME:') || line.startsWith('X-WR-CALNAME:'));
+      expect(calendarName).toEqual([`NAME:${escapedText(title)}`, `X-WR-CALNAME:${escapedText(title)}`]);
+    });
+
+    it('does the same in the feed', async () => {
+      const response = await http().get(`${API}/events/ics?start_date=2027-05-05&end_date=2027-05-05`).expect(200);
+      expectRoundTrip(response.text, 1);
+    });
+
+    function escapedText(value: string): string {
+      return value.replace(/[\\;,]/g, '\\$&').replace(/\r\n|\r|\n/g, '\\n');
+    }
+  });
+
   it('documents both routes in the events namespace’s OpenAPI document', async () => {
     const doc = (await http().get(`${API}/doc`).expect(200)).body;
     for (const path of ['/events/ics', '/events/{id}/ics']) {

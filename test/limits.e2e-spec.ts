@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { UsersService } from '../src/auth/users.service';
 import { MAX_LIST_VALUES } from '../src/common/security/list-limits';
-import { basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 /** The Redis the shared-store tests use (127.0.0.1:6379 on the project's machines). */
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -132,25 +132,55 @@ describe('Resource limits (e2e)', () => {
       await testApp.close();
     });
 
-    it('refuses a login with 429 after three failures, before its password is even looked up', async () => {
+    it('lets the right password in from another address while a login is being guessed elsewhere; the guessing address waits', async () => {
       const lookups = jest.spyOn(testApp.app.get(UsersService), 'findByLoginOrEmail');
-      for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
-        const response = await from(testApp, address).set('Authorization', basicAuth(victim.login, 'wrong password')).expect(401);
-        expect(response.body.code).toBe('incorrect_password');
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const response = await from(testApp, '192.0.2.1').set('Authorization', basicAuth(victim.login, `wrong password ${attempt}`));
+        expect(response.status).toBe(attempt < 3 ? 401 : 429);
       }
+      // Only the failures up to the limit were checked; the rest were refused unread.
       expect(lookups).toHaveBeenCalledTimes(3);
-      // The right password, from a fresh address, case changed: still refused, and nothing is looked up.
-      const refused = await from(testApp, '192.0.2.4').set('Authorization', basicAuth(victim.login.toUpperCase(), victim.password));
+      // Address B, which has not been failing: the right password works.
+      await from(testApp, '192.0.2.2').set('Authorization', victim.authorization).expect(200);
+      // Address A: even the right password waits, told how long.
+      const refused = await from(testApp, '192.0.2.1').set('Authorization', basicAuth(victim.login.toUpperCase(), victim.password));
       expectTooManyRequests(refused, 'too-many-login-failures');
-      expect(refused.body.data.retry_after).toBeGreaterThan(14 * 60);
-      expect(refused.body.data.retry_after).toBeLessThanOrEqual(15 * 60);
-      expect(lookups).toHaveBeenCalledTimes(3);
+      expect(refused.body.data.retry_after).toBeGreaterThan(0);
+      expect(refused.body.data.retry_after).toBeLessThanOrEqual(30);
+      expect(lookups).toHaveBeenCalledTimes(4);
       lookups.mockRestore();
-      // Another user is not affected.
-      await from(testApp, '192.0.2.4').set('Authorization', bystander.authorization).expect(200);
     });
 
-    it('refuses an address with 429 after three failures, whatever login it tries next', async () => {
+    it('pauses a guessing pair for longer with each failure past the limit, up to the window, rather than locking it', async () => {
+      const now = jest.spyOn(Date, 'now');
+      let clock = Date.now();
+      now.mockImplementation(() => clock);
+      try {
+        const guess = () => from(testApp, '192.0.2.20').set('Authorization', basicAuth(victim.login, 'guess'));
+        for (let attempt = 0; attempt < 3; attempt += 1) await guess().expect(401);
+        const pauses: number[] = [];
+        for (let round = 0; round < 7; round += 1) {
+          const refused = await guess();
+          expectTooManyRequests(refused, 'too-many-login-failures');
+          pauses.push(refused.body.data.retry_after as number);
+          // Once the pause is over the next guess is checked again, and fails.
+          clock += pauses[round] * 1000;
+          await guess().expect(401);
+        }
+        expect(pauses).toEqual([30, 60, 120, 240, 480, 900, 900]);
+        // Past the pause the owner's right password is checked and accepted.
+        clock += 900_000;
+        await from(testApp, '192.0.2.20').set('Authorization', victim.authorization).expect(200);
+        // Two windows after the last failure they are forgotten: three guesses are checked again.
+        clock += 1_800_000;
+        for (let attempt = 0; attempt < 3; attempt += 1) await guess().expect(401);
+        expect((await guess()).body.data.retry_after).toBe(30);
+      } finally {
+        now.mockRestore();
+      }
+    });
+
+    it('pauses an address after three failures, whatever login it tries next', async () => {
       for (const login of ['nobody1', 'nobody2']) await from(testApp, '192.0.2.50').set('Authorization', basicAuth(login, 'guess')).expect(401);
       await from(testApp, '192.0.2.50').set('Authorization', 'Basic !!!not-base64').expect(401);
       expectTooManyRequests(await from(testApp, '192.0.2.50').set('Authorization', bystander.authorization), 'too-many-login-failures');
@@ -161,6 +191,26 @@ describe('Resource limits (e2e)', () => {
 
     it('does not count successful authentications', async () => {
       for (let sent = 0; sent < 6; sent += 1) await from(testApp, '192.0.2.60').set('Authorization', bystander.authorization).expect(200);
+    });
+  });
+
+  describe('failed Basic authentications with the default limit', () => {
+    let testApp: TestApp;
+
+    beforeAll(async () => {
+      testApp = await withEnv({ AUTH_FAILURE_LIMIT: '10', AUTH_FAILURE_WINDOW_MINUTES: '15' }, () => createTestApp());
+    });
+
+    afterAll(async () => {
+      await testApp.close();
+    });
+
+    it('keeps the administrator in: ten wrong passwords for admin from A, then the right one from B is 200 and from A is 429 with Retry-After', async () => {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        await from(testApp, '198.51.100.1').set('Authorization', basicAuth(ADMIN.login, `not the password ${attempt}`)).expect(401);
+      }
+      await from(testApp, '198.51.100.2').set('Authorization', basicAuth(ADMIN.login, ADMIN.password)).expect(200);
+      expectTooManyRequests(await from(testApp, '198.51.100.1').set('Authorization', basicAuth(ADMIN.login, ADMIN.password)), 'too-many-login-failures');
     });
   });
 
@@ -197,15 +247,19 @@ describe('Resource limits (e2e)', () => {
 
     it('counts failed logins across instances', async () => {
       await from(first, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 1')).expect(401);
-      await from(second, '192.0.2.71').set('Authorization', basicAuth('shared-login', 'guess 2')).expect(401);
-      expectTooManyRequests(await from(first, '192.0.2.72').set('Authorization', basicAuth('shared-login', 'guess 3')), 'too-many-login-failures');
+      await from(second, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 2')).expect(401);
+      expectTooManyRequests(await from(first, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 3')), 'too-many-login-failures');
+      expectTooManyRequests(await from(second, '192.0.2.70').set('Authorization', basicAuth('another-login', 'guess 4')), 'too-many-login-failures');
+      // Another address is not paused, on either instance.
+      await from(second, '192.0.2.71').set('Authorization', basicAuth('shared-login', 'guess 5')).expect(401);
     });
 
     it('keeps every key under REDIS_KEY_PREFIX, with an expiry', async () => {
       const keys = await redis.keys(`${prefix}*`);
       expect(keys.length).toBeGreaterThanOrEqual(3);
       for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
-      expect(keys.some((key) => key.includes('login-failures:login:'))).toBe(true);
+      expect(keys.some((key) => key.includes('login-failures:pair:'))).toBe(true);
+      expect(keys.some((key) => key.endsWith(':pause'))).toBe(true);
       // Logins are stored hashed.
       expect(keys.some((key) => key.includes('shared-login'))).toBe(false);
     });

@@ -1,3 +1,4 @@
+import type { AuthenticatedUser } from '../src/auth/roles';
 import fc from 'fast-check';
 import request from 'supertest';
 import { EventTagLink } from '../src/events/event-links.entity';
@@ -6,6 +7,9 @@ import { Tag } from '../src/tags/tag.entity';
 import { TagsService } from '../src/tags/tags.service';
 import { expectApiError, insertEvent, linkTags, queryOf } from './helpers/terms';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+
+/** A caller who may create terms, for the service's event-body path. */
+const EDITOR: AuthenticatedUser = { id: 1, login: 'admin', role: 'editor' };
 
 const BASE = '/cal/events/v1/tags';
 
@@ -340,14 +344,14 @@ describe('Tags (e2e)', () => {
     it('resolves ids and names, creating unknown names with a slug made from them', async () => {
       const existing = await createTag({ name: 'Resolved tag' });
       const resolved = await testApp.dataSource.transaction((manager) =>
-        service().resolveForEvent([String(existing.id), 'resolved TAG', 'Fresh Tag', 'fresh tag'], manager),
+        service().resolveForEvent([String(existing.id), 'resolved TAG', 'Fresh Tag', 'fresh tag'], manager, EDITOR),
       );
       expect(resolved.map((tag) => tag.name)).toEqual(['Resolved tag', 'Fresh Tag']);
       expect(resolved[1].slug).toBe('fresh-tag');
     });
 
     it('rejects unknown ids naming tags', async () => {
-      await expect(testApp.dataSource.transaction((manager) => service().resolveForEvent([999999], manager))).rejects.toMatchObject({
+      await expect(testApp.dataSource.transaction((manager) => service().resolveForEvent([999999], manager, EDITOR))).rejects.toMatchObject({
         code: 'rest_invalid_param',
         extraData: { params: { tags: expect.any(String) } },
       });

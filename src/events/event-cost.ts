@@ -1,5 +1,6 @@
 import { invalidParam } from '../common/errors/api-error';
 import type { CurrencyConfig } from '../config/app.config';
+import { sanitizePlainText } from '../common/security/text-sanitizing';
 
 export interface CostDetails {
   currency_symbol: string;
@@ -51,13 +52,21 @@ export function describeCost(stored: string | null, currency: CurrencyConfig): E
   };
 }
 
+/**
+ * Cost is plain text (themes print it as it is): markup removed, cut to its column. Only the
+ * first 1000 characters are read, so that a long value costs no more than a short one.
+ */
+function plainCost(text: string): string | null {
+  return sanitizePlainText(text.slice(0, 1000)).slice(0, 255).trim() || null;
+}
+
 /** A cost as sent: a string, a number, or a list of them (each a price); "" or null clears it. */
 export function parseCostInput(raw: unknown): string | null {
   if (raw === null || raw === '') return null;
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-  if (typeof raw === 'string') return raw.trim().slice(0, 255) || null;
-  if (Array.isArray(raw) && raw.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)))) {
-    return raw.map(String).join(', ').slice(0, 255) || null;
+  if (typeof raw === 'string') return plainCost(raw);
+  if (Array.isArray(raw) && raw.length <= 100 && raw.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)))) {
+    return plainCost(raw.map(String).join(', '));
   }
   throw invalidParam('cost', 'cost must be a string, a number or a list of them');
 }

@@ -1,5 +1,6 @@
 import { invalidParam } from '../common/errors/api-error';
 import { toList } from '../common/http/transforms';
+import { sanitizePlainText } from '../common/security/text-sanitizing';
 
 /** One linked venue or organizer as sent: an existing id, or the fields of one to find or create. */
 export type LinkedPostInput = { id: number } | { fields: Record<string, unknown> };
@@ -41,8 +42,8 @@ export function readLinkedPosts(raw: unknown, field: 'venue' | 'organizer'): Lin
 }
 
 /**
- * Reads `categories` or `tags`: ids or names, as an array or a comma-separated string; `""` and
- * `[]` clear. Returns undefined when the field was not sent.
+ * Reads `categories` or `tags`: ids or names (markup removed), as an array or a comma-separated
+ * string; `""` and `[]` clear. Returns undefined when the field was not sent.
  */
 export function readTermValues(raw: unknown, field: 'categories' | 'tags'): Array<number | string> | undefined {
   if (raw === undefined) return undefined;
@@ -54,7 +55,11 @@ export function readTermValues(raw: unknown, field: 'categories' | 'tags'): Arra
   for (const item of list) {
     if (typeof item === 'number' && Number.isInteger(item) && item > 0) values.push(item);
     else if (typeof item === 'string' && /^\d{1,10}$/.test(item.trim())) values.push(Number(item.trim()));
-    else if (typeof item === 'string' && item.trim() !== '' && item.trim().length <= 200) values.push(item.trim());
+    else if (typeof item === 'string' && item.trim() !== '' && item.trim().length <= 200) {
+      // A name creates the term when none has it: plain text, as POST /categories stores names.
+      const name = sanitizePlainText(item);
+      if (name !== '') values.push(name);
+    }
     else throw invalidParam(field, `${field} must be a list of ids or names`);
   }
   return [...new Set(values)];

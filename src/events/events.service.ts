@@ -458,14 +458,14 @@ export class EventsService {
     const termsAfter: EventTermState = { published: event.status === 'publish', categoryIds: termsBefore?.categoryIds ?? [], tagIds: termsBefore?.tagIds ?? [] };
     const categories = readTermValues(input.categories, 'categories');
     if (categories) {
-      const terms = categories.length ? await this.categories.resolveForEvent(categories, manager) : [];
+      const terms = categories.length ? await this.categories.resolveForEvent(categories, manager, user) : [];
       if (!isNew) await manager.delete(EventCategoryLink, { eventId: event.id });
       termsAfter.categoryIds = unique(terms.map((term) => term.id));
       await insertRows(manager, EventCategoryLink, termsAfter.categoryIds.map((categoryId) => ({ eventId: event.id, categoryId })));
     }
     const tags = readTermValues(input.tags, 'tags');
     if (tags) {
-      const terms = tags.length ? await this.tags.resolveForEvent(tags, manager) : [];
+      const terms = tags.length ? await this.tags.resolveForEvent(tags, manager, user) : [];
       if (!isNew) await manager.delete(EventTagLink, { eventId: event.id });
       termsAfter.tagIds = unique(terms.map((term) => term.id));
       await insertRows(manager, EventTagLink, termsAfter.tagIds.map((tagId) => ({ eventId: event.id, tagId })));
@@ -553,9 +553,8 @@ export class EventsService {
     user: AuthenticatedUser,
     isNew: boolean,
   ): Promise<void> {
-    const entity = field === 'venue' ? Venue : Organizer;
     const ids = inputs.flatMap((input) => ('id' in input ? [input.id] : []));
-    if (ids.length) await this.assertAllExist(manager, entity, ids, field);
+    if (ids.length) await (field === 'venue' ? this.venues : this.organizers).assertLinkable(ids, field, user, manager);
     const linkedIds: number[] = [];
     for (const input of inputs) {
       if ('id' in input) linkedIds.push(input.id);

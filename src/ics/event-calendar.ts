@@ -4,7 +4,7 @@ import type { RequestContext } from '../common/http/request-context';
 import type { Event } from '../events/event.entity';
 import type { EventRelations } from '../events/events.mapper';
 import type { Venue } from '../venues/venue.entity';
-import { richTextToPlainText } from './plain-text';
+import { inlineHtmlToText, richTextToPlainText } from './plain-text';
 import { buildVTimezone, canonicalIanaZone } from './vtimezone';
 
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8';
@@ -32,6 +32,24 @@ export interface CalendarOptions {
   context: RequestContext;
 }
 
+/**
+ * A TEXT value as RFC 5545 §3.3.11 writes it: backslash, semicolon and comma escaped, every line
+ * break as `\n`. ical-generator escapes the event properties it writes, but not the calendar's
+ * NAME and X-WR-CALNAME, which carry an event title: unescaped, a line break there would start
+ * properties, or whole events, of the sender's choosing.
+ */
+export function escapeText(value: string): string {
+  return value.replace(/[\\;,]/g, (character) => `\\${character}`).replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/**
+ * A quoted parameter value (ORGANIZER's CN) can hold neither a double quote nor a line break in
+ * any escaped form (RFC 5545 §3.1), and ical-generator would write a backslash before both.
+ */
+function parameterText(value: string): string {
+  return value.replace(/\r\n|\r|\n/g, ' ').replace(/"/g, "'");
+}
+
 function sequenceOf(modified: Date): number {
   return Math.max(0, Math.floor((modified.getTime() - SEQUENCE_EPOCH_MS) / 1000));
 }
@@ -44,8 +62,8 @@ function dateOnly(wallClock: string, plusDays = 0): Date {
 
 function venueLocation(venue: Venue): ICalLocationWithTitle {
   const region = [venue.stateprovince || venue.state || venue.province, venue.zip].filter(Boolean).join(' ');
-  const address = [venue.address, venue.city, region, venue.country].filter(Boolean).join(', ');
-  const location: ICalLocationWithTitle = { title: venue.title };
+  const address = [venue.address, venue.city, region, venue.country].filter(Boolean).map(inlineHtmlToText).join(', ');
+  const location: ICalLocationWithTitle = { title: inlineHtmlToText(venue.title) };
   if (address) location.address = address;
   if (venue.geoLat !== null && venue.geoLng !== null) location.geo = { lat: venue.geoLat, lon: venue.geoLng };
   return location;
@@ -79,12 +97,12 @@ function toCalendarEvent({ event, relations }: CalendarEntry, context: RequestCo
     created: event.createdAt,
     lastModified: event.updatedAt,
     ...schedule(event),
-    summary: event.title,
+    summary: inlineHtmlToText(event.title),
     // The event's `url` in responses (postBaseFields), written out: postBaseFields also formats four
     // dates, which took about a third of the time of a 500-event feed. The e2e test holds the two together.
     url: `${context.origin}/event/${event.slug}/`,
     status: event.status === 'publish' ? ICalEventStatus.CONFIRMED : ICalEventStatus.TENTATIVE,
-    categories: relations.categories.map(({ term }) => ({ name: term.name })),
+    categories: relations.categories.map(({ term }) => ({ name: inlineHtmlToText(term.name) })),
   };
   const description = richTextToPlainText(event.description) || richTextToPlainText(event.excerpt);
   if (description) data.description = description;
@@ -92,8 +110,7 @@ function toCalendarEvent({ event, relations }: CalendarEntry, context: RequestCo
   if (venue) data.location = venueLocation(venue);
   // ORGANIZER is a calendar address: an organizer without an email cannot be one.
   const organizer = relations.organizers.find((candidate) => candidate.email);
-  // A parameter value cannot hold a double quote in any escaped form (RFC 5545 §3.1).
-  if (organizer?.email) data.organizer = { name: organizer.title.replace(/"/g, "'"), email: organizer.email };
+  if (organizer?.email) data.organizer = { name: parameterText(inlineHtmlToText(organizer.title)), email: organizer.email };
   return data;
 }
 
@@ -147,7 +164,7 @@ export function buildEventCalendar(entries: CalendarEntry[], options: CalendarOp
   const host = new URL(options.context.origin).hostname;
   const calendar = ical({
     prodId: { company: 'cal', product: 'events', language: 'EN' },
-    name: options.name,
+    name: escapeText(options.name),
     url: options.url,
     ttl: REFRESH_SECONDS,
   });
@@ -157,7 +174,7 @@ export function buildEventCalendar(entries: CalendarEntry[], options: CalendarOp
     .map(([zone, instants]) => buildVTimezone(zone, instants))
     .filter((component): component is string => component !== null);
   const components = [...zones, ...events.join('').split('\r\n').filter((line) => line !== '').map(foldLine)].join('\r\n');
-  const shell = calendar.toString();
+  const shell = calendar.toString().split('\r\n').map(foldLine).join('\r\n');
   const end = shell.lastIndexOf('END:VCALENDAR');
   // Every line ends with CRLF, the last one included; ical-generator leaves that one out.
   return `${shell.slice(0, end)}${components === '' ? '' : `${components}\r\n`}END:VCALENDAR\r\n`;

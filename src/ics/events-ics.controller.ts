@@ -16,6 +16,7 @@ import { CurrentUser } from '../auth/decorators';
 import type { AuthenticatedUser } from '../auth/roles';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { RouteIdPipe } from '../common/http/route-params';
+import { COSTLY_ROUTE_WEIGHT, CostlyRoute } from '../common/throttling/rate-limit.guard';
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { ICS_CONTENT_TYPE } from './event-calendar';
 import { EventsIcsService, ICS_FEED_MAX_EVENTS, IcsFile } from './events-ics.service';
@@ -45,13 +46,15 @@ export class EventsIcsController {
 
   @Get('ics')
   @HttpCode(200)
+  @CostlyRoute()
   @ApiProduces('text/calendar')
   @ApiOperation({
     summary: 'The events list as an iCalendar feed to subscribe to',
     description:
       `The filters, visibility and order of GET /events (published upcoming events by default). Not paged: the feed holds ` +
       `the first ${ICS_FEED_MAX_EVENTS} events, X-TEC-Total tells how many matched; narrow it with start_date and end_date. ` +
-      'Timed events keep their time zone (TZID with a VTIMEZONE; UTC for manual offsets), all-day events are DATE values.',
+      'Timed events keep their time zone (TZID with a VTIMEZONE; UTC for manual offsets), all-day events are DATE values. ' +
+      `A costly route: besides counting as a request, each caller may fetch it 1/${COSTLY_ROUTE_WEIGHT} of its request limit a minute (429 beyond).`,
   })
   @ApiOkResponse({
     description: 'text/calendar; charset=utf-8 (RFC 5545)',

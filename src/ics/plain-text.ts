@@ -6,7 +6,16 @@ const HAS_MARKUP = /<[a-z!/][^>]*>/i;
 
 /** sanitize-html escapes these in the text it returns; a calendar shows the characters themselves. */
 function decodeEscapes(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+}
+
+/**
+ * A stored title or plain text field (HTML-safe: inline markup at most, `<` escaped) as the text
+ * a calendar shows: no markup, entities as their characters.
+ */
+export function inlineHtmlToText(stored: string | null): string {
+  if (!stored) return '';
+  return decodeEscapes(sanitizeHtml(stored, { allowedTags: [], allowedAttributes: {} })).trim();
 }
 
 /**

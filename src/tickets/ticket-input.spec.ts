@@ -41,9 +41,9 @@ describe('parseTicketPrice', () => {
 });
 
 describe('plainTicketText', () => {
-  it('drops markup and keeps the text as typed', () => {
+  it('drops markup and keeps the text as typed, with < and > escaped so that it is safe to print as HTML', () => {
     expect(plainTicketText(' <b>Rock</b> & Roll <script>alert(1)</script>')).toBe('Rock & Roll');
-    expect(plainTicketText('a < b > c "quoted" it\'s')).toBe('a < b > c "quoted" it\'s');
+    expect(plainTicketText('a < b > c "quoted" it\'s')).toBe('a &lt; b &gt; c "quoted" it\'s');
   });
 });
 

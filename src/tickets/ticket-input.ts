@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import sanitizeHtml from 'sanitize-html';
+import { sanitizePlainText } from '../common/security/text-sanitizing';
 import { ApiError, invalidParam, missingParams } from '../common/errors/api-error';
 import { centsToMoney } from '../common/money';
 import type { CapacityMode } from './ticket.entity';
@@ -42,17 +42,10 @@ export function parseTicketPrice(raw: unknown): string {
 
 /**
  * Plain text for ticket names and descriptions (the original runs them through
- * `sanitize_text_field`): markup is dropped, the text itself is kept as typed.
+ * `sanitize_text_field`): markup is dropped, and what is left is safe to print as HTML.
  */
 export function plainTicketText(value: string): string {
-  const withoutMarkup = sanitizeHtml(value, { allowedTags: [], allowedAttributes: {} });
-  return withoutMarkup
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim();
+  return sanitizePlainText(value);
 }
 
 const SALE_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;

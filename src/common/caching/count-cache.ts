@@ -81,6 +81,11 @@ export class CountCache {
     return value;
   }
 
+  /** The generation `scope` is at, for other caches of what its tables hold (the iCalendar feeds). */
+  generationOf(scope: CountScope): Promise<number> {
+    return this.generation(scope);
+  }
+
   private enabled(manager: EntityManager): boolean {
     return this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
   }

@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsByteLength, IsIn, IsInt, IsOptional, IsString, IsUrl, MaxLength, Min, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, MaxLength, Min, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
 import { FixedOffsetZone } from 'luxon';
 import { parseDateInput } from '../dates/date-input';
 import { ToInteger } from '../http/transforms';
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
+import { RichTextLimits } from '../security/text-sanitizing';
 
 /** Skips the validators that follow for `""`, which clears a field (or, for dates, leaves it as it is). */
 export const UnlessEmpty = () => ValidateIf((_object, value) => value !== '');
@@ -30,14 +31,13 @@ export class LinkedPostFieldsDto {
   @ApiPropertyOptional({ type: String, description: 'Description (HTML; unsafe markup is removed). "" clears it.', nullable: true })
   @IsOptional()
   @IsString()
-  // A TEXT column holds 65,535 bytes, whatever the characters.
-  @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
+  @RichTextLimits('description')
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Short summary (HTML). "" clears it.', nullable: true })
   @IsOptional()
   @IsString()
-  @IsByteLength(0, 65535, { message: 'excerpt must be at most 65535 bytes long' })
+  @RichTextLimits('excerpt')
   excerpt?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'URL-friendly name; made from the name when omitted or "", made unique with -2, -3...', maxLength: 190 })

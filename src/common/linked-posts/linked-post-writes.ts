@@ -46,7 +46,7 @@ export function plainTextValue(value: string | null | undefined): string | null 
 
 function richTextValue(value: string | null | undefined, field: string, write: LinkedPostWrite): string | null | undefined {
   if (value === undefined) return undefined;
-  const sanitized = value === null ? '' : sanitizeRichText(value);
+  const sanitized = value === null ? '' : sanitizeRichText(value, write.fieldName(field));
   // Sanitising escapes characters (& becomes &amp;), so the stored text can outgrow its column.
   if (Buffer.byteLength(sanitized) > 65535) throw invalidParam(write.fieldName(field), `${field} must be at most 65535 bytes long`);
   return sanitized === '' ? null : sanitized;

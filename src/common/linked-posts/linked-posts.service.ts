@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../../auth/roles';
 import type { Clock } from '../clock';
+import { invalidParam } from '../errors/api-error';
 import type { ApiUrls } from '../http/api-urls.service';
 import type { RequestContext } from '../http/request-context';
 import { buildPageLinks, PageLinks } from '../pagination/pagination';
@@ -110,6 +111,23 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
     const name = this.resource.type;
     const input = await validateInlineFields(this.createInput, fields, name);
     return this.findOrCreate(this.writeFor(manager, user, (field) => `${name}[${field}]`), input);
+  }
+
+  /**
+   * Ids an event body links to (`field`, venue or organizer): each must exist (400 naming the
+   * field) and be readable by `user` (403 `{type}-not-accessible`), so that an event cannot show
+   * another user's draft.
+   */
+  async assertLinkable(ids: number[], field: string, user: AuthenticatedUser, manager: EntityManager): Promise<void> {
+    const alias = this.resource.type;
+    const posts = await manager
+      .createQueryBuilder(this.resource.entity, alias)
+      .select([`${alias}.id`, `${alias}.status`, `${alias}.authorId`])
+      .where(`${alias}.id IN (:...ids)`, { ids })
+      .getMany();
+    const missing = ids.filter((id) => !posts.some((post) => post.id === id));
+    if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
+    for (const post of posts) assertCanReadPost(this.resource, user, post);
   }
 
   private writeFor(manager: EntityManager, user: AuthenticatedUser, fieldName: (field: string) => string): LinkedPostWrite {

@@ -14,6 +14,8 @@ export const MAX_LIST_VALUES = 100;
 export const MaxListValues = (field: string) =>
   ValidateBy({
     name: 'maxListValues',
+    // Read by SizedValidationPipe, which refuses a longer list before anything reads it.
+    constraints: [MAX_LIST_VALUES],
     validator: {
       validate: (value: unknown) => !Array.isArray(value) || value.length <= MAX_LIST_VALUES,
       defaultMessage: () => `${field} may hold at most ${MAX_LIST_VALUES} values`,

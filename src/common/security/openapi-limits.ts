@@ -16,7 +16,7 @@ export function documentRateLimits(document: OpenAPIObject, apiBase: string): vo
       if (!operation || operation.responses['429']) continue;
       operation.responses['429'] = {
         description:
-          'rest_too_many_requests: the caller has used up its requests of the minute (RATE_LIMIT_PER_MINUTE per address, RATE_LIMIT_AUTHENTICATED_PER_MINUTE per user); too-many-login-failures: too many failed Basic logins of this login or from this address',
+          'rest_too_many_requests: the caller has used up its requests of the minute (RATE_LIMIT_PER_MINUTE per address, RATE_LIMIT_AUTHENTICATED_PER_MINUTE per user); too-many-login-failures: too many failed Basic logins of this login from this address, or from this address; wait Retry-After seconds (the pause doubles with each further failure)',
         headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } },
         ...envelope,
       };

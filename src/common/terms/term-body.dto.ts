@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsByteLength, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { InlineHtmlText, PlainText, RichTextLimits } from '../security/text-sanitizing';
 
 /** Term names are trimmed as WordPress does, so "  " counts as empty. */
 const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
@@ -11,7 +12,7 @@ export const TERM_NAME_MAX_LENGTH = 200;
 const NAME_DESCRIPTION = 'Name; unique (case-insensitive) among the terms of its level';
 
 const TermNameRules = () =>
-  applyDecorators(Trim(), IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(TERM_NAME_MAX_LENGTH));
+  applyDecorators(Trim(), PlainText(TERM_NAME_MAX_LENGTH), IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(TERM_NAME_MAX_LENGTH));
 
 /** Validated whenever sent: `null` is refused like "" (a term always has a name and a slug). */
 const ValidateIfSent = () => ValidateIf((_dto: object, value: unknown) => value !== undefined);
@@ -27,11 +28,12 @@ export class CreateTermDto {
   @TermNameRules()
   name: string;
 
-  @ApiPropertyOptional({ description: 'Description. "" or null clears it.', type: 'string', nullable: true })
+  @ApiPropertyOptional({ description: 'Description; inline markup only (links, emphasis, code, quotes). "" or null clears it.', type: 'string', nullable: true })
   @IsOptional()
   // A TEXT column holds 65,535 bytes, whatever the characters.
-  @IsByteLength(0, 65535, { message: 'description must be at most 65535 bytes long' })
+  @RichTextLimits('description')
   @IsString()
+  @InlineHtmlText('description')
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted, made unique with -2, -3...', maxLength: 200 })

@@ -11,3 +11,12 @@ export function termExists(existingTermId: number): ApiError {
     term_id: existingTermId,
   });
 }
+
+/**
+ * A term named in an event body that does not exist, from a caller who may not create terms:
+ * refused as POST /categories and POST /tags refuse them (403 `rest_forbidden`), naming the field.
+ */
+export function termCreationForbidden(field: string, name: string): ApiError {
+  const reason = `${field} may only name existing terms: "${name}" does not exist, and you may not create terms`;
+  return new ApiError('rest_forbidden', `Sorry, you are not allowed to create terms. ${reason}.`, 403, { params: { [field]: reason } });
+}

@@ -1,9 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { AuthenticatedUser, hasCapability } from '../../auth/roles';
 import { invalidParam, invalidParams } from '../errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../pagination/pagination';
 import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
 import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
-import { termExists, termNotFound } from './term-errors';
+import { termCreationForbidden, termExists, termNotFound } from './term-errors';
 import type { CountedTerm, TermEntity, TermKind, TermListPage } from './term-response';
 import { assertEventExists, TermListFilters, TermStore, unknownTermsReason } from './term-store';
 
@@ -146,9 +147,10 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
    * The terms an event body names, in the order given, each once. Integers and numeric strings
    * are ids (an unknown one is a 400 naming the event field); other strings are names: the
    * oldest term of that name (case-insensitive, any level) is reused, else one is created in
-   * `manager`'s transaction. Empty strings are skipped.
+   * `manager`'s transaction, if `user` may manage terms (403 `rest_forbidden` naming the event
+   * field otherwise, as POST /categories refuses them). Empty strings are skipped.
    */
-  async resolveForEvent(values: Array<number | string>, manager: EntityManager): Promise<T[]> {
+  async resolveForEvent(values: Array<number | string>, manager: EntityManager, user: AuthenticatedUser): Promise<T[]> {
     const field = this.store.table.eventField;
     const wanted = values.flatMap((value) => this.readEventTermValue(value, field));
     const ids = wanted.flatMap((entry) => ('id' in entry ? [entry.id] : []));
@@ -166,7 +168,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
         term = byId.get(entry.id);
       } else {
         const key = entry.name.toLowerCase();
-        term = byName.get(key) ?? (await this.createNamed(manager, entry.name));
+        term = byName.get(key) ?? (await this.createNamed(manager, entry.name, user, field));
         byName.set(key, term);
       }
       if (term && !resolved.has(term.id)) resolved.set(term.id, term);
@@ -191,7 +193,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     return [{ name: text }];
   }
 
-  private async createNamed(manager: EntityManager, name: string): Promise<T> {
+  private async createNamed(manager: EntityManager, name: string, user: AuthenticatedUser, field: string): Promise<T> {
+    if (!hasCapability(user, 'manage_terms')) throw termCreationForbidden(field, name);
     const term = this.store.repository(manager).create();
     term.name = name;
     term.description = null;

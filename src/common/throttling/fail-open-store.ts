@@ -42,6 +42,14 @@ export class FailOpenRateLimitStore implements RateLimitStore {
     }
   }
 
+  async hold(key: string, ms: number): Promise<void> {
+    try {
+      await this.inner.hold(key, ms);
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

@@ -6,11 +6,19 @@ import { appConfig } from '../../config/app.config';
 import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
 import { tooManyLoginFailures } from './rate-limit-errors';
 
+/** The first pause once a key has used up its failures; each further failure doubles it. */
+export const LOGIN_BACKOFF_FIRST_MS = 30_000;
+
 /**
- * Failed Basic authentications, counted per login and per client address in a fixed window
- * (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_MINUTES). Once either count reaches the limit, the
- * next attempt is refused before its password is looked at, so guessing costs the attacker the
- * window and costs the service no database lookup or hash.
+ * Failed Basic authentications, counted per (login, client address) pair and per client address
+ * until twice AUTH_FAILURE_WINDOW_MINUTES pass without a failure. Once a count reaches
+ * AUTH_FAILURE_LIMIT, each further failure pauses that pair or address: 30 s after the limit is
+ * reached, then 60 s, 120 s... up to AUTH_FAILURE_WINDOW_MINUTES. During a pause the attempt is refused (429 with Retry-After) before its
+ * password is looked at, so guessing costs the attacker time and the service no lookup or hash.
+ *
+ * Nothing is counted per login alone: that would let anyone lock an account (the administrator's
+ * included) by failing on purpose from anywhere. The right password from an address that has not
+ * been failing is always checked.
  */
 @Injectable()
 export class LoginAttempts {
@@ -25,28 +33,45 @@ export class LoginAttempts {
     this.windowMs = config.rateLimits.authFailureWindowMinutes * 60_000;
   }
 
-  /** Throws 429 `too-many-login-failures` when `login` or `address` has used up its failures. */
+  /** Throws 429 `too-many-login-failures` while the pair or the address is paused. */
   async assertAllowed(login: string, address: string | undefined): Promise<void> {
     if (this.limit === 0) return;
-    const counts = await Promise.all(this.keys(login, address).map((key) => this.store.count(key)));
-    const exhausted = counts.filter((count) => count.count >= this.limit);
-    if (exhausted.length > 0) throw tooManyLoginFailures(Math.max(...exhausted.map((count) => count.msLeft)) / 1000);
+    const pauses = await Promise.all(this.keys(login, address).map((key) => this.store.count(pauseKey(key))));
+    const longest = Math.max(0, ...pauses.filter((pause) => pause.count > 0).map((pause) => pause.msLeft));
+    if (longest > 0) throw tooManyLoginFailures(longest / 1000);
   }
 
+  /** Counts a failure; past the limit it starts a pause that doubles with each further failure. */
   async recordFailure(login: string, address: string | undefined): Promise<void> {
     if (this.limit === 0) return;
-    await Promise.all(this.keys(login, address).map((key) => this.store.hit(key, this.windowMs)));
+    await Promise.all(
+      this.keys(login, address).map(async (key) => {
+        // Kept for two windows: longer than the longest pause, so that sitting one out starts nothing afresh.
+        const failures = await this.store.hit(key, 2 * this.windowMs);
+        if (failures.count >= this.limit) await this.store.hold(pauseKey(key), this.pauseMs(failures.count));
+      }),
+    );
+  }
+
+  private pauseMs(failures: number): number {
+    const doublings = Math.min(failures - this.limit, 30);
+    return Math.min(this.windowMs, LOGIN_BACKOFF_FIRST_MS * 2 ** doublings);
   }
 
   /**
-   * Logins are keyed by a hash (case and spaces aside) so that whatever a client types makes a
-   * short key and no login appears in the store; addresses as the request limits see them.
+   * Logins are hashed (case and spaces aside) so that whatever a client types makes a short key
+   * and no login appears in the store; addresses as the request limits see them. Without an
+   * address (no socket address known) the login alone is the key.
    */
   private keys(login: string, address: string | undefined): string[] {
-    const keys: string[] = [];
     const normalised = login.trim().toLowerCase();
-    if (normalised !== '') keys.push(`login-failures:login:${createHash('sha256').update(normalised).digest('hex').slice(0, 32)}`);
-    if (address) keys.push(`login-failures:ip:${normalizeIp(address)}`);
-    return keys;
+    const loginHash = createHash('sha256').update(normalised).digest('hex').slice(0, 32);
+    if (!address) return [`login-failures:login:${loginHash}`];
+    const ip = normalizeIp(address);
+    return [`login-failures:pair:${loginHash}:${ip}`, `login-failures:ip:${ip}`];
   }
+}
+
+function pauseKey(key: string): string {
+  return `${key}:pause`;
 }

@@ -10,9 +10,9 @@ export function tooManyRequests(retryAfterSeconds: number): ApiError {
   return new ApiError('rest_too_many_requests', 'Too many requests; try again later.', 429, { retry_after: retryAfter(retryAfterSeconds) });
 }
 
-/** 429 for Basic credentials of a login, or from an address, that failed too often: the password is not even checked. */
+/** 429 for Basic credentials of a login from an address, or from an address, that failed too often: the password is not even checked. */
 export function tooManyLoginFailures(retryAfterSeconds: number): ApiError {
-  return new ApiError('too-many-login-failures', 'Too many failed logins for this user or from this address; try again later.', 429, {
+  return new ApiError('too-many-login-failures', 'Too many failed logins from this address; try again later.', 429, {
     retry_after: retryAfter(retryAfterSeconds),
   });
 }

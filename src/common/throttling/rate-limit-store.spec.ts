@@ -32,14 +32,25 @@ describe('MemoryRateLimitStore', () => {
     expect((await store.increment('ip:1', 60_000, 1, 60_000, 'other')).isBlocked).toBe(false);
   });
 
-  it('counts failures without adding one when only reading, until the window ends', async () => {
+  it('counts failures without adding one when only reading, until a window passes without one', async () => {
     expect(await store.count('login:a')).toEqual({ count: 0, msLeft: 0 });
     await store.hit('login:a', 900_000);
     now += 100_000;
-    expect(await store.hit('login:a', 900_000)).toEqual({ count: 2, msLeft: 800_000 });
-    expect(await store.count('login:a')).toEqual({ count: 2, msLeft: 800_000 });
+    expect(await store.hit('login:a', 900_000)).toEqual({ count: 2, msLeft: 900_000 });
     now += 800_000;
+    expect(await store.count('login:a')).toEqual({ count: 2, msLeft: 100_000 });
+    now += 100_000;
     expect(await store.count('login:a')).toEqual({ count: 0, msLeft: 0 });
+  });
+
+  it('holds a pause for its duration, replacing any earlier one', async () => {
+    await store.hold('pause:a', 60_000);
+    expect(await store.count('pause:a')).toEqual({ count: 1, msLeft: 60_000 });
+    now += 10_000;
+    await store.hold('pause:a', 120_000);
+    expect(await store.count('pause:a')).toEqual({ count: 1, msLeft: 120_000 });
+    now += 120_000;
+    expect(await store.count('pause:a')).toEqual({ count: 0, msLeft: 0 });
   });
 
   it('costs the same whatever the limit: no list of hits is kept', async () => {
@@ -53,6 +64,7 @@ describe('FailOpenRateLimitStore', () => {
     increment: () => Promise.reject(new Error('connection is closed')),
     count: () => Promise.reject(new Error('connection is closed')),
     hit: () => Promise.reject(new Error('connection is closed')),
+    hold: () => Promise.reject(new Error('connection is closed')),
     close: () => Promise.resolve(),
   };
 
@@ -62,6 +74,7 @@ describe('FailOpenRateLimitStore', () => {
     expect(await store.increment('ip:1', 60_000, 1, 60_000, 'default')).toMatchObject({ isBlocked: false });
     expect(await store.count('login:a')).toEqual({ count: 0, msLeft: 0 });
     await expect(store.hit('login:a', 1000)).resolves.toMatchObject({ count: 0 });
+    await expect(store.hold('login:a:pause', 1000)).resolves.toBeUndefined();
     // One warning for the burst, not one per request.
     expect(warn).toHaveBeenCalledTimes(1);
   });

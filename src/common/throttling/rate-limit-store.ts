@@ -11,12 +11,15 @@ export interface WindowCount {
 
 /**
  * Where the counters live. `increment` serves @nestjs/throttler (a fixed window per key, and a
- * block once the limit is passed); `count` and `hit` serve the failed-login counters, which must
+ * block once the limit is passed); `count`, `hit` and `hold` serve the failed-login counters, which must
  * be read before the password is checked and written only when it was wrong.
  */
 export interface RateLimitStore extends ThrottlerStorage {
   count(key: string): Promise<WindowCount>;
+  /** One more hit; the count lasts until `windowMs` pass without one. */
   hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** Sets `key` to 1 for `ms` from now, whatever it held: a pause that `count` sees while it lasts. */
+  hold(key: string, ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,7 +42,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly entries = new Map<string, MemoryEntry>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(private readonly now: () => number = () => Date.now()) {
     this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
@@ -69,7 +72,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const now = this.now();
     const entry = this.liveEntry(key, windowMs, now);
     entry.hits += 1;
-    return { count: entry.hits, msLeft: entry.expiresAt - now };
+    entry.expiresAt = now + windowMs;
+    return { count: entry.hits, msLeft: windowMs };
+  }
+
+  async hold(key: string, ms: number): Promise<void> {
+    if (this.entries.size >= MEMORY_MAX_ENTRIES) this.sweep();
+    this.entries.set(key, { hits: 1, expiresAt: this.now() + ms, blockedUntil: 0 });
   }
 
   async close(): Promise<void> {

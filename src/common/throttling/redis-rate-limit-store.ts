@@ -9,15 +9,11 @@ if not count then return {0, 0} end
 return {tonumber(count), redis.call('PTTL', KEYS[1])}
 `;
 
-/** One more failure; the first one starts the window. */
+/** One more failure; the count lasts until a window passes without one. */
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  left = tonumber(ARGV[1])
-end
-return {count, left}
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return {count, tonumber(ARGV[1])}
 `;
 
 type ScriptedRedis = Redis & {
@@ -70,6 +66,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     const [count, msLeft] = await this.redis.rateLimitHit(key, windowMs);
     return { count, msLeft };
+  }
+
+  async hold(key: string, ms: number): Promise<void> {
+    await this.redis.set(key, '1', 'PX', Math.max(1, Math.ceil(ms)));
   }
 
   async close(): Promise<void> {

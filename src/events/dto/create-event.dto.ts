@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
+import { MaxListValues } from '../../common/security/list-limits';
+import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing';
 
 
 const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
@@ -9,12 +11,13 @@ const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alo
 /** Fields of an event on create. Venue, organizer, terms and cost take several shapes and are checked by the service. */
 export class CreateEventDto {
   /** The event title. */
-  @ApiProperty({ description: 'Title', maxLength: 255 })
+  @ApiProperty({ description: 'Title; inline markup only (links, emphasis, code, quotes), anything else is removed', maxLength: 255 })
   @NullAsAbsent()
   @IsDefined()
   @IsString()
   @IsNotEmpty({ message: 'title must not be empty' })
   @MaxLength(255)
+  @TitleText()
   title: string;
 
   @ApiProperty({ description: `Start date and time: ${DATE_FORMATS}`, example: '2027-01-15 10:00:00', oneOf: [{ type: 'string' }, { type: 'integer' }] })
@@ -27,16 +30,16 @@ export class CreateEventDto {
   @Allow()
   end_date: string | number;
 
-  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed). "" clears it.' })
+  @ApiPropertyOptional({ description: 'Description (HTML; unsafe markup is removed; at most 65535 bytes and 5000 tags). "" clears it.' })
   @IsOptional()
   @IsString()
-  @MaxLength(65535)
+  @RichTextLimits('description')
   description?: string;
 
   @ApiPropertyOptional({ description: 'Short summary (HTML). "" clears it.' })
   @IsOptional()
   @IsString()
-  @MaxLength(65535)
+  @RichTextLimits('excerpt')
   excerpt?: string;
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the title when omitted, made unique with -2, -3...' })
@@ -129,18 +132,22 @@ export class CreateEventDto {
 
   @ApiPropertyOptional({ description: 'Category ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
   @Allow()
+  @MaxListValues('categories')
   categories?: unknown;
 
   @ApiPropertyOptional({ description: 'Tag ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
   @Allow()
+  @MaxListValues('tags')
   tags?: unknown;
 
   @ApiPropertyOptional({ description: 'Venue: an id, {id}, an object of venue fields (created, or an exact match reused), or a list of those. "", 0 or [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
   @Allow()
+  @MaxListValues('venue')
   venue?: unknown;
 
   @ApiPropertyOptional({ description: 'Organizers: an id, a list of ids, an object of organizer fields, or a list mixing {id} and objects. [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
   @Allow()
+  @MaxListValues('organizer')
   organizer?: unknown;
 
   @ApiPropertyOptional({ description: 'Author user id; only editors and administrators may name another user.' })

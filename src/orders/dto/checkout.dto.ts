@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ToBoolean, ToInteger } from '../../common/http/transforms';
+import { PlainText } from '../../common/security/text-sanitizing';
 import { CART_PROVIDER_NAMES } from '../../cart/cart-providers';
 import { IsProviderName } from '../../cart/dto/provider-name.validator';
 import { MAX_ID } from '../../cart/dto/update-cart.dto';
@@ -13,6 +14,7 @@ export class PurchaserDto {
   @IsString()
   @IsNotEmpty({ message: 'name must not be empty' })
   @MaxLength(255)
+  @PlainText()
   name: string;
 
   @ApiProperty({ description: "Purchaser's email address", maxLength: 255 })
@@ -38,6 +40,7 @@ export class CheckoutAttendeeDto {
   @IsString()
   @IsNotEmpty({ message: 'name must not be empty' })
   @MaxLength(255)
+  @PlainText()
   name: string;
 
   @ApiProperty({ description: "Holder's email address", maxLength: 255 })

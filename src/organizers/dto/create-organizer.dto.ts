@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsEmail, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/linked-post-fields.dto';
+import { PlainText, TitleText } from '../../common/security/text-sanitizing';
 
 /** Fields of an organizer on create (reference §8); `organizer`, the name, is required. */
 export class CreateOrganizerDto extends LinkedPostFieldsDto {
@@ -9,12 +10,14 @@ export class CreateOrganizerDto extends LinkedPostFieldsDto {
   @IsString()
   @Matches(/\S/, { message: 'organizer must not be empty' })
   @MaxLength(255)
+  @TitleText()
   organizer: string;
 
   @ApiPropertyOptional({ type: String, description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   phone?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })

@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { MAX_CAPACITY } from '../ticket-input';
+import { PlainText } from '../../common/security/text-sanitizing';
 
 const MAX_ID = 2_147_483_647;
 const CAPACITY_MESSAGE = `must be a whole number from 0 to ${MAX_CAPACITY}`;
@@ -114,6 +115,7 @@ export class CreateTicketDto {
   @IsOptional()
   @IsString({ message: 'sku must be a string' })
   @MaxLength(100)
+  @PlainText(100)
   sku?: string | null;
 
   @ApiPropertyOptional({ description: 'Individual attendee collection: none, allowed or required ("" means none)', enum: ['', ...IAC_VALUES], default: 'none' })

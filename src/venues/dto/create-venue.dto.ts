@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ToBoolean } from '../../common/http/transforms';
+import { PlainText, TitleText } from '../../common/security/text-sanitizing';
 import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/linked-post-fields.dto';
 
 /** Coordinates arrive as numbers or, from forms, as strings; `""` clears them. */
@@ -19,36 +20,42 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @IsString()
   @Matches(/\S/, { message: 'venue must not be empty' })
   @MaxLength(255)
+  @TitleText()
   venue: string;
 
   @ApiPropertyOptional({ type: String, description: 'Street address. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   address?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'City. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   city?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Country. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   country?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Province. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   province?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'State. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   state?: string | null;
 
   @ApiPropertyOptional({
@@ -60,18 +67,21 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   stateprovince?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Postal code. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   zip?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(255)
+  @PlainText()
   phone?: string | null;
 
   @ApiPropertyOptional({ type: String, description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
