@@ -4,6 +4,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { appConfig } from '../config/app.config';
+import { ConnectionWaitLimit } from './connection-waits';
 import { buildDataSourceOptions } from './data-source-options';
 import { ReplicaReadsInterceptor, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
@@ -54,6 +55,6 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       },
     }),
   ],
-  providers: [{ provide: APP_INTERCEPTOR, useClass: ReplicaReadsInterceptor }],
+  providers: [ConnectionWaitLimit, { provide: APP_INTERCEPTOR, useClass: ReplicaReadsInterceptor }],
 })
 export class DatabaseModule {}
