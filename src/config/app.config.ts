@@ -365,7 +365,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
-    databasePoolWaitTimeoutMs: readNonNegativeInt(env, 'DATABASE_POOL_WAIT_TIMEOUT_MS', 5_000),
+    databasePoolWaitTimeoutMs: readNonNegativeInt(env, 'DATABASE_POOL_WAIT_TIMEOUT_MS', 10_000),
     databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),
     countCacheSeconds: readNonNegativeInt(env, 'COUNT_CACHE_SECONDS', 300),
     trustProxy: readTrustProxy(env.TRUST_PROXY),

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 import { appConfig } from '../config/app.config';
 import { ConnectionWaitLimit } from './connection-waits';
 import { buildDataSourceOptions } from './data-source-options';
@@ -27,7 +27,10 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       acquired: number | null;
     }>;
     if (Number(row?.acquired) !== 1) throw new Error('Timed out waiting for another instance to finish migrating');
-    await dataSource.runMigrations({ transaction: 'each' });
+    // On the lock holder's connection: with DATABASE_POOL_SIZE=1 a second one would never come.
+    const executor = new MigrationExecutor(dataSource, lockHolder);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
     await lockHolder.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]).catch(() => undefined);
     await lockHolder.release();
