@@ -175,7 +175,20 @@ function serviceEnv(databaseUrl: string, options: Options, dataDir: string): Nod
     RATE_LIMIT_PER_MINUTE: '0',
     RATE_LIMIT_AUTHENTICATED_PER_MINUTE: '0',
     DATA_DIR: dataDir,
+    // For investigating memory, e.g. --heapsnapshot-signal=SIGUSR2.
+    ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
   };
+}
+
+/** Heap in use and memory outside the heap (buffers), in MB, from the service's own /metrics. */
+async function heapMb(baseUrl: string): Promise<{ heapUsed: number; external: number }> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const read = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024);
+    return { heapUsed: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
+  } catch {
+    return { heapUsed: NaN, external: NaN };
+  }
 }
 
 async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
@@ -395,15 +408,17 @@ async function main(): Promise<void> {
     const afterSeed = residentMb(pid, 'VmRSS');
     log(`seeded ${world.eventIds.length} events, ${world.ticketIds.length} tickets; RSS ${afterSeed} MB; soaking ${options.minutes} min at ${options.connections} connections`);
 
-    const samples: Array<{ minute: number; rssMb: number; requests: number }> = [];
+    const samples: Array<{ minute: number; rssMb: number; heapUsedMb: number; externalMb: number; requests: number }> = [];
     const started = Date.now();
     const endsAt = started + options.minutes * 60_000;
     let requests = 0;
     const sampler = setInterval(() => {
       requests = recorder.all().length;
       const rssMb = residentMb(pid, 'VmRSS');
-      samples.push({ minute: Number(((Date.now() - started) / 60_000).toFixed(2)), rssMb, requests });
-      log(`${samples[samples.length - 1].minute} min: RSS ${rssMb} MB, ${requests} requests`);
+      void heapMb(service!.url).then((heap) => {
+        samples.push({ minute: Number(((Date.now() - started) / 60_000).toFixed(2)), rssMb, heapUsedMb: heap.heapUsed, externalMb: heap.external, requests });
+        log(`${samples[samples.length - 1].minute} min: RSS ${rssMb} MB (heap used ${heap.heapUsed} MB, external ${heap.external} MB), ${requests} requests`);
+      });
     }, options.sampleSeconds * 1000);
     await Promise.all(
       Array.from({ length: options.connections }, async () => {
@@ -454,7 +469,7 @@ function markdown(result: {
   serverErrors: number;
   rssMb: { afterSeed: number; peak: number; end: number };
   routes: ReturnType<Recorder['summary']>;
-  samples: Array<{ minute: number; rssMb: number }>;
+  samples: Array<{ minute: number; rssMb: number; heapUsedMb: number }>;
 }): string {
   const lines = [
     `# Soak: ${result.settings.minutes} min at ${result.settings.connections} connections (pool ${result.settings.poolSize})`,
@@ -466,7 +481,7 @@ function markdown(result: {
     '| --- | ---: | --- | ---: | ---: |',
     ...result.routes.map((route) => `| ${route.route} | ${route.requests} | ${Object.entries(route.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')} | ${route.p50} | ${route.p99} |`),
     '',
-    `RSS over time (MB): ${result.samples.map((entry) => `${entry.minute}′ ${entry.rssMb}`).join(', ')}`,
+    `RSS over time (MB, minute′ RSS/heap used): ${result.samples.map((entry) => `${entry.minute}′ ${entry.rssMb}/${entry.heapUsedMb}`).join(', ')}`,
     '',
   ];
   return lines.join('\n');
