@@ -422,10 +422,11 @@ async function main(): Promise<void> {
     }, options.sampleSeconds * 1000);
     await Promise.all(
       Array.from({ length: options.connections }, async () => {
-        while (Date.now() < endsAt) await nextOperation()(client, world);
+        while (Date.now() < endsAt && service!.process.exitCode === null) await nextOperation()(client, world);
       }),
     );
     clearInterval(sampler);
+    if (service.process.exitCode !== null) log(`the service exited with ${service.process.exitCode} before the end`);
     const endRss = residentMb(pid, 'VmRSS');
     const peakRss = Math.max(residentMb(pid, 'VmHWM'), ...samples.map((entry) => entry.rssMb));
     const routes = recorder.summary();
@@ -449,7 +450,7 @@ async function main(): Promise<void> {
     const file = join(folder, `soak-${result.date.replace(/\D/g, '').slice(0, 12)}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
     log(`written ${file}`);
-    process.exitCode = serverErrors > 0 ? 1 : 0;
+    process.exitCode = serverErrors > 0 || service.process.exitCode !== null ? 1 : 0;
   } finally {
     await service?.stop();
     if (!options.keep) {
