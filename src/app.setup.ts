@@ -6,6 +6,7 @@ import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
+import { queryStringLimits } from './common/http/query-limits';
 import { restRouteRewrite } from './common/http/rest-route';
 import { SizedValidationPipe } from './common/http/sized-validation.pipe';
 import { applyHttpSecurity } from './common/security/http-security';
@@ -36,6 +37,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
   app.set('query parser', (query: string) => qs.parse(query, PARSE_LIMITS));
   app.use(app.get(HttpMetricsMiddleware).handle); // first: requests the body parsers refuse are counted too
+  app.use(queryStringLimits());
   // `/?rest_route=/tribe/...`, the original's form for sites without pretty permalinks.
   app.use(restRouteRewrite(config.apiRoot));
   applyHttpSecurity(app, config);

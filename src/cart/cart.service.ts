@@ -94,6 +94,7 @@ export class CartService {
     const metaEntries = body.meta ?? [];
     this.checkShape(lines, metaEntries);
     const now = this.clock.now();
+    await this.ensureCartRow(buyer, now);
     return runInTransaction(this.dataSource, async (manager) => {
       if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
       const tickets = await this.loadTickets(manager, [...lines.map((line) => line.ticket_id), ...metaEntries.map((entry) => entry.ticket_id)]);
@@ -279,6 +280,20 @@ export class CartService {
 
   private isLive(cart: Cart, now: Date): boolean {
     return now.getTime() - cart.updatedAt.getTime() < CART_IDLE_MS;
+  }
+
+  /**
+   * The cart row of a buyer who has an identity (a user, or a token this service issued), written
+   * before the write's transaction and committed at once. Concurrent first writes of one buyer then
+   * meet on the unique index outside their transactions: each transaction starts after the row
+   * exists and finds it. (Inserted inside them, the insert that lost was ignored and its
+   * transaction's snapshot, older than the winner's commit, did not show the winner's row.)
+   */
+  private async ensureCartRow(buyer: Buyer, now: Date): Promise<void> {
+    const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : buyer.token ? { userId: null, token: buyer.token } : null;
+    if (!identity) return;
+    if (await this.findCart(this.dataSource.manager, buyer)) return;
+    await this.dataSource.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().execute();
   }
 
   private findCart(manager: EntityManager, buyer: Buyer): Promise<Cart | null> {

@@ -32,6 +32,8 @@ export interface AppConfig {
   cors: CorsConfig;
   /** Longest a database statement may run on MySQL/MariaDB, in ms; 0: no limit. */
   databaseStatementTimeoutMs: number;
+  /** Longest a request waits for a pooled connection (MySQL) or its turn on the one connection (SQLite), in ms; 0: no limit. */
+  databasePoolWaitTimeoutMs: number;
   /** Print every SQL statement (TypeORM's query logger): for capturing what a route runs, not for production. */
   databaseLogQueries: boolean;
   /** Longest a cached list count may be kept (src/common/caching/count-cache.ts); 0: counts are never cached. */
@@ -363,6 +365,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
+    databasePoolWaitTimeoutMs: readNonNegativeInt(env, 'DATABASE_POOL_WAIT_TIMEOUT_MS', 10_000),
     databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),
     countCacheSeconds: readNonNegativeInt(env, 'COUNT_CACHE_SECONDS', 300),
     trustProxy: readTrustProxy(env.TRUST_PROXY),

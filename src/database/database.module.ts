@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 import { appConfig } from '../config/app.config';
+import { ConnectionWaitLimit } from './connection-waits';
 import { buildDataSourceOptions } from './data-source-options';
 import { ReplicaReadsInterceptor, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
@@ -26,7 +27,10 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       acquired: number | null;
     }>;
     if (Number(row?.acquired) !== 1) throw new Error('Timed out waiting for another instance to finish migrating');
-    await dataSource.runMigrations({ transaction: 'each' });
+    // On the lock holder's connection: with DATABASE_POOL_SIZE=1 a second one would never come.
+    const executor = new MigrationExecutor(dataSource, lockHolder);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
     await lockHolder.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]).catch(() => undefined);
     await lockHolder.release();
@@ -54,6 +58,6 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       },
     }),
   ],
-  providers: [{ provide: APP_INTERCEPTOR, useClass: ReplicaReadsInterceptor }],
+  providers: [ConnectionWaitLimit, { provide: APP_INTERCEPTOR, useClass: ReplicaReadsInterceptor }],
 })
 export class DatabaseModule {}

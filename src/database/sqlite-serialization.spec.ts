@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { serialiseSqliteTransactions } from './sqlite-serialization';
+import { limitSqliteTransactionWaits, serialiseSqliteTransactions } from './sqlite-serialization';
 
 describe('serialiseSqliteTransactions', () => {
   let dataSource: DataSource;
@@ -44,5 +44,26 @@ describe('serialiseSqliteTransactions', () => {
     );
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect(await names()).toEqual(['a', 'c', 'd']);
+  });
+});
+
+describe('limitSqliteTransactionWaits', () => {
+  it('answers 503 database-busy to a transaction that waits longer than the limit, and lets the queue go on', async () => {
+    const dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    try {
+      serialiseSqliteTransactions(dataSource);
+      limitSqliteTransactionWaits(dataSource, 30);
+      let finishHolder!: () => void;
+      const holding = new Promise<void>((resolve) => (finishHolder = resolve));
+      const holder = dataSource.transaction(() => holding);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const waiter = dataSource.transaction(async (manager) => manager.query('SELECT 1'));
+      await expect(waiter).rejects.toMatchObject({ code: 'database-busy' });
+      finishHolder();
+      await holder;
+      await expect(dataSource.query('SELECT 2 AS two')).resolves.toEqual([{ two: 2 }]);
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });

@@ -1,19 +1,37 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { connectionWaitTimedOut } from '../common/database/transactions';
 
-/** A FIFO lock built on a promise chain. */
+/** A FIFO lock built on a promise chain; a waiter may give up after `waitTimeoutMs` (0: never). */
 class AsyncMutex {
   private tail: Promise<void> = Promise.resolve();
+  waitTimeoutMs = 0;
+
+  constructor(private readonly timedOut: () => Error) {}
 
   async acquire(): Promise<() => void> {
     let release!: () => void;
     const next = new Promise<void>((resolve) => (release = resolve));
     const previous = this.tail;
     this.tail = previous.then(() => next);
-    await previous;
+    if (this.waitTimeoutMs === 0) {
+      await previous;
+      return release;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'gave-up'>((resolve) => (timer = setTimeout(() => resolve('gave-up'), this.waitTimeoutMs)));
+    const outcome = await Promise.race([previous.then(() => 'turn' as const), gaveUp]);
+    clearTimeout(timer);
+    if (outcome === 'gave-up') {
+      // The place in the queue is passed on as soon as it comes, so that later waiters keep their order.
+      void previous.then(release);
+      throw this.timedOut();
+    }
     return release;
   }
 }
+
+const mutexes = new WeakMap<DataSource, AsyncMutex>();
 
 /**
  * TypeORM talks to SQLite through one connection. Without care, a request's transaction and
@@ -21,9 +39,13 @@ class AsyncMutex {
  * would join (and roll back with) the first one's transaction, and a second transaction would
  * become a savepoint of the first. This makes transactions exclusive: while one runs, statements
  * from outside it wait. SQLite serialises writes anyway, so nothing is lost in throughput.
+ * Statements issued from inside a transaction's callback run on the same connection without
+ * waiting, so code that forgets the transaction's manager does not deadlock here (it does on
+ * MySQL: see connection-waits.ts).
  */
 export function serialiseSqliteTransactions(dataSource: DataSource): void {
-  const mutex = new AsyncMutex();
+  const mutex = new AsyncMutex(connectionWaitTimedOut);
+  mutexes.set(dataSource, mutex);
   const insideTransaction = new AsyncLocalStorage<true>();
   const manager: EntityManager = dataSource.manager;
   const runTransaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
@@ -49,4 +71,13 @@ export function serialiseSqliteTransactions(dataSource: DataSource): void {
       release();
     }
   }) as QueryRunner['query'];
+}
+
+/**
+ * The longest a transaction or statement waits for its turn on the one connection before the
+ * request answers 503 `database-busy`, as a MySQL request waits for a pooled connection.
+ */
+export function limitSqliteTransactionWaits(dataSource: DataSource, waitTimeoutMs: number): void {
+  const mutex = mutexes.get(dataSource);
+  if (mutex) mutex.waitTimeoutMs = waitTimeoutMs;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 
 /** A published ticket of an event, as its schema.org `Offer` needs it. */
 export interface EventTicketOffer {
@@ -13,12 +14,16 @@ export interface EventTicketOffer {
   inStock: boolean;
 }
 
-/** What the tickets namespace tells the events namespace about an event's tickets. */
+/**
+ * What the tickets namespace tells the events namespace about an event's tickets. Callers inside a
+ * transaction pass its manager: asking the pool for a second connection while holding one can
+ * leave every connection waiting for another.
+ */
 export interface EventTicketingFacts {
   /** The ticket providers of each of these events that has tickets (`["tc", "rsvp"]`). */
-  ticketProviders(eventIds: number[]): Promise<Map<number, string[]>>;
+  ticketProviders(eventIds: number[], manager?: EntityManager): Promise<Map<number, string[]>>;
   /** Whether the event has attendees (sold or reserved tickets), which forbids destroying it. */
-  hasAttendees(eventId: number): Promise<boolean>;
+  hasAttendees(eventId: number, manager?: EntityManager): Promise<boolean>;
   /** The event's published tickets, in the order the event shows them. */
   ticketOffers(eventId: number): Promise<EventTicketOffer[]>;
 }
@@ -35,13 +40,13 @@ export class EventHooks {
     this.ticketing = facts;
   }
 
-  async ticketProviders(eventIds: number[]): Promise<Map<number, string[]>> {
+  async ticketProviders(eventIds: number[], manager?: EntityManager): Promise<Map<number, string[]>> {
     if (!this.ticketing || eventIds.length === 0) return new Map();
-    return this.ticketing.ticketProviders(eventIds);
+    return this.ticketing.ticketProviders(eventIds, manager);
   }
 
-  async hasAttendees(eventId: number): Promise<boolean> {
-    return this.ticketing ? this.ticketing.hasAttendees(eventId) : false;
+  async hasAttendees(eventId: number, manager?: EntityManager): Promise<boolean> {
+    return this.ticketing ? this.ticketing.hasAttendees(eventId, manager) : false;
   }
 
   async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {

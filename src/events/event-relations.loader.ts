@@ -34,7 +34,7 @@ export class EventRelationsLoader {
       this.linked(manager, Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
       this.linked(manager, Category, EventCategoryLink, 'categoryId', eventIds, false),
       this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
-      this.hooks.ticketProviders(eventIds),
+      this.hooks.ticketProviders(eventIds, manager),
     ]);
 
     for (const [eventId, venue] of venues) relations.get(eventId)?.venues.push(venue);

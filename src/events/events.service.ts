@@ -13,7 +13,7 @@ import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
-import { runInTransaction } from '../common/database/transactions';
+import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
@@ -64,6 +64,9 @@ interface EventTermState {
 }
 
 const EARTH_RADIUS_KM = 6371;
+
+/** Event writes delete and insert link rows next to other events' links: no gap locks (see runInTransaction). */
+const EVENT_WRITE: TransactionOptions = { readCommitted: true };
 
 /** Pages of a search with at most this many matches are read through the full-text index. */
 const FULLTEXT_PAGE_MATCHES = 2000;
@@ -222,7 +225,7 @@ export class EventsService {
       });
       await this.applyInput(manager, event, input, user, true);
       return event;
-    });
+    }, EVENT_WRITE);
     return this.present(saved, context, false);
   }
 
@@ -232,15 +235,15 @@ export class EventsService {
       assertCanEdit(user, event);
       await this.applyInput(manager, event, input, user, false);
       return event;
-    });
+    }, EVENT_WRITE);
     return this.present(saved, context, false);
   }
 
   async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       const event = await this.findOrFail(manager, selector, true);
       assertCanDelete(user, event);
-      if (force && (await this.hooks.hasAttendees(event.id))) {
+      if (force && (await this.hooks.hasAttendees(event.id, manager))) {
         throw new ApiError('has-attendees', 'The event has attendees and cannot be deleted for good; trash it instead.', 409);
       }
       // The response shows the event as it was removed, links included.
@@ -250,10 +253,11 @@ export class EventsService {
         categoryIds: related.categories.map(({ term }) => term.id),
         tagIds: related.tags.map(({ term }) => term.id),
       };
-      const removed = await trashOrRemove(manager, event, 'event', force);
+      // Term rows first, as every event write locks them (see applyInput), then the event's own rows.
       await this.keepTermCounts(manager, terms, { ...terms, published: false });
+      const removed = await trashOrRemove(manager, event, 'event', force);
       return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
-    });
+    }, EVENT_WRITE);
   }
 
   // ---------------------------------------------------------------- helpers
@@ -457,20 +461,16 @@ export class EventsService {
     if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
     const termsAfter: EventTermState = { published: event.status === 'publish', categoryIds: termsBefore?.categoryIds ?? [], tagIds: termsBefore?.tagIds ?? [] };
     const categories = readTermValues(input.categories, 'categories');
-    if (categories) {
-      const terms = categories.length ? await this.categories.resolveForEvent(categories, manager, user) : [];
-      if (!isNew) await manager.delete(EventCategoryLink, { eventId: event.id });
-      termsAfter.categoryIds = unique(terms.map((term) => term.id));
-      await insertRows(manager, EventCategoryLink, termsAfter.categoryIds.map((categoryId) => ({ eventId: event.id, categoryId })));
-    }
+    if (categories) termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
     const tags = readTermValues(input.tags, 'tags');
-    if (tags) {
-      const terms = tags.length ? await this.tags.resolveForEvent(tags, manager, user) : [];
-      if (!isNew) await manager.delete(EventTagLink, { eventId: event.id });
-      termsAfter.tagIds = unique(terms.map((term) => term.id));
-      await insertRows(manager, EventTagLink, termsAfter.tagIds.map((tagId) => ({ eventId: event.id, tagId })));
-    }
+    if (tags) termsAfter.tagIds = tags.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
+    // Every event write locks the term rows it counts (categories, then tags, each by ascending id)
+    // before it touches link rows, whose foreign key checks lock the same term rows: writers that
+    // share terms then queue on the first one instead of deadlocking.
     await this.keepTermCounts(manager, termsBefore, termsAfter);
+    const before = termsBefore ?? { categoryIds: [], tagIds: [] };
+    if (categories) await replaceTermLinks(manager, EventCategoryLink, 'categoryId', event.id, before.categoryIds, termsAfter.categoryIds);
+    if (tags) await replaceTermLinks(manager, EventTagLink, 'tagId', event.id, before.tagIds, termsAfter.tagIds);
   }
 
   /** The event's terms and whether it counts for them (published), as stored now. */
@@ -574,6 +574,29 @@ export class EventsService {
 
 function unique(ids: number[]): number[] {
   return [...new Set(ids)];
+}
+
+/** Lock order of term rows: ascending ids. */
+function ascendingIds(terms: Array<{ id: number }>): number[] {
+  return unique(terms.map((term) => term.id)).sort((a, b) => a - b);
+}
+
+/**
+ * Deletes the links that go and inserts those that come, by their whole primary key, so that an
+ * update that keeps its terms touches no link row and none locks a range of another event's links.
+ */
+async function replaceTermLinks<T extends EventCategoryLink | EventTagLink>(
+  manager: EntityManager,
+  entity: new () => T,
+  termColumn: 'categoryId' | 'tagId',
+  eventId: number,
+  before: number[],
+  after: number[],
+): Promise<void> {
+  const gone = before.filter((id) => !after.includes(id));
+  const added = after.filter((id) => !before.includes(id));
+  if (gone.length) await manager.delete(entity, { eventId, [termColumn]: In(gone) } as never);
+  await insertRows(manager, entity, added.map((termId) => ({ eventId, [termColumn]: termId }) as never));
 }
 
 async function insertRows<T extends ObjectLiteral>(manager: EntityManager, entity: new () => T, rows: Array<QueryDeepPartialEntity<T>>): Promise<void> {

@@ -1,14 +1,15 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheckError, HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ApiError } from '../common/errors/api-error';
+import { DatabasePing, failedChecks } from './database-ping';
 
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabasePing,
   ) {}
 
   /** Liveness plus a database ping: 200 when the service can answer requests. */
@@ -42,9 +43,9 @@ export class HealthController {
 
   private async checkDatabase(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+      return await this.health.check([() => this.database.check('database', 2000)]);
     } catch (error) {
-      const details = error instanceof HealthCheckError ? error.causes : undefined;
+      const details = failedChecks(error);
       throw new ApiError('db-unavailable', 'The database is unavailable.', 503, details ? { checks: details } : {});
     }
   }

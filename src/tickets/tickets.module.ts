@@ -29,8 +29,8 @@ export class TicketsModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.eventHooks.registerTicketing({
-      ticketProviders: (eventIds) => this.tickets.ticketProviders(eventIds),
-      hasAttendees: (eventId) => this.tickets.hasAttendees(eventId),
+      ticketProviders: (eventIds, manager) => this.tickets.ticketProviders(eventIds, manager),
+      hasAttendees: (eventId, manager) => this.tickets.hasAttendees(eventId, manager),
       ticketOffers: (eventId) => this.tickets.ticketOffers(eventId),
     });
   }

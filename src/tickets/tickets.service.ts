@@ -168,9 +168,9 @@ export class TicketsService implements EventTicketingFacts {
   // ---------------------------------------------------------------- facts for the events namespace
 
   /** The providers of each event's tickets (events without tickets are absent), paid ones first as the original lists them. */
-  async ticketProviders(eventIds: number[]): Promise<Map<number, string[]>> {
+  async ticketProviders(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, string[]>> {
     if (eventIds.length === 0) return new Map();
-    const rows = await this.dataSource.manager
+    const rows = await manager
       .createQueryBuilder(Ticket, 't')
       .select('t.eventId', 'eventId')
       .addSelect('t.provider', 'provider')
@@ -186,8 +186,8 @@ export class TicketsService implements EventTicketingFacts {
     return providers;
   }
 
-  async hasAttendees(eventId: number): Promise<boolean> {
-    return this.dataSource.manager.exists(Attendee, { where: { eventId } });
+  async hasAttendees(eventId: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return manager.exists(Attendee, { where: { eventId } });
   }
 
   /** The event's published tickets in menu order, with whether any unit is left (pending holds count as taken). */

@@ -12,7 +12,10 @@ const UNIQUE_VIOLATION_CODES = new Set(['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQU
 const FOREIGN_KEY_VIOLATION_CODES = new Set(['ER_ROW_IS_REFERENCED_2', 'ER_NO_REFERENCED_ROW_2', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
 
 /** How many times a transaction that lost a lock conflict is run again before giving up. */
-export const LOCK_CONFLICT_RETRIES = 3;
+export const LOCK_CONFLICT_RETRIES = 5;
+
+/** The first retry waits up to this long, each next one up to twice as long (full jitter). */
+const RETRY_BACKOFF_BASE_MS = 15;
 
 interface DriverFailure {
   code?: unknown;
@@ -45,22 +48,42 @@ export function databaseBusy(): ApiError {
   return new ApiError('database-busy', 'The request collided with others too many times; try again.', 503, { retry_after: 1 });
 }
 
+/** What a request answers when no connection (on SQLite: no turn on the one connection) comes within DATABASE_POOL_WAIT_TIMEOUT_MS. */
+export function connectionWaitTimedOut(): ApiError {
+  return new ApiError('database-busy', 'No database connection became free in time; try again.', 503, { retry_after: 1 });
+}
+
+export interface TransactionOptions {
+  /**
+   * MySQL/MariaDB only. READ COMMITTED takes no gap locks for its searches, so writers that
+   * delete and insert rows of the same link tables do not block each other's inserts.
+   */
+  readCommitted?: boolean;
+}
+
+/** Waits a random time below `base × 2^retry`, so that transactions that collided do not collide again in step. */
+function backOff(retry: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_BACKOFF_BASE_MS * 2 ** retry));
+}
+
 /**
  * Runs `work` in one transaction. Deadlocks and lock wait timeouts (MariaDB) roll the transaction
- * back and run it again, at most `LOCK_CONFLICT_RETRIES` times, then answer 503
- * `database-busy`: never a 500. Everything `work` does must go through the manager it is given,
- * and it must be safe to run again from the start.
+ * back and run it again after a random back-off, at most `LOCK_CONFLICT_RETRIES` times, then answer
+ * 503 `database-busy`: never a 500. Everything `work` does must go through the manager it is given
+ * (a second connection taken while this one is held can stall the pool), and it must be safe to run
+ * again from the start.
  */
-export async function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export async function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   // On SQLite transactions are made exclusive at the data source (database/sqlite-serialization.ts).
-  const attempt = () => dataSource.transaction(work);
-  if (dataSource.options.type !== 'mysql') return attempt();
+  if (dataSource.options.type !== 'mysql') return dataSource.transaction(work);
+  const attempt = () => (options.readCommitted ? dataSource.transaction('READ COMMITTED', work) : dataSource.transaction(work));
   for (let retries = 0; ; retries += 1) {
     try {
       return await attempt();
     } catch (error) {
       if (!isLockConflict(error)) throw error;
       if (retries >= LOCK_CONFLICT_RETRIES) throw databaseBusy();
+      await backOff(retries);
     }
   }
 }

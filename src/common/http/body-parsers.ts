@@ -4,6 +4,13 @@ import { ApiError } from '../errors/api-error';
 
 export const PARSE_LIMITS = { depth: 5, arrayLimit: 200, parameterLimit: 1000 };
 
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Deeper bodies are refused before
+ * they are parsed: the conversion to DTO classes recurses once per level and a body nested a few
+ * thousand levels (a few KB) overflowed the stack. The API's deepest body is far shallower.
+ */
+export const MAX_JSON_DEPTH = 32;
+
 /** Failures of body-parser (by `type`), in the error envelope. */
 const PARSER_ERRORS: Record<string, () => ApiError> = {
   'entity.parse.failed': () => new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400),
@@ -14,7 +21,41 @@ const PARSER_ERRORS: Record<string, () => ApiError> = {
   'request.size.invalid': () => new ApiError('rest_bad_request', 'The request body length does not match its header.', 400),
   'parameters.too.many': () => new ApiError('rest_request_too_large', 'The request has too many parameters.', 413),
   'querystring.parse.rangeError': () => new ApiError('rest_bad_request', `The form body is nested deeper than ${PARSE_LIMITS.depth} levels.`, 400),
+  'entity.too.deep': () => new ApiError('rest_invalid_json', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`, 400),
 };
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether JSON text nests arrays and objects deeper than `limit`, brackets inside strings aside (one pass over the bytes). */
+export function jsonNestedDeeperThan(body: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < body.length; index += 1) {
+    const byte = body[index];
+    if (inString) {
+      if (byte === BACKSLASH) index += 1;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+/** body-parser's `verify` hook: runs on the raw bytes before JSON.parse. */
+function refuseDeepJson(_request: unknown, _response: unknown, body: Buffer): void {
+  if (jsonNestedDeeperThan(body, MAX_JSON_DEPTH)) throw Object.assign(new Error('JSON body nested too deeply'), { status: 400, type: 'entity.too.deep' });
+}
 
 function toApiError(error: unknown): unknown {
   if (typeof error !== 'object' || error === null) return error;
@@ -95,7 +136,7 @@ function multipartFields(limitBytes: number): RequestHandler[] {
  */
 export function createBodyParsers(limitBytes: number): RequestHandler[] {
   return [
-    mapErrors(express.json({ limit: limitBytes, strict: false, reviver: refuseLoneSurrogates })),
+    mapErrors(express.json({ limit: limitBytes, strict: false, reviver: refuseLoneSurrogates, verify: refuseDeepJson })),
     mapErrors(express.urlencoded({ limit: limitBytes, extended: true, ...PARSE_LIMITS })),
     ...multipartFields(limitBytes),
   ];
