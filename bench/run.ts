@@ -6,7 +6,8 @@
  *    floor starts after it (its tables, and the documents the scenarios reach, read from the
  *    service), and every events-list scenario is measured on one connection on both.
  * 2. Scenarios at --events: each runs service and floor interleaved (A B A B …) for --cycles
- *    cycles, each run after its own warm-up, autocannon in a process of its own. Sale scenarios
+ *    cycles, each run after its own warm-up and once the target has answered what it still held,
+ *    autocannon in a process of its own. Sale scenarios
  *    run while the runner checks out --sale-rate orders a second on the service, through both runs.
  * Prints a Markdown table and writes bench/results/<date>.json and .md.
  */
@@ -47,6 +48,8 @@ interface Options {
 
 /** Single events the scenario picks from (the floor keeps each one's document). */
 const SINGLE_EVENTS = 1000;
+/** Longest wait for a server's backlog to clear between runs. */
+const SETTLE_TIMEOUT_MS = 120_000;
 /** Unlimited tickets the steady sale sells in turn. */
 const SALE_TICKETS = 10;
 
@@ -94,9 +97,24 @@ class Runner {
     return runLoad<SteadyResult>(file);
   }
 
-  /** One measured run after its warm-up. */
+  /**
+   * Waits for one request of the scenario: a server that fell behind still holds the requests of
+   * the last run when autocannon hangs up, and the next run (of the other target too) would
+   * measure that backlog instead of itself.
+   */
+  async settle(target: Target, scenario: string, context: ScenarioContext): Promise<void> {
+    const request = SCENARIOS.find((candidate) => candidate.name === scenario)!.request(context, 0);
+    const response = await fetch(target.url + request.path, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
+    await response.arrayBuffer();
+  }
+
+  /** One measured run after its warm-up, each after the backlog of the run before. */
   async measure(target: Target, scenario: string, context: ScenarioContext, connections = this.options.connections, durationSeconds = this.options.duration): Promise<SteadyResult> {
-    if (this.options.warmup > 0) await this.steady(target, scenario, context, this.options.warmup, connections);
+    await this.settle(target, scenario, context);
+    if (this.options.warmup > 0) {
+      await this.steady(target, scenario, context, this.options.warmup, connections);
+      await this.settle(target, scenario, context);
+    }
     return this.steady(target, scenario, context, durationSeconds, connections);
   }
 

@@ -10,7 +10,7 @@
  * GET /cal/tickets/v1/tickets and /cal/tickets/v1/attendees (a manager's Basic credentials; page,
  * per_page). Anything else is refused with a floor-* error code.
  *
- * Run alone: DATABASE_URL=mysql://… SERVICE_URL=http://… FLOOR_PLAN=plan.json PORT=… node -r ts-node/register bench/floor/server.ts
+ * Run alone: DATABASE_URL=mysql://… SERVICE_URL=http://… FLOOR_PLAN=plan.json PORT=3001 npm run bench:floor
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
