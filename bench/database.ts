@@ -1,7 +1,10 @@
 import { createConnection, Connection, RowDataPacket } from 'mysql2/promise';
-import type { ScenarioContext } from './scenarios';
+import { LIST_PAGES, PER_PAGE } from './scenarios';
 
-const MIN_CATEGORY_EVENTS = 20 * 10;
+export interface SaleTicket {
+  id: number;
+  provider: string;
+}
 
 /** The benchmark's own database: created, read for request parameters, and dropped by the runner. */
 export class BenchDatabase {
@@ -45,42 +48,59 @@ export class BenchDatabase {
     await this.connection.query(`ANALYZE TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`);
   }
 
-  /** Real ids and words for the scenarios' requests (cart tokens come from each target). */
-  async scenarioContext(managerAuthorization: string): Promise<Omit<ScenarioContext, 'cartTokens'>> {
-    const [categories] = await this.connection.query<RowDataPacket[]>(
-      `SELECT l.category_id AS id, COUNT(*) AS upcoming FROM event_category_links l INNER JOIN events e ON e.id = l.event_id
-       WHERE e.status = 'publish' AND e.hide_from_listings = 0 AND e.start_utc >= UTC_DATE() GROUP BY l.category_id ORDER BY upcoming`,
-    );
-    const deepEnough = categories.filter((row) => Number(row.upcoming) >= MIN_CATEGORY_EVENTS);
-    if (deepEnough.length === 0) throw new Error(`No category has ${MIN_CATEGORY_EVENTS} upcoming events: seed more events`);
-    // The median category: a typical filter, not the largest or the smallest.
-    const categoryId = Number(deepEnough[Math.floor(deepEnough.length / 2)].id);
+  /**
+   * A value of each list filter, read from the links of listed events in (about) the default
+   * window: the median of the values with enough events for LIST_PAGES pages, or else the largest,
+   * so that a filter is typical, neither the largest nor a near-empty one. The second category
+   * (for two categories at once) is the next one of the same ranking.
+   */
+  async listFilterValues(): Promise<{ category: number; secondCategory: number; tag: number; venue: number; organizer: number }> {
+    const ranked = async (links: string, column: string): Promise<number[]> => {
+      const [rows] = await this.connection.query<RowDataPacket[]>(
+        `SELECT l.${column} AS id, COUNT(*) AS listed FROM ${links} l INNER JOIN events e ON e.id = l.event_id
+         WHERE e.status = 'publish' AND e.hide_from_listings = 0 AND e.start_utc >= UTC_DATE() AND e.end_utc <= UTC_DATE() + INTERVAL 24 MONTH
+         GROUP BY l.${column} ORDER BY listed, id`,
+      );
+      if (rows.length === 0) throw new Error(`No listed event has a ${column}: seed more events`);
+      const deep = rows.filter((row) => Number(row.listed) >= LIST_PAGES * PER_PAGE);
+      const candidates = deep.length ? deep : rows;
+      const chosen = deep.length ? Math.floor(candidates.length / 2) : candidates.length - 1;
+      // The chosen value first, then its neighbours of the ranking.
+      return [candidates[chosen], candidates[chosen - 1] ?? candidates[chosen + 1]].filter(Boolean).map((row) => Number(row.id));
+    };
+    const [category, secondCategory] = await ranked('event_category_links', 'category_id');
+    if (secondCategory === undefined) throw new Error('Two categories at once need two categories with listed events');
+    return {
+      category,
+      secondCategory,
+      tag: (await ranked('event_tag_links', 'tag_id'))[0],
+      venue: (await ranked('event_venue_links', 'venue_id'))[0],
+      organizer: (await ranked('event_organizer_links', 'organizer_id'))[0],
+    };
+  }
 
-    const [titles] = await this.connection.query<RowDataPacket[]>(
-      `SELECT title FROM events WHERE status = 'publish' AND hide_from_listings = 0 AND start_utc >= UTC_DATE() ORDER BY start_utc LIMIT 300`,
-    );
-    const words = new Set<string>();
-    for (const row of titles) for (const word of String(row.title).toLowerCase().split(/[^\p{L}]+/u)) if (word.length >= 5) words.add(word);
-    const searchWords = [...words].slice(0, 20);
-    if (searchWords.length === 0) throw new Error('No words to search for in upcoming event titles');
+  /** Published events for the single-event route, at random. */
+  async singleEventIds(count: number): Promise<number[]> {
+    const [events] = await this.connection.query<RowDataPacket[]>(`SELECT id FROM events WHERE status = 'publish' ORDER BY RAND() LIMIT ?`, [count]);
+    return events.map((row) => Number(row.id));
+  }
 
-    const [events] = await this.connection.query<RowDataPacket[]>(`SELECT id FROM events WHERE status = 'publish' ORDER BY RAND() LIMIT 1000`);
+  /**
+   * Unlimited tickets on sale for an event more than a week away, for the steady sale: the last
+   * ones of the manager's ticket list (by name, then id), so that the pages the scenarios read
+   * are not the ones the sale changes.
+   */
+  async saleTickets(count: number): Promise<SaleTicket[]> {
     const [tickets] = await this.connection.query<RowDataPacket[]>(
       `SELECT t.id, t.provider FROM tickets t INNER JOIN events e ON e.id = t.event_id
-       WHERE t.status = 'publish' AND e.status = 'publish' AND e.start_utc > UTC_TIMESTAMP() + INTERVAL 7 DAY
+       WHERE t.status = 'publish' AND e.status = 'publish' AND t.capacity_mode = 'unlimited' AND e.start_utc > UTC_TIMESTAMP() + INTERVAL 7 DAY
          AND (t.sale_start_utc IS NULL OR t.sale_start_utc <= UTC_TIMESTAMP())
          AND (t.sale_end_utc IS NULL OR t.sale_end_utc > UTC_TIMESTAMP() + INTERVAL 1 DAY)
-         AND (t.capacity_mode = 'unlimited' OR (t.capacity_mode = 'own' AND t.capacity - t.sold - t.pending >= 10))
-       ORDER BY t.id LIMIT 50`,
+       ORDER BY t.name DESC, t.id DESC LIMIT ?`,
+      [count],
     );
-    if (tickets.length === 0) throw new Error('No ticket on sale with units left for the cart scenario');
-    return {
-      categoryId,
-      searchWords,
-      eventIds: events.map((row) => Number(row.id)),
-      cartTickets: tickets.map((row) => [Number(row.id), String(row.provider)] as [number, string]),
-      managerAuthorization,
-    };
+    if (tickets.length === 0) throw new Error('No unlimited ticket on sale for the steady sale: seed more events');
+    return tickets.map((row) => ({ id: Number(row.id), provider: String(row.provider) }));
   }
 
   /** A published upcoming event with one paid ticket of `capacity` units, for the checkout stampede. */

@@ -7,7 +7,7 @@ const ROOT = join(__dirname, '..');
 
 /** A server under test, in a process of its own. */
 export interface Target {
-  name: 'service' | 'baseline';
+  name: 'service' | 'floor';
   url: string;
   process: ChildProcess;
   /** Peak resident memory so far (VmHWM), in MB. */
@@ -44,8 +44,8 @@ function readPeakRssMb(pid: number | undefined): number {
   }
 }
 
-async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
+async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutSeconds: number): Promise<void> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url} exited with ${child.exitCode}:\n${output()}`);
     try {
@@ -57,10 +57,10 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`${url} did not answer within 120 s:\n${output()}`);
+  throw new Error(`${url} did not answer within ${timeoutSeconds} s:\n${output()}`);
 }
 
-async function startProcess(name: Target['name'], args: string[], env: NodeJS.ProcessEnv, readyPath: string): Promise<Target> {
+async function startProcess(name: Target['name'], args: string[], env: NodeJS.ProcessEnv, readyPath: string, timeoutSeconds = 120): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
@@ -68,7 +68,7 @@ async function startProcess(name: Target['name'], args: string[], env: NodeJS.Pr
     errors = (errors + chunk.toString()).slice(-4000);
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(url + readyPath, child, () => errors);
+  await waitUntilAnswering(url + readyPath, child, () => errors, timeoutSeconds);
   return {
     name,
     url,
@@ -108,20 +108,25 @@ export function startService(settings: TargetSettings): Promise<Target> {
   );
 }
 
-/** The raw Fastify + mysql2 server of bench/baseline, on the same database and pool size. */
-export function startBaseline(settings: TargetSettings): Promise<Target> {
+/**
+ * The floor (bench/floor/server.ts) on the same database and pool size: it builds its tables and
+ * reads the plan's documents from the running service before it answers (minutes at a million events).
+ */
+export function startFloor(settings: TargetSettings, serviceUrl: string, planFile: string): Promise<Target> {
   return startProcess(
-    'baseline',
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'baseline', 'server.ts')],
+    'floor',
+    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'floor', 'server.ts')],
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
       TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
       DATABASE_URL: settings.databaseUrl,
       DATABASE_POOL_SIZE: String(settings.poolSize),
-      NONCE_SECRET: settings.nonceSecret,
+      SERVICE_URL: serviceUrl,
+      FLOOR_PLAN: planFile,
     },
-    '/cal/events/v1/venues',
+    '/floor/ready',
+    1800,
   );
 }
 

@@ -1,50 +1,62 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SteadyResult } from './load';
+import type { SaleResult } from './sale';
+import { SALE_PAIRS } from './scenarios';
 
 export interface CycleMeasure {
   cycle: number;
   service: SteadyResult;
-  baseline: SteadyResult;
-  /** service req/s ÷ baseline req/s. */
+  floor: SteadyResult;
+  /** service req/s ÷ floor req/s. */
   ratio: number;
+  /** The steady sale that ran through both runs of the cycle (sale scenarios). */
+  sale?: SaleResult;
 }
 
 export interface ScenarioReport {
   name: string;
   title: string;
   cycles: CycleMeasure[];
-  median: { serviceRps: number; baselineRps: number; ratio: number; serviceP50: number; serviceP99: number; serviceMax: number; baselineP99: number };
-  errors: { service: number; baseline: number };
+  median: { serviceRps: number; floorRps: number; ratio: number; serviceP50: number; serviceP99: number; serviceMax: number; floorP50: number; floorP99: number; p99Ratio: number };
+  errors: { service: number; floor: number };
 }
 
-export interface CheckoutRound {
-  cycle: number;
-  target: 'service' | 'baseline';
-  elapsedMs: number;
-  created: number;
-  soldOut: number;
-  other: number;
-  sold: number;
-  attendees: number;
-  oversold: number;
+/** One list scenario on one connection at one database size. */
+export interface ScalingMeasure {
+  scenario: string;
+  service: SteadyResult;
+  floor: SteadyResult;
 }
 
 export interface ScalingPoint {
   events: number;
-  service: SteadyResult;
-  baseline: SteadyResult;
+  measures: ScalingMeasure[];
 }
 
 export interface BenchReport {
   date: string;
   machine: { cpus: number; node: string; database: string };
-  settings: { bufferPoolMb: number; events: number; connections: number; durationSeconds: number; warmupSeconds: number; cycles: number; poolSize: number; logLevel: string };
+  settings: {
+    bufferPoolMb: number;
+    events: number;
+    sizes: number[];
+    connections: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    scalingDurationSeconds: number;
+    cycles: number;
+    poolSize: number;
+    logLevel: string;
+    saleRate: number;
+  };
   seedSeconds: Record<string, number>;
+  floorStartSeconds: Record<string, number>;
+  /** The filter values and pages of the final size. */
+  lists: Record<string, { query: string; firstPage: number; lastPage: number }>;
   scenarios: ScenarioReport[];
-  checkout: { rounds: CheckoutRound[]; medianMs: { service: number; baseline: number }; oversold: number };
   scaling: ScalingPoint[];
-  peakRssMb: { service: number; baseline: number };
+  peakRssMb: { service: number; floor: number };
 }
 
 /** The median of the finite values (a cycle where one side answered nothing has no ratio). */
@@ -56,22 +68,26 @@ export function median(values: number[]): number {
 }
 
 export function summarise(name: string, title: string, cycles: CycleMeasure[]): ScenarioReport {
+  const serviceP99 = median(cycles.map((cycle) => cycle.service.p99));
+  const floorP99 = median(cycles.map((cycle) => cycle.floor.p99));
   return {
     name,
     title,
     cycles,
     median: {
       serviceRps: median(cycles.map((cycle) => cycle.service.requestsPerSecond)),
-      baselineRps: median(cycles.map((cycle) => cycle.baseline.requestsPerSecond)),
+      floorRps: median(cycles.map((cycle) => cycle.floor.requestsPerSecond)),
       ratio: median(cycles.map((cycle) => cycle.ratio)),
       serviceP50: median(cycles.map((cycle) => cycle.service.p50)),
-      serviceP99: median(cycles.map((cycle) => cycle.service.p99)),
+      serviceP99,
       serviceMax: Math.max(...cycles.map((cycle) => cycle.service.max)),
-      baselineP99: median(cycles.map((cycle) => cycle.baseline.p99)),
+      floorP50: median(cycles.map((cycle) => cycle.floor.p50)),
+      floorP99,
+      p99Ratio: serviceP99 / floorP99,
     },
     errors: {
       service: cycles.reduce((sum, cycle) => sum + cycle.service.errors + cycle.service.non2xx, 0),
-      baseline: cycles.reduce((sum, cycle) => sum + cycle.baseline.errors + cycle.baseline.non2xx, 0),
+      floor: cycles.reduce((sum, cycle) => sum + cycle.floor.errors + cycle.floor.non2xx, 0),
     },
   };
 }
@@ -79,57 +95,76 @@ export function summarise(name: string, title: string, cycles: CycleMeasure[]): 
 const round = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const percent = (ratio: number) => (Number.isFinite(ratio) ? `${(ratio * 100).toFixed(0)} %` : '–');
 
+function saleSummary(cycles: CycleMeasure[]): string {
+  const sales = cycles.map((cycle) => cycle.sale).filter((sale): sale is SaleResult => sale !== undefined);
+  if (sales.length === 0) return '';
+  const seconds = sales.reduce((sum, sale) => sum + sale.seconds, 0);
+  const checkouts = sales.reduce((sum, sale) => sum + sale.checkouts, 0);
+  const failures: Record<string, number> = {};
+  for (const sale of sales) for (const [kind, count] of Object.entries(sale.failures)) failures[kind] = (failures[kind] ?? 0) + count;
+  const skipped = sales.reduce((sum, sale) => sum + sale.skipped, 0);
+  const failed = Object.entries(failures).map(([kind, count]) => `${count}× ${kind}`);
+  return `${round(checkouts / seconds, 1)} checkouts/s${failed.length ? `, failed: ${failed.join(', ')}` : ''}${skipped ? `, ${skipped} not started (100 in flight)` : ''}`;
+}
+
 export function markdown(report: BenchReport): string {
   const lines: string[] = [];
   const { settings } = report;
   lines.push(
     `Benchmark of ${report.date}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
-      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service and baseline interleaved; pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB.`,
+      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service and floor interleaved; ` +
+      `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB; sale scenarios with ${settings.saleRate} checkouts/s.`,
     '',
-    '| Scenario | service req/s | baseline req/s | ratio per cycle | median ratio | service p50 / p99 / max ms | baseline p99 ms | errors (service/baseline) |',
-    '|---|---:|---:|---|---:|---|---:|---:|',
+    '| Scenario | service req/s | floor req/s | ratio per cycle | median ratio | service p50 / p99 / max ms | floor p50 / p99 ms | p99 ratio | errors (service/floor) |',
+    '|---|---:|---:|---|---:|---|---|---:|---:|',
   );
   for (const scenario of report.scenarios) {
     const { median: m } = scenario;
     lines.push(
-      `| ${scenario.title} | ${round(m.serviceRps)} | ${round(m.baselineRps)} | ${scenario.cycles.map((cycle) => round(cycle.ratio, 2)).join(' ')} | **${percent(m.ratio)}** | ` +
-        `${round(m.serviceP50)} / ${round(m.serviceP99)} / ${round(m.serviceMax)} | ${round(m.baselineP99)} | ${scenario.errors.service}/${scenario.errors.baseline} |`,
+      `| ${scenario.title} | ${round(m.serviceRps)} | ${round(m.floorRps)} | ${scenario.cycles.map((cycle) => round(cycle.ratio, 2)).join(' ')} | **${percent(m.ratio)}** | ` +
+        `${round(m.serviceP50)} / ${round(m.serviceP99)} / ${round(m.serviceMax)} | ${round(m.floorP50)} / ${round(m.floorP99)} | ${round(m.p99Ratio, 2)} | ${scenario.errors.service}/${scenario.errors.floor} |`,
     );
   }
-  if (report.checkout.rounds.length) {
-    const rounds = report.checkout.rounds;
-    const summary = (target: 'service' | 'baseline') =>
-      rounds
-        .filter((entry) => entry.target === target)
-        .map((entry) => `${round(entry.elapsedMs)} ms (${entry.created}×201, ${entry.soldOut}×409${entry.other ? `, ${entry.other} other` : ''})`)
-        .join('; ');
-    lines.push(
-      '',
-      `Checkout of 200 concurrent buyers on a capacity of 50 (every buyer's cart filled first; the time from the first checkout sent to the last answer): ` +
-        `median **${round(report.checkout.medianMs.service)} ms** for the service, ${round(report.checkout.medianMs.baseline)} ms for the baseline; oversold: **${report.checkout.oversold}**.`,
-      `- service: ${summary('service')}`,
-      `- baseline: ${summary('baseline')}`,
+  const sales: string[] = [];
+  for (const pair of SALE_PAIRS) {
+    const sale = report.scenarios.find((scenario) => scenario.name === pair.sale);
+    const quiet = report.scenarios.find((scenario) => scenario.name === pair.quiet);
+    if (!sale) continue;
+    const ratio = quiet ? sale.median.serviceRps / quiet.median.serviceRps : NaN;
+    sales.push(
+      `- ${sale.title}: service ${round(sale.median.serviceRps)} req/s against ${quiet ? round(quiet.median.serviceRps) : '–'} without the sale: **${percent(ratio)}**` +
+        ` (p99 ${round(sale.median.serviceP99)} ms against ${quiet ? round(quiet.median.serviceP99) : '–'} ms); the sale: ${saleSummary(sale.cycles)}.`,
     );
   }
+  if (sales.length) lines.push('', 'During the sale against without it (the service alone):', '', ...sales);
+
   if (report.scaling.length) {
+    const names = report.scaling[0].measures.map((measure) => measure.scenario);
     const first = report.scaling[0];
     lines.push(
       '',
-      'Events list (default window), one connection, by database size:',
+      `Events lists by database size, one connection, ${settings.scalingDurationSeconds} s each: service p50 ms (× the first size) / floor p50 ms.`,
       '',
-      '| events | service p50 / p99 ms | × first size (p50) | baseline p50 / p99 ms | service req/s |',
-      '|---:|---|---:|---|---:|',
+      `| events | ${names.join(' | ')} |`,
+      `|---:|${names.map(() => '---').join('|')}|`,
     );
     for (const point of report.scaling) {
-      lines.push(
-        `| ${point.events.toLocaleString('en')} | ${round(point.service.p50, 1)} / ${round(point.service.p99, 1)} | ${round(point.service.p50 / first.service.p50, 2)} | ` +
-          `${round(point.baseline.p50, 1)} / ${round(point.baseline.p99, 1)} | ${round(point.service.requestsPerSecond)} |`,
-      );
+      const cells = names.map((name) => {
+        const measure = point.measures.find((candidate) => candidate.scenario === name);
+        const base = first.measures.find((candidate) => candidate.scenario === name);
+        if (!measure || !base) return '–';
+        return `${round(measure.service.p50, 1)} (${round(measure.service.p50 / base.service.p50, 2)}×) / ${round(measure.floor.p50, 1)}`;
+      });
+      lines.push(`| ${point.events.toLocaleString('en')} | ${cells.join(' | ')} |`);
     }
   }
-  lines.push('', `Peak RSS: service ${round(report.peakRssMb.service)} MB, baseline ${round(report.peakRssMb.baseline)} MB.`);
+  const lists = Object.entries(report.lists).map(([name, route]) => `${name}: \`${route.query || '(none)'}\` pages ${route.firstPage}–${route.lastPage}`);
+  if (lists.length) lines.push('', `Lists at ${settings.events.toLocaleString('en')} events: ${lists.join('; ')}.`);
+  lines.push('', `Peak RSS: service ${round(report.peakRssMb.service)} MB, floor ${round(report.peakRssMb.floor)} MB.`);
   const seeds = Object.entries(report.seedSeconds).map(([size, seconds]) => `${Number(size).toLocaleString('en')} events in ${round(seconds)} s`);
   if (seeds.length) lines.push(`Seeding (topping up): ${seeds.join(', ')}.`);
+  const floors = Object.entries(report.floorStartSeconds).map(([size, seconds]) => `${round(seconds)} s at ${Number(size).toLocaleString('en')} events`);
+  if (floors.length) lines.push(`Floor start-up (its tables and documents): ${floors.join(', ')}.`);
   return lines.join('\n') + '\n';
 }
 

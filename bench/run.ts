@@ -1,16 +1,17 @@
 /**
- * `npm run bench`: the service against the raw baseline (bench/baseline) on a MariaDB database
- * this run creates, fills (bench/seed) and drops.
+ * `npm run bench`: the service against the read-optimised floor (bench/floor) on a MariaDB
+ * database this run creates, fills (bench/seed) and drops.
  *
- * 1. Scaling: the database grows to 10 000, 100 000 and --events events; at each size the default
- *    events list is measured on one connection, service and baseline.
- * 2. Scenarios at --events: each runs service and baseline interleaved (A B A B …) for --cycles
- *    cycles, each run after its own warm-up, autocannon in a process of its own.
- * 3. Checkout under contention: 200 buyers with a filled cart check out at once on capacity 50.
+ * 1. Scaling: the database grows through --sizes to --events; at each size the service starts, the
+ *    floor starts after it (its tables, and the documents the scenarios reach, read from the
+ *    service), and every events-list scenario is measured on one connection on both.
+ * 2. Scenarios at --events: each runs service and floor interleaved (A B A B …) for --cycles
+ *    cycles, each run after its own warm-up and once the target has answered what it still held,
+ *    autocannon in a process of its own. Sale scenarios
+ *    run while the runner checks out --sale-rate orders a second on the service, through both runs.
  * Prints a Markdown table and writes bench/results/<date>.json and .md.
  */
 import { Command } from 'commander';
-import { randomUUID } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,16 +19,20 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { BENCH_ADMIN_AUTHORIZATION } from './credentials';
 import { BenchDatabase } from './database';
-import type { BurstResult, SteadyJob, SteadyResult } from './load';
-import { runLoad, startBaseline, startService, Target, TargetSettings } from './processes';
-import { BenchReport, CheckoutRound, CycleMeasure, markdown, median, ScalingPoint, summarise, writeReport } from './report';
-import { CHECKOUT_SCENARIO, ScenarioContext, SCENARIOS } from './scenarios';
+import type { FloorPlan } from './floor/plan';
+import type { SteadyJob, SteadyResult } from './load';
+import { runLoad, startFloor, startService, Target, TargetSettings } from './processes';
+import { BenchReport, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
+import { SteadySale } from './sale';
+import { DEEP_PAGE, LIST_PAGES, ListName, ListRoute, listPath, ScenarioContext, SCENARIOS } from './scenarios';
 import { seedBenchmarkData } from './seed';
 
 interface Options {
   events: number;
+  sizes: number[];
   duration: number;
   warmup: number;
+  scalingDuration: number;
   cycles: number;
   connections: number;
   poolSize: number;
@@ -38,26 +43,37 @@ interface Options {
   scaling: boolean;
   logLevel: string;
   bufferPoolMb: number;
+  saleRate: number;
 }
 
-const CHECKOUT_BUYERS = 200;
-const CHECKOUT_CAPACITY = 50;
-const CART_TOKENS = 200;
+/** Single events the scenario picks from (the floor keeps each one's document). */
+const SINGLE_EVENTS = 1000;
+/** Longest wait for a server's backlog to clear between runs. */
+const SETTLE_TIMEOUT_MS = 120_000;
+/** Unlimited tickets the steady sale sells in turn. */
+const SALE_TICKETS = 10;
+
+function numberList(value: string): number[] {
+  return value.split(',').map((part) => Number(part.trim())).filter((size) => Number.isInteger(size) && size > 0);
+}
 
 function parseOptions(): Options {
   const program = new Command()
     .name('npm run bench --')
-    .option('--events <n>', 'events in the database for the scenarios', (value) => Number(value), 1_000_000)
+    .option('--events <n>', 'events in the database for the scenarios (the last size)', (value) => Number(value), 1_000_000)
+    .option('--sizes <list>', 'smaller sizes the scaling run measures first (those below --events)', numberList, [10_000, 100_000])
     .option('--duration <s>', 'seconds measured per run', (value) => Number(value), 10)
     .option('--warmup <s>', 'seconds of warm-up before each run', (value) => Number(value), 3)
-    .option('--cycles <n>', 'service/baseline cycles per scenario', (value) => Number(value), 5)
+    .option('--scaling-duration <s>', 'seconds measured per list, target and size in the scaling run', (value) => Number(value), 5)
+    .option('--cycles <n>', 'service/floor cycles per scenario', (value) => Number(value), 5)
     .option('--connections <n>', 'concurrent connections of the load generator', (value) => Number(value), 50)
     .option('--pool-size <n>', 'database connections of each server (DATABASE_POOL_SIZE)', (value) => Number(value), 10)
+    .option('--sale-rate <n>', 'checkouts per second during the sale scenarios', (value) => Number(value), 20)
     .option('--server <url>', 'MariaDB/MySQL server (the database name is added)', process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306')
     .option('--database <name>', 'use (and keep) this database; seeded only up to what is missing')
     .option('--keep', 'keep the database this run creates', false)
-    .option('--scenarios <names>', `comma-separated subset of ${[...SCENARIOS.map((scenario) => scenario.name), CHECKOUT_SCENARIO.name].join(', ')}`)
-    .option('--no-scaling', 'skip the list latency at 10 000 and 100 000 events')
+    .option('--scenarios <names>', `comma-separated subset of ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`)
+    .option('--no-scaling', 'skip the smaller sizes and the one-connection list latencies')
     .option('--log-level <level>', "the service's LOG_LEVEL (its production default: info)", 'info')
     .option('--buffer-pool-mb <n>', 'raise InnoDB buffer pool to at least this for the run (put back after); 0 leaves it', (value) => Number(value), 2048)
     .parse();
@@ -69,28 +85,37 @@ function log(message: string): void {
 }
 
 class Runner {
-  private readonly jobFolder = mkdtempSync(join(tmpdir(), 'cal-bench-'));
+  readonly jobFolder = mkdtempSync(join(tmpdir(), 'cal-bench-'));
   private jobs = 0;
 
   constructor(private readonly options: Options) {}
 
-  async steady(target: Target, scenario: string, context: ScenarioContext, durationSeconds: number, connections = this.options.connections): Promise<SteadyResult> {
+  async steady(target: Target, scenario: string, context: ScenarioContext, durationSeconds: number, connections: number): Promise<SteadyResult> {
     const job: SteadyJob = { kind: 'steady', url: target.url, scenario, context, connections, durationSeconds };
     const file = join(this.jobFolder, `job-${this.jobs++}.json`);
     writeFileSync(file, JSON.stringify(job));
     return runLoad<SteadyResult>(file);
   }
 
-  /** One measured run after its warm-up. */
-  async measure(target: Target, scenario: string, context: ScenarioContext, connections?: number): Promise<SteadyResult> {
-    if (this.options.warmup > 0) await this.steady(target, scenario, context, this.options.warmup, connections);
-    return this.steady(target, scenario, context, this.options.duration, connections);
+  /**
+   * Waits for one request of the scenario: a server that fell behind still holds the requests of
+   * the last run when autocannon hangs up, and the next run (of the other target too) would
+   * measure that backlog instead of itself.
+   */
+  async settle(target: Target, scenario: string, context: ScenarioContext): Promise<void> {
+    const request = SCENARIOS.find((candidate) => candidate.name === scenario)!.request(context, 0);
+    const response = await fetch(target.url + request.path, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
+    await response.arrayBuffer();
   }
 
-  async burst(target: Target, requests: Array<{ method: 'POST'; path: string; headers: Record<string, string>; body: string }>): Promise<BurstResult> {
-    const file = join(this.jobFolder, `job-${this.jobs++}.json`);
-    writeFileSync(file, JSON.stringify({ kind: 'burst', url: target.url, requests }));
-    return runLoad<BurstResult>(file);
+  /** One measured run after its warm-up, each after the backlog of the run before. */
+  async measure(target: Target, scenario: string, context: ScenarioContext, connections = this.options.connections, durationSeconds = this.options.duration): Promise<SteadyResult> {
+    await this.settle(target, scenario, context);
+    if (this.options.warmup > 0) {
+      await this.steady(target, scenario, context, this.options.warmup, connections);
+      await this.settle(target, scenario, context);
+    }
+    return this.steady(target, scenario, context, durationSeconds, connections);
   }
 
   cleanUp(): void {
@@ -98,64 +123,58 @@ class Runner {
   }
 }
 
-/** Issues cart tokens on a target: one anonymous cart write each, a few at a time. */
-async function issueCartTokens(target: Target, tickets: Array<[number, string]>, count: number): Promise<string[]> {
-  const tokens: string[] = [];
-  for (let start = 0; start < count; start += 20) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(20, count - start) }, async (_, offset) => {
-        const [ticketId, provider] = tickets[(start + offset) % tickets.length];
-        const response = await fetch(`${target.url}/cal/tickets/v1/cart`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ provider, tickets: [{ ticket_id: ticketId, quantity: 1 }] }),
-        });
-        const body = await response.text();
-        const token = response.headers.get('x-cart-token');
-        if (response.status !== 200 || !token) throw new Error(`${target.name}: cart write answered ${response.status} ${body.slice(0, 300)}`);
-        return token;
-      }),
-    );
-    tokens.push(...batch);
+async function totalPages(service: Target, query: string): Promise<number> {
+  const response = await fetch(service.url + listPath({ query, firstPage: 1, lastPage: 1 }, 1));
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`The service answered ${response.status} to the list ${query || '(default)'}`);
+  return Number(response.headers.get('x-tec-totalpages'));
+}
+
+/** The lists' filter values and pages at this size: values from the database, pages from the service. */
+async function scenarioContext(database: BenchDatabase, service: Target): Promise<ScenarioContext> {
+  const values = await database.listFilterValues();
+  const queries: Array<[ListName, string]> = [
+    ['events-list', ''],
+    ['events-category', `categories=${values.category}`],
+    ['events-tag', `tags=${values.tag}`],
+    ['events-venue', `venue=${values.venue}`],
+    ['events-organizer', `organizer=${values.organizer}`],
+    ['events-two-categories', `categories=${values.category},${values.secondCategory}`],
+  ];
+  const lists = {} as Record<ListName, ListRoute>;
+  for (const [name, query] of queries) {
+    const pages = await totalPages(service, query);
+    if (pages === 0) throw new Error(`The list ${name} (${query}) is empty: seed more events`);
+    lists[name] = { query, firstPage: 1, lastPage: Math.min(LIST_PAGES, pages) };
   }
-  return tokens;
+  const deepest = Math.min(DEEP_PAGE, await totalPages(service, ''));
+  lists['events-page-200'] = { query: '', firstPage: deepest, lastPage: deepest };
+  return { lists, eventIds: await database.singleEventIds(SINGLE_EVENTS), managerAuthorization: BENCH_ADMIN_AUTHORIZATION };
 }
 
-async function contextFor(target: Target, base: Omit<ScenarioContext, 'cartTokens'>): Promise<ScenarioContext> {
-  return { ...base, cartTokens: await issueCartTokens(target, base.cartTickets, CART_TOKENS) };
-}
-
-async function checkoutRound(runner: Runner, database: BenchDatabase, target: Target, cycle: number): Promise<CheckoutRound> {
-  const ticket = await database.createContendedTicket(CHECKOUT_CAPACITY, `${target.name}-${cycle}-${randomUUID().slice(0, 8)}`);
-  const tokens = await issueCartTokens(target, [[ticket.id, ticket.provider]], CHECKOUT_BUYERS);
-  const result = await runner.burst(
-    target,
-    tokens.map((token, index) => ({
-      method: 'POST',
-      path: '/cal/tickets/v1/cart/checkout',
-      headers: { 'content-type': 'application/json', 'x-cart-token': token },
-      body: JSON.stringify({ provider: ticket.provider, purchaser: { name: `Buyer ${index}`, email: `buyer${index}@example.com` } }),
-    })),
-  );
-  const outcome = await database.ticketOutcome(ticket.id);
-  const created = result.statuses['201'] ?? 0;
-  const soldOut = result.statuses['409'] ?? 0;
+/** What the floor keeps: every page the scenarios ask, every single event, the manager's first pages. */
+function floorPlan(context: ScenarioContext): FloorPlan {
+  const pagesByQuery = new Map<string, Set<number>>();
+  for (const route of Object.values(context.lists)) {
+    const pages = pagesByQuery.get(route.query) ?? new Set<number>();
+    for (let page = route.firstPage; page <= route.lastPage; page += 1) pages.add(page);
+    pagesByQuery.set(route.query, pages);
+  }
   return {
-    cycle,
-    target: target.name,
-    elapsedMs: result.elapsedMs,
-    created,
-    soldOut,
-    other: CHECKOUT_BUYERS - created - soldOut,
-    sold: outcome.taken,
-    attendees: outcome.attendees,
-    oversold: Math.max(0, outcome.attendees - CHECKOUT_CAPACITY, outcome.taken - CHECKOUT_CAPACITY),
+    eventLists: [...pagesByQuery].map(([query, pages]) => ({ query, pages: [...pages] })),
+    eventIds: context.eventIds,
+    manager: { authorization: context.managerAuthorization, ticketPages: [1], attendeePages: [1] },
   };
 }
 
 async function main(): Promise<void> {
   const options = parseOptions();
-  const selected = new Set(options.scenarios ? options.scenarios.split(',').map((name) => name.trim()) : [...SCENARIOS.map((s) => s.name), CHECKOUT_SCENARIO.name]);
+  const selected = options.scenarios ? new Set(options.scenarios.split(',').map((name) => name.trim())) : undefined;
+  const unknown = [...(selected ?? [])].filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
+  if (unknown.length) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);
+  const scenarios = SCENARIOS.filter((scenario) => !selected || selected.has(scenario.name));
+  const sizes = options.scaling ? [...options.sizes.filter((size) => size < options.events).sort((a, b) => a - b), options.events] : [options.events];
+
   const databaseName = options.database ?? `cal_bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
   const keep = options.keep || options.database !== undefined;
   const databaseUrl = `${options.server.replace(/\/$/, '')}/${databaseName}`;
@@ -171,18 +190,22 @@ async function main(): Promise<void> {
     settings: {
       bufferPoolMb: Math.max(options.bufferPoolMb, Math.round(bufferPoolBefore / 1024 / 1024)),
       events: options.events,
+      sizes,
       connections: options.connections,
       durationSeconds: options.duration,
       warmupSeconds: options.warmup,
+      scalingDurationSeconds: options.scalingDuration,
       cycles: options.cycles,
       poolSize: options.poolSize,
       logLevel: options.logLevel,
+      saleRate: options.saleRate,
     },
     seedSeconds: {},
+    floorStartSeconds: {},
+    lists: {},
     scenarios: [],
-    checkout: { rounds: [], medianMs: { service: NaN, baseline: NaN }, oversold: 0 },
     scaling: [],
-    peakRssMb: { service: 0, baseline: 0 },
+    peakRssMb: { service: 0, floor: 0 },
   };
   let targets: Target[] = [];
   const stopTargets = async () => {
@@ -194,61 +217,59 @@ async function main(): Promise<void> {
   };
   try {
     await dataSource.runMigrations({ transaction: 'each' });
-    const sizes = options.scaling ? [10_000, 100_000].filter((size) => size < options.events) : [];
-    for (const size of [...sizes, options.events]) {
+    let context: ScenarioContext | undefined;
+    for (const size of sizes) {
       const started = performance.now();
       log(`seeding up to ${size.toLocaleString('en')} events`);
-      await seedBenchmarkData(dataSource, { events: size, log: (line: string) => log(`  ${line}`) });
+      await seedBenchmarkData(dataSource, { events: size, migrate: false, log: (line: string) => log(`  ${line}`) });
       report.seedSeconds[size] = (performance.now() - started) / 1000;
       await database.analyze();
       const service = await startService(settings);
-      const baseline = await startBaseline(settings);
-      targets = [service, baseline];
+      targets = [service];
+      context = await scenarioContext(database, service);
+      const planFile = join(runner.jobFolder, `floor-plan-${size}.json`);
+      writeFileSync(planFile, JSON.stringify(floorPlan(context)));
+      const floorStarted = performance.now();
+      const floor = await startFloor(settings, service.url, planFile);
+      targets = [service, floor];
+      report.floorStartSeconds[size] = (performance.now() - floorStarted) / 1000;
+      log(`floor ready at ${size.toLocaleString('en')} events in ${report.floorStartSeconds[size].toFixed(0)} s`);
       if (options.scaling) {
-        const context = { ...(await database.scenarioContext(BENCH_ADMIN_AUTHORIZATION)), cartTokens: [] };
-        const point: ScalingPoint = {
-          events: size,
-          service: await runner.measure(service, 'events-list', context, 1),
-          baseline: await runner.measure(baseline, 'events-list', context, 1),
-        };
+        const point: ScalingPoint = { events: size, measures: [] };
+        for (const scenario of scenarios.filter((candidate) => candidate.list)) {
+          const measure = {
+            scenario: scenario.name,
+            service: await runner.measure(service, scenario.name, context, 1, options.scalingDuration),
+            floor: await runner.measure(floor, scenario.name, context, 1, options.scalingDuration),
+          };
+          point.measures.push(measure);
+          log(`${scenario.name} at ${size.toLocaleString('en')} events, one connection: service p50 ${measure.service.p50} ms p99 ${measure.service.p99} ms, floor p50 ${measure.floor.p50} ms`);
+        }
         report.scaling.push(point);
-        log(`list latency at ${size.toLocaleString('en')} events: service p50 ${point.service.p50} ms p99 ${point.service.p99} ms, baseline p50 ${point.baseline.p50} ms`);
       }
       if (size !== options.events) await stopTargets();
     }
 
-    const [service, baseline] = targets;
-    const base = await database.scenarioContext(BENCH_ADMIN_AUTHORIZATION);
-    const contexts = { service: await contextFor(service, base), baseline: await contextFor(baseline, base) };
-    for (const scenario of SCENARIOS.filter((candidate) => selected.has(candidate.name))) {
+    const [service, floor] = targets;
+    report.lists = context!.lists;
+    const saleTickets = scenarios.some((scenario) => scenario.sale) ? await database.saleTickets(SALE_TICKETS) : [];
+    for (const scenario of scenarios) {
       const cycles: CycleMeasure[] = [];
       for (let cycle = 1; cycle <= options.cycles; cycle += 1) {
-        const serviceResult = await runner.measure(service, scenario.name, contexts.service);
-        const baselineResult = await runner.measure(baseline, scenario.name, contexts.baseline);
-        const ratio = serviceResult.requestsPerSecond / baselineResult.requestsPerSecond;
-        cycles.push({ cycle, service: serviceResult, baseline: baselineResult, ratio });
+        const sale = scenario.sale ? new SteadySale(service.url, saleTickets, options.saleRate) : undefined;
+        sale?.start();
+        const serviceResult = await runner.measure(service, scenario.name, context!);
+        const floorResult = await runner.measure(floor, scenario.name, context!);
+        const saleResult = await sale?.stop();
+        const ratio = serviceResult.requestsPerSecond / floorResult.requestsPerSecond;
+        cycles.push({ cycle, service: serviceResult, floor: floorResult, ratio, ...(saleResult ? { sale: saleResult } : {}) });
         log(
           `${scenario.name} cycle ${cycle}: service ${serviceResult.requestsPerSecond.toFixed(0)} req/s (p99 ${serviceResult.p99} ms, ${serviceResult.non2xx} non-2xx), ` +
-            `baseline ${baselineResult.requestsPerSecond.toFixed(0)} req/s (p99 ${baselineResult.p99} ms, ${baselineResult.non2xx} non-2xx), ratio ${ratio.toFixed(2)}`,
+            `floor ${floorResult.requestsPerSecond.toFixed(0)} req/s (p99 ${floorResult.p99} ms, ${floorResult.non2xx} non-2xx), ratio ${ratio.toFixed(2)}` +
+            (saleResult ? `; sale ${saleResult.checkouts} checkouts in ${saleResult.seconds.toFixed(0)} s ${JSON.stringify(saleResult.failures)}` : ''),
         );
       }
       report.scenarios.push(summarise(scenario.name, scenario.title, cycles));
-    }
-
-    if (selected.has(CHECKOUT_SCENARIO.name)) {
-      for (let cycle = 1; cycle <= options.cycles; cycle += 1) {
-        for (const target of [service, baseline]) {
-          const round = await checkoutRound(runner, database, target, cycle);
-          report.checkout.rounds.push(round);
-          log(`checkout ${target.name} cycle ${cycle}: ${round.elapsedMs.toFixed(0)} ms, ${round.created}×201 ${round.soldOut}×409 ${round.other} other, taken ${round.sold}, attendees ${round.attendees}`);
-        }
-      }
-      const rounds = report.checkout.rounds;
-      report.checkout.medianMs = {
-        service: median(rounds.filter((entry) => entry.target === 'service').map((entry) => entry.elapsedMs)),
-        baseline: median(rounds.filter((entry) => entry.target === 'baseline').map((entry) => entry.elapsedMs)),
-      };
-      report.checkout.oversold = rounds.reduce((sum, entry) => sum + entry.oversold, 0);
     }
     await stopTargets();
 
@@ -260,7 +281,8 @@ async function main(): Promise<void> {
     runner.cleanUp();
     await dataSource.destroy();
     if (!keep) await database.drop();
-    await database.setBufferPool(bufferPoolBefore).catch(() => undefined);
+    // Put back only what this run changed: with --buffer-pool-mb 0 the server's settings are never written.
+    if (options.bufferPoolMb > 0 && bufferPoolBefore < options.bufferPoolMb * 1024 * 1024) await database.setBufferPool(bufferPoolBefore).catch(() => undefined);
     await database.close();
   }
 }

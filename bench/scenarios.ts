@@ -1,22 +1,24 @@
 /**
- * What each benchmark scenario sends. Shared by the runner (names, titles) and the load process
- * (requests), which receives the context as JSON: request builders must be rebuilt there.
+ * What each benchmark scenario sends. Shared by the runner (names, titles, the floor's plan) and the
+ * load process (requests), which receives the context as JSON: request builders must be rebuilt there.
  */
 
-/** Ids and words read from the seeded database, so that every request hits real rows. */
+/** A list the scenarios page through: its query without `page`, and the pages asked (`firstPage`..`lastPage`). */
+export interface ListRoute {
+  query: string;
+  firstPage: number;
+  lastPage: number;
+}
+
+export type ListName = 'events-list' | 'events-category' | 'events-tag' | 'events-venue' | 'events-organizer' | 'events-two-categories' | 'events-page-200';
+
+/** Ids read from the seeded database (and pages from the service), so that every request hits real rows. */
 export interface ScenarioContext {
-  /** A category holding enough upcoming events for 20 pages. */
-  categoryId: number;
-  /** Words found in upcoming events' titles. */
-  searchWords: string[];
+  lists: Record<ListName, ListRoute>;
   /** Published events (for the single-event route). */
   eventIds: number[];
-  /** Tickets on sale with units left, for cart writes: [id, provider]. */
-  cartTickets: Array<[number, string]>;
   /** `Basic …` header of an administrator (application password). */
   managerAuthorization: string;
-  /** Cart tokens (more than connections), issued by the target itself before the run; token i's cart holds cartTickets[i % length]. */
-  cartTokens: string[];
 }
 
 export interface BenchRequest {
@@ -29,71 +31,65 @@ export interface BenchRequest {
 export interface Scenario {
   name: string;
   title: string;
+  /** The events list it pages through (measured at every size of the scaling run). */
+  list?: ListName;
+  /** Measured while the runner sells tickets at a steady rate (on tickets the lists do not show first). */
+  sale?: boolean;
   /** The `n`-th request of the run. */
   request(context: ScenarioContext, n: number): BenchRequest;
 }
+
+export const EVENTS_PATH = '/cal/events/v1/events';
+export const PER_PAGE = 25;
+/** Pages 1..this of each filtered list. */
+export const LIST_PAGES = 20;
+export const DEEP_PAGE = 200;
 
 function pick<T>(values: T[]): T {
   return values[Math.floor(Math.random() * values.length)];
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+export function listPath(route: ListRoute, page: number): string {
+  return `${EVENTS_PATH}?${route.query === '' ? '' : `${route.query}&`}page=${page}`;
+}
+
+function listScenario(name: ListName, title: string): Scenario {
+  return {
+    name,
+    title,
+    list: name,
+    request: (context) => {
+      const route = context.lists[name];
+      return { method: 'GET', path: listPath(route, route.firstPage + Math.floor(Math.random() * (route.lastPage - route.firstPage + 1))) };
+    },
+  };
+}
+
+function managerScenario(name: string, title: string, path: string, sale: boolean): Scenario {
+  return { name, title, sale, request: (context) => ({ method: 'GET', path, headers: { authorization: context.managerAuthorization } }) };
+}
 
 export const SCENARIOS: Scenario[] = [
-  {
-    name: 'events-list',
-    title: 'Events list, default window',
-    request: () => ({ method: 'GET', path: '/cal/events/v1/events' }),
-  },
-  {
-    name: 'events-category',
-    title: 'Events list, category filter, pages 1–20',
-    request: (context) => ({ method: 'GET', path: `/cal/events/v1/events?categories=${context.categoryId}&page=${1 + Math.floor(Math.random() * 20)}` }),
-  },
-  {
-    name: 'events-search',
-    title: 'Events list with search',
-    request: (context) => ({ method: 'GET', path: `/cal/events/v1/events?search=${encodeURIComponent(pick(context.searchWords))}` }),
-  },
+  listScenario('events-list', 'Events list, default window, pages 1–20'),
+  listScenario('events-category', 'Events list, one category, pages 1–20'),
+  listScenario('events-tag', 'Events list, one tag, pages 1–20'),
+  listScenario('events-venue', 'Events list, one venue, pages 1–20'),
+  listScenario('events-organizer', 'Events list, one organizer, pages 1–20'),
+  listScenario('events-two-categories', 'Events list, two categories, pages 1–20'),
+  listScenario('events-page-200', 'Events list, default window, page 200'),
   {
     name: 'event-single',
     title: 'Single event by id',
-    request: (context) => ({ method: 'GET', path: `/cal/events/v1/events/${pick(context.eventIds)}` }),
+    request: (context) => ({ method: 'GET', path: `${EVENTS_PATH}/${pick(context.eventIds)}` }),
   },
-  {
-    name: 'venues-list',
-    title: 'Venues list',
-    request: () => ({ method: 'GET', path: '/cal/events/v1/venues' }),
-  },
-  {
-    name: 'tickets-list',
-    title: 'Tickets list',
-    request: () => ({ method: 'GET', path: '/cal/tickets/v1/tickets' }),
-  },
-  {
-    name: 'attendees-manager',
-    title: 'Attendees list as a manager',
-    request: (context) => ({ method: 'GET', path: '/cal/tickets/v1/attendees', headers: { authorization: context.managerAuthorization } }),
-  },
-  {
-    name: 'cart-write',
-    title: 'Cart write (anonymous buyer with a token)',
-    request: (context, n) => {
-      // Round robin over more carts than connections: two requests in flight never share a cart.
-      const cart = n % context.cartTokens.length;
-      const [ticketId, provider] = context.cartTickets[cart % context.cartTickets.length];
-      return {
-        method: 'POST',
-        path: '/cal/tickets/v1/cart',
-        headers: { ...JSON_HEADERS, 'x-cart-token': context.cartTokens[cart] },
-        // Alternating quantities: every request changes the line.
-        body: JSON.stringify({ provider, tickets: [{ ticket_id: ticketId, quantity: 1 + (Math.floor(n / context.cartTokens.length) % 2) }] }),
-      };
-    },
-  },
+  managerScenario('tickets-list', 'Tickets list as a manager', '/cal/tickets/v1/tickets', false),
+  managerScenario('attendees-manager', 'Attendees list as a manager', '/cal/tickets/v1/attendees', false),
+  managerScenario('tickets-list-sale', 'Tickets list as a manager, during a sale', '/cal/tickets/v1/tickets', true),
+  managerScenario('attendees-manager-sale', 'Attendees list as a manager, during a sale', '/cal/tickets/v1/attendees', true),
 ];
 
-/** Scenarios measured apart from autocannon's steady load. */
-export const CHECKOUT_SCENARIO = { name: 'checkout-contention', title: 'Checkout, 200 buyers on capacity 50' };
-
-export const ALL_SCENARIO_NAMES = [...SCENARIOS.map((scenario) => scenario.name), CHECKOUT_SCENARIO.name];
+/** A sale scenario and the same requests without the sale (the target compares the service's throughput in both). */
+export const SALE_PAIRS: Array<{ sale: string; quiet: string }> = [
+  { sale: 'tickets-list-sale', quiet: 'tickets-list' },
+  { sale: 'attendees-manager-sale', quiet: 'attendees-manager' },
+];

@@ -9,12 +9,19 @@ import { buildDataSourceOptions } from './data-source-options';
 import { ReplicaReadsInterceptor, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
 
-const MIGRATION_LOCK = 'cal_migrations';
+const MIGRATION_LOCK_PREFIX = 'cal_migrations:';
 const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
 
 /**
- * Pending migrations run at start. On MySQL a named lock makes instances that start together
- * take turns, so only one of them applies each migration.
+ * The lock's name for the connection's database. MySQL's named locks are server-wide: instances
+ * of other databases on the same server (other calendars, test databases) must not wait for each
+ * other. Lock names are at most 64 characters.
+ */
+const MIGRATION_LOCK = `LEFT(CONCAT('${MIGRATION_LOCK_PREFIX}', DATABASE()), 64)`;
+
+/**
+ * Pending migrations run at start. On MySQL a named lock per database makes instances that start
+ * together take turns, so only one of them applies each migration.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
@@ -23,7 +30,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   }
   const lockHolder = dataSource.createQueryRunner();
   try {
-    const [row] = (await lockHolder.query('SELECT GET_LOCK(?, ?) AS acquired', [MIGRATION_LOCK, MIGRATION_LOCK_TIMEOUT_SECONDS])) as Array<{
+    const [row] = (await lockHolder.query(`SELECT GET_LOCK(${MIGRATION_LOCK}, ?) AS acquired`, [MIGRATION_LOCK_TIMEOUT_SECONDS])) as Array<{
       acquired: number | null;
     }>;
     if (Number(row?.acquired) !== 1) throw new Error('Timed out waiting for another instance to finish migrating');
@@ -32,7 +39,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
     executor.transaction = 'each';
     await executor.executePendingMigrations();
   } finally {
-    await lockHolder.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lockHolder.query(`SELECT RELEASE_LOCK(${MIGRATION_LOCK})`).catch(() => undefined);
     await lockHolder.release();
   }
 }

@@ -1,0 +1,249 @@
+/**
+ * The benchmark's floor: the cheapest server we know how to write for the measured read routes,
+ * answering with the service's bytes. It shares no code with src/. At start-up it builds its own
+ * ordered tables (bench/floor/read-index.ts) and reads, from the running service, the documents
+ * the benchmark's scenarios can reach (bench/floor/plan.ts). A request is then one ordered index
+ * read of the page's ids, a kept count, and the kept documents concatenated.
+ *
+ * Routes: GET /cal/events/v1/events (anonymous; the default window and the categories, tags,
+ * venue and organizer filters by id, page, per_page), GET /cal/events/v1/events/{id} (anonymous),
+ * GET /cal/tickets/v1/tickets and /cal/tickets/v1/attendees (a manager's Basic credentials; page,
+ * per_page). Anything else is refused with a floor-* error code.
+ *
+ * Run alone: DATABASE_URL=mysql://… SERVICE_URL=http://… FLOOR_PLAN=plan.json PORT=3001 npm run bench:floor
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import Fastify, { FastifyReply, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import { createPool } from 'mysql2/promise';
+import { ClientOrigin, DocumentStore, loadDocuments, StoredDocument } from './documents';
+import { ManagerCredentials } from './managers';
+import type { FloorPlan } from './plan';
+import { DIMENSIONS, ListFilter, ReadIndex, Window } from './read-index';
+
+export interface FloorOptions {
+  databaseUrl: string;
+  /** The running service the documents are read from. */
+  serviceUrl: string;
+  plan: FloorPlan;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  poolSize?: number;
+  /** SITE_TIMEZONE of the service (UTC): the list's default window starts at the start of today there. */
+  siteTimezone?: string;
+}
+
+export interface FloorServer {
+  url: string;
+  /** Stops listening and drops the floor's tables. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_PER_PAGE = 25;
+const MAX_PER_PAGE = 100;
+const WINDOW_MONTHS = 24;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const EVENT_QUERY_KEYS = new Set(['page', 'per_page', ...DIMENSIONS.map((dimension) => dimension.parameter)]);
+const MANAGER_QUERY_KEYS = new Set(['page', 'per_page']);
+
+type Query = Record<string, string | string[] | undefined>;
+
+class FloorRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+function positiveInteger(query: Query, name: string, fallback: number): number {
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new FloorRefusal(400, 'floor-bad-parameter', `${name} must be a positive integer`);
+  return Number(raw);
+}
+
+function assertOnly(query: Query, allowed: Set<string>): void {
+  const other = Object.keys(query).find((name) => !allowed.has(name));
+  if (other) throw new FloorRefusal(400, 'floor-unsupported', `The floor does not serve the parameter ${other}`);
+}
+
+function withQuery(url: string, pairs: Array<[string, string]>): string {
+  return pairs.length === 0 ? url : `${url}?${new URLSearchParams(pairs).toString()}`;
+}
+
+function client(request: FastifyRequest): ClientOrigin {
+  const host = request.headers.host ?? 'localhost';
+  return { origin: `${request.protocol}://${host}`, hostname: host.replace(/:\d+$/, '') };
+}
+
+function concatenated(documents: Map<number, StoredDocument>, ids: number[], clientOrigin: ClientOrigin, kind: string): string {
+  return ids
+    .map((id) => {
+      const document = documents.get(id);
+      if (!document) throw new FloorRefusal(500, 'floor-document-missing', `The floor holds no ${kind} ${id}: it is outside the plan it was started with`);
+      return document.render(clientOrigin);
+    })
+    .join(',');
+}
+
+class FloorRoutes {
+  constructor(
+    private readonly index: ReadIndex,
+    private readonly documents: DocumentStore,
+    private readonly managers: ManagerCredentials,
+    private readonly siteZone: string,
+  ) {}
+
+  /** Today's default window: from the start of today to the end of the day 24 months ahead, site time. */
+  window(): Window & { startLabel: string; endLabel: string } {
+    const now = DateTime.now().setZone(this.siteZone);
+    const startLabel = `${now.toFormat('yyyy-MM-dd')} 00:00:00`;
+    const endLabel = `${now.plus({ months: WINDOW_MONTHS }).toFormat('yyyy-MM-dd')} 23:59:59`;
+    const utc = (label: string) => DateTime.fromFormat(label, 'yyyy-MM-dd HH:mm:ss', { zone: this.siteZone }).toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+    return { start: utc(startLabel), end: utc(endLabel), startLabel, endLabel };
+  }
+
+  async eventsList(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const query = request.query as Query;
+    assertOnly(query, EVENT_QUERY_KEYS);
+    const page = positiveInteger(query, 'page', 1);
+    const perPage = Math.min(positiveInteger(query, 'per_page', DEFAULT_PER_PAGE), MAX_PER_PAGE);
+    const filters = DIMENSIONS.filter((dimension) => single(query, dimension.parameter) !== undefined);
+    if (filters.length > 1) throw new FloorRefusal(400, 'floor-unsupported', 'The floor serves one filter at a time');
+    const filter: ListFilter = { dimension: filters[0], values: [] };
+    if (filter.dimension) {
+      const raw = single(query, filter.dimension.parameter)!;
+      if (!/^\d+(,\d+)*$/.test(raw)) throw new FloorRefusal(400, 'floor-unsupported', 'The floor filters by ids only');
+      filter.values = raw.split(',').map(Number);
+    }
+
+    const window = this.window();
+    const total = await this.index.count(filter, window);
+    const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
+    if (page > 1 && page > totalPages) throw new FloorRefusal(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
+    const ids = total === 0 ? [] : await this.index.pageIds(filter, window, (page - 1) * perPage, perPage);
+
+    const clientOrigin = client(request);
+    const others: Array<[string, string]> = [['per_page', String(perPage)], ['start_date', window.startLabel], ['end_date', window.endLabel]];
+    if (filter.dimension) others.push([filter.dimension.parameter, filter.values.join(',')]);
+    others.push(['status', 'publish']);
+    const collection = `${clientOrigin.origin}/cal/events/v1/events/`;
+    let links = `"rest_url":${JSON.stringify(withQuery(collection, [['page', String(page)], ...others]))}`;
+    if (page < totalPages) links += `,"next_rest_url":${JSON.stringify(withQuery(collection, [['page', String(page + 1)], ...others]))}`;
+    if (page > 1 && totalPages > 0) {
+      const previous = Math.min(page - 1, totalPages);
+      links += `,"previous_rest_url":${JSON.stringify(withQuery(collection, previous === 1 ? others : [['page', String(previous)], ...others]))}`;
+    }
+    reply.header('X-TEC-Total', String(total)).header('X-TEC-TotalPages', String(totalPages)).type(JSON_TYPE);
+    return `{"events":[${concatenated(this.documents.eventItems, ids, clientOrigin, 'events list item')}],${links},"total":${total},"total_pages":${totalPages}}`;
+  }
+
+  event(request: FastifyRequest, reply: FastifyReply): string {
+    const { id } = request.params as { id: string };
+    reply.type(JSON_TYPE);
+    return concatenated(this.documents.events, [Number(id)], client(request), 'single event');
+  }
+
+  async managerList(request: FastifyRequest, reply: FastifyReply, list: 'tickets' | 'attendees'): Promise<string> {
+    if (!(await this.managers.isManager(request.headers.authorization))) {
+      throw new FloorRefusal(401, 'floor-manager-only', 'The floor serves this list to managers (administrators and editors) only');
+    }
+    const query = request.query as Query;
+    assertOnly(query, MANAGER_QUERY_KEYS);
+    const page = positiveInteger(query, 'page', 1);
+    const perPage = positiveInteger(query, 'per_page', DEFAULT_PER_PAGE);
+    if (perPage > MAX_PER_PAGE) throw new FloorRefusal(400, 'floor-bad-parameter', `per_page must be at most ${MAX_PER_PAGE}`);
+    const total = await (list === 'tickets' ? this.index.managerTicketCount() : this.index.managerAttendeeCount());
+    const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
+    if (page > 1 && page > totalPages) {
+      throw new FloorRefusal(400, 'invalid-page-number', 'The page number requested is larger than the number of pages available.');
+    }
+    const offset = (page - 1) * perPage;
+    const ids = total === 0 ? [] : await (list === 'tickets' ? this.index.managerTicketIds(offset, perPage) : this.index.managerAttendeeIds(offset, perPage));
+    const echo: Array<[string, string]> = [];
+    if (query.page !== undefined) echo.push(['page', String(page)]);
+    if (query.per_page !== undefined) echo.push(['per_page', String(perPage)]);
+    const clientOrigin = client(request);
+    const restUrl = withQuery(`${clientOrigin.origin}/cal/tickets/v1/${list}/`, echo);
+    const items = concatenated(list === 'tickets' ? this.documents.tickets : this.documents.attendees, ids, clientOrigin, `${list} list item`);
+    reply.header('X-ET-TOTAL', String(total)).header('X-ET-TOTAL-PAGES', String(totalPages)).type(JSON_TYPE);
+    return `{"rest_url":${JSON.stringify(restUrl)},"total":${total},"total_pages":${totalPages},"${list}":[${items}]}`;
+  }
+}
+
+export async function startFloor(options: FloorOptions): Promise<FloorServer> {
+  const siteZone = options.siteTimezone ?? 'UTC';
+  if (!DateTime.now().setZone(siteZone).isValid) throw new Error(`SITE_TIMEZONE ${siteZone} is not a zone`);
+  // Dates as 'YYYY-MM-DD HH:MM:SS' strings: they sort like the instants and merge without parsing.
+  const pool = createPool({ uri: options.databaseUrl, connectionLimit: options.poolSize ?? 10, charset: 'utf8mb4_unicode_ci', timezone: 'Z', dateStrings: true });
+  const index = new ReadIndex(pool);
+  try {
+    await index.build();
+    const documents = await loadDocuments(options.serviceUrl, options.plan);
+    const routes = new FloorRoutes(index, documents, new ManagerCredentials(pool), siteZone);
+
+    const app = Fastify({ logger: false });
+    app.setErrorHandler((error, _request, reply) => {
+      const refusal = error instanceof FloorRefusal ? error : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
+      void reply
+        .status(refusal.status)
+        .type(JSON_TYPE)
+        .send(JSON.stringify({ code: refusal.code, message: refusal.message, data: { status: refusal.status } }));
+    });
+    app.get('/floor/ready', async () => ({ ready: true }));
+    app.get('/cal/events/v1/events', (request, reply) => routes.eventsList(request, reply));
+    app.get('/cal/events/v1/events/:id', async (request, reply) => routes.event(request, reply));
+    app.get('/cal/tickets/v1/tickets', (request, reply) => routes.managerList(request, reply, 'tickets'));
+    app.get('/cal/tickets/v1/attendees', (request, reply) => routes.managerList(request, reply, 'attendees'));
+    await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
+    const address = app.server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${address.port}`,
+      close: async () => {
+        await app.close();
+        await index.drop();
+        await pool.end();
+      },
+    };
+  } catch (error) {
+    await index.drop().catch(() => undefined);
+    await pool.end();
+    throw error;
+  }
+}
+
+function requiredEnvironment(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+if (require.main === module) {
+  startFloor({
+    databaseUrl: requiredEnvironment('DATABASE_URL'),
+    serviceUrl: requiredEnvironment('SERVICE_URL'),
+    plan: JSON.parse(readFileSync(requiredEnvironment('FLOOR_PLAN'), 'utf8')) as FloorPlan,
+    port: Number(process.env.PORT ?? 0),
+    poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    siteTimezone: process.env.SITE_TIMEZONE,
+  })
+    .then((server) => {
+      const stop = () => void server.close().finally(() => process.exit(0));
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    });
+}
