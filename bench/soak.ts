@@ -375,6 +375,7 @@ async function main(): Promise<void> {
   const databaseUrl = `${options.server}/${databaseName}`;
   const admin = await createConnection(options.server);
   await admin.query(`CREATE DATABASE \`${databaseName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.end();
   log(`database ${databaseName} created`);
   const dataDir = mkdtempSync(join(tmpdir(), 'cal-soak-'));
   const env = serviceEnv(databaseUrl, options, dataDir);
@@ -454,10 +455,12 @@ async function main(): Promise<void> {
   } finally {
     await service?.stop();
     if (!options.keep) {
-      await admin.query(`DROP DATABASE IF EXISTS \`${databaseName}\``);
+      // A connection of its own: one kept open through the soak may have been closed by the server.
+      const dropper = await createConnection(options.server);
+      await dropper.query(`DROP DATABASE IF EXISTS \`${databaseName}\``);
+      await dropper.end();
       log(`database ${databaseName} dropped`);
     }
-    await admin.end();
   }
 }
 

@@ -94,7 +94,6 @@ export class CartService {
     const metaEntries = body.meta ?? [];
     this.checkShape(lines, metaEntries);
     const now = this.clock.now();
-    await this.ensureCartRow(buyer, now);
     return runInTransaction(this.dataSource, async (manager) => {
       if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
       const tickets = await this.loadTickets(manager, [...lines.map((line) => line.ticket_id), ...metaEntries.map((entry) => entry.ticket_id)]);
@@ -282,24 +281,11 @@ export class CartService {
     return now.getTime() - cart.updatedAt.getTime() < CART_IDLE_MS;
   }
 
-  /**
-   * The cart row of a buyer who has an identity (a user, or a token this service issued), written
-   * before the write's transaction and committed at once. Concurrent first writes of one buyer then
-   * meet on the unique index outside their transactions: each transaction starts after the row
-   * exists and finds it. (Inserted inside them, the insert that lost was ignored and its
-   * transaction's snapshot, older than the winner's commit, did not show the winner's row.)
-   */
-  private async ensureCartRow(buyer: Buyer, now: Date): Promise<void> {
-    const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : buyer.token ? { userId: null, token: buyer.token } : null;
-    if (!identity) return;
-    if (await this.findCart(this.dataSource.manager, buyer)) return;
-    await this.dataSource.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().execute();
-  }
-
-  private findCart(manager: EntityManager, buyer: Buyer): Promise<Cart | null> {
-    if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId } });
+  private findCart(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
+    const lock = latest && manager.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
+    if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId }, ...lock });
     if (!buyer.token) return Promise.resolve(null);
-    return manager.findOne(Cart, { where: { token: buyer.token } });
+    return manager.findOne(Cart, { where: { token: buyer.token }, ...lock });
   }
 
   /**
@@ -312,8 +298,10 @@ export class CartService {
     const lookup: Buyer = buyer.kind === 'user' ? buyer : { kind: 'guest', token: identity.token };
     let cart = await this.findCart(manager, lookup);
     if (!cart) {
-      await manager.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().execute();
-      cart = (await this.findCart(manager, lookup)) as Cart;
+      await manager.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().updateEntity(false).execute();
+      // A locking read sees the latest committed row: when a concurrent first write won the unique
+      // index, its cart is not in this transaction's snapshot (a plain read found nothing: 500).
+      cart = (await this.findCart(manager, lookup, true)) as Cart;
     } else if (!this.isLive(cart, now)) {
       await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId: cart.id }).execute();
       await manager.createQueryBuilder().update(Cart).set({ meta: null, createdAt: now, updatedAt: now }).where('id = :id', { id: cart.id }).execute();
