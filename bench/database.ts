@@ -44,7 +44,7 @@ export class BenchDatabase {
 
   /** Fresh index statistics after a bulk load, as a production database would have. */
   async analyze(): Promise<void> {
-    const tables = ['events', 'venues', 'organizers', 'event_categories', 'event_tags', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'tickets', 'attendees', 'orders'];
+    const tables = ['events', 'venues', 'organizers', 'event_categories', 'event_tags', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'tickets', 'ticket_capacity_counters', 'attendees', 'orders'];
     await this.connection.query(`ANALYZE TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`);
   }
 
@@ -103,8 +103,8 @@ export class BenchDatabase {
     return tickets.map((row) => ({ id: Number(row.id), provider: String(row.provider) }));
   }
 
-  /** A published upcoming event with one paid ticket of `capacity` units, for the checkout stampede. */
-  async createContendedTicket(capacity: number, label: string): Promise<{ id: number; provider: string }> {
+  /** A published upcoming event with one ticket of `capacity` units (paid unless `price` is 0), for the flash sales. */
+  async createContendedTicket(capacity: number, label: string, price = '25.00'): Promise<{ id: number; provider: string }> {
     const start = new Date(Date.now() + 30 * 86_400_000);
     start.setUTCHours(18, 0, 0, 0);
     const end = new Date(start.getTime() + 3 * 3_600_000);
@@ -116,17 +116,31 @@ export class BenchDatabase {
     );
     const [ticket] = await this.connection.query<{ insertId: number } & RowDataPacket[]>(
       `INSERT INTO tickets (event_id, provider, status, name, price, capacity_mode, capacity, published_at)
-       VALUES (?, 'tc', 'publish', 'General admission', 25.00, 'own', ?, UTC_TIMESTAMP())`,
-      [event.insertId, capacity],
+       VALUES (?, 'tc', 'publish', 'General admission', ?, 'own', ?, UTC_TIMESTAMP())`,
+      [event.insertId, price, capacity],
+    );
+    await this.connection.query(
+      `INSERT INTO ticket_capacity_counters (ticket_id, capacity_mode, capacity, sold, pending) VALUES (?, 'own', ?, 0, 0)`,
+      [ticket.insertId, capacity],
     );
     return { id: ticket.insertId, provider: 'tc' };
   }
 
-  /** Units taken (sold + held) and attendees of a ticket, to count what was oversold. */
-  async ticketOutcome(ticketId: number): Promise<{ taken: number; attendees: number }> {
-    const [tickets] = await this.connection.query<RowDataPacket[]>('SELECT sold + pending AS taken FROM tickets WHERE id = ?', [ticketId]);
+  /** What a ticket sold and holds, its attendees and its orders' units, to count what was oversold. */
+  async ticketOutcome(ticketId: number): Promise<{ sold: number; pending: number; attendees: number; orders: number; orderedUnits: number }> {
+    const [counters] = await this.connection.query<RowDataPacket[]>('SELECT sold, pending FROM ticket_capacity_counters WHERE ticket_id = ?', [ticketId]);
     const [attendees] = await this.connection.query<RowDataPacket[]>('SELECT COUNT(*) AS attendees FROM attendees WHERE ticket_id = ?', [ticketId]);
-    return { taken: Number(tickets[0]?.taken ?? 0), attendees: Number(attendees[0]?.attendees ?? 0) };
+    const [orders] = await this.connection.query<RowDataPacket[]>(
+      'SELECT COUNT(DISTINCT order_id) AS orders, COALESCE(SUM(quantity), 0) AS units FROM order_items WHERE ticket_id = ?',
+      [ticketId],
+    );
+    return {
+      sold: Number(counters[0]?.sold ?? 0),
+      pending: Number(counters[0]?.pending ?? 0),
+      attendees: Number(attendees[0]?.attendees ?? 0),
+      orders: Number(orders[0]?.orders ?? 0),
+      orderedUnits: Number(orders[0]?.units ?? 0),
+    };
   }
 
   async drop(): Promise<void> {

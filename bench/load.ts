@@ -4,11 +4,14 @@
  *
  * - `steady`: autocannon against one target for a duration, with a scenario's requests.
  * - `burst`: every request at once (the checkout stampede), timed from the first send to the last answer.
+ * - `flash`: a flash sale (bench/flash-sale.ts): buyers who each fill their own cart and check it
+ *   out, again and again, until the ticket is sold out.
  */
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import type { BenchRequest, ScenarioContext } from './scenarios';
 import { SCENARIOS } from './scenarios';
+import { FlashJob, runFlashSale } from './flash-buyers';
 
 export interface SteadyJob {
   kind: 'steady';
@@ -93,8 +96,8 @@ async function runBurst(job: BurstJob): Promise<BurstResult> {
 }
 
 async function main(): Promise<void> {
-  const job = JSON.parse(readFileSync(process.argv[2], 'utf8')) as SteadyJob | BurstJob;
-  const result = job.kind === 'steady' ? await runSteady(job) : await runBurst(job);
+  const job = JSON.parse(readFileSync(process.argv[2], 'utf8')) as SteadyJob | BurstJob | FlashJob;
+  const result = job.kind === 'steady' ? await runSteady(job) : job.kind === 'burst' ? await runBurst(job) : await runFlashSale(job);
   process.stdout.write(JSON.stringify(result));
 }
 

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SteadyResult } from './load';
+import { FlashSaleReport, flashSaleMarkdown } from './flash-sale';
 import type { SaleResult } from './sale';
 import { SALE_PAIRS } from './scenarios';
 
@@ -57,6 +58,8 @@ export interface BenchReport {
   scenarios: ScenarioReport[];
   scaling: ScalingPoint[];
   peakRssMb: { service: number; floor: number };
+  /** The flash sales run after the scenarios (absent with --no-flash-sale). */
+  flashSale?: FlashSaleReport;
 }
 
 /** The median of the finite values (a cycle where one side answered nothing has no ratio). */
@@ -137,6 +140,7 @@ export function markdown(report: BenchReport): string {
     );
   }
   if (sales.length) lines.push('', 'During the sale against without it (the service alone):', '', ...sales);
+  if (report.flashSale) lines.push('', flashSaleMarkdown(report.flashSale));
 
   if (report.scaling.length) {
     const names = report.scaling[0].measures.map((measure) => measure.scenario);

@@ -9,6 +9,8 @@
  *    cycles, each run after its own warm-up and once the target has answered what it still held,
  *    autocannon in a process of its own. Sale scenarios
  *    run while the runner checks out --sale-rate orders a second on the service, through both runs.
+ * 3. Flash sales (bench/flash-sale.ts) on the service: 500 buyers until 10 000 units are sold, and
+ *    200 buyers at once on 50 units.
  * Prints a Markdown table and writes bench/results/<date>.json and .md.
  */
 import { Command } from 'commander';
@@ -19,6 +21,7 @@ import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { BENCH_ADMIN_AUTHORIZATION } from './credentials';
 import { BenchDatabase } from './database';
+import { DEFAULT_FLASH_SALE, runFlashSales } from './flash-sale';
 import type { FloorPlan } from './floor/plan';
 import type { SteadyJob, SteadyResult } from './load';
 import { runLoad, startFloor, startService, Target, TargetSettings } from './processes';
@@ -44,6 +47,7 @@ interface Options {
   logLevel: string;
   bufferPoolMb: number;
   saleRate: number;
+  flashSale: boolean;
 }
 
 /** Single events the scenario picks from (the floor keeps each one's document). */
@@ -75,6 +79,7 @@ function parseOptions(): Options {
     .option('--scenarios <names>', `comma-separated subset of ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`)
     .option('--no-scaling', 'skip the smaller sizes and the one-connection list latencies')
     .option('--log-level <level>', "the service's LOG_LEVEL (its production default: info)", 'info')
+    .option('--no-flash-sale', 'skip the flash sales (bench/flash-sale.ts) after the scenarios')
     .option('--buffer-pool-mb <n>', 'raise InnoDB buffer pool to at least this for the run (put back after); 0 leaves it', (value) => Number(value), 2048)
     .parse();
   return program.opts<Options>();
@@ -271,6 +276,8 @@ async function main(): Promise<void> {
       }
       report.scenarios.push(summarise(scenario.name, scenario.title, cycles));
     }
+    // Last: their orders and attendees would otherwise be in the lists measured above.
+    if (options.flashSale) report.flashSale = await runFlashSales([service], database, DEFAULT_FLASH_SALE, runner.jobFolder, log);
     await stopTargets();
 
     const files = writeReport(report, join(__dirname, 'results'));

@@ -7,10 +7,11 @@
  * sampled over time (peak and end); exits 1 when any request answered 5xx (or failed).
  *
  * Options: --minutes (10), --connections (20), --server (mysql://root@127.0.0.1:3306),
- * --pool-size (10), --keep (keep the database), --sample-seconds (10).
+ * --pool-size (10), --keep (keep the database), --sample-seconds (10), --heap-snapshot (write a
+ * heap snapshot of the service at the end of the load, before stopping it, next to the results).
  */
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +30,11 @@ interface Options {
   poolSize: number;
   keep: boolean;
   sampleSeconds: number;
+  heapSnapshot: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { minutes: 10, connections: 20, server: 'mysql://root@127.0.0.1:3306', poolSize: 10, keep: false, sampleSeconds: 10 };
+  const options: Options = { minutes: 10, connections: 20, server: 'mysql://root@127.0.0.1:3306', poolSize: 10, keep: false, sampleSeconds: 10, heapSnapshot: false };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, inline] = argv[index].split('=', 2);
     const value = () => inline ?? argv[(index += 1)];
@@ -42,6 +44,7 @@ function parseOptions(argv: string[]): Options {
     else if (flag === '--pool-size') options.poolSize = Number(value());
     else if (flag === '--sample-seconds') options.sampleSeconds = Number(value());
     else if (flag === '--keep') options.keep = true;
+    else if (flag === '--heap-snapshot') options.heapSnapshot = true;
     else throw new Error(`unknown option ${flag}`);
   }
   if (!(options.minutes > 0) || !(options.connections > 0) || !(options.poolSize > 0)) throw new Error('--minutes, --connections and --pool-size must be positive');
@@ -77,9 +80,27 @@ function routeOf(method: string, path: string): string {
   return `${method} ${path.split('?')[0].replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
 }
 
+/** A request that answered 5xx or failed, kept whole for finding its cause in the service's log. */
+interface Failure {
+  at: string;
+  method: string;
+  path: string;
+  status: string;
+  request: unknown;
+  response: unknown;
+}
+
+const MAX_FAILURES_KEPT = 100;
+
 class Recorder {
   private readonly statuses = new Map<string, Map<string, number>>();
   private readonly latencies = new Map<string, number[]>();
+  readonly failures: Failure[] = [];
+
+  fail(failure: Failure): void {
+    log(`${failure.status} ${failure.method} ${failure.path} ${JSON.stringify(failure.request ?? null)} → ${JSON.stringify(failure.response).slice(0, 500)}`);
+    if (this.failures.length < MAX_FAILURES_KEPT) this.failures.push(failure);
+  }
 
   record(route: string, status: string, ms: number): void {
     const counts = this.statuses.get(route) ?? new Map<string, number>();
@@ -139,9 +160,13 @@ class Client {
       } catch {
         body = text;
       }
+      if (response.status >= 500) this.recorder.fail({ at: new Date().toISOString(), method, path, status: String(response.status), request: options.body, response: body });
       return { status: response.status, body, headers: response.headers };
     } catch (error) {
-      if (options.record !== false) this.recorder.record(routeOf(method, path), 'error', performance.now() - started);
+      if (options.record !== false) {
+        this.recorder.record(routeOf(method, path), 'error', performance.now() - started);
+        this.recorder.fail({ at: new Date().toISOString(), method, path, status: 'error', request: options.body, response: error instanceof Error ? error.message : String(error) });
+      }
       if (options.record === false) throw error;
       return null;
     }
@@ -191,11 +216,31 @@ async function heapMb(baseUrl: string): Promise<{ heapUsed: number; external: nu
   }
 }
 
-async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
+/**
+ * The V8 flags `npm start` gives the service (package.json), `${NAME:-default}` read from the
+ * environment as the shell would: the soak measures the service as it is run.
+ */
+function startFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  return start
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'))
+    .map((flag) => flag.replace(/\$\{(\w+):-([^}]*)\}/g, (_match, name: string, fallback: string) => process.env[name] || fallback));
+}
+
+/** Starts dist/main.js with `npm start`'s flags; its log (pino's JSON lines, warnings and errors) is appended to `logFile`. */
+async function startService(env: NodeJS.ProcessEnv, logFile: string, nodeFlags: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logStream = createWriteStream(logFile, { flags: 'a' });
+  // Both streams write to the log until the service exits: stdout alone must not end it.
+  child.stdout?.pipe(logStream, { end: false });
   let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-8000)));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (!logStream.writableEnded) logStream.write(chunk);
+    errors = (errors + chunk.toString()).slice(-8000);
+  });
+  child.once('close', () => logStream.end());
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -381,8 +426,14 @@ async function main(): Promise<void> {
   const env = serviceEnv(databaseUrl, options, dataDir);
   let service: Service | null = null;
   const recorder = new Recorder();
+  const folder = join(__dirname, 'results');
+  mkdirSync(folder, { recursive: true });
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 12);
+  const serviceLog = join(folder, `soak-${stamp}-service.log`);
   try {
-    service = await startService(env);
+    const snapshotDir = join(folder, `soak-${stamp}-heap`);
+    service = await startService(env, serviceLog, options.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []);
+    log(`service log: ${serviceLog}; flags: ${startFlags().join(' ') || 'none'}`);
     const pid = service.process.pid as number;
     log(`service started (pid ${pid}), RSS ${residentMb(pid, 'VmRSS')} MB`);
     const client = new Client(service.url, recorder);
@@ -430,6 +481,15 @@ async function main(): Promise<void> {
     if (service.process.exitCode !== null) log(`the service exited with ${service.process.exitCode} before the end`);
     const endRss = residentMb(pid, 'VmRSS');
     const peakRss = Math.max(residentMb(pid, 'VmHWM'), ...samples.map((entry) => entry.rssMb));
+    // After measuring: writing a snapshot takes about as much memory again as the heap.
+    if (options.heapSnapshot && service.process.exitCode === null) {
+      mkdirSync(snapshotDir, { recursive: true });
+      service.process.kill('SIGUSR2');
+      // V8 writes the file while the service's event loop waits: done when /health answers again.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await fetch(`${service.url}/health`, { signal: AbortSignal.timeout(300_000) }).catch(() => undefined);
+      log(`heap snapshot in ${snapshotDir}`);
+    }
     const routes = recorder.summary();
     const all = recorder.all();
     const serverErrors = routes.reduce((sum, route) => sum + route.serverErrors, 0);
@@ -444,11 +504,10 @@ async function main(): Promise<void> {
       rssMb: { afterSeed, peak: peakRss, end: endRss },
       routes,
       samples,
+      failures: recorder.failures,
     };
     process.stdout.write(markdown(result));
-    const folder = join(__dirname, 'results');
-    mkdirSync(folder, { recursive: true });
-    const file = join(folder, `soak-${result.date.replace(/\D/g, '').slice(0, 12)}.json`);
+    const file = join(folder, `soak-${stamp}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
     log(`written ${file}`);
     process.exitCode = serverErrors > 0 || service.process.exitCode !== null ? 1 : 0;

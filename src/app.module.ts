@@ -14,7 +14,12 @@ import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
 import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { OutboxWorkerModule } from './outbox/outbox-worker.module';
+import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';
+import { EmailsModule } from './emails/emails.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { VenuesModule } from './venues/venues.module';
 
@@ -29,8 +34,10 @@ import { VenuesModule } from './venues/venues.module';
     HealthModule,
     SecurityModule,
     MetricsModule,
+    OutboxModule,
     // Resource modules: one line each.
     EventsModule,
+    SeriesModule,
     VenuesModule,
     OrganizersModule,
     CategoriesModule,
@@ -39,6 +46,9 @@ import { VenuesModule } from './venues/venues.module';
     AttendeesModule,
     CartModule,
     OrdersModule,
+    EmailsModule,
+    WebhooksModule,
+    OutboxWorkerModule,
   ],
 })
 export class AppModule {}

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppLogger } from './common/app-logger';
 import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
+import { documentErrorBodies } from './common/errors/openapi-errors';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { queryStringLimits } from './common/http/query-limits';
@@ -66,10 +67,14 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
       .addTag('tickets', 'Tickets namespace')
       .addTag('operations', 'Health and operations')
       .build(),
+    // Operation ids name the resource and the handler (`events_list`, `tickets_create`), not the class,
+    // for the method names of generated clients.
+    { operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '').replace(/^./, (first) => first.toLowerCase())}_${methodKey}` },
   );
   // Authentication is optional on most routes: anonymous callers read published content.
   document.security = [{}, { basic: [] }];
   documentRateLimits(document, `${config.apiRoot}/${config.apiPrefix}/`);
+  documentErrorBodies(document, `${config.apiRoot}/${config.apiPrefix}/`);
   app.get(OpenApiDocument).set(document);
   SwaggerModule.setup(`${config.apiRoot}/docs`.replace(/^\//, ''), app, document, {
     useGlobalPrefix: false,

@@ -6,8 +6,7 @@ import { UsersService } from './auth/users.service';
 import { CliModule } from './cli.module';
 import { ApiError } from './common/errors/api-error';
 import { ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
-import { DemoModule } from './demo/demo.module';
-import { DemoRefusedError, DemoSeeder } from './demo/demo-seeder';
+import { DemoRefusedError } from './demo/demo-refused.error';
 
 /**
  * Administration from the command line: `npm run --silent cli -- <command>`. Every command prints
@@ -90,6 +89,9 @@ export function buildProgram(): Command {
       'load a demo calendar into an empty database (10 venues, 50 events over the coming months, organizers, categories, tags, tickets of each provider and capacity mode, attendees from checkouts) and a "demo" editor; refuses when events, venues, organizers or tickets exist; prints the counts and the editor\'s application password',
     )
     .action(async () => {
+      // Loaded here only: the demo pulls in every feature module, seconds that other commands do without.
+      const { DemoModule } = await import('./demo/demo.module');
+      const { DemoSeeder } = await import('./demo/demo-seeder');
       const context = await NestFactory.createApplicationContext(DemoModule, { logger: ['error'], abortOnError: false });
       try {
         print(await context.get(DemoSeeder).seed());

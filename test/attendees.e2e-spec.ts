@@ -249,7 +249,7 @@ describe('Attendees (e2e)', () => {
         for (const attendee of [a.pending, a.optedOut, a.notGoing, a.refunded, a.privateStatus, a.hidden, a.draft, a.cancelled]) {
           for (const user of [null, subscriber]) {
             const response = await http().get(`${base}/${attendee.id}`).set(as(user)).expect(401);
-            expect(response.body).toEqual({ code: 'attendee-not-accessible', message: 'attendee-not-accessible', data: { status: 401 } });
+            expect(response.body).toEqual({ code: 'attendee-not-accessible', message: 'The requested attendee is not accessible.', data: { status: 401 } });
           }
         }
         await http().get(`${base}/${a.draft.id}`).set(as(otherAuthor)).expect(401);
@@ -257,7 +257,7 @@ describe('Attendees (e2e)', () => {
 
       it('returns 404 attendee-not-found for an unknown id and rest_no_route for a non-numeric one', async () => {
         const response = await http().get(`${base}/999999`).expect(404);
-        expect(response.body).toEqual({ code: 'attendee-not-found', message: 'attendee-not-found', data: { status: 404 } });
+        expect(response.body).toEqual({ code: 'attendee-not-found', message: 'The requested attendee does not exist.', data: { status: 404 } });
         await http().get(`${base}/999999`).set(as(editor)).expect(404);
         const noRoute = await http().get(`${base}/abc`).expect(404);
         expect(noRoute.body.code).toBe('rest_no_route');
@@ -767,7 +767,7 @@ describe('Attendees (e2e)', () => {
 
     it('returns 404 attendee-not-found for an unknown code, without saying more', async () => {
       const response = await qr(editor, { security_code: 'not-a-real-code' }).expect(404);
-      expect(response.body).toEqual({ code: 'attendee-not-found', message: 'attendee-not-found', data: { status: 404 } });
+      expect(response.body).toEqual({ code: 'attendee-not-found', message: 'No attendee holds this security code.', data: { status: 404 } });
     });
 
     it('refuses anonymous callers (401), non-staff (403) and staff of other events (403)', async () => {

@@ -6,6 +6,7 @@ import { Attendee } from '../src/attendees/attendee.entity';
 import { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
 import { Ticket } from '../src/tickets/ticket.entity';
+import { TicketCapacityCounter } from '../src/tickets/ticket-capacity-counter.entity';
 import { Venue } from '../src/venues/venue.entity';
 import { basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
@@ -69,6 +70,8 @@ describe('Command line tool: seed:demo (e2e)', () => {
       categories: 6,
       tags: 6,
       events: 50,
+      series: 1,
+      series_events: 8,
       tickets: 12,
       orders: 5,
       attendees: 9,
@@ -81,7 +84,8 @@ describe('Command line tool: seed:demo (e2e)', () => {
 
   it('shows 50 published upcoming events over the coming months, with venues, organizers and terms, to anyone', async () => {
     const list = await http().get('/cal/events/v1/events').query({ per_page: 50 }).expect(200);
-    expect(list.body.total).toBe(50);
+    // The one-off programme first, then the weekly series' eight dates.
+    expect(list.body.total).toBe(58);
     const events = list.body.events as Array<Record<string, any>>;
     const starts = events.map((event) => Date.parse(`${(event.utc_start_date as string).replace(' ', 'T')}Z`));
     expect(starts[0]).toBeGreaterThan(Date.now());
@@ -94,6 +98,10 @@ describe('Command line tool: seed:demo (e2e)', () => {
     expect(venues.body.total).toBe(10);
     const categories = await http().get('/cal/events/v1/categories').expect(200);
     expect(categories.body.categories.find((category: Record<string, any>) => category.name === 'Jazz').parent).toBeGreaterThan(0);
+    const series = (await http().get('/cal/events/v1/events').query({ page: 2, per_page: 50 }).expect(200)).body.events as Array<Record<string, any>>;
+    expect(series).toHaveLength(8);
+    expect(new Set(series.map((event) => event.series_id)).size).toBe(1);
+    expect(series.every((event) => event.start_date.endsWith('18:30:00') && event.timezone === 'Europe/Berlin' && event.recurrence.rrule === 'FREQ=WEEKLY;BYDAY=TU;COUNT=8')).toBe(true);
   });
 
   it('has tickets of each provider and capacity mode, and attendees from completed checkouts, one checked in', async () => {
@@ -105,7 +113,7 @@ describe('Command line tool: seed:demo (e2e)', () => {
     expect(attendees.body.total).toBe(9);
     expect((attendees.body.attendees as Array<Record<string, any>>).filter((attendee) => attendee.checked_in)).toHaveLength(1);
     expect(await testApp.dataSource.getRepository(Order).countBy({ status: 'completed' })).toBe(5);
-    const sold = await testApp.dataSource.getRepository(Ticket).sum('sold');
+    const sold = await testApp.dataSource.getRepository(TicketCapacityCounter).sum('sold');
     expect(sold).toBe(9);
   });
 
@@ -128,23 +136,23 @@ describe('Command line tool: seed:demo (e2e)', () => {
       }
       const events = (await http().get('/cal/events/v1/doc').expect(200)).body as Record<string, any>;
       const tickets = (await http().get('/cal/tickets/v1/doc').expect(200)).body as Record<string, any>;
-      expect(events.components.schemas.CreateEventDto.example).toEqual(REQUEST_EXAMPLES.CreateEventDto);
-      expect(tickets.components.schemas.TicketResponseDoc.example).toEqual(RESPONSE_EXAMPLES.TicketResponseDoc);
+      expect(events.components.schemas.EventCreate.example).toEqual(REQUEST_EXAMPLES.EventCreate);
+      expect(tickets.components.schemas.Ticket.example).toEqual(RESPONSE_EXAMPLES.Ticket);
     });
 
     it('has response examples shaped exactly like real responses (keys, order, types)', async () => {
       const get = async (path: string) => (await http().get(path).set('Authorization', demo).expect(200)).body as Record<string, any>;
       const real: Record<string, unknown> = {
-        EventResponseDoc: await get('/cal/events/v1/events/3'),
-        VenueResponse: await get('/cal/events/v1/venues/2'),
-        OrganizerResponse: await get('/cal/events/v1/organizers/2'),
-        CategoryResponse: await get('/cal/events/v1/categories/6'),
-        TagResponse: await get('/cal/events/v1/tags/1'),
-        TicketResponseDoc: await get('/cal/tickets/v1/tickets/4'),
-        AttendeeResponseDoc: (await get('/cal/tickets/v1/attendees?post_id=3&per_page=1')).attendees[0],
-        OrderResponseDoc: await get('/cal/tickets/v1/orders/3'),
-        CartResponseDoc: (await http().post('/cal/tickets/v1/cart').send(REQUEST_EXAMPLES.UpdateCartDto).expect(200)).body,
-        NoncesResponse: await get('/cal/tickets/v1/nonces'),
+        Event: await get('/cal/events/v1/events/3'),
+        Venue: await get('/cal/events/v1/venues/2'),
+        Organizer: await get('/cal/events/v1/organizers/2'),
+        Category: await get('/cal/events/v1/categories/6'),
+        Term: await get('/cal/events/v1/tags/1'),
+        Ticket: await get('/cal/tickets/v1/tickets/4'),
+        Attendee: (await get('/cal/tickets/v1/attendees?post_id=3&per_page=1')).attendees[0],
+        Order: await get('/cal/tickets/v1/orders/3'),
+        Cart: (await http().post('/cal/tickets/v1/cart').send(REQUEST_EXAMPLES.CartUpdate).expect(200)).body,
+        Nonces: await get('/cal/tickets/v1/nonces'),
       };
       expect(Object.keys(real).sort()).toEqual(Object.keys(RESPONSE_EXAMPLES).sort());
       for (const [name, response] of Object.entries(real)) expect([name, shape(RESPONSE_EXAMPLES[name])]).toEqual([name, shape(response)]);
@@ -162,31 +170,31 @@ describe('Command line tool: seed:demo (e2e)', () => {
           });
       const example = (name: string) => REQUEST_EXAMPLES[name];
 
-      const venue = await send('post', '/cal/events/v1/venues', example('CreateVenueDto'), 201);
-      await send('patch', `/cal/events/v1/venues/${venue.id as number}`, example('UpdateVenueDto'), 200);
-      const organizer = await send('post', '/cal/events/v1/organizers', example('CreateOrganizerDto'), 201);
-      await send('patch', `/cal/events/v1/organizers/${organizer.id as number}`, example('UpdateOrganizerDto'), 200);
-      const category = await send('post', '/cal/events/v1/categories', example('CreateCategoryDto'), 201);
-      await send('patch', `/cal/events/v1/categories/${category.id as number}`, example('UpdateCategoryDto'), 200);
-      const tag = await send('post', '/cal/events/v1/tags', example('CreateTagDto'), 201);
-      await send('patch', `/cal/events/v1/tags/${tag.id as number}`, example('UpdateTagDto'), 200);
-      const event = await send('post', '/cal/events/v1/events', { ...example('CreateEventDto'), organizer: [organizer.id] }, 201);
+      const venue = await send('post', '/cal/events/v1/venues', example('VenueCreate'), 201);
+      await send('patch', `/cal/events/v1/venues/${venue.id as number}`, example('VenueUpdate'), 200);
+      const organizer = await send('post', '/cal/events/v1/organizers', example('OrganizerCreate'), 201);
+      await send('patch', `/cal/events/v1/organizers/${organizer.id as number}`, example('OrganizerUpdate'), 200);
+      const category = await send('post', '/cal/events/v1/categories', example('CategoryCreate'), 201);
+      await send('patch', `/cal/events/v1/categories/${category.id as number}`, example('CategoryUpdate'), 200);
+      const tag = await send('post', '/cal/events/v1/tags', example('TagCreate'), 201);
+      await send('patch', `/cal/events/v1/tags/${tag.id as number}`, example('TagUpdate'), 200);
+      const event = await send('post', '/cal/events/v1/events', { ...example('EventCreate'), organizer: [organizer.id] }, 201);
       expect(event).toMatchObject({ title: 'Jazz night', venue: { venue: 'Le Caveau' }, featured: true });
-      await send('patch', `/cal/events/v1/events/${event.id as number}`, example('UpdateEventDto'), 200);
+      await send('patch', `/cal/events/v1/events/${event.id as number}`, example('EventUpdate'), 200);
 
-      const ticket = await send('post', '/cal/tickets/v1/tickets', { ...example('CreateTicketDto'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
-      await send('patch', `/cal/tickets/v1/tickets/${ticket.id as number}`, { ...example('UpdateTicketDto'), post_id: event.id, edit_ticket_nonce: nonces.edit_ticket_nonce }, 200);
-      const line = (example('UpdateCartDto').tickets as Array<Record<string, unknown>>)[0];
-      await send('post', '/cal/tickets/v1/cart', { ...example('UpdateCartDto'), post_id: event.id, tickets: [{ ...line, ticket_id: ticket.id }] }, 200);
-      const checkout = example('CheckoutDto');
+      const ticket = await send('post', '/cal/tickets/v1/tickets', { ...example('TicketCreate'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
+      await send('patch', `/cal/tickets/v1/tickets/${ticket.id as number}`, { ...example('TicketUpdate'), post_id: event.id, edit_ticket_nonce: nonces.edit_ticket_nonce }, 200);
+      const line = (example('CartUpdate').tickets as Array<Record<string, unknown>>)[0];
+      await send('post', '/cal/tickets/v1/cart', { ...example('CartUpdate'), post_id: event.id, tickets: [{ ...line, ticket_id: ticket.id }] }, 200);
+      const checkout = example('Checkout');
       const order = await send('post', '/cal/tickets/v1/cart/checkout', { ...checkout, attendees: (checkout.attendees as Array<Record<string, unknown>>).map((attendee) => ({ ...attendee, ticket_id: ticket.id })) }, 201);
       expect(order.attendees.map((attendee: { title: string }) => attendee.title)).toEqual(['Ada Lovelace', 'Charles Babbage']);
       await send('post', `/cal/tickets/v1/orders/${order.id as number}/complete`, {}, 200);
-      await send('patch', `/cal/tickets/v1/attendees/${order.attendees[0].id as number}`, example('CheckInAttendeeDto'), 200);
-      await send('post', '/cal/tickets/v1/qr', { ...example('QrCheckInDto'), security_code: order.attendees[1].security_code }, 200);
+      await send('patch', `/cal/tickets/v1/attendees/${order.attendees[0].id as number}`, example('AttendeeCheckIn'), 200);
+      await send('post', '/cal/tickets/v1/qr', { ...example('QrCheckIn'), security_code: order.attendees[1].security_code }, 200);
 
-      const spare = await send('post', '/cal/tickets/v1/tickets', { ...example('CreateTicketDto'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
-      await send('delete', `/cal/tickets/v1/tickets/${spare.id as number}`, { ...example('DeleteTicketParams'), post_id: event.id, remove_ticket_nonce: nonces.remove_ticket_nonce }, 200);
+      const spare = await send('post', '/cal/tickets/v1/tickets', { ...example('TicketCreate'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
+      await send('delete', `/cal/tickets/v1/tickets/${spare.id as number}`, { ...example('TicketDelete'), post_id: event.id, remove_ticket_nonce: nonces.remove_ticket_nonce }, 200);
     });
   });
 

@@ -235,7 +235,7 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
         const event = await insertEvent(testApp.dataSource);
         const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0', capacity: 5 });
         const cart = await http().post(CART_PATH).send({ provider: 'tc', tickets: [{ ticket_id: ticket.id, quantity: 1 }] }).expect(200);
-        return { ticket, token: cart.headers['x-cart-token'] as string };
+        return { ticket, token: cart.headers['x-cart-token'] };
       }
 
       /** Another session holding the ticket's row lock until released. */

@@ -22,7 +22,7 @@ function parseEvents(text: string): Map<string, nodeIcal.VEvent> {
 
 /** Property values with parameters come back as `{params, val}`. */
 function valueOf(property: unknown): unknown {
-  return typeof property === 'object' && property !== null && 'val' in property ? (property as { val: unknown }).val : property;
+  return typeof property === 'object' && property !== null && 'val' in property ? (property).val : property;
 }
 
 /** DATE values are parsed as local midnight; their calendar day is what counts. */

@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { LOG_DESTINATION } from '../src/common/security/log-redaction';
-import { Ticket } from '../src/tickets/ticket.entity';
 import { checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
+import { insertEvent, insertTicket, setTicketCounts } from './helpers/ticketing-fixtures';
 
 // Requests are logged at info, so that the request ids in the logs can be compared with the responses'.
 process.env.LOG_LEVEL = 'info';
@@ -168,7 +167,7 @@ describe('Metrics (e2e)', () => {
       const scarce = await insertTicket(testApp.dataSource, { eventId: event.id, provider: 'tc', price: '10.00', capacity: 1 });
       const buyer = await fillCart(testApp, {}, 'tc', [{ ticket_id: scarce.id, quantity: 1 }]);
       // Someone else buys the last unit between the cart write and the checkout.
-      await testApp.dataSource.getRepository(Ticket).update({ id: scarce.id }, { sold: 1 });
+      await setTicketCounts(testApp.dataSource, scarce.id, { sold: 1 });
       const before = await scrape();
 
       const emptyCart = await checkout(testApp, {}, { provider: 'tc', purchaser: PURCHASER }).expect(400);
@@ -199,7 +198,7 @@ describe('Metrics (e2e)', () => {
       expect(kept.headers['x-request-id']).toBe('trace-e1-42');
       expect(completions('trace-e1-42')).toEqual([expect.objectContaining({ req: expect.objectContaining({ url: '/cal/events/v1/events/987656' }), res: expect.objectContaining({ statusCode: 404 }) })]);
       const generated = await http().get('/cal/events/v1/events').expect(200);
-      expect(completions(generated.headers['x-request-id'] as string)).toHaveLength(1);
+      expect(completions(generated.headers['x-request-id'])).toHaveLength(1);
     });
   });
 

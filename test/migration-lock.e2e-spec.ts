@@ -2,12 +2,13 @@ import { createConnection, Connection, RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/database.module';
+import { MIGRATION_LEASE_TABLE } from '../src/database/migration-lease';
 
 /**
- * The start-up migration lock is per database: an instance of another database on the same
- * MySQL/MariaDB server (another calendar, a test or benchmark database) holding its lock, or a
- * client holding the old server-wide name, does not hold this one's start; an instance of the
- * same database does, until it releases the lock.
+ * The start-up migration lock is a lease row in the database itself (migration-lease.ts), which a
+ * Galera cluster certifies: named locks (node-local on Galera), the old lock names or another
+ * database's lease do not hold this one's start; an instance of the same database holding the
+ * lease does, until it releases it or its lease lapses.
  */
 
 const databaseUrl = process.env.TEST_DATABASE_URL ?? '';
@@ -37,12 +38,13 @@ describeOnMariaDb(onMariaDb ? 'Migration lock (e2e, MariaDB)' : 'Migration lock:
     expect(Number(rows[0].acquired)).toBe(1);
   }
 
-  it("runs while other databases' locks and the old server-wide name are held", async () => {
+  it("runs while named locks (the old per-database and server-wide ones) are held", async () => {
     // The old server-wide name: held by this test, or already by another instance of the server.
     await other.query("SELECT GET_LOCK('cal_migrations', 0)");
     const [held] = await other.query<RowDataPacket[]>("SELECT IS_USED_LOCK('cal_migrations') AS holder");
     expect(held[0].holder).not.toBeNull();
     await lock('cal_migrations:some_other_calendar');
+    await lock(`cal_migrations:${databaseName}`.slice(0, 64));
     try {
       await expect(runMigrations(dataSource)).resolves.toBeUndefined();
     } finally {
@@ -50,16 +52,35 @@ describeOnMariaDb(onMariaDb ? 'Migration lock (e2e, MariaDB)' : 'Migration lock:
     }
   });
 
-  it("waits while this database's lock is held, and runs once it is released", async () => {
-    await lock(`cal_migrations:${databaseName}`.slice(0, 64));
+  async function holdLease(secondsLeft: number): Promise<void> {
+    await runMigrations(dataSource);
+    await other.query(`UPDATE ${MIGRATION_LEASE_TABLE} SET holder = 'another instance', expires_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? SECOND) WHERE name = 'migrations'`, [secondsLeft]);
+  }
+
+  it("waits while another instance holds this database's lease, and runs once it is released", async () => {
+    await holdLease(60);
     let done = false;
     const migrating = runMigrations(dataSource).then(() => {
       done = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(done).toBe(false);
-    await other.query('SELECT RELEASE_ALL_LOCKS()');
+    await other.query(`UPDATE ${MIGRATION_LEASE_TABLE} SET holder = NULL, expires_at = NULL WHERE name = 'migrations'`);
     await migrating;
     expect(done).toBe(true);
+    const [rows] = await other.query<RowDataPacket[]>(`SELECT holder FROM ${MIGRATION_LEASE_TABLE} WHERE name = 'migrations'`);
+    expect(rows[0].holder).toBeNull();
+  });
+
+  it('takes over a lease whose holder died without releasing it, once it lapsed', async () => {
+    await holdLease(-1);
+    await expect(runMigrations(dataSource)).resolves.toBeUndefined();
+  });
+
+  it('lets instances started together migrate one at a time, each finding nothing left to do after the first', async () => {
+    const [before] = await other.query<RowDataPacket[]>('SELECT COUNT(*) AS applied FROM migrations');
+    await Promise.all([runMigrations(dataSource), runMigrations(dataSource), runMigrations(dataSource)]);
+    const [after] = await other.query<RowDataPacket[]>('SELECT COUNT(*) AS applied FROM migrations');
+    expect(Number(after[0].applied)).toBe(Number(before[0].applied));
   });
 });

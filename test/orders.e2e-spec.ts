@@ -259,7 +259,7 @@ describe('Checkout and orders (e2e)', () => {
       const first = await checkout(testApp, identity, body, 'key-1').expect(201);
       const retry = await checkout(testApp, identity, { purchaser: { email: PURCHASER.email, name: PURCHASER.name }, provider: 'tc' }, 'key-1').expect(201);
       expect(retry.body).toEqual(first.body);
-      expect(new URL(retry.headers.location as string).pathname).toBe(new URL(first.headers.location as string).pathname);
+      expect(new URL(retry.headers.location).pathname).toBe(new URL(first.headers.location).pathname);
       expect(retry.headers['idempotent-replayed']).toBe('true');
       expect(first.headers['idempotent-replayed']).toBeUndefined();
       expect(await testApp.dataSource.getRepository(Order).countBy({ cartToken: identity.token })).toBe(1);

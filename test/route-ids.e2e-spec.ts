@@ -45,8 +45,9 @@ describe('Ids too large for the column (e2e)', () => {
     expect(idRoutes.length).toBeGreaterThan(30);
     for (const route of idRoutes) {
       const [method, template] = route.split(' ');
-      const unknown = await call(method, template.replace(':id', UNKNOWN_ID));
-      const tooLarge = await call(method, template.replace(':id', TOO_LARGE_ID));
+      // Every id of the path (`:id`, `:deliveryId`...) gets the same value.
+      const unknown = await call(method, template.replace(/:[A-Za-z]+/g, UNKNOWN_ID));
+      const tooLarge = await call(method, template.replace(/:[A-Za-z]+/g, TOO_LARGE_ID));
       expect({ route, status: tooLarge.status, code: tooLarge.body?.code }).toEqual({ route, status: unknown.status, code: unknown.body?.code });
       expect({ route, code: tooLarge.body?.code }).not.toEqual({ route, code: 'rest_no_route' });
     }

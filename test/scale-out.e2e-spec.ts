@@ -66,6 +66,29 @@ describe('Scaling out: two instances on one database (e2e)', () => {
     expect(first.dataSource).not.toBe(second.dataSource);
   });
 
+  it('shows on each instance the events lists and totals as the last write on the other left them', async () => {
+    const category = (await on(firstUrl).post('/cal/events/v1/categories').set('Authorization', admin).send({ name: 'Scale-out listing' }).expect(201)).body as { id: number };
+    const list = async (url: string, query: string) => {
+      const response = await on(url).get(`/cal/events/v1/events?${query}`).expect(200);
+      return { total: response.body.total as number, header: response.headers['x-tec-total'], ids: (response.body.events as Array<{ id: number }>).map((event) => event.id) };
+    };
+    const before = [await list(firstUrl, ''), await list(secondUrl, '')];
+    expect(before[1]).toEqual(before[0]);
+    const created = (
+      await on(firstUrl)
+        .post('/cal/events/v1/events')
+        .set('Authorization', admin)
+        .send({ title: 'Scale-out listed', start_date: daysAhead(1), end_date: daysAhead(2), categories: [category.id] })
+        .expect(201)
+    ).body as { id: number };
+    expect(await list(secondUrl, '')).toMatchObject({ total: before[0].total + 1, header: String(before[0].total + 1) });
+    expect(await list(secondUrl, `categories=${category.id}`)).toEqual({ total: 1, header: '1', ids: [created.id] });
+    await on(secondUrl).post(`/cal/events/v1/events/${created.id}`).set('Authorization', admin).send({ categories: [] }).expect(200);
+    expect(await list(firstUrl, `categories=${category.id}`)).toEqual({ total: 0, header: '0', ids: [] });
+    await on(secondUrl).delete(`/cal/events/v1/events/${created.id}`).set('Authorization', admin).expect(200);
+    expect(await list(firstUrl, '')).toEqual(before[0]);
+  });
+
   it('accepts on one instance the nonces minted by the other, and answers with PUBLIC_URL links from both', async () => {
     const event = await createEvent(firstUrl, 'Balanced concert');
     expect(event.rest_url).toBe(`${BALANCER}/cal/events/v1/events/${event.id as number}`);
@@ -104,7 +127,7 @@ describe('Scaling out: two instances on one database (e2e)', () => {
       .expect(201);
 
     const cart = await on(firstUrl).post('/cal/tickets/v1/cart').send({ provider: 'tc', tickets: [{ ticket_id: ticket.body.id, quantity: 3 }] }).expect(200);
-    const token = cart.headers['x-cart-token'] as string;
+    const token = cart.headers['x-cart-token'];
     expect(token).toEqual(expect.any(String));
     const seen = await on(secondUrl).get('/cal/tickets/v1/cart').set('Cookie', `cal_cart=${encodeURIComponent(token)}`).expect(200);
     expect(seen.body.tickets).toEqual([expect.objectContaining({ ticket_id: ticket.body.id, quantity: 3 })]);

@@ -22,3 +22,9 @@ process.env.AUTH_FAILURE_LIMIT = '1000000';
 delete process.env.REDIS_URL;
 delete process.env.REDIS_KEY_PREFIX;
 delete process.env.CORS_ORIGINS;
+// The outbox worker does not poll in tests: the notification tests drive it (OutboxWorker.drain()),
+// and no other suite's writes are sent anywhere.
+process.env.OUTBOX_WORKER = 'false';
+delete process.env.SMTP_URL;
+delete process.env.EMAIL_TEMPLATES_DIR;
+delete process.env.WEBHOOK_ALLOW_PRIVATE;

@@ -67,7 +67,6 @@ describe('Tags (e2e)', () => {
     let beginner: TagBody;
     let advanced: TagBody;
     let outdoor: TagBody;
-    let family: TagBody;
     let underscored: TagBody;
     let publishedA: Event;
     let publishedB: Event;
@@ -77,7 +76,7 @@ describe('Tags (e2e)', () => {
       beginner = await createTag({ name: 'beginner' });
       advanced = await createTag({ name: 'Advanced' });
       outdoor = await createTag({ name: 'outdoor' });
-      family = await createTag({ name: 'Family' });
+      await createTag({ name: 'Family' });
       underscored = await createTag({ name: 'snake_case' });
       publishedA = await insertEvent(testApp, 'publish');
       publishedB = await insertEvent(testApp, 'publish');

@@ -638,7 +638,6 @@ describe('Venues (e2e)', () => {
       let draftOnly: Record<string, any>;
       let pastOnly: Record<string, any>;
       let privateOnly: Record<string, any>;
-      let unlinked: Record<string, any>;
       let publishedEventId: number;
 
       beforeEach(async () => {
@@ -646,7 +645,7 @@ describe('Venues (e2e)', () => {
         draftOnly = await createVenue(editor, { venue: 'Draft Only' });
         pastOnly = await createVenue(editor, { venue: 'Past Only' });
         privateOnly = await createVenue(editor, { venue: 'Private Only' });
-        unlinked = await createVenue(editor, { venue: 'Unlinked' });
+        await createVenue(editor, { venue: 'Unlinked' });
         const published = await insertEvent(testApp.dataSource, { endUtc: future });
         publishedEventId = published.id;
         await linkVenue(testApp.dataSource, published.id, linked.id);

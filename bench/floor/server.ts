@@ -13,8 +13,8 @@
  * Run alone: DATABASE_URL=mysql://… SERVICE_URL=http://… FLOOR_PLAN=plan.json PORT=3001 npm run bench:floor
  */
 import { readFileSync } from 'node:fs';
+import { createServer, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Fastify, { FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import { createPool } from 'mysql2/promise';
 import { ClientOrigin, DocumentStore, loadDocuments, StoredDocument } from './documents';
@@ -60,6 +60,37 @@ class FloorRefusal extends Error {
   }
 }
 
+/** What the routes read of a request. */
+interface FloorRequest {
+  headers: IncomingHttpHeaders;
+  query: Query;
+  params: Record<string, string>;
+}
+
+/** The headers a route sets on its answer. */
+class FloorReply {
+  readonly headers: Record<string, string> = {};
+
+  header(name: string, value: string): this {
+    this.headers[name] = value;
+    return this;
+  }
+
+  type(contentType: string): this {
+    return this.header('Content-Type', contentType);
+  }
+}
+
+/** Repeated keys give arrays, as the query parsers of web frameworks do. */
+function parseQuery(search: URLSearchParams): Query {
+  const query: Query = {};
+  for (const [name, value] of search) {
+    const previous = query[name];
+    query[name] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+  }
+  return query;
+}
+
 function single(query: Query, name: string): string | undefined {
   const value = query[name];
   return Array.isArray(value) ? value[value.length - 1] : value;
@@ -81,9 +112,9 @@ function withQuery(url: string, pairs: Array<[string, string]>): string {
   return pairs.length === 0 ? url : `${url}?${new URLSearchParams(pairs).toString()}`;
 }
 
-function client(request: FastifyRequest): ClientOrigin {
+function client(request: FloorRequest): ClientOrigin {
   const host = request.headers.host ?? 'localhost';
-  return { origin: `${request.protocol}://${host}`, hostname: host.replace(/:\d+$/, '') };
+  return { origin: `http://${host}`, hostname: host.replace(/:\d+$/, '') };
 }
 
 function concatenated(documents: Map<number, StoredDocument>, ids: number[], clientOrigin: ClientOrigin, kind: string): string {
@@ -113,8 +144,8 @@ class FloorRoutes {
     return { start: utc(startLabel), end: utc(endLabel), startLabel, endLabel };
   }
 
-  async eventsList(request: FastifyRequest, reply: FastifyReply): Promise<string> {
-    const query = request.query as Query;
+  async eventsList(request: FloorRequest, reply: FloorReply): Promise<string> {
+    const query = request.query;
     assertOnly(query, EVENT_QUERY_KEYS);
     const page = positiveInteger(query, 'page', 1);
     const perPage = Math.min(positiveInteger(query, 'per_page', DEFAULT_PER_PAGE), MAX_PER_PAGE);
@@ -148,17 +179,17 @@ class FloorRoutes {
     return `{"events":[${concatenated(this.documents.eventItems, ids, clientOrigin, 'events list item')}],${links},"total":${total},"total_pages":${totalPages}}`;
   }
 
-  event(request: FastifyRequest, reply: FastifyReply): string {
+  event(request: FloorRequest, reply: FloorReply): string {
     const { id } = request.params as { id: string };
     reply.type(JSON_TYPE);
     return concatenated(this.documents.events, [Number(id)], client(request), 'single event');
   }
 
-  async managerList(request: FastifyRequest, reply: FastifyReply, list: 'tickets' | 'attendees'): Promise<string> {
+  async managerList(request: FloorRequest, reply: FloorReply, list: 'tickets' | 'attendees'): Promise<string> {
     if (!(await this.managers.isManager(request.headers.authorization))) {
       throw new FloorRefusal(401, 'floor-manager-only', 'The floor serves this list to managers (administrators and editors) only');
     }
-    const query = request.query as Query;
+    const query = request.query;
     assertOnly(query, MANAGER_QUERY_KEYS);
     const page = positiveInteger(query, 'page', 1);
     const perPage = positiveInteger(query, 'per_page', DEFAULT_PER_PAGE);
@@ -192,25 +223,49 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
     const documents = await loadDocuments(options.serviceUrl, options.plan);
     const routes = new FloorRoutes(index, documents, new ManagerCredentials(pool), siteZone);
 
-    const app = Fastify({ logger: false });
-    app.setErrorHandler((error, _request, reply) => {
-      const refusal = error instanceof FloorRefusal ? error : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
-      void reply
-        .status(refusal.status)
-        .type(JSON_TYPE)
-        .send(JSON.stringify({ code: refusal.code, message: refusal.message, data: { status: refusal.status } }));
+    const route = async (request: FloorRequest, reply: FloorReply, method: string | undefined, path: string): Promise<string> => {
+      if (method === 'GET' && path === '/floor/ready') {
+        reply.type(JSON_TYPE);
+        return '{"ready":true}';
+      }
+      if (method === 'GET' && path === '/cal/events/v1/events') return routes.eventsList(request, reply);
+      const eventPath = /^\/cal\/events\/v1\/events\/([^/]+)$/.exec(path);
+      if (method === 'GET' && eventPath) return routes.event({ ...request, params: { id: decodeURIComponent(eventPath[1]) } }, reply);
+      if (method === 'GET' && path === '/cal/tickets/v1/tickets') return routes.managerList(request, reply, 'tickets');
+      if (method === 'GET' && path === '/cal/tickets/v1/attendees') return routes.managerList(request, reply, 'attendees');
+      throw new FloorRefusal(404, 'floor-no-route', `The floor does not serve ${method ?? ''} ${path}`);
+    };
+    const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+      const url = new URL(incoming.url ?? '/', 'http://floor');
+      let reply = new FloorReply();
+      let status = 200;
+      let body: string;
+      try {
+        body = await route({ headers: incoming.headers, query: parseQuery(url.searchParams), params: {} }, reply, incoming.method, url.pathname);
+      } catch (error) {
+        const refusal = error instanceof FloorRefusal ? error : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
+        reply = new FloorReply().type(JSON_TYPE);
+        status = refusal.status;
+        body = JSON.stringify({ code: refusal.code, message: refusal.message, data: { status: refusal.status } });
+      }
+      response.writeHead(status, { ...reply.headers, 'Content-Length': String(Buffer.byteLength(body)) });
+      response.end(body);
+    };
+    const server = createServer((incoming, response) => void handle(incoming, response));
+    // Kept-alive connections live as long as under the web framework the floor used before (72 s).
+    server.keepAliveTimeout = 72_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
     });
-    app.get('/floor/ready', async () => ({ ready: true }));
-    app.get('/cal/events/v1/events', (request, reply) => routes.eventsList(request, reply));
-    app.get('/cal/events/v1/events/:id', async (request, reply) => routes.event(request, reply));
-    app.get('/cal/tickets/v1/tickets', (request, reply) => routes.managerList(request, reply, 'tickets'));
-    app.get('/cal/tickets/v1/attendees', (request, reply) => routes.managerList(request, reply, 'attendees'));
-    await app.listen({ port: options.port, host: options.host ?? '127.0.0.1' });
-    const address = app.server.address() as AddressInfo;
+    const address = server.address() as AddressInfo;
     return {
       url: `http://127.0.0.1:${address.port}`,
       close: async () => {
-        await app.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
         await index.drop();
         await pool.end();
       },

@@ -84,6 +84,7 @@ export const EVENT_TABLES = [
   'event_category_links',
   'event_tag_links',
   'tickets',
+  'ticket_capacity_counters',
   'ticket_pools',
   'orders',
   'order_items',
@@ -110,7 +111,9 @@ interface SeededTicket {
   priceCents: number;
   shared: boolean;
   sold: number;
-  row: (sold: number) => string[];
+  row: () => string[];
+  /** Its `ticket_capacity_counters` row, once its sales are known. */
+  counterRow: (sold: number) => string[];
 }
 
 interface Schedule {
@@ -170,8 +173,9 @@ export class EventRowsWriter {
       event_tag_links: buffer('event_tag_links', ['event_id', 'tag_id']),
       tickets: buffer('tickets', [
         'id', 'event_id', 'author_id', 'provider', 'status', 'name', 'description', 'price', 'sku', 'iac', 'show_description', 'menu_order',
-        'sale_start_utc', 'sale_end_utc', 'capacity_mode', 'capacity', 'sold', 'pending', 'published_at', 'created_at', 'updated_at',
+        'sale_start_utc', 'sale_end_utc', 'capacity_mode', 'capacity', 'published_at', 'created_at', 'updated_at',
       ]),
+      ticket_capacity_counters: buffer('ticket_capacity_counters', ['ticket_id', 'capacity_mode', 'capacity', 'sold', 'pending']),
       ticket_pools: buffer('ticket_pools', ['event_id', 'capacity', 'sold', 'pending', 'created_at', 'updated_at']),
       orders: buffer('orders', [
         'id', 'provider', 'status', 'user_id', 'cart_token', 'purchaser_name', 'purchaser_email', 'total', 'currency', 'expires_at',
@@ -350,7 +354,8 @@ export class EventRowsWriter {
         priceCents: centsOf(price),
         shared: mode === 'capped' || mode === 'global',
         sold: 0,
-        row: (sold: number) => [
+        counterRow: (sold: number) => [sql.int(id), sql.text(mode), sql.nullableInt(capacity), sql.int(sold), '0'],
+        row: () => [
           sql.int(id),
           sql.int(eventId),
           sql.int(authorId),
@@ -367,8 +372,6 @@ export class EventRowsWriter {
           sql.dateTime(schedule.startMs),
           sql.text(mode),
           sql.nullableInt(capacity),
-          sql.int(sold),
-          '0',
           sql.dateTime(publishedMs),
           sql.dateTime3(createdMs),
           sql.dateTime3(createdMs),
@@ -377,7 +380,10 @@ export class EventRowsWriter {
     });
 
     if (eventStatus === 'publish') this.addSales(random, eventId, tickets, schedule, createdMs);
-    for (const ticket of tickets) this.buffers.tickets.add(ticket.row(ticket.sold));
+    for (const ticket of tickets) {
+      this.buffers.tickets.add(ticket.row());
+      this.buffers.ticket_capacity_counters.add(ticket.counterRow(ticket.sold));
+    }
     if (hasPool) {
       const poolSold = tickets.reduce((sum, ticket) => sum + (ticket.shared ? ticket.sold : 0), 0);
       this.buffers.ticket_pools.add([sql.int(eventId), sql.int(poolCapacity), sql.int(poolSold), '0', sql.dateTime3(createdMs), sql.dateTime3(createdMs)]);

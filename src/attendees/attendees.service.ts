@@ -17,6 +17,7 @@ import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-permissions';
+import { OutboxService } from '../outbox/outbox.service';
 import { Attendee } from './attendee.entity';
 import { AttendeeResponse, toAttendeeResponse } from './attendees.mapper';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
@@ -57,6 +58,7 @@ export class AttendeesService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly counts: CountCache,
+    private readonly outbox: OutboxService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -92,7 +94,7 @@ export class AttendeesService {
     const attendee = await this.findOrFail(manager, { id });
     const event = await this.eventFacts(manager, attendee.eventId);
     if (!canManageEvent(context.user, event) && !isPubliclyVisible(attendee, event)) {
-      throw new ApiError('attendee-not-accessible', 'attendee-not-accessible', 401);
+      throw new ApiError('attendee-not-accessible', 'The requested attendee is not accessible.', 401);
     }
     const [response] = await this.present(manager, [attendee], context);
     return response;
@@ -135,6 +137,7 @@ export class AttendeesService {
         }
         throw new ApiError('attendee-already-checked-in', 'The attendee is already checked in.', 409);
       }
+      await this.outbox.checkInChanged(manager, current, true);
       const [response] = await this.present(manager, [current], context);
       return response;
     });
@@ -144,7 +147,7 @@ export class AttendeesService {
     await this.assertManages(user, attendee);
     return this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
-      await manager
+      const undone = await manager
         .createQueryBuilder()
         .update(Attendee)
         .set({ checkedIn: false, checkedInAt: null, checkinSource: null, checkinUserId: null, updatedAt: now })
@@ -152,6 +155,7 @@ export class AttendeesService {
         .andWhere('checkedIn = :checkedIn', { checkedIn: true })
         .execute();
       const current = await this.findOrFail(manager, { id: attendee.id });
+      if (undone.affected) await this.outbox.checkInChanged(manager, current, false);
       const [response] = await this.present(manager, [current], context);
       return response;
     });
@@ -187,7 +191,9 @@ export class AttendeesService {
 
   private async findOrFail(manager: EntityManager, where: { id: number } | { securityCode: string }): Promise<Attendee> {
     const attendee = await manager.findOne(Attendee, { where });
-    if (!attendee) throw new ApiError('attendee-not-found', 'attendee-not-found', 404);
+    if (!attendee) {
+      throw new ApiError('attendee-not-found', 'id' in where ? 'The requested attendee does not exist.' : 'No attendee holds this security code.', 404);
+    }
     return attendee;
   }
 
@@ -226,6 +232,14 @@ export class AttendeesService {
   }
 
   private async applyFilters(manager: EntityManager, builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery, user: AuthenticatedUser | undefined): Promise<void> {
+    this.applyProviderAndSearch(builder, query, user);
+    await this.applyEventAndTicketFilters(manager, builder, query);
+    this.applyIdAndDateFilters(builder, query);
+    this.applyManagedFilters(builder, query, user);
+    this.applyStatusFilters(builder, query);
+  }
+
+  private applyProviderAndSearch(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery, user: AuthenticatedUser | undefined): void {
     if (query.provider?.length) {
       const providers = [...new Set(query.provider.map((name) => PROVIDER_ALIASES[name.toLowerCase()]).filter((name) => name !== undefined))];
       // Unknown providers are dropped, as the original does; naming only unknown ones matches nothing.
@@ -246,7 +260,9 @@ export class AttendeesService {
         { searchPattern: pattern },
       );
     }
+  }
 
+  private async applyEventAndTicketFilters(manager: EntityManager, builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): Promise<void> {
     // An empty list (`include_post=`) filters nothing, as if it were not sent.
     const eventIds = query.include_post?.length ? query.include_post : query.post_id !== undefined ? [query.post_id] : undefined;
     if (eventIds) {
@@ -266,13 +282,17 @@ export class AttendeesService {
       await this.assertExist(manager, Ticket, query.exclude_ticket, 'exclude_ticket', 'ticket');
       builder.andWhere('attendee.ticketId NOT IN (:...excludedTicketIds)', { excludedTicketIds: query.exclude_ticket });
     }
+  }
 
+  private applyIdAndDateFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
     if (query.after !== undefined) builder.andWhere('attendee.createdAt >= :createdAfter', { createdAfter: readUtcDate(query.after, 'after', 'start') });
     if (query.before !== undefined) builder.andWhere('attendee.createdAt <= :createdBefore', { createdBefore: readUtcDate(query.before, 'before', 'end') });
 
     if (query.include?.length) builder.andWhere('attendee.id IN (:...includedIds)', { includedIds: query.include });
     if (query.exclude?.length) builder.andWhere('attendee.id NOT IN (:...excludedIds)', { excludedIds: query.exclude });
+  }
 
+  private applyManagedFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery, user: AuthenticatedUser | undefined): void {
     // What was paid and who checked in are manager-only data too: only attendees the caller manages
     // can match these filters, so that they cannot be used to sort other attendees by them.
     if (query.price_min !== undefined) {
@@ -283,17 +303,18 @@ export class AttendeesService {
       const managed = this.managedCondition(user, builder);
       builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, { priceMax: readPrice(query.price_max, 'price_max') });
     }
+    if (query.checkedin !== undefined) {
+      builder.andWhere(`(${this.managedCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
+    }
+  }
 
+  private applyStatusFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
     const eventStatuses = readPostStatuses(query.post_status, 'post_status');
     if (eventStatuses) builder.andWhere('event.status IN (:...eventStatuses)', { eventStatuses });
     const attendeeStatuses = readPostStatuses(query.status, 'status');
     if (attendeeStatuses) builder.andWhere('attendee.status IN (:...attendeeStatuses)', { attendeeStatuses });
     const orderStatuses = readOrderStatuses(query.order_status);
     if (orderStatuses) builder.andWhere('attendee.orderStatus IN (:...orderStatuses)', { orderStatuses });
-
-    if (query.checkedin !== undefined) {
-      builder.andWhere(`(${this.managedCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
-    }
 
     if (query.rsvp_going_status?.length) {
       const going = [...new Set(query.rsvp_going_status.map((answer) => answer === 'yes'))];

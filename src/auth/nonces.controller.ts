@@ -1,9 +1,10 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { CurrentUser, RequireAuthentication } from './decorators';
 import { NonceService } from './nonce.service';
 import type { AuthenticatedUser } from './roles';
 
+@ApiSchema({ name: 'Nonces' })
 export class NoncesResponse {
   @ApiProperty({ description: 'Nonce for creating a ticket (POST /tickets), valid 12 to 24 hours' })
   add_ticket_nonce: string;

@@ -301,7 +301,9 @@ export class CartService {
       await manager.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().updateEntity(false).execute();
       // A locking read sees the latest committed row: when a concurrent first write won the unique
       // index, its cart is not in this transaction's snapshot (a plain read found nothing: 500).
-      cart = (await this.findCart(manager, lookup, true)) as Cart;
+      const created = await this.findCart(manager, lookup, true);
+      if (!created) throw new Error('the cart row inserted or found by this transaction is missing');
+      cart = created;
     } else if (!this.isLive(cart, now)) {
       await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId: cart.id }).execute();
       await manager.createQueryBuilder().update(Cart).set({ meta: null, createdAt: now, updatedAt: now }).where('id = :id', { id: cart.id }).execute();

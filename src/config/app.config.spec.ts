@@ -132,6 +132,12 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
     expect(config.trustProxy).toBe('loopback');
   });
 
+  it('reads COUNT_CACHE_MB in whole MB: 4 by default, 0 turning the cache off', () => {
+    expect(loadAppConfig(base()).countCacheMb).toBe(4);
+    expect(loadAppConfig({ ...base(), COUNT_CACHE_MB: '16' }).countCacheMb).toBe(16);
+    expect(loadAppConfig({ ...base(), COUNT_CACHE_MB: '0' }).countCacheMb).toBe(0);
+  });
+
   it('reads TRUST_PROXY as a hop count or a list of proxies', () => {
     expect(loadAppConfig({ ...base(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadAppConfig({ ...base(), TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).trustProxy).toBe('loopback,10.0.0.0/8,fd00::/8');
@@ -182,9 +188,39 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
     ['CORS_ORIGINS', 'shop.example.org'],
     ['CORS_ORIGINS', 'ftp://files.example.org'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', 'ten seconds'],
+    ['COUNT_CACHE_MB', '2.5'],
+    ['COUNT_CACHE_MB', '-1'],
     ['TRUST_PROXY', 'true'],
     ['TRUST_PROXY', 'the balancer'],
   ])('stops on a bad %s (%s), naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+});
+
+describe('loadAppConfig: notifications', () => {
+  const env = () => ({ NODE_ENV: 'test', NONCE_SECRET: 'a-test-nonce-secret-0123456789', DATA_DIR: '/tmp/cal-config-notifications' });
+
+  it('runs the outbox worker, writes .eml files and keeps webhooks off private addresses by default', () => {
+    expect(loadAppConfig(env()).notifications).toEqual({
+      worker: true,
+      pollIntervalMs: 2000,
+      retryBaseMs: 30_000,
+      maxAgeHours: 72,
+      retentionDays: 14,
+      smtpUrl: null,
+      emailFrom: 'Tickets <tickets@localhost>',
+      emailTemplatesDir: null,
+      webhookAllowPrivate: false,
+      webhookTimeoutMs: 10_000,
+    });
+  });
+
+  it('reads the settings and names the one that is wrong', () => {
+    const config = loadAppConfig({ ...env(), OUTBOX_WORKER: 'false', SMTP_URL: 'smtps://u:p@mail.example.org:465', WEBHOOK_ALLOW_PRIVATE: 'true', EMAIL_TEMPLATES_DIR: '/etc/cal/templates' });
+    expect(config.notifications).toMatchObject({ worker: false, smtpUrl: 'smtps://u:p@mail.example.org:465', webhookAllowPrivate: true, emailTemplatesDir: '/etc/cal/templates' });
+    expect(() => loadAppConfig({ ...env(), SMTP_URL: 'http://mail.example.org' })).toThrow(/SMTP_URL/);
+    expect(() => loadAppConfig({ ...env(), OUTBOX_WORKER: 'sometimes' })).toThrow(/OUTBOX_WORKER/);
+    expect(() => loadAppConfig({ ...env(), OUTBOX_RETRY_BASE_MS: '0' })).toThrow(/OUTBOX_RETRY_BASE_MS/);
+    expect(() => loadAppConfig({ ...env(), EMAIL_FROM: 'a\r\nBcc: x@example.org' })).toThrow(/EMAIL_FROM/);
   });
 });

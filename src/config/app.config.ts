@@ -38,8 +38,35 @@ export interface AppConfig {
   databaseLogQueries: boolean;
   /** Longest a cached list count may be kept (src/common/caching/count-cache.ts); 0: counts are never cached. */
   countCacheSeconds: number;
+  /** Most memory the cached list counts may take, in MB (src/common/caching/count-cache.ts); 0: counts are never cached. */
+  countCacheMb: number;
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
+  notifications: NotificationsConfig;
+}
+
+/** The transactional outbox, its worker, and the two channels it delivers to (src/outbox, src/emails, src/webhooks). */
+export interface NotificationsConfig {
+  /** OUTBOX_WORKER: false on API-only instances; the others share the work. */
+  worker: boolean;
+  /** How often the worker looks for due messages, in ms. */
+  pollIntervalMs: number;
+  /** First retry after this many ms; each next one waits twice as long (with jitter). */
+  retryBaseMs: number;
+  /** A message still undelivered this many hours after it was written is marked failed. */
+  maxAgeHours: number;
+  /** Delivered and failed messages are deleted this many days after they were written. */
+  retentionDays: number;
+  /** SMTP_URL (smtp:// or smtps://); null: messages are written as .eml files under `{dataDir}/outbox/`. */
+  smtpUrl: string | null;
+  /** EMAIL_FROM: the From header of every email. */
+  emailFrom: string;
+  /** EMAIL_TEMPLATES_DIR: a folder whose files replace the built-in templates of the same name. */
+  emailTemplatesDir: string | null;
+  /** WEBHOOK_ALLOW_PRIVATE: let webhooks reach loopback and private addresses (tests, closed networks). */
+  webhookAllowPrivate: boolean;
+  /** Longest a webhook receiver may take to answer, in ms. */
+  webhookTimeoutMs: number;
 }
 
 export interface RateLimitConfig {
@@ -253,10 +280,39 @@ function readNonNegativeInt(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+function readSmtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  try {
+    const url = new URL(raw.trim());
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('protocol');
+  } catch {
+    throw new ConfigError('SMTP_URL', 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.org:587');
+  }
+  return raw.trim();
+}
+
+function readNotifications(env: Env): NotificationsConfig {
+  const worker = env.OUTBOX_WORKER === undefined || env.OUTBOX_WORKER.trim() === '' ? true : readFlag(env, 'OUTBOX_WORKER');
+  const emailFrom = (env.EMAIL_FROM ?? '').trim() || 'Tickets <tickets@localhost>';
+  if (/[\r\n]/.test(emailFrom)) throw new ConfigError('EMAIL_FROM', 'must be one line');
+  return {
+    worker,
+    pollIntervalMs: readPositiveInt(env, 'OUTBOX_POLL_INTERVAL_MS', 2000),
+    retryBaseMs: readPositiveInt(env, 'OUTBOX_RETRY_BASE_MS', 30_000),
+    maxAgeHours: readPositiveInt(env, 'OUTBOX_MAX_AGE_HOURS', 72),
+    retentionDays: readPositiveInt(env, 'OUTBOX_RETENTION_DAYS', 14),
+    smtpUrl: readSmtpUrl(env.SMTP_URL),
+    emailFrom,
+    emailTemplatesDir: (env.EMAIL_TEMPLATES_DIR ?? '').trim() ? resolve((env.EMAIL_TEMPLATES_DIR as string).trim()) : null,
+    webhookAllowPrivate: readFlag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookTimeoutMs: readPositiveInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+  };
+}
+
 function readRateLimits(env: Env): RateLimitConfig {
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl !== null) {
-    let valid = false;
+    let valid: boolean;
     try {
       valid = ['redis:', 'rediss:'].includes(new URL(redisUrl).protocol);
     } catch {
@@ -368,7 +424,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     databasePoolWaitTimeoutMs: readNonNegativeInt(env, 'DATABASE_POOL_WAIT_TIMEOUT_MS', 10_000),
     databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),
     countCacheSeconds: readNonNegativeInt(env, 'COUNT_CACHE_SECONDS', 300),
+    countCacheMb: readNonNegativeInt(env, 'COUNT_CACHE_MB', 4),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
+    notifications: readNotifications(env),
   };
 }
 

@@ -58,7 +58,7 @@ export function serialiseSqliteTransactions(dataSource: DataSource): void {
     } finally {
       release();
     }
-  }) as EntityManager['transaction'];
+  });
 
   const queryRunner: QueryRunner = dataSource.createQueryRunner();
   const runQuery = queryRunner.query.bind(queryRunner) as (...args: unknown[]) => Promise<unknown>;

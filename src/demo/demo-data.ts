@@ -134,6 +134,33 @@ export function demoEvents(today: Date): DemoEvent[] {
   });
 }
 
+/** Occurrences of the demo's weekly series. */
+export const DEMO_SERIES_OCCURRENCES = 8;
+
+/**
+ * A weekly class (README "Recurring events"), Tuesdays at 18:30 in Berlin, from the first Tuesday
+ * after the one-off programme ends, so that it crosses no other demo event's place in the list.
+ */
+export function demoSeries(today: Date): Omit<DemoEvent, 'featured' | 'all_day'> & { recurrence: string } {
+  let offset = 190;
+  while (new Date(`${dayAfter(today, offset)}T00:00:00Z`).getUTCDay() !== 2) offset += 1;
+  const day = dayAfter(today, offset);
+  return {
+    title: 'Evening yoga',
+    description: '<p>A weekly class: each date is its own event, with its own tickets.</p>',
+    excerpt: 'Weekly yoga in Berlin',
+    start_date: `${day} 18:30:00`,
+    end_date: at(day, 20),
+    timezone: 'Europe/Berlin',
+    cost: '12',
+    venueIndex: 0,
+    organizerIndex: 0,
+    category: DEMO_CATEGORIES[0].name,
+    tags: ['beginner'],
+    recurrence: `RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=${DEMO_SERIES_OCCURRENCES}`,
+  };
+}
+
 /**
  * Tickets of the first events, covering each provider (RSVP and Tickets Commerce) and each capacity
  * mode (own, capped and global sharing the event pool, unlimited).

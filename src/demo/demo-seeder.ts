@@ -33,10 +33,10 @@ import { TicketsService } from '../tickets/tickets.service';
 import { CreateVenueDto } from '../venues/dto/create-venue.dto';
 import { Venue } from '../venues/venue.entity';
 import { VenuesService } from '../venues/venues.service';
-import { DEMO_CATEGORIES, DEMO_ORGANIZERS, DEMO_PURCHASES, DEMO_TAGS, DEMO_TICKETS, DEMO_USER, DEMO_VENUES, demoEvents } from './demo-data';
+import { DEMO_CATEGORIES, DEMO_ORGANIZERS, DEMO_PURCHASES, DEMO_TAGS, DEMO_TICKETS, DEMO_SERIES_OCCURRENCES, DEMO_USER, DEMO_VENUES, demoEvents, demoSeries } from './demo-data';
+import { DemoRefusedError } from './demo-refused.error';
 
-/** The seed only fills an empty calendar; this says what is already there. */
-export class DemoRefusedError extends Error {}
+export { DemoRefusedError };
 
 export interface DemoSummary {
   login: string;
@@ -46,6 +46,9 @@ export interface DemoSummary {
   categories: number;
   tags: number;
   events: number;
+  /** Recurring events, and the events they hold (not counted in `events`). */
+  series: number;
+  series_events: number;
   tickets: number;
   orders: number;
   attendees: number;
@@ -179,6 +182,11 @@ export class DemoSeeder {
       }
     }
 
+    // Last, so that the ids of the one-off events, tickets and orders above stay as they were.
+    const { venueIndex, organizerIndex, category, tags, ...series } = demoSeries(this.clock.now());
+    const seriesBody = { ...series, status: 'publish', venue: venueIds[venueIndex], organizer: [organizerIds[organizerIndex]], categories: [categoryIds.get(category)], tags: tags.map((tag) => tagIds.get(tag)) };
+    await this.events.create(await this.body(CreateEventDto, seriesBody), user, context);
+
     return {
       login: user.login,
       application_password: issued.password,
@@ -187,6 +195,8 @@ export class DemoSeeder {
       categories: categoryIds.size,
       tags: tagIds.size,
       events: eventIds.length,
+      series: 1,
+      series_events: DEMO_SERIES_OCCURRENCES,
       tickets: ticketIds.length,
       orders: DEMO_PURCHASES.length,
       attendees,

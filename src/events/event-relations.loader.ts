@@ -7,6 +7,7 @@ import { Tag } from '../tags/tag.entity';
 import { Venue } from '../venues/venue.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventHooks } from './event-hooks';
+import { EventSeriesHooks } from './event-series-hooks';
 import { EventRelations } from './events.mapper';
 
 type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof EventCategoryLink | typeof EventTagLink;
@@ -21,6 +22,7 @@ export class EventRelationsLoader {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly hooks: EventHooks,
+    private readonly series: EventSeriesHooks,
   ) {}
 
   async load(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, EventRelations>> {
@@ -29,12 +31,13 @@ export class EventRelationsLoader {
     );
     if (eventIds.length === 0) return relations;
 
-    const [venues, organizers, categories, tags, ticketProviders] = await Promise.all([
+    const [venues, organizers, categories, tags, ticketProviders, series] = await Promise.all([
       this.linked(manager, Venue, EventVenueLink, 'venueId', eventIds, true),
       this.linked(manager, Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
       this.linked(manager, Category, EventCategoryLink, 'categoryId', eventIds, false),
       this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
       this.hooks.ticketProviders(eventIds, manager),
+      this.series.seriesOf(eventIds, manager),
     ]);
 
     for (const [eventId, venue] of venues) relations.get(eventId)?.venues.push(venue);
@@ -44,6 +47,10 @@ export class EventRelationsLoader {
     for (const [eventId, providers] of ticketProviders) {
       const entry = relations.get(eventId);
       if (entry) entry.ticketed = providers;
+    }
+    for (const [eventId, facts] of series) {
+      const entry = relations.get(eventId);
+      if (entry) entry.series = facts;
     }
     return relations;
   }
@@ -62,21 +69,26 @@ export class EventRelationsLoader {
       .innerJoin(link, 'link', `link.${targetColumn} = target.id`)
       .addSelect('link.eventId', 'link_event_id')
       .where('link.eventId IN (:...eventIds)', { eventIds });
-    if (isPost) {
-      query.andWhere("target.status <> 'trash'").orderBy('link.position', 'ASC');
-    } else {
-      query.orderBy('target.name', 'ASC');
-    }
-    query.addOrderBy('target.id', 'ASC');
+    // Posts in link order. Terms by name, sorted here: MariaDB sorted the joined rows through a
+    // temporary table, and the few rows of a page sort as well in memory, with the collation's rules.
+    if (isPost) query.andWhere("target.status <> 'trash'").orderBy('link.position', 'ASC').addOrderBy('target.id', 'ASC');
     const { entities, raw } = await query.getRawAndEntities<{ link_event_id: number; target_id: number }>();
     const byId = new Map(entities.map((entity) => [entity.id, entity]));
-    return raw.flatMap((row) => {
+    const pairs = raw.flatMap((row) => {
       const entity = byId.get(Number(row.target_id));
       return entity ? [[Number(row.link_event_id), entity] as [number, T]] : [];
     });
+    if (!isPost) {
+      const compareNames = nameOrder(manager);
+      pairs.sort(([, a], [, b]) => compareNames(String(a.name), String(b.name)) || a.id - b.id);
+    }
+    return pairs;
   }
 }
 
-function unique(ids: number[]): number[] {
-  return [...new Set(ids)];
+/** Accent- and case-blind on MySQL/MariaDB (the tables' utf8mb4_unicode_ci), by code unit on SQLite (BINARY). */
+const UNICODE_CI = new Intl.Collator('und', { sensitivity: 'base' });
+function nameOrder(manager: EntityManager): (a: string, b: string) => number {
+  if (manager.connection.options.type === 'mysql') return (a, b) => UNICODE_CI.compare(a, b);
+  return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -27,6 +27,15 @@ import { UpdateEventDto } from './dto/update-event.dto';
 import type { EventResponse } from './events.mapper';
 import { EventSelector, EventsService } from './events.service';
 
+/** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
+const SCOPE_QUERY = ApiQuery({
+  name: 'scope',
+  required: false,
+  enum: ['this', 'following', 'all'],
+  description:
+    'Occurrences of a series only. this (default): this occurrence alone (an update detaches it); following: this one and later ones ' +
+    '(an update splits the series); all: the whole series. 409 series-occurrences-have-attendees when occurrences with attendees would move or go.',
+});
 const ID_PARAM = ApiParam({ name: 'id', description: 'Event id', schema: { type: 'integer' } });
 const SLUG_PARAM = ApiParam({ name: 'slug', description: 'Event slug', schema: { type: 'string' } });
 /** The documentation and rules shared by the POST, PUT and PATCH update routes. */
@@ -36,12 +45,14 @@ const EventUpdateDocs = (pathParameter: MethodDecorator) =>
     RequireCapability('edit_events'),
     ApiBasicAuth('basic'),
     pathParameter,
+    SCOPE_QUERY,
     ApiOperation({ summary: 'Update an event; fields left out keep their values (POST, PUT and PATCH alike)' }),
     ApiOkResponse({ type: EventResponseDoc }),
     ApiBadRequestResponse({ description: 'rest_invalid_param naming the field' }),
     ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
     ApiForbiddenResponse({ description: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
     ApiNotFoundResponse({ description: 'rest-event-not-found' }),
+    ApiConflictResponse({ description: 'series-occurrences-have-attendees: occurrences with attendees would move or be deleted (data.occurrences lists them)' }),
   );
 
 const FORCE_QUERY = ApiQuery({ name: 'force', required: false, description: 'true deletes for good instead of trashing', schema: { type: 'boolean' } });
@@ -105,38 +116,38 @@ export class EventsController {
 
   @Post(':id')
   @EventUpdateDocs(ID_PARAM)
-  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user));
+  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
   }
 
   @Put(':id')
   @EventUpdateDocs(ID_PARAM)
-  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user));
+  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
   }
 
   @Patch(':id')
   @EventUpdateDocs(ID_PARAM)
-  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user));
+  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
   }
 
   @Post('by-slug/:slug')
   @EventUpdateDocs(SLUG_PARAM)
-  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user));
+  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
   }
 
   @Put('by-slug/:slug')
   @EventUpdateDocs(SLUG_PARAM)
-  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user));
+  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
   }
 
   @Patch('by-slug/:slug')
   @EventUpdateDocs(SLUG_PARAM)
-  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user));
+  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
   }
 
   @Delete(':id')
@@ -145,15 +156,16 @@ export class EventsController {
   @ApiBasicAuth('basic')
   @ID_PARAM
   @FORCE_QUERY
+  @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash an event, or delete it for good with force=true' })
   @ApiOkResponse({ type: EventResponseDoc, description: 'The event as deleted' })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
   @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash: already trashed (use force=true)' })
-  @ApiConflictResponse({ description: 'has-attendees: a forced delete of an event with attendees' })
-  remove(@Param('id', RouteIdPipe) id: number, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<EventResponse> {
-    return this.removeEvent({ id }, force, user, request);
+  @ApiConflictResponse({ description: 'has-attendees: a forced delete of an event with attendees; series-occurrences-have-attendees (scope following or all)' })
+  remove(@Param('id', RouteIdPipe) id: number, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown): Promise<EventResponse> {
+    return this.removeEvent({ id }, force, user, request, scope);
   }
 
   @Delete('by-slug/:slug')
@@ -162,18 +174,19 @@ export class EventsController {
   @ApiBasicAuth('basic')
   @SLUG_PARAM
   @FORCE_QUERY
+  @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash or delete an event by slug' })
   @ApiOkResponse({ type: EventResponseDoc })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
   @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash' })
-  @ApiConflictResponse({ description: 'has-attendees' })
-  removeBySlug(@Param('slug') slug: string, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<EventResponse> {
-    return this.removeEvent({ slug }, force, user, request);
+  @ApiConflictResponse({ description: 'has-attendees; series-occurrences-have-attendees' })
+  removeBySlug(@Param('slug') slug: string, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown): Promise<EventResponse> {
+    return this.removeEvent({ slug }, force, user, request, scope);
   }
 
-  private removeEvent(selector: EventSelector, force: unknown, user: AuthenticatedUser, request: Request): Promise<EventResponse> {
-    return this.events.remove(selector, readForceFlag(force), user, this.urls.context(request, user));
+  private removeEvent(selector: EventSelector, force: unknown, user: AuthenticatedUser, request: Request, scope?: unknown): Promise<EventResponse> {
+    return this.events.remove(selector, readForceFlag(force), user, this.urls.context(request, user), scope);
   }
 }

@@ -16,6 +16,7 @@ import { Venue } from '../venues/venue.entity';
 import { toVenueResponse, venueJsonLd } from '../venues/venues.mapper';
 import { describeCost } from './event-cost';
 import type { EventTicketOffer } from './event-hooks';
+import type { EventRecurrence, EventSeriesFacts } from './event-series-hooks';
 import { Event } from './event.entity';
 
 /** What an event response shows besides the event row, loaded in bulk for a whole page. */
@@ -28,6 +29,8 @@ export interface EventRelations {
   ticketed: false | string[];
   /** The published tickets, loaded for single reads only (they become the JSON-LD offers). */
   ticketOffers?: EventTicketOffer[];
+  /** The series the event is an occurrence of. */
+  series?: EventSeriesFacts;
 }
 
 export interface EventMappingOptions {
@@ -80,6 +83,9 @@ export interface EventResponse {
   custom_fields: unknown[];
   json_ld?: Record<string, unknown>;
   ticketed: false | string[];
+  /** The series the event is an occurrence of, or null. */
+  series_id: number | null;
+  recurrence: EventRecurrence | null;
 }
 
 function isoInZone(instant: Date, timezone: string): string {
@@ -100,9 +106,9 @@ function eventJsonLd(event: Event, relations: EventRelations, response: EventRes
     endDate: isoInZone(event.endUtc, event.timezone),
   };
   if (response.image) jsonLd.image = response.image.url;
-  if (relations.venues.length > 0) jsonLd.location = venueJsonLd(relations.venues[0], context);
-  if (relations.organizers.length === 1) jsonLd.organizer = organizerJsonLd(relations.organizers[0], context);
-  if (relations.organizers.length > 1) jsonLd.organizer = relations.organizers.map((organizer) => organizerJsonLd(organizer, context));
+  if (relations.venues.length > 0) jsonLd.location = venueJsonLd(relations.venues[0]);
+  if (relations.organizers.length === 1) jsonLd.organizer = organizerJsonLd(relations.organizers[0]);
+  if (relations.organizers.length > 1) jsonLd.organizer = relations.organizers.map((organizer) => organizerJsonLd(organizer));
   const offers = relations.ticketOffers?.length ? ticketOffersJsonLd(event, relations.ticketOffers, response, currency) : costOffersJsonLd(event, response, currency);
   if (offers) jsonLd.offers = offers;
   // The original adds `performer: "Organization"`, a type name where schema.org wants a Person or
@@ -200,10 +206,12 @@ export function toEventResponse(event: Event, relations: EventRelations, context
     organizer: relations.organizers.map((organizer) => toOrganizerResponse(organizer, context, { jsonLd: true })),
     custom_fields: [],
     ticketed: relations.ticketed,
+    series_id: relations.series?.seriesId ?? null,
+    recurrence: relations.series?.recurrence ?? null,
   };
   if (options.jsonLd) {
-    const { ticketed, ...beforeJsonLd } = response;
-    return { ...beforeJsonLd, json_ld: eventJsonLd(event, relations, response, context, options.currency), ticketed };
+    const { ticketed, series_id, recurrence, ...beforeJsonLd } = response;
+    return { ...beforeJsonLd, json_ld: eventJsonLd(event, relations, response, context, options.currency), ticketed, series_id, recurrence };
   }
   return response;
 }

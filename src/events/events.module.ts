@@ -8,14 +8,18 @@ import { EventsIcsService } from '../ics/events-ics.service';
 import { VenuesModule } from '../venues/venues.module';
 import { EventHooks } from './event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
+import { EventListingDay } from './event-listing-day.entity';
+import { EventListing } from './event-listing.entity';
+import { EventListingsReader } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
+import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Event, EventVenueLink, EventOrganizerLink, EventCategoryLink, EventTagLink]),
+    TypeOrmModule.forFeature([Event, EventListing, EventListingDay, EventVenueLink, EventOrganizerLink, EventCategoryLink, EventTagLink]),
     VenuesModule,
     OrganizersModule,
     CategoriesModule,
@@ -23,7 +27,7 @@ import { EventsService } from './events.service';
   ],
   // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
   controllers: [EventsIcsController, EventsController],
-  providers: [EventsService, EventRelationsLoader, EventHooks, EventsIcsService],
-  exports: [EventsService, EventHooks],
+  providers: [EventsService, EventListingsReader, EventRelationsLoader, EventHooks, EventSeriesHooks, EventsIcsService],
+  exports: [EventsService, EventHooks, EventSeriesHooks, EventRelationsLoader],
 })
 export class EventsModule {}

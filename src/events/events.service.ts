@@ -14,12 +14,14 @@ import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dat
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
+import { OutboxService } from '../outbox/outbox.service';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { assertCanDelete, assertCanEdit, canAssignAuthor, canEditPost, canReadPost, resolveWriteStatus } from '../common/posts/post-permissions';
 import { trashOrRemove } from '../common/posts/post-lifecycle';
 import { applyPostVisibility, escapeLike, parseStatusFilter } from '../common/posts/post-query';
+import type { PostStatus } from '../common/posts/post-status';
 import { sanitizeRichText } from '../common/posts/rich-text';
 import { uniqueSlug } from '../common/posts/slugs';
 import { appConfig } from '../config/app.config';
@@ -36,7 +38,10 @@ import { parseCostInput } from './event-cost';
 import { EventHooks } from './event-hooks';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
+import { EventListingDimension } from './event-listing.entity';
+import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES, visibleStatuses } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
+import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventRelations, EventResponse, toEventResponse } from './events.mapper';
 
@@ -97,6 +102,9 @@ export class EventsService {
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
     private readonly counts: CountCache,
+    private readonly listings: EventListingsReader,
+    private readonly outbox: OutboxService,
+    private readonly series: EventSeriesHooks,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -120,21 +128,27 @@ export class EventsService {
    * first `limit` events, with their relations and how many matched in all.
    */
   async findForFeed(query: ListEventsQuery, context: RequestContext, limit: number): Promise<EventFeedRows> {
-    const { builder, narrowed } = await this.listQuery(query, context, []);
-    const total = await this.counts.count('events', narrowed);
-    const events = total === 0 ? [] : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
+    const { builder, narrowed, listing } = await this.listQuery(query, context, []);
+    const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
+    let events: Event[] = [];
+    if (total > 0) events = listing ? await this.listings.page(listing, 0, limit) : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
 
   async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
     const paging = parsePageRequest(query, 'events');
     const echo: QueryPairs = [['per_page', String(paging.perPage)]];
-    const { builder, narrowed } = await this.listQuery(query, context, echo);
+    const { builder, narrowed, listing } = await this.listQuery(query, context, echo);
 
-    const total = await this.counts.count('events', narrowed);
+    const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
-    const events = total === 0 ? [] : await this.pageQuery(builder, narrowed, total).offset(paging.offset).limit(paging.perPage).getMany();
+    let events: Event[] = [];
+    if (total > 0) {
+      events = listing
+        ? await this.listings.page(listing, paging.offset, paging.perPage)
+        : await this.pageQuery(builder, narrowed, total).offset(paging.offset).limit(paging.perPage).getMany();
+    }
     const related = await this.relations.load(events.map((event) => event.id));
     const currency = this.config.currency;
     return {
@@ -164,7 +178,7 @@ export class EventsService {
     query: ListEventsQuery,
     context: RequestContext,
     echo: QueryPairs,
-  ): Promise<{ builder: SelectQueryBuilder<Event>; narrowed: SelectQueryBuilder<Event> }> {
+  ): Promise<{ builder: SelectQueryBuilder<Event>; narrowed: SelectQueryBuilder<Event>; listing: ListingSelection | null }> {
     const statuses = parseStatusFilter(query.status, context.user);
     if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
       const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
@@ -174,21 +188,24 @@ export class EventsService {
     applyPostVisibility(builder, 'event', context.user, statuses);
     builder.andWhere('event.hideFromListings = :listed', { listed: false });
 
+    let window: { start: Date; end: Date } | undefined;
     if (query.include?.length) {
       builder.andWhere('event.id IN (:...include)', { include: query.include });
       builder.orderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
     } else {
-      const window = this.dateWindow(query);
-      builder.andWhere('event.startUtc >= :windowStart', { windowStart: window.start }).andWhere('event.endUtc <= :windowEnd', { windowEnd: window.end });
-      echo.push(['start_date', window.startLabel], ['end_date', window.endLabel]);
+      const dates = this.dateWindow(query);
+      window = dates;
+      builder.andWhere('event.startUtc >= :windowStart', { windowStart: dates.start }).andWhere('event.endUtc <= :windowEnd', { windowEnd: dates.end });
+      echo.push(['start_date', dates.startLabel], ['end_date', dates.endLabel]);
       builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
     }
-    await this.applyFilters(builder, query, echo);
+    const dimensions = await this.applyFilters(builder, query, echo);
+    const listing = window && !query.search ? this.listingSelection(dimensions, statuses, context, window) : null;
     if (statuses) echo.push(['status', statuses.join(',')]);
     else if (!context.user) echo.push(['status', 'publish']);
     if (query.include?.length) echo.push(['include', query.include.join(',')]);
     const words = query.search && this.dataSource.options.type === 'mysql' ? fullTextWords(query.search) : null;
-    if (!words) return { builder, narrowed: builder };
+    if (!words) return { builder, narrowed: builder, listing };
     const fullText = words.map((word) => `+${word}*`).join(' ');
     const narrowed = builder.clone().andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
     // The same rule row by row, for pages read in date order: each word begins a word of the text.
@@ -197,13 +214,45 @@ export class EventsService {
         [`wordStart${index}`]: `\\b${word}`,
       });
     });
-    return { builder, narrowed };
+    return { builder, narrowed, listing: null };
+  }
+
+  /**
+   * The list as a read of the read model (EventListingsReader), when it filters on one dimension
+   * at most besides the window and statuses; null when it needs the events table (a search,
+   * several dimensions at once, a parent, a distance).
+   */
+  private listingSelection(
+    dimensions: Array<{ dim: EventListingDimension; values: number[] } | null>,
+    statuses: PostStatus[] | undefined,
+    context: RequestContext,
+    window: { start: Date; end: Date },
+  ): ListingSelection | null {
+    if (dimensions.includes(null) || dimensions.length > 1) return null;
+    const [dimension] = dimensions;
+    const selection: ListingSelection = {
+      dim: dimension?.dim ?? EventListingDimension.All,
+      values: dimension?.values ?? [0],
+      ...visibleStatuses(context.user, statuses),
+      windowStart: window.start,
+      windowEnd: window.end,
+    };
+    return this.listings.rangeCount(selection) <= MAX_LISTING_RANGES ? selection : null;
   }
 
   // ---------------------------------------------------------------- writing
 
   async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    const saved = await runInTransaction(this.dataSource, async (manager) => {
+    if (input.recurrence !== undefined && input.recurrence !== null && this.series.handler) return this.series.handler.create(input, user, context);
+    const saved = await runInTransaction(this.dataSource, (manager) => this.createWithin(manager, input, user), EVENT_WRITE);
+    return this.present(saved, context, false);
+  }
+
+  /**
+   * The single-event create inside the caller's transaction: what every event write maintains
+   * applies. Series create their occurrences through it, each with the first as `postParentId`.
+   */
+  async createWithin(manager: EntityManager, input: CreateEventDto, user: AuthenticatedUser, postParentId: number | null = null): Promise<Event> {
       const now = this.clock.now();
       const event = manager.create(Event, {
         authorId: user.id,
@@ -219,28 +268,41 @@ export class EventsService {
         image: null,
         description: null,
         excerpt: null,
-        postParentId: null,
+        postParentId,
         showAttendeeList: false,
         publishedAt: now,
       });
       await this.applyInput(manager, event, input, user, true);
+      await this.outbox.eventWritten(manager, event, null);
       return event;
-    }, EVENT_WRITE);
+  }
+
+  /** `scope` (this, following, all) matters for occurrences of a series only (src/series). */
+  async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<EventResponse> {
+    const handled = this.series.handler ? await this.series.handler.update(selector, input, scope, user, context) : null;
+    if (handled) return handled;
+    const saved = await runInTransaction(this.dataSource, (manager) => this.updateWithin(manager, selector, input, user), EVENT_WRITE);
     return this.present(saved, context, false);
   }
 
-  async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    const saved = await runInTransaction(this.dataSource, async (manager) => {
+  /** The single-event update inside the caller's transaction. */
+  async updateWithin(manager: EntityManager, selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser): Promise<Event> {
       const event = await this.findOrFail(manager, selector, true);
       assertCanEdit(user, event);
+      const previousStatus = event.status;
       await this.applyInput(manager, event, input, user, false);
+      await this.outbox.eventWritten(manager, event, previousStatus);
       return event;
-    }, EVENT_WRITE);
-    return this.present(saved, context, false);
   }
 
-  async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    return runInTransaction(this.dataSource, async (manager) => {
+  async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<EventResponse> {
+    const handled = this.series.handler ? await this.series.handler.remove(selector, force, scope, user, context) : null;
+    if (handled) return handled;
+    return runInTransaction(this.dataSource, (manager) => this.removeWithin(manager, selector, force, user, context), EVENT_WRITE);
+  }
+
+  /** The single-event trash or delete inside the caller's transaction; answers the event as removed. */
+  async removeWithin(manager: EntityManager, selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
       const event = await this.findOrFail(manager, selector, true);
       assertCanDelete(user, event);
       if (force && (await this.hooks.hasAttendees(event.id, manager))) {
@@ -256,8 +318,13 @@ export class EventsService {
       // Term rows first, as every event write locks them (see applyInput), then the event's own rows.
       await this.keepTermCounts(manager, terms, { ...terms, published: false });
       const removed = await trashOrRemove(manager, event, 'event', force);
+      await this.outbox.eventWritten(manager, removed, null, true);
       return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
-    }, EVENT_WRITE);
+  }
+
+  /** An event just written, as write routes answer it. */
+  respond(event: Event, context: RequestContext): Promise<EventResponse> {
+    return this.present(event, context, false);
   }
 
   // ---------------------------------------------------------------- helpers
@@ -317,8 +384,17 @@ export class EventsService {
     return { start: start.instant, end: end.instant, startLabel: start.label, endLabel: end.label };
   }
 
-  private async applyFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryPairs): Promise<void> {
+  /**
+   * Adds the filters to `builder`; answers the read model's dimension of each (null for a filter
+   * the read model does not answer).
+   */
+  private async applyFilters(
+    builder: SelectQueryBuilder<Event>,
+    query: ListEventsQuery,
+    echo: QueryPairs,
+  ): Promise<Array<{ dim: EventListingDimension; values: number[] } | null>> {
     const manager = this.dataSource.manager;
+    const dimensions: Array<{ dim: EventListingDimension; values: number[] } | null> = [];
     if (query.search) {
       const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
       builder.andWhere(
@@ -335,16 +411,19 @@ export class EventsService {
     if (query.categories?.length) {
       const ids = await this.termIds(manager, Category, query.categories, 'categories');
       builder.andWhere(`EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`, { categoryIds: ids });
+      dimensions.push({ dim: EventListingDimension.Category, values: ids });
       echo.push(['categories', query.categories.join(',')]);
     }
     if (query.tags?.length) {
       const ids = await this.termIds(manager, Tag, query.tags, 'tags');
       builder.andWhere(`EXISTS (SELECT 1 FROM event_tag_links etl WHERE etl.event_id = event.id AND etl.tag_id IN (:...tagIds))`, { tagIds: ids });
+      dimensions.push({ dim: EventListingDimension.Tag, values: ids });
       echo.push(['tags', query.tags.join(',')]);
     }
     if (query.venue?.length) {
       await this.assertAllExist(manager, Venue, query.venue, 'venue');
       builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, { venueIds: query.venue });
+      dimensions.push({ dim: EventListingDimension.Venue, values: query.venue });
       echo.push(['venue', query.venue.join(',')]);
     }
     if (query.organizer?.length) {
@@ -352,26 +431,39 @@ export class EventsService {
       builder.andWhere(`EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`, {
         organizerIds: query.organizer,
       });
+      dimensions.push({ dim: EventListingDimension.Organizer, values: query.organizer });
       echo.push(['organizer', query.organizer.join(',')]);
     }
     if (query.featured !== undefined) {
       builder.andWhere('event.featured = :featured', { featured: query.featured });
+      dimensions.push({ dim: EventListingDimension.Featured, values: [query.featured ? 1 : 0] });
       echo.push(['featured', String(query.featured)]);
+    }
+    if (query.series !== undefined) {
+      await this.series.handler?.assertSeriesExists(query.series);
+      builder.andWhere('EXISTS (SELECT 1 FROM event_series_occurrences eso WHERE eso.event_id = event.id AND eso.series_id = :seriesId)', { seriesId: query.series });
+      // The read model has no series dimension: a series is read from the events table.
+      dimensions.push(null);
+      echo.push(['series', String(query.series)]);
     }
     if (query.post_parent !== undefined) {
       await this.assertAllExist(manager, Event, [query.post_parent], 'post_parent');
       builder.andWhere('event.postParentId = :postParent', { postParent: query.post_parent });
+      dimensions.push(null);
       echo.push(['post_parent', String(query.post_parent)]);
     }
     if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
       this.applyDistance(builder, query.geoloc_lat, query.geoloc_lng);
+      dimensions.push(null);
       echo.push(['geoloc_lat', String(query.geoloc_lat)], ['geoloc_lng', String(query.geoloc_lng)]);
     } else if (query.geoloc) {
       builder.andWhere(
         'EXISTS (SELECT 1 FROM event_venue_links gvl INNER JOIN venues gv ON gv.id = gvl.venue_id WHERE gvl.event_id = event.id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL)',
       );
+      dimensions.push({ dim: EventListingDimension.Geoloc, values: [0] });
       echo.push(['geoloc', 'true']);
     }
+    return dimensions;
   }
 
   /**
@@ -433,18 +525,7 @@ export class EventsService {
 
   /** Applies a create or update body to `event` and its links, inside the caller's transaction. */
   private async applyInput(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser, isNew: boolean): Promise<void> {
-    if (input.title !== undefined) event.title = input.title.trim();
-    if (input.description !== undefined) event.description = input.description === '' ? null : sanitizeRichText(input.description);
-    if (input.excerpt !== undefined) event.excerpt = input.excerpt === '' ? null : sanitizeRichText(input.excerpt);
-    if (input.image !== undefined) event.image = input.image || null;
-    if (input.website !== undefined) event.website = input.website || null;
-    if (input.cost !== undefined) event.cost = parseCostInput(input.cost);
-    if (input.show_map !== undefined) event.showMap = input.show_map;
-    if (input.show_map_link !== undefined) event.showMapLink = input.show_map_link;
-    if (input.hide_from_listings !== undefined) event.hideFromListings = input.hide_from_listings;
-    if (input.sticky !== undefined) event.sticky = input.sticky;
-    if (input.featured !== undefined) event.featured = input.featured;
-    if (input.show_attendee_list !== undefined) event.showAttendeeList = input.show_attendee_list;
+    applyContentFields(event, input);
     const termsBefore = isNew ? null : await this.termState(manager, event);
 
     this.applySchedule(event, input);
@@ -459,6 +540,10 @@ export class EventsService {
     if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user, isNew);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
     if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
+    await this.applyTerms(manager, event, input, user, termsBefore);
+  }
+
+  private async applyTerms(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser, termsBefore: EventTermState | null): Promise<void> {
     const termsAfter: EventTermState = { published: event.status === 'publish', categoryIds: termsBefore?.categoryIds ?? [], tagIds: termsBefore?.tagIds ?? [] };
     const categories = readTermValues(input.categories, 'categories');
     if (categories) termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
@@ -595,10 +680,26 @@ async function replaceTermLinks<T extends EventCategoryLink | EventTagLink>(
 ): Promise<void> {
   const gone = before.filter((id) => !after.includes(id));
   const added = after.filter((id) => !before.includes(id));
-  if (gone.length) await manager.delete(entity, { eventId, [termColumn]: In(gone) } as never);
+  if (gone.length) await manager.delete(entity, { eventId, [termColumn]: In(gone) });
   await insertRows(manager, entity, added.map((termId) => ({ eventId, [termColumn]: termId }) as never));
 }
 
 async function insertRows<T extends ObjectLiteral>(manager: EntityManager, entity: new () => T, rows: Array<QueryDeepPartialEntity<T>>): Promise<void> {
   if (rows.length > 0) await manager.insert(entity, rows);
+}
+
+/** The event's own text and display fields sent in the body; `""` clears the optional ones. */
+function applyContentFields(event: Event, input: UpdateEventDto): void {
+  if (input.title !== undefined) event.title = input.title.trim();
+  if (input.description !== undefined) event.description = input.description === '' ? null : sanitizeRichText(input.description);
+  if (input.excerpt !== undefined) event.excerpt = input.excerpt === '' ? null : sanitizeRichText(input.excerpt);
+  if (input.image !== undefined) event.image = input.image || null;
+  if (input.website !== undefined) event.website = input.website || null;
+  if (input.cost !== undefined) event.cost = parseCostInput(input.cost);
+  if (input.show_map !== undefined) event.showMap = input.show_map;
+  if (input.show_map_link !== undefined) event.showMapLink = input.show_map_link;
+  if (input.hide_from_listings !== undefined) event.hideFromListings = input.hide_from_listings;
+  if (input.sticky !== undefined) event.sticky = input.sticky;
+  if (input.featured !== undefined) event.featured = input.featured;
+  if (input.show_attendee_list !== undefined) event.showAttendeeList = input.show_attendee_list;
 }

@@ -161,6 +161,41 @@ export function foldLine(line: string): string {
  * them writes them before properties such as REFRESH-INTERVAL).
  */
 export function buildEventCalendar(entries: CalendarEntry[], options: CalendarOptions): string {
+  return buildCalendar(entries, options, (entry, host) => toCalendarEvent(entry, options.context, host), []);
+}
+
+/** A recurring event: one VEVENT with the rule and an override per occurrence edited on its own. */
+export interface SeriesCalendarEntries {
+  /** Shared by every VEVENT of the series. */
+  uid: string;
+  /** The first event, scheduled at the series' DTSTART. */
+  master: CalendarEntry;
+  /** RRULE, and EXDATE and RDATE when there are, as content lines. */
+  ruleLines: string[];
+  /** Occurrences that differ from the rule, each with the start the rule gave it. */
+  overrides: Array<CalendarEntry & { recurrenceId: Date | DateTime }>;
+  /** Starts and ends of every occurrence, so that the VTIMEZONE covers them all. */
+  instants: Date[];
+}
+
+/** An iCalendar file of one series (RFC 5545 §3.8.5: RRULE, EXDATE, RDATE, RECURRENCE-ID). */
+export function buildSeriesCalendar(series: SeriesCalendarEntries, options: CalendarOptions): string {
+  const entries = [series.master, ...series.overrides];
+  return buildCalendar(
+    entries,
+    options,
+    (entry, host) => {
+      const data = toCalendarEvent(entry, options.context, host);
+      data.id = series.uid;
+      if (entry === series.master) data.repeating = series.ruleLines.join('\n');
+      else data.recurrenceId = (entry as SeriesCalendarEntries['overrides'][number]).recurrenceId;
+      return data;
+    },
+    series.instants,
+  );
+}
+
+function buildCalendar(entries: CalendarEntry[], options: CalendarOptions, toData: (entry: CalendarEntry, host: string) => ICalEventData, extraInstants: Date[]): string {
   const host = new URL(options.context.origin).hostname;
   const calendar = ical({
     prodId: { company: 'cal', product: 'events', language: 'EN' },
@@ -168,9 +203,11 @@ export function buildEventCalendar(entries: CalendarEntry[], options: CalendarOp
     url: options.url,
     ttl: REFRESH_SECONDS,
   });
-  const events = entries.map((entry) => calendar.createEvent(toCalendarEvent(entry, options.context, host)).toString());
+  const events = entries.map((entry) => calendar.createEvent(toData(entry, host)).toString());
   calendar.clear();
-  const zones = [...zoneInstants(entries)]
+  const instantsByZone = zoneInstants(entries);
+  for (const list of instantsByZone.values()) list.push(...extraInstants);
+  const zones = [...instantsByZone]
     .map(([zone, instants]) => buildVTimezone(zone, instants))
     .filter((component): component is string => component !== null);
   const components = [...zones, ...events.join('').split('\r\n').filter((line) => line !== '').map(foldLine)].join('\r\n');

@@ -66,6 +66,30 @@ function isReference(value: unknown): value is ReferenceObject {
   return typeof value === 'object' && value !== null && '$ref' in value;
 }
 
+/** The schemas that `root` refers to, directly or through other schemas, in the order of `schemas`. */
+export function reachableSchemas(root: unknown, schemas: Record<string, SchemaObject | ReferenceObject>): Record<string, SchemaObject | ReferenceObject> {
+  const reached = new Set<string>();
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (Array.isArray(value)) pending.push(...(value as unknown[]));
+    else if (typeof value === 'object' && value !== null) {
+      const ref = (value as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string' && ref.startsWith(SCHEMA_REF)) {
+        const name = ref.slice(SCHEMA_REF.length);
+        if (!reached.has(name) && schemas[name]) {
+          reached.add(name);
+          pending.push(schemas[name]);
+        }
+      }
+      pending.push(...(Object.values(value) as unknown[]));
+    }
+  }
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+
 /** The namespace index and doc, both derived from the generated OpenAPI document. */
 @Injectable()
 export class NamespacesService {
@@ -148,12 +172,14 @@ export class NamespacesService {
 
   private buildDoc(name: NamespaceName): OpenAPIObject {
     const full = this.openApi.get();
+    const paths = Object.fromEntries(this.namespacePaths(name).map(([path, item]) => [path === '' ? '/' : path, item]));
     return {
       openapi: full.openapi,
       info: { version: '1.0.0', ...NAMESPACE_TITLES[name] },
       servers: [],
-      paths: Object.fromEntries(this.namespacePaths(name).map(([path, item]) => [path === '' ? '/' : path, item])),
-      components: full.components,
+      paths,
+      // Only the schemas this namespace's paths reach, so that a client generated from it has its own types only.
+      components: { ...full.components, schemas: reachableSchemas(paths, full.components?.schemas ?? {}) },
       security: full.security,
       tags: full.tags?.filter((tag) => tag.name === name),
     };

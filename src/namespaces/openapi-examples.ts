@@ -11,7 +11,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 
 /** Request bodies, by the name of their schema. Ids refer to objects of the response examples. */
 export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
-  CreateEventDto: {
+  EventCreate: {
     title: 'Jazz night',
     description: '<p>A trio from Lyon, two sets.</p>',
     start_date: '2027-01-15 20:00:00',
@@ -25,8 +25,8 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
     featured: true,
     status: 'publish',
   },
-  UpdateEventDto: { featured: false, cost: '12-18', tags: ['late-night', 'accessible'] },
-  CreateVenueDto: {
+  EventUpdate: { featured: false, cost: '12-18', tags: ['late-night', 'accessible'] },
+  VenueCreate: {
     venue: 'Loopback Hall',
     address: '1 Main St',
     city: 'Springfield',
@@ -38,14 +38,14 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
     geo_lat: 39.7817,
     geo_lng: -89.6501,
   },
-  UpdateVenueDto: { phone: '555-0199', show_map: false },
-  CreateOrganizerDto: { organizer: 'Loopback Live', email: 'hello@loopback-live.example.org', phone: '555-0101', website: 'https://loopback-live.example.org' },
-  UpdateOrganizerDto: { phone: '555-0102' },
-  CreateCategoryDto: { name: 'Open-air cinema', description: 'Films under the sky' },
-  UpdateCategoryDto: { description: 'Films under the sky, bring a blanket' },
-  CreateTagDto: { name: 'sing-along' },
-  UpdateTagDto: { description: 'Lyrics on screen' },
-  CreateTicketDto: {
+  VenueUpdate: { phone: '555-0199', show_map: false },
+  OrganizerCreate: { organizer: 'Loopback Live', email: 'hello@loopback-live.example.org', phone: '555-0101', website: 'https://loopback-live.example.org' },
+  OrganizerUpdate: { phone: '555-0102' },
+  CategoryCreate: { name: 'Open-air cinema', description: 'Films under the sky' },
+  CategoryUpdate: { description: 'Films under the sky, bring a blanket' },
+  TagCreate: { name: 'sing-along' },
+  TagUpdate: { description: 'Lyrics on screen' },
+  TicketCreate: {
     post_id: 3,
     provider: 'tc',
     add_ticket_nonce: '22aa9f71331ed2ffc23f',
@@ -59,10 +59,10 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
     sku: 'GA-1',
     ticket: { mode: 'own', capacity: 100 },
   },
-  UpdateTicketDto: { post_id: 3, edit_ticket_nonce: '72374de03dc6b331379f', price: '30', ticket: { mode: 'own', capacity: 120 } },
-  DeleteTicketParams: { post_id: 3, remove_ticket_nonce: 'fadd42b5901cef62d3f4' },
-  UpdateCartDto: { provider: 'tc', post_id: 1, tickets: [{ ticket_id: 1, quantity: 2 }] },
-  CheckoutDto: {
+  TicketUpdate: { post_id: 3, edit_ticket_nonce: '72374de03dc6b331379f', price: '30', ticket: { mode: 'own', capacity: 120 } },
+  TicketDelete: { post_id: 3, remove_ticket_nonce: 'fadd42b5901cef62d3f4' },
+  CartUpdate: { provider: 'tc', post_id: 1, tickets: [{ ticket_id: 1, quantity: 2 }] },
+  Checkout: {
     provider: 'tc',
     purchaser: { name: 'Ada Lovelace', email: 'ada@example.org' },
     attendees: [
@@ -70,13 +70,13 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
       { ticket_id: 1, name: 'Charles Babbage', email: 'charles@example.org' },
     ],
   },
-  CheckInAttendeeDto: { check_in: true },
-  QrCheckInDto: { security_code: '5ee942a84d8d97bd17d4ede8f2d6a4d1' },
+  AttendeeCheckIn: { check_in: true },
+  QrCheckIn: { security_code: '5ee942a84d8d97bd17d4ede8f2d6a4d1' },
 };
 
 /** Responses, by the name of their schema. */
 export const RESPONSE_EXAMPLES: Record<string, unknown> = {
-  "EventResponseDoc": {
+  Event: {
     "id": 3,
     "global_id": "example.org?id=3",
     "global_id_lineage": [
@@ -320,9 +320,11 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     },
     "ticketed": [
       "rsvp"
-    ]
+    ],
+    "series_id": null,
+    "recurrence": null
   },
-  "VenueResponse": {
+  Venue: {
     "id": 2,
     "author": "1",
     "status": "publish",
@@ -368,7 +370,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       "example.org?id=2"
     ]
   },
-  "OrganizerResponse": {
+  Organizer: {
     "id": 2,
     "author": "1",
     "status": "publish",
@@ -396,7 +398,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       "example.org?id=2"
     ]
   },
-  "CategoryResponse": {
+  Category: {
     "id": 6,
     "count": 5,
     "description": "Small bands, late nights",
@@ -412,7 +414,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       "up": "https://example.org/cal/events/v1/categories/1"
     }
   },
-  "TagResponse": {
+  Term: {
     "id": 1,
     "count": 15,
     "description": "",
@@ -426,7 +428,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       "collection": "https://example.org/cal/events/v1/tags"
     }
   },
-  "TicketResponseDoc": {
+  Ticket: {
     "description": "All three days",
     "capacity": 500,
     "on_sale": false,
@@ -575,7 +577,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       "pending": 0
     }
   },
-  "AttendeeResponseDoc": {
+  Attendee: {
     "id": 3,
     "post_id": 3,
     "ticket_id": 3,
@@ -619,7 +621,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     "security_code": "5ee942a84d8d97bd17d4ede8f2d6a4d1",
     "rsvp_going": true
   },
-  "OrderResponseDoc": {
+  Order: {
     "id": 3,
     "status": "completed",
     "provider": "tc",
@@ -690,7 +692,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     ],
     "created": "2026-11-22 00:54:54"
   },
-  "CartResponseDoc": {
+  Cart: {
     "tickets": [
       {
         "ticket_id": 1,
@@ -705,7 +707,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     "cart_url": "https://example.org/cal/tickets/v1/cart?post_id=1",
     "checkout_url": "https://example.org/cal/tickets/v1/cart/checkout"
   },
-  "NoncesResponse": {
+  Nonces: {
     "add_ticket_nonce": "22aa9f71331ed2ffc23f",
     "edit_ticket_nonce": "72374de03dc6b331379f",
     "remove_ticket_nonce": "fadd42b5901cef62d3f4"

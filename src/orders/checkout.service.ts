@@ -17,8 +17,9 @@ import type { RequestContext } from '../common/http/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
+import { OutboxService } from '../outbox/outbox.service';
 import { Event } from '../events/event.entity';
-import { CapacityService } from '../tickets/capacity.service';
+import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
@@ -51,6 +52,13 @@ export interface CheckoutRequest {
   context: RequestContext;
 }
 
+interface PlacedOrder {
+  response: OrderResponse;
+  capacity: { lines: CapacityLine[]; count: CapacityCount } | null;
+  /** Writes the order's notifications; after capacity is taken, so that a sell-out is seen. */
+  notify: () => Promise<void>;
+}
+
 interface Holder {
   name: string;
   email: string;
@@ -59,8 +67,9 @@ interface Holder {
 
 /**
  * Turns the buyer's cart lines of one provider into an order and its attendees, in one transaction:
- * capacity is taken with conditional updates, so concurrent checkouts never oversell; any failure
- * rolls everything back, the cart included.
+ * the rows are inserted first and capacity is taken last with conditional updates on counter rows
+ * no foreign key references, so concurrent checkouts never oversell and wait for each other only
+ * from that update to the commit; any failure rolls everything back, the cart included.
  */
 @Injectable()
 export class CheckoutService {
@@ -72,6 +81,7 @@ export class CheckoutService {
     private readonly capacity: CapacityService,
     private readonly idempotency: IdempotencyService,
     private readonly metrics: MetricsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -91,8 +101,15 @@ export class CheckoutService {
       const order = await runInTransaction(this.dataSource, async (manager) => {
         if (idempotencyKey) await this.idempotency.claim(manager, scope, idempotencyKey, requestHash, now);
         const placed = await this.placeOrder(manager, request, provider, now);
-        if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed });
-        return placed;
+        if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed.response });
+        // Last, right before COMMIT: the counter rows every other buyer of these tickets waits for
+        // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order).
+        if (placed.capacity) {
+          const short = await this.capacity.takeAll(manager, placed.capacity.lines, placed.capacity.count);
+          if (short !== null) throw ticketCapacityNotAvailable(short);
+        }
+        await placed.notify();
+        return placed.response;
       });
       // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
       if (order.status === 'completed' && body.going !== false) this.metrics.ticketsSold(provider, order.attendees.length);
@@ -106,7 +123,11 @@ export class CheckoutService {
     }
   }
 
-  private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<OrderResponse> {
+  /**
+   * Inserts the order, its items and attendees and empties the cart lines; returns the answer and
+   * the capacity to take (none for RSVP "not going"), which the caller takes last.
+   */
+  private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
     const { buyer, body } = request;
     const cart = await this.carts.findLiveCart(manager, buyer);
     if (!cart) throw cartEmpty();
@@ -118,11 +139,11 @@ export class CheckoutService {
     const eventIds = [...new Set([...tickets.values()].map((ticket) => ticket.eventId))];
     const events = await manager.find(Event, { select: { id: true, status: true, timezone: true }, where: { id: In(eventIds) } });
     const eventStatus = new Map(events.map((event) => [event.id, event.status]));
-    const pools = await this.capacity.pools(manager, eventIds);
     for (const item of items) {
       const ticket = tickets.get(item.ticketId) as Ticket;
-      // Status and sale window only: capacity is decided by the conditional updates below.
-      const problem = saleProblem(ticket, eventStatus.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, pools.get(ticket.eventId)), 0, now);
+      // Status and sale window only (no units asked, so no counts read): capacity is decided by the
+      // conditional updates the caller runs last.
+      const problem = saleProblem(ticket, eventStatus.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, undefined), 0, now);
       if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
     }
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
@@ -132,12 +153,10 @@ export class CheckoutService {
     const unitPrice = (ticket: Ticket) => (provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0));
     const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
     const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
-    if (going !== false) {
-      for (const item of items) {
-        const taken = await this.capacity.take(manager, tickets.get(item.ticketId) as Ticket, item.quantity, status === 'completed' ? 'sold' : 'pending');
-        if (!taken) throw ticketCapacityNotAvailable(item.ticketId);
-      }
-    }
+    const capacity =
+      going === false
+        ? null
+        : { lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })), count: status === 'completed' ? ('sold' as const) : ('pending' as const) };
 
     const inserted = await manager.insert(Order, {
       provider,
@@ -154,9 +173,6 @@ export class CheckoutService {
       updatedAt: now,
     });
     const orderId = Number(inserted.identifiers[0].id);
-    // From here to the commit this transaction holds the capacity rows every other buyer of these
-    // tickets waits for: no statement that is not needed (no reading back of what was inserted,
-    // the response from rows already read).
     await manager
       .createQueryBuilder()
       .insert()
@@ -202,7 +218,11 @@ export class CheckoutService {
       tickets,
       eventTimezones: new Map(events.map((event) => [event.id, event.timezone])),
     };
-    return toOrderResponse(order, relations, request.context, this.config.currency);
+    return {
+      response: toOrderResponse(order, relations, request.context, this.config.currency),
+      capacity,
+      notify: () => this.outbox.orderPlaced(manager, order, relations.attendees, going === false ? [] : [...tickets.values()]),
+    };
   }
 
   /**

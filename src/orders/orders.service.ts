@@ -11,8 +11,9 @@ import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
+import { OutboxService } from '../outbox/outbox.service';
 import { Event } from '../events/event.entity';
-import { CapacityCount, CapacityService } from '../tickets/capacity.service';
+import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-permissions';
 import { ListOrdersQuery } from './dto/list-orders.query';
@@ -63,6 +64,7 @@ export class OrdersService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
     private readonly metrics: MetricsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -192,25 +194,25 @@ export class OrdersService {
     }
     let unitsSold = 0;
     if (action === 'complete') {
-      for (const [ticket, quantity] of await this.heldUnits(manager, order.id)) {
-        await this.capacity.confirm(manager, ticket, quantity);
-        unitsSold += quantity;
-      }
+      const held = await this.heldUnits(manager, order.id);
+      await this.capacity.confirmAll(manager, held);
+      unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
       await this.setAttendeeStatus(manager, order.id, 'completed');
     } else {
       const count = heldCount(order.status) as CapacityCount;
       await this.releaseHeld(manager, order.id, count);
       await this.setAttendeeStatus(manager, order.id, target);
     }
+    await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
     return { kind: 'done', unitsSold };
   }
 
   private async releaseHeld(manager: EntityManager, orderId: number, count: CapacityCount): Promise<void> {
-    for (const [ticket, quantity] of await this.heldUnits(manager, orderId)) await this.capacity.release(manager, ticket, quantity, count);
+    await this.capacity.releaseAll(manager, await this.heldUnits(manager, orderId), count);
   }
 
   /** Units the order holds per ticket, lowest ticket id first: its attendees, except RSVP "not going" answers. */
-  private async heldUnits(manager: EntityManager, orderId: number): Promise<Array<[Ticket, number]>> {
+  private async heldUnits(manager: EntityManager, orderId: number): Promise<CapacityLine[]> {
     const rows = await manager
       .createQueryBuilder(Attendee, 'attendee')
       .select('attendee.ticketId', 'ticketId')
@@ -225,7 +227,7 @@ export class OrdersService {
     const byId = new Map(tickets.map((ticket) => [ticket.id, ticket]));
     return rows.flatMap((row) => {
       const ticket = byId.get(Number(row.ticketId));
-      return ticket ? [[ticket, Number(row.units)] as [Ticket, number]] : [];
+      return ticket ? [{ ticket, quantity: Number(row.units) }] : [];
     });
   }
 

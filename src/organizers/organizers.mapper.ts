@@ -8,9 +8,8 @@ import { Organizer } from './organizer.entity';
 /**
  * schema.org `Person` of an organizer, in the shape the original records (21-organizer-single.json):
  * the website as `url` and `sameAs`. The email is plain, not HTML-entity obfuscated.
- * (`context` is part of the signature the event mapper calls, for mappers that need the site.)
  */
-export function organizerJsonLd(organizer: Organizer, context: RequestContext): Record<string, unknown> {
+export function organizerJsonLd(organizer: Organizer): Record<string, unknown> {
   const jsonLd: Record<string, unknown> = {
     '@type': 'Person',
     name: organizer.title,
@@ -37,7 +36,7 @@ export function toOrganizerResponse(organizer: Organizer, context: RequestContex
     phone: organizer.phone,
     website: organizer.website,
     email: organizer.email,
-    json_ld: options.jsonLd ? organizerJsonLd(organizer, context) : undefined,
+    json_ld: options.jsonLd ? organizerJsonLd(organizer) : undefined,
     ...globalIdFields(context, organizer.id),
   };
   return omitEmpty(fields) as OrganizerResponse;

@@ -1,66 +1,144 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { CapacityState, PoolCounts } from './capacity';
-import { Ticket } from './ticket.entity';
+import { CapacityMode, Ticket } from './ticket.entity';
+import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
 
 /** Which count a quantity moves in: `sold` (completed orders, RSVP going) or `pending` (held by unpaid orders). */
 export type CapacityCount = 'sold' | 'pending';
 
+type CountedTicket = Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>;
+
+/** Units of one ticket that one order takes, gives back or confirms. */
+export interface CapacityLine {
+  ticket: CountedTicket;
+  quantity: number;
+}
+
+function drawsOnPool(mode: CapacityMode): boolean {
+  return mode === 'capped' || mode === 'global';
+}
+
+/**
+ * The counter rows a set of lines moves, in the one order every transaction takes them: ticket
+ * counters by ticket id, then pools by event id. Two checkouts of overlapping carts then wait for
+ * each other instead of deadlocking. Units of several lines on one row are moved by one statement.
+ */
+function counterPlan(lines: CapacityLine[]): { tickets: Array<{ ticket: CountedTicket; quantity: number }>; pools: Array<{ eventId: number; quantity: number }> } {
+  const tickets = new Map<number, { ticket: CountedTicket; quantity: number }>();
+  const pools = new Map<number, number>();
+  for (const { ticket, quantity } of lines) {
+    if (quantity <= 0) continue;
+    const entry = tickets.get(ticket.id) ?? { ticket, quantity: 0 };
+    entry.quantity += quantity;
+    tickets.set(ticket.id, entry);
+    if (drawsOnPool(ticket.capacityMode)) pools.set(ticket.eventId, (pools.get(ticket.eventId) ?? 0) + quantity);
+  }
+  return {
+    tickets: [...tickets.values()].sort((a, b) => a.ticket.id - b.ticket.id),
+    pools: [...pools.entries()].sort(([a], [b]) => a - b).map(([eventId, quantity]) => ({ eventId, quantity })),
+  };
+}
+
 /**
  * Takes and gives back capacity with conditional UPDATEs (`... WHERE capacity - sold - pending >= n`),
- * never read-then-write, so that concurrent checkouts cannot sell more than there is. Run inside
- * the caller's transaction: when a take fails half-way (the ticket had room, the pool did not), the
+ * never read-then-write, so that concurrent checkouts cannot sell more than there is. The counts
+ * live in rows no foreign key references (`ticket_capacity_counters`, `ticket_pools`), so a caller
+ * can run these last in its transaction and hold their locks only until its COMMIT. Run inside the
+ * caller's transaction: when a take fails half-way (the ticket had room, the pool did not), the
  * caller throws and the transaction undoes the first half.
  */
 @Injectable()
 export class CapacityService {
-  /** Takes `quantity` units for `ticket`; false when there is not enough left. */
-  async take(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>, quantity: number, count: CapacityCount): Promise<boolean> {
-    if (quantity <= 0) return true;
-    const ticketUpdate = manager
-      .createQueryBuilder()
-      .update(Ticket)
-      .set({ [count]: () => `${count} + :quantity` })
-      .where('id = :ticketId', { ticketId: ticket.id, quantity })
-      // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
-      // would otherwise be counted on the wrong side.
-      .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
-    if (ticket.capacityMode === 'own') ticketUpdate.andWhere('capacity - sold - pending >= :quantity');
-    if (ticket.capacityMode === 'capped') ticketUpdate.andWhere('(capacity IS NULL OR capacity - sold - pending >= :quantity)');
-    const ticketResult = await ticketUpdate.execute();
-    if (!ticketResult.affected) return false;
-    if (ticket.capacityMode !== 'capped' && ticket.capacityMode !== 'global') return true;
-    const poolResult = await manager
-      .createQueryBuilder()
-      .update(TicketPool)
-      .set({ [count]: () => `${count} + :quantity` })
-      .where('event_id = :eventId AND capacity - sold - pending >= :quantity', { eventId: ticket.eventId, quantity })
-      .execute();
-    return !!poolResult.affected;
+  /**
+   * Takes the units of every line, or none: the id of the first ticket that has not enough left,
+   * or null when all were taken (then the caller commits; otherwise it must roll back).
+   */
+  async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<number | null> {
+    const plan = counterPlan(lines);
+    for (const { ticket, quantity } of plan.tickets) {
+      const update = manager
+        .createQueryBuilder()
+        .update(TicketCapacityCounter)
+        .set({ [count]: () => `${count} + :quantity` })
+        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
+        // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
+        // would otherwise be counted on the wrong side.
+        .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
+      if (ticket.capacityMode === 'own') update.andWhere('capacity - sold - pending >= :quantity');
+      if (ticket.capacityMode === 'capped') update.andWhere('(capacity IS NULL OR capacity - sold - pending >= :quantity)');
+      const result = await update.execute();
+      if (!result.affected) return ticket.id;
+    }
+    for (const { eventId, quantity } of plan.pools) {
+      const result = await manager
+        .createQueryBuilder()
+        .update(TicketPool)
+        .set({ [count]: () => `${count} + :quantity` })
+        .where('event_id = :eventId AND capacity - sold - pending >= :quantity', { eventId, quantity })
+        .execute();
+      if (!result.affected) {
+        // Name a ticket of that event, as a take of its line would have.
+        return plan.tickets.find(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode))?.ticket.id ?? null;
+      }
+    }
+    return null;
   }
 
-  /** Gives back `quantity` units (cancelled, refunded or expired orders); counts never go below 0. */
-  async release(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>, quantity: number, count: CapacityCount): Promise<void> {
-    if (quantity <= 0) return;
+  /** Takes `quantity` units of one ticket; false when there is not enough left. */
+  async take(manager: EntityManager, ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
+    return (await this.takeAll(manager, [{ ticket, quantity }], count)) === null;
+  }
+
+  /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */
+  async releaseAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<void> {
     const decrement = () => `CASE WHEN ${count} >= :quantity THEN ${count} - :quantity ELSE 0 END`;
-    await manager.createQueryBuilder().update(Ticket).set({ [count]: decrement }).where('id = :ticketId', { ticketId: ticket.id, quantity }).execute();
-    if (ticket.capacityMode === 'capped' || ticket.capacityMode === 'global') {
-      await manager.createQueryBuilder().update(TicketPool).set({ [count]: decrement }).where('event_id = :eventId', { eventId: ticket.eventId, quantity }).execute();
+    const plan = counterPlan(lines);
+    for (const { ticket, quantity } of plan.tickets) {
+      await manager.createQueryBuilder().update(TicketCapacityCounter).set({ [count]: decrement }).where('ticket_id = :ticketId', { ticketId: ticket.id, quantity }).execute();
+    }
+    for (const { eventId, quantity } of plan.pools) {
+      await manager.createQueryBuilder().update(TicketPool).set({ [count]: decrement }).where('event_id = :eventId', { eventId, quantity }).execute();
     }
   }
 
   /** Turns units held by a pending order into sold ones (the order was paid). */
-  async confirm(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>, quantity: number): Promise<void> {
-    if (quantity <= 0) return;
+  async confirmAll(manager: EntityManager, lines: CapacityLine[]): Promise<void> {
     const move = {
       pending: () => 'CASE WHEN pending >= :quantity THEN pending - :quantity ELSE 0 END',
       sold: () => 'sold + :quantity',
     };
-    await manager.createQueryBuilder().update(Ticket).set(move).where('id = :ticketId', { ticketId: ticket.id, quantity }).execute();
-    if (ticket.capacityMode === 'capped' || ticket.capacityMode === 'global') {
-      await manager.createQueryBuilder().update(TicketPool).set(move).where('event_id = :eventId', { eventId: ticket.eventId, quantity }).execute();
+    const plan = counterPlan(lines);
+    for (const { ticket, quantity } of plan.tickets) {
+      await manager.createQueryBuilder().update(TicketCapacityCounter).set(move).where('ticket_id = :ticketId', { ticketId: ticket.id, quantity }).execute();
     }
+    for (const { eventId, quantity } of plan.pools) {
+      await manager.createQueryBuilder().update(TicketPool).set(move).where('event_id = :eventId', { eventId, quantity }).execute();
+    }
+  }
+
+  /** Creates a new ticket's counter, at zero. */
+  async createCounter(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>): Promise<void> {
+    await manager.insert(TicketCapacityCounter, { ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, sold: 0, pending: 0 });
+  }
+
+  /** Copies a ticket's new mode and cap onto its counter, in the transaction that changes them. */
+  async setCounterLimit(manager: EntityManager, ticketId: number, limit: Pick<Ticket, 'capacityMode' | 'capacity'>): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(TicketCapacityCounter)
+      .set({ capacityMode: limit.capacityMode, capacity: limit.capacity })
+      .where('ticket_id = :ticketId', { ticketId })
+      .execute();
+  }
+
+  /** The ticket's counts, with its counter row locked until the caller's transaction ends (MySQL; SQLite runs one writer). */
+  async lockCounts(manager: EntityManager, ticketId: number): Promise<{ sold: number; pending: number }> {
+    const query = manager.createQueryBuilder(TicketCapacityCounter, 'counter').where('counter.ticketId = :ticketId', { ticketId });
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const counter = await query.getOne();
+    return { sold: counter?.sold ?? 0, pending: counter?.pending ?? 0 };
   }
 
   /** Pools of these events, for showing availability of a page of tickets in one query. */

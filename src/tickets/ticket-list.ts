@@ -5,6 +5,7 @@ import { escapeLike } from '../common/posts/post-query';
 import type { PostStatus } from '../common/posts/post-status';
 import type { TicketOrderBy } from './dto/list-tickets.query';
 import type { TicketProvider } from './ticket.entity';
+import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
 
 /** An inclusive range on a count; either end may be open. */
@@ -63,25 +64,27 @@ export function applyTicketVisibility<T extends ObjectLiteral>(builder: SelectQu
 }
 
 /**
- * SQL for the capacity arithmetic of src/tickets/capacity.ts, over `t` and the left-joined pool
- * `p`: the most units a ticket can sell (NULL when unlimited) and the units left.
+ * SQL for the capacity arithmetic of src/tickets/capacity.ts, over `t`, its left-joined counter `c`
+ * and pool `p`: the most units a ticket can sell (NULL when unlimited) and the units left.
  */
 const POOL_CAPACITY = 'COALESCE(p.capacity, 0)';
 const POOL_LEFT = 'COALESCE(p.capacity - p.sold - p.pending, 0)';
-const CAP_LEFT = `(CASE WHEN t.capacity IS NULL THEN ${POOL_LEFT} ELSE t.capacity - t.sold - t.pending END)`;
+const OWN_LEFT = 't.capacity - COALESCE(c.sold, 0) - COALESCE(c.pending, 0)';
+const CAP_LEFT = `(CASE WHEN t.capacity IS NULL THEN ${POOL_LEFT} ELSE ${OWN_LEFT} END)`;
 const EFFECTIVE_CAPACITY =
   `(CASE WHEN t.capacityMode = :modeOwn THEN t.capacity ` +
   `WHEN t.capacityMode = :modeGlobal THEN ${POOL_CAPACITY} ` +
   `WHEN t.capacityMode = :modeCapped THEN (CASE WHEN t.capacity IS NULL OR t.capacity > ${POOL_CAPACITY} THEN ${POOL_CAPACITY} ELSE t.capacity END) ` +
   `ELSE NULL END)`;
 const UNITS_LEFT =
-  `(CASE WHEN t.capacityMode = :modeOwn THEN t.capacity - t.sold - t.pending ` +
+  `(CASE WHEN t.capacityMode = :modeOwn THEN ${OWN_LEFT} ` +
   `WHEN t.capacityMode = :modeGlobal THEN ${POOL_LEFT} ` +
   `ELSE (CASE WHEN ${CAP_LEFT} < ${POOL_LEFT} THEN ${CAP_LEFT} ELSE ${POOL_LEFT} END) END)`;
 
 function joinPool<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, joined: { pool: boolean }): void {
   if (joined.pool) return;
   builder.leftJoin(TicketPool, 'p', 'p.eventId = t.eventId');
+  builder.leftJoin(TicketCapacityCounter, 'c', 'c.ticketId = t.id');
   builder.setParameters({ modeOwn: 'own', modeCapped: 'capped', modeGlobal: 'global', modeUnlimited: 'unlimited' });
   joined.pool = true;
 }

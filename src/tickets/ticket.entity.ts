@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn, VirtualColumn } from 'typeorm';
 import { moneyColumn } from '../common/money';
 
 export const TICKET_PROVIDERS = ['rsvp', 'tc'] as const;
@@ -7,6 +7,13 @@ export type TicketProvider = (typeof TICKET_PROVIDERS)[number];
 /** own: its own capacity; capped: the event's pool, at most `capacity`; global: the whole pool; unlimited. */
 export const CAPACITY_MODES = ['own', 'capped', 'global', 'unlimited'] as const;
 export type CapacityMode = (typeof CAPACITY_MODES)[number];
+
+function counterQuery(alias: string, count: 'sold' | 'pending'): string {
+  return `SELECT COALESCE(MAX(counter.${count}), 0) FROM ticket_capacity_counters counter WHERE counter.ticket_id = ${alias}.id`;
+}
+
+/** Both drivers may hand an aggregate back as a string or a bigint-like value. */
+const countColumn = { from: (value: unknown) => Number(value ?? 0), to: (value: unknown) => value };
 
 @Entity({ name: 'tickets' })
 @Index('IDX_tickets_event', ['eventId', 'menuOrder', 'id'])
@@ -66,12 +73,16 @@ export class Ticket {
   @Column({ type: 'int', nullable: true })
   capacity: number | null;
 
-  /** Units in completed orders (and RSVP "going" answers). */
-  @Column({ type: 'int', default: 0 })
+  /**
+   * Units in completed orders (and RSVP "going" answers), read from the ticket's capacity counter
+   * (ticket-capacity-counter.entity.ts says why the counts live there); written only through
+   * CapacityService.
+   */
+  @VirtualColumn({ type: 'int', query: (alias) => counterQuery(alias, 'sold'), transformer: countColumn })
   sold: number;
 
-  /** Units held by pending orders. */
-  @Column({ type: 'int', default: 0 })
+  /** Units held by pending orders, read from the ticket's capacity counter. */
+  @VirtualColumn({ type: 'int', query: (alias) => counterQuery(alias, 'pending'), transformer: countColumn })
   pending: number;
 
   @Column({ name: 'published_at', type: 'datetime' })

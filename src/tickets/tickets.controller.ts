@@ -9,6 +9,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiQuery,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -81,8 +82,20 @@ export class TicketsController {
   })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
   @ApiForbiddenResponse({ description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event' })
-  async create(@Body() body: CreateTicketDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TicketResponse> {
-    const ticket = await this.tickets.create(body, user, this.urls.context(request, user));
+  @ApiQuery({
+    name: 'scope',
+    required: false,
+    enum: ['this', 'all'],
+    description: 'all, on an occurrence of a series: the ticket is copied to every occurrence not ended, and to those the series gets later, each with its own capacity',
+  })
+  async create(
+    @Body() body: CreateTicketDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @Query('scope') scope?: unknown,
+  ): Promise<TicketResponse> {
+    const ticket = await this.tickets.create(body, user, this.urls.context(request, user), scope);
     response.setHeader('Location', ticket.rest_url);
     return ticket;
   }

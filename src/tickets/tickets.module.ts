@@ -5,6 +5,7 @@ import { EventHooks } from '../events/event-hooks';
 import { EventsModule } from '../events/events.module';
 import { CapacityService } from './capacity.service';
 import { Ticket } from './ticket.entity';
+import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
 import { TicketRemovalNonceGuard } from './ticket-removal-nonce.guard';
 import { TicketsController } from './tickets.controller';
@@ -16,7 +17,7 @@ import { TicketsService } from './tickets.service';
  * Exports TicketsService (`findByIds` for carts and checkout) and CapacityService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Ticket, TicketPool]), AuthModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, EventsModule],
   controllers: [TicketsController],
   providers: [CapacityService, TicketsService, TicketRemovalNonceGuard],
   exports: [CapacityService, TicketsService],

@@ -19,6 +19,7 @@ import { appConfig } from '../config/app.config';
 import { OrderItem } from '../orders/order.entity';
 import { Event } from '../events/event.entity';
 import type { EventTicketingFacts, EventTicketOffer } from '../events/event-hooks';
+import { EventSeriesHooks } from '../events/event-series-hooks';
 import { availableUnits, PoolCounts } from './capacity';
 import { CapacityService } from './capacity.service';
 import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
@@ -53,11 +54,11 @@ const DATE_HINT = 'a date (YYYY-MM-DD[ HH:MM:SS]), ISO 8601 or a unix timestamp'
 const ONE_MILLISECOND = 1;
 
 function ticketNotFound(): ApiError {
-  return new ApiError('ticket-not-found', 'ticket-not-found', 404);
+  return new ApiError('ticket-not-found', 'The requested ticket does not exist.', 404);
 }
 
 function ticketNotAccessible(): ApiError {
-  return new ApiError('ticket-not-accessible', 'ticket-not-accessible', 401);
+  return new ApiError('ticket-not-accessible', 'The requested ticket is not accessible.', 401);
 }
 
 /**
@@ -99,6 +100,7 @@ export class TicketsService implements EventTicketingFacts {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
     private readonly counts: CountCache,
+    private readonly series: EventSeriesHooks,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -207,10 +209,32 @@ export class TicketsService implements EventTicketingFacts {
 
   // ---------------------------------------------------------------- writing
 
-  async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
-    const provider = resolveProvider(input.provider);
-    if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
-    const ticketId = await this.dataSource.transaction(async (manager) => {
+  /**
+   * `scope=all` on an occurrence of a series: the ticket is created on every occurrence that has
+   * not ended (each with its own capacity) and on those the series gets later (README "Recurring events").
+   */
+  async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<TicketResponse> {
+    if (scope !== undefined && scope !== '' && scope !== 'this' && scope !== 'all') throw invalidParam('scope', 'scope must be this or all');
+    return this.dataSource.transaction(async (manager) => {
+      if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
+      const targets = this.series.handler ? await this.series.handler.ticketTargets(input.post_id, manager) : null;
+      if (!targets) throw invalidParam('scope', 'scope=all applies to occurrences of a series; this event is none');
+      let created = 0;
+      for (const eventId of targets) {
+        const id = await this.createWithin(manager, { ...input, post_id: eventId }, user);
+        if (eventId === input.post_id) created = id;
+      }
+      await this.series.handler!.rememberTicket(input.post_id, input, manager);
+      // The response is read inside the transaction: what was written, even if another request
+      // deletes the ticket the moment this one commits.
+      return this.present(manager, created, context, 'write');
+    });
+  }
+
+  /** The single-ticket create inside the caller's transaction; series copy their tickets through it. */
+  async createWithin(manager: EntityManager, input: CreateTicketDto, user: AuthenticatedUser): Promise<number> {
+      const provider = resolveProvider(input.provider);
+      if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
       const event = await manager.findOne(Event, { where: { id: input.post_id } });
       if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
       const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
@@ -238,19 +262,18 @@ export class TicketsService implements EventTicketingFacts {
         saleEndUtc: window.end ?? null,
         capacityMode: plan.mode,
         capacity: plan.capacity,
-        sold: 0,
-        pending: 0,
         publishedAt: now,
         createdAt: now,
         updatedAt: now,
       });
-      return Number(result.identifiers[0].id);
-    });
-    return this.present(ticketId, context, 'write');
+      const ticketId = Number(result.identifiers[0].id);
+      await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
+      return ticketId;
   }
 
   async update(id: number, input: UpdateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
-    await this.dataSource.transaction(async (manager) => {
+    // The response is read inside the transaction (see create).
+    return this.dataSource.transaction(async (manager) => {
       const { ticket, event } = await this.findForWrite(manager, id, input.post_id, user);
       const changes: Partial<Ticket> = {};
       if (input.price !== undefined && ticket.provider === 'tc') changes.price = parseTicketPrice(input.price);
@@ -271,18 +294,19 @@ export class TicketsService implements EventTicketingFacts {
       if (plan) {
         if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
         await this.moveCountsBetweenPools(manager, ticket, plan.mode);
+        await this.capacity.setCounterLimit(manager, ticket.id, { capacityMode: plan.mode, capacity: plan.capacity });
         changes.capacityMode = plan.mode;
         changes.capacity = plan.capacity;
       }
-      // Only the columns written here: sold and pending move concurrently through CapacityService.
+      // Only the columns written here (sold and pending live in the counter, moved by CapacityService).
       await manager
         .createQueryBuilder()
         .update(Ticket)
         .set({ ...changes, updatedAt: this.clock.now() })
         .where({ id: ticket.id })
         .execute();
+      return this.present(manager, ticket.id, context, 'write');
     });
-    return this.present(id, context, 'write');
   }
 
   async remove(id: number, body: DeleteTicketParams, query: DeleteTicketParams, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
@@ -312,8 +336,7 @@ export class TicketsService implements EventTicketingFacts {
 
   // ---------------------------------------------------------------- helpers
 
-  private async present(id: number, context: RequestContext, kind: TicketResponseKind): Promise<TicketResponse> {
-    const manager = this.dataSource.manager;
+  private async present(manager: EntityManager, id: number, context: RequestContext, kind: TicketResponseKind): Promise<TicketResponse> {
     const ticket = await manager.findOneOrFail(Ticket, { where: { id } });
     const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
     const [view] = await this.buildViews(manager, [ticket], [event], context.user);
@@ -399,14 +422,16 @@ export class TicketsService implements EventTicketingFacts {
 
   /**
    * A ticket joining the event pool brings its sold and pending units into the pool's counts;
-   * one leaving it (or deleted) takes them out. The ticket row is locked by `findForWrite`, so its
-   * counts cannot move meanwhile.
+   * one leaving it (or deleted) takes them out. Its counter row is locked first, so its counts
+   * cannot move meanwhile.
    */
   private async moveCountsBetweenPools(manager: EntityManager, ticket: Ticket, newMode: Ticket['capacityMode']): Promise<void> {
     const wasShared = isSharedMode(ticket.capacityMode);
     const nowShared = isSharedMode(newMode);
-    if (wasShared === nowShared || (ticket.sold === 0 && ticket.pending === 0)) return;
-    const parameters = { soldUnits: ticket.sold, pendingUnits: ticket.pending };
+    if (wasShared === nowShared) return;
+    const counts = await this.capacity.lockCounts(manager, ticket.id);
+    if (counts.sold === 0 && counts.pending === 0) return;
+    const parameters = { soldUnits: counts.sold, pendingUnits: counts.pending };
     const set = nowShared
       ? { sold: () => 'sold + :soldUnits', pending: () => 'pending + :pendingUnits' }
       : {

@@ -13,10 +13,9 @@ function regionOf(venue: Venue): string {
 /**
  * schema.org `Place` of a venue, in the shape the original records (19-venue-single.json): the
  * address parts that are set, `geo` when both coordinates are, the website as `sameAs`. Its
- * `url` is empty there, and stays so here (`context` is part of the signature the event mapper
- * calls, for mappers that need the site).
+ * `url` is empty there, and stays so here.
  */
-export function venueJsonLd(venue: Venue, context: RequestContext): Record<string, unknown> {
+export function venueJsonLd(venue: Venue): Record<string, unknown> {
   const jsonLd: Record<string, unknown> = {
     '@type': 'Place',
     name: venue.title,
@@ -63,7 +62,7 @@ export function toVenueResponse(venue: Venue, context: RequestContext, options: 
     stateprovince: venue.stateprovince,
     geo_lat: venue.geoLat,
     geo_lng: venue.geoLng,
-    json_ld: options.jsonLd ? venueJsonLd(venue, context) : undefined,
+    json_ld: options.jsonLd ? venueJsonLd(venue) : undefined,
     show_map: venue.showMap,
     show_map_link: venue.showMapLink,
     ...globalIdFields(context, venue.id),

@@ -29,7 +29,7 @@ export function removeTranspiledServer(): void {
  * change to src/ (CI builds it before the tests), else src/ transpiled file by file into a temp
  * folder (a few seconds, no type check: the build does that).
  */
-async function serverEntry(): Promise<string> {
+export async function serverEntry(): Promise<string> {
   const built = join(ROOT, 'dist', 'main.js');
   try {
     if (statSync(built).mtimeMs > newestSourceMtime(join(ROOT, 'src'))) return built;

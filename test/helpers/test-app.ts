@@ -24,6 +24,8 @@ export interface TestAppOptions {
   controllers?: ModuleMetadata['controllers'];
   /** Providers to replace, such as the clock. */
   overrides?: Array<{ provide: Provider | string | symbol; useValue: unknown }>;
+  /** MariaDB: keep the rows already there (a second instance on the same database). */
+  keepTables?: boolean;
 }
 
 /**
@@ -55,11 +57,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
   const moduleRef = await builder.compile();
   const dataSource = moduleRef.get(DataSource);
-  await emptyTables(dataSource);
+  if (!options.keepTables) await emptyTables(dataSource);
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false });
   setupApp(app, app.get<AppConfig>(appConfig.KEY));
   await app.init();
-  return { app, server: app.getHttpServer() as Server, dataSource, close: () => app.close() };
+  return { app, server: app.getHttpServer(), dataSource, close: () => app.close() };
 }
 
 export function basicAuth(login: string, password: string): string {

@@ -3,6 +3,7 @@ import type { Clock } from '../../src/common/clock';
 import type { PostStatus } from '../../src/common/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { CapacityMode, Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
+import { TicketCapacityCounter } from '../../src/tickets/ticket-capacity-counter.entity';
 import { TicketPool } from '../../src/tickets/ticket-pool.entity';
 
 /** A clock the tests move by hand; starts at the real time. */
@@ -82,7 +83,7 @@ export interface TicketFixture {
 
 /** A ticket row written straight to the database (the ticket routes belong to another module). */
 export async function insertTicket(dataSource: DataSource, fixture: TicketFixture): Promise<Ticket> {
-  return dataSource.getRepository(Ticket).save({
+  const ticket = await dataSource.getRepository(Ticket).save({
     eventId: fixture.eventId,
     authorId: null,
     provider: fixture.provider ?? 'tc',
@@ -98,10 +99,21 @@ export async function insertTicket(dataSource: DataSource, fixture: TicketFixtur
     saleEndUtc: fixture.saleEndUtc ?? null,
     capacityMode: fixture.capacityMode ?? 'own',
     capacity: fixture.capacity === undefined ? 10 : fixture.capacity,
-    sold: fixture.sold ?? 0,
-    pending: fixture.pending ?? 0,
     publishedAt: new Date('2026-01-01T00:00:00Z'),
   });
+  const counts = { sold: fixture.sold ?? 0, pending: fixture.pending ?? 0 };
+  await insertCounter(dataSource, ticket, counts);
+  return Object.assign(ticket, counts);
+}
+
+/** The capacity counter every ticket has (src/tickets/ticket-capacity-counter.entity.ts). */
+export async function insertCounter(dataSource: DataSource, ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>, counts = { sold: 0, pending: 0 }): Promise<void> {
+  await dataSource.getRepository(TicketCapacityCounter).insert({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, ...counts });
+}
+
+/** Sets a ticket's counts straight in the database (the state a test starts from). */
+export async function setTicketCounts(dataSource: DataSource, ticketId: number, counts: { sold?: number; pending?: number }): Promise<void> {
+  await dataSource.getRepository(TicketCapacityCounter).update({ ticketId }, counts);
 }
 
 export async function insertPool(dataSource: DataSource, eventId: number, capacity: number): Promise<TicketPool> {

@@ -21,12 +21,12 @@ export function domainTables(dataSource: DataSource): string[] {
 export async function snapshot(dataSource: DataSource, tables: string[] = domainTables(dataSource)): Promise<Snapshot> {
   const result: Snapshot = new Map();
   if (dataSource.options.type === 'mysql') {
-    const rows = (await dataSource.query(`CHECKSUM TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`)) as Array<{ Table: string; Checksum: string | number | null }>;
+    const rows = await dataSource.query<Array<{ Table: string; Checksum: string | number | null }>>(`CHECKSUM TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`);
     for (const row of rows) result.set(row.Table.slice(row.Table.lastIndexOf('.') + 1), String(row.Checksum));
     return result;
   }
   for (const table of tables) {
-    const rows = (await dataSource.query(`SELECT * FROM "${table}" ORDER BY rowid`)) as unknown[];
+    const rows = await dataSource.query<unknown[]>(`SELECT * FROM "${table}" ORDER BY rowid`);
     result.set(table, createHash('sha1').update(JSON.stringify(rows)).digest('hex'));
   }
   return result;

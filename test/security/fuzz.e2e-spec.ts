@@ -108,7 +108,7 @@ describe('Fuzzing every route (e2e)', () => {
     const parameters = (operation.parameters ?? []).flatMap((parameter) => ('name' in parameter && parameter.in === 'query' ? [parameter.name] : []));
     const content = operation.requestBody && 'content' in operation.requestBody ? Object.values(operation.requestBody.content)[0] : undefined;
     let schema = content?.schema as { $ref?: string; properties?: Record<string, unknown> } | undefined;
-    if (schema?.$ref) schema = openApi.components?.schemas?.[schema.$ref.split('/').pop()!] as typeof schema;
+    if (schema?.$ref) schema = openApi.components?.schemas?.[schema.$ref.split('/').pop()!];
     return { fields: Object.keys(schema?.properties ?? {}), parameters };
   }
 
@@ -284,6 +284,7 @@ describe('Fuzzing every route (e2e)', () => {
       const cause = (error as Error & { cause?: unknown }).cause;
       throw new Error(
         `${cause instanceof Error ? cause.message : ''}\n\n${(error as Error).message}\n\nRoute seed ${seed} (FUZZ_SEED=${BASE_SEED}). Replay: FUZZ_SEED=${BASE_SEED} FUZZ_RUNS=${RUNS} npx jest --selectProjects e2e --testPathPatterns test/security/fuzz -t '${key}:'`,
+        { cause: error },
       );
     }
   }, Math.max(60_000, RUNS * 200));

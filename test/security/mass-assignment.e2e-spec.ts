@@ -4,11 +4,15 @@ import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
 import { Event } from '../../src/events/event.entity';
 import { Order } from '../../src/orders/order.entity';
+import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
 import { Tag } from '../../src/tags/tag.entity';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
+import { WebhookEndpoint } from '../../src/webhooks/webhook-endpoint.entity';
+import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { createTestApp, TestApp } from '../helpers/test-app';
+import { setTicketCounts } from '../helpers/ticketing-fixtures';
 import { changedTables, snapshot } from './db-snapshot';
 import { ROUTE_TABLE, routeKey } from './route-table';
 import { Caller, EVENTS_NS, Method, RequestSpec, TICKETS_NS, uniqueName, UserKey, World } from './world';
@@ -80,7 +84,8 @@ describe('Mass assignment (e2e)', () => {
   type PostKind = 'events' | 'venues' | 'organizers';
   const ENTITY = { events: Event, venues: Venue, organizers: Organizer } as const;
   const NAME_FIELD = { events: 'title', venues: 'venue', organizers: 'organizer' } as const;
-  const TABLE = { events: 'events', venues: 'venues', organizers: 'organizers' } as const;
+  /** A kind's table and what its writes keep with it (the events list's read model and its day counters). */
+  const WRITTEN = { events: ['events', 'event_listings', 'event_listing_days'], venues: ['venues'], organizers: ['organizers'] } as const;
 
   function makePost(kind: PostKind, owner: UserKey, status: 'publish' | 'draft') {
     if (kind === 'events') return world.event(owner, { status });
@@ -124,7 +129,7 @@ describe('Mass assignment (e2e)', () => {
       }
 
       const body = { ...createBody(kind), ...privilegedFields(world), ...computedPostFields, status: 'publish' };
-      const response = await write('POST', { path: base, body }, as('contributor'), [TABLE[kind]]);
+      const response = await write('POST', { path: base, body }, as('contributor'), [...WRITTEN[kind]]);
       expect(response.status).toBe(201);
       const saved = await reload(kind, response.body.id as number);
       expect(saved.id).not.toBe(FOREIGN_ID);
@@ -151,7 +156,7 @@ describe('Mass assignment (e2e)', () => {
         expect(refused.status).toBe(403);
 
         const body = { [NAME_FIELD[kind]]: newName, ...privilegedFields(world), ...computedPostFields, status: 'publish' };
-        const response = await write(method, { path, body }, as('contributor'), [TABLE[kind]]);
+        const response = await write(method, { path, body }, as('contributor'), [...WRITTEN[kind]]);
         expect(response.status).toBe(200);
         const saved = await reload(kind, draft.id);
         expect(saved).toMatchObject({ id: draft.id, title: newName, authorId: world.userId('contributor'), status: 'pending' });
@@ -169,7 +174,7 @@ describe('Mass assignment (e2e)', () => {
     it.each([false, true])(`${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): force and status in the body change nothing`, async (bySlug) => {
       const post = await makePost(kind, 'author', 'publish');
       const path = `${base}/${bySlug ? `by-slug/${post.slug}` : post.id}`;
-      const response = await write('DELETE', { path, body: { force: true, status: 'publish', ...privilegedFields(world) } }, as('editor'), [TABLE[kind]]);
+      const response = await write('DELETE', { path, body: { force: true, status: 'publish', ...privilegedFields(world) } }, as('editor'), [...WRITTEN[kind], 'outbox_messages']);
       expect(response.status).toBe(200);
       expect((await reload(kind, post.id)).status).toBe('trash');
     });
@@ -248,7 +253,7 @@ describe('Mass assignment (e2e)', () => {
       ...privilegedFields(world),
       ...computedTicketFields,
     };
-    const response = await write('POST', { path: `${TICKETS_NS}/tickets`, body }, author, ['tickets']);
+    const response = await write('POST', { path: `${TICKETS_NS}/tickets`, body }, author, ['tickets', 'ticket_capacity_counters']);
     expect(response.status).toBe(201);
     const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: response.body.id as number });
     expect(saved).toMatchObject({ eventId: event.id, authorId: world.userId('author'), status: 'publish', sold: 0, pending: 0, capacityMode: 'own', capacity: 10, price: '12.00' });
@@ -262,7 +267,7 @@ describe('Mass assignment (e2e)', () => {
     for (const method of ['POST', 'PUT', 'PATCH'] as const) {
       const event = await world.event('author');
       const ticket = await world.ticket(event, { capacity: 40 });
-      await testApp.dataSource.getRepository(Ticket).update(ticket.id, { sold: 4, pending: 2 });
+      await setTicketCounts(testApp.dataSource, ticket.id, { sold: 4, pending: 2 });
       const path = `${TICKETS_NS}/tickets/${ticket.id}`;
       const nonce = world.nonce('edit_ticket_nonce', author);
 
@@ -271,7 +276,7 @@ describe('Mass assignment (e2e)', () => {
 
       const name = uniqueName('Renamed ticket');
       const body = { post_id: event.id, edit_ticket_nonce: nonce, name, provider: 'rsvp', ...privilegedFields(world), ...computedTicketFields };
-      const response = await write(method, { path, body }, author, ['tickets']);
+      const response = await write(method, { path, body }, author, ['tickets', 'ticket_capacity_counters']);
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id });
       expect(saved).toMatchObject({ name, provider: 'tc', eventId: event.id, authorId: world.userId('author'), status: 'publish', sold: 4, pending: 2, capacityMode: 'own', capacity: 40 });
@@ -287,7 +292,7 @@ describe('Mass assignment (e2e)', () => {
       'DELETE',
       { path: `${TICKETS_NS}/tickets/${ticket.id}`, body: { post_id: event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', author), id: bystander.id, ticket_id: bystander.id } },
       author,
-      ['tickets'],
+      ['tickets', 'ticket_capacity_counters'],
     );
     expect(response.status).toBe(200);
     expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: bystander.id })).toBe(true);
@@ -331,7 +336,7 @@ describe('Mass assignment (e2e)', () => {
     const { ticket, bystander } = await checkInFixtures();
     for (const method of ['POST', 'PUT', 'PATCH'] as const) {
       const attendee = await world.attendee(ticket);
-      const response = await write(method, { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } }, as('author'), ['attendees']);
+      const response = await write(method, { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } }, as('author'), ['attendees', 'outbox_messages']);
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
       expect(saved).toMatchObject({ checkedIn: true, checkinSource: 'site', checkinUserId: world.userId('author') });
@@ -344,7 +349,7 @@ describe('Mass assignment (e2e)', () => {
   it(covers('POST', `${TICKETS_NS}/qr`) + ': the security code only finds the attendee; the rest of the body changes nothing', async () => {
     const { ticket, bystander } = await checkInFixtures();
     const attendee = await world.attendee(ticket);
-    const response = await write('POST', { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } }, as('author'), ['attendees']);
+    const response = await write('POST', { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } }, as('author'), ['attendees', 'outbox_messages']);
     expect(response.status).toBe(200);
     const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
     expect(saved).toMatchObject({ checkedIn: true, checkinSource: 'app', checkinUserId: world.userId('author') });
@@ -416,7 +421,7 @@ describe('Mass assignment (e2e)', () => {
       expires: '2099-01-01 00:00:00',
       completed_at: '1999-01-01 00:00:00',
     };
-    const response = await write('POST', { path: `${TICKETS_NS}/cart/checkout`, body }, buyer, ['orders', 'order_items', 'attendees', 'tickets', 'cart_items', 'carts']);
+    const response = await write('POST', { path: `${TICKETS_NS}/cart/checkout`, body }, buyer, ['orders', 'order_items', 'attendees', 'ticket_capacity_counters', 'cart_items', 'carts', 'outbox_messages']);
     expect(response.status).toBe(201);
     const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: response.body.id as number });
     expect(order).toMatchObject({ status: 'pending', total: '30.00', currency: 'USD', userId: world.userId('subscriber'), completedAt: null });
@@ -441,7 +446,7 @@ describe('Mass assignment (e2e)', () => {
 
     it(covers('POST', `${TICKETS_NS}/orders/:id/complete`) + ': the path order completes; the body sets nothing', async () => {
       const { order, bystander } = await pendingOrder();
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) }, as('administrator'), ['orders', 'attendees', 'tickets']);
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) }, as('administrator'), ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages']);
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'completed', total: '30.00', currency: 'USD', userId: world.userId('subscriber') });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
@@ -449,7 +454,7 @@ describe('Mass assignment (e2e)', () => {
 
     it(covers('POST', `${TICKETS_NS}/orders/:id/cancel`) + ': a buyer cancels, and cannot choose another status', async () => {
       const { order, bystander } = await pendingOrder();
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/cancel`, body: { ...orderBody(bystander), status: 'completed' } }, as('subscriber'), ['orders', 'attendees', 'tickets']);
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/cancel`, body: { ...orderBody(bystander), status: 'completed' } }, as('subscriber'), ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages']);
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'cancelled', total: '30.00' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
@@ -458,10 +463,88 @@ describe('Mass assignment (e2e)', () => {
     it(covers('POST', `${TICKETS_NS}/orders/:id/refund`) + ': the path order is refunded; the body sets nothing', async () => {
       const { order, bystander } = await pendingOrder();
       expect((await world.send('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete` }, as('administrator'))).status).toBe(200);
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } }, as('administrator'), ['orders', 'attendees', 'tickets']);
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } }, as('administrator'), ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages']);
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
+    });
+  });
+
+  describe('notifications', () => {
+    const WEBHOOKS = `${TICKETS_NS}/webhooks`;
+    const WEBHOOK_URL = 'https://93.184.216.34/mass-assignment';
+    const endpointFields = (bystanderId: number) => ({ ...privilegedFields(world), id: bystanderId, secret: 'whsec_YXR0YWNrZXItY2hvc2VuLXNlY3JldA==', disabled_reason: 'attacker', created: '1999-01-01 00:00:00' });
+    const endpoints = () => testApp.dataSource.getRepository(WebhookEndpoint);
+    const newEndpoint = async () => endpoints().findOneByOrFail({ id: (await testApp.app.get(WebhooksService).create({ url: WEBHOOK_URL })).id });
+
+    it(covers('POST', WEBHOOKS) + ': the secret, id and state are the service\'s', async () => {
+      const bystander = await newEndpoint();
+      const response = await write('POST', { path: WEBHOOKS, body: { ...endpointFields(bystander.id), url: WEBHOOK_URL } }, as('administrator'), ['webhook_endpoints']);
+      expect(response.status).toBe(201);
+      expect(response.body.id).not.toBe(bystander.id);
+      expect(response.body.secret).not.toBe('whsec_YXR0YWNrZXItY2hvc2VuLXNlY3JldA==');
+      expect(await endpoints().findOneByOrFail({ id: response.body.id as number })).toMatchObject({ disabledReason: null, secret: response.body.secret });
+      expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
+    });
+
+    for (const method of ['PATCH', 'PUT'] as const) {
+      it(covers(method, `${WEBHOOKS}/:id`) + ': the path endpoint changes, never its secret', async () => {
+        const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
+        const response = await write(method, { path: `${WEBHOOKS}/${endpoint.id}`, body: { ...endpointFields(bystander.id), url: WEBHOOK_URL, description: 'changed' } }, as('administrator'), ['webhook_endpoints']);
+        expect(response.status).toBe(200);
+        expect(await endpoints().findOneByOrFail({ id: endpoint.id })).toMatchObject({ description: 'changed', secret: endpoint.secret, disabledReason: null });
+        expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
+      });
+    }
+
+    it(covers('DELETE', `${WEBHOOKS}/:id`) + ': the path endpoint goes, no other', async () => {
+      const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
+      const response = await write('DELETE', { path: `${WEBHOOKS}/${endpoint.id}`, body: { id: bystander.id } }, as('administrator'), ['webhook_endpoints', 'outbox_messages']);
+      expect(response.status).toBe(200);
+      expect(await endpoints().findOneBy({ id: endpoint.id })).toBeNull();
+      expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
+    });
+
+    it(covers('POST', `${WEBHOOKS}/:id/deliveries/:deliveryId/redeliver`) + ': the copy keeps the logged id, body and endpoint', async () => {
+      const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
+      const logged = await testApp.dataSource.getRepository(OutboxMessage).save({
+        channel: 'webhook',
+        type: 'order.placed',
+        payload: JSON.stringify({ type: 'order.placed', timestamp: new Date().toISOString(), data: { order_id: 1 } }),
+        endpointId: endpoint.id,
+        messageId: 'msg_logged',
+        status: 'delivered',
+        attempts: 1,
+        nextAttemptAt: new Date(),
+        createdAt: new Date(),
+      });
+      const body = { ...privilegedFields(world), endpoint_id: bystander.id, message_id: 'msg_attacker', payload: { type: 'event.trashed' }, status: 'delivered', event_type: 'event.trashed' };
+      const response = await write('POST', { path: `${WEBHOOKS}/${endpoint.id}/deliveries/${logged.id}/redeliver`, body }, as('administrator'), ['outbox_messages']);
+      expect(response.status).toBe(202);
+      const copy = await testApp.dataSource.getRepository(OutboxMessage).findOneByOrFail({ id: response.body.id as number });
+      expect(copy).toMatchObject({ endpointId: endpoint.id, messageId: 'msg_logged', type: 'order.placed', payload: logged.payload, status: 'pending' });
+    });
+
+    const resendBody = () => ({ ...privilegedFields(world), recipient: 'attacker@example.org', email: 'attacker@example.org', to: 'attacker@example.org', template: 'order-refunded' });
+
+    async function completedOrder(): Promise<{ orderId: number; attendee: Attendee }> {
+      const ticket = await world.ticket(await world.event('author'), { price: '0.00' });
+      const placed = await world.order(as('subscriber'), ticket);
+      return { orderId: placed.id, attendee: await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ orderId: placed.id }) };
+    }
+
+    it(covers('POST', `${TICKETS_NS}/orders/:id/resend`) + ': the recipient and template are the order\'s', async () => {
+      const { orderId } = await completedOrder();
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${orderId}/resend`, body: resendBody() }, as('subscriber'), ['outbox_messages']);
+      expect(response.status).toBe(202);
+      expect(response.body).toEqual({ queued: [{ template: 'order-confirmation', recipient: 'buyer@example.org' }] });
+    });
+
+    it(covers('POST', `${TICKETS_NS}/attendees/:id/resend`) + ': the recipient is the attendee', async () => {
+      const { attendee } = await completedOrder();
+      const response = await write('POST', { path: `${TICKETS_NS}/attendees/${attendee.id}/resend`, body: resendBody() }, as('administrator'), ['outbox_messages']);
+      expect(response.status).toBe(202);
+      expect(response.body).toEqual({ queued: [{ template: 'ticket', recipient: attendee.holderEmail }] });
     });
   });
 

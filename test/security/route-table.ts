@@ -5,10 +5,13 @@ import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
 import type { PostStatus } from '../../src/common/posts/post-status';
 import { Event } from '../../src/events/event.entity';
+import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
+import { EventSeries, EventSeriesOccurrence } from '../../src/series/event-series.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
 import { Tag } from '../../src/tags/tag.entity';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
+import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { Caller, EVENTS_NS, Method, OtherIdentity, Principal, RequestSpec, TICKETS_NS, uniqueName, UserKey, World } from './world';
 
 /**
@@ -168,6 +171,43 @@ function readPost(kind: PostKind, bySlug: boolean, suffix = ''): Scenario[] {
     },
   ];
 }
+
+/** A series of one occurrence (its first event, `owner`'s with `status`), written straight to the database. */
+async function makeSeries(world: World, owner: UserKey, status: PostStatus): Promise<EventSeries> {
+  const event = await world.event(owner, { status });
+  const series = await world.dataSource.getRepository(EventSeries).save({
+    firstEventId: event.id,
+    authorId: event.authorId!,
+    timezone: event.timezone,
+    startLocal: event.startLocal,
+    durationSeconds: Math.round((event.endUtc.getTime() - event.startUtc.getTime()) / 1000),
+    rrule: 'FREQ=WEEKLY;COUNT=1',
+    rdates: '[]',
+    exdates: '[]',
+    template: '{}',
+    expandedUntil: new Date(event.startUtc.getTime() + 1000),
+    exhausted: true,
+    claimedUntil: null,
+  });
+  await world.dataSource.getRepository(EventSeriesOccurrence).insert({ eventId: event.id, seriesId: series.id, occurrenceLocal: event.startLocal, detached: false });
+  return series;
+}
+
+/** The iCalendar file of a series is readable as its first event is. */
+const seriesIcs: Scenario[] = [
+  {
+    name: "author A's published series",
+    other: 'authorB',
+    prepare: async (world) => ({ request: { path: `${EVENTS_NS}/series/${(await world.shared('series-published', () => makeSeries(world, 'author', 'publish'))).id}/ics` } }),
+    expect: PUBLIC_OWNED,
+  },
+  {
+    name: "author A's draft series",
+    other: 'authorB',
+    prepare: async (world) => ({ request: { path: `${EVENTS_NS}/series/${(await world.shared('series-draft', () => makeSeries(world, 'author', 'draft'))).id}/ics` } }),
+    expect: row({ status: 403, code: 'event-not-accessible' }, 200, 200, 200, { status: 403, code: 'event-not-accessible' }, { status: 403, code: 'event-not-accessible' }, { status: 403, code: 'event-not-accessible' }),
+  },
+];
 
 /** The iCalendar feed follows the events list: the author's draft only for its owner and editors. */
 const icsFeed: Scenario = {
@@ -694,6 +734,103 @@ function orderRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- notifications
+
+/** Buyer A's completed (free) order and its attendee, for the resend routes. */
+async function buyerACompletedOrder(world: World): Promise<{ orderId: number; attendeeId: number }> {
+  return world.shared('buyer-a-completed-order', async () => {
+    const orderId = await buyerAOrder(world, false);
+    const attendee = await world.dataSource.getRepository(Attendee).findOneByOrFail({ orderId });
+    return { orderId, attendeeId: attendee.id };
+  });
+}
+
+function resendRoutes(): RouteSpec[] {
+  return [
+    {
+      method: 'POST',
+      path: `${TICKETS_NS}/orders/:id/resend`,
+      scenarios: [
+        {
+          name: "buyer A's completed order",
+          other: 'subscriberB',
+          prepare: async (world) => ({ request: { path: `${TICKETS_NS}/orders/${(await buyerACompletedOrder(world)).orderId}/resend` } }),
+          expect: row(ANONYMOUS, 202, 202, 202, ORDER_HIDDEN, 202, ORDER_HIDDEN),
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${TICKETS_NS}/attendees/:id/resend`,
+      scenarios: [
+        {
+          name: "attendee of buyer A's completed order (author A's event)",
+          other: 'subscriberB',
+          prepare: async (world) => ({ request: { path: `${TICKETS_NS}/attendees/${(await buyerACompletedOrder(world)).attendeeId}/resend` } }),
+          expect: row(ANONYMOUS, 202, 202, 202, { status: 404, code: 'attendee-not-found' }, 202, { status: 404, code: 'attendee-not-found' }),
+        },
+      ],
+    },
+  ];
+}
+
+/** A public address literal: creating an endpoint resolves nothing and sends nothing. */
+const WEBHOOK_URL = 'https://93.184.216.34/matrix-hook';
+
+async function webhookEndpoint(world: World): Promise<number> {
+  return (await world.testApp.app.get(WebhooksService).create({ url: WEBHOOK_URL })).id;
+}
+
+function webhookRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/webhooks`;
+  const ADMIN_ONLY = (status: number) => row(ANONYMOUS, status, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN);
+  const onEndpoint = (name: string, suffix: string, status: number, body?: Record<string, unknown>, fresh = false): Scenario => ({
+    name,
+    prepare: async (world) => {
+      const id = fresh ? await webhookEndpoint(world) : await world.shared('webhook-endpoint', () => webhookEndpoint(world));
+      return { request: { path: `${base}/${id}${suffix}`, ...(body ? { body } : {}) } };
+    },
+    expect: ADMIN_ONLY(status),
+  });
+  return [
+    { method: 'GET', path: base, scenarios: [{ name: 'the endpoints', prepare: () => Promise.resolve({ request: { path: base } }), expect: ADMIN_ONLY(200) }] },
+    { method: 'POST', path: base, scenarios: [{ name: 'create', prepare: () => Promise.resolve({ request: { path: base, body: { url: WEBHOOK_URL } } }), expect: ADMIN_ONLY(201) }] },
+    { method: 'GET', path: `${base}/:id`, scenarios: [onEndpoint('an endpoint', '', 200)] },
+    { method: 'PATCH', path: `${base}/:id`, scenarios: [onEndpoint('change', '', 200, { description: 'matrix' })] },
+    { method: 'PUT', path: `${base}/:id`, scenarios: [onEndpoint('change', '', 200, { description: 'matrix' })] },
+    { method: 'DELETE', path: `${base}/:id`, scenarios: [onEndpoint('delete a fresh endpoint', '', 200, undefined, true)] },
+    { method: 'GET', path: `${base}/:id/deliveries`, scenarios: [onEndpoint('its delivery log', '/deliveries', 200)] },
+    {
+      method: 'POST',
+      path: `${base}/:id/deliveries/:deliveryId/redeliver`,
+      scenarios: [
+        {
+          name: 'redeliver a logged delivery',
+          prepare: async (world) => {
+            const id = await world.shared('webhook-endpoint', () => webhookEndpoint(world));
+            const delivery = await world.shared('webhook-delivery', async () => {
+              const inserted = await world.dataSource.getRepository(OutboxMessage).save({
+                channel: 'webhook',
+                type: 'order.placed',
+                payload: JSON.stringify({ type: 'order.placed', timestamp: new Date().toISOString(), data: { order_id: 1 } }),
+                endpointId: id,
+                messageId: 'msg_matrix',
+                status: 'delivered',
+                attempts: 1,
+                nextAttemptAt: new Date(),
+                createdAt: new Date(),
+              });
+              return inserted.id;
+            });
+            return { request: { path: `${base}/${id}/deliveries/${delivery}/redeliver` } };
+          },
+          expect: ADMIN_ONLY(202),
+        },
+      ],
+    },
+  ];
+}
+
 // ---------------------------------------------------------------- the table
 
 const DOCS_PAGE = ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init.js', '/docs/docs/swagger-ui-init.js', '/docs-json'];
@@ -736,6 +873,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...postRoutes('events'),
   { method: 'GET', path: `${EVENTS_NS}/events/ics`, scenarios: [icsFeed] },
   { method: 'GET', path: `${EVENTS_NS}/events/:id/ics`, scenarios: readPost('events', false, '/ics') },
+  { method: 'GET', path: `${EVENTS_NS}/series/:id/ics`, scenarios: seriesIcs },
   ...postRoutes('venues'),
   ...postRoutes('organizers'),
   ...termRoutes('categories'),
@@ -744,6 +882,8 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...attendeeRoutes(),
   ...cartRoutes(),
   ...orderRoutes(),
+  ...resendRoutes(),
+  ...webhookRoutes(),
 ];
 
 export function routeKey(route: Pick<RouteSpec, 'method' | 'path'>): string {

@@ -13,6 +13,7 @@ import { Tag } from '../../src/tags/tag.entity';
 import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
 import { createUser, TestApp, TestUser } from '../helpers/test-app';
+import { insertCounter } from '../helpers/ticketing-fixtures';
 
 /**
  * The callers of the authorization matrix: no credentials, each of the five roles, and "another
@@ -265,7 +266,7 @@ export class World {
 
   async ticket(event: Event, options: TicketOptions = {}): Promise<Ticket> {
     const provider = options.provider ?? 'tc';
-    return this.dataSource.getRepository(Ticket).save({
+    const ticket = await this.dataSource.getRepository(Ticket).save({
       eventId: event.id,
       authorId: event.authorId,
       provider,
@@ -281,10 +282,10 @@ export class World {
       saleEndUtc: null,
       capacityMode: 'own',
       capacity: options.capacity ?? 1000,
-      sold: 0,
-      pending: 0,
       publishedAt: new Date(Date.now() - DAY_MS),
     });
+    await insertCounter(this.dataSource, ticket);
+    return Object.assign(ticket, { sold: 0, pending: 0 });
   }
 
   /** An attendee of `ticket` in an order of its own (rows only; no capacity is taken). */

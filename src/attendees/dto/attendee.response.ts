@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { DateDetailsDoc } from '../../events/dto/event.response';
 
+@ApiSchema({ name: 'CurrencyConfig' })
 export class AttendeeCurrencyConfigDoc {
   @ApiProperty({ example: '$' }) symbol: string;
   @ApiProperty({ enum: ['prefix', 'postfix'] }) placement: string;
@@ -9,6 +10,7 @@ export class AttendeeCurrencyConfigDoc {
   @ApiProperty({ example: 2 }) number_of_decimals: number;
 }
 
+@ApiSchema({ name: 'AttendeeTicket' })
 export class AttendeeTicketDoc {
   @ApiProperty() id: number;
   @ApiProperty() title: string;
@@ -20,6 +22,7 @@ export class AttendeeTicketDoc {
   @ApiProperty({ example: '2027-01-15', description: "End of sale, '' when open" }) end_sale: string;
 }
 
+@ApiSchema({ name: 'CheckinDetails' })
 export class CheckinDetailsDoc {
   @ApiProperty({ description: 'Site time zone' }) date: string;
   @ApiProperty({ type: DateDetailsDoc }) date_details: DateDetailsDoc;
@@ -27,6 +30,7 @@ export class CheckinDetailsDoc {
   @ApiProperty({ description: 'Id of the user who checked in, as a string' }) author: string;
 }
 
+@ApiSchema({ name: 'PaymentDetails' })
 export class PaymentDetailsDoc {
   @ApiProperty({ example: 'tc' }) provider: string;
   @ApiProperty({ example: '25' }) price: string;
@@ -36,6 +40,7 @@ export class PaymentDetailsDoc {
 }
 
 /** The attendee object (OpenAPI view of `AttendeeResponse` in attendees.mapper.ts). */
+@ApiSchema({ name: 'Attendee' })
 export class AttendeeResponseDoc {
   @ApiProperty() id: number;
   @ApiProperty({ description: 'Event id' }) post_id: number;
@@ -57,7 +62,7 @@ export class AttendeeResponseDoc {
   @ApiPropertyOptional({ description: 'Managers only' }) sku?: string;
   @ApiPropertyOptional({ description: 'Managers only' }) email?: string;
   @ApiPropertyOptional({ description: 'Managers only' }) checked_in?: boolean;
-  @ApiPropertyOptional({ description: 'Managers only: false, or the check-in', oneOf: [{ type: 'boolean', enum: [false] }, { $ref: '#/components/schemas/CheckinDetailsDoc' }] })
+  @ApiPropertyOptional({ description: 'Managers only: false, or the check-in', oneOf: [{ type: 'boolean', enum: [false] }, { $ref: '#/components/schemas/CheckinDetails' }] })
   checkin_details?: false | CheckinDetailsDoc;
   @ApiPropertyOptional({ description: 'Managers only', enum: [false] }) is_subscribed?: boolean;
   @ApiPropertyOptional({ description: 'Managers only', enum: [true] }) is_purchaser?: boolean;
@@ -66,6 +71,7 @@ export class AttendeeResponseDoc {
   @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetailsDoc }) payment?: PaymentDetailsDoc;
 }
 
+@ApiSchema({ name: 'AttendeeList' })
 export class AttendeeListResponse {
   @ApiProperty({ description: 'This list with the recognised query parameters' }) rest_url: string;
   @ApiProperty() total: number;
@@ -73,6 +79,7 @@ export class AttendeeListResponse {
   @ApiProperty({ type: [AttendeeResponseDoc] }) attendees: AttendeeResponseDoc[];
 }
 
+@ApiSchema({ name: 'QrCheckInResult' })
 export class QrCheckInResponse {
   @ApiProperty({ example: 'Checked In!' }) msg: string;
   @ApiProperty({ type: AttendeeResponseDoc }) attendee: AttendeeResponseDoc;

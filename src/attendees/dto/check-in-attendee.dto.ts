@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsDefined } from 'class-validator';
 import { ToBoolean } from '../../common/http/transforms';
 
 /** Body of POST|PUT|PATCH /attendees/{id}. */
+@ApiSchema({ name: 'AttendeeCheckIn' })
 export class CheckInAttendeeDto {
   /** true checks the attendee in, false undoes the check-in. */
   @ApiProperty({ description: 'true checks the attendee in; false undoes it (also "1"/"0", "yes"/"no")', type: Boolean })

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { Allow, ArrayMaxSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInteger, ToIntList, ToList } from '../../common/http/transforms';
+import { ToBoolean, ToInteger, ToIntList, ToList, UpperCased } from '../../common/http/transforms';
 import { MaxListValues } from '../../common/security/list-limits';
 
 const LIST = { style: 'form', explode: false } as const;
@@ -71,7 +70,7 @@ export class ListAttendeesQuery {
 
   @ApiPropertyOptional({ description: 'Sort direction', enum: ['ASC', 'DESC'], default: 'ASC' })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @UpperCased()
   @IsIn(['ASC', 'DESC'], { message: 'order must be ASC or DESC' })
   order?: 'ASC' | 'DESC';
 

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'CartTicket' })
 export class CartTicketDoc {
   @ApiProperty() ticket_id: number;
   @ApiProperty() quantity: number;
@@ -9,6 +10,7 @@ export class CartTicketDoc {
   @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
 }
 
+@ApiSchema({ name: 'CartMeta' })
 export class CartMetaDoc {
   @ApiProperty() ticket_id: number;
   @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
@@ -16,6 +18,7 @@ export class CartMetaDoc {
 }
 
 /** The cart (reference §8, recorded 42–43). */
+@ApiSchema({ name: 'Cart' })
 export class CartResponseDoc {
   @ApiProperty({ type: [CartTicketDoc] }) tickets: CartTicketDoc[];
   @ApiProperty({ type: [CartMetaDoc] }) meta: CartMetaDoc[];

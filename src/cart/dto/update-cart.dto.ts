@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
@@ -10,6 +10,7 @@ export const MAX_ID = 2_147_483_647;
 export const MAX_CART_LINES = 100;
 
 /** One line of a cart write: the quantity replaces what the cart holds of that ticket. */
+@ApiSchema({ name: 'CartTicketLine' })
 export class CartTicketLineDto {
   @ApiProperty({ description: 'Ticket id', type: 'integer', minimum: 1 })
   @IsDefined()
@@ -39,6 +40,7 @@ export class CartTicketLineDto {
 }
 
 /** Attendee registration answers for the units of one ticket: one object per attendee, in order. */
+@ApiSchema({ name: 'CartTicketMeta' })
 export class CartTicketMetaDto {
   @ApiProperty({ description: 'Ticket id; the ticket must be in the cart', type: 'integer', minimum: 1 })
   @IsDefined()
@@ -61,6 +63,7 @@ export class CartTicketMetaDto {
 }
 
 /** Body of POST, PUT and PATCH /cart (reference §8): replace-quantity semantics, validated as a whole. */
+@ApiSchema({ name: 'CartUpdate' })
 export class UpdateCartDto {
   @ApiProperty({ description: 'Cart provider', enum: CART_PROVIDER_NAMES })
   @IsDefined()

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { CategoryResponse } from '../../common/terms/term-response.dto';
 
+@ApiSchema({ name: 'CategoryList' })
 export class CategoryListResponse {
   @ApiProperty({ description: 'This page of the list, with its effective query' })
   rest_url: string;

@@ -1,7 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntitySubscriberInterface, InsertEvent, QueryRunner, RemoveEvent, SoftRemoveEvent, TransactionCommitEvent, TransactionRollbackEvent, UpdateEvent } from 'typeorm';
+import { isLockConflict } from '../database/transactions';
 import { COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
+
+/** Tries of the generation bump after a commit before it is given up. */
+const RENEW_ATTEMPTS = 3;
 
 const SCOPES_OF_TABLE = new Map<string, CountScope[]>();
 for (const scope of COUNT_SCOPES) {
@@ -20,6 +24,7 @@ type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unkn
 @Injectable()
 export class CountCacheInvalidation implements EntitySubscriberInterface {
   private readonly pending = new WeakMap<QueryRunner, Set<CountScope>>();
+  private readonly logger = new Logger(CountCacheInvalidation.name);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     dataSource.subscribers.push(this);
@@ -45,7 +50,7 @@ export class CountCacheInvalidation implements EntitySubscriberInterface {
     const scopes = this.pending.get(event.queryRunner);
     if (!scopes || event.queryRunner.isTransactionActive) return;
     this.pending.delete(event.queryRunner);
-    await this.renew(event.queryRunner, scopes);
+    await this.renewCommitted(event.queryRunner, scopes);
   }
 
   afterTransactionRollback(event: TransactionRollbackEvent): void {
@@ -63,6 +68,26 @@ export class CountCacheInvalidation implements EntitySubscriberInterface {
       return;
     }
     await this.renew(runner, new Set(scopes));
+  }
+
+  /**
+   * The write is committed: a failure here must neither fail the request nor make
+   * runInTransaction run the committed work again (a checkout would answer 400 cart-empty for an
+   * order it placed). The generation rows are shared by every writer, so on a Galera cluster two
+   * nodes bumping one at once conflict at certification: tried again a few times, then given up
+   * with a warning (counts are then at most COUNT_CACHE_SECONDS old).
+   */
+  private async renewCommitted(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.renew(runner, scopes);
+        return;
+      } catch (error) {
+        if (isLockConflict(error) && attempt < RENEW_ATTEMPTS) continue;
+        this.logger.warn({ err: error, scopes: [...scopes] }, 'count cache generation not renewed after a commit');
+        return;
+      }
+    }
   }
 
   private async renew(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {

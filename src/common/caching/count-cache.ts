@@ -1,5 +1,7 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { Observable } from 'rxjs';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -14,17 +16,31 @@ export const COUNT_SCOPES: readonly CountScope[] = ['events', 'tickets', 'attend
 
 /** The tables whose writes change each scope's counts (see CountCacheInvalidation). */
 export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>> = {
-  events: ['events', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'venues', 'organizers', 'event_categories', 'event_tags'],
-  tickets: ['tickets', 'ticket_pools', 'events'],
+  events: ['events', 'event_series_occurrences', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'venues', 'organizers', 'event_categories', 'event_tags'],
+  tickets: ['tickets', 'ticket_capacity_counters', 'ticket_pools', 'events'],
   attendees: ['attendees', 'orders', 'order_items', 'tickets', 'events'],
 };
 
-const MAX_ENTRIES = 10_000;
+/**
+ * What one kept count costs in the heap, in bytes: its key (a 27-character SHA-1 digest), the entry
+ * object and lru-cache's slots for it (measured with 5 000 kept: 350-440 bytes; a key holding the
+ * SQL of an events list cost 1.7 KB and more).
+ */
+export const COUNT_CACHE_ENTRY_BYTES = 400;
 
 interface Entry {
   generation: number;
   value: number;
   storedAt: number;
+}
+
+/**
+ * The key of one count: a SHA-1 digest of its scope, its SQL with runs of white space made one
+ * space, and its parameters. The SQL of an event list is several KB, and keeping it as the key
+ * cost 1.7 KB (measured) to 20 KB (issue 12) a count; the digest is 27 characters.
+ */
+export function countKey(scope: CountScope, sql: string, parameters: unknown[]): string {
+  return createHash('sha1').update(scope).update('\0').update(sql.replace(/\s+/g, ' ').trim()).update('\0').update(JSON.stringify(parameters)).digest('base64').slice(0, 27);
 }
 
 /** The generations one request has read: its counts agree with each other and cost one read per scope. */
@@ -40,21 +56,33 @@ const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>
  *
  * Counts inside a transaction are never cached nor served from the cache: they may see
  * uncommitted rows.
+ *
+ * The cache holds at most COUNT_CACHE_MB of counts (COUNT_CACHE_ENTRY_BYTES each); past that the
+ * count read longest ago goes first (lru-cache).
  */
 @Injectable()
 export class CountCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry> | null;
+  /** Counts being read, by generation and key: as many as requests counting at once. */
   private readonly inFlight = new Map<string, Promise<number>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    const maxSize = Math.floor(config.countCacheMb * 1024 * 1024);
+    this.entries = maxSize >= COUNT_CACHE_ENTRY_BYTES ? new LRUCache<string, Entry>({ maxSize, sizeCalculation: () => COUNT_CACHE_ENTRY_BYTES }) : null;
+  }
+
+  /** Counts kept, and the bytes they are reckoned to take (for tests and diagnostics). */
+  stats(): { entries: number; bytes: number; maxBytes: number } {
+    return { entries: this.entries?.size ?? 0, bytes: this.entries?.calculatedSize ?? 0, maxBytes: this.entries?.maxSize ?? 0 };
+  }
 
   /** Forgets every count (the next read of each counts again). */
   clear(): void {
-    this.entries.clear();
+    this.entries?.clear();
   }
 
   /**
@@ -64,7 +92,7 @@ export class CountCache {
   async count<T extends ObjectLiteral>(scope: CountScope, builder: SelectQueryBuilder<T>, manager: EntityManager = this.dataSource.manager): Promise<number> {
     if (!this.enabled(manager)) return builder.getCount();
     const [sql, parameters] = builder.getQueryAndParameters();
-    const key = `${scope}\n${sql}\n${JSON.stringify(parameters)}`;
+    const key = countKey(scope, sql, parameters);
     const generation = await this.generation(scope);
     const cached = this.fresh(key, generation);
     if (cached !== undefined) return cached;
@@ -87,7 +115,7 @@ export class CountCache {
   }
 
   private enabled(manager: EntityManager): boolean {
-    return this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
+    return this.entries !== null && this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
   }
 
   /** Once per request and scope (CountScopeInterceptor). */
@@ -114,20 +142,17 @@ export class CountCache {
   }
 
   private fresh(key: string, generation: number): number | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries!.get(key);
     if (!entry) return undefined;
     if (entry.generation !== generation || this.clock.now().getTime() - entry.storedAt > this.config.countCacheSeconds * 1000) {
-      this.entries.delete(key);
+      this.entries!.delete(key);
       return undefined;
     }
     return entry.value;
   }
 
   private store(key: string, generation: number, value: number): void {
-    this.entries.delete(key);
-    // Oldest first in a Map's order: the first key is the one stored longest ago.
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { generation, value, storedAt: this.clock.now().getTime() });
+    this.entries!.set(key, { generation, value, storedAt: this.clock.now().getTime() });
   }
 }
 

@@ -63,8 +63,18 @@ function fromInstant(value: DateTime, dateOnly: boolean): ParsedDateInput | null
 
 /** The wall-clock time `local` (YYYY-MM-DD HH:MM:SS) in `zone`, as an instant. */
 export function wallClockToInstant(local: string, zone: Zone): Date {
-  return DateTime.fromFormat(local, WALL_CLOCK_FORMAT, { zone }).toJSDate();
+  // Read by hand: DateTime.fromFormat builds a parser for every call, which made it the dearest
+  // step of writing a series' occurrences (about 1 ms a call on a busy machine).
+  const parts = WALL_CLOCK_VALUE.exec(local);
+  if (!parts) return DateTime.fromFormat(local, WALL_CLOCK_FORMAT, { zone }).toJSDate();
+  const [, year, month, day, hour, minute, second] = parts;
+  return DateTime.fromObject(
+    { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second) },
+    { zone },
+  ).toJSDate();
 }
+
+const WALL_CLOCK_VALUE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 /** Sets the time of day of a wall-clock value: all-day events run 00:00:00 to 23:59:59. */
 export function withTimeOfDay(local: string, time: '00:00:00' | '23:59:59'): string {

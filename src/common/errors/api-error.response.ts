@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'ErrorData' })
 export class ApiErrorDataResponse {
   @ApiProperty({ description: 'HTTP status of the response', example: 400 })
   status: number;
@@ -12,6 +13,7 @@ export class ApiErrorDataResponse {
 }
 
 /** The error envelope of every route, for the OpenAPI document (see api-error.ts). */
+@ApiSchema({ name: 'Error' })
 export class ApiErrorResponse {
   @ApiProperty({ description: 'Machine-readable error code', example: 'rest_invalid_param' })
   code: string;

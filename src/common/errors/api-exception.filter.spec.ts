@@ -9,9 +9,9 @@ describe('ApiExceptionFilter.toBody', () => {
   beforeAll(() => jest.spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'warn').mockImplementation(() => undefined));
 
   it('renders domain errors as they are', () => {
-    expect(filter.toBody(new ApiError('ticket-not-found', 'ticket-not-found', 404))).toEqual({
+    expect(filter.toBody(new ApiError('ticket-not-found', 'The requested ticket does not exist.', 404))).toEqual({
       code: 'ticket-not-found',
-      message: 'ticket-not-found',
+      message: 'The requested ticket does not exist.',
       data: { status: 404 },
     });
   });

@@ -10,7 +10,7 @@ interface FlatError {
 function flatten(errors: ValidationError[], parentPath = ''): FlatError[] {
   return errors.flatMap((error) => {
     const path = parentPath ? `${parentPath}[${error.property}]` : error.property;
-    const own = error.constraints ? [{ path, value: error.value, constraints: error.constraints }] : [];
+    const own = error.constraints ? [{ path, value: error.value as unknown, constraints: error.constraints }] : [];
     return [...own, ...flatten(error.children ?? [], path)];
   });
 }

@@ -107,7 +107,7 @@ function multipartFields(limitBytes: number): RequestHandler[] {
       next();
       return;
     }
-    const parts = new globalThis.Response(Uint8Array.from(request.body as Buffer), { headers: { 'content-type': request.headers['content-type'] ?? '' } });
+    const parts = new globalThis.Response(Uint8Array.from(request.body), { headers: { 'content-type': request.headers['content-type'] ?? '' } });
     parts.formData().then(
       (form) => {
         const pairs: string[] = [];

@@ -5,9 +5,9 @@ import { Transform } from 'class-transformer';
  * strings (`a=1,2`); all become one array of trimmed strings. A JSON array in a string
  * (`a=[1,2]`) is accepted too, as some clients of the original send that.
  */
-export function toList(value: unknown): unknown[] | unknown {
+export function toList(value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  if (Array.isArray(value)) return value.flatMap((item) => (typeof item === 'string' ? splitCsv(item) : [item]));
+  if (Array.isArray(value)) return (value as unknown[]).flatMap((item) => (typeof item === 'string' ? splitCsv(item) : [item]));
   if (typeof value === 'number') return [value];
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
@@ -33,7 +33,7 @@ function splitCsv(value: string): string[] {
 export function toIntList(value: unknown): unknown {
   const list = toList(value);
   if (!Array.isArray(list)) return list;
-  return list.map((item) => (typeof item === 'string' && /^-?\d{1,15}$/.test(item) ? Number(item) : item));
+  return (list as unknown[]).map((item) => (typeof item === 'string' && /^-?\d{1,15}$/.test(item) ? Number(item) : item));
 }
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
@@ -56,10 +56,22 @@ export function toInteger(value: unknown): unknown {
   return value;
 }
 
-export const ToList = () => Transform(({ value }) => toList(value));
-export const ToIntList = () => Transform(({ value }) => toIntList(value));
-export const ToBoolean = () => Transform(({ value }) => toBoolean(value));
-export const ToInteger = () => Transform(({ value }) => toInteger(value));
+/** Strings trimmed (and upper- or lower-cased); anything else is left for validation to name. */
+export function toTrimmed(value: unknown, letterCase?: 'upper' | 'lower'): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  if (letterCase === 'upper') return trimmed.toUpperCase();
+  if (letterCase === 'lower') return trimmed.toLowerCase();
+  return trimmed;
+}
+
+export const ToList = () => Transform(({ value }: { value: unknown }) => toList(value));
+export const ToIntList = () => Transform(({ value }: { value: unknown }) => toIntList(value));
+export const ToBoolean = () => Transform(({ value }: { value: unknown }) => toBoolean(value));
+export const ToInteger = () => Transform(({ value }: { value: unknown }) => toInteger(value));
+export const Trimmed = () => Transform(({ value }: { value: unknown }) => toTrimmed(value));
+export const UpperCased = () => Transform(({ value }: { value: unknown }) => toTrimmed(value, 'upper'));
+export const LowerCased = () => Transform(({ value }: { value: unknown }) => toTrimmed(value, 'lower'));
 /**
  * JSON `null` counts as not sent, for fields whose column cannot be empty: validation skips null
  * (`@IsOptional`), and the column would refuse it with a server error.

@@ -48,7 +48,7 @@ export class LinkedPostFieldsDto {
 
   @ApiPropertyOptional({ type: String, description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
   @IsOptional()
-  @IsIn(POST_STATUSES as unknown as string[], { message: `status must be one of ${POST_STATUSES.join(', ')}` })
+  @IsIn(POST_STATUSES, { message: `status must be one of ${POST_STATUSES.join(', ')}` })
   status?: PostStatus | null;
 
   @ApiPropertyOptional({ type: String, description: 'Image: an absolute http(s) URL. "" removes it.', maxLength: 500, nullable: true })

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 /** The image object of the original, for an image given as a URL (no media library stands behind it). */
+@ApiSchema({ name: 'Image' })
 export class PostImageResponse {
   @ApiProperty({ description: 'Image URL' })
   url: string;

@@ -21,7 +21,7 @@ const TOTAL_HEADERS: Record<ApiNamespace, [string, string]> = {
 
 function readInteger(name: string, raw: unknown, fallback: number): number {
   if (raw === undefined || raw === null) return fallback;
-  const text = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  const text: unknown = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (typeof text === 'number' && Number.isInteger(text)) return text;
   if (typeof text !== 'string' || !/^\s*-?\d{1,9}\s*$/.test(text)) {
     throw invalidParam(name, `${name} must be an integer`);

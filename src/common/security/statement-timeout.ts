@@ -76,7 +76,7 @@ export class StatementTimeout implements OnApplicationBootstrap {
     const ms = this.config.databaseStatementTimeoutMs;
     if (ms === 0 || this.dataSource.options.type !== 'mysql') return;
     // The full version string names MariaDB; TypeORM keeps only its numbers.
-    const [row] = (await this.dataSource.query('SELECT VERSION() AS version')) as Array<{ version: string }>;
+    const [row]: Array<{ version: string }> = await this.dataSource.query('SELECT VERSION() AS version');
     applyStatementTimeout(this.dataSource.driver as unknown as MysqlPools, row?.version ?? '', ms, this.logger);
   }
 }

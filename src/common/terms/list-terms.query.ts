@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInteger, ToIntList } from '../http/transforms';
+import { LowerCased, ToBoolean, ToInteger, ToIntList } from '../http/transforms';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination/pagination';
 import { MaxListValues } from '../security/list-limits';
 
@@ -11,7 +10,6 @@ export type TermOrderDirection = (typeof TERM_ORDER_DIRECTIONS)[number];
 export const TERM_ORDER_FIELDS = ['id', 'name', 'slug', 'count'] as const;
 export type TermOrderField = (typeof TERM_ORDER_FIELDS)[number];
 
-const LowerCase = () => Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
 /**
  * Query parameters of GET /categories and GET /tags (categories add `parent`). Each type check is
@@ -56,13 +54,13 @@ export class ListTermsQuery {
 
   @ApiPropertyOptional({ description: 'Sort direction', enum: TERM_ORDER_DIRECTIONS, default: 'asc' })
   @IsOptional()
-  @LowerCase()
+  @LowerCased()
   @IsIn(TERM_ORDER_DIRECTIONS, { message: `order must be one of ${TERM_ORDER_DIRECTIONS.join(', ')}` })
   order?: TermOrderDirection;
 
   @ApiPropertyOptional({ description: 'Sort key', enum: TERM_ORDER_FIELDS, default: 'name' })
   @IsOptional()
-  @LowerCase()
+  @LowerCased()
   @IsIn(TERM_ORDER_FIELDS, { message: `orderby must be one of ${TERM_ORDER_FIELDS.join(', ')}` })
   orderby?: TermOrderField;
 

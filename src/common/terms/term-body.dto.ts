@@ -1,18 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Trimmed } from '../http/transforms';
 import { InlineHtmlText, PlainText, RichTextLimits } from '../security/text-sanitizing';
 
-/** Term names are trimmed as WordPress does, so "  " counts as empty. */
-const Trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 export const TERM_NAME_MAX_LENGTH = 200;
 
 const NAME_DESCRIPTION = 'Name; unique (case-insensitive) among the terms of its level';
 
 const TermNameRules = () =>
-  applyDecorators(Trim(), PlainText(TERM_NAME_MAX_LENGTH), IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(TERM_NAME_MAX_LENGTH));
+  applyDecorators(Trimmed(), PlainText(TERM_NAME_MAX_LENGTH), IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(TERM_NAME_MAX_LENGTH));
 
 /** Validated whenever sent: `null` is refused like "" (a term always has a name and a slug). */
 const ValidateIfSent = () => ValidateIf((_dto: object, value: unknown) => value !== undefined);
@@ -38,7 +36,7 @@ export class CreateTermDto {
 
   @ApiPropertyOptional({ description: 'URL-friendly name; made from the name when omitted, made unique with -2, -3...', maxLength: 200 })
   @ValidateIfSent()
-  @Trim()
+  @Trimmed()
   @IsNotEmpty({ message: 'slug must not be empty' })
   @MaxLength(200)
   @IsString()

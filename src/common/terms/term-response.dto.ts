@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'TermUrls' })
 export class TermUrlsResponse {
   @ApiProperty({ description: 'This term in the events namespace', example: 'https://example.org/cal/events/v1/categories/7' })
   self: string;
@@ -12,6 +13,7 @@ export class TermUrlsResponse {
 }
 
 /** An event tag as the term routes return it. */
+@ApiSchema({ name: 'Term' })
 export class TagResponse {
   @ApiProperty({ example: 7 })
   id: number;
@@ -42,6 +44,7 @@ export class TagResponse {
 }
 
 /** An event category as the term routes return it: a tag's fields plus `parent`. */
+@ApiSchema({ name: 'Category' })
 export class CategoryResponse extends TagResponse {
   @ApiProperty({ description: 'Parent category id, 0 for a top-level category', example: 0 })
   parent: number;
@@ -50,6 +53,7 @@ export class CategoryResponse extends TagResponse {
 export type TermResponse = CategoryResponse | TagResponse;
 
 /** A category or tag as an event embeds it, with WordPress's term fields. */
+@ApiSchema({ name: 'EmbeddedTerm' })
 export class EmbeddedTermResponse {
   @ApiProperty({ example: 'Workshops' })
   name: string;

@@ -1,4 +1,4 @@
-import { EntityManager, EntityTarget, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, EntityTarget, Repository, SelectQueryBuilder } from 'typeorm';
 import { EventCategoryLink, EventTagLink } from '../../events/event-links.entity';
 import { Event } from '../../events/event.entity';
 import { invalidParam } from '../errors/api-error';

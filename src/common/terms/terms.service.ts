@@ -221,7 +221,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
       if (Array.isArray(value)) {
         if (value.length > 0) pairs.push([name, value.join(',')]);
       } else {
-        pairs.push([name, String(value)]);
+        pairs.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
       }
     }
     return pairs;

@@ -6,6 +6,11 @@ import { CreateCountGenerations1764400000000 } from './1764400000000-CreateCount
 import { ListIndexes1764500000000 } from './1764500000000-ListIndexes';
 import { StoredTermCounts1764600000000 } from './1764600000000-StoredTermCounts';
 import { EventSearchIndex1764700000000 } from './1764700000000-EventSearchIndex';
+import { EventListings1764830000000 } from './1764830000000-EventListings';
+import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
+import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
+import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
+import { CreateEventSeries1764880000000 } from './1764880000000-CreateEventSeries';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -17,4 +22,9 @@ export const MIGRATIONS = [
   ListIndexes1764500000000,
   StoredTermCounts1764600000000,
   EventSearchIndex1764700000000,
+  EventListings1764830000000,
+  EventListingDays1764830000001,
+  TicketCapacityCounters1764850000000,
+  CreateOutbox1764870000000,
+  CreateEventSeries1764880000000,
 ];

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
@@ -9,6 +9,7 @@ import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing
 const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
 
 /** Fields of an event on create. Venue, organizer, terms and cost take several shapes and are checked by the service. */
+@ApiSchema({ name: 'EventCreate' })
 export class CreateEventDto {
   /** The event title. */
   @ApiProperty({ description: 'Title; inline markup only (links, emphasis, code, quotes), anything else is removed', maxLength: 255 })
@@ -51,7 +52,7 @@ export class CreateEventDto {
 
   @ApiPropertyOptional({ description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
   @IsOptional()
-  @IsIn(POST_STATUSES as unknown as string[], { message: `status must be one of ${POST_STATUSES.join(', ')}` })
+  @IsIn(POST_STATUSES, { message: `status must be one of ${POST_STATUSES.join(', ')}` })
   status?: PostStatus;
 
   @ApiPropertyOptional({ description: 'Time zone of the event: an IANA name (Europe/Paris) or UTC±N. Defaults to the site time zone.', example: 'America/New_York' })
@@ -166,4 +167,26 @@ export class CreateEventDto {
   @IsOptional()
   @Allow()
   date_utc?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Makes the event a series: RFC 5545 lines in one string ("RRULE:FREQ=WEEKLY;COUNT=10\\nEXDATE:20270315T100000") or an object ' +
+      '{rrule, rdate?, exdate?}, read in the event time zone from start_date. FREQ may be DAILY, WEEKLY, MONTHLY or YEARLY; one write creates at most 2000 ' +
+      'occurrences. On an update it needs scope=all or scope=following. See README "Recurring events".',
+    oneOf: [
+      { type: 'string', example: 'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10' },
+      {
+        type: 'object',
+        properties: {
+          rrule: { type: 'string', example: 'FREQ=WEEKLY;BYDAY=TU;COUNT=10' },
+          rdate: { type: 'array', items: { type: 'string' }, example: ['2027-03-20 10:00:00'] },
+          exdate: { type: 'array', items: { type: 'string' }, example: ['2027-03-16 10:00:00'] },
+        },
+        required: ['rrule'],
+      },
+    ],
+  })
+  @IsOptional()
+  @Allow()
+  recurrence?: unknown;
 }

@@ -1,6 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { PostImageResponse } from '../../common/linked-posts/linked-post-response';
+import { EmbeddedTermResponse } from '../../common/terms/term-response.dto';
+import { OrganizerResponse } from '../../organizers/dto/organizer.response';
+import { VenueResponse } from '../../venues/dto/venue.response';
 
 /** Zero-padded parts of a date, all strings. */
+@ApiSchema({ name: 'DateDetails' })
 export class DateDetailsDoc {
   @ApiProperty() year: string;
   @ApiProperty() month: string;
@@ -10,6 +15,7 @@ export class DateDetailsDoc {
   @ApiProperty() seconds: string;
 }
 
+@ApiSchema({ name: 'CostDetails' })
 export class CostDetailsDoc {
   @ApiProperty({ example: '$' }) currency_symbol: string;
   @ApiProperty({ example: 'USD' }) currency_code: string;
@@ -17,7 +23,17 @@ export class CostDetailsDoc {
   @ApiProperty({ type: [String], example: ['10'] }) values: string[];
 }
 
+/** The recurrence of a series, as responses show it. */
+@ApiSchema({ name: 'Recurrence' })
+export class EventRecurrenceDoc {
+  @ApiProperty({ example: 'FREQ=WEEKLY;BYDAY=TU;COUNT=10', description: 'RRULE value (RFC 5545), UNTIL as sent' }) rrule: string;
+  @ApiProperty({ type: [String], example: ['2027-03-20 10:00:00'], description: 'Extra dates (RDATE)' }) rdate: string[];
+  @ApiProperty({ type: [String], example: ['2027-03-16 10:00:00'], description: 'Dates left out (EXDATE), deleted occurrences included' }) exdate: string[];
+}
+
 /** The event object (OpenAPI view of `EventResponse` in events.mapper.ts). */
+@ApiSchema({ name: 'Event' })
+@ApiExtraModels(PostImageResponse, VenueResponse)
 export class EventResponseDoc {
   @ApiProperty() id: number;
   @ApiProperty({ example: 'example.org?id=6' }) global_id: string;
@@ -34,7 +50,7 @@ export class EventResponseDoc {
   @ApiProperty({ description: 'HTML' }) description: string;
   @ApiProperty({ description: 'HTML' }) excerpt: string;
   @ApiProperty() slug: string;
-  @ApiProperty({ description: 'false, or {url, id, extension, width, height, sizes}', oneOf: [{ type: 'boolean' }, { type: 'object' }] }) image: unknown;
+  @ApiProperty({ description: 'false, or the image', oneOf: [{ type: 'boolean', enum: [false] }, { $ref: getSchemaPath(PostImageResponse) }] }) image: unknown;
   @ApiProperty() all_day: boolean;
   @ApiProperty({ description: 'Wall-clock start in the event time zone' }) start_date: string;
   @ApiProperty({ type: DateDetailsDoc }) start_date_details: DateDetailsDoc;
@@ -54,15 +70,19 @@ export class EventResponseDoc {
   @ApiProperty() hide_from_listings: boolean;
   @ApiProperty() sticky: boolean;
   @ApiProperty() featured: boolean;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Category term objects' }) categories: unknown[];
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Tag term objects' }) tags: unknown[];
-  @ApiProperty({ description: 'A venue object, [] when none, an array of venues when several', oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }) venue: unknown;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Organizer objects' }) organizer: unknown[];
+  @ApiProperty({ type: [EmbeddedTermResponse], description: 'Category term objects' }) categories: unknown[];
+  @ApiProperty({ type: [EmbeddedTermResponse], description: 'Tag term objects' }) tags: unknown[];
+  @ApiProperty({ description: 'A venue object, [] when none, an array of venues when several', oneOf: [{ $ref: getSchemaPath(VenueResponse) }, { type: 'array', items: { $ref: getSchemaPath(VenueResponse) } }] }) venue: unknown;
+  @ApiProperty({ type: [OrganizerResponse], description: 'Organizer objects' }) organizer: unknown[];
   @ApiProperty({ type: 'array', items: { type: 'object' } }) custom_fields: unknown[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'schema.org Event; single GET only' }) json_ld?: Record<string, unknown>;
   @ApiProperty({ description: 'false without tickets, else the providers of its tickets, e.g. ["tc", "rsvp"]', oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }] }) ticketed: false | string[];
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The series this event is an occurrence of (GET /events?series=ID lists it), or null' }) series_id: number | null;
+  @ApiProperty({ type: EventRecurrenceDoc, nullable: true, description: 'The series’ rule, wall-clock dates in the event time zone; null outside a series' })
+  recurrence: EventRecurrenceDoc | null;
 }
 
+@ApiSchema({ name: 'EventList' })
 export class EventListResponse {
   @ApiProperty({ type: [EventResponseDoc] }) events: EventResponseDoc[];
   @ApiProperty() rest_url: string;

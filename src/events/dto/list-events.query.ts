@@ -113,4 +113,11 @@ export class ListEventsQuery {
   @IsInt({ message: 'post_parent must be an event id' })
   @Min(1, { message: 'post_parent must be an event id' })
   post_parent?: number;
+
+  @ApiPropertyOptional({ description: 'Only occurrences of this series (its id is each occurrence’s series_id); the date window still applies', type: 'integer' })
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'series must be a series id' })
+  @Min(1, { message: 'series must be a series id' })
+  series?: number;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ToBoolean, ToInteger } from '../../common/http/transforms';
@@ -8,6 +8,7 @@ import { IsProviderName } from '../../cart/dto/provider-name.validator';
 import { MAX_ID } from '../../cart/dto/update-cart.dto';
 
 /** Who pays: named on the order and on every attendee not given a holder of their own. */
+@ApiSchema({ name: 'CheckoutPurchaser' })
 export class PurchaserDto {
   @ApiProperty({ description: "Purchaser's full name", maxLength: 255 })
   @IsDefined()
@@ -26,6 +27,7 @@ export class PurchaserDto {
 }
 
 /** The holder of one unit of a ticket; units without one are in the purchaser's name. */
+@ApiSchema({ name: 'CheckoutAttendee' })
 export class CheckoutAttendeeDto {
   @ApiProperty({ description: 'Ticket id; the ticket must be in the cart, with at least as many units as holders given for it', type: 'integer' })
   @IsDefined()
@@ -57,6 +59,7 @@ export class CheckoutAttendeeDto {
 }
 
 /** Body of POST /cart/checkout (decisions.md "Checkout request"). */
+@ApiSchema({ name: 'Checkout' })
 export class CheckoutDto {
   @ApiProperty({ description: 'Which of the cart’s lines to check out', enum: CART_PROVIDER_NAMES })
   @IsDefined()

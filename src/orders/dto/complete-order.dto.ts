@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToInteger } from '../../common/http/transforms';
 import { MAX_ID } from '../../cart/dto/update-cart.dto';
@@ -7,6 +7,7 @@ import { MAX_ID } from '../../cart/dto/update-cart.dto';
  * Body of POST /orders/{id}/complete. Managers send nothing. The payment webhook signs the body
  * (`X-Signature`) and names the order in it, so that a signature cannot be replayed on another order.
  */
+@ApiSchema({ name: 'OrderComplete' })
 export class CompleteOrderDto {
   @ApiPropertyOptional({ description: 'Signed requests: the id of the order paid for; must match the path', type: 'integer' })
   @IsOptional()

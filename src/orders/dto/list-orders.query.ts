@@ -18,6 +18,6 @@ export class ListOrdersQuery {
   @IsOptional()
   @ToList()
   @MaxListValues('status')
-  @IsIn(ORDER_STATUSES as unknown as string[], { each: true, message: `status must hold order statuses: ${ORDER_STATUSES.join(', ')}` })
+  @IsIn(ORDER_STATUSES, { each: true, message: `status must hold order statuses: ${ORDER_STATUSES.join(', ')}` })
   status?: OrderStatus[];
 }

@@ -1,13 +1,15 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AttendeeResponseDoc } from '../../attendees/dto/attendee.response';
 import { ORDER_STATUSES } from '../order.entity';
 
+@ApiSchema({ name: 'Purchaser' })
 export class PurchaserDoc {
   @ApiProperty() name: string;
   @ApiProperty() email: string;
 }
 
 /** The order (decisions.md "Checkout request"; OpenAPI view of `OrderResponse` in orders.mapper.ts). */
+@ApiSchema({ name: 'Order' })
 export class OrderResponseDoc {
   @ApiProperty() id: number;
   @ApiProperty({ enum: ORDER_STATUSES }) status: string;
@@ -20,6 +22,7 @@ export class OrderResponseDoc {
   @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
 }
 
+@ApiSchema({ name: 'OrderList' })
 export class OrderListResponse {
   @ApiProperty() rest_url: string;
   @ApiProperty() total: number;

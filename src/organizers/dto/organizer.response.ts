@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
 
 /**
  * An organizer as the API returns it (reference §3). Empty fields are left out; `json_ld` only on
  * single GETs and inside events.
  */
+@ApiSchema({ name: 'Organizer' })
 export class OrganizerResponse extends PostBaseResponse {
   @ApiProperty({ description: 'Name', example: 'Ref Organizer' })
   organizer: string;
@@ -40,6 +41,7 @@ export class OrganizerResponse extends PostBaseResponse {
   global_id_lineage: string[];
 }
 
+@ApiSchema({ name: 'OrganizerList' })
 export class OrganizerListResponse {
   @ApiProperty({ type: [OrganizerResponse] })
   organizers: OrganizerResponse[];

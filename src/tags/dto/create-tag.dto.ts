@@ -1,4 +1,6 @@
+import { ApiSchema } from '@nestjs/swagger';
 import { CreateTermDto } from '../../common/terms/term-body.dto';
 
 /** Fields of an event tag on create: exactly a term's fields (tags have no parent). */
+@ApiSchema({ name: 'TagCreate' })
 export class CreateTagDto extends CreateTermDto {}

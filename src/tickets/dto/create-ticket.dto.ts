@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
+import { LowerCased, NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { MAX_CAPACITY } from '../ticket-input';
 import { PlainText } from '../../common/security/text-sanitizing';
 
@@ -10,13 +10,14 @@ const CAPACITY_MESSAGE = `must be a whole number from 0 to ${MAX_CAPACITY}`;
 export const IAC_VALUES = ['none', 'allowed', 'required'] as const;
 
 /** `ticket[...]`: how the ticket's capacity works. Numbers may be sent as strings, as forms do. */
+@ApiSchema({ name: 'TicketCapacity' })
 export class TicketCapacityDto {
   @ApiPropertyOptional({
     description: 'own: its own capacity; capped: shares the event pool, at most `capacity`; global: the whole event pool; "" (or unlimited): no limit. Absent on create: own.',
     enum: ['own', 'capped', 'global', '', 'unlimited'],
   })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @LowerCased()
   @IsIn(['own', 'capped', 'global', '', 'unlimited'], { message: 'ticket[mode] must be own, capped, global or ""' })
   mode?: string;
 
@@ -43,6 +44,7 @@ export class TicketCapacityDto {
  * Body of POST /tickets, as the original's block editor sends it (form fields, JSON accepted too).
  * The price, the provider name and the sale window are read by the service.
  */
+@ApiSchema({ name: 'TicketCreate' })
 export class CreateTicketDto {
   @ApiProperty({ description: 'The event the ticket is for', type: 'integer', minimum: 1 })
   @IsDefined()

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { ToInteger } from '../../common/http/transforms';
 
@@ -6,6 +6,7 @@ import { ToInteger } from '../../common/http/transforms';
  * `post_id` and `remove_ticket_nonce` of DELETE /tickets/{id}, read from the body or, as clients
  * that cannot send a body with DELETE do, from the query. Both are required in one or the other.
  */
+@ApiSchema({ name: 'TicketDelete' })
 export class DeleteTicketParams {
   @ApiPropertyOptional({ description: 'The event of the ticket (required, in the body or the query)', type: 'integer', minimum: 1 })
   @IsOptional()

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { Allow, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInteger, ToIntList, ToList } from '../../common/http/transforms';
+import { LowerCased, ToBoolean, ToInteger, ToIntList, ToList, UpperCased } from '../../common/http/transforms';
 import { MaxListValues } from '../../common/security/list-limits';
 
 const LIST = { style: 'form', explode: false } as const;
@@ -10,8 +9,6 @@ const MAX_INT = 2_147_483_647;
 export const TICKET_ORDER_BY = ['id', 'include', 'title', 'slug'] as const;
 export type TicketOrderBy = (typeof TICKET_ORDER_BY)[number];
 
-const upperCase = () => Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value));
-const lowerCase = () => Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
 /** A manager-only bound on a count: a whole number from 0. */
 function CountBound(name: string, description: string) {
@@ -51,14 +48,14 @@ export class ListTicketsQuery {
 
   @ApiPropertyOptional({ description: 'Sort direction', enum: ['ASC', 'DESC'], default: 'ASC' })
   @IsOptional()
-  @upperCase()
+  @UpperCased()
   @IsIn(['ASC', 'DESC'], { message: 'order must be ASC or DESC' })
   order?: 'ASC' | 'DESC';
 
   @ApiPropertyOptional({ description: 'Sort key; include sorts by the position in `include`', enum: TICKET_ORDER_BY, default: 'title' })
   @IsOptional()
-  @lowerCase()
-  @IsIn(TICKET_ORDER_BY as unknown as string[], { message: `orderby must be one of ${TICKET_ORDER_BY.join(', ')}` })
+  @LowerCased()
+  @IsIn(TICKET_ORDER_BY, { message: `orderby must be one of ${TICKET_ORDER_BY.join(', ')}` })
   orderby?: TicketOrderBy;
 
   @ApiPropertyOptional({ description: 'true: tickets with units left (unlimited ones included); false: sold-out tickets', type: Boolean })

@@ -1,6 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { DateDetailsDoc } from '../../events/dto/event.response';
 
+@ApiSchema({ name: 'TicketCapacityDetails' })
 export class TicketCapacityDetailsDoc {
   @ApiProperty({ description: '100 when unlimited; else floor(available / capacity * 100)' }) available_percentage: number;
   @ApiProperty({ description: 'Units left; -1 when unlimited' }) available: number;
@@ -10,6 +11,7 @@ export class TicketCapacityDetailsDoc {
   @ApiPropertyOptional({ description: 'Managers only; "" for unlimited tickets', enum: ['own', 'capped', 'global', ''] }) global_stock_mode?: string;
 }
 
+@ApiSchema({ name: 'TicketCostDetails' })
 export class TicketCostDetailsDoc {
   @ApiProperty({ example: '$' }) currency_symbol: string;
   @ApiProperty({ enum: ['prefix', 'postfix'] }) currency_position: string;
@@ -20,6 +22,7 @@ export class TicketCostDetailsDoc {
   @ApiProperty({ example: ',' }) currency_thousand_separator: string;
 }
 
+@ApiSchema({ name: 'TicketCheckinReport' })
 export class TicketCheckinReportDoc {
   @ApiProperty() checked_in: number;
   @ApiProperty() unchecked_in: number;
@@ -27,11 +30,13 @@ export class TicketCheckinReportDoc {
   @ApiProperty() unchecked_in_percentage: number;
 }
 
+@ApiSchema({ name: 'TicketRsvpReport' })
 export class TicketRsvpReportDoc {
   @ApiProperty() rsvp_going: number;
   @ApiProperty() rsvp_not_going: number;
 }
 
+@ApiSchema({ name: 'TicketTotals' })
 export class TicketTotalsDoc {
   @ApiProperty({ description: 'Units left; -1 when unlimited' }) stock: number;
   @ApiProperty() sold: number;
@@ -39,6 +44,7 @@ export class TicketTotalsDoc {
 }
 
 /** The ticket object (OpenAPI view of `TicketResponse` in tickets.mapper.ts). */
+@ApiSchema({ name: 'Ticket' })
 export class TicketResponseDoc {
   @ApiProperty({ description: 'Plain text' }) description: string;
   @ApiProperty({ description: 'The capacity; "" when unlimited', oneOf: [{ type: 'integer' }, { type: 'string', enum: [''] }] }) capacity: number | string;
@@ -81,6 +87,7 @@ export class TicketResponseDoc {
   @ApiPropertyOptional({ type: TicketTotalsDoc, description: 'Managers, single GET only' }) totals?: TicketTotalsDoc;
 }
 
+@ApiSchema({ name: 'TicketList' })
 export class TicketListResponse {
   @ApiProperty({ description: 'The collection URL with the recognised query parameters' }) rest_url: string;
   @ApiProperty() total: number;

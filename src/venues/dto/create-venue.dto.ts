@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ToBoolean } from '../../common/http/transforms';
@@ -7,13 +7,14 @@ import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/link
 
 /** Coordinates arrive as numbers or, from forms, as strings; `""` clears them. */
 const ToCoordinate = () =>
-  Transform(({ value }) => {
+  Transform(({ value }: { value: unknown }) => {
     if (value === '') return null;
     if (typeof value === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(value)) return Number(value);
     return value;
   });
 
 /** Fields of a venue on create (reference §8); `venue`, the name, is required. */
+@ApiSchema({ name: 'VenueCreate' })
 export class CreateVenueDto extends LinkedPostFieldsDto {
   @ApiProperty({ type: String, description: 'Name of the venue', maxLength: 255, example: 'Loopback Hall' })
   @IsDefined()

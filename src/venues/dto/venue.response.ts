@@ -1,10 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
 
 /**
  * A venue as the API returns it (reference §3). Empty fields are left out, except `show_map`
  * and `show_map_link`; `json_ld` only on single GETs and inside events.
  */
+@ApiSchema({ name: 'Venue' })
 export class VenueResponse extends PostBaseResponse {
   @ApiProperty({ description: 'Name', example: 'Loopback Hall' })
   venue: string;
@@ -70,6 +71,7 @@ export class VenueResponse extends PostBaseResponse {
   global_id_lineage: string[];
 }
 
+@ApiSchema({ name: 'VenueList' })
 export class VenueListResponse {
   @ApiProperty({ type: [VenueResponse] })
   venues: VenueResponse[];

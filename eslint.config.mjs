@@ -1,0 +1,50 @@
+// @ts-check
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Off where code reads JSON bodies typed `any` (supertest, fetch) and asserts on them. */
+const untypedBodyRules = {
+  '@typescript-eslint/no-unsafe-assignment': 'off',
+  '@typescript-eslint/no-unsafe-member-access': 'off',
+  '@typescript-eslint/no-unsafe-argument': 'off',
+  '@typescript-eslint/no-unsafe-call': 'off',
+  '@typescript-eslint/no-unsafe-return': 'off',
+  '@typescript-eslint/no-explicit-any': 'off',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'coverage/**', 'data/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: { ...globals.node, ...globals.jest },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      complexity: ['error', 25],
+      // Implementations of promise-returning interfaces (stores, hooks) need not await anything.
+      '@typescript-eslint/require-await': 'off',
+      'max-depth': ['error', 5],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // supertest's `response.body` is `any` by design: the tests assert on it field by field.
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: untypedBodyRules,
+  },
+  {
+    // Benchmark and soak scripts are HTTP clients reading JSON bodies, like the tests, and their
+    // seeding steps are long straight-line scripts.
+    files: ['bench/**/*.ts'],
+    rules: { ...untypedBodyRules, complexity: 'off' },
+  },
+  prettier,
+);

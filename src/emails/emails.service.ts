@@ -1,0 +1,248 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type Mail from 'nodemailer/lib/mailer';
+import QRCode from 'qrcode';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { AuthenticatedUser } from '../auth/roles';
+import { runInTransaction } from '../common/database/transactions';
+import { ApiError, forbidden } from '../common/errors/api-error';
+import { ApiUrls } from '../common/http/api-urls.service';
+import type { RequestContext } from '../common/http/request-context';
+import { appConfig } from '../config/app.config';
+import { EventRelationsLoader } from '../events/event-relations.loader';
+import { Event } from '../events/event.entity';
+import { buildEventCalendar, ICS_CONTENT_TYPE } from '../ics/event-calendar';
+import { inlineHtmlToText } from '../ics/plain-text';
+import { Order } from '../orders/order.entity';
+import { orderInvalidStatus, orderNotFound } from '../orders/order-errors';
+import type { EventType } from '../outbox/event-types';
+import { PermanentDeliveryError } from '../outbox/delivery-errors';
+import type { OutboxMessage } from '../outbox/outbox-message.entity';
+import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.service';
+import { Ticket } from '../tickets/ticket.entity';
+import { canManageEvent } from '../tickets/ticket-permissions';
+import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-templates';
+import { MailTransport } from './mail-transport.service';
+
+/** What an email row names: its order, and for a ticket email the one attendee. */
+interface EmailPayload {
+  order_id: number;
+  attendee_id?: number;
+}
+
+export interface QueuedEmail {
+  template: EmailTemplate;
+  recipient: string;
+}
+
+/** Who asks for a resend: the signed-in user, and the cart token of an anonymous buyer. */
+export interface ResendViewer {
+  user?: AuthenticatedUser;
+  cartToken: string | null;
+}
+
+/** Attendees whose order is done (RSVP "yes" included): they hold a ticket worth emailing. */
+const TICKET_STATUSES = ['completed', 'yes'];
+
+/** The template an order's own email takes in each status: resends follow it too. */
+const ORDER_TEMPLATE: Partial<Record<string, EmailTemplate>> = {
+  completed: 'order-confirmation',
+  cancelled: 'order-cancelled',
+  refunded: 'order-refunded',
+};
+
+function sameAddress(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+function holdsTicket(attendee: Attendee): boolean {
+  return attendee.rsvpGoing !== false && TICKET_STATUSES.includes(attendee.orderStatus);
+}
+
+/**
+ * The buyer's emails: an order confirmation with every ticket (QR code of its security code
+ * inline, the events as an `.ics` attachment), a ticket email to each attendee whose address is not
+ * the purchaser's, and cancellation and refund notices. Which emails a notification causes is
+ * decided when the worker fans it out; each email is rendered from the database when it is sent.
+ */
+@Injectable()
+export class EmailsService {
+  private readonly templates: EmailTemplates;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    private readonly urls: ApiUrls,
+    private readonly relations: EventRelationsLoader,
+    private readonly transport: MailTransport,
+    private readonly outbox: OutboxService,
+  ) {
+    this.templates = new EmailTemplates(config.notifications.emailTemplatesDir);
+  }
+
+  // ---------------------------------------------------------------- fan-out
+
+  /** The emails a notification causes, read with the worker's transaction manager. */
+  async emailsFor(manager: EntityManager, type: EventType, data: EventData): Promise<DirectMessage[]> {
+    const orderId = Number(data.order_id);
+    if (!Number.isInteger(orderId)) return [];
+    if (type === 'order.placed' && data.status !== 'completed') return [];
+    if (type !== 'order.placed' && type !== 'order.completed' && type !== 'order.cancelled' && type !== 'order.refunded') return [];
+    const order = await manager.findOne(Order, { where: { id: orderId } });
+    if (!order) return [];
+    if (type === 'order.cancelled') return [this.message('order-cancelled', order.purchaserEmail, { order_id: order.id })];
+    if (type === 'order.refunded') return [this.message('order-refunded', order.purchaserEmail, { order_id: order.id })];
+    const attendees = await manager.find(Attendee, { where: { orderId }, order: { id: 'ASC' } });
+    const messages = [this.message('order-confirmation', order.purchaserEmail, { order_id: order.id })];
+    for (const attendee of attendees.filter(holdsTicket)) {
+      if (!sameAddress(attendee.holderEmail, order.purchaserEmail)) {
+        messages.push(this.message('ticket', attendee.holderEmail, { order_id: order.id, attendee_id: attendee.id }));
+      }
+    }
+    return messages;
+  }
+
+  private message(template: EmailTemplate, recipient: string, payload: EmailPayload): DirectMessage {
+    return { channel: 'email', type: template, recipient, payload: JSON.stringify(payload) };
+  }
+
+  // ---------------------------------------------------------------- delivery
+
+  async deliver(message: OutboxMessage): Promise<void> {
+    if (!isEmailTemplate(message.type) || !message.recipient) throw new PermanentDeliveryError(`unknown email ${message.type}`);
+    const mail = await this.build(message.type, message.recipient, JSON.parse(message.payload) as EmailPayload);
+    const stamp = message.createdAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    await this.transport.send(mail, `${stamp}-${message.id}-${message.type}`);
+  }
+
+  /** The whole message: subject, text and HTML parts, QR codes inline, the events' calendar attached. */
+  async build(template: EmailTemplate, recipient: string, payload: EmailPayload): Promise<Mail.Options> {
+    const manager = this.dataSource.manager;
+    const order = await manager.findOne(Order, { where: { id: payload.order_id } });
+    if (!order) throw new PermanentDeliveryError(`order ${payload.order_id} no longer exists`);
+    const all = await manager.find(Attendee, { where: { orderId: order.id }, order: { id: 'ASC' } });
+    const withTickets = template === 'order-confirmation' || template === 'ticket';
+    const listed = !withTickets ? [] : all.filter((attendee) => holdsTicket(attendee) && (template !== 'ticket' || attendee.id === payload.attendee_id));
+    if (template === 'ticket' && listed.length === 0) throw new PermanentDeliveryError(`attendee ${payload.attendee_id} holds no valid ticket`);
+    const ticketIds = [...new Set(listed.map((attendee) => attendee.ticketId))];
+    const tickets = new Map((ticketIds.length ? await manager.find(Ticket, { where: { id: In(ticketIds) } }) : []).map((ticket) => [ticket.id, ticket]));
+    const eventIds = [...new Set(listed.map((attendee) => attendee.eventId))];
+    const events = eventIds.length ? await manager.find(Event, { where: { id: In(eventIds) }, order: { startUtc: 'ASC' } }) : [];
+    const eventById = new Map(events.map((event) => [event.id, event]));
+
+    const attachments: Mail.Attachment[] = [];
+    const ticketViews = [];
+    for (const attendee of listed) {
+      const event = eventById.get(attendee.eventId);
+      const qrCid = `qr-${attendee.id}@cal`;
+      attachments.push({
+        filename: `ticket-${attendee.id}.png`,
+        content: await QRCode.toBuffer(attendee.securityCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 }),
+        contentType: 'image/png',
+        cid: qrCid,
+        contentDisposition: 'inline',
+      });
+      ticketViews.push({
+        ticketName: inlineHtmlToText(tickets.get(attendee.ticketId)?.name ?? ''),
+        eventTitle: event ? inlineHtmlToText(event.title) : '',
+        start: event ? this.when(event) : '',
+        holderName: attendee.holderName,
+        securityCode: attendee.securityCode,
+        qrCid,
+      });
+    }
+    if (events.length > 0) {
+      const relations = await this.relations.load(events.map((event) => event.id));
+      const context = this.context();
+      const ics = buildEventCalendar(
+        events.map((event) => ({ event, relations: relations.get(event.id)! })),
+        { name: events.map((event) => inlineHtmlToText(event.title)).join(', '), url: context.namespaceUrl('tickets', `orders/${order.id}`), context },
+      );
+      attachments.push({ filename: events.length === 1 ? `${events[0].slug}.ics` : 'events.ics', content: ics, contentType: `${ICS_CONTENT_TYPE}; method=PUBLISH` });
+    }
+    const allEvents = events.length > 0 ? events : await this.eventsOfOrder(manager, all);
+    const holder = template === 'ticket' ? listed[0] : undefined;
+    const rendered = this.templates.render(template, {
+      order: { id: order.id, purchaserName: order.purchaserName, status: order.status },
+      total: `${order.total} ${order.currency}`,
+      eventTitles: allEvents.map((event) => inlineHtmlToText(event.title)).join(', '),
+      holderName: holder?.holderName ?? order.purchaserName,
+      tickets: ticketViews,
+    });
+    return { to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, attachments };
+  }
+
+  private async eventsOfOrder(manager: EntityManager, attendees: Attendee[]): Promise<Event[]> {
+    const ids = [...new Set(attendees.map((attendee) => attendee.eventId))];
+    return ids.length ? manager.find(Event, { where: { id: In(ids) }, order: { startUtc: 'ASC' } }) : [];
+  }
+
+  /** The event's start as its own wall clock shows it. */
+  private when(event: Event): string {
+    if (event.allDay) return event.startLocal.slice(0, 10);
+    return `${event.startLocal.slice(0, 16)} (${event.timezone})`;
+  }
+
+  /** URLs in a background job: PUBLIC_URL, else this instance's own address. */
+  private context(): RequestContext {
+    const origin = this.config.publicUrl ?? `http://localhost:${this.config.port}`;
+    const { hostname, pathname } = new URL(origin);
+    const apiRoot = `${origin}${this.config.apiRoot}/`;
+    return {
+      origin,
+      siteId: `${hostname}${pathname === '/' ? '' : pathname}`,
+      apiPrefix: this.urls.apiPrefix,
+      siteTimezone: this.urls.siteTimezone,
+      namespaceUrl: (name, path) => this.urls.namespaceUrlAt(apiRoot, name, path),
+    };
+  }
+
+  // ---------------------------------------------------------------- resends
+
+  /**
+   * Sends an order's email again, the one its status calls for: its buyer, or a manager of all
+   * its events. Others who cannot see it get 404, as for reading it.
+   */
+  async resendOrder(id: number, viewer: ResendViewer): Promise<QueuedEmail[]> {
+    if (!viewer.user && !viewer.cartToken) throw forbidden(true);
+    const order = await this.dataSource.manager.findOne(Order, { where: { id } });
+    if (!order) throw orderNotFound();
+    const events = await this.eventsOfOrder(this.dataSource.manager, await this.dataSource.manager.find(Attendee, { where: { orderId: id } }));
+    const managesAll = events.length > 0 && events.every((event) => canManageEvent(viewer.user, event));
+    if (!managesAll && !this.isBuyer(order, viewer)) {
+      if (events.some((event) => canManageEvent(viewer.user, event))) throw forbidden(!viewer.user);
+      throw orderNotFound();
+    }
+    const template = ORDER_TEMPLATE[order.status];
+    if (!template) throw orderInvalidStatus('resent', order.status, `A ${order.status} order has no email to send again.`);
+    return this.queue([this.message(template, order.purchaserEmail, { order_id: order.id })]);
+  }
+
+  /** Sends an attendee's ticket again, to the attendee's address: managers of its event, or the buyer. */
+  async resendAttendee(id: number, viewer: ResendViewer): Promise<QueuedEmail[]> {
+    if (!viewer.user && !viewer.cartToken) throw forbidden(true);
+    const manager = this.dataSource.manager;
+    const attendee = await manager.findOne(Attendee, { where: { id } });
+    const order = attendee ? await manager.findOne(Order, { where: { id: attendee.orderId } }) : null;
+    const event = attendee ? await manager.findOne(Event, { select: { id: true, authorId: true }, where: { id: attendee.eventId } }) : null;
+    if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || this.isBuyer(order, viewer))) {
+      throw new ApiError('attendee-not-found', 'attendee-not-found', 404);
+    }
+    if (!holdsTicket(attendee)) {
+      throw new ApiError('attendee-invalid-status', `The attendee holds no valid ticket (order ${attendee.orderStatus}).`, 409, { order_status: attendee.orderStatus });
+    }
+    return this.queue([this.message('ticket', attendee.holderEmail, { order_id: order.id, attendee_id: attendee.id })]);
+  }
+
+  private async queue(messages: DirectMessage[]): Promise<QueuedEmail[]> {
+    await runInTransaction(this.dataSource, (manager) => this.outbox.queue(manager, messages));
+    return messages.map((message) => ({ template: message.type as EmailTemplate, recipient: message.recipient as string }));
+  }
+
+  private isBuyer(order: Order, viewer: ResendViewer): boolean {
+    if (viewer.user && order.userId === viewer.user.id) return true;
+    return !!viewer.cartToken && order.cartToken === viewer.cartToken;
+  }
+}

@@ -1,0 +1,30 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { PostStatus } from '../common/posts/post-status';
+import type { EventListingDimension } from './event-listing.entity';
+
+/**
+ * Counters over the read model (EventListing): per dimension value, status and UTC day of the
+ * start, how many rows start that day and the longest of their durations in seconds (an upper
+ * bound that never shrinks). Written only by the triggers of migration
+ * EventListingDays1764830000001; read by EventListingsReader for list totals.
+ */
+@Entity({ name: 'event_listing_days' })
+export class EventListingDay {
+  @PrimaryColumn({ type: 'smallint' })
+  dim: EventListingDimension;
+
+  @PrimaryColumn({ type: 'int' })
+  value: number;
+
+  @PrimaryColumn({ type: 'varchar', length: 20 })
+  status: PostStatus;
+
+  @PrimaryColumn({ type: 'date' })
+  day: string;
+
+  @Column({ type: 'int' })
+  events: number;
+
+  @Column({ type: 'int' })
+  longest: number;
+}

@@ -1,0 +1,246 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CountCache } from '../common/caching/count-cache';
+import { listVisibility } from '../common/posts/post-permissions';
+import { POST_STATUSES, PostStatus } from '../common/posts/post-status';
+import { EventListing, EventListingDimension } from './event-listing.entity';
+import { Event } from './event.entity';
+
+/**
+ * What one events list asks of the read model: the listed events of one dimension having any of
+ * `values`, in the window, that the caller may see in the statuses asked for.
+ */
+export interface ListingSelection {
+  dim: EventListingDimension;
+  values: number[];
+  /** Statuses every caller who asked sees. */
+  statuses: PostStatus[];
+  /** Statuses seen only on the caller's own events (authors and contributors). */
+  ownStatuses: PostStatus[];
+  authorId?: number;
+  windowStart: Date;
+  windowEnd: Date;
+}
+
+/** One ordered range of the read model's primary key: a value and a status. */
+interface ListingRange {
+  value: number;
+  status: PostStatus;
+  authorId?: number;
+}
+
+interface RangeRow {
+  eventId: number | string;
+  startUtc: Date | string;
+  publishedAt: Date | string;
+}
+
+/** Pages read by merging more ordered ranges than this fall back to the events table. */
+export const MAX_LISTING_RANGES = 60;
+
+/**
+ * The statuses a list shows to `user` when it asks for `statuses` (or none): the caller's
+ * visibility (applyPostVisibility) split into statuses seen on every event and statuses seen on
+ * the caller's own events only.
+ */
+export function visibleStatuses(user: AuthenticatedUser | undefined, statuses: PostStatus[] | undefined): Pick<ListingSelection, 'statuses' | 'ownStatuses' | 'authorId'> {
+  const asked = statuses ? [...new Set(statuses)] : POST_STATUSES.filter((status) => status !== 'trash');
+  const visibility = listVisibility(user);
+  if (visibility.kind === 'all') return { statuses: asked, ownStatuses: [] };
+  const published = asked.filter((status) => status === 'publish');
+  if (visibility.kind === 'published-only') return { statuses: published, ownStatuses: [] };
+  return { statuses: published, ownStatuses: asked.filter((status) => status !== 'publish'), authorId: visibility.userId };
+}
+
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of an instant in UTC, as the counters' `day` (DATE of a UTC datetime). */
+function utcDay(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+function sortKey(value: Date | string): number | string {
+  return value instanceof Date ? value.getTime() : value;
+}
+
+function compareRows(a: RangeRow, b: RangeRow): number {
+  for (const column of ['startUtc', 'publishedAt'] as const) {
+    const left = sortKey(a[column]);
+    const right = sortKey(b[column]);
+    if (left < right) return -1;
+    if (left > right) return 1;
+  }
+  return Number(a.eventId) - Number(b.eventId);
+}
+
+/**
+ * Reads events lists from the read model (EventListing): a page is one ordered range of its
+ * primary key per value and status, merged when there are several (`categories=3,7`, or the
+ * statuses a signed-in caller sees), without a semi-join, temporary table or sort in the database.
+ */
+@Injectable()
+export class EventListingsReader {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly counts: CountCache,
+  ) {}
+
+  /** How many ranges a page of `selection` merges. */
+  rangeCount(selection: ListingSelection): number {
+    return selection.values.length * (selection.statuses.length + selection.ownStatuses.length);
+  }
+
+  /**
+   * The number of events the selection lists. One value: from the day counters (see countOneValue),
+   * exact at every commit without a cache. Several: an event listed under two values counts once,
+   * which the counters cannot tell, so the rows are counted (through the count cache).
+   */
+  async count(selection: ListingSelection): Promise<number> {
+    if (selection.statuses.length + selection.ownStatuses.length === 0) return 0;
+    if (new Set(selection.values).size === 1) return this.countOneValue(selection, selection.values[0]);
+    // An event listed under several of the values counts once.
+    const listed = this.rows(selection).select('listing.eventId');
+    const events = this.dataSource.manager
+      .createQueryBuilder(Event, 'event')
+      .where(`event.id IN (${listed.getQuery()})`)
+      .setParameters(listed.getParameters());
+    return this.counts.count('events', events);
+  }
+
+  /**
+   * Listed events of one value in the window [S, E]: those starting in the window, minus those
+   * starting in it but ending after E. The first are the day counters' sum over the days strictly
+   * inside the window plus the rows of its first and last (partial) days; the second can only
+   * start within the longest duration (the counters' bound over the window's days) before E. Each
+   * is a short range: at most one counter per day, and the rows of about two days plus that
+   * longest duration. The caller's own events of other statuses (authors, contributors) are few
+   * and counted from the rows.
+   */
+  private async countOneValue(selection: ListingSelection, value: number): Promise<number> {
+    const start = selection.windowStart;
+    const end = selection.windowEnd;
+    if (end.getTime() < start.getTime()) return 0;
+    const firstDay = utcDay(start);
+    const lastDay = utcDay(end);
+    const parameters: Record<string, unknown> = {
+      dim: selection.dim,
+      value,
+      statuses: selection.statuses.length ? selection.statuses : ['-'],
+      ownStatuses: selection.ownStatuses.length ? selection.ownStatuses : ['-'],
+      authorId: selection.authorId ?? 0,
+      windowStart: start,
+      windowEnd: end,
+      firstDay,
+      lastDay,
+      afterFirstDay: new Date(Date.parse(`${firstDay}T00:00:00Z`) + DAY_MS),
+      lastDayStart: new Date(Date.parse(`${lastDay}T00:00:00Z`)),
+    };
+    const rows = 'FROM event_listings WHERE dim = :dim AND value = :value AND status IN (:...statuses)';
+    const own = `(SELECT COUNT(1) FROM event_listings WHERE dim = :dim AND value = :value AND status IN (:...ownStatuses) AND author_id = :authorId
+      AND start_utc >= :windowStart AND end_utc <= :windowEnd)`;
+    if (firstDay === lastDay) {
+      return this.scalar(`SELECT (SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND end_utc <= :windowEnd) + ${own} AS n`, parameters);
+    }
+    const [days] = await this.query<{ inside: string | number | null; longest: string | number | null }>(
+      `SELECT SUM(CASE WHEN day > :firstDay AND day < :lastDay THEN events ELSE 0 END) AS inside, MAX(longest) AS longest
+       FROM event_listing_days WHERE dim = :dim AND value = :value AND status IN (:...statuses) AND day >= :firstDay AND day <= :lastDay`,
+      parameters,
+    );
+    const longestMs = Math.max(0, Number(days?.longest ?? 0)) * 1000;
+    parameters.overrunStart = new Date(Math.max(start.getTime(), end.getTime() - longestMs - 1000));
+    const edges = await this.scalar(
+      `SELECT (SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND start_utc < :afterFirstDay)
+        + (SELECT COUNT(1) ${rows} AND start_utc >= :lastDayStart AND start_utc <= :windowEnd)
+        - (SELECT COUNT(1) ${rows} AND start_utc >= :overrunStart AND start_utc <= :windowEnd AND end_utc > :windowEnd)
+        + ${own} AS n`,
+      parameters,
+    );
+    return Number(days?.inside ?? 0) + edges;
+  }
+
+  private async scalar(sql: string, parameters: Record<string, unknown>): Promise<number> {
+    const [row] = await this.query<{ n: string | number | null }>(sql, parameters);
+    return Number(row?.n ?? 0);
+  }
+
+  /** On the pool the page's query-builder reads use (a replica inside readFromReplicas). */
+  private async query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
+    const [escaped, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
+    const runner = this.dataSource.createQueryRunner(this.dataSource.defaultReplicationModeForReads());
+    try {
+      return (await runner.query(escaped, values)) as T[];
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** The events of one page (`offset`, `limit`), in the list's order. */
+  async page(selection: ListingSelection, offset: number, limit: number): Promise<Event[]> {
+    const ranges: ListingRange[] = [...new Set(selection.values)].flatMap((value) => [
+      ...selection.statuses.map((status) => ({ value, status })),
+      ...selection.ownStatuses.map((status) => ({ value, status, authorId: selection.authorId })),
+    ]);
+    let ids: number[];
+    if (ranges.length === 0) {
+      ids = [];
+    } else if (ranges.length === 1) {
+      ids = (await this.range(selection, ranges[0]).offset(offset).limit(limit).getRawMany<RangeRow>()).map((row) => Number(row.eventId));
+    } else {
+      // Each range's first offset + limit rows hold the merged page's; an event listed under two
+      // values comes with the same sort key from both, and is kept once.
+      const rows = (await Promise.all(ranges.map((range) => this.range(selection, range).limit(offset + limit).getRawMany<RangeRow>()))).flat();
+      rows.sort(compareRows);
+      const seen = new Set<number>();
+      ids = [];
+      for (const row of rows) {
+        const id = Number(row.eventId);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        ids.push(id);
+      }
+      ids = ids.slice(offset, offset + limit);
+    }
+    if (ids.length === 0) return [];
+    const events = await this.dataSource.manager.find(Event, { where: { id: In(ids) } });
+    const byId = new Map(events.map((event) => [event.id, event]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** The rows of the selection, for counting; of one value when given. */
+  private rows(selection: ListingSelection, value?: number): SelectQueryBuilder<EventListing> {
+    const query = this.dataSource.manager
+      .createQueryBuilder(EventListing, 'listing')
+      .where('listing.dim = :dim', { dim: selection.dim })
+      .andWhere(value === undefined ? 'listing.value IN (:...values)' : 'listing.value = :value', { values: selection.values, value })
+      .andWhere(
+        new Brackets((visible) => {
+          visible.where('1 = 0');
+          if (selection.statuses.length) visible.orWhere('listing.status IN (:...statuses)', { statuses: selection.statuses });
+          if (selection.ownStatuses.length) {
+            visible.orWhere('(listing.status IN (:...ownStatuses) AND listing.authorId = :authorId)', { ownStatuses: selection.ownStatuses, authorId: selection.authorId });
+          }
+        }),
+      );
+    return this.inWindow(query, selection);
+  }
+
+  /** One ordered range: its rows' ids and sort keys, in the list's order. */
+  private range(selection: ListingSelection, range: ListingRange): SelectQueryBuilder<EventListing> {
+    const query = this.dataSource.manager
+      .createQueryBuilder(EventListing, 'listing')
+      .select('listing.eventId', 'eventId')
+      .addSelect('listing.startUtc', 'startUtc')
+      .addSelect('listing.publishedAt', 'publishedAt')
+      .where('listing.dim = :dim', { dim: selection.dim })
+      .andWhere('listing.value = :value', { value: range.value })
+      .andWhere('listing.status = :status', { status: range.status });
+    if (range.authorId !== undefined) query.andWhere('listing.authorId = :authorId', { authorId: range.authorId });
+    return this.inWindow(query, selection).orderBy('listing.startUtc', 'ASC').addOrderBy('listing.publishedAt', 'ASC').addOrderBy('listing.eventId', 'ASC');
+  }
+
+  private inWindow(query: SelectQueryBuilder<EventListing>, selection: ListingSelection): SelectQueryBuilder<EventListing> {
+    return query.andWhere('listing.startUtc >= :windowStart', { windowStart: selection.windowStart }).andWhere('listing.endUtc <= :windowEnd', { windowEnd: selection.windowEnd });
+  }
+}

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Counter, Gauge } from 'prom-client';
+import { DataSource, In, LessThan } from 'typeorm';
+import { CLOCK, Clock } from '../common/clock';
+import { runInTransaction } from '../common/database/transactions';
+import { appConfig } from '../config/app.config';
+import { EmailsService } from '../emails/emails.service';
+import { MetricsService } from '../metrics/metrics.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { DeliveryAttemptError, PermanentDeliveryError } from './delivery-errors';
+import { EventType } from './event-types';
+import { OUTBOX_CHANNELS, OutboxMessage } from './outbox-message.entity';
+import { EventData, OutboxService } from './outbox.service';
+
+/** Rows claimed per round: a round holds them for the lease, so not more than it can send in that time. */
+const CLAIM_BATCH = 20;
+/** How long a claim lasts: past it, a worker that died mid-attempt loses the row to another. */
+const LEASE_MS = 5 * 60_000;
+/** Longest wait between two attempts of one message. */
+const MAX_RETRY_DELAY_MS = 6 * 3600_000;
+/** How often delivered and failed rows past the retention are deleted. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export interface RunSummary {
+  claimed: number;
+  delivered: number;
+  failed: number;
+  retried: number;
+}
+
+/** The wait before attempt `attempts + 1`: base × 2^(attempts-1), ±20 % jitter, at most MAX_RETRY_DELAY_MS. */
+export function retryDelayMs(baseMs: number, attempts: number, random = Math.random()): number {
+  const exponential = Math.min(baseMs * 2 ** Math.max(attempts - 1, 0), MAX_RETRY_DELAY_MS);
+  return Math.round(exponential * (0.8 + 0.4 * random));
+}
+
+/**
+ * Delivers the outbox. Every OUTBOX_POLL_INTERVAL_MS it claims due rows, in a short transaction
+ * that moves their next attempt past a lease and stamps them with a claim token (MariaDB: rows
+ * read `FOR UPDATE SKIP LOCKED`, so instances claiming at once take different rows; SQLite: one
+ * writer, transactions run one at a time). Then, outside any transaction, it handles each row and
+ * records the outcome only if its claim still holds: `event` rows fan out into `email` and
+ * `webhook` rows (in one transaction with marking the event done, so exactly once); those are
+ * sent, and retried with exponential back-off until OUTBOX_MAX_AGE_HOURS, then marked failed.
+ * Delivery is at least once: a worker that dies after sending but before recording sends again
+ * after the lease (webhook receivers deduplicate on `webhook-id`).
+ */
+@Injectable()
+export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxWorker.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private lastPrunedAt = 0;
+  private readonly deliveredCounter: Counter<'channel'>;
+  private readonly failedCounter: Counter<'channel'>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly outbox: OutboxService,
+    private readonly emails: EmailsService,
+    private readonly webhooks: WebhooksService,
+    metrics: MetricsService,
+  ) {
+    const registers = [metrics.registry];
+    this.deliveredCounter = new Counter({ name: 'cal_outbox_delivered_total', help: 'Outbox messages delivered by this instance, by channel (event: fanned out)', labelNames: ['channel'], registers });
+    this.failedCounter = new Counter({ name: 'cal_outbox_failed_total', help: 'Outbox messages this instance gave up on, by channel', labelNames: ['channel'], registers });
+    for (const channel of OUTBOX_CHANNELS) {
+      this.deliveredCounter.inc({ channel }, 0);
+      this.failedCounter.inc({ channel }, 0);
+    }
+    const countsBy = (status: 'pending' | 'failed') => async (gauge: Gauge<'channel'>) => {
+      const rows = await this.dataSource
+        .getRepository(OutboxMessage)
+        .createQueryBuilder('message')
+        .select('message.channel', 'channel')
+        .addSelect('COUNT(*)', 'count')
+        .where('message.status = :status', { status })
+        .groupBy('message.channel')
+        .getRawMany<{ channel: string; count: string | number }>();
+      for (const channel of OUTBOX_CHANNELS) gauge.set({ channel }, Number(rows.find((row) => row.channel === channel)?.count ?? 0));
+    };
+    const pendingCounts = countsBy('pending');
+    const failedCounts = countsBy('failed');
+    new Gauge({
+      name: 'cal_outbox_pending_messages',
+      help: 'Outbox messages not yet delivered (all instances), by channel',
+      labelNames: ['channel'],
+      registers,
+      async collect() {
+        await pendingCounts(this).catch(() => undefined);
+      },
+    });
+    new Gauge({
+      name: 'cal_outbox_failed_messages',
+      help: 'Outbox messages given up on and kept until pruned (all instances), by channel',
+      labelNames: ['channel'],
+      registers,
+      async collect() {
+        await failedCounts(this).catch(() => undefined);
+      },
+    });
+    const oldestPending = async () => {
+      const row = await this.dataSource
+        .getRepository(OutboxMessage)
+        .createQueryBuilder('message')
+        .select('MIN(message.createdAt)', 'oldest')
+        .where('message.status = :pending', { pending: 'pending' })
+        .getRawOne<{ oldest: string | Date | null }>();
+      if (!row?.oldest) return 0;
+      const oldest = row.oldest instanceof Date ? row.oldest : new Date(/Z$|[+-]\d\d:?\d\d$/.test(row.oldest) ? row.oldest : `${row.oldest.replace(' ', 'T')}Z`);
+      return Math.max(0, (this.clock.now().getTime() - oldest.getTime()) / 1000);
+    };
+    new Gauge({
+      name: 'cal_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest undelivered outbox message; 0 when none',
+      registers,
+      async collect() {
+        this.set(await oldestPending().catch(() => 0));
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.notifications.worker) return;
+    this.timer = setInterval(() => this.tick(), this.config.notifications.pollIntervalMs);
+    // The worker never keeps the process alive on its own.
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One round: claims what is due now and handles it. Rounds of one instance never overlap. */
+  runOnce(): Promise<RunSummary> {
+    const round = this.running.then(() => this.round());
+    this.running = round.catch(() => undefined);
+    return round;
+  }
+
+  /** Rounds until one claims nothing: what tests call instead of waiting for the poll interval. */
+  async drain(maxRounds = 50): Promise<RunSummary> {
+    const total: RunSummary = { claimed: 0, delivered: 0, failed: 0, retried: 0 };
+    for (let round = 0; round < maxRounds; round += 1) {
+      const summary = await this.runOnce();
+      total.claimed += summary.claimed;
+      total.delivered += summary.delivered;
+      total.failed += summary.failed;
+      total.retried += summary.retried;
+      if (summary.claimed === 0 || summary.retried === summary.claimed) break;
+    }
+    return total;
+  }
+
+  /** Deletes delivered and failed rows written more than OUTBOX_RETENTION_DAYS ago; returns how many. */
+  async prune(now = this.clock.now()): Promise<number> {
+    this.lastPrunedAt = now.getTime();
+    const before = new Date(now.getTime() - this.config.notifications.retentionDays * 86_400_000);
+    const result = await this.dataSource.manager.delete(OutboxMessage, { status: In(['delivered', 'failed']), createdAt: LessThan(before) });
+    return result.affected ?? 0;
+  }
+
+  private tick(): void {
+    if (this.busy) return;
+    this.busy = true;
+    this.drain(10)
+      .catch((error: unknown) => this.logger.error({ err: error }, 'outbox round failed'))
+      .finally(() => {
+        this.busy = false;
+      });
+  }
+
+  private async round(): Promise<RunSummary> {
+    const now = this.clock.now();
+    const token = randomUUID();
+    const claimed = await this.claim(token, now);
+    const summary: RunSummary = { claimed: claimed.length, delivered: 0, failed: 0, retried: 0 };
+    for (const message of claimed) summary[await this.handle(message, token)] += 1;
+    if (now.getTime() - this.lastPrunedAt >= PRUNE_EVERY_MS) await this.prune(now);
+    return summary;
+  }
+
+  private async claim(token: string, now: Date): Promise<OutboxMessage[]> {
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    const claimed = this.dataSource.options.type === 'mysql' ? await this.claimLocking(token, now, leaseUntil) : await this.claimInOneStatement(token, now, leaseUntil);
+    if (!claimed) return [];
+    return this.dataSource.manager.find(OutboxMessage, { where: { claimToken: token, status: 'pending' }, order: { id: 'ASC' } });
+  }
+
+  /** MariaDB/MySQL: rows another instance is claiming right now are skipped, not waited for. */
+  private async claimLocking(token: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    return runInTransaction(this.dataSource, async (manager) => {
+      const due = (
+        await manager
+          .createQueryBuilder(OutboxMessage, 'message')
+          .select('message.id', 'id')
+          .where('message.status = :pending AND message.nextAttemptAt <= :now', { pending: 'pending', now })
+          .orderBy('message.id', 'ASC')
+          .limit(CLAIM_BATCH)
+          .setLock('pessimistic_write')
+          .setOnLocked('skip_locked')
+          .getRawMany<{ id: number | string }>()
+      ).map((row) => Number(row.id));
+      if (due.length === 0) return false;
+      await manager.createQueryBuilder().update(OutboxMessage).set({ claimToken: token, nextAttemptAt: leaseUntil }).where('id IN (:...due)', { due }).execute();
+      return true;
+    });
+  }
+
+  /**
+   * SQLite: one writer at a time, so one UPDATE claims (it waits for the write lock, where a
+   * read-then-write transaction would fail at once with SQLITE_BUSY when another process writes).
+   */
+  private async claimInOneStatement(token: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(OutboxMessage)
+      .set({ claimToken: token, nextAttemptAt: leaseUntil })
+      .where(`id IN (SELECT id FROM outbox_messages WHERE status = :pending AND next_attempt_at <= :now ORDER BY id LIMIT ${CLAIM_BATCH})`, { pending: 'pending', now })
+      .execute();
+    return !!result.affected;
+  }
+
+  private async handle(message: OutboxMessage, token: string): Promise<'delivered' | 'failed' | 'retried'> {
+    try {
+      if (message.channel === 'event') {
+        await this.fanOut(message, token);
+        this.deliveredCounter.inc({ channel: 'event' });
+        return 'delivered';
+      }
+      const responseStatus = message.channel === 'webhook' ? await this.webhooks.deliver(message) : (await this.emails.deliver(message), null);
+      await this.record(message, token, { status: 'delivered', deliveredAt: this.clock.now(), responseStatus, lastError: null });
+      this.deliveredCounter.inc({ channel: message.channel });
+      return 'delivered';
+    } catch (error) {
+      return this.recordFailure(message, token, error);
+    }
+  }
+
+  /** The event's emails and webhook deliveries, written with marking it done: once, whoever holds the claim. */
+  private async fanOut(message: OutboxMessage, token: string): Promise<void> {
+    const type = message.type as EventType;
+    const data = JSON.parse(message.payload) as EventData;
+    await runInTransaction(this.dataSource, async (manager) => {
+      const marked = await manager.update(
+        OutboxMessage,
+        { id: message.id, claimToken: token },
+        { status: 'delivered', deliveredAt: this.clock.now(), attempts: message.attempts + 1, claimToken: null },
+      );
+      if (!marked.affected) return;
+      const messages = [...(await this.emails.emailsFor(manager, type, data)), ...(await this.webhooks.deliveriesFor(manager, message, type, data))];
+      await this.outbox.queue(manager, messages);
+    });
+  }
+
+  private async recordFailure(message: OutboxMessage, token: string, error: unknown): Promise<'failed' | 'retried'> {
+    const now = this.clock.now();
+    const attempts = message.attempts + 1;
+    const reason = error instanceof Error ? error.message : String(error);
+    const responseStatus = error instanceof DeliveryAttemptError || error instanceof PermanentDeliveryError ? error.responseStatus : null;
+    const tooOld = now.getTime() - message.createdAt.getTime() >= this.config.notifications.maxAgeHours * 3600_000;
+    const giveUp = error instanceof PermanentDeliveryError || tooOld;
+    this.logger.warn({ outboxId: message.id, channel: message.channel, type: message.type, attempts, err: reason }, giveUp ? 'outbox message failed for good' : 'outbox attempt failed; will retry');
+    await this.record(message, token, {
+      status: giveUp ? 'failed' : 'pending',
+      attempts,
+      nextAttemptAt: giveUp ? now : new Date(now.getTime() + retryDelayMs(this.config.notifications.retryBaseMs, attempts)),
+      lastError: reason.slice(0, 1000),
+      responseStatus,
+    }).catch((recordError: unknown) => this.logger.error({ err: recordError, outboxId: message.id }, 'could not record an outbox failure'));
+    if (giveUp) this.failedCounter.inc({ channel: message.channel });
+    return giveUp ? 'failed' : 'retried';
+  }
+
+  /** Writes an attempt's outcome, only while this worker's claim holds. */
+  private async record(message: OutboxMessage, token: string, changes: Partial<OutboxMessage>): Promise<void> {
+    await this.dataSource.manager.update(OutboxMessage, { id: message.id, claimToken: token }, { attempts: message.attempts + 1, claimToken: null, ...changes });
+  }
+}

@@ -1,0 +1,152 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { CLOCK, Clock } from '../common/clock';
+import type { Event } from '../events/event.entity';
+import { Order } from '../orders/order.entity';
+import { availableUnits } from '../tickets/capacity';
+import { CapacityService } from '../tickets/capacity.service';
+import { Ticket } from '../tickets/ticket.entity';
+import { TicketPool } from '../tickets/ticket-pool.entity';
+import { EventType } from './event-types';
+import { OutboxMessage } from './outbox-message.entity';
+
+export type EventData = Record<string, string | number | boolean | null>;
+
+/** A message for one recipient or endpoint, written by the worker's fan-out or by a resend or redeliver. */
+export interface DirectMessage {
+  channel: 'email' | 'webhook';
+  type: string;
+  payload: string;
+  recipient?: string | null;
+  endpointId?: number | null;
+  messageId?: string | null;
+}
+
+/**
+ * Writes notifications into the outbox with the caller's transaction manager, in the same
+ * transaction as the change that causes them: a rollback writes nothing, a commit is delivered by
+ * the worker (outbox-worker.service.ts) even if the process dies right after it.
+ */
+function orderData(order: Order): EventData {
+  return {
+    order_id: order.id,
+    status: order.status,
+    provider: order.provider,
+    total: order.total,
+    currency: order.currency,
+    purchaser_name: order.purchaserName,
+    purchaser_email: order.purchaserEmail,
+  };
+}
+
+function attendeeData(attendee: Attendee): EventData {
+  return {
+    attendee_id: attendee.id,
+    order_id: attendee.orderId,
+    ticket_id: attendee.ticketId,
+    event_id: attendee.eventId,
+    holder_name: attendee.holderName,
+    holder_email: attendee.holderEmail,
+    order_status: attendee.orderStatus,
+  };
+}
+
+@Injectable()
+export class OutboxService {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  /** One notification of `type` per item of `data`, in one INSERT. */
+  async publish(manager: EntityManager, type: EventType, ...data: EventData[]): Promise<void> {
+    await this.publishAll(manager, data.map((item) => ({ type, data: item })));
+  }
+
+  /** Notifications of several types, in one INSERT, in the order given. */
+  async publishAll(manager: EntityManager, events: Array<{ type: EventType; data: EventData }>): Promise<void> {
+    if (events.length === 0) return;
+    const now = this.clock.now();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(OutboxMessage)
+      .values(events.map(({ type, data }) => ({ channel: 'event' as const, type, payload: JSON.stringify(data), status: 'pending' as const, attempts: 0, nextAttemptAt: now, createdAt: now })))
+      .updateEntity(false)
+      .execute();
+  }
+
+  /**
+   * Checkout: `order.placed`, `attendee.created` for each attendee, and `ticket.sold_out` for the
+   * tickets it took the last unit of; one INSERT (two reads more when a ticket has a capacity),
+   * inside the transaction that holds the capacity rows.
+   */
+  async orderPlaced(manager: EntityManager, order: Order, attendees: Attendee[], tickets: Array<Pick<Ticket, 'id' | 'capacityMode'>>): Promise<void> {
+    const soldOut = await this.soldOut(manager, tickets);
+    await this.publishAll(manager, [
+      { type: 'order.placed', data: orderData(order) },
+      ...attendees.map((attendee) => ({ type: 'attendee.created' as const, data: attendeeData(attendee) })),
+      ...soldOut.map((data) => ({ type: 'ticket.sold_out' as const, data })),
+    ]);
+  }
+
+  /** Email or webhook messages, due now, in one INSERT. */
+  async queue(manager: EntityManager, messages: DirectMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const now = this.clock.now();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(OutboxMessage)
+      .values(
+        messages.map((message) => ({
+          channel: message.channel,
+          type: message.type,
+          payload: message.payload,
+          recipient: message.recipient ?? null,
+          endpointId: message.endpointId ?? null,
+          messageId: message.messageId ?? null,
+          status: 'pending' as const,
+          attempts: 0,
+          nextAttemptAt: now,
+          createdAt: now,
+        })),
+      )
+      .updateEntity(false)
+      .execute();
+  }
+
+  /** An order moved to completed, cancelled or refunded. */
+  async orderChanged(manager: EntityManager, orderId: number, status: 'completed' | 'cancelled' | 'refunded'): Promise<void> {
+    const order = await manager.findOne(Order, { where: { id: orderId } });
+    if (order) await this.publish(manager, `order.${status}`, orderData(order));
+  }
+
+  /** A check-in (`true`) or its undoing (`false`). */
+  async checkInChanged(manager: EntityManager, attendee: Attendee, checkedIn: boolean): Promise<void> {
+    await this.publish(manager, checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', { ...attendeeData(attendee), checkin_source: attendee.checkinSource });
+  }
+
+  /**
+   * An event written: `event.published` when it became published, `event.updated` when a
+   * published event changed (drafts are nobody's business), `event.trashed` when trashed or deleted.
+   */
+  async eventWritten(manager: EntityManager, event: Pick<Event, 'id' | 'title' | 'status' | 'slug'>, previousStatus: string | null, removed = false): Promise<void> {
+    const data = { event_id: event.id, title: event.title, slug: event.slug, status: event.status };
+    if (removed) await this.publish(manager, 'event.trashed', data);
+    else if (event.status === 'publish' && previousStatus !== 'publish') await this.publish(manager, 'event.published', data);
+    else if (event.status === 'publish' || previousStatus === 'publish') await this.publish(manager, 'event.updated', data);
+  }
+
+  /**
+   * The sold-out rule, in one place: after a sale, inside its transaction, a ticket with a capacity
+   * (its own, or the event's shared pool) that has no unit left to buy. Unlimited tickets never sell out.
+   */
+  private async soldOut(manager: EntityManager, tickets: Array<Pick<Ticket, 'id' | 'capacityMode'>>): Promise<EventData[]> {
+    const limited = tickets.filter((ticket) => ticket.capacityMode !== 'unlimited');
+    if (limited.length === 0) return [];
+    const current = await manager.find(Ticket, { where: { id: In(limited.map((ticket) => ticket.id)) } });
+    const pools = new Map((await manager.find(TicketPool, { where: { eventId: In(current.map((ticket) => ticket.eventId)) } })).map((pool) => [pool.eventId, pool]));
+    return current
+      .filter((ticket) => availableUnits(CapacityService.stateOf(ticket, pools.get(ticket.eventId))) === 0)
+      .map((ticket) => ({ ticket_id: ticket.id, event_id: ticket.eventId, name: ticket.name }));
+  }
+}

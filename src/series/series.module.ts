@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
+import { TicketsModule } from '../tickets/tickets.module';
+import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
+import { SeriesCalendarService } from './series-calendar.service';
+import { SeriesHorizonService } from './series-horizon.service';
+import { SeriesController } from './series.controller';
+import { SeriesService } from './series.service';
+
+/** Recurring events: series of real events (README "Recurring events"). */
+@Module({
+  imports: [TypeOrmModule.forFeature([EventSeries, EventSeriesOccurrence]), EventsModule, TicketsModule],
+  controllers: [SeriesController],
+  providers: [SeriesService, SeriesHorizonService, SeriesCalendarService],
+  exports: [SeriesService, SeriesHorizonService],
+})
+export class SeriesModule {}

@@ -1,0 +1,636 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DateTime, Zone } from 'luxon';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/roles';
+import { User } from '../auth/user.entity';
+import { isRole } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { formatInZone } from '../common/dates/date-format';
+import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { runInTransaction, TransactionOptions } from '../common/database/transactions';
+import { ApiError, invalidParam } from '../common/errors/api-error';
+import type { RequestContext } from '../common/http/request-context';
+import { assertCanEdit } from '../common/posts/post-permissions';
+import { slugify } from '../common/posts/slugs';
+import { appConfig } from '../config/app.config';
+import { CreateEventDto } from '../events/dto/create-event.dto';
+import { UpdateEventDto } from '../events/dto/update-event.dto';
+import { EventHooks } from '../events/event-hooks';
+import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from '../events/event-links.entity';
+import { EventSeriesFacts, EventSeriesHandler, EventSeriesHooks } from '../events/event-series-hooks';
+import { Event } from '../events/event.entity';
+import type { EventResponse } from '../events/events.mapper';
+import { EventSelector, EventsService } from '../events/events.service';
+import { CreateTicketDto } from '../tickets/dto/create-ticket.dto';
+import { TicketsService } from '../tickets/tickets.service';
+import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
+import {
+  expandRecurrence,
+  MAX_OCCURRENCES_PER_WRITE,
+  ParsedRecurrence,
+  parseRecurrence,
+  parseRule,
+  plusWallClockSeconds,
+  RecurrenceResponse,
+  wallClockSecondsBetween,
+  withEnd,
+} from './recurrence-rule';
+import { seriesConfig } from './series.config';
+
+/** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
+const SERIES_WRITE: TransactionOptions = { readCommitted: true };
+
+export type SeriesScope = 'this' | 'following' | 'all';
+const SCOPES: readonly SeriesScope[] = ['this', 'following', 'all'];
+
+/** The event fields every new occurrence of a series gets: those of the event the series was made or last edited from. */
+export interface SeriesTemplate {
+  title: string;
+  description: string;
+  excerpt: string;
+  image: string;
+  website: string;
+  cost: string;
+  status: Event['status'];
+  author: number;
+  all_day: boolean;
+  show_map: boolean;
+  show_map_link: boolean;
+  hide_from_listings: boolean;
+  sticky: boolean;
+  featured: boolean;
+  show_attendee_list: boolean;
+  /** The slug occurrences' slugs start with (the date follows). */
+  slug: string;
+  venue: number[];
+  organizer: number[];
+  categories: number[];
+  tags: number[];
+  /** Tickets created on the series (scope=all), as sent without post_id: each new occurrence gets them. */
+  tickets?: Array<Record<string, unknown>>;
+}
+
+/** Fields of an update that change when and how often a series happens. */
+const SCHEDULE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day', 'recurrence'] as const;
+
+interface OccurrenceRow {
+  occurrence: EventSeriesOccurrence;
+  event: Event;
+}
+
+function readScope(raw: unknown): SeriesScope | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw === 'string' && (SCOPES as readonly string[]).includes(raw)) return raw as SeriesScope;
+  throw invalidParam('scope', 'scope must be this, following or all');
+}
+
+function jsonList(text: string): string[] {
+  return JSON.parse(text) as string[];
+}
+
+/**
+ * Recurring events (README "Recurring events"). A series is a rule plus one real event per
+ * occurrence, each written through the events service's own single-event path inside one
+ * transaction, so that whatever event writes maintain (term counts, count generations, read
+ * models) holds for occurrences too.
+ */
+@Injectable()
+export class SeriesService implements EventSeriesHandler, OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(seriesConfig.KEY) private readonly settings: ConfigType<typeof seriesConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly events: EventsService,
+    private readonly eventHooks: EventHooks,
+    private readonly seriesHooks: EventSeriesHooks,
+    private readonly tickets: TicketsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.seriesHooks.register(this);
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  async seriesOf(eventIds: number[], manager: EntityManager): Promise<Map<number, EventSeriesFacts>> {
+    const rows = await manager.find(EventSeriesOccurrence, { where: { eventId: In(eventIds) } });
+    if (rows.length === 0) return new Map();
+    const seriesIds = [...new Set(rows.map((row) => row.seriesId))];
+    const series = await manager.find(EventSeries, { select: { id: true, rrule: true, rdates: true, exdates: true }, where: { id: In(seriesIds) } });
+    const byId = new Map(series.map((entry) => [entry.id, recurrenceOf(entry)]));
+    return new Map(rows.map((row) => [row.eventId, { seriesId: row.seriesId, recurrence: byId.get(row.seriesId)! }]));
+  }
+
+  async ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null> {
+    const located = await this.locate(manager, { id: eventId });
+    if (!located) return null;
+    const now = this.clock.now().getTime();
+    const rows = await this.occurrences(manager, located.seriesId);
+    return rows.filter(({ event }) => event.id === eventId || (event.status !== 'trash' && event.endUtc.getTime() > now)).map(({ event }) => event.id);
+  }
+
+  async rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void> {
+    const located = await this.locate(manager, { id: eventId });
+    const series = located && (await this.lockSeries(manager, located.seriesId));
+    if (!series) return;
+    const template = JSON.parse(series.template) as SeriesTemplate;
+    const { post_id: _eventId, ...fields } = ticket as Record<string, unknown>;
+    template.tickets = [...(template.tickets ?? []), fields];
+    await manager.update(EventSeries, { id: series.id }, { template: JSON.stringify(template) });
+  }
+
+  async assertSeriesExists(seriesId: number): Promise<void> {
+    if (!(await this.dataSource.manager.exists(EventSeries, { where: { id: seriesId } }))) throw invalidParam('series', `series refers to nothing: ${seriesId}`);
+  }
+
+  /** A series with its first event and every occurrence, for the iCalendar file of the series. */
+  async findForCalendar(seriesId: number): Promise<{ series: EventSeries; recurrence: ParsedRecurrence; occurrences: OccurrenceRow[] } | null> {
+    const series = await this.dataSource.manager.findOne(EventSeries, { where: { id: seriesId } });
+    if (!series) return null;
+    const occurrences = await this.occurrences(this.dataSource.manager, series.id);
+    return { series, recurrence: this.parsedRecurrence(series), occurrences };
+  }
+
+  // ---------------------------------------------------------------- creating
+
+  async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
+    const first = await runInTransaction(
+      this.dataSource,
+      async (manager) => {
+        const slugBase = slugify(input.slug ?? input.title ?? '') || 'event';
+        const first = await this.events.createWithin(manager, { ...input, slug: `${slugBase}-${this.slugDate(input)}` }, user);
+        const zone = resolveTimeZone(first.timezone)!;
+        const recurrence = parseRecurrence(input.recurrence, zone, first.startLocal);
+        if (recurrence.exdate.includes(first.startLocal)) throw invalidParam('recurrence', 'exdate may not leave out the first occurrence (start_date)');
+        const template = await this.templateOf(manager, first, slugBase);
+        const series = manager.create(EventSeries, {
+          firstEventId: first.id,
+          authorId: first.authorId!,
+          timezone: first.timezone,
+          startLocal: first.startLocal,
+          durationSeconds: wallClockSecondsBetween(first.startLocal, first.endLocal),
+          rrule: recurrence.rrule,
+          rdates: JSON.stringify(recurrence.rdate),
+          exdates: JSON.stringify(recurrence.exdate),
+          template: JSON.stringify(template),
+          expandedUntil: this.horizon(first.startUtc),
+          exhausted: false,
+          claimedUntil: null,
+        });
+        const { starts, exhausted } = expandRecurrence(recurrence, series.startLocal, zone, { afterLocal: null, before: series.expandedUntil });
+        series.exhausted = exhausted;
+        await manager.save(series);
+        await manager.insert(EventSeriesOccurrence, { eventId: first.id, seriesId: series.id, occurrenceLocal: first.startLocal, detached: false });
+        await this.createOccurrences(manager, series, template, starts.filter((start) => start !== first.startLocal), user);
+        return first;
+      },
+      SERIES_WRITE,
+    );
+    return this.events.respond(first, context);
+  }
+
+  /** The date part of the first occurrence's slug, from start_date as sent (the create validates it). */
+  private slugDate(input: CreateEventDto): string {
+    const zone = resolveTimeZone(input.timezone?.trim() || this.config.siteTimezone) ?? resolveTimeZone('UTC')!;
+    return parseDateInput(input.start_date, zone)?.local.slice(0, 10) ?? 'series';
+  }
+
+  /** The end of the horizon: now plus RECURRENCE_HORIZON_MONTHS, and at least past `atLeast`. */
+  private horizon(atLeast?: Date): Date {
+    const end = DateTime.fromJSDate(this.clock.now()).plus({ months: this.settings.horizonMonths }).toJSDate();
+    return atLeast && atLeast.getTime() >= end.getTime() ? new Date(atLeast.getTime() + 1000) : end;
+  }
+
+  private async templateOf(manager: EntityManager, event: Event, slug: string): Promise<SeriesTemplate> {
+    const [venues, organizers, categories, tags] = await Promise.all([
+      manager.find(EventVenueLink, { where: { eventId: event.id }, order: { position: 'ASC' } }),
+      manager.find(EventOrganizerLink, { where: { eventId: event.id }, order: { position: 'ASC' } }),
+      manager.find(EventCategoryLink, { where: { eventId: event.id } }),
+      manager.find(EventTagLink, { where: { eventId: event.id } }),
+    ]);
+    return {
+      title: event.title,
+      description: event.description ?? '',
+      excerpt: event.excerpt ?? '',
+      image: event.image ?? '',
+      website: event.website ?? '',
+      cost: event.cost ?? '',
+      status: event.status,
+      author: event.authorId!,
+      all_day: event.allDay,
+      show_map: event.showMap,
+      show_map_link: event.showMapLink,
+      hide_from_listings: event.hideFromListings,
+      sticky: event.sticky,
+      featured: event.featured,
+      show_attendee_list: event.showAttendeeList,
+      slug,
+      venue: venues.map((link) => link.venueId),
+      organizer: organizers.map((link) => link.organizerId),
+      categories: categories.map((link) => link.categoryId),
+      tags: tags.map((link) => link.tagId),
+    };
+  }
+
+  /** One event per start, through the events service's create, and their occurrence rows. */
+  private async createOccurrences(manager: EntityManager, series: EventSeries, template: SeriesTemplate, starts: string[], user: AuthenticatedUser): Promise<Event[]> {
+    const created: Event[] = [];
+    const rows: EventSeriesOccurrence[] = [];
+    for (const start of starts) {
+      const { slug, ...fields } = template;
+      const input: CreateEventDto = {
+        ...fields,
+        venue: fields.venue,
+        organizer: fields.organizer,
+        slug: `${slug}-${start.slice(0, 10)}`,
+        timezone: series.timezone,
+        start_date: start,
+        end_date: plusWallClockSeconds(start, series.durationSeconds),
+      };
+      const event = await this.events.createWithin(manager, input, user, series.firstEventId);
+      for (const ticket of template.tickets ?? []) await this.tickets.createWithin(manager, { ...ticket, post_id: event.id } as CreateTicketDto, user);
+      created.push(event);
+      rows.push(manager.create(EventSeriesOccurrence, { eventId: event.id, seriesId: series.id, occurrenceLocal: start, detached: false }));
+    }
+    // Inserted in slices: MySQL caps the placeholders of one statement.
+    for (let index = 0; index < rows.length; index += 500) await manager.insert(EventSeriesOccurrence, rows.slice(index, index + 500));
+    return created;
+  }
+
+  // ---------------------------------------------------------------- horizon
+
+  /**
+   * Creates the occurrences of one series that came into the horizon since it was last extended.
+   * The caller holds the series' claim; the series row is read again under a lock.
+   */
+  async extend(seriesId: number): Promise<number> {
+    return runInTransaction(
+      this.dataSource,
+      async (manager) => {
+        const series = await this.lockSeries(manager, seriesId);
+        const horizon = this.horizon();
+        if (!series || series.exhausted || series.expandedUntil.getTime() >= horizon.getTime()) return 0;
+        const author = await manager.findOne(User, { where: { id: series.authorId } });
+        if (!author || !isRole(author.role)) {
+          // Nobody may write the occurrences of a series whose author is gone: it stops growing.
+          await manager.update(EventSeries, { id: series.id }, { exhausted: true, claimedUntil: null });
+          return 0;
+        }
+        const zone = resolveTimeZone(series.timezone)!;
+        const afterLocal = formatInZone(new Date(series.expandedUntil.getTime() - 1000), zone);
+        const { starts, exhausted } = expandRecurrence(this.parsedRecurrence(series), series.startLocal, zone, { afterLocal, before: horizon });
+        const existing = new Set((await manager.find(EventSeriesOccurrence, { select: { occurrenceLocal: true }, where: { seriesId: series.id } })).map((row) => row.occurrenceLocal));
+        const fresh = starts.filter((start) => !existing.has(start));
+        const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
+        await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
+        await manager.update(EventSeries, { id: series.id }, { expandedUntil: horizon, exhausted, claimedUntil: null });
+        return fresh.length;
+      },
+      SERIES_WRITE,
+    );
+  }
+
+  /** Series whose horizon is behind and that no instance holds, oldest horizon first. */
+  async dueSeries(limit: number): Promise<number[]> {
+    const now = this.clock.now();
+    const rows = await this.dataSource.manager
+      .createQueryBuilder(EventSeries, 'series')
+      .select('series.id')
+      .where('series.exhausted = :open', { open: false })
+      .andWhere('series.expandedUntil < :horizon', { horizon: this.horizon() })
+      .andWhere('(series.claimedUntil IS NULL OR series.claimedUntil < :now)', { now })
+      .orderBy('series.expandedUntil', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map((row) => row.id);
+  }
+
+  /** Takes the series for this instance for `seconds`, unless another holds it: one conditional UPDATE. */
+  async claim(seriesId: number, seconds: number): Promise<boolean> {
+    const now = this.clock.now();
+    const result = await this.dataSource.manager
+      .createQueryBuilder()
+      .update(EventSeries)
+      .set({ claimedUntil: new Date(now.getTime() + seconds * 1000) })
+      .where('id = :id', { id: seriesId })
+      .andWhere('(claimed_until IS NULL OR claimed_until < :now)', { now })
+      .execute();
+    return result.affected === 1;
+  }
+
+  // ---------------------------------------------------------------- editing
+
+  async update(selector: EventSelector, input: UpdateEventDto, rawScope: unknown, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse | null> {
+    const scope = readScope(rawScope);
+    const located = await this.locate(this.dataSource.manager, selector);
+    if (!located) {
+      if (scope === 'following' || scope === 'all') throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
+      if (input.recurrence !== undefined && input.recurrence !== null) {
+        throw invalidParam('recurrence', 'recurrence is set when an event is created; an existing event cannot become a series');
+      }
+      return null;
+    }
+    if ((scope ?? 'this') === 'this' && input.recurrence !== undefined && input.recurrence !== null) {
+      throw invalidParam('recurrence', 'recurrence changes with scope=all or scope=following');
+    }
+    const saved = await runInTransaction(
+      this.dataSource,
+      async (manager) => {
+        const series = await this.lockSeries(manager, located.seriesId);
+        const occurrence = await manager.findOne(EventSeriesOccurrence, { where: { eventId: located.eventId } });
+        if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
+        if ((scope ?? 'this') === 'this') {
+          const event = await this.events.updateWithin(manager, { id: occurrence.eventId }, input, user);
+          if (!occurrence.detached) await manager.update(EventSeriesOccurrence, { eventId: occurrence.eventId }, { detached: true });
+          return event;
+        }
+        const edited = await manager.findOne(Event, { where: { id: occurrence.eventId } });
+        assertCanEdit(user, edited!);
+        const target = scope === 'following' && occurrence.occurrenceLocal > series.startLocal ? await this.split(manager, series, occurrence) : series;
+        await this.applyToSeries(manager, target, occurrence, input, user, context);
+        return (await manager.findOne(Event, { where: { id: occurrence.eventId } })) ?? edited!;
+      },
+      SERIES_WRITE,
+    );
+    return this.events.respond(saved, context);
+  }
+
+  /**
+   * Splits a series at an occurrence: the old one ends before it (UNTIL), a new one holds it and
+   * every later occurrence, with the rest of a COUNT, and has it as first event.
+   */
+  private async split(manager: EntityManager, series: EventSeries, at: EventSeriesOccurrence): Promise<EventSeries> {
+    const zone = resolveTimeZone(series.timezone)!;
+    const recurrence = this.parsedRecurrence(series);
+    let newRule = recurrence.rrule;
+    if (recurrence.options.count) {
+      // Rule occurrences before the split, RDATE and EXDATE aside: COUNT counts those.
+      const before = expandRecurrence({ ...recurrence, rdate: [], exdate: [] }, series.startLocal, zone, { afterLocal: null, before: wallClockToInstant(at.occurrenceLocal, zone) }, Number.MAX_SAFE_INTEGER);
+      newRule = withEnd(recurrence.rrule, { count: Math.max(1, recurrence.options.count - before.starts.length) });
+    }
+    const untilLocal = plusWallClockSeconds(at.occurrenceLocal, -1);
+    const successor = manager.create(EventSeries, {
+      firstEventId: at.eventId,
+      authorId: series.authorId,
+      timezone: series.timezone,
+      startLocal: at.occurrenceLocal,
+      durationSeconds: series.durationSeconds,
+      rrule: newRule,
+      rdates: JSON.stringify(recurrence.rdate.filter((date) => date >= at.occurrenceLocal)),
+      exdates: JSON.stringify(recurrence.exdate.filter((date) => date >= at.occurrenceLocal)),
+      template: series.template,
+      expandedUntil: series.expandedUntil,
+      exhausted: series.exhausted,
+      claimedUntil: null,
+    });
+    await manager.save(successor);
+    await manager
+      .createQueryBuilder()
+      .update(EventSeriesOccurrence)
+      .set({ seriesId: successor.id })
+      .where('series_id = :seriesId AND occurrence_local >= :from', { seriesId: series.id, from: at.occurrenceLocal })
+      .execute();
+    await this.reparent(manager, successor);
+    series.rrule = withEnd(recurrence.rrule, { untilLocal });
+    series.rdates = JSON.stringify(recurrence.rdate.filter((date) => date < at.occurrenceLocal));
+    series.exdates = JSON.stringify(recurrence.exdate.filter((date) => date < at.occurrenceLocal));
+    series.exhausted = true;
+    await manager.save(series);
+    return successor;
+  }
+
+  /** Points every occurrence's post_parent at the series' first event (which has none). */
+  private async reparent(manager: EntityManager, series: EventSeries): Promise<void> {
+    const ids = (await manager.find(EventSeriesOccurrence, { select: { eventId: true }, where: { seriesId: series.id } })).map((row) => row.eventId);
+    const others = ids.filter((id) => id !== series.firstEventId);
+    if (series.firstEventId !== null) await manager.update(Event, { id: series.firstEventId }, { postParentId: null });
+    for (let index = 0; index < others.length; index += 500) {
+      await manager.update(Event, { id: In(others.slice(index, index + 500)) }, { postParentId: series.firstEventId });
+    }
+  }
+
+  /**
+   * scope=all (or following, on the series split off): the update applies to every occurrence not
+   * detached. A change of dates, zone or rule moves the series by the edited occurrence's shift and
+   * expands it again: occurrences on a date the new rule keeps move there, others are deleted,
+   * new dates get new events. Occurrences with attendees that would move or go stop it all (409).
+   */
+  private async applyToSeries(
+    manager: EntityManager,
+    series: EventSeries,
+    edited: EventSeriesOccurrence,
+    input: UpdateEventDto,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<void> {
+    const occurrences = (await this.occurrences(manager, series.id)).filter(({ occurrence, event }) => !occurrence.detached && event.status !== 'trash');
+    const fields: UpdateEventDto = { ...input };
+    for (const name of [...SCHEDULE_FIELDS, 'slug'] as const) delete fields[name];
+    const scheduleChanged = SCHEDULE_FIELDS.some((name) => input[name] !== undefined && input[name] !== null);
+    const editedEvent = occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)?.event ?? (await manager.findOne(Event, { where: { id: edited.eventId } }))!;
+
+    if (!scheduleChanged) {
+      for (const { event } of occurrences) await this.events.updateWithin(manager, { id: event.id }, fields, user);
+      await this.refreshTemplate(manager, series, editedEvent);
+      return;
+    }
+
+    // The edited occurrence with its new schedule, through the single-event path (validates it).
+    const probe = await this.events.updateWithin(manager, { id: edited.eventId }, { ...fields, ...pickSchedule(input) }, user);
+    const zoneName = probe.timezone;
+    const zone = resolveTimeZone(zoneName)!;
+    const shift = wallClockSecondsBetween(edited.occurrenceLocal, probe.startLocal);
+    const startLocal = plusWallClockSeconds(series.startLocal, shift);
+    const durationSeconds = wallClockSecondsBetween(probe.startLocal, probe.endLocal);
+    const old = this.parsedRecurrence(series);
+    const recurrence: ParsedRecurrence =
+      input.recurrence !== undefined && input.recurrence !== null
+        ? parseRecurrence(input.recurrence, zone, startLocal)
+        : { ...old, rdate: old.rdate.map((date) => plusWallClockSeconds(date, shift)), exdate: old.exdate.map((date) => plusWallClockSeconds(date, shift)) };
+    const before = new Date(Math.max(series.expandedUntil.getTime(), this.horizon().getTime()));
+    const { starts, exhausted } = expandRecurrence(recurrence, startLocal, zone, { afterLocal: null, before });
+
+    // Which existing occurrence goes to which new date: the one on the same day after the shift.
+    const byDay = new Map(starts.map((start) => [start.slice(0, 10), start]));
+    const moves: Array<{ row: OccurrenceRow; start: string }> = [];
+    const removals: OccurrenceRow[] = [];
+    const taken = new Set<string>();
+    for (const row of occurrences) {
+      const day = plusWallClockSeconds(row.occurrence.occurrenceLocal, shift).slice(0, 10);
+      const start = byDay.get(day);
+      if (start && !taken.has(start)) {
+        taken.add(start);
+        moves.push({ row, start });
+      } else removals.push(row);
+    }
+    const endOf = (start: string) => plusWallClockSeconds(start, durationSeconds);
+    const moving = moves.filter(({ row, start }) => row.event.id !== edited.eventId && (row.event.startLocal !== start || row.event.endLocal !== endOf(start) || row.event.timezone !== zoneName));
+    const blocked: number[] = [];
+    for (const { row } of [...moving.map(({ row }) => ({ row })), ...removals.map((row) => ({ row }))]) {
+      if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
+    }
+    if (editedEvent && (editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal) && (await this.eventHooks.hasAttendees(edited.eventId, manager))) {
+      blocked.unshift(edited.eventId);
+    }
+    if (blocked.length) throw occurrencesHaveAttendees(blocked, 'move or be deleted');
+    if (removals.some(({ event }) => event.id === edited.eventId)) {
+      throw invalidParam('recurrence', 'the new rule does not keep the edited occurrence; edit another one or delete this one first');
+    }
+
+    // Rows first (occurrence dates are unique per series), then the events.
+    for (const { row } of moves) await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: `~${row.event.id}` });
+    for (const { row, start } of moves) {
+      await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: start });
+      await this.events.updateWithin(manager, { id: row.event.id }, { ...fields, timezone: zoneName, all_day: probe.allDay, start_date: start, end_date: endOf(start) }, user);
+    }
+    for (const row of removals) await this.events.removeWithin(manager, { id: row.event.id }, true, user, context);
+    Object.assign(series, {
+      timezone: zoneName,
+      startLocal,
+      durationSeconds,
+      rrule: recurrence.rrule,
+      rdates: JSON.stringify(recurrence.rdate),
+      exdates: JSON.stringify(recurrence.exdate),
+      expandedUntil: before,
+      exhausted,
+    });
+    const template = await this.refreshTemplate(manager, series, (await manager.findOne(Event, { where: { id: edited.eventId } }))!);
+    const occupied = new Set(moves.map(({ start }) => start));
+    // Detached occurrences keep their dates: no new event on them.
+    for (const { occurrence } of await this.occurrences(manager, series.id)) occupied.add(occurrence.occurrenceLocal);
+    const fresh = starts.filter((start) => !occupied.has(start));
+    if (fresh.length > MAX_OCCURRENCES_PER_WRITE) throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
+    await this.createOccurrences(manager, series, template, fresh, user);
+  }
+
+  /** The template becomes the edited occurrence as it now is (and the series is saved). */
+  private async refreshTemplate(manager: EntityManager, series: EventSeries, event: Event): Promise<SeriesTemplate> {
+    const previous = JSON.parse(series.template) as SeriesTemplate;
+    const template = { ...(await this.templateOf(manager, event, previous.slug)), tickets: previous.tickets };
+    series.template = JSON.stringify(template);
+    await manager.save(series);
+    return template;
+  }
+
+  // ---------------------------------------------------------------- deleting
+
+  async remove(selector: EventSelector, force: boolean, rawScope: unknown, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse | null> {
+    const scope = readScope(rawScope);
+    const located = await this.locate(this.dataSource.manager, selector);
+    if (!located) {
+      if (scope === 'following' || scope === 'all') throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
+      return null;
+    }
+    return runInTransaction(
+      this.dataSource,
+      async (manager) => {
+        const series = await this.lockSeries(manager, located.seriesId);
+        const occurrence = await manager.findOne(EventSeriesOccurrence, { where: { eventId: located.eventId } });
+        if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
+        const exdates = jsonList(series.exdates);
+        if ((scope ?? 'this') === 'this') {
+          const removed = await this.events.removeWithin(manager, { id: occurrence.eventId }, force, user, context);
+          if (!exdates.includes(occurrence.occurrenceLocal)) series.exdates = JSON.stringify([...exdates, occurrence.occurrenceLocal].sort());
+          if (force && series.firstEventId === occurrence.eventId) {
+            // The next occurrence becomes the first, every other's post_parent.
+            const next = (await this.occurrences(manager, series.id))[0];
+            series.firstEventId = next?.event.id ?? null;
+            if (next) await this.reparent(manager, series);
+          }
+          await manager.save(series);
+          return removed;
+        }
+        const all = scope === 'all' || occurrence.occurrenceLocal <= series.startLocal;
+        const going = (await this.occurrences(manager, series.id)).filter(
+          (row) => (all || row.occurrence.occurrenceLocal >= occurrence.occurrenceLocal) && (force || row.event.status !== 'trash' || row.event.id === occurrence.eventId),
+        );
+        const blocked: number[] = [];
+        for (const row of going) if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
+        if (blocked.length) throw occurrencesHaveAttendees(blocked, 'be deleted');
+        let answer: EventResponse | null = null;
+        for (const row of going) {
+          const removed = await this.events.removeWithin(manager, { id: row.event.id }, force, user, context);
+          if (row.event.id === occurrence.eventId) answer = removed;
+        }
+        if (all) {
+          series.exhausted = true;
+          if (force) await manager.delete(EventSeries, { id: series.id });
+          else await manager.save(series);
+        } else {
+          series.rrule = withEnd(series.rrule, { untilLocal: plusWallClockSeconds(occurrence.occurrenceLocal, -1) });
+          series.rdates = JSON.stringify(jsonList(series.rdates).filter((date) => date < occurrence.occurrenceLocal));
+          series.exdates = JSON.stringify(exdates.filter((date) => date < occurrence.occurrenceLocal));
+          series.exhausted = true;
+          await manager.save(series);
+        }
+        return answer!;
+      },
+      SERIES_WRITE,
+    );
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private async locate(manager: EntityManager, selector: EventSelector): Promise<{ eventId: number; seriesId: number } | null> {
+    const query = manager
+      .createQueryBuilder(EventSeriesOccurrence, 'occurrence')
+      .innerJoin(Event, 'event', 'event.id = occurrence.eventId')
+      .select(['occurrence.eventId', 'occurrence.seriesId']);
+    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
+    else query.where('event.slug = :slug', { slug: selector.slug });
+    const row = await query.getOne();
+    return row ? { eventId: row.eventId, seriesId: row.seriesId } : null;
+  }
+
+  /** The series row, locked for the transaction on MySQL (SQLite serialises writers anyway). */
+  private async lockSeries(manager: EntityManager, seriesId: number): Promise<EventSeries | null> {
+    const query = manager.createQueryBuilder(EventSeries, 'series').where('series.id = :id', { id: seriesId });
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
+  private async occurrences(manager: EntityManager, seriesId: number): Promise<OccurrenceRow[]> {
+    const rows = await manager.find(EventSeriesOccurrence, { where: { seriesId }, order: { occurrenceLocal: 'ASC' } });
+    const events = new Map<number, Event>();
+    for (let index = 0; index < rows.length; index += 500) {
+      const slice = rows.slice(index, index + 500).map((row) => row.eventId);
+      for (const event of await manager.find(Event, { where: { id: In(slice) } })) events.set(event.id, event);
+    }
+    return rows.flatMap((occurrence) => {
+      const event = events.get(occurrence.eventId);
+      return event ? [{ occurrence, event }] : [];
+    });
+  }
+
+  parsedRecurrence(series: EventSeries): ParsedRecurrence {
+    const zone: Zone = resolveTimeZone(series.timezone) ?? resolveTimeZone('UTC')!;
+    const { options } = parseRule(series.rrule, zone);
+    return { rrule: series.rrule, options, rdate: jsonList(series.rdates), exdate: jsonList(series.exdates) };
+  }
+}
+
+function recurrenceOf(series: Pick<EventSeries, 'rrule' | 'rdates' | 'exdates'>): RecurrenceResponse {
+  return { rrule: series.rrule, rdate: jsonList(series.rdates), exdate: jsonList(series.exdates) };
+}
+
+function pickSchedule(input: UpdateEventDto): UpdateEventDto {
+  const schedule: UpdateEventDto = {};
+  if (input.start_date !== undefined) schedule.start_date = input.start_date;
+  if (input.end_date !== undefined) schedule.end_date = input.end_date;
+  if (input.timezone !== undefined) schedule.timezone = input.timezone;
+  if (input.all_day !== undefined) schedule.all_day = input.all_day;
+  return schedule;
+}
+
+export function occurrencesHaveAttendees(eventIds: number[], what: string): ApiError {
+  return new ApiError(
+    'series-occurrences-have-attendees',
+    `Occurrences with attendees would ${what}: ${eventIds.join(', ')}. Edit or delete them one by one (scope=this), or move their attendees first.`,
+    409,
+    { occurrences: eventIds },
+  );
+}

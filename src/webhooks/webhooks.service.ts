@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { CLOCK, Clock } from '../common/clock';
+import { runInTransaction } from '../common/database/transactions';
+import { ApiError, invalidParam } from '../common/errors/api-error';
+import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
+import { appConfig } from '../config/app.config';
+import type { EventType } from '../outbox/event-types';
+import { DeliveryAttemptError, PermanentDeliveryError } from '../outbox/delivery-errors';
+import { OutboxMessage } from '../outbox/outbox-message.entity';
+import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.service';
+import { CreateWebhookDto, UpdateWebhookDto } from './dto/create-webhook.dto';
+import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
+import { CreatedWebhookResponse, WebhookDeliveryListResponse, WebhookDeliveryResponse, WebhookResponse } from './dto/webhook.response';
+import { sendWebhook } from './webhook-sender';
+import { resolveWebhookTarget, WebhookTargetError } from './webhook-target';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+
+/** Secret bytes: 24 random bytes, as `whsec_<base64>` (the Standard Webhooks form). */
+const SECRET_BYTES = 24;
+
+function webhookNotFound(): ApiError {
+  return new ApiError('webhook-not-found', 'The requested webhook does not exist.', 404);
+}
+
+function deliveryNotFound(): ApiError {
+  return new ApiError('webhook-delivery-not-found', 'The requested delivery does not exist (or was pruned).', 404);
+}
+
+export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    event_types: endpoint.eventTypes === null ? null : (JSON.parse(endpoint.eventTypes) as string[]),
+    enabled: endpoint.enabled,
+    disabled_reason: endpoint.disabledReason,
+    created: endpoint.createdAt.toISOString(),
+    modified: endpoint.updatedAt.toISOString(),
+  };
+}
+
+export function toDeliveryResponse(message: OutboxMessage): WebhookDeliveryResponse {
+  return {
+    id: message.id,
+    message_id: message.messageId ?? '',
+    event_type: message.type,
+    status: message.status,
+    attempts: message.attempts,
+    response_status: message.responseStatus,
+    last_error: message.lastError,
+    next_attempt: message.status === 'pending' ? message.nextAttemptAt.toISOString() : null,
+    created: message.createdAt.toISOString(),
+    delivered: message.deliveredAt ? message.deliveredAt.toISOString() : null,
+    payload: JSON.parse(message.payload) as Record<string, unknown>,
+  };
+}
+
+/**
+ * Webhook endpoints (administrators), the deliveries the worker makes to them and their log.
+ * Each notification becomes one delivery per subscribed endpoint, with the Standard Webhooks body
+ * `{type, timestamp, data}` and a `webhook-id` that stays the same across retries and redeliveries.
+ */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  // ---------------------------------------------------------------- endpoints
+
+  async list(): Promise<WebhookResponse[]> {
+    const endpoints = await this.dataSource.manager.find(WebhookEndpoint, { order: { id: 'ASC' } });
+    return endpoints.map(toWebhookResponse);
+  }
+
+  async get(id: number): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.findOrFail(id));
+  }
+
+  async create(input: CreateWebhookDto): Promise<CreatedWebhookResponse> {
+    await this.checkUrl(input.url);
+    const now = this.clock.now();
+    const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
+    const endpoint = await this.dataSource.manager.save(
+      this.dataSource.manager.create(WebhookEndpoint, {
+        url: input.url,
+        description: input.description ?? '',
+        eventTypes: input.event_types ? JSON.stringify(input.event_types) : null,
+        secret,
+        enabled: input.enabled ?? true,
+        disabledReason: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    return { ...toWebhookResponse(endpoint), secret };
+  }
+
+  async update(id: number, input: UpdateWebhookDto): Promise<WebhookResponse> {
+    const endpoint = await this.findOrFail(id);
+    if (input.url !== undefined) {
+      await this.checkUrl(input.url);
+      endpoint.url = input.url;
+    }
+    if (input.event_types !== undefined) endpoint.eventTypes = input.event_types === null ? null : JSON.stringify(input.event_types);
+    if (input.description !== undefined) endpoint.description = input.description;
+    if (input.enabled !== undefined) {
+      endpoint.enabled = input.enabled;
+      if (input.enabled) endpoint.disabledReason = null;
+    }
+    endpoint.updatedAt = this.clock.now();
+    return toWebhookResponse(await this.dataSource.manager.save(endpoint));
+  }
+
+  /** Deletes the endpoint and its pending deliveries; answers with the endpoint as it was. */
+  async remove(id: number): Promise<WebhookResponse> {
+    return runInTransaction(this.dataSource, async (manager) => {
+      const endpoint = await this.findOrFail(id, manager);
+      const response = toWebhookResponse(endpoint);
+      await manager.delete(OutboxMessage, { endpointId: id, channel: 'webhook' });
+      await manager.delete(WebhookEndpoint, { id });
+      return response;
+    });
+  }
+
+  async deliveries(id: number, query: ListDeliveriesQuery): Promise<WebhookDeliveryListResponse> {
+    await this.findOrFail(id);
+    const page = parsePageRequest(query, 'tickets');
+    const [rows, total] = await this.dataSource.manager.findAndCount(OutboxMessage, {
+      where: { endpointId: id, channel: 'webhook' },
+      order: { id: 'DESC' },
+      skip: page.offset,
+      take: page.perPage,
+    });
+    const totalPages = countPages(total, page.perPage);
+    assertPageInRange(page.page, totalPages, { kind: 'invalid' });
+    return { total, total_pages: totalPages, deliveries: rows.map(toDeliveryResponse) };
+  }
+
+  /** Sends a logged delivery again, as a new delivery with the same `webhook-id` and body. */
+  async redeliver(id: number, deliveryId: number): Promise<WebhookDeliveryResponse> {
+    const endpoint = await this.findOrFail(id);
+    if (!endpoint.enabled) throw new ApiError('webhook-disabled', 'The webhook is disabled; enable it first.', 409);
+    return runInTransaction(this.dataSource, async (manager) => {
+      const original = await manager.findOne(OutboxMessage, { where: { id: deliveryId, endpointId: id, channel: 'webhook' } });
+      if (!original) throw deliveryNotFound();
+      await this.outbox.queue(manager, [{ channel: 'webhook', type: original.type, payload: original.payload, endpointId: id, messageId: original.messageId }]);
+      const queued = await manager.findOne(OutboxMessage, { where: { endpointId: id, channel: 'webhook' }, order: { id: 'DESC' } });
+      return toDeliveryResponse(queued as OutboxMessage);
+    });
+  }
+
+  // ---------------------------------------------------------------- fan-out and delivery
+
+  /** One delivery per enabled endpoint subscribed to `type`, read with the worker's transaction manager. */
+  async deliveriesFor(manager: EntityManager, event: OutboxMessage, type: EventType, data: EventData): Promise<DirectMessage[]> {
+    const endpoints = await manager.find(WebhookEndpoint, { where: { enabled: true } });
+    const payload = JSON.stringify({ type, timestamp: event.createdAt.toISOString(), data });
+    return endpoints
+      .filter((endpoint) => endpoint.eventTypes === null || (JSON.parse(endpoint.eventTypes) as string[]).includes(type))
+      .map((endpoint) => ({ channel: 'webhook', type, payload, endpointId: endpoint.id, messageId: `msg_${event.id}` }));
+  }
+
+  /** One attempt; a 410 answer disables the endpoint. Returns the receiver's status. */
+  async deliver(message: OutboxMessage): Promise<number> {
+    const endpoint = message.endpointId === null ? null : await this.dataSource.manager.findOne(WebhookEndpoint, { where: { id: message.endpointId } });
+    if (!endpoint) throw new PermanentDeliveryError('the endpoint was deleted');
+    if (!endpoint.enabled) throw new PermanentDeliveryError(endpoint.disabledReason ?? 'the endpoint is disabled');
+    let target;
+    try {
+      target = await resolveWebhookTarget(endpoint.url, this.config.notifications.webhookAllowPrivate);
+    } catch (error) {
+      throw new DeliveryAttemptError((error as Error).message, null);
+    }
+    try {
+      return await sendWebhook({
+        target,
+        secret: endpoint.secret,
+        messageId: message.messageId ?? `msg_${message.id}`,
+        payload: message.payload,
+        timeoutMs: this.config.notifications.webhookTimeoutMs,
+        now: this.clock.now(),
+      });
+    } catch (error) {
+      if (error instanceof PermanentDeliveryError && error.responseStatus === 410) {
+        await this.dataSource.manager.update(WebhookEndpoint, { id: endpoint.id }, { enabled: false, disabledReason: 'The endpoint answered 410 Gone.', updatedAt: this.clock.now() });
+      }
+      throw error;
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await resolveWebhookTarget(url, this.config.notifications.webhookAllowPrivate);
+    } catch (error) {
+      if (error instanceof WebhookTargetError) throw invalidParam('url', error.message);
+      throw error;
+    }
+  }
+
+  private async findOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<WebhookEndpoint> {
+    const endpoint = await manager.findOne(WebhookEndpoint, { where: { id } });
+    if (!endpoint) throw webhookNotFound();
+    return endpoint;
+  }
+}

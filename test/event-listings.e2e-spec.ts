@@ -1,0 +1,249 @@
+import request from 'supertest';
+import { expectedEventListingsSql } from '../src/database/migrations/1764830000000-EventListings';
+import { Event } from '../src/events/event.entity';
+import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+
+type Row = Record<string, unknown>;
+
+function daysAhead(days: number, time = '19:00:00'): string {
+  return `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)} ${time}`;
+}
+
+/** A row as text, the same on both drivers (dates as ISO strings, numbers as numbers). */
+function normalise(row: Row): string {
+  const value = (field: string) => {
+    const raw = row[field];
+    if (raw instanceof Date) return raw.toISOString().slice(0, 19);
+    if (typeof raw === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d/.test(raw)) return raw.replace(' ', 'T').slice(0, 19);
+    return raw === null || raw === undefined ? null : typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  };
+  return JSON.stringify(['dim', 'value', 'status', 'start_utc', 'published_at', 'event_id', 'end_utc', 'author_id'].map(value));
+}
+
+function normaliseCounter(row: Row): string {
+  const day = row.day instanceof Date ? row.day.toISOString().slice(0, 10) : String(row.day).slice(0, 10);
+  return JSON.stringify([Number(row.dim), Number(row.value), row.status, day, Number(row.events)]);
+}
+
+/**
+ * The events list's read model (event_listings) after every kind of write: it always holds
+ * exactly the rows a rebuild from the events, their links, venues and terms would (the list pages
+ * and totals read from it; test/events.e2e-spec.ts checks what the lists answer).
+ */
+describe('Events list read model (e2e)', () => {
+  let testApp: TestApp;
+  let editor: TestUser;
+  let author: TestUser;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    editor = await createUser(testApp, 'editor');
+    author = await createUser(testApp, 'author');
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const http = () => request(testApp.server);
+  const ns = '/cal/events/v1';
+
+  async function expectInSync(): Promise<number> {
+    const held = (await testApp.dataSource.query<Row[]>('SELECT * FROM event_listings')).map(normalise).sort();
+    const expected = (await testApp.dataSource.query<Row[]>(expectedEventListingsSql())).map(normalise).sort();
+    expect(held).toEqual(expected);
+    const dayOf = testApp.dataSource.options.type === 'mysql' ? 'DATE(start_utc)' : 'date(start_utc)';
+    const counters = (await testApp.dataSource.query<Row[]>('SELECT dim, value, status, day, events FROM event_listing_days WHERE events <> 0')).map(normaliseCounter).sort();
+    const counted = (
+      await testApp.dataSource.query<Row[]>(`SELECT dim, value, status, ${dayOf} AS day, COUNT(*) AS events FROM event_listings GROUP BY dim, value, status, ${dayOf}`)
+    )
+      .map(normaliseCounter)
+      .sort();
+    expect(counters).toEqual(counted);
+    return held.length;
+  }
+
+  async function post(path: string, body: Record<string, unknown>, user: TestUser = editor, status = 201): Promise<Record<string, any>> {
+    const response = await http().post(`${ns}/${path}`).set('Authorization', user.authorization).send(body);
+    expect({ status: response.status, body: response.body }).toMatchObject({ status });
+    return response.body as Record<string, any>;
+  }
+
+  async function remove(path: string, user: TestUser = editor): Promise<void> {
+    const response = await http().delete(`${ns}/${path}`).set('Authorization', user.authorization);
+    expect({ status: response.status, body: response.body }).toMatchObject({ status: 200 });
+  }
+
+  async function listTotal(query: string, user?: TestUser): Promise<number> {
+    const call = http().get(`${ns}/events?${query}`);
+    if (user) call.set('Authorization', user.authorization);
+    const response = await call.expect(200);
+    expect(response.body.total).toBe(Number(response.headers['x-tec-total']));
+    return response.body.total as number;
+  }
+
+  it('follows event writes, link changes, and term, venue and organizer deletes', async () => {
+    const music = await post('categories', { name: 'Listing Music' });
+    const jazz = await post('categories', { name: 'Listing Jazz', parent: music.id });
+    const outdoor = await post('tags', { name: 'listing-outdoor' });
+    const hall = await post('venues', { venue: 'Listing Hall', geo_lat: 48.85, geo_lng: 2.35 });
+    const shed = await post('venues', { venue: 'Listing Shed' });
+    const host = await post('organizers', { organizer: 'Listing Host' });
+    const other = await post('organizers', { organizer: 'Listing Other' });
+    expect(await expectInSync()).toBe(0);
+
+    // Create, with every kind of link.
+    const first = await post('events', {
+      title: 'Listing first',
+      start_date: daysAhead(10),
+      end_date: daysAhead(10, '21:00:00'),
+      categories: [music.id, jazz.id],
+      tags: [outdoor.id],
+      venue: hall.id,
+      organizer: [host.id, other.id],
+      featured: true,
+    });
+    const second = await post('events', { title: 'Listing second', start_date: daysAhead(12), end_date: daysAhead(12, '21:00:00'), categories: [jazz.id], venue: shed.id }, author);
+    // all, 2 categories, 1 tag, 1 venue, 2 organizers, featured, geoloc + all, 1 category, 1 venue, featured
+    expect(await expectInSync()).toBe(9 + 4);
+    expect(await listTotal(`categories=${jazz.id}`)).toBe(2);
+    expect(await listTotal(`categories=${music.id},${jazz.id}`)).toBe(2);
+    expect(await listTotal('geoloc=true')).toBe(1);
+    expect(await listTotal('featured=true')).toBe(1);
+
+    // Updates: schedule, links replaced and cleared, flags.
+    await post(`events/${first.id}`, { start_date: daysAhead(11), end_date: daysAhead(11, '22:00:00') }, editor, 200);
+    await expectInSync();
+    await post(`events/${first.id}`, { categories: [jazz.id], tags: [], venue: shed.id, organizer: other.id, featured: false }, editor, 200);
+    await expectInSync();
+    expect(await listTotal('geoloc=true')).toBe(0);
+    expect(await listTotal(`categories=${music.id}`)).toBe(0);
+    await post(`events/${second.id}`, { hide_from_listings: true }, editor, 200);
+    await expectInSync();
+    expect(await listTotal(`categories=${jazz.id}`)).toBe(1);
+    await post(`events/${second.id}`, { hide_from_listings: false, status: 'draft' }, editor, 200);
+    await expectInSync();
+    expect(await listTotal(`categories=${jazz.id}`)).toBe(1);
+    expect(await listTotal(`categories=${jazz.id}`, editor)).toBe(2);
+    expect(await listTotal(`categories=${jazz.id}`, author)).toBe(2);
+    expect(await listTotal(`categories=${jazz.id}&status=draft`, editor)).toBe(1);
+
+    // Trash, restore, delete for good.
+    await remove(`events/${second.id}`, editor);
+    await expectInSync();
+    expect(await listTotal(`categories=${jazz.id}&status=trash`, editor)).toBe(1);
+    await post(`events/${second.id}`, { status: 'publish' }, editor, 200);
+    await expectInSync();
+    await remove(`events/${second.id}?force=true`, editor);
+    await expectInSync();
+
+    // Venue coordinates added and removed, venue trashed and deleted, organizer and terms deleted.
+    await post(`venues/${shed.id}`, { geo_lat: 40.7, geo_lng: -74 }, editor, 200);
+    await expectInSync();
+    expect(await listTotal('geoloc=true')).toBe(1);
+    await post(`venues/${shed.id}`, { geo_lat: '', geo_lng: '' }, editor, 200);
+    await expectInSync();
+    expect(await listTotal('geoloc=true')).toBe(0);
+    await post(`events/${first.id}`, { venue: [hall.id, shed.id] }, editor, 200);
+    await expectInSync();
+    expect(await listTotal('geoloc=true')).toBe(1);
+    await remove(`venues/${hall.id}`);
+    await expectInSync();
+    expect(await listTotal(`venue=${hall.id}`)).toBe(1);
+    await remove(`venues/${hall.id}?force=true`);
+    await expectInSync();
+    expect(await listTotal('geoloc=true')).toBe(0);
+    await remove(`organizers/${other.id}?force=true`);
+    await expectInSync();
+    await post(`categories/${jazz.id}`, { parent: 0 }, editor, 200);
+    await expectInSync();
+    await remove(`categories/${jazz.id}`);
+    await remove(`tags/${outdoor.id}`);
+    await expectInSync();
+    expect(await listTotal('')).toBe(1);
+  });
+
+  it('totals windows from the day counters as the rows count them: partial days, long events, statuses', async () => {
+    const tag = await post('tags', { name: 'listing-windows' });
+    const shapes: Array<[number, string, number, string, string?]> = [
+      [2, '00:00:00', 2, '01:00:00'],
+      [2, '23:30:00', 3, '00:30:00'],
+      [3, '10:00:00', 3, '11:00:00', 'draft'],
+      [3, '12:00:00', 9, '12:00:00'],
+      [4, '08:00:00', 4, '09:00:00'],
+      [5, '18:00:00', 40, '18:00:00'],
+      [6, '00:00:00', 6, '23:59:59'],
+      [8, '09:00:00', 8, '10:00:00', 'pending'],
+      [9, '23:59:59', 10, '00:00:00'],
+      [12, '12:00:00', 12, '13:00:00'],
+    ];
+    for (const [startDay, startTime, endDay, endTime, status] of shapes) {
+      await post(
+        'events',
+        { title: `Window ${startDay} ${startTime}`, start_date: daysAhead(startDay, startTime), end_date: daysAhead(endDay, endTime), timezone: 'UTC', tags: [tag.id], status },
+        status === 'draft' ? author : editor,
+      );
+    }
+    await expectInSync();
+    const day = (offset: number) => daysAhead(offset).slice(0, 10);
+    const windows = [
+      '',
+      `start_date=${day(2)}&end_date=${day(2)}`,
+      `start_date=${day(2)}&end_date=${day(3)}`,
+      `start_date=${day(3)}&end_date=${day(9)}`,
+      `start_date=${day(3)}&end_date=${day(10)}`,
+      `start_date=${day(4)}&end_date=${day(12)}`,
+      `start_date=${day(1)}&end_date=${day(39)}`,
+      `start_date=${day(1)}&end_date=${day(40)}`,
+      `start_date=${day(6)}&end_date=${day(6)}`,
+      `start_date=${day(13)}&end_date=${day(11)}`,
+    ];
+    for (const window of windows) {
+      for (const [user, statuses] of [[undefined, ''], [editor, ''], [author, ''], [editor, '&status=draft,pending'], [author, '&status=draft']] as const) {
+        for (const filter of [`tags=${tag.id}`, '']) {
+          const path = `${ns}/events?per_page=50&${filter}&${window}${statuses}`;
+          const call = http().get(path);
+          if (user) call.set('Authorization', user.authorization);
+          const response = await call;
+          if (response.status === 404) continue;
+          expect({ path, status: response.status }).toEqual({ path, status: 200 });
+          expect({ path, total: response.body.total }).toEqual({ path, total: (response.body.events as unknown[]).length });
+        }
+      }
+    }
+    expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(39)}`)).toBe(7);
+    expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(40)}`)).toBe(8);
+    expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(39)}&status=draft,pending`, editor)).toBe(2);
+    expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(39)}&status=draft,pending`, author)).toBe(1);
+  });
+
+  it('follows writes made outside the events service, and concurrent creates', async () => {
+    const events = testApp.dataSource.getRepository(Event);
+    const saved = await events.save({
+      title: 'Listing saved',
+      slug: 'listing-saved',
+      status: 'publish',
+      authorId: editor.id,
+      timezone: 'UTC',
+      startUtc: new Date(Date.now() + 5 * 86_400_000),
+      endUtc: new Date(Date.now() + 5 * 86_400_000 + 3_600_000),
+      startLocal: '2030-01-01 10:00:00',
+      endLocal: '2030-01-01 11:00:00',
+      publishedAt: new Date(),
+    });
+    await expectInSync();
+    await events.update({ id: saved.id }, { featured: true });
+    await expectInSync();
+    const tag = await post('tags', { name: 'listing-concurrent' });
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        post('events', { title: `Listing concurrent ${index}`, start_date: daysAhead(3 + index), end_date: daysAhead(3 + index, '22:00:00'), tags: [tag.id] }),
+      ),
+    );
+    await expectInSync();
+    expect(await listTotal(`tags=${tag.id}`)).toBe(6);
+    await events.createQueryBuilder().delete().execute();
+    expect(await expectInSync()).toBe(0);
+    expect(await listTotal('')).toBe(0);
+  });
+});
