@@ -44,7 +44,21 @@ export class BenchDatabase {
 
   /** Fresh index statistics after a bulk load, as a production database would have. */
   async analyze(): Promise<void> {
-    const tables = ['events', 'venues', 'organizers', 'event_categories', 'event_tags', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'tickets', 'ticket_capacity_counters', 'attendees', 'orders'];
+    const tables = [
+      'events',
+      'venues',
+      'organizers',
+      'event_categories',
+      'event_tags',
+      'event_venue_links',
+      'event_organizer_links',
+      'event_category_links',
+      'event_tag_links',
+      'tickets',
+      'ticket_capacity_counters',
+      'attendees',
+      'orders',
+    ];
     await this.connection.query(`ANALYZE TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`);
   }
 
@@ -81,7 +95,10 @@ export class BenchDatabase {
 
   /** Published events for the single-event route, at random. */
   async singleEventIds(count: number): Promise<number[]> {
-    const [events] = await this.connection.query<RowDataPacket[]>(`SELECT id FROM events WHERE status = 'publish' ORDER BY RAND() LIMIT ?`, [count]);
+    const [events] = await this.connection.query<RowDataPacket[]>(
+      `SELECT id FROM events WHERE status = 'publish' ORDER BY RAND() LIMIT ?`,
+      [count],
+    );
     return events.map((row) => Number(row.id));
   }
 
@@ -127,9 +144,16 @@ export class BenchDatabase {
   }
 
   /** What a ticket sold and holds, its attendees and its orders' units, to count what was oversold. */
-  async ticketOutcome(ticketId: number): Promise<{ sold: number; pending: number; attendees: number; orders: number; orderedUnits: number }> {
-    const [counters] = await this.connection.query<RowDataPacket[]>('SELECT sold, pending FROM ticket_capacity_counters WHERE ticket_id = ?', [ticketId]);
-    const [attendees] = await this.connection.query<RowDataPacket[]>('SELECT COUNT(*) AS attendees FROM attendees WHERE ticket_id = ?', [ticketId]);
+  async ticketOutcome(
+    ticketId: number,
+  ): Promise<{ sold: number; pending: number; attendees: number; orders: number; orderedUnits: number }> {
+    const [counters] = await this.connection.query<RowDataPacket[]>(
+      'SELECT sold, pending FROM ticket_capacity_counters WHERE ticket_id = ?',
+      [ticketId],
+    );
+    const [attendees] = await this.connection.query<RowDataPacket[]>('SELECT COUNT(*) AS attendees FROM attendees WHERE ticket_id = ?', [
+      ticketId,
+    ]);
     const [orders] = await this.connection.query<RowDataPacket[]>(
       'SELECT COUNT(DISTINCT order_id) AS orders, COALESCE(SUM(quantity), 0) AS units FROM order_items WHERE ticket_id = ?',
       [ticketId],

@@ -63,10 +63,19 @@ export async function runFlashSale(job: FlashJob): Promise<FlashResult> {
   let lastSale = started;
   let timedOut = false;
 
-  const post = async (url: string, body: unknown, token: string | null): Promise<{ status: number; token: string | null; body: string }> => {
+  const post = async (
+    url: string,
+    body: unknown,
+    token: string | null,
+  ): Promise<{ status: number; token: string | null; body: string }> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers['x-cart-token'] = token;
-    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(Math.round(Math.max(1000, deadline - performance.now() + 60_000))) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(Math.round(Math.max(1000, deadline - performance.now() + 60_000))),
+    });
     return { status: response.status, token: response.headers.get('x-cart-token'), body: await response.text() };
   };
 
@@ -80,7 +89,11 @@ export async function runFlashSale(job: FlashJob): Promise<FlashResult> {
         return;
       }
       try {
-        const cart = await post(`${base}/cal/tickets/v1/cart`, { provider: job.ticket.provider, tickets: [{ ticket_id: job.ticket.id, quantity: wanted }] }, token);
+        const cart = await post(
+          `${base}/cal/tickets/v1/cart`,
+          { provider: job.ticket.provider, tickets: [{ ticket_id: job.ticket.id, quantity: wanted }] },
+          token,
+        );
         if (cart.status === 409) {
           count('cart 409');
           // Fewer left than wanted: ask for one; none left: this buyer is done.
@@ -97,7 +110,11 @@ export async function runFlashSale(job: FlashJob): Promise<FlashResult> {
         }
         token = cart.token ?? token;
         const sent = performance.now();
-        const checkout = await post(`${base}/cal/tickets/v1/cart/checkout`, { provider: job.ticket.provider, purchaser: { name: `Flash buyer ${index}`, email: `flash${index}@example.com` } }, token);
+        const checkout = await post(
+          `${base}/cal/tickets/v1/cart/checkout`,
+          { provider: job.ticket.provider, purchaser: { name: `Flash buyer ${index}`, email: `flash${index}@example.com` } },
+          token,
+        );
         const latency = performance.now() - sent;
         allLatencies.push(latency);
         count(`checkout ${checkout.status}`);

@@ -32,7 +32,14 @@ export interface FlashSaleSettings {
   deadlineSeconds: number;
 }
 
-export const DEFAULT_FLASH_SALE: FlashSaleSettings = { capacity: 10_000, buyers: 500, maxUnits: 2, burstCapacity: 50, burstBuyers: 200, deadlineSeconds: 900 };
+export const DEFAULT_FLASH_SALE: FlashSaleSettings = {
+  capacity: 10_000,
+  buyers: 500,
+  maxUnits: 2,
+  burstCapacity: 50,
+  burstBuyers: 200,
+  deadlineSeconds: 900,
+};
 
 /** What the database holds for a sale's ticket afterwards. */
 export interface SaleOutcome {
@@ -56,7 +63,11 @@ function outcomeOf(raw: Omit<SaleOutcome, 'oversold'>, capacity: number): SaleOu
   return { ...raw, oversold: Math.max(0, raw.sold + raw.pending - capacity, raw.attendees - capacity) };
 }
 
-async function fillCarts(urls: string[], ticket: { id: number; provider: string }, buyers: number): Promise<Array<{ url: string; token: string }>> {
+async function fillCarts(
+  urls: string[],
+  ticket: { id: number; provider: string },
+  buyers: number,
+): Promise<Array<{ url: string; token: string }>> {
   const carts: Array<{ url: string; token: string }> = [];
   // In batches: the carts are set up, not measured.
   for (let start = 0; start < buyers; start += 50) {
@@ -90,7 +101,14 @@ export async function runFlashSales(
 
   const ticket = await database.createContendedTicket(settings.capacity, `flash-${label}`, '0.00');
   log(`flash sale: ${settings.buyers} buyers on a ticket of ${settings.capacity} units over ${urls.length} instance(s)`);
-  const flashJob: FlashJob = { kind: 'flash', urls, ticket, buyers: settings.buyers, maxUnits: settings.maxUnits, deadlineSeconds: settings.deadlineSeconds };
+  const flashJob: FlashJob = {
+    kind: 'flash',
+    urls,
+    ticket,
+    buyers: settings.buyers,
+    maxUnits: settings.maxUnits,
+    deadlineSeconds: settings.deadlineSeconds,
+  };
   const flashFile = join(jobFolder, `flash-${label}.json`);
   writeFileSync(flashFile, JSON.stringify(flashJob));
   const flash = await runLoad<FlashResult>(flashFile);
@@ -111,15 +129,23 @@ export async function runFlashSales(
       method: 'POST',
       path: `${cart.url}/cal/tickets/v1/cart/checkout`,
       headers: { 'content-type': 'application/json', 'x-cart-token': cart.token },
-      body: JSON.stringify({ provider: burstTicket.provider, purchaser: { name: `Stampede buyer ${index}`, email: `stampede${index}@example.com` } }),
+      body: JSON.stringify({
+        provider: burstTicket.provider,
+        purchaser: { name: `Stampede buyer ${index}`, email: `stampede${index}@example.com` },
+      }),
     })),
   };
   const burstFile = join(jobFolder, `stampede-${label}.json`);
   writeFileSync(burstFile, JSON.stringify(burstJob));
   const burst = await runLoad<BurstResult>(burstFile);
   const burstOutcome = outcomeOf(await database.ticketOutcome(burstTicket.id), settings.burstCapacity);
-  const exact = burstOutcome.pending === settings.burstCapacity && burstOutcome.attendees === settings.burstCapacity && (burst.statuses['201'] ?? 0) === settings.burstCapacity;
-  log(`stampede: ${settings.burstBuyers} buyers on ${settings.burstCapacity} units answered in ${burst.elapsedMs.toFixed(0)} ms ${JSON.stringify(burst.statuses)}; held ${burstOutcome.pending}, oversold ${burstOutcome.oversold}`);
+  const exact =
+    burstOutcome.pending === settings.burstCapacity &&
+    burstOutcome.attendees === settings.burstCapacity &&
+    (burst.statuses['201'] ?? 0) === settings.burstCapacity;
+  log(
+    `stampede: ${settings.burstBuyers} buyers on ${settings.burstCapacity} units answered in ${burst.elapsedMs.toFixed(0)} ms ${JSON.stringify(burst.statuses)}; held ${burstOutcome.pending}, oversold ${burstOutcome.oversold}`,
+  );
 
   return {
     instances: urls.length,
@@ -171,15 +197,27 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const options = new Command()
     .name('npm run bench:flash-sale --')
-    .option('--server <url>', 'MariaDB/MySQL server (the database name is added)', process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306')
-    .option('--database-urls <list>', 'comma-separated database URLs, one service instance each (all the same database, e.g. one per Galera node)')
+    .option(
+      '--server <url>',
+      'MariaDB/MySQL server (the database name is added)',
+      process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306',
+    )
+    .option(
+      '--database-urls <list>',
+      'comma-separated database URLs, one service instance each (all the same database, e.g. one per Galera node)',
+    )
     .option('--pool-size <n>', 'database connections of each instance', (value) => Number(value), 10)
     .option('--capacity <n>', 'units of the sustained sale', (value) => Number(value), DEFAULT_FLASH_SALE.capacity)
     .option('--buyers <n>', 'concurrent buyers of the sustained sale', (value) => Number(value), DEFAULT_FLASH_SALE.buyers)
     .option('--max-units <n>', 'each checkout takes 1..n units', (value) => Number(value), DEFAULT_FLASH_SALE.maxUnits)
     .option('--burst-capacity <n>', 'units of the stampede', (value) => Number(value), DEFAULT_FLASH_SALE.burstCapacity)
     .option('--burst-buyers <n>', 'buyers of the stampede', (value) => Number(value), DEFAULT_FLASH_SALE.burstBuyers)
-    .option('--deadline <s>', 'the sustained sale stops by itself after this long', (value) => Number(value), DEFAULT_FLASH_SALE.deadlineSeconds)
+    .option(
+      '--deadline <s>',
+      'the sustained sale stops by itself after this long',
+      (value) => Number(value),
+      DEFAULT_FLASH_SALE.deadlineSeconds,
+    )
     .option('--log-level <level>', "the service's LOG_LEVEL", 'warn')
     .option('--keep', 'keep the database', false)
     .parse()
@@ -199,7 +237,12 @@ async function main(): Promise<void> {
   try {
     await dataSource.runMigrations({ transaction: 'each' });
     for (const databaseUrl of databaseUrls) {
-      const settings: TargetSettings = { databaseUrl, poolSize: options.poolSize, nonceSecret: 'bench-nonce-secret-0123456789abcdef', logLevel: options.logLevel };
+      const settings: TargetSettings = {
+        databaseUrl,
+        poolSize: options.poolSize,
+        nonceSecret: 'bench-nonce-secret-0123456789abcdef',
+        logLevel: options.logLevel,
+      };
       targets.push(await startService(settings));
     }
     const report = await runFlashSales(
@@ -224,7 +267,11 @@ async function main(): Promise<void> {
     writeFileSync(join(folder, `flash-sale-${stamp}.json`), JSON.stringify({ machine, report }, null, 2));
     writeFileSync(join(folder, `flash-sale-${stamp}.md`), text);
     process.stdout.write(`\n${text}`);
-    const failed = report.sustained.outcome.oversold > 0 || report.stampede.outcome.oversold > 0 || report.sustained.duplicateOrders > 0 || !report.stampede.exact;
+    const failed =
+      report.sustained.outcome.oversold > 0 ||
+      report.stampede.outcome.oversold > 0 ||
+      report.sustained.duplicateOrders > 0 ||
+      !report.stampede.exact;
     if (failed) process.exitCode = 1;
   } finally {
     for (const target of targets) await target.stop();

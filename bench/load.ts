@@ -92,7 +92,14 @@ async function runBurst(job: BurstJob): Promise<BurstResult> {
   const elapsedMs = performance.now() - started;
   const statuses: Record<string, number> = {};
   for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-  return { elapsedMs, statuses, bodies: answers.filter((answer) => !answer.status.startsWith('2')).slice(0, 3).map((answer) => answer.body) };
+  return {
+    elapsedMs,
+    statuses,
+    bodies: answers
+      .filter((answer) => !answer.status.startsWith('2'))
+      .slice(0, 3)
+      .map((answer) => answer.body),
+  };
 }
 
 async function main(): Promise<void> {

@@ -60,7 +60,13 @@ async function waitUntilAnswering(url: string, child: ChildProcess, output: () =
   throw new Error(`${url} did not answer within ${timeoutSeconds} s:\n${output()}`);
 }
 
-async function startProcess(name: Target['name'], args: string[], env: NodeJS.ProcessEnv, readyPath: string, timeoutSeconds = 120): Promise<Target> {
+async function startProcess(
+  name: Target['name'],
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyPath: string,
+  timeoutSeconds = 120,
+): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';

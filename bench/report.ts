@@ -19,7 +19,17 @@ export interface ScenarioReport {
   name: string;
   title: string;
   cycles: CycleMeasure[];
-  median: { serviceRps: number; floorRps: number; ratio: number; serviceP50: number; serviceP99: number; serviceMax: number; floorP50: number; floorP99: number; p99Ratio: number };
+  median: {
+    serviceRps: number;
+    floorRps: number;
+    ratio: number;
+    serviceP50: number;
+    serviceP99: number;
+    serviceMax: number;
+    floorP50: number;
+    floorP99: number;
+    p99Ratio: number;
+  };
   errors: { service: number; floor: number };
 }
 
@@ -162,12 +172,18 @@ export function markdown(report: BenchReport): string {
       lines.push(`| ${point.events.toLocaleString('en')} | ${cells.join(' | ')} |`);
     }
   }
-  const lists = Object.entries(report.lists).map(([name, route]) => `${name}: \`${route.query || '(none)'}\` pages ${route.firstPage}–${route.lastPage}`);
+  const lists = Object.entries(report.lists).map(
+    ([name, route]) => `${name}: \`${route.query || '(none)'}\` pages ${route.firstPage}–${route.lastPage}`,
+  );
   if (lists.length) lines.push('', `Lists at ${settings.events.toLocaleString('en')} events: ${lists.join('; ')}.`);
   lines.push('', `Peak RSS: service ${round(report.peakRssMb.service)} MB, floor ${round(report.peakRssMb.floor)} MB.`);
-  const seeds = Object.entries(report.seedSeconds).map(([size, seconds]) => `${Number(size).toLocaleString('en')} events in ${round(seconds)} s`);
+  const seeds = Object.entries(report.seedSeconds).map(
+    ([size, seconds]) => `${Number(size).toLocaleString('en')} events in ${round(seconds)} s`,
+  );
   if (seeds.length) lines.push(`Seeding (topping up): ${seeds.join(', ')}.`);
-  const floors = Object.entries(report.floorStartSeconds).map(([size, seconds]) => `${round(seconds)} s at ${Number(size).toLocaleString('en')} events`);
+  const floors = Object.entries(report.floorStartSeconds).map(
+    ([size, seconds]) => `${round(seconds)} s at ${Number(size).toLocaleString('en')} events`,
+  );
   if (floors.length) lines.push(`Floor start-up (its tables and documents): ${floors.join(', ')}.`);
   return lines.join('\n') + '\n';
 }

@@ -58,7 +58,10 @@ const SETTLE_TIMEOUT_MS = 120_000;
 const SALE_TICKETS = 10;
 
 function numberList(value: string): number[] {
-  return value.split(',').map((part) => Number(part.trim())).filter((size) => Number.isInteger(size) && size > 0);
+  return value
+    .split(',')
+    .map((part) => Number(part.trim()))
+    .filter((size) => Number.isInteger(size) && size > 0);
 }
 
 function parseOptions(): Options {
@@ -73,14 +76,23 @@ function parseOptions(): Options {
     .option('--connections <n>', 'concurrent connections of the load generator', (value) => Number(value), 50)
     .option('--pool-size <n>', 'database connections of each server (DATABASE_POOL_SIZE)', (value) => Number(value), 10)
     .option('--sale-rate <n>', 'checkouts per second during the sale scenarios', (value) => Number(value), 20)
-    .option('--server <url>', 'MariaDB/MySQL server (the database name is added)', process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306')
+    .option(
+      '--server <url>',
+      'MariaDB/MySQL server (the database name is added)',
+      process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306',
+    )
     .option('--database <name>', 'use (and keep) this database; seeded only up to what is missing')
     .option('--keep', 'keep the database this run creates', false)
     .option('--scenarios <names>', `comma-separated subset of ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`)
     .option('--no-scaling', 'skip the smaller sizes and the one-connection list latencies')
     .option('--log-level <level>', "the service's LOG_LEVEL (its production default: info)", 'info')
     .option('--no-flash-sale', 'skip the flash sales (bench/flash-sale.ts) after the scenarios')
-    .option('--buffer-pool-mb <n>', 'raise InnoDB buffer pool to at least this for the run (put back after); 0 leaves it', (value) => Number(value), 2048)
+    .option(
+      '--buffer-pool-mb <n>',
+      'raise InnoDB buffer pool to at least this for the run (put back after); 0 leaves it',
+      (value) => Number(value),
+      2048,
+    )
     .parse();
   return program.opts<Options>();
 }
@@ -95,7 +107,13 @@ class Runner {
 
   constructor(private readonly options: Options) {}
 
-  async steady(target: Target, scenario: string, context: ScenarioContext, durationSeconds: number, connections: number): Promise<SteadyResult> {
+  async steady(
+    target: Target,
+    scenario: string,
+    context: ScenarioContext,
+    durationSeconds: number,
+    connections: number,
+  ): Promise<SteadyResult> {
     const job: SteadyJob = { kind: 'steady', url: target.url, scenario, context, connections, durationSeconds };
     const file = join(this.jobFolder, `job-${this.jobs++}.json`);
     writeFileSync(file, JSON.stringify(job));
@@ -109,12 +127,23 @@ class Runner {
    */
   async settle(target: Target, scenario: string, context: ScenarioContext): Promise<void> {
     const request = SCENARIOS.find((candidate) => candidate.name === scenario)!.request(context, 0);
-    const response = await fetch(target.url + request.path, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
+    const response = await fetch(target.url + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS),
+    });
     await response.arrayBuffer();
   }
 
   /** One measured run after its warm-up, each after the backlog of the run before. */
-  async measure(target: Target, scenario: string, context: ScenarioContext, connections = this.options.connections, durationSeconds = this.options.duration): Promise<SteadyResult> {
+  async measure(
+    target: Target,
+    scenario: string,
+    context: ScenarioContext,
+    connections = this.options.connections,
+    durationSeconds = this.options.duration,
+  ): Promise<SteadyResult> {
     await this.settle(target, scenario, context);
     if (this.options.warmup > 0) {
       await this.steady(target, scenario, context, this.options.warmup, connections);
@@ -178,12 +207,19 @@ async function main(): Promise<void> {
   const unknown = [...(selected ?? [])].filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
   if (unknown.length) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);
   const scenarios = SCENARIOS.filter((scenario) => !selected || selected.has(scenario.name));
-  const sizes = options.scaling ? [...options.sizes.filter((size) => size < options.events).sort((a, b) => a - b), options.events] : [options.events];
+  const sizes = options.scaling
+    ? [...options.sizes.filter((size) => size < options.events).sort((a, b) => a - b), options.events]
+    : [options.events];
 
   const databaseName = options.database ?? `cal_bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
   const keep = options.keep || options.database !== undefined;
   const databaseUrl = `${options.server.replace(/\/$/, '')}/${databaseName}`;
-  const settings: TargetSettings = { databaseUrl, poolSize: options.poolSize, nonceSecret: 'bench-nonce-secret-0123456789abcdef', logLevel: options.logLevel };
+  const settings: TargetSettings = {
+    databaseUrl,
+    poolSize: options.poolSize,
+    nonceSecret: 'bench-nonce-secret-0123456789abcdef',
+    logLevel: options.logLevel,
+  };
 
   const database = await BenchDatabase.create(options.server, databaseName);
   const bufferPoolBefore = await database.ensureBufferPool(options.bufferPoolMb);
@@ -248,7 +284,9 @@ async function main(): Promise<void> {
             floor: await runner.measure(floor, scenario.name, context, 1, options.scalingDuration),
           };
           point.measures.push(measure);
-          log(`${scenario.name} at ${size.toLocaleString('en')} events, one connection: service p50 ${measure.service.p50} ms p99 ${measure.service.p99} ms, floor p50 ${measure.floor.p50} ms`);
+          log(
+            `${scenario.name} at ${size.toLocaleString('en')} events, one connection: service p50 ${measure.service.p50} ms p99 ${measure.service.p99} ms, floor p50 ${measure.floor.p50} ms`,
+          );
         }
         report.scaling.push(point);
       }
@@ -271,7 +309,9 @@ async function main(): Promise<void> {
         log(
           `${scenario.name} cycle ${cycle}: service ${serviceResult.requestsPerSecond.toFixed(0)} req/s (p99 ${serviceResult.p99} ms, ${serviceResult.non2xx} non-2xx), ` +
             `floor ${floorResult.requestsPerSecond.toFixed(0)} req/s (p99 ${floorResult.p99} ms, ${floorResult.non2xx} non-2xx), ratio ${ratio.toFixed(2)}` +
-            (saleResult ? `; sale ${saleResult.checkouts} checkouts in ${saleResult.seconds.toFixed(0)} s ${JSON.stringify(saleResult.failures)}` : ''),
+            (saleResult
+              ? `; sale ${saleResult.checkouts} checkouts in ${saleResult.seconds.toFixed(0)} s ${JSON.stringify(saleResult.failures)}`
+              : ''),
         );
       }
       report.scenarios.push(summarise(scenario.name, scenario.title, cycles));
@@ -289,7 +329,8 @@ async function main(): Promise<void> {
     await dataSource.destroy();
     if (!keep) await database.drop();
     // Put back only what this run changed: with --buffer-pool-mb 0 the server's settings are never written.
-    if (options.bufferPoolMb > 0 && bufferPoolBefore < options.bufferPoolMb * 1024 * 1024) await database.setBufferPool(bufferPoolBefore).catch(() => undefined);
+    if (options.bufferPoolMb > 0 && bufferPoolBefore < options.bufferPoolMb * 1024 * 1024)
+      await database.setBufferPool(bufferPoolBefore).catch(() => undefined);
     await database.close();
   }
 }

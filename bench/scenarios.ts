@@ -10,7 +10,8 @@ export interface ListRoute {
   lastPage: number;
 }
 
-export type ListName = 'events-list' | 'events-category' | 'events-tag' | 'events-venue' | 'events-organizer' | 'events-two-categories' | 'events-page-200';
+export type ListName =
+  'events-list' | 'events-category' | 'events-tag' | 'events-venue' | 'events-organizer' | 'events-two-categories' | 'events-page-200';
 
 /** Ids read from the seeded database (and pages from the service), so that every request hits real rows. */
 export interface ScenarioContext {

@@ -34,7 +34,15 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { minutes: 10, connections: 20, server: 'mysql://root@127.0.0.1:3306', poolSize: 10, keep: false, sampleSeconds: 10, heapSnapshot: false };
+  const options: Options = {
+    minutes: 10,
+    connections: 20,
+    server: 'mysql://root@127.0.0.1:3306',
+    poolSize: 10,
+    keep: false,
+    sampleSeconds: 10,
+    heapSnapshot: false,
+  };
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, inline] = argv[index].split('=', 2);
     const value = () => inline ?? argv[(index += 1)];
@@ -47,7 +55,8 @@ function parseOptions(argv: string[]): Options {
     else if (flag === '--heap-snapshot') options.heapSnapshot = true;
     else throw new Error(`unknown option ${flag}`);
   }
-  if (!(options.minutes > 0) || !(options.connections > 0) || !(options.poolSize > 0)) throw new Error('--minutes, --connections and --pool-size must be positive');
+  if (!(options.minutes > 0) || !(options.connections > 0) || !(options.poolSize > 0))
+    throw new Error('--minutes, --connections and --pool-size must be positive');
   return options;
 }
 
@@ -98,7 +107,9 @@ class Recorder {
   readonly failures: Failure[] = [];
 
   fail(failure: Failure): void {
-    log(`${failure.status} ${failure.method} ${failure.path} ${JSON.stringify(failure.request ?? null)} → ${JSON.stringify(failure.response).slice(0, 500)}`);
+    log(
+      `${failure.status} ${failure.method} ${failure.path} ${JSON.stringify(failure.request ?? null)} → ${JSON.stringify(failure.response).slice(0, 500)}`,
+    );
     if (this.failures.length < MAX_FAILURES_KEPT) this.failures.push(failure);
   }
 
@@ -116,8 +127,17 @@ class Recorder {
       .map(([route, counts]) => {
         const latencies = (this.latencies.get(route) ?? []).sort((a, b) => a - b);
         const statuses = Object.fromEntries([...counts.entries()].sort());
-        const serverErrors = [...counts.entries()].filter(([status]) => !/^[1-4]\d\d$/.test(status)).reduce((sum, [, count]) => sum + count, 0);
-        return { route, requests: latencies.length, statuses, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), serverErrors };
+        const serverErrors = [...counts.entries()]
+          .filter(([status]) => !/^[1-4]\d\d$/.test(status))
+          .reduce((sum, [, count]) => sum + count, 0);
+        return {
+          route,
+          requests: latencies.length,
+          statuses,
+          p50: percentile(latencies, 0.5),
+          p99: percentile(latencies, 0.99),
+          serverErrors,
+        };
       })
       .sort((a, b) => b.requests - a.requests);
   }
@@ -145,13 +165,22 @@ class Client {
   ) {}
 
   /** One request; recorded under its route unless `record` is false (set-up). Network failures are recorded as `error`. */
-  async send(method: string, path: string, options: { authorization?: string; body?: unknown; headers?: Record<string, string>; record?: boolean } = {}): Promise<Answer | null> {
+  async send(
+    method: string,
+    path: string,
+    options: { authorization?: string; body?: unknown; headers?: Record<string, string>; record?: boolean } = {},
+  ): Promise<Answer | null> {
     const started = performance.now();
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.authorization) headers.authorization = options.authorization;
     if (options.body !== undefined) Object.assign(headers, JSON_HEADERS);
     try {
-      const response = await fetch(this.baseUrl + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(60_000) });
+      const response = await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(60_000),
+      });
       const text = await response.text();
       if (options.record !== false) this.recorder.record(routeOf(method, path), String(response.status), performance.now() - started);
       let body: unknown = null;
@@ -160,12 +189,27 @@ class Client {
       } catch {
         body = text;
       }
-      if (response.status >= 500) this.recorder.fail({ at: new Date().toISOString(), method, path, status: String(response.status), request: options.body, response: body });
+      if (response.status >= 500)
+        this.recorder.fail({
+          at: new Date().toISOString(),
+          method,
+          path,
+          status: String(response.status),
+          request: options.body,
+          response: body,
+        });
       return { status: response.status, body, headers: response.headers };
     } catch (error) {
       if (options.record !== false) {
         this.recorder.record(routeOf(method, path), 'error', performance.now() - started);
-        this.recorder.fail({ at: new Date().toISOString(), method, path, status: 'error', request: options.body, response: error instanceof Error ? error.message : String(error) });
+        this.recorder.fail({
+          at: new Date().toISOString(),
+          method,
+          path,
+          status: 'error',
+          request: options.body,
+          response: error instanceof Error ? error.message : String(error),
+        });
       }
       if (options.record === false) throw error;
       return null;
@@ -173,7 +217,11 @@ class Client {
   }
 
   /** A set-up request that must succeed. */
-  async must(method: string, path: string, options: { authorization?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async must(
+    method: string,
+    path: string,
+    options: { authorization?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const answer = (await this.send(method, path, { ...options, record: false })) as Answer;
     if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer;
@@ -231,7 +279,11 @@ function startFlags(): string[] {
 /** Starts dist/main.js with `npm start`'s flags; its log (pino's JSON lines, warnings and errors) is appended to `logFile`. */
 async function startService(env: NodeJS.ProcessEnv, logFile: string, nodeFlags: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logStream = createWriteStream(logFile, { flags: 'a' });
   // Both streams write to the log until the service exits: stdout alone must not end it.
   child.stdout?.pipe(logStream, { end: false });
@@ -274,7 +326,11 @@ interface SoakUser {
 }
 
 async function createUser(env: NodeJS.ProcessEnv, login: string, role: string): Promise<Omit<SoakUser, 'nonces'>> {
-  const { stdout } = await execFileAsync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'user:create', '--login', login, '--role', role], { cwd: ROOT, env });
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    [join(ROOT, 'dist', 'cli.js'), 'user:create', '--login', login, '--role', role],
+    { cwd: ROOT, env },
+  );
   const created = JSON.parse(stdout) as { application_password: string };
   return { login, role, authorization: `Basic ${Buffer.from(`${login}:${created.application_password}`).toString('base64')}` };
 }
@@ -319,17 +375,49 @@ function eventBody(title: string, world: World, extra: Record<string, unknown> =
 
 async function seed(client: Client, world: World, eventCount: number): Promise<void> {
   const admin = world.editors[0];
-  for (let index = 0; index < 4; index += 1) world.categoryIds.push((await client.must('POST', '/cal/events/v1/categories', { authorization: admin.authorization, body: { name: `Soak category ${index}` } })).body.id);
-  for (let index = 0; index < 4; index += 1) world.tagIds.push((await client.must('POST', '/cal/events/v1/tags', { authorization: admin.authorization, body: { name: `soak-tag-${index}` } })).body.id);
-  for (let index = 0; index < 5; index += 1) world.venueIds.push((await client.must('POST', '/cal/events/v1/venues', { authorization: admin.authorization, body: { venue: `Soak hall ${index}`, city: 'Springfield' } })).body.id);
+  for (let index = 0; index < 4; index += 1)
+    world.categoryIds.push(
+      (
+        await client.must('POST', '/cal/events/v1/categories', {
+          authorization: admin.authorization,
+          body: { name: `Soak category ${index}` },
+        })
+      ).body.id,
+    );
+  for (let index = 0; index < 4; index += 1)
+    world.tagIds.push(
+      (await client.must('POST', '/cal/events/v1/tags', { authorization: admin.authorization, body: { name: `soak-tag-${index}` } })).body
+        .id,
+    );
+  for (let index = 0; index < 5; index += 1)
+    world.venueIds.push(
+      (
+        await client.must('POST', '/cal/events/v1/venues', {
+          authorization: admin.authorization,
+          body: { venue: `Soak hall ${index}`, city: 'Springfield' },
+        })
+      ).body.id,
+    );
   for (let index = 0; index < eventCount; index += 1) {
     const owner = world.editors[index % world.editors.length];
-    const id = (await client.must('POST', '/cal/events/v1/events', { authorization: owner.authorization, body: eventBody(`Soak event ${index}`, world, { status: 'publish' }) })).body.id as number;
+    const id = (
+      await client.must('POST', '/cal/events/v1/events', {
+        authorization: owner.authorization,
+        body: eventBody(`Soak event ${index}`, world, { status: 'publish' }),
+      })
+    ).body.id as number;
     world.eventIds.push(id);
     if (index % 4 === 0) {
       const ticket = await client.must('POST', '/cal/tickets/v1/tickets', {
         authorization: owner.authorization,
-        body: { add_ticket_nonce: owner.nonces.add_ticket_nonce, post_id: id, provider: 'tc', name: 'General', price: '12.50', ticket: { mode: '' } },
+        body: {
+          add_ticket_nonce: owner.nonces.add_ticket_nonce,
+          post_id: id,
+          provider: 'tc',
+          name: 'General',
+          price: '12.50',
+          ticket: { mode: '' },
+        },
       });
       world.ticketIds.push(ticket.body.id as number);
     }
@@ -340,7 +428,11 @@ type Operation = (client: Client, world: World) => Promise<void>;
 
 const READS: Operation[] = [
   async (client) => void (await client.send('GET', '/cal/events/v1/events')),
-  async (client, world) => void (await client.send('GET', `/cal/events/v1/events?categories=${pick(world.categoryIds)}&page=${1 + Math.floor(Math.random() * 3)}`)),
+  async (client, world) =>
+    void (await client.send(
+      'GET',
+      `/cal/events/v1/events?categories=${pick(world.categoryIds)}&page=${1 + Math.floor(Math.random() * 3)}`,
+    )),
   async (client, world) => void (await client.send('GET', `/cal/events/v1/events/${pick(world.eventIds)}`)),
   async (client) => void (await client.send('GET', '/cal/events/v1/events?search=soak')),
   async (client) => void (await client.send('GET', '/cal/events/v1/venues')),
@@ -352,10 +444,15 @@ const READS: Operation[] = [
 
 /** An anonymous buyer fills a cart and checks it out. */
 const checkout: Operation = async (client, world) => {
-  const cart = await client.send('POST', '/cal/tickets/v1/cart', { body: { provider: 'tc', tickets: [{ ticket_id: pick(world.ticketIds), quantity: 1 + Math.floor(Math.random() * 3) }] } });
+  const cart = await client.send('POST', '/cal/tickets/v1/cart', {
+    body: { provider: 'tc', tickets: [{ ticket_id: pick(world.ticketIds), quantity: 1 + Math.floor(Math.random() * 3) }] },
+  });
   const token = cart?.headers.get('x-cart-token');
   if (!cart || cart.status !== 200 || !token) return;
-  await client.send('POST', '/cal/tickets/v1/cart/checkout', { headers: { 'x-cart-token': token }, body: { provider: 'tc', purchaser: { name: 'Soak Buyer', email: 'buyer@example.org' } } });
+  await client.send('POST', '/cal/tickets/v1/cart/checkout', {
+    headers: { 'x-cart-token': token },
+    body: { provider: 'tc', purchaser: { name: 'Soak Buyer', email: 'buyer@example.org' } },
+  });
 };
 
 const eventWrite: Operation = async (client, world) => {
@@ -373,7 +470,10 @@ const eventWrite: Operation = async (client, world) => {
   const { id, owner } = world.editable[index];
   const actor = owner.role === 'editor' ? pick(world.editors) : owner;
   if (roll < 0.6) {
-    await client.send('POST', `/cal/events/v1/events/${id}`, { authorization: actor.authorization, body: { title: `Soak write ${id} again`, categories: sample(world.categoryIds, 2), tags: sample(world.tagIds, 1) } });
+    await client.send('POST', `/cal/events/v1/events/${id}`, {
+      authorization: actor.authorization,
+      body: { title: `Soak write ${id} again`, categories: sample(world.categoryIds, 2), tags: sample(world.tagIds, 1) },
+    });
     return;
   }
   world.editable.splice(index, 1);
@@ -388,7 +488,14 @@ const ticketWrite: Operation = async (client, world) => {
     const eventId = pick(world.eventIds);
     const created = await client.send('POST', '/cal/tickets/v1/tickets', {
       authorization: owner.authorization,
-      body: { add_ticket_nonce: owner.nonces.add_ticket_nonce, post_id: eventId, provider: 'tc', name: `Soak ticket ${(counter += 1)}`, price: '5', ticket: { mode: 'own', capacity: 50 } },
+      body: {
+        add_ticket_nonce: owner.nonces.add_ticket_nonce,
+        post_id: eventId,
+        provider: 'tc',
+        name: `Soak ticket ${(counter += 1)}`,
+        price: '5',
+        ticket: { mode: 'own', capacity: 50 },
+      },
     });
     if (created?.status === 201) world.writableTickets.push({ id: created.body.id as number, eventId, owner });
     return;
@@ -396,11 +503,17 @@ const ticketWrite: Operation = async (client, world) => {
   const index = Math.floor(Math.random() * world.writableTickets.length);
   const { id, eventId, owner } = world.writableTickets[index];
   if (roll < 0.75) {
-    await client.send('PATCH', `/cal/tickets/v1/tickets/${id}`, { authorization: owner.authorization, body: { edit_ticket_nonce: owner.nonces.edit_ticket_nonce, post_id: eventId, price: String(5 + Math.floor(Math.random() * 20)) } });
+    await client.send('PATCH', `/cal/tickets/v1/tickets/${id}`, {
+      authorization: owner.authorization,
+      body: { edit_ticket_nonce: owner.nonces.edit_ticket_nonce, post_id: eventId, price: String(5 + Math.floor(Math.random() * 20)) },
+    });
     return;
   }
   world.writableTickets.splice(index, 1);
-  await client.send('DELETE', `/cal/tickets/v1/tickets/${id}`, { authorization: owner.authorization, body: { post_id: eventId, remove_ticket_nonce: owner.nonces.remove_ticket_nonce } });
+  await client.send('DELETE', `/cal/tickets/v1/tickets/${id}`, {
+    authorization: owner.authorization,
+    body: { post_id: eventId, remove_ticket_nonce: owner.nonces.remove_ticket_nonce },
+  });
 };
 
 /** The mix: half reads, then event writes, checkouts and ticket writes. */
@@ -432,7 +545,11 @@ async function main(): Promise<void> {
   const serviceLog = join(folder, `soak-${stamp}-service.log`);
   try {
     const snapshotDir = join(folder, `soak-${stamp}-heap`);
-    service = await startService(env, serviceLog, options.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []);
+    service = await startService(
+      env,
+      serviceLog,
+      options.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [],
+    );
     log(`service log: ${serviceLog}; flags: ${startFlags().join(' ') || 'none'}`);
     const pid = service.process.pid as number;
     log(`service started (pid ${pid}), RSS ${residentMb(pid, 'VmRSS')} MB`);
@@ -458,7 +575,9 @@ async function main(): Promise<void> {
     };
     await seed(client, world, 200);
     const afterSeed = residentMb(pid, 'VmRSS');
-    log(`seeded ${world.eventIds.length} events, ${world.ticketIds.length} tickets; RSS ${afterSeed} MB; soaking ${options.minutes} min at ${options.connections} connections`);
+    log(
+      `seeded ${world.eventIds.length} events, ${world.ticketIds.length} tickets; RSS ${afterSeed} MB; soaking ${options.minutes} min at ${options.connections} connections`,
+    );
 
     const samples: Array<{ minute: number; rssMb: number; heapUsedMb: number; externalMb: number; requests: number }> = [];
     const started = Date.now();
@@ -468,8 +587,16 @@ async function main(): Promise<void> {
       requests = recorder.all().length;
       const rssMb = residentMb(pid, 'VmRSS');
       void heapMb(service!.url).then((heap) => {
-        samples.push({ minute: Number(((Date.now() - started) / 60_000).toFixed(2)), rssMb, heapUsedMb: heap.heapUsed, externalMb: heap.external, requests });
-        log(`${samples[samples.length - 1].minute} min: RSS ${rssMb} MB (heap used ${heap.heapUsed} MB, external ${heap.external} MB), ${requests} requests`);
+        samples.push({
+          minute: Number(((Date.now() - started) / 60_000).toFixed(2)),
+          rssMb,
+          heapUsedMb: heap.heapUsed,
+          externalMb: heap.external,
+          requests,
+        });
+        log(
+          `${samples[samples.length - 1].minute} min: RSS ${rssMb} MB (heap used ${heap.heapUsed} MB, external ${heap.external} MB), ${requests} requests`,
+        );
       });
     }, options.sampleSeconds * 1000);
     await Promise.all(
@@ -542,7 +669,12 @@ function markdown(result: {
     '',
     '| route | requests | statuses | p50 ms | p99 ms |',
     '| --- | ---: | --- | ---: | ---: |',
-    ...result.routes.map((route) => `| ${route.route} | ${route.requests} | ${Object.entries(route.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')} | ${route.p50} | ${route.p99} |`),
+    ...result.routes.map(
+      (route) =>
+        `| ${route.route} | ${route.requests} | ${Object.entries(route.statuses)
+          .map(([status, count]) => `${status}: ${count}`)
+          .join(', ')} | ${route.p50} | ${route.p99} |`,
+    ),
     '',
     `RSS over time (MB, minute′ RSS/heap used): ${result.samples.map((entry) => `${entry.minute}′ ${entry.rssMb}/${entry.heapUsedMb}`).join(', ')}`,
     '',

@@ -44,7 +44,9 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   applyHttpSecurity(app, config);
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
-  app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), { exclude: [...OUTSIDE_API_ROOT, mountAtApiRoot(config.apiRoot)] });
+  app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), {
+    exclude: [...OUTSIDE_API_ROOT, mountAtApiRoot(config.apiRoot)],
+  });
   app.useGlobalPipes(
     new SizedValidationPipe({
       transform: true,
@@ -69,7 +71,10 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
       .build(),
     // Operation ids name the resource and the handler (`events_list`, `tickets_create`), not the class,
     // for the method names of generated clients.
-    { operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '').replace(/^./, (first) => first.toLowerCase())}_${methodKey}` },
+    {
+      operationIdFactory: (controllerKey, methodKey) =>
+        `${controllerKey.replace(/Controller$/, '').replace(/^./, (first) => first.toLowerCase())}_${methodKey}`,
+    },
   );
   // Authentication is optional on most routes: anonymous callers read published content.
   document.security = [{}, { basic: [] }];

@@ -45,7 +45,14 @@ export function buildProgram(): Command {
       await withUsers(async (users) => {
         const user = await users.create({ login: options.login, role: options.role, email: options.email, displayName: options.name });
         const issued = await users.createApplicationPassword(user.login, 'cli');
-        print({ id: user.id, login: user.login, role: user.role, email: user.email, application_password: issued.password, uuid: issued.uuid });
+        print({
+          id: user.id,
+          login: user.login,
+          role: user.role,
+          email: user.email,
+          application_password: issued.password,
+          uuid: issued.uuid,
+        });
       });
     });
 
@@ -124,7 +131,7 @@ export async function runCli(argv: string[]): Promise<number> {
         : error instanceof ConfigError || error instanceof CliUsageError || error instanceof DemoRefusedError
           ? error.message
           : error instanceof Error
-            ? error.stack ?? error.message
+            ? (error.stack ?? error.message)
             : String(error);
     process.stderr.write(`error: ${message}\n`);
     return 1;

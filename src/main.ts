@@ -29,7 +29,10 @@ async function bootstrap(): Promise<void> {
   const base = config.publicUrl ?? `http://localhost:${config.port}`;
   app
     .get(AppLogger)
-    .log(`cal is listening on ${base}${config.apiRoot}/${config.apiPrefix}/events/v1 (API docs: ${base}${config.apiRoot}/docs; database: ${describeDatabase(config.database)})`, 'Bootstrap');
+    .log(
+      `cal is listening on ${base}${config.apiRoot}/${config.apiPrefix}/events/v1 (API docs: ${base}${config.apiRoot}/docs; database: ${describeDatabase(config.database)})`,
+      'Bootstrap',
+    );
 }
 
 /** Where the data lives, without credentials. */
@@ -41,6 +44,6 @@ function describeDatabase(database: AppConfig['database']): string {
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

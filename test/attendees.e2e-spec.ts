@@ -24,7 +24,19 @@ const withSecurityCode = (keys: string[]) => {
   const at = keys.indexOf('is_purchaser') + 1;
   return [...keys.slice(0, at), 'security_code', ...keys.slice(at)];
 };
-const MANAGER_ONLY_KEYS = ['provider', 'order', 'sku', 'email', 'checked_in', 'checkin_details', 'is_subscribed', 'is_purchaser', 'security_code', 'rsvp_going', 'payment'];
+const MANAGER_ONLY_KEYS = [
+  'provider',
+  'order',
+  'sku',
+  'email',
+  'checked_in',
+  'checkin_details',
+  'is_subscribed',
+  'is_purchaser',
+  'security_code',
+  'rsvp_going',
+  'payment',
+];
 
 describe('Attendees (e2e)', () => {
   let testApp: TestApp;
@@ -39,7 +51,13 @@ describe('Attendees (e2e)', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }] });
-    admin = { id: 1, login: ADMIN.login, role: 'administrator', password: ADMIN.password, authorization: basicAuth(ADMIN.login, ADMIN.password) };
+    admin = {
+      id: 1,
+      login: ADMIN.login,
+      role: 'administrator',
+      password: ADMIN.password,
+      authorization: basicAuth(ADMIN.login, ADMIN.password),
+    };
     editor = await createUser(testApp, 'editor');
     author = await createUser(testApp, 'author');
     otherAuthor = await createUser(testApp, 'author');
@@ -99,7 +117,12 @@ describe('Attendees (e2e)', () => {
       tcHidden = await insertTicketRow(ds, eventHidden, { provider: 'tc', price: '25.00' });
       tcDraft = await insertTicketRow(ds, eventDraft, { provider: 'tc', price: '25.00' });
 
-      a.turing = await insertAttendeeRow(ds, tcA, { name: 'Alan Turing', email: 'alan@example.com', createdAt: day(1), userId: subscriber.id });
+      a.turing = await insertAttendeeRow(ds, tcA, {
+        name: 'Alan Turing',
+        email: 'alan@example.com',
+        createdAt: day(1),
+        userId: subscriber.id,
+      });
       a.pending = await insertAttendeeRow(ds, tcA, { name: 'Grace Hopper', orderStatus: 'pending', createdAt: day(2) });
       a.optedOut = await insertAttendeeRow(ds, tcA, { name: 'Quiet Person', optout: true, createdAt: day(3) });
       a.lovelace = await insertAttendeeRow(ds, rsvpA, { name: 'Ada Lovelace', email: 'ada@example.com', createdAt: day(4) });
@@ -185,7 +208,13 @@ describe('Attendees (e2e)', () => {
           is_subscribed: false,
           is_purchaser: true,
           security_code: a.turing.securityCode,
-          payment: { provider: 'tc', price: '25', currency: '$', date: '2026-11-01 07:00:00', date_details: { year: '2026', month: '11', day: '01', hour: '07', minutes: '00', seconds: '00' } },
+          payment: {
+            provider: 'tc',
+            price: '25',
+            currency: '$',
+            date: '2026-11-01 07:00:00',
+            date_details: { year: '2026', month: '11', day: '01', hour: '07', minutes: '00', seconds: '00' },
+          },
         });
         expect(lovelace).toMatchObject({ provider: 'rsvp', rsvp_going: true, security_code: a.lovelace.securityCode });
         expect(lovelace).not.toHaveProperty('payment');
@@ -195,7 +224,9 @@ describe('Attendees (e2e)', () => {
 
       it("shows an author every attendee of their own events with manager fields, and only public ones of others' events", async () => {
         const response = await list('', author).expect(200);
-        const own = [a.turing, a.pending, a.optedOut, a.lovelace, a.notGoing, a.refunded, a.privateStatus, a.hidden, a.draft].map((attendee) => attendee.id);
+        const own = [a.turing, a.pending, a.optedOut, a.lovelace, a.notGoing, a.refunded, a.privateStatus, a.hidden, a.draft].map(
+          (attendee) => attendee.id,
+        );
         expect(sorted(idsOf(response.body))).toEqual(sorted([...own, a.bravo.id]));
         for (const attendee of response.body.attendees) {
           if (attendee.id === a.bravo.id) {
@@ -249,7 +280,11 @@ describe('Attendees (e2e)', () => {
         for (const attendee of [a.pending, a.optedOut, a.notGoing, a.refunded, a.privateStatus, a.hidden, a.draft, a.cancelled]) {
           for (const user of [null, subscriber]) {
             const response = await http().get(`${base}/${attendee.id}`).set(as(user)).expect(401);
-            expect(response.body).toEqual({ code: 'attendee-not-accessible', message: 'The requested attendee is not accessible.', data: { status: 401 } });
+            expect(response.body).toEqual({
+              code: 'attendee-not-accessible',
+              message: 'The requested attendee is not accessible.',
+              data: { status: 401 },
+            });
           }
         }
         await http().get(`${base}/${a.draft.id}`).set(as(otherAuthor)).expect(401);
@@ -257,7 +292,11 @@ describe('Attendees (e2e)', () => {
 
       it('returns 404 attendee-not-found for an unknown id and rest_no_route for a non-numeric one', async () => {
         const response = await http().get(`${base}/999999`).expect(404);
-        expect(response.body).toEqual({ code: 'attendee-not-found', message: 'The requested attendee does not exist.', data: { status: 404 } });
+        expect(response.body).toEqual({
+          code: 'attendee-not-found',
+          message: 'The requested attendee does not exist.',
+          data: { status: 404 },
+        });
         await http().get(`${base}/999999`).set(as(editor)).expect(404);
         const noRoute = await http().get(`${base}/abc`).expect(404);
         expect(noRoute.body.code).toBe('rest_no_route');
@@ -265,7 +304,10 @@ describe('Attendees (e2e)', () => {
       });
 
       it('rejects wrong credentials with 401 incorrect_password', async () => {
-        const response = await http().get(`${base}/${a.turing.id}`).set('Authorization', basicAuth(editor.login, 'wrong password')).expect(401);
+        const response = await http()
+          .get(`${base}/${a.turing.id}`)
+          .set('Authorization', basicAuth(editor.login, 'wrong password'))
+          .expect(401);
         expect(response.body.code).toBe('incorrect_password');
       });
     });
@@ -422,7 +464,11 @@ describe('Attendees (e2e)', () => {
           .map((attendee) => attendee.id);
         expect(await editorIds('?orderby=title')).toEqual(byName);
         expect(await editorIds('?orderby=title&order=DESC')).toEqual([...byName].reverse());
-        expect(await editorIds(`?orderby=include&include=${a.draft.id},${a.turing.id},${a.bravo.id}&order=DESC`)).toEqual([a.bravo.id, a.turing.id, a.draft.id]);
+        expect(await editorIds(`?orderby=include&include=${a.draft.id},${a.turing.id},${a.bravo.id}&order=DESC`)).toEqual([
+          a.bravo.id,
+          a.turing.id,
+          a.draft.id,
+        ]);
         expect(await editorIds('?orderby=include')).toEqual(all);
       });
 
@@ -612,8 +658,12 @@ describe('Attendees (e2e)', () => {
       otherTicket = await insertTicketRow(testApp.dataSource, otherEvent, { provider: 'tc' });
     });
 
-    const checkIn = (method: 'post' | 'put' | 'patch', id: number, user: TestUser | null, body: Record<string, unknown> | string = { check_in: true }) =>
-      http()[method](`${base}/${id}`).set(as(user)).send(body);
+    const checkIn = (
+      method: 'post' | 'put' | 'patch',
+      id: number,
+      user: TestUser | null,
+      body: Record<string, unknown> | string = { check_in: true },
+    ) => http()[method](`${base}/${id}`).set(as(user)).send(body);
     const stored = (id: number) => testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id });
 
     it('checks an attendee in for the event author: 200 with checked_in and checkin_details (source site)', async () => {
@@ -677,7 +727,11 @@ describe('Attendees (e2e)', () => {
 
     it('lets only one of two simultaneous check-ins succeed', async () => {
       const attendee = await insertAttendeeRow(testApp.dataSource, paid);
-      const responses = await Promise.all([checkIn('post', attendee.id, author), checkIn('post', attendee.id, editor), checkIn('put', attendee.id, admin)]);
+      const responses = await Promise.all([
+        checkIn('post', attendee.id, author),
+        checkIn('post', attendee.id, editor),
+        checkIn('put', attendee.id, admin),
+      ]);
       expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409]);
     });
 
@@ -700,7 +754,11 @@ describe('Attendees (e2e)', () => {
       const attendee = await insertAttendeeRow(testApp.dataSource, otherTicket);
       await checkIn('post', 999999, null, {}).expect(401);
       const missing = await checkIn('post', attendee.id, author, {}).expect(400);
-      expect(missing.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): check_in', data: { status: 400, params: ['check_in'] } });
+      expect(missing.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): check_in',
+        data: { status: 400, params: ['check_in'] },
+      });
       const invalid = await checkIn('post', attendee.id, author, { check_in: 'maybe' }).expect(400);
       expect(invalid.body.data.params).toEqual({ check_in: expect.any(String) });
       await checkIn('post', attendee.id, author, { check_in: { nested: true } }).expect(400);
@@ -710,7 +768,11 @@ describe('Attendees (e2e)', () => {
       await checkIn('post', attendee.id, author).expect(403);
       await checkIn('post', 0, author).expect(404);
       await http().post(`${base}/abc`).set(as(author)).send({ check_in: true }).expect(404);
-      const malformed = await http().post(`${base}/${attendee.id}`).set(as(author)).set('Content-Type', 'application/json').send('{"check_in":');
+      const malformed = await http()
+        .post(`${base}/${attendee.id}`)
+        .set(as(author))
+        .set('Content-Type', 'application/json')
+        .send('{"check_in":');
       expect(malformed.status).toBe(400);
     });
   });
@@ -721,7 +783,11 @@ describe('Attendees (e2e)', () => {
     let paid: Ticket;
     let rsvp: Ticket;
     let otherTicket: Ticket;
-    const qr = (user: TestUser | null, body: unknown) => http().post('/cal/tickets/v1/qr').set(as(user)).send(body as object);
+    const qr = (user: TestUser | null, body: unknown) =>
+      http()
+        .post('/cal/tickets/v1/qr')
+        .set(as(user))
+        .send(body as object);
 
     beforeAll(async () => {
       await clearTicketing(testApp.dataSource);
@@ -743,7 +809,10 @@ describe('Attendees (e2e)', () => {
         checked_in: true,
         checkin_details: { date: '2026-12-02 13:30:00', source: 'app', author: String(author.id) },
       });
-      expect(await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id })).toMatchObject({ checkedIn: true, checkinSource: 'app' });
+      expect(await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id })).toMatchObject({
+        checkedIn: true,
+        checkinSource: 'app',
+      });
       const twice = await qr(editor, { security_code: attendee.securityCode }).expect(409);
       expect(twice.body.code).toBe('attendee-already-checked-in');
     });
@@ -767,7 +836,11 @@ describe('Attendees (e2e)', () => {
 
     it('returns 404 attendee-not-found for an unknown code, without saying more', async () => {
       const response = await qr(editor, { security_code: 'not-a-real-code' }).expect(404);
-      expect(response.body).toEqual({ code: 'attendee-not-found', message: 'No attendee holds this security code.', data: { status: 404 } });
+      expect(response.body).toEqual({
+        code: 'attendee-not-found',
+        message: 'No attendee holds this security code.',
+        data: { status: 404 },
+      });
     });
 
     it('refuses anonymous callers (401), non-staff (403) and staff of other events (403)', async () => {
@@ -788,8 +861,18 @@ describe('Attendees (e2e)', () => {
 
     it('validates the body: missing, empty, too long or not a string', async () => {
       const missing = await qr(editor, {}).expect(400);
-      expect(missing.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): security_code', data: { status: 400, params: ['security_code'] } });
-      for (const body of [{ security_code: '' }, { security_code: 'x'.repeat(65) }, { security_code: 12345 }, { security_code: ['a'] }, { security_code: { a: 1 } }]) {
+      expect(missing.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): security_code',
+        data: { status: 400, params: ['security_code'] },
+      });
+      for (const body of [
+        { security_code: '' },
+        { security_code: 'x'.repeat(65) },
+        { security_code: 12345 },
+        { security_code: ['a'] },
+        { security_code: { a: 1 } },
+      ]) {
         const response = await qr(editor, body).expect(400);
         expect(response.body.code).toBe('rest_invalid_param');
       }

@@ -39,7 +39,9 @@ function get(url: string, path: string, headers: Record<string, string> = {}): P
     const outgoing = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers: { Host: HOST, ...headers } }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('end', () =>
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -55,132 +57,145 @@ function firstDifference(actual: string, expected: string): string {
   return `differs at ${at} of ${expected.length}: …${expected.slice(Math.max(0, at - 150), at)}【expected ${expected.slice(at, at + 150)}】【got ${actual.slice(at, at + 150)}】`;
 }
 
-describeOnMariaDb(onMariaDb ? 'Bench floor against the service (e2e, MariaDB)' : 'Bench floor against the service: skipped, the floor speaks MySQL/MariaDB only (set TEST_DATABASE_URL=mysql://...)', () => {
-  let testApp: TestApp;
-  let floor: FloorServer;
-  let serviceUrl: string;
-  let admin: TestUser;
-  const terms = { categories: [] as number[], tags: [] as number[], venues: [] as number[], organizers: [] as number[] };
-  let listedIds: number[] = [];
+describeOnMariaDb(
+  onMariaDb
+    ? 'Bench floor against the service (e2e, MariaDB)'
+    : 'Bench floor against the service: skipped, the floor speaks MySQL/MariaDB only (set TEST_DATABASE_URL=mysql://...)',
+  () => {
+    let testApp: TestApp;
+    let floor: FloorServer;
+    let serviceUrl: string;
+    let admin: TestUser;
+    const terms = { categories: [] as number[], tags: [] as number[], venues: [] as number[], organizers: [] as number[] };
+    let listedIds: number[] = [];
 
-  async function expectSameAnswer(path: string, headers: Record<string, string> = {}): Promise<Reply> {
-    const service = await get(serviceUrl, path, headers);
-    const copy = await get(floor.url, path, headers);
-    expect({ path, status: copy.status, text: firstDifference(copy.text, service.text) }).toEqual({ path, status: service.status, text: 'same' });
-    for (const header of COMPARED_HEADERS) expect([path, header, copy.headers[header]]).toEqual([path, header, service.headers[header]]);
-    return service;
-  }
-
-  /** Events through the service's API, as a client makes them: ties on start time, several zones, every link kind, a draft and a hidden one. */
-  async function addEvents(): Promise<void> {
-    const zones = ['Europe/Paris', 'America/New_York', 'UTC', 'Asia/Kolkata'];
-    const day = 86_400_000;
-    for (let index = 0; index < 36; index += 1) {
-      // Groups of three at the same instant (same day, hour and zone): their order falls to publication date, then id.
-      const start = new Date(Date.now() + (2 + Math.floor(index / 3)) * day);
-      const date = start.toISOString().slice(0, 10);
-      const body = {
-        title: `Floor check ${index} & "friends" <b>`,
-        description: `<p>Event ${index}</p>`,
-        start_date: `${date} 19:00`,
-        end_date: `${date} 22:00`,
-        timezone: zones[Math.floor(index / 3) % zones.length],
-        status: index === 7 ? 'draft' : 'publish',
-        hide_from_listings: index === 11,
-        categories: index % 4 === 3 ? [] : [terms.categories[index % 2], ...(index % 5 === 0 ? [terms.categories[2]] : [])],
-        tags: [terms.tags[index % terms.tags.length]],
-        venue: terms.venues[index % 2],
-        organizer: index % 3 === 0 ? [terms.organizers[0], terms.organizers[1]] : [terms.organizers[index % 2]],
-        cost: index % 2 ? '10' : '5 - 20',
-      };
-      const response = await fetch(`${serviceUrl}${EVENTS}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: admin.authorization },
-        body: JSON.stringify(body),
+    async function expectSameAnswer(path: string, headers: Record<string, string> = {}): Promise<Reply> {
+      const service = await get(serviceUrl, path, headers);
+      const copy = await get(floor.url, path, headers);
+      expect({ path, status: copy.status, text: firstDifference(copy.text, service.text) }).toEqual({
+        path,
+        status: service.status,
+        text: 'same',
       });
-      const answer = await response.text();
-      // The body only when the create failed, to show why.
-      expect([response.status, response.status === 201 ? '' : answer]).toEqual([201, '']);
+      for (const header of COMPARED_HEADERS) expect([path, header, copy.headers[header]]).toEqual([path, header, service.headers[header]]);
+      return service;
     }
-  }
 
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    await testApp.app.listen(0, '127.0.0.1');
-    serviceUrl = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
-    await new DemoSeeder(testApp.app.get(ModuleRef)).seed();
-    admin = await createUser(testApp, 'administrator');
-    const ids = async (entity: typeof Category | typeof Tag | typeof Venue | typeof Organizer) =>
-      (await testApp.dataSource.getRepository(entity).find({ order: { id: 'ASC' } })).map((row) => row.id);
-    terms.categories = await ids(Category);
-    terms.tags = await ids(Tag);
-    terms.venues = await ids(Venue);
-    terms.organizers = await ids(Organizer);
-    await addEvents();
-
-    const firstPage = JSON.parse((await get(serviceUrl, `${EVENTS}?per_page=100`)).text) as { events: Array<{ id: number }>; total: number };
-    listedIds = firstPage.events.map((event) => event.id);
-    expect(listedIds.length).toBe(firstPage.total);
-    const plan: FloorPlan = {
-      eventLists: [{ query: '', pages: [1, 2, 3, 4] }],
-      eventIds: listedIds,
-      manager: { authorization: admin.authorization, ticketPages: [1, 2, 3], attendeePages: [1, 2, 3] },
-    };
-    floor = await startFloor({ databaseUrl, serviceUrl, plan, port: 0 });
-  });
-
-  afterAll(async () => {
-    await floor?.close();
-    await testApp?.close();
-  });
-
-  it('has a calendar worth comparing: several pages, ties, filters with pages', async () => {
-    expect(listedIds.length).toBeGreaterThan(40);
-    const category = await expectSameAnswer(`${EVENTS}?categories=${terms.categories[0]}&per_page=5`);
-    expect(Number(category.headers['x-tec-totalpages'])).toBeGreaterThan(2);
-  });
-
-  it('answers the default window like the service, on every page and past the last one', async () => {
-    await expectSameAnswer(EVENTS);
-    const pages = Math.ceil(listedIds.length / 5);
-    for (let page = 1; page <= pages + 1; page += 1) await expectSameAnswer(`${EVENTS}?per_page=5&page=${page}`);
-    await expectSameAnswer(`${EVENTS}?page=2`);
-  });
-
-  it('answers every filter, one value and two, like the service', async () => {
-    const filters = [
-      ...terms.categories.slice(0, 3).map((id) => `categories=${id}`),
-      `categories=${terms.categories[0]},${terms.categories[1]}`,
-      `categories=${terms.categories[1]},${terms.categories[2]}`,
-      ...terms.tags.slice(0, 3).map((id) => `tags=${id}`),
-      `tags=${terms.tags[0]},${terms.tags[1]}`,
-      ...terms.venues.slice(0, 2).map((id) => `venue=${id}`),
-      ...terms.organizers.slice(0, 2).map((id) => `organizer=${id}`),
-      `organizer=${terms.organizers[0]},${terms.organizers[1]}`,
-    ];
-    for (const filter of filters) {
-      const first = await expectSameAnswer(`${EVENTS}?${filter}`);
-      const pages = Math.ceil(Number(first.headers['x-tec-total']) / 4);
-      for (let page = 1; page <= pages; page += 1) await expectSameAnswer(`${EVENTS}?${filter}&per_page=4&page=${page}`);
+    /** Events through the service's API, as a client makes them: ties on start time, several zones, every link kind, a draft and a hidden one. */
+    async function addEvents(): Promise<void> {
+      const zones = ['Europe/Paris', 'America/New_York', 'UTC', 'Asia/Kolkata'];
+      const day = 86_400_000;
+      for (let index = 0; index < 36; index += 1) {
+        // Groups of three at the same instant (same day, hour and zone): their order falls to publication date, then id.
+        const start = new Date(Date.now() + (2 + Math.floor(index / 3)) * day);
+        const date = start.toISOString().slice(0, 10);
+        const body = {
+          title: `Floor check ${index} & "friends" <b>`,
+          description: `<p>Event ${index}</p>`,
+          start_date: `${date} 19:00`,
+          end_date: `${date} 22:00`,
+          timezone: zones[Math.floor(index / 3) % zones.length],
+          status: index === 7 ? 'draft' : 'publish',
+          hide_from_listings: index === 11,
+          categories: index % 4 === 3 ? [] : [terms.categories[index % 2], ...(index % 5 === 0 ? [terms.categories[2]] : [])],
+          tags: [terms.tags[index % terms.tags.length]],
+          venue: terms.venues[index % 2],
+          organizer: index % 3 === 0 ? [terms.organizers[0], terms.organizers[1]] : [terms.organizers[index % 2]],
+          cost: index % 2 ? '10' : '5 - 20',
+        };
+        const response = await fetch(`${serviceUrl}${EVENTS}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: admin.authorization },
+          body: JSON.stringify(body),
+        });
+        const answer = await response.text();
+        // The body only when the create failed, to show why.
+        expect([response.status, response.status === 201 ? '' : answer]).toEqual([201, '']);
+      }
     }
-  });
 
-  it('answers every listed event by id like the service', async () => {
-    for (const id of listedIds) await expectSameAnswer(`${EVENTS}/${id}`);
-  });
+    beforeAll(async () => {
+      testApp = await createTestApp();
+      await testApp.app.listen(0, '127.0.0.1');
+      serviceUrl = `http://127.0.0.1:${(testApp.app.getHttpServer().address() as AddressInfo).port}`;
+      await new DemoSeeder(testApp.app.get(ModuleRef)).seed();
+      admin = await createUser(testApp, 'administrator');
+      const ids = async (entity: typeof Category | typeof Tag | typeof Venue | typeof Organizer) =>
+        (await testApp.dataSource.getRepository(entity).find({ order: { id: 'ASC' } })).map((row) => row.id);
+      terms.categories = await ids(Category);
+      terms.tags = await ids(Tag);
+      terms.venues = await ids(Venue);
+      terms.organizers = await ids(Organizer);
+      await addEvents();
 
-  it('answers the tickets and attendees lists to a manager like the service', async () => {
-    for (const list of ['tickets', 'attendees']) {
-      const first = await expectSameAnswer(`/cal/tickets/v1/${list}`, { Authorization: admin.authorization });
-      expect(Number(first.headers['x-et-total'])).toBeGreaterThan(0);
-      const pages = Math.min(3, Math.ceil(Number(first.headers['x-et-total']) / 5));
-      for (let page = 1; page <= pages; page += 1) await expectSameAnswer(`/cal/tickets/v1/${list}?page=${page}&per_page=5`, { Authorization: admin.authorization });
-    }
-  });
+      const firstPage = JSON.parse((await get(serviceUrl, `${EVENTS}?per_page=100`)).text) as {
+        events: Array<{ id: number }>;
+        total: number;
+      };
+      listedIds = firstPage.events.map((event) => event.id);
+      expect(listedIds.length).toBe(firstPage.total);
+      const plan: FloorPlan = {
+        eventLists: [{ query: '', pages: [1, 2, 3, 4] }],
+        eventIds: listedIds,
+        manager: { authorization: admin.authorization, ticketPages: [1, 2, 3], attendeePages: [1, 2, 3] },
+      };
+      floor = await startFloor({ databaseUrl, serviceUrl, plan, port: 0 });
+    });
 
-  it('refuses the manager lists without a manager’s credentials', async () => {
-    expect((await get(floor.url, '/cal/tickets/v1/attendees')).status).toBe(401);
-    const editor = await createUser(testApp, 'author');
-    expect((await get(floor.url, '/cal/tickets/v1/attendees', { Authorization: editor.authorization })).status).toBe(401);
-  });
-});
+    afterAll(async () => {
+      await floor?.close();
+      await testApp?.close();
+    });
+
+    it('has a calendar worth comparing: several pages, ties, filters with pages', async () => {
+      expect(listedIds.length).toBeGreaterThan(40);
+      const category = await expectSameAnswer(`${EVENTS}?categories=${terms.categories[0]}&per_page=5`);
+      expect(Number(category.headers['x-tec-totalpages'])).toBeGreaterThan(2);
+    });
+
+    it('answers the default window like the service, on every page and past the last one', async () => {
+      await expectSameAnswer(EVENTS);
+      const pages = Math.ceil(listedIds.length / 5);
+      for (let page = 1; page <= pages + 1; page += 1) await expectSameAnswer(`${EVENTS}?per_page=5&page=${page}`);
+      await expectSameAnswer(`${EVENTS}?page=2`);
+    });
+
+    it('answers every filter, one value and two, like the service', async () => {
+      const filters = [
+        ...terms.categories.slice(0, 3).map((id) => `categories=${id}`),
+        `categories=${terms.categories[0]},${terms.categories[1]}`,
+        `categories=${terms.categories[1]},${terms.categories[2]}`,
+        ...terms.tags.slice(0, 3).map((id) => `tags=${id}`),
+        `tags=${terms.tags[0]},${terms.tags[1]}`,
+        ...terms.venues.slice(0, 2).map((id) => `venue=${id}`),
+        ...terms.organizers.slice(0, 2).map((id) => `organizer=${id}`),
+        `organizer=${terms.organizers[0]},${terms.organizers[1]}`,
+      ];
+      for (const filter of filters) {
+        const first = await expectSameAnswer(`${EVENTS}?${filter}`);
+        const pages = Math.ceil(Number(first.headers['x-tec-total']) / 4);
+        for (let page = 1; page <= pages; page += 1) await expectSameAnswer(`${EVENTS}?${filter}&per_page=4&page=${page}`);
+      }
+    });
+
+    it('answers every listed event by id like the service', async () => {
+      for (const id of listedIds) await expectSameAnswer(`${EVENTS}/${id}`);
+    });
+
+    it('answers the tickets and attendees lists to a manager like the service', async () => {
+      for (const list of ['tickets', 'attendees']) {
+        const first = await expectSameAnswer(`/cal/tickets/v1/${list}`, { Authorization: admin.authorization });
+        expect(Number(first.headers['x-et-total'])).toBeGreaterThan(0);
+        const pages = Math.min(3, Math.ceil(Number(first.headers['x-et-total']) / 5));
+        for (let page = 1; page <= pages; page += 1)
+          await expectSameAnswer(`/cal/tickets/v1/${list}?page=${page}&per_page=5`, { Authorization: admin.authorization });
+      }
+    });
+
+    it('refuses the manager lists without a manager’s credentials', async () => {
+      expect((await get(floor.url, '/cal/tickets/v1/attendees')).status).toBe(401);
+      const editor = await createUser(testApp, 'author');
+      expect((await get(floor.url, '/cal/tickets/v1/attendees', { Authorization: editor.authorization })).status).toBe(401);
+    });
+  },
+);

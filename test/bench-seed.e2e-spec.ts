@@ -80,7 +80,10 @@ describe('Benchmark seed (e2e): bench/seed.ts through the running app', () => {
   it('never shows drafts to anonymous callers', async () => {
     const drafts = await testApp.dataSource.query<Array<{ id: number }>>("SELECT id FROM events WHERE status = 'draft' ORDER BY id");
     expect(drafts.length).toBeGreaterThan(0);
-    const include = drafts.slice(0, 50).map((draft) => draft.id).join(',');
+    const include = drafts
+      .slice(0, 50)
+      .map((draft) => draft.id)
+      .join(',');
     const response = await http().get(`/cal/events/v1/events?include=${include}`).expect(200);
     expect(response.body.events).toEqual([]);
     await http().get(`/cal/events/v1/events/${drafts[0].id}`).expect(403);
@@ -145,7 +148,11 @@ describe('Benchmark seed (e2e): bench/seed.ts through the running app', () => {
         `SELECT COUNT(*) FROM ticket_pools p WHERE p.sold <> (SELECT COALESCE(SUM(c.sold), 0) FROM tickets t INNER JOIN ticket_capacity_counters c ON c.ticket_id = t.id WHERE t.event_id = p.event_id AND t.capacity_mode IN ('capped', 'global'))`,
       ),
     ).toBe(0);
-    expect(await scalar("SELECT COUNT(*) FROM attendees a JOIN orders o ON o.id = a.order_id WHERE o.provider = 'tc' AND a.order_status <> o.status")).toBe(0);
+    expect(
+      await scalar(
+        "SELECT COUNT(*) FROM attendees a JOIN orders o ON o.id = a.order_id WHERE o.provider = 'tc' AND a.order_status <> o.status",
+      ),
+    ).toBe(0);
     expect(await scalar('SELECT COUNT(*) FROM attendees')).toBe(await scalar('SELECT COUNT(DISTINCT security_code) FROM attendees'));
   });
 
@@ -173,7 +180,9 @@ describe('Benchmark seed (e2e): bench/seed.ts through the running app', () => {
 
     // New events are listed like the first ones: linked venue ids are among the shared venues.
     expect(
-      await scalar(`SELECT COUNT(*) FROM event_venue_links WHERE event_id > ${first.addedEventIds!.last} AND venue_id NOT BETWEEN ${first.ids.venueIds.first} AND ${first.ids.venueIds.last}`),
+      await scalar(
+        `SELECT COUNT(*) FROM event_venue_links WHERE event_id > ${first.addedEventIds!.last} AND venue_id NOT BETWEEN ${first.ids.venueIds.first} AND ${first.ids.venueIds.last}`,
+      ),
     ).toBe(0);
   });
 });

@@ -38,7 +38,8 @@ describe('Cart (e2e)', () => {
     emptyEvent = await insertEvent(testApp.dataSource);
     generalId = (await insertTicket(testApp.dataSource, { eventId: event.id, name: 'General', capacity: 8 })).id;
     vipId = (await insertTicket(testApp.dataSource, { eventId: event.id, name: 'VIP', price: '80.00', capacity: 5 })).id;
-    rsvpId = (await insertTicket(testApp.dataSource, { eventId: event.id, provider: 'rsvp', name: 'RSVP', price: '0.00', capacity: 20 })).id;
+    rsvpId = (await insertTicket(testApp.dataSource, { eventId: event.id, provider: 'rsvp', name: 'RSVP', price: '0.00', capacity: 20 }))
+      .id;
     otherEventTicketId = (await insertTicket(testApp.dataSource, { eventId: otherEvent.id, name: 'Other', capacity: 5 })).id;
   });
 
@@ -106,7 +107,11 @@ describe('Cart (e2e)', () => {
       expect(byHeader.body.tickets).toEqual([expect.objectContaining({ ticket_id: generalId, quantity: 1 })]);
       const byCookie = await http().get(cartPath).set('Cookie', `cal_cart=${token}`).expect(200);
       expect(byCookie.body.tickets).toEqual(byHeader.body.tickets);
-      const again = await http().post(cartPath).set('Cookie', `cal_cart=${token}`).send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 1 }] }).expect(200);
+      const again = await http()
+        .post(cartPath)
+        .set('Cookie', `cal_cart=${token}`)
+        .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 1 }] })
+        .expect(200);
       expect(again.headers['x-cart-token']).toBe(token);
       expect(again.body.tickets.map((line: { ticket_id: number }) => line.ticket_id)).toEqual([generalId, vipId]);
     });
@@ -116,7 +121,11 @@ describe('Cart (e2e)', () => {
       const forged = `${token.slice(0, -2)}xx`;
       const read = await http().get(cartPath).set('X-Cart-Token', forged).expect(200);
       expect(read.body.tickets).toEqual([]);
-      const write = await http().post(cartPath).set('X-Cart-Token', 'made-up-token').send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 1 }] }).expect(200);
+      const write = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', 'made-up-token')
+        .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 1 }] })
+        .expect(200);
       expect(write.headers['x-cart-token']).not.toBe('made-up-token');
       expect(write.body.tickets).toEqual([expect.objectContaining({ ticket_id: vipId })]);
     });
@@ -134,7 +143,11 @@ describe('Cart (e2e)', () => {
 
   describe('signed-in buyers', () => {
     it('keeps one cart per user, which other users and anonymous callers cannot see', async () => {
-      await http().put(cartPath).set('Authorization', buyer.authorization).send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2 }] }).expect(200);
+      await http()
+        .put(cartPath)
+        .set('Authorization', buyer.authorization)
+        .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2 }] })
+        .expect(200);
       const own = await http().get(cartPath).set('Authorization', buyer.authorization).expect(200);
       expect(own.body.tickets).toEqual([expect.objectContaining({ ticket_id: generalId, quantity: 2 })]);
       const other = await http().get(cartPath).set('Authorization', otherBuyer.authorization).expect(200);
@@ -158,20 +171,37 @@ describe('Cart (e2e)', () => {
     });
 
     it('answers 401 incorrect_password for wrong credentials', async () => {
-      const response = await http().get(cartPath).set('Authorization', `Basic ${Buffer.from('nobody:wrong').toString('base64')}`).expect(401);
+      const response = await http()
+        .get(cartPath)
+        .set('Authorization', `Basic ${Buffer.from('nobody:wrong').toString('base64')}`)
+        .expect(401);
       expect(response.body.code).toBe('incorrect_password');
     });
   });
 
   describe('replace-quantity semantics', () => {
     it('replaces the listed quantities, removes lines set to 0 and leaves unlisted lines alone', async () => {
-      const { token } = await newGuestCart({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2 }, { ticket_id: vipId, quantity: 1 }] });
-      const replaced = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 3 }] }).expect(200);
+      const { token } = await newGuestCart({
+        provider: 'tc',
+        tickets: [
+          { ticket_id: generalId, quantity: 2 },
+          { ticket_id: vipId, quantity: 1 },
+        ],
+      });
+      const replaced = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 3 }] })
+        .expect(200);
       expect(replaced.body.tickets).toEqual([
         expect.objectContaining({ ticket_id: generalId, quantity: 3 }),
         expect.objectContaining({ ticket_id: vipId, quantity: 1 }),
       ]);
-      const removed = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 0 }] }).expect(200);
+      const removed = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 0 }] })
+        .expect(200);
       expect(removed.body.tickets).toEqual([expect.objectContaining({ ticket_id: generalId, quantity: 3 })]);
       const untouched = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc' }).expect(200);
       expect(untouched.body.tickets).toEqual(removed.body.tickets);
@@ -179,9 +209,17 @@ describe('Cart (e2e)', () => {
 
     it('keeps optout when a line leaves it out and shows it as 0 or 1', async () => {
       const { token } = await newGuestCart({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 1, optout: true }] });
-      const kept = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2 }] }).expect(200);
+      const kept = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2 }] })
+        .expect(200);
       expect(kept.body.tickets).toEqual([expect.objectContaining({ ticket_id: generalId, quantity: 2, optout: 1 })]);
-      const cleared = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2, optout: 'no' }] }).expect(200);
+      const cleared = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2, optout: 'no' }] })
+        .expect(200);
       expect(cleared.body.tickets[0].optout).toBe(0);
     });
 
@@ -191,7 +229,9 @@ describe('Cart (e2e)', () => {
         .type('form')
         .send(`provider=tribe-commerce&tickets[0][ticket_id]=${generalId}&tickets[0][quantity]=2&tickets[0][optout]=1`)
         .expect(200);
-      expect(response.body.tickets).toEqual([{ ticket_id: generalId, quantity: 2, post_id: event.id, optout: 1, iac: 'none', provider: 'tc' }]);
+      expect(response.body.tickets).toEqual([
+        { ticket_id: generalId, quantity: 2, post_id: event.id, optout: 1, iac: 'none', provider: 'tc' },
+      ]);
     });
 
     it('stores registration meta per ticket and shows it back; [] clears it', async () => {
@@ -203,13 +243,20 @@ describe('Cart (e2e)', () => {
       });
       const read = await http().get(cartPath).set('X-Cart-Token', token).expect(200);
       expect(read.body.meta).toEqual([{ ticket_id: generalId, provider: 'tc', items }]);
-      const cleared = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', meta: [{ ticket_id: generalId, items: [] }] }).expect(200);
+      const cleared = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', meta: [{ ticket_id: generalId, items: [] }] })
+        .expect(200);
       expect(cleared.body.meta).toEqual([]);
       expect(cleared.body.tickets).toHaveLength(1);
     });
 
     it('refuses meta for a ticket that is not in the cart', async () => {
-      const response = await http().post(cartPath).send({ provider: 'tc', meta: [{ ticket_id: vipId, items: [{ a: 1 }] }] }).expect(400);
+      const response = await http()
+        .post(cartPath)
+        .send({ provider: 'tc', meta: [{ ticket_id: vipId, items: [{ a: 1 }] }] })
+        .expect(400);
       expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { 'meta[0][ticket_id]': expect.any(String) } } });
     });
 
@@ -218,10 +265,19 @@ describe('Cart (e2e)', () => {
       const write = await http()
         .post(cartPath)
         .set('X-Cart-Token', token)
-        .send({ provider: 'tc', post_id: event.id, tickets: [{ ticket_id: generalId, quantity: 1 }, { ticket_id: otherEventTicketId, quantity: 1 }] })
+        .send({
+          provider: 'tc',
+          post_id: event.id,
+          tickets: [
+            { ticket_id: generalId, quantity: 1 },
+            { ticket_id: otherEventTicketId, quantity: 1 },
+          ],
+        })
         .expect(200);
       expect(write.body.tickets.map((line: { ticket_id: number }) => line.ticket_id)).toEqual([generalId]);
-      expect(write.body.cart_url).toBe(`http://127.0.0.1${write.request.url.match(/:\d+/)?.[0] ?? ''}/cal/tickets/v1/cart?post_id=${event.id}`);
+      expect(write.body.cart_url).toBe(
+        `http://127.0.0.1${write.request.url.match(/:\d+/)?.[0] ?? ''}/cal/tickets/v1/cart?post_id=${event.id}`,
+      );
       expect(write.body.checkout_url).toMatch(/\/cal\/tickets\/v1\/cart\/checkout$/);
 
       const all = await http().get(cartPath).set('X-Cart-Token', token).expect(200);
@@ -240,7 +296,10 @@ describe('Cart (e2e)', () => {
 
   describe('validation', () => {
     async function expectRejected(body: unknown, status: number, code: string) {
-      const response = await http().post(cartPath).send(body as object).expect(status);
+      const response = await http()
+        .post(cartPath)
+        .send(body as object)
+        .expect(status);
       expect(response.body.code).toBe(code);
       expect(response.body.data.status).toBe(status);
       return response.body as { data: { params?: unknown } };
@@ -249,46 +308,92 @@ describe('Cart (e2e)', () => {
     it('requires a provider and refuses unknown ones', async () => {
       expect((await expectRejected({ tickets: [] }, 400, 'rest_missing_callback_param')).data.params).toEqual(['provider']);
       expect((await expectRejected({ provider: 'woo' }, 400, 'rest_invalid_param')).data.params).toHaveProperty('provider');
-      expect((await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 1, provider: 'edd' }] }, 400, 'rest_invalid_param')).data.params).toHaveProperty(['tickets[0][provider]']);
+      expect(
+        (
+          await expectRejected(
+            { provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 1, provider: 'edd' }] },
+            400,
+            'rest_invalid_param',
+          )
+        ).data.params,
+      ).toHaveProperty(['tickets[0][provider]']);
     });
 
     it("refuses a line whose provider is not the ticket's", async () => {
       const mismatch = await expectRejected({ provider: 'tc', tickets: [{ ticket_id: rsvpId, quantity: 1 }] }, 400, 'rest_invalid_param');
       expect(mismatch.data.params).toEqual({ 'tickets[0][provider]': `ticket ${rsvpId} is sold by rsvp, not tc` });
-      const lineProvider = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: rsvpId, quantity: 1, provider: 'rsvp' }] }).expect(200);
+      const lineProvider = await http()
+        .post(cartPath)
+        .send({ provider: 'tc', tickets: [{ ticket_id: rsvpId, quantity: 1, provider: 'rsvp' }] })
+        .expect(200);
       expect(lineProvider.body.tickets).toEqual([]);
-      const stored = await http().get(cartPath).set('X-Cart-Token', lineProvider.headers['x-cart-token']).query({ provider: 'rsvp' }).expect(200);
+      const stored = await http()
+        .get(cartPath)
+        .set('X-Cart-Token', lineProvider.headers['x-cart-token'])
+        .query({ provider: 'rsvp' })
+        .expect(200);
       expect(stored.body.tickets).toEqual([expect.objectContaining({ ticket_id: rsvpId, provider: 'rsvp' })]);
     });
 
     it('names missing ticket ids and quantities', async () => {
-      expect((await expectRejected({ provider: 'tc', tickets: [{ quantity: 1 }] }, 400, 'rest_missing_callback_param')).data.params).toEqual(['tickets[0][ticket_id]']);
-      expect((await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId }] }, 400, 'rest_missing_callback_param')).data.params).toEqual(['tickets[0][quantity]']);
+      expect(
+        (await expectRejected({ provider: 'tc', tickets: [{ quantity: 1 }] }, 400, 'rest_missing_callback_param')).data.params,
+      ).toEqual(['tickets[0][ticket_id]']);
+      expect(
+        (await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId }] }, 400, 'rest_missing_callback_param')).data.params,
+      ).toEqual(['tickets[0][quantity]']);
     });
 
     it('refuses negative, fractional, huge and non-numeric values with 400 naming the field', async () => {
       for (const quantity of [-1, 1.5, '2.5', 'lots', '99999999999999999999', 1e20, 11, [1], { a: 1 }, null]) {
-        const response = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity }] });
+        const response = await http()
+          .post(cartPath)
+          .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity }] });
         expect(response.status).toBe(400);
         expect(['rest_invalid_param', 'rest_missing_callback_param']).toContain(response.body.code);
       }
-      const aboveMax = await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 11 }] }, 400, 'rest_invalid_param');
+      const aboveMax = await expectRejected(
+        { provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 11 }] },
+        400,
+        'rest_invalid_param',
+      );
       expect(aboveMax.data.params).toEqual({ 'tickets[0][quantity]': 'quantity must be at most 10' });
       for (const ticketId of ['abc', -4, 0, 1.5, 99_999_999_999, '1e3']) {
-        const response = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] }).expect(400);
+        const response = await http()
+          .post(cartPath)
+          .send({ provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] })
+          .expect(400);
         expect(response.body.data.params).toHaveProperty(['tickets[0][ticket_id]']);
       }
-      expect((await expectRejected({ provider: 'tc', tickets: 'everything' }, 400, 'rest_invalid_param')).data.params).toHaveProperty('tickets');
+      expect((await expectRejected({ provider: 'tc', tickets: 'everything' }, 400, 'rest_invalid_param')).data.params).toHaveProperty(
+        'tickets',
+      );
       expect((await expectRejected({ provider: 'tc', tickets: ['x'] }, 400, 'rest_invalid_param')).data.params).toBeDefined();
       expect((await expectRejected({ provider: 'tc', post_id: 'abc' }, 400, 'rest_invalid_param')).data.params).toHaveProperty('post_id');
-      expect((await expectRejected({ provider: 'tc', meta: [{ ticket_id: generalId, items: 'x' }] }, 400, 'rest_invalid_param')).data.params).toHaveProperty(['meta[0][items]']);
+      expect(
+        (await expectRejected({ provider: 'tc', meta: [{ ticket_id: generalId, items: 'x' }] }, 400, 'rest_invalid_param')).data.params,
+      ).toHaveProperty(['meta[0][items]']);
     });
 
     it('refuses a ticket listed twice and a cart of more than MAX_TICKETS_PER_ORDER units', async () => {
-      const twice = await expectRejected({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 1 }, { ticket_id: generalId, quantity: 2 }] }, 400, 'rest_invalid_param');
+      const twice = await expectRejected(
+        {
+          provider: 'tc',
+          tickets: [
+            { ticket_id: generalId, quantity: 1 },
+            { ticket_id: generalId, quantity: 2 },
+          ],
+        },
+        400,
+        'rest_invalid_param',
+      );
       expect(twice.data.params).toHaveProperty(['tickets[1][ticket_id]']);
       const { token } = await newGuestCart({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 6 }] });
-      const total = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 5 }] }).expect(400);
+      const total = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 5 }] })
+        .expect(400);
       expect(total.body.data.params).toHaveProperty('tickets');
     });
 
@@ -297,7 +402,13 @@ describe('Cart (e2e)', () => {
       const response = await http()
         .post(cartPath)
         .set('X-Cart-Token', token)
-        .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 2 }, { ticket_id: 987_654, quantity: 1 }] })
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: vipId, quantity: 2 },
+            { ticket_id: 987_654, quantity: 1 },
+          ],
+        })
         .expect(404);
       expect(response.body).toMatchObject({ code: 'ticket-does-not-exist', data: { status: 404, ticket_id: 987_654 } });
       const cart = await http().get(cartPath).set('X-Cart-Token', token).expect(200);
@@ -309,9 +420,18 @@ describe('Cart (e2e)', () => {
       const response = await http()
         .post(cartPath)
         .set('X-Cart-Token', token)
-        .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 4 }, { ticket_id: vipId, quantity: 6 }] })
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: generalId, quantity: 4 },
+            { ticket_id: vipId, quantity: 6 },
+          ],
+        })
         .expect(409);
-      expect(response.body).toMatchObject({ code: 'ticket-capacity-not-available', data: { status: 409, ticket_id: vipId, reason: 'not-enough-left' } });
+      expect(response.body).toMatchObject({
+        code: 'ticket-capacity-not-available',
+        data: { status: 409, ticket_id: vipId, reason: 'not-enough-left' },
+      });
       const cart = await http().get(cartPath).set('X-Cart-Token', token).expect(200);
       expect(cart.body.tickets).toEqual([expect.objectContaining({ ticket_id: generalId, quantity: 1 })]);
     });
@@ -323,14 +443,40 @@ describe('Cart (e2e)', () => {
       const back = await insertTicket(testApp.dataSource, { eventId: pooledEvent.id, capacityMode: 'global', capacity: null });
       const { token } = await newGuestCart({ provider: 'tc', tickets: [{ ticket_id: front.id, quantity: 2 }] });
       // Each line alone fits the pool of 3; with the line already in the cart they do not.
-      const added = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: back.id, quantity: 2 }] }).expect(409);
-      expect(added.body).toMatchObject({ code: 'ticket-capacity-not-available', data: { status: 409, ticket_id: back.id, reason: 'not-enough-left' } });
-      const together = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: front.id, quantity: 2 }, { ticket_id: back.id, quantity: 2 }] }).expect(409);
+      const added = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: back.id, quantity: 2 }] })
+        .expect(409);
+      expect(added.body).toMatchObject({
+        code: 'ticket-capacity-not-available',
+        data: { status: 409, ticket_id: back.id, reason: 'not-enough-left' },
+      });
+      const together = await http()
+        .post(cartPath)
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: front.id, quantity: 2 },
+            { ticket_id: back.id, quantity: 2 },
+          ],
+        })
+        .expect(409);
       expect(together.body.data).toMatchObject({ reason: 'not-enough-left' });
       const cart = await http().get(cartPath).set('X-Cart-Token', token).expect(200);
       expect(cart.body.tickets).toEqual([expect.objectContaining({ ticket_id: front.id, quantity: 2 })]);
       // Moving units between the pool's tickets within what it has left is fine.
-      await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: front.id, quantity: 1 }, { ticket_id: back.id, quantity: 2 }] }).expect(200);
+      await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: front.id, quantity: 1 },
+            { ticket_id: back.id, quantity: 2 },
+          ],
+        })
+        .expect(200);
     });
 
     it('returns 409 for tickets that are not on sale: sale window, unpublished ticket or event, shared pool exhausted', async () => {
@@ -351,22 +497,42 @@ describe('Cart (e2e)', () => {
         [capped.id, 'not-enough-left', 4],
       ];
       for (const [ticketId, reason, quantity] of expectations) {
-        const response = await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: ticketId, quantity }] }).expect(409);
+        const response = await http()
+          .post(cartPath)
+          .send({ provider: 'tc', tickets: [{ ticket_id: ticketId, quantity }] })
+          .expect(409);
         expect(response.body.data).toMatchObject({ ticket_id: ticketId, reason });
       }
       // Removing a line needs no capacity, even when the ticket is no longer on sale.
-      await http().post(cartPath).send({ provider: 'tc', tickets: [{ ticket_id: ended.id, quantity: 0 }] }).expect(200);
+      await http()
+        .post(cartPath)
+        .send({ provider: 'tc', tickets: [{ ticket_id: ended.id, quantity: 0 }] })
+        .expect(200);
     });
 
     it('checks post_id on writes: 400 when it is not an event, 403 when it has no tickets', async () => {
-      const unknown = await http().post(cartPath).send({ provider: 'tc', post_id: 999_999, tickets: [{ ticket_id: generalId, quantity: 1 }] }).expect(400);
+      const unknown = await http()
+        .post(cartPath)
+        .send({ provider: 'tc', post_id: 999_999, tickets: [{ ticket_id: generalId, quantity: 1 }] })
+        .expect(400);
       expect(unknown.body.data.params).toHaveProperty('post_id');
-      const noTickets = await http().post(cartPath).send({ provider: 'tc', post_id: emptyEvent.id, tickets: [{ ticket_id: generalId, quantity: 1 }] }).expect(403);
+      const noTickets = await http()
+        .post(cartPath)
+        .send({ provider: 'tc', post_id: emptyEvent.id, tickets: [{ ticket_id: generalId, quantity: 1 }] })
+        .expect(403);
       expect(noTickets.body.code).toBe('post-has-no-tickets');
     });
 
     it('answers malformed bodies with 400, never 500', async () => {
-      const bodies: unknown[] = [[], 'text', 42, { provider: ['tc'] }, { provider: 'tc', tickets: { 0: { ticket_id: generalId } } }, { provider: 'tc', meta: 'x' }, { provider: 'tc', tickets: [null] }];
+      const bodies: unknown[] = [
+        [],
+        'text',
+        42,
+        { provider: ['tc'] },
+        { provider: 'tc', tickets: { 0: { ticket_id: generalId } } },
+        { provider: 'tc', meta: 'x' },
+        { provider: 'tc', tickets: [null] },
+      ];
       for (const body of bodies) {
         const response = await http().post(cartPath).set('Content-Type', 'application/json').send(JSON.stringify(body));
         expect(response.status).toBe(400);
@@ -378,12 +544,22 @@ describe('Cart (e2e)', () => {
 
   describe('expiry', () => {
     it('reads a cart idle for 24 hours as empty and replaces it on the next write', async () => {
-      const { token } = await newGuestCart({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 2 }, { ticket_id: vipId, quantity: 1 }] });
+      const { token } = await newGuestCart({
+        provider: 'tc',
+        tickets: [
+          { ticket_id: generalId, quantity: 2 },
+          { ticket_id: vipId, quantity: 1 },
+        ],
+      });
       clock.advanceMinutes(23 * 60);
       expect((await http().get(cartPath).set('X-Cart-Token', token).expect(200)).body.tickets).toHaveLength(2);
       clock.advanceMinutes(61);
       expect((await http().get(cartPath).set('X-Cart-Token', token).expect(200)).body.tickets).toEqual([]);
-      const write = await http().post(cartPath).set('X-Cart-Token', token).send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 2 }] }).expect(200);
+      const write = await http()
+        .post(cartPath)
+        .set('X-Cart-Token', token)
+        .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 2 }] })
+        .expect(200);
       expect(write.headers['x-cart-token']).toBe(token);
       expect(write.body.tickets).toEqual([expect.objectContaining({ ticket_id: vipId, quantity: 2 })]);
       const cart = await testApp.dataSource.getRepository(Cart).findOneByOrFail({ token });
@@ -392,15 +568,41 @@ describe('Cart (e2e)', () => {
   });
 
   describe('arbitrary input', () => {
-    const ids = () => fc.oneof(fc.constantFrom(generalId, vipId, rsvpId, otherEventTicketId, 0, -1, 2 ** 31, 1e20, 987_654), fc.string(), fc.double(), fc.jsonValue());
+    const ids = () =>
+      fc.oneof(
+        fc.constantFrom(generalId, vipId, rsvpId, otherEventTicketId, 0, -1, 2 ** 31, 1e20, 987_654),
+        fc.string(),
+        fc.double(),
+        fc.jsonValue(),
+      );
     const line = () =>
-      fc.record({ ticket_id: ids(), quantity: fc.oneof(fc.integer({ min: -5, max: 20 }), fc.string(), fc.double(), fc.jsonValue()), optout: fc.jsonValue(), provider: fc.jsonValue() }, { requiredKeys: [] });
+      fc.record(
+        {
+          ticket_id: ids(),
+          quantity: fc.oneof(fc.integer({ min: -5, max: 20 }), fc.string(), fc.double(), fc.jsonValue()),
+          optout: fc.jsonValue(),
+          provider: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      );
     const body = () =>
       fc.record(
         {
           provider: fc.oneof(fc.constantFrom('tc', 'rsvp', 'tpp', 'tribe-commerce', 'woo', ''), fc.jsonValue()),
           tickets: fc.oneof(fc.array(line(), { maxLength: 4 }), fc.jsonValue()),
-          meta: fc.oneof(fc.array(fc.record({ ticket_id: ids(), items: fc.oneof(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 3 }), fc.jsonValue()) }, { requiredKeys: [] }), { maxLength: 2 }), fc.jsonValue()),
+          meta: fc.oneof(
+            fc.array(
+              fc.record(
+                {
+                  ticket_id: ids(),
+                  items: fc.oneof(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 3 }), fc.jsonValue()),
+                },
+                { requiredKeys: [] },
+              ),
+              { maxLength: 2 },
+            ),
+            fc.jsonValue(),
+          ),
           post_id: fc.oneof(fc.constantFrom(event.id, emptyEvent.id, 999_999), ids()),
         },
         { requiredKeys: [] },
@@ -412,8 +614,10 @@ describe('Cart (e2e)', () => {
           const write = await http().post(cartPath).set('Content-Type', 'application/json').send(JSON.stringify(payload));
           expect(write.status).toBeLessThan(500);
           // Whatever the fuzz generated goes into the query as text, `[object Object]` included.
-          // eslint-disable-next-line @typescript-eslint/no-base-to-string
-          const read = await http().get(cartPath).query({ provider: String(payload.provider), post_id: String(payload.post_id) });
+          const read = await http()
+            .get(cartPath)
+            // eslint-disable-next-line @typescript-eslint/no-base-to-string
+            .query({ provider: String(payload.provider), post_id: String(payload.post_id) });
           expect(read.status).toBeLessThan(500);
         }),
         { numRuns: 150 },

@@ -428,30 +428,50 @@ describe('Categories (e2e)', () => {
   describe('update', () => {
     it.each(['post', 'put', 'patch'] as const)('updates with %s, keeping fields left out', async (method) => {
       const category = await createCategory({ name: `Before ${method}`, description: 'Kept' });
-      const response = await http()[method](`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ name: `After ${method}` }).expect(200);
+      const response = await http()
+        [method](`${BASE}/${category.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ name: `After ${method}` })
+        .expect(200);
       expect(response.body).toEqual({ ...category, name: `After ${method}` });
       expect(await categories().findOneByOrFail({ id: category.id })).toMatchObject({ name: `After ${method}`, description: 'Kept' });
     });
 
     it('clears the description with "" and keeps the rest', async () => {
       const category = await createCategory({ name: 'Clearable', description: 'Gone soon', slug: 'clear-me' });
-      const response = await http().patch(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ description: '' }).expect(200);
+      const response = await http()
+        .patch(`${BASE}/${category.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ description: '' })
+        .expect(200);
       expect(response.body).toMatchObject({ name: 'Clearable', description: '', slug: 'clear-me' });
     });
 
     it('reads null as clearing the description and the parent', async () => {
       const parent = await createCategory({ name: 'Nullable parent' });
       const category = await createCategory({ name: 'Nullable', description: 'Gone soon', parent: parent.id });
-      const response = await http().patch(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ description: null, parent: null }).expect(200);
+      const response = await http()
+        .patch(`${BASE}/${category.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ description: null, parent: null })
+        .expect(200);
       expect(response.body).toMatchObject({ name: 'Nullable', description: '', parent: 0 });
     });
 
     it('changes the slug, keeping it unique', async () => {
       await createCategory({ name: 'Slug owner', slug: 'taken-slug' });
       const category = await createCategory({ name: 'Slug seeker' });
-      const response = await http().put(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ slug: 'taken-slug' }).expect(200);
+      const response = await http()
+        .put(`${BASE}/${category.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ slug: 'taken-slug' })
+        .expect(200);
       expect(response.body.slug).toBe('taken-slug-2');
-      const again = await http().put(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ slug: 'taken-slug-2' }).expect(200);
+      const again = await http()
+        .put(`${BASE}/${category.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ slug: 'taken-slug-2' })
+        .expect(200);
       expect(again.body.slug).toBe('taken-slug-2');
     });
 
@@ -493,7 +513,11 @@ describe('Categories (e2e)', () => {
         const response = await http().patch(`${BASE}/${root.id}`).set('Authorization', editor.authorization).send({ parent });
         expectApiError(response, 400, 'rest_invalid_param', { parent: expect.any(String) });
       }
-      const moved = await http().patch(`${BASE}/${leaf.id}`).set('Authorization', editor.authorization).send({ parent: root.id }).expect(200);
+      const moved = await http()
+        .patch(`${BASE}/${leaf.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ parent: root.id })
+        .expect(200);
       expect(moved.body).toMatchObject({ parent: root.id, urls: { up: root.urls.self } });
       const topLevel = await http().patch(`${BASE}/${leaf.id}`).set('Authorization', editor.authorization).send({ parent: 0 }).expect(200);
       expect(topLevel.body.parent).toBe(0);
@@ -504,16 +528,33 @@ describe('Categories (e2e)', () => {
       const category = await createCategory({ name: 'Counted update' });
       await linkCategories(testApp, await insertEvent(testApp, 'publish'), [category.id]);
       await linkCategories(testApp, await insertEvent(testApp, 'pending'), [category.id]);
-      const response = await http().patch(`${BASE}/${category.id}`).set('Authorization', editor.authorization).send({ description: 'x' }).expect(200);
+      const response = await http()
+        .patch(`${BASE}/${category.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ description: 'x' })
+        .expect(200);
       expect(response.body.count).toBe(1);
     });
 
     it('returns 404 term-not-found for an unknown id, after validating the body', async () => {
-      expectApiError(await http().put(`${BASE}/999999`).set('Authorization', editor.authorization).send({ name: 'Ghost' }), 404, 'term-not-found');
-      expectApiError(await http().put(`${BASE}/999999`).set('Authorization', editor.authorization).send({ name: '' }), 400, 'rest_invalid_param');
-      expectApiError(await http().put(`${BASE}/999999`).set('Authorization', editor.authorization).send({ parent: 999998 }), 400, 'rest_invalid_param', {
-        parent: expect.any(String),
-      });
+      expectApiError(
+        await http().put(`${BASE}/999999`).set('Authorization', editor.authorization).send({ name: 'Ghost' }),
+        404,
+        'term-not-found',
+      );
+      expectApiError(
+        await http().put(`${BASE}/999999`).set('Authorization', editor.authorization).send({ name: '' }),
+        400,
+        'rest_invalid_param',
+      );
+      expectApiError(
+        await http().put(`${BASE}/999999`).set('Authorization', editor.authorization).send({ parent: 999998 }),
+        400,
+        'rest_invalid_param',
+        {
+          parent: expect.any(String),
+        },
+      );
     });
 
     it('returns 404 rest_no_route for a non-digit id before validating the body', async () => {
@@ -562,7 +603,11 @@ describe('Categories (e2e)', () => {
   describe('by slug', () => {
     it.each(['post', 'put', 'patch'] as const)('updates by slug with %s', async (method) => {
       const category = await createCategory({ name: `By slug ${method}` });
-      const response = await http()[method](`${BASE}/by-slug/${category.slug}`).set('Authorization', editor.authorization).send({ description: 'Via slug' }).expect(200);
+      const response = await http()
+        [method](`${BASE}/by-slug/${category.slug}`)
+        .set('Authorization', editor.authorization)
+        .send({ description: 'Via slug' })
+        .expect(200);
       expect(response.body).toEqual({ ...category, description: 'Via slug' });
     });
 
@@ -574,7 +619,10 @@ describe('Categories (e2e)', () => {
 
     it('returns 404 term-not-found for an unknown slug on every method', async () => {
       for (const method of ['post', 'put', 'patch', 'delete'] as const) {
-        const response = await http()[method](`${BASE}/by-slug/no-such-slug`).set('Authorization', editor.authorization).send({ description: 'x' });
+        const response = await http()
+          [method](`${BASE}/by-slug/no-such-slug`)
+          .set('Authorization', editor.authorization)
+          .send({ description: 'x' });
         expectApiError(response, 404, 'term-not-found');
       }
     });
@@ -582,7 +630,11 @@ describe('Categories (e2e)', () => {
     it('needs manage_terms', async () => {
       const category = await createCategory({ name: 'Slug guarded' });
       expectApiError(await http().patch(`${BASE}/by-slug/${category.slug}`).send({ description: 'x' }), 401, 'rest_forbidden');
-      expectApiError(await http().delete(`${BASE}/by-slug/${category.slug}`).set('Authorization', author.authorization), 403, 'rest_forbidden');
+      expectApiError(
+        await http().delete(`${BASE}/by-slug/${category.slug}`).set('Authorization', author.authorization),
+        403,
+        'rest_forbidden',
+      );
     });
   });
 
@@ -653,7 +705,9 @@ describe('Categories (e2e)', () => {
     it('adjusts stored counts by the net change of one event write, in the caller’s transaction', async () => {
       const gained = await createCategory({ name: 'Service gained' });
       const moved = await createCategory({ name: 'Service moved' });
-      await testApp.dataSource.transaction((manager) => service().adjustPublishedEvents(manager, [gained.id, gained.id, moved.id], [moved.id]));
+      await testApp.dataSource.transaction((manager) =>
+        service().adjustPublishedEvents(manager, [gained.id, gained.id, moved.id], [moved.id]),
+      );
       await testApp.dataSource
         .transaction(async (manager) => {
           await service().adjustPublishedEvents(manager, [moved.id], []);
@@ -701,19 +755,44 @@ describe('Categories (e2e)', () => {
   describe('robustness', () => {
     it('never answers a 500 to odd list parameters or bodies', async () => {
       const odd = fc.oneof(fc.string(), fc.constantFrom('', '-1', '0', '1e9', '99999999999999999999', '[1,2]', '%', 'a,b', 'null'));
-      const parameter = fc.constantFrom('page', 'per_page', 'search', 'include', 'exclude', 'order', 'orderby', 'hide_empty', 'post', 'event', 'slug', 'parent');
+      const parameter = fc.constantFrom(
+        'page',
+        'per_page',
+        'search',
+        'include',
+        'exclude',
+        'order',
+        'orderby',
+        'hide_empty',
+        'post',
+        'event',
+        'slug',
+        'parent',
+      );
       await fc.assert(
         fc.asyncProperty(parameter, odd, async (name, value) => {
-          const response = await http().get(BASE).query({ [name]: value });
+          const response = await http()
+            .get(BASE)
+            .query({ [name]: value });
           expect(response.status).toBeLessThan(500);
         }),
         { numRuns: 60 },
       );
       const field = fc.constantFrom('name', 'slug', 'description', 'parent');
-      const jsonValue = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+      const jsonValue = fc.oneof(
+        fc.string(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.string(), { maxLength: 2 }),
+        fc.object({ maxDepth: 1 }),
+      );
       await fc.assert(
         fc.asyncProperty(field, jsonValue, async (name, value) => {
-          const response = await http().post(BASE).set('Authorization', editor.authorization).send({ name: 'Fuzz', [name]: value });
+          const response = await http()
+            .post(BASE)
+            .set('Authorization', editor.authorization)
+            .send({ name: 'Fuzz', [name]: value });
           expect(response.status).toBeLessThan(500);
           if (response.status === 201) await categories().delete(response.body.id);
         }),

@@ -33,14 +33,21 @@ describe('Concurrent checkouts (e2e)', () => {
   /** `BUYERS` anonymous carts, each holding one unit of one of `ticketIds` (taking turns); returns their tokens. */
   async function fillCarts(ticketIds: number[]): Promise<string[]> {
     const writes = await Promise.all(
-      Array.from({ length: BUYERS }, (_, index) => postOnOwnConnection(port, CART_PATH, { provider: 'tc', tickets: [{ ticket_id: ticketIds[index % ticketIds.length], quantity: 1 }] })),
+      Array.from({ length: BUYERS }, (_, index) =>
+        postOnOwnConnection(port, CART_PATH, {
+          provider: 'tc',
+          tickets: [{ ticket_id: ticketIds[index % ticketIds.length], quantity: 1 }],
+        }),
+      ),
     );
     for (const write of writes) expect(write.status).toBe(200);
     return writes.map((write) => write.headers['x-cart-token'] as string);
   }
 
   function checkoutAll(tokens: string[]): Promise<RawResponse[]> {
-    return Promise.all(tokens.map((token) => postOnOwnConnection(port, CHECKOUT_PATH, { provider: 'tc', purchaser: PURCHASER }, { 'X-Cart-Token': token })));
+    return Promise.all(
+      tokens.map((token) => postOnOwnConnection(port, CHECKOUT_PATH, { provider: 'tc', purchaser: PURCHASER }, { 'X-Cart-Token': token })),
+    );
   }
 
   function expectOutcome(responses: RawResponse[], sold: number): void {

@@ -53,7 +53,8 @@ describe('Command line tool: seed:demo (e2e)', () => {
   it('lists every command in --help, seed:demo included', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
-    for (const command of ['user:create', 'user:list', 'app-password:create', 'app-password:revoke', 'seed:demo']) expect(help.stdout).toContain(command);
+    for (const command of ['user:create', 'user:list', 'app-password:create', 'app-password:revoke', 'seed:demo'])
+      expect(help.stdout).toContain(command);
   });
 
   it('loads the demo calendar into an empty database and prints one JSON line with the counts and a working login', async () => {
@@ -98,15 +99,28 @@ describe('Command line tool: seed:demo (e2e)', () => {
     expect(venues.body.total).toBe(10);
     const categories = await http().get('/cal/events/v1/categories').expect(200);
     expect(categories.body.categories.find((category: Record<string, any>) => category.name === 'Jazz').parent).toBeGreaterThan(0);
-    const series = (await http().get('/cal/events/v1/events').query({ page: 2, per_page: 50 }).expect(200)).body.events as Array<Record<string, any>>;
+    const series = (await http().get('/cal/events/v1/events').query({ page: 2, per_page: 50 }).expect(200)).body.events as Array<
+      Record<string, any>
+    >;
     expect(series).toHaveLength(8);
     expect(new Set(series.map((event) => event.series_id)).size).toBe(1);
-    expect(series.every((event) => event.start_date.endsWith('18:30:00') && event.timezone === 'Europe/Berlin' && event.recurrence.rrule === 'FREQ=WEEKLY;BYDAY=TU;COUNT=8')).toBe(true);
+    expect(
+      series.every(
+        (event) =>
+          event.start_date.endsWith('18:30:00') &&
+          event.timezone === 'Europe/Berlin' &&
+          event.recurrence.rrule === 'FREQ=WEEKLY;BYDAY=TU;COUNT=8',
+      ),
+    ).toBe(true);
   });
 
   it('has tickets of each provider and capacity mode, and attendees from completed checkouts, one checked in', async () => {
     const tickets = await http().get('/cal/tickets/v1/tickets').query({ per_page: 50 }).set('Authorization', demo).expect(200);
-    const kinds = new Set((tickets.body.tickets as Array<Record<string, any>>).map((ticket) => `${ticket.provider as string}:${ticket.capacity_details.global_stock_mode as string}`));
+    const kinds = new Set(
+      (tickets.body.tickets as Array<Record<string, any>>).map(
+        (ticket) => `${ticket.provider as string}:${ticket.capacity_details.global_stock_mode as string}`,
+      ),
+    );
     expect([...kinds].sort()).toEqual(['rsvp:', 'rsvp:capped', 'rsvp:own', 'tc:', 'tc:capped', 'tc:global', 'tc:own']);
 
     const attendees = await http().get('/cal/tickets/v1/attendees').query({ per_page: 50 }).set('Authorization', demo).expect(200);
@@ -121,7 +135,8 @@ describe('Command line tool: seed:demo (e2e)', () => {
     /** The structure of a JSON value: keys in order, with the type of each leaf; lists by their first item. */
     function shape(value: unknown): unknown {
       if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
-      if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shape(item)]));
+      if (value !== null && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shape(item)]));
       return value === null ? 'null' : typeof value;
     }
 
@@ -129,7 +144,11 @@ describe('Command line tool: seed:demo (e2e)', () => {
       const page = await http().get('/docs').expect(200);
       expect(page.text).toContain('swagger-ui');
       const combined = (await http().get('/docs-json').expect(200)).body as Record<string, any>;
-      const tags = new Set(Object.values(combined.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])));
+      const tags = new Set(
+        Object.values(combined.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) =>
+          Object.values(item).flatMap((operation) => operation.tags ?? []),
+        ),
+      );
       expect([...tags]).toEqual(expect.arrayContaining(['events', 'tickets']));
       for (const [name, example] of Object.entries({ ...REQUEST_EXAMPLES, ...RESPONSE_EXAMPLES })) {
         expect([name, combined.components.schemas[name]?.example]).toEqual([name, example]);
@@ -161,11 +180,17 @@ describe('Command line tool: seed:demo (e2e)', () => {
     it('has request examples the API accepts as they are, with only ids and nonces of this database put in', async () => {
       const nonces = (await http().get('/cal/tickets/v1/nonces').set('Authorization', demo).expect(200)).body as Record<string, string>;
       const send = (method: 'post' | 'patch' | 'delete', path: string, body: Record<string, unknown>, status: number) =>
-        http()[method](path)
+        http()
+          [method](path)
           .set('Authorization', demo)
           .send(body)
           .then((response) => {
-            expect([method, path, response.status, response.status === status ? 'ok' : response.body]).toEqual([method, path, status, 'ok']);
+            expect([method, path, response.status, response.status === status ? 'ok' : response.body]).toEqual([
+              method,
+              path,
+              status,
+              'ok',
+            ]);
             return response.body as Record<string, any>;
           });
       const example = (name: string) => REQUEST_EXAMPLES[name];
@@ -182,19 +207,52 @@ describe('Command line tool: seed:demo (e2e)', () => {
       expect(event).toMatchObject({ title: 'Jazz night', venue: { venue: 'Le Caveau' }, featured: true });
       await send('patch', `/cal/events/v1/events/${event.id as number}`, example('EventUpdate'), 200);
 
-      const ticket = await send('post', '/cal/tickets/v1/tickets', { ...example('TicketCreate'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
-      await send('patch', `/cal/tickets/v1/tickets/${ticket.id as number}`, { ...example('TicketUpdate'), post_id: event.id, edit_ticket_nonce: nonces.edit_ticket_nonce }, 200);
+      const ticket = await send(
+        'post',
+        '/cal/tickets/v1/tickets',
+        { ...example('TicketCreate'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce },
+        201,
+      );
+      await send(
+        'patch',
+        `/cal/tickets/v1/tickets/${ticket.id as number}`,
+        { ...example('TicketUpdate'), post_id: event.id, edit_ticket_nonce: nonces.edit_ticket_nonce },
+        200,
+      );
       const line = (example('CartUpdate').tickets as Array<Record<string, unknown>>)[0];
-      await send('post', '/cal/tickets/v1/cart', { ...example('CartUpdate'), post_id: event.id, tickets: [{ ...line, ticket_id: ticket.id }] }, 200);
+      await send(
+        'post',
+        '/cal/tickets/v1/cart',
+        { ...example('CartUpdate'), post_id: event.id, tickets: [{ ...line, ticket_id: ticket.id }] },
+        200,
+      );
       const checkout = example('Checkout');
-      const order = await send('post', '/cal/tickets/v1/cart/checkout', { ...checkout, attendees: (checkout.attendees as Array<Record<string, unknown>>).map((attendee) => ({ ...attendee, ticket_id: ticket.id })) }, 201);
+      const order = await send(
+        'post',
+        '/cal/tickets/v1/cart/checkout',
+        {
+          ...checkout,
+          attendees: (checkout.attendees as Array<Record<string, unknown>>).map((attendee) => ({ ...attendee, ticket_id: ticket.id })),
+        },
+        201,
+      );
       expect(order.attendees.map((attendee: { title: string }) => attendee.title)).toEqual(['Ada Lovelace', 'Charles Babbage']);
       await send('post', `/cal/tickets/v1/orders/${order.id as number}/complete`, {}, 200);
       await send('patch', `/cal/tickets/v1/attendees/${order.attendees[0].id as number}`, example('AttendeeCheckIn'), 200);
       await send('post', '/cal/tickets/v1/qr', { ...example('QrCheckIn'), security_code: order.attendees[1].security_code }, 200);
 
-      const spare = await send('post', '/cal/tickets/v1/tickets', { ...example('TicketCreate'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce }, 201);
-      await send('delete', `/cal/tickets/v1/tickets/${spare.id as number}`, { ...example('TicketDelete'), post_id: event.id, remove_ticket_nonce: nonces.remove_ticket_nonce }, 200);
+      const spare = await send(
+        'post',
+        '/cal/tickets/v1/tickets',
+        { ...example('TicketCreate'), post_id: event.id, add_ticket_nonce: nonces.add_ticket_nonce },
+        201,
+      );
+      await send(
+        'delete',
+        `/cal/tickets/v1/tickets/${spare.id as number}`,
+        { ...example('TicketDelete'), post_id: event.id, remove_ticket_nonce: nonces.remove_ticket_nonce },
+        200,
+      );
     });
   });
 
@@ -203,7 +261,9 @@ describe('Command line tool: seed:demo (e2e)', () => {
     const again = await cli('seed:demo');
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
-    expect(again.stderr).toMatch(/^error: the database already holds 5\d events, 1\d venues, [45] organizers, 1\d tickets; seed:demo only fills an empty calendar \(use a new DATABASE_URL or DATA_DIR\)\n$/);
+    expect(again.stderr).toMatch(
+      /^error: the database already holds 5\d events, 1\d venues, [45] organizers, 1\d tickets; seed:demo only fills an empty calendar \(use a new DATABASE_URL or DATA_DIR\)\n$/,
+    );
     expect(await Promise.all([count(Event), count(Venue), count(Ticket), count(Attendee)])).toEqual(before);
   });
 });

@@ -55,14 +55,22 @@ describe('Command line tool (e2e)', () => {
       application_password: expect.stringMatching(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/),
       uuid: expect.any(String),
     });
-    await request(testApp.server).get('/cal/tickets/v1/nonces').set('Authorization', basic('carol', created.application_password)).expect(200);
+    await request(testApp.server)
+      .get('/cal/tickets/v1/nonces')
+      .set('Authorization', basic('carol', created.application_password))
+      .expect(200);
   });
 
   it('lists users', async () => {
     const result = await cli('user:list');
     expect(result.code).toBe(0);
     const users = JSON.parse(result.stdout);
-    expect(users).toEqual(expect.arrayContaining([expect.objectContaining({ login: 'admin', role: 'administrator' }), expect.objectContaining({ login: 'carol' })]));
+    expect(users).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ login: 'admin', role: 'administrator' }),
+        expect.objectContaining({ login: 'carol' }),
+      ]),
+    );
   });
 
   it('issues and revokes further application passwords', async () => {

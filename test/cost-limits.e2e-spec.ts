@@ -56,7 +56,10 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     const body = JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 36_000 }, () => ({ ticket_id: 1, quantity: 1 })) });
     expect(body.length).toBeGreaterThan(1_000_000);
     // Warm up the route, so that the measure is of the refusal alone.
-    await http().post(CART).set('Content-Type', 'application/json').send(JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 101 }, () => ({ ticket_id: 1, quantity: 1 })) }));
+    await http()
+      .post(CART)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 101 }, () => ({ ticket_id: 1, quantity: 1 })) }));
     const { result, cpuMs } = await cpuMillis(() => http().post(CART).set('Content-Type', 'application/json').send(body));
     console.info(`cart of 36 000 lines refused in ${cpuMs.toFixed(1)} ms of CPU`);
     expectInvalidParam(result, 'tickets');
@@ -79,18 +82,24 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     expect(JSON.stringify(response.body)).toContain('quantity must not be negative');
   });
 
-  it.each(['categories', 'tags', 'venue', 'organizer'])('refuses an event body whose %s list holds more than 100 values before reading them', async (field) => {
-    const response = await http()
-      .post(`${EVENTS_API}/events`)
-      .set('Authorization', editor.authorization)
-      .send({ ...EVENT, [field]: Array.from({ length: 20_000 }, (_unused, index) => ({ id: index + 1, name: `n${index}` })) });
-    expectInvalidParam(response, field);
-    expect(response.body.data.params[field]).toBe(`${field} may hold at most 100 values`);
-  });
+  it.each(['categories', 'tags', 'venue', 'organizer'])(
+    'refuses an event body whose %s list holds more than 100 values before reading them',
+    async (field) => {
+      const response = await http()
+        .post(`${EVENTS_API}/events`)
+        .set('Authorization', editor.authorization)
+        .send({ ...EVENT, [field]: Array.from({ length: 20_000 }, (_unused, index) => ({ id: index + 1, name: `n${index}` })) });
+      expectInvalidParam(response, field);
+      expect(response.body.data.params[field]).toBe(`${field} may hold at most 100 values`);
+    },
+  );
 
   it(`refuses a description of more than ${RICH_TEXT_MAX_TAGS} tags with 400 naming it, before sanitising it`, async () => {
     const description = '<b>x</b>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1);
-    const response = await http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, description });
+    const response = await http()
+      .post(`${EVENTS_API}/events`)
+      .set('Authorization', editor.authorization)
+      .send({ ...EVENT, description });
     expectInvalidParam(response, 'description');
     expect(response.body.data.params.description).toBe(`description may hold at most ${RICH_TEXT_MAX_TAGS} HTML tags`);
     // Just within the limit: accepted.
@@ -103,7 +112,12 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
 
   it('refuses a 1 MB description full of tags in a few milliseconds, naming it', async () => {
     const description = '<b><i>x</i></b>'.repeat(65_536);
-    const { result, cpuMs } = await cpuMillis(() => http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, description }));
+    const { result, cpuMs } = await cpuMillis(() =>
+      http()
+        .post(`${EVENTS_API}/events`)
+        .set('Authorization', editor.authorization)
+        .send({ ...EVENT, description }),
+    );
     console.info(`1 MB description refused in ${cpuMs.toFixed(1)} ms of CPU`);
     expectInvalidParam(result, 'description');
     expect(result.body.data.params.description).toBe(`description must be at most ${RICH_TEXT_MAX_BYTES} bytes long`);
@@ -112,16 +126,25 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
 
   it('applies the same limits to the rich text of venues and organizers, inside an event body or not, and to term descriptions', async () => {
     const description = '<i>y</i>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1);
-    const venue = await http().post(`${EVENTS_API}/events`).set('Authorization', editor.authorization).send({ ...EVENT, venue: { venue: 'Tagged hall', description } });
+    const venue = await http()
+      .post(`${EVENTS_API}/events`)
+      .set('Authorization', editor.authorization)
+      .send({ ...EVENT, venue: { venue: 'Tagged hall', description } });
     expectInvalidParam(venue, 'venue[description]');
     const organizer = await http()
       .post(`${EVENTS_API}/events`)
       .set('Authorization', editor.authorization)
       .send({ ...EVENT, organizer: [{ organizer: 'Tagged people', excerpt: description }] });
     expectInvalidParam(organizer, 'organizer[excerpt]');
-    const direct = await http().post(`${EVENTS_API}/venues`).set('Authorization', editor.authorization).send({ venue: 'Tagged hall', description });
+    const direct = await http()
+      .post(`${EVENTS_API}/venues`)
+      .set('Authorization', editor.authorization)
+      .send({ venue: 'Tagged hall', description });
     expectInvalidParam(direct, 'description');
-    const term = await http().post(`${EVENTS_API}/categories`).set('Authorization', editor.authorization).send({ name: 'Tagged term', description });
+    const term = await http()
+      .post(`${EVENTS_API}/categories`)
+      .set('Authorization', editor.authorization)
+      .send({ name: 'Tagged term', description });
     expectInvalidParam(term, 'description');
   });
 
@@ -164,7 +187,9 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
       const feedFrom = (address: string, path: string) => from(address, path).set('Host', 'feeds.example.org');
       try {
         const path = `${EVENTS_API}/events/ics?start_date=2027-01-01`;
-        const responses = await Promise.all(['203.0.113.50', '203.0.113.51', '203.0.113.52', '203.0.113.53'].map((address) => feedFrom(address, path)));
+        const responses = await Promise.all(
+          ['203.0.113.50', '203.0.113.51', '203.0.113.52', '203.0.113.53'].map((address) => feedFrom(address, path)),
+        );
         expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
         expect(new Set(responses.map((response) => response.text)).size).toBe(1);
         expect(builds).toHaveBeenCalledTimes(1);

@@ -92,7 +92,11 @@ describe('Cached list counts (e2e)', () => {
     const second = await createEvent({ title: 'Cached Two' });
     expect((await listTotal(CACHED_LIST)).total).toBe(2);
 
-    await http().post(`${EVENTS}/${second.id}`).set('Authorization', editor.authorization).send({ categories: ['Concerts'] }).expect(200);
+    await http()
+      .post(`${EVENTS}/${second.id}`)
+      .set('Authorization', editor.authorization)
+      .send({ categories: ['Concerts'] })
+      .expect(200);
     const listed = await listTotal(CACHED_LIST);
     expect(listed.body.events.map((event: { categories: Array<{ count: number }> }) => event.categories[0].count)).toEqual([2, 2]);
 
@@ -151,13 +155,15 @@ describe('Cached list counts (e2e)', () => {
     const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
     let statements: string[];
     try {
-      await testApp.dataSource.transaction(async (manager) => {
-        const builder = manager.createQueryBuilder(Event, 'event');
-        expect(await cache.count('events', builder, manager)).toBe(1);
-        await manager.delete(Event, { title: 'Cached Inside' });
-        expect(await cache.count('events', manager.createQueryBuilder(Event, 'event'), manager)).toBe(0);
-        throw new Error('roll back');
-      }).catch((error: Error) => expect(error.message).toBe('roll back'));
+      await testApp.dataSource
+        .transaction(async (manager) => {
+          const builder = manager.createQueryBuilder(Event, 'event');
+          expect(await cache.count('events', builder, manager)).toBe(1);
+          await manager.delete(Event, { title: 'Cached Inside' });
+          expect(await cache.count('events', manager.createQueryBuilder(Event, 'event'), manager)).toBe(0);
+          throw new Error('roll back');
+        })
+        .catch((error: Error) => expect(error.message).toBe('roll back'));
       expect(await cache.count('events', testApp.dataSource.manager.createQueryBuilder(Event, 'event'))).toBe(1);
       statements = spy.mock.calls.map(([sql]) => String(sql));
     } finally {
@@ -171,7 +177,10 @@ describe('Cached list counts (e2e)', () => {
     await createEvent({ title: 'Cached Draft one', status: 'draft' });
     expect((await listTotal(CACHED_LIST)).total).toBe(1);
     expect((await listTotal('?start_date=2030-01-01&end_date=2030-12-31&search=draft')).total).toBe(0);
-    const asEditor = await http().get(`${EVENTS}?start_date=2030-01-01&end_date=2030-12-31&status=draft`).set('Authorization', editor.authorization).expect(200);
+    const asEditor = await http()
+      .get(`${EVENTS}?start_date=2030-01-01&end_date=2030-12-31&status=draft`)
+      .set('Authorization', editor.authorization)
+      .expect(200);
     expect(asEditor.headers['x-tec-total']).toBe('1');
   });
 });
@@ -219,7 +228,11 @@ describe('Cached list counts bounded by COUNT_CACHE_MB (e2e)', () => {
 
   /** A cache of this app's database and settings holding at most `megabytes` (a fraction keeps the test short). */
   function cacheOf(megabytes: number): CountCache {
-    return new CountCache(testApp.dataSource, { ...testApp.app.get<ConfigType<typeof appConfig>>(appConfig.KEY), countCacheMb: megabytes }, testApp.app.get<Clock>(CLOCK));
+    return new CountCache(
+      testApp.dataSource,
+      { ...testApp.app.get<ConfigType<typeof appConfig>>(appConfig.KEY), countCacheMb: megabytes },
+      testApp.app.get<Clock>(CLOCK),
+    );
   }
 
   /** A stand-in for a query builder: its SQL and parameters, and how often it was counted. */
@@ -235,7 +248,8 @@ describe('Cached list counts bounded by COUNT_CACHE_MB (e2e)', () => {
     return query;
   }
 
-  const count = (cache: CountCache, query: ReturnType<typeof fakeQuery>) => cache.count('events', query as unknown as SelectQueryBuilder<Event>);
+  const count = (cache: CountCache, query: ReturnType<typeof fakeQuery>) =>
+    cache.count('events', query as unknown as SelectQueryBuilder<Event>);
 
   it('reads COUNT_CACHE_MB: 4 MB by default', () => {
     expect(testApp.app.get(CountCache).stats().maxBytes).toBe(4 * 1024 * 1024);

@@ -38,7 +38,11 @@ describe('Addressing with API_ROOT, API_PREFIX and PUBLIC_URL (e2e)', () => {
         _links: { help: [{ href: 'https://calendar.example.org/wp-json/docs' }] },
       });
       const routes = response.body.routes as Record<string, { namespace: string; methods: string[] }>;
-      expect(routes['/']).toMatchObject({ namespace: '', methods: ['GET'], _links: { self: [{ href: 'https://calendar.example.org/wp-json/' }] } });
+      expect(routes['/']).toMatchObject({
+        namespace: '',
+        methods: ['GET'],
+        _links: { self: [{ href: 'https://calendar.example.org/wp-json/' }] },
+      });
       expect(routes['/tribe/events/v1']).toMatchObject({ namespace: 'tribe/events/v1', methods: ['GET'] });
       expect(routes['/tribe/tickets/v1/tickets/(?P<id>\\d+)']).toMatchObject({ namespace: 'tribe/tickets/v1' });
       expect(routes['/tribe/events/v1/events']).toMatchObject({ namespace: 'tribe/events/v1', methods: ['GET', 'POST'] });
@@ -50,7 +54,11 @@ describe('Addressing with API_ROOT, API_PREFIX and PUBLIC_URL (e2e)', () => {
 
   it('answers a namespace index asked for a namespace it does not have with 404 rest_invalid_namespace, as WordPress', async () => {
     const unknown = await http().get('/wp-json/tribe/events/v1').query({ namespace: 'wp/v2' }).expect(404);
-    expect(unknown.body).toEqual({ code: 'rest_invalid_namespace', message: 'The specified namespace could not be found.', data: { status: 404 } });
+    expect(unknown.body).toEqual({
+      code: 'rest_invalid_namespace',
+      message: 'The specified namespace could not be found.',
+      data: { status: 404 },
+    });
     const other = await http().get('/wp-json/tribe/events/v1').query({ namespace: 'tribe/tickets/v1' }).expect(200);
     expect(other.body.namespace).toBe('tribe/tickets/v1');
     expect(Object.keys(other.body.routes)).toContain('/tribe/tickets/v1/cart');

@@ -60,7 +60,12 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
   const tags: Array<Record<string, any>> = [];
   const events: SeededEvent[] = [];
 
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; headers: Headers; body: any }> {
     const response = await fetch(path.startsWith('http') ? path : `${base}${path}`, {
       method,
       headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
@@ -83,10 +88,21 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
 
     // Seeded through the API, the way a site's editors fill it.
     for (const [index, city] of ['Springfield', 'Shelbyville', 'Capital City'].entries()) {
-      venues.push(await create('/wp-json/tribe/events/v1/venues', { venue: `Hall ${index + 1}`, address: `${index + 1} Main St`, city, state: 'IL', zip: `6270${index}`, country: 'United States' }));
+      venues.push(
+        await create('/wp-json/tribe/events/v1/venues', {
+          venue: `Hall ${index + 1}`,
+          address: `${index + 1} Main St`,
+          city,
+          state: 'IL',
+          zip: `6270${index}`,
+          country: 'United States',
+        }),
+      );
     }
     for (const name of ['Loopback Society', 'Port 80 Collective']) {
-      organizers.push(await create('/wp-json/tribe/events/v1/organizers', { organizer: name, email: `${name.split(' ')[0].toLowerCase()}@example.org` }));
+      organizers.push(
+        await create('/wp-json/tribe/events/v1/organizers', { organizer: name, email: `${name.split(' ')[0].toLowerCase()}@example.org` }),
+      );
     }
     for (const name of ['Concerts', 'Workshops']) categories.push(await create('/wp-json/tribe/events/v1/categories', { name }));
     for (const name of ['jazz', 'beginner']) tags.push(await create('/wp-json/tribe/events/v1/tags', { name }));
@@ -111,7 +127,16 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
             tags: [tags[n % 2].id],
           };
           const event = await create('/wp-json/tribe/events/v1/events', body);
-          created.set(n, { id: event.id, title: body.title, slug: event.slug, start_date: allDay ? `${day} 00:00:00` : `${day} 19:30:00`, all_day: allDay, featured: body.featured, venueIndex: n % 3, categoryIndex: n % 2 });
+          created.set(n, {
+            id: event.id,
+            title: body.title,
+            slug: event.slug,
+            start_date: allDay ? `${day} 00:00:00` : `${day} 19:30:00`,
+            all_day: allDay,
+            featured: body.featured,
+            venueIndex: n % 3,
+            categoryIndex: n % 2,
+          });
         }
       }),
     );
@@ -167,7 +192,15 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
           start_date: seeded.start_date,
           featured: seeded.featured,
           description: `<p>Night number ${index + 1}.</p>`,
-          venue: { venue: venue.venue, url: venue.url, slug: venue.slug, address: venue.address, city: venue.city, state: 'IL', zip: venue.zip },
+          venue: {
+            venue: venue.venue,
+            url: venue.url,
+            slug: venue.slug,
+            address: venue.address,
+            city: venue.city,
+            state: 'IL',
+            zip: venue.zip,
+          },
           categories: [expect.objectContaining({ name: categories[seeded.categoryIndex].name, taxonomy: 'tribe_events_cat' })],
         });
         expect(node.end_date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -183,7 +216,9 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
         sorted(organizers.map((organizer) => [createNodeId(`TribeOrganizers-${organizer.id}`), organizer.organizer, organizer.email])),
       );
       expect(sorted(byType('TribeCategories').map((node) => [node.id, node.name, node.taxonomy, node.count]))).toEqual(
-        sorted(categories.map((category) => [createNodeId(`TribeCategories-${category.id}`), category.name, 'tribe_events_cat', EVENTS / 2])),
+        sorted(
+          categories.map((category) => [createNodeId(`TribeCategories-${category.id}`), category.name, 'tribe_events_cat', EVENTS / 2]),
+        ),
       );
       expect(sorted(byType('TribeTags').map((node) => [node.id, node.name, node.taxonomy, node.count]))).toEqual(
         sorted(tags.map((tag) => [createNodeId(`TribeTags-${tag.id}`), tag.name, 'post_tag', EVENTS / 2])),
@@ -193,7 +228,12 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
 
   describe('a calendar widget paging with next_rest_url', () => {
     /** Follows `link` from `start` until it is absent; every page is checked on the way. */
-    async function walk(start: string, link: 'next_rest_url' | 'previous_rest_url', total: number, perPage: number): Promise<Array<Array<Record<string, any>>>> {
+    async function walk(
+      start: string,
+      link: 'next_rest_url' | 'previous_rest_url',
+      total: number,
+      perPage: number,
+    ): Promise<Array<Array<Record<string, any>>>> {
       const pages: Array<Array<Record<string, any>>> = [];
       const numbers: number[] = [];
       let url: string | undefined = start;
@@ -201,7 +241,10 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
         expect(url.startsWith(`${base}/wp-json/tribe/events/v1/events/?`)).toBe(true);
         const response = await call('GET', url);
         expect([url, response.status]).toEqual([url, 200]);
-        expect([response.headers.get('x-tec-total'), response.headers.get('x-tec-totalpages')]).toEqual([String(total), String(Math.ceil(total / perPage))]);
+        expect([response.headers.get('x-tec-total'), response.headers.get('x-tec-totalpages')]).toEqual([
+          String(total),
+          String(Math.ceil(total / perPage)),
+        ]);
         expect([response.body.total, response.body.total_pages]).toEqual([total, Math.ceil(total / perPage)]);
         numbers.push(Number(new URL(response.body.rest_url as string).searchParams.get('page')));
         pages.push(response.body.events as Array<Record<string, any>>);
@@ -216,7 +259,10 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
 
     it(`reaches the end of a ${EVENTS}-event list, every event once and in order, and walks back with previous_rest_url`, async () => {
       const first = await call('GET', '/wp-json/tribe/events/v1/events');
-      const pages = [first.body.events as Array<Record<string, any>>, ...(await walk(first.body.next_rest_url as string, 'next_rest_url', EVENTS, 25))];
+      const pages = [
+        first.body.events as Array<Record<string, any>>,
+        ...(await walk(first.body.next_rest_url as string, 'next_rest_url', EVENTS, 25)),
+      ];
       expect(pages.map((page) => page.length)).toEqual([25, 25, 25, 25, 20]);
       expect(pages.flat().map((event) => event.id)).toEqual(events.map((event) => event.id));
 
@@ -224,14 +270,19 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
       expect(last.body.next_rest_url).toBeUndefined();
       expect(last.headers.get('x-tec-totalpages')).toBe('5');
       const backwards = await walk(last.body.rest_url as string, 'previous_rest_url', EVENTS, 25);
-      expect(backwards.flat().map((event) => event.id)).toEqual([4, 3, 2, 1, 0].flatMap((page) => events.slice(page * 25, page * 25 + 25)).map((event) => event.id));
+      expect(backwards.flat().map((event) => event.id)).toEqual(
+        [4, 3, 2, 1, 0].flatMap((page) => events.slice(page * 25, page * 25 + 25)).map((event) => event.id),
+      );
     });
 
     it('keeps per_page and the filters in the links: a category at 50 a page', async () => {
       const slug = categories[0].slug as string;
       const first = await call('GET', `/wp-json/tribe/events/v1/events?per_page=50&categories=${slug}&start_date=${dayAhead(0)}`);
       expect(first.body.rest_url).toContain(`categories=${slug}`);
-      const pages = [first.body.events as Array<Record<string, any>>, ...(await walk(first.body.next_rest_url as string, 'next_rest_url', EVENTS / 2, 50))];
+      const pages = [
+        first.body.events as Array<Record<string, any>>,
+        ...(await walk(first.body.next_rest_url as string, 'next_rest_url', EVENTS / 2, 50)),
+      ];
       expect(pages.map((page) => page.length)).toEqual([50, 10]);
       expect(pages.flat().map((event) => event.id)).toEqual(events.filter((event) => event.categoryIndex === 0).map((event) => event.id));
     });
@@ -263,7 +314,10 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
       expect(form).toContain('ticket%5Bcapacity%5D=50&ticket%5Bmode%5D=own');
       expect(form).toContain('provider=Tribe__Tickets__RSVP');
 
-      const response = await call('POST', rsvp.request.path, form, { Authorization: admin, 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' });
+      const response = await call('POST', rsvp.request.path, form, {
+        Authorization: admin,
+        'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8',
+      });
       expect(response.status).toBe(201);
       expect(Object.keys(response.body)).toEqual(Object.keys(rsvp.body));
       const id = response.body.id as number;
@@ -275,7 +329,29 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
         global_id: `127.0.0.1?type=rsvp&id=${id}`,
         author: expect.stringMatching(/^\d+$/),
       });
-      const unchanged = ['description', 'capacity', 'on_sale', 'iac', 'price_suffix', 'type', 'status', 'title', 'image', 'available_from', 'available_from_details', 'available_until', 'available_until_details', 'capacity_details', 'cost', 'cost_details', 'sale_price_data', 'supports_attendee_information', 'attendees', 'rsvp', 'checkin'];
+      const unchanged = [
+        'description',
+        'capacity',
+        'on_sale',
+        'iac',
+        'price_suffix',
+        'type',
+        'status',
+        'title',
+        'image',
+        'available_from',
+        'available_from_details',
+        'available_until',
+        'available_until_details',
+        'capacity_details',
+        'cost',
+        'cost_details',
+        'sale_price_data',
+        'supports_attendee_information',
+        'attendees',
+        'rsvp',
+        'checkin',
+      ];
       for (const key of unchanged) expect([key, response.body[key]]).toEqual([key, rsvp.body[key]]);
 
       const read = await call('GET', `/wp-json/tribe/tickets/v1/tickets/${id}`);
@@ -295,17 +371,22 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
   });
 
   describe('errors and the other addressing forms of the original', () => {
-    it.each(['09-event-create-missing-fields.json', '10-event-create-unauth.json', '16-event-404.json', '36-ticket-404.json'])('replays %s: same status and body (a readable message for 36)', async (file) => {
-      const exchange = recordedExchange(file);
-      const authorization: Record<string, string> = file.startsWith('09') ? { Authorization: admin } : {};
-      const response = await call(exchange.request.method, exchange.request.path, exchange.request.body ?? undefined, authorization);
-      // The original's tickets errors repeat their code as the message; ours say it in words.
-      const body = file.startsWith('36') ? { ...exchange.body, message: 'The requested ticket does not exist.' } : exchange.body;
-      expect([response.status, response.body]).toEqual([exchange.status, body]);
-    });
+    it.each(['09-event-create-missing-fields.json', '10-event-create-unauth.json', '16-event-404.json', '36-ticket-404.json'])(
+      'replays %s: same status and body (a readable message for 36)',
+      async (file) => {
+        const exchange = recordedExchange(file);
+        const authorization: Record<string, string> = file.startsWith('09') ? { Authorization: admin } : {};
+        const response = await call(exchange.request.method, exchange.request.path, exchange.request.body ?? undefined, authorization);
+        // The original's tickets errors repeat their code as the message; ours say it in words.
+        const body = file.startsWith('36') ? { ...exchange.body, message: 'The requested ticket does not exist.' } : exchange.body;
+        expect([response.status, response.body]).toEqual([exchange.status, body]);
+      },
+    );
 
     it('answers wrong credentials with 401 incorrect_password and unknown routes with 404 rest_no_route', async () => {
-      const wrong = await call('GET', '/wp-json/tribe/events/v1/events', undefined, { Authorization: basicAuth(ADMIN.login, 'wrong password') });
+      const wrong = await call('GET', '/wp-json/tribe/events/v1/events', undefined, {
+        Authorization: basicAuth(ADMIN.login, 'wrong password'),
+      });
       expect([wrong.status, wrong.body.code]).toEqual([401, 'incorrect_password']);
       const unknown = await call('GET', '/wp-json/tribe/events/v1/no-such-route');
       expect([unknown.status, unknown.body.code]).toEqual([404, 'rest_no_route']);
@@ -317,7 +398,11 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
       const viaPath = await call('GET', `/wp-json/tribe/events/v1/events/${event.id}`);
       expect(viaQuery.status).toBe(200);
       // The original's keys in its order, then the series fields this API adds (README "Recurring events").
-      expect(Object.keys(viaQuery.body)).toEqual([...Object.keys(recordedExchange('26-rest-route-query-form.json').body), 'series_id', 'recurrence']);
+      expect(Object.keys(viaQuery.body)).toEqual([
+        ...Object.keys(recordedExchange('26-rest-route-query-form.json').body),
+        'series_id',
+        'recurrence',
+      ]);
       expect(viaQuery.body).toEqual(viaPath.body);
       expect(viaQuery.body.rest_url).toBe(`${base}/wp-json/tribe/events/v1/events/${event.id}`);
 

@@ -17,7 +17,9 @@ describe('engines', () => {
     };
     const ours = new semver.Range(manifest.engines.node);
     // The oldest version of each range of ours (20.19.0, 22.13.0, ...).
-    const oldest = ours.set.map((comparators) => semver.minVersion(new semver.Range(comparators.map((comparator) => comparator.value).join(' ')))!.version);
+    const oldest = ours.set.map(
+      (comparators) => semver.minVersion(new semver.Range(comparators.map((comparator) => comparator.value).join(' ')))!.version,
+    );
     expect(oldest.length).toBeGreaterThan(0);
 
     const refused: string[] = [];
@@ -25,7 +27,8 @@ describe('engines', () => {
       const range = !Array.isArray(entry.engines) ? entry.engines?.node : undefined;
       if (!path || !range) continue;
       for (const version of oldest) {
-        if (!semver.satisfies(version, range)) refused.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version}: node ${range} (not ${version})`);
+        if (!semver.satisfies(version, range))
+          refused.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version}: node ${range} (not ${version})`);
       }
     }
     expect(refused).toEqual([]);

@@ -19,7 +19,10 @@ describe('What an event body may link and create (e2e)', () => {
   const SECRET_PHONE = '+1 555 0100';
 
   function createEventAs(user: TestUser, body: Record<string, unknown>) {
-    return http().post(`${API}/events`).set('Authorization', user.authorization).send({ ...EVENT, ...body });
+    return http()
+      .post(`${API}/events`)
+      .set('Authorization', user.authorization)
+      .send({ ...EVENT, ...body });
   }
 
   beforeAll(async () => {
@@ -27,7 +30,11 @@ describe('What an event body may link and create (e2e)', () => {
     editor = await createUser(testApp, 'editor');
     contributor = await createUser(testApp, 'contributor');
     otherContributor = await createUser(testApp, 'contributor');
-    const venue = await http().post(`${API}/venues`).set('Authorization', otherContributor.authorization).send({ venue: 'Private hall', address: SECRET_ADDRESS, phone: SECRET_PHONE }).expect(201);
+    const venue = await http()
+      .post(`${API}/venues`)
+      .set('Authorization', otherContributor.authorization)
+      .send({ venue: 'Private hall', address: SECRET_ADDRESS, phone: SECRET_PHONE })
+      .expect(201);
     expect(venue.body.status).not.toBe('publish');
     draftVenueOfOther = venue.body.id;
     const organizer = await http()
@@ -63,7 +70,10 @@ describe('What an event body may link and create (e2e)', () => {
 
     it('refuses the same on update, and leaves the event as it was', async () => {
       const event = await createEventAs(contributor, {}).expect(201);
-      const response = await http().patch(`${API}/events/${event.body.id}`).set('Authorization', contributor.authorization).send({ venue: draftVenueOfOther });
+      const response = await http()
+        .patch(`${API}/events/${event.body.id}`)
+        .set('Authorization', contributor.authorization)
+        .send({ venue: draftVenueOfOther });
       expect(response.status).toBe(403);
       expect(response.body.code).toBe('venue-not-accessible');
       const read = await http().get(`${API}/events/${event.body.id}`).set('Authorization', contributor.authorization).expect(200);
@@ -71,8 +81,16 @@ describe('What an event body may link and create (e2e)', () => {
     });
 
     it('links what the caller may read: its own drafts and published ones; editors link anyone’s', async () => {
-      const own = await http().post(`${API}/venues`).set('Authorization', contributor.authorization).send({ venue: 'My own hall' }).expect(201);
-      const published = await http().post(`${API}/venues`).set('Authorization', editor.authorization).send({ venue: 'Public hall', status: 'publish' }).expect(201);
+      const own = await http()
+        .post(`${API}/venues`)
+        .set('Authorization', contributor.authorization)
+        .send({ venue: 'My own hall' })
+        .expect(201);
+      const published = await http()
+        .post(`${API}/venues`)
+        .set('Authorization', editor.authorization)
+        .send({ venue: 'Public hall', status: 'publish' })
+        .expect(201);
       expect((await createEventAs(contributor, { venue: own.body.id }).expect(201)).body.venue.id).toBe(own.body.id);
       expect((await createEventAs(contributor, { venue: published.body.id }).expect(201)).body.venue.id).toBe(published.body.id);
       const byEditor = await createEventAs(editor, { venue: draftVenueOfOther, organizer: [draftOrganizerOfOther] }).expect(201);
@@ -93,14 +111,21 @@ describe('What an event body may link and create (e2e)', () => {
         const name = `Invented ${field}`;
         const response = await createEventAs(contributor, { [field]: [name] });
         expect(response.status).toBe(403);
-        expect(response.body).toMatchObject({ code: 'rest_forbidden', data: { status: 403, params: { [field]: expect.stringContaining(name) } } });
+        expect(response.body).toMatchObject({
+          code: 'rest_forbidden',
+          data: { status: 403, params: { [field]: expect.stringContaining(name) } },
+        });
       }
       expect(await testApp.dataSource.getRepository(Category).countBy({ name: 'Invented categories' })).toBe(0);
       expect(await testApp.dataSource.getRepository(Tag).countBy({ name: 'Invented tags' })).toBe(0);
     });
 
     it('lets a contributor name existing terms, by name or id', async () => {
-      const category = await http().post(`${API}/categories`).set('Authorization', editor.authorization).send({ name: 'Existing category' }).expect(201);
+      const category = await http()
+        .post(`${API}/categories`)
+        .set('Authorization', editor.authorization)
+        .send({ name: 'Existing category' })
+        .expect(201);
       const tag = await http().post(`${API}/tags`).set('Authorization', editor.authorization).send({ name: 'Existing tag' }).expect(201);
       const response = await createEventAs(contributor, { categories: ['existing CATEGORY'], tags: [tag.body.id] }).expect(201);
       expect(response.body.categories.map((term: { id: number }) => term.id)).toEqual([category.body.id]);

@@ -53,9 +53,15 @@ describe('Events list read model (e2e)', () => {
     const expected = (await testApp.dataSource.query<Row[]>(expectedEventListingsSql())).map(normalise).sort();
     expect(held).toEqual(expected);
     const dayOf = testApp.dataSource.options.type === 'mysql' ? 'DATE(start_utc)' : 'date(start_utc)';
-    const counters = (await testApp.dataSource.query<Row[]>('SELECT dim, value, status, day, events FROM event_listing_days WHERE events <> 0')).map(normaliseCounter).sort();
+    const counters = (
+      await testApp.dataSource.query<Row[]>('SELECT dim, value, status, day, events FROM event_listing_days WHERE events <> 0')
+    )
+      .map(normaliseCounter)
+      .sort();
     const counted = (
-      await testApp.dataSource.query<Row[]>(`SELECT dim, value, status, ${dayOf} AS day, COUNT(*) AS events FROM event_listings GROUP BY dim, value, status, ${dayOf}`)
+      await testApp.dataSource.query<Row[]>(
+        `SELECT dim, value, status, ${dayOf} AS day, COUNT(*) AS events FROM event_listings GROUP BY dim, value, status, ${dayOf}`,
+      )
     )
       .map(normaliseCounter)
       .sort();
@@ -103,7 +109,11 @@ describe('Events list read model (e2e)', () => {
       organizer: [host.id, other.id],
       featured: true,
     });
-    const second = await post('events', { title: 'Listing second', start_date: daysAhead(12), end_date: daysAhead(12, '21:00:00'), categories: [jazz.id], venue: shed.id }, author);
+    const second = await post(
+      'events',
+      { title: 'Listing second', start_date: daysAhead(12), end_date: daysAhead(12, '21:00:00'), categories: [jazz.id], venue: shed.id },
+      author,
+    );
     // all, 2 categories, 1 tag, 1 venue, 2 organizers, featured, geoloc + all, 1 category, 1 venue, featured
     expect(await expectInSync()).toBe(9 + 4);
     expect(await listTotal(`categories=${jazz.id}`)).toBe(2);
@@ -114,7 +124,12 @@ describe('Events list read model (e2e)', () => {
     // Updates: schedule, links replaced and cleared, flags.
     await post(`events/${first.id}`, { start_date: daysAhead(11), end_date: daysAhead(11, '22:00:00') }, editor, 200);
     await expectInSync();
-    await post(`events/${first.id}`, { categories: [jazz.id], tags: [], venue: shed.id, organizer: other.id, featured: false }, editor, 200);
+    await post(
+      `events/${first.id}`,
+      { categories: [jazz.id], tags: [], venue: shed.id, organizer: other.id, featured: false },
+      editor,
+      200,
+    );
     await expectInSync();
     expect(await listTotal('geoloc=true')).toBe(0);
     expect(await listTotal(`categories=${music.id}`)).toBe(0);
@@ -180,7 +195,14 @@ describe('Events list read model (e2e)', () => {
     for (const [startDay, startTime, endDay, endTime, status] of shapes) {
       await post(
         'events',
-        { title: `Window ${startDay} ${startTime}`, start_date: daysAhead(startDay, startTime), end_date: daysAhead(endDay, endTime), timezone: 'UTC', tags: [tag.id], status },
+        {
+          title: `Window ${startDay} ${startTime}`,
+          start_date: daysAhead(startDay, startTime),
+          end_date: daysAhead(endDay, endTime),
+          timezone: 'UTC',
+          tags: [tag.id],
+          status,
+        },
         status === 'draft' ? author : editor,
       );
     }
@@ -199,7 +221,13 @@ describe('Events list read model (e2e)', () => {
       `start_date=${day(13)}&end_date=${day(11)}`,
     ];
     for (const window of windows) {
-      for (const [user, statuses] of [[undefined, ''], [editor, ''], [author, ''], [editor, '&status=draft,pending'], [author, '&status=draft']] as const) {
+      for (const [user, statuses] of [
+        [undefined, ''],
+        [editor, ''],
+        [author, ''],
+        [editor, '&status=draft,pending'],
+        [author, '&status=draft'],
+      ] as const) {
         for (const filter of [`tags=${tag.id}`, '']) {
           const path = `${ns}/events?per_page=50&${filter}&${window}${statuses}`;
           const call = http().get(path);
@@ -237,7 +265,12 @@ describe('Events list read model (e2e)', () => {
     const tag = await post('tags', { name: 'listing-concurrent' });
     await Promise.all(
       Array.from({ length: 6 }, (_, index) =>
-        post('events', { title: `Listing concurrent ${index}`, start_date: daysAhead(3 + index), end_date: daysAhead(3 + index, '22:00:00'), tags: [tag.id] }),
+        post('events', {
+          title: `Listing concurrent ${index}`,
+          start_date: daysAhead(3 + index),
+          end_date: daysAhead(3 + index, '22:00:00'),
+          tags: [tag.id],
+        }),
       ),
     );
     await expectInSync();

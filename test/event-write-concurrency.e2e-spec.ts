@@ -73,7 +73,10 @@ describe('Concurrent event writes (e2e)', () => {
       const post = (path: string, name: string) =>
         request(testApp.server).post(path).set('Authorization', editors[0].authorization).send({ name }).expect(201);
       termIds = {
-        categories: [(await post('/cal/events/v1/categories', 'Shared one')).body.id, (await post('/cal/events/v1/categories', 'Shared two')).body.id],
+        categories: [
+          (await post('/cal/events/v1/categories', 'Shared one')).body.id,
+          (await post('/cal/events/v1/categories', 'Shared two')).body.id,
+        ],
         tags: [(await post('/cal/events/v1/tags', 'shared')).body.id],
       };
     });
@@ -87,7 +90,10 @@ describe('Concurrent event writes (e2e)', () => {
       const { port } = testApp.server.address() as AddressInfo;
       const response = await fetch(`http://127.0.0.1:${port}${path}`, {
         method,
-        headers: { ...(user ? { Authorization: user.authorization } : {}), ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          ...(user ? { Authorization: user.authorization } : {}),
+          ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: payload === undefined ? undefined : JSON.stringify(payload),
       });
       const text = await response.text();
@@ -96,7 +102,8 @@ describe('Concurrent event writes (e2e)', () => {
 
     it('answers 120 creates, updates, trashes and deletes by editors and contributors with 2xx, keeps /health up and the term counts right', async () => {
       const terms = { categories: termIds.categories, tags: termIds.tags };
-      const create = (user: TestUser, title: string, extra: Record<string, unknown> = {}) => send('POST', EVENTS, user, body(title, { ...terms, ...extra }));
+      const create = (user: TestUser, title: string, extra: Record<string, unknown> = {}) =>
+        send('POST', EVENTS, user, body(title, { ...terms, ...extra }));
       // Events that the burst then updates, trashes or deletes: published ones by the editors, drafts by the contributors.
       const published: number[] = [];
       const drafts: Array<{ id: number; owner: TestUser }> = [];
@@ -115,13 +122,19 @@ describe('Concurrent event writes (e2e)', () => {
       const writes: Array<Promise<Outcome>> = [];
       const track = (kind: string, response: Promise<{ status: number; body: { code?: string } }>) =>
         writes.push(response.then(({ status, body: answer }) => ({ kind, status, code: answer?.code })));
-      for (let index = 0; index < 36; index += 1) track('create', create(editors[index % editors.length], `Burst ${index}`, { status: 'publish' }));
-      for (let index = 0; index < 24; index += 1) track('contributor create', create(contributors[index % contributors.length], `Burst draft ${index}`));
+      for (let index = 0; index < 36; index += 1)
+        track('create', create(editors[index % editors.length], `Burst ${index}`, { status: 'publish' }));
+      for (let index = 0; index < 24; index += 1)
+        track('contributor create', create(contributors[index % contributors.length], `Burst draft ${index}`));
       published.forEach((id, index) => {
         const editor = editors[(index + 1) % editors.length];
         if (index % 3 === 0) track('trash', send('DELETE', `${EVENTS}/${id}`, editor));
         else if (index % 3 === 1) track('delete', send('DELETE', `${EVENTS}/${id}?force=true`, editor));
-        else track('update', send('POST', `${EVENTS}/${id}`, editor, { title: `Updated ${id}`, tags: [], categories: terms.categories.slice(0, 1) }));
+        else
+          track(
+            'update',
+            send('POST', `${EVENTS}/${id}`, editor, { title: `Updated ${id}`, tags: [], categories: terms.categories.slice(0, 1) }),
+          );
       });
       drafts.forEach(({ id, owner }, index) => {
         if (index % 2 === 0) track('contributor trash', send('DELETE', `${EVENTS}/${id}`, owner));
@@ -165,11 +178,21 @@ describe('Concurrent event writes (e2e)', () => {
     });
 
     it('trashes and deletes ticketed events with terms without asking for a second connection inside the transaction', async () => {
-      const category = (await request(testApp.server).post('/cal/events/v1/categories').set('Authorization', editor.authorization).send({ name: 'Solo' }).expect(201)).body;
+      const category = (
+        await request(testApp.server)
+          .post('/cal/events/v1/categories')
+          .set('Authorization', editor.authorization)
+          .send({ name: 'Solo' })
+          .expect(201)
+      ).body;
       const ids: number[] = [];
       for (let index = 0; index < 4; index += 1) {
         const event = await insertTicketEvent(testApp.dataSource, { authorId: editor.id });
-        await request(testApp.server).post(`${EVENTS}/${event.id}`).set('Authorization', editor.authorization).send({ categories: [category.id] }).expect(200);
+        await request(testApp.server)
+          .post(`${EVENTS}/${event.id}`)
+          .set('Authorization', editor.authorization)
+          .send({ categories: [category.id] })
+          .expect(200);
         ids.push(event.id);
       }
       await request(testApp.server).delete(`${EVENTS}/${ids[0]}`).set('Authorization', editor.authorization).expect(200);
@@ -177,15 +200,36 @@ describe('Concurrent event writes (e2e)', () => {
     }, 60_000);
 
     it('answers 30 concurrent creates, trashes and deletes sharing a category on one connection, all 2xx', async () => {
-      const category = (await request(testApp.server).post('/cal/events/v1/categories').set('Authorization', editor.authorization).send({ name: 'Queue' }).expect(201)).body;
+      const category = (
+        await request(testApp.server)
+          .post('/cal/events/v1/categories')
+          .set('Authorization', editor.authorization)
+          .send({ name: 'Queue' })
+          .expect(201)
+      ).body;
       const ids: number[] = [];
       for (let index = 0; index < 20; index += 1) {
-        ids.push((await request(testApp.server).post(EVENTS).set('Authorization', editor.authorization).send(body(`Queued ${index}`, { status: 'publish', categories: [category.id] })).expect(201)).body.id);
+        ids.push(
+          (
+            await request(testApp.server)
+              .post(EVENTS)
+              .set('Authorization', editor.authorization)
+              .send(body(`Queued ${index}`, { status: 'publish', categories: [category.id] }))
+              .expect(201)
+          ).body.id,
+        );
       }
       const writes = [
-        ...ids.map((id, index) => request(testApp.server).delete(`${EVENTS}/${id}${index % 2 ? '?force=true' : ''}`).set('Authorization', editor.authorization)),
+        ...ids.map((id, index) =>
+          request(testApp.server)
+            .delete(`${EVENTS}/${id}${index % 2 ? '?force=true' : ''}`)
+            .set('Authorization', editor.authorization),
+        ),
         ...Array.from({ length: 10 }, (_, index) =>
-          request(testApp.server).post(EVENTS).set('Authorization', editor.authorization).send(body(`Queued again ${index}`, { status: 'publish', categories: [category.id] })),
+          request(testApp.server)
+            .post(EVENTS)
+            .set('Authorization', editor.authorization)
+            .send(body(`Queued again ${index}`, { status: 'publish', categories: [category.id] })),
         ),
       ];
       const statuses = (await Promise.all(writes)).map((response) => response.status);

@@ -159,11 +159,25 @@ describe('Events (e2e)', () => {
     });
 
     it('accepts ISO 8601, unix timestamps and dates without seconds', async () => {
-      const iso = await createEvent(editor, { title: 'Iso', timezone: 'Europe/Paris', start_date: '2027-06-01T10:00:00+02:00', end_date: '2027-06-01T12:00:00Z' });
-      expect(iso).toMatchObject({ start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 14:00:00', utc_start_date: '2027-06-01 08:00:00' });
+      const iso = await createEvent(editor, {
+        title: 'Iso',
+        timezone: 'Europe/Paris',
+        start_date: '2027-06-01T10:00:00+02:00',
+        end_date: '2027-06-01T12:00:00Z',
+      });
+      expect(iso).toMatchObject({
+        start_date: '2027-06-01 10:00:00',
+        end_date: '2027-06-01 14:00:00',
+        utc_start_date: '2027-06-01 08:00:00',
+      });
       const unix = await createEvent(editor, { title: 'Unix', timezone: 'UTC', start_date: 1811000000, end_date: '1811003600' });
       expect(unix).toMatchObject({ utc_start_date: '2027-05-22 15:33:20', utc_end_date: '2027-05-22 16:33:20' });
-      const short = await createEvent(editor, { title: 'Short', timezone: 'UTC', start_date: '2027-06-02 09:30', end_date: '2027-06-02 10:45' });
+      const short = await createEvent(editor, {
+        title: 'Short',
+        timezone: 'UTC',
+        start_date: '2027-06-02 09:30',
+        end_date: '2027-06-02 10:45',
+      });
       expect(short).toMatchObject({ start_date: '2027-06-02 09:30:00', end_date: '2027-06-02 10:45:00' });
     });
 
@@ -193,7 +207,12 @@ describe('Events (e2e)', () => {
 
   describe('time zones and all-day events', () => {
     it('keeps the wall-clock time in the event zone and the instant in UTC (Asia/Hong_Kong on a New York site)', async () => {
-      const event = await createEvent(editor, { title: 'Hong Kong', timezone: 'Asia/Hong_Kong', start_date: '2027-01-15 10:00:00', end_date: '2027-01-15 12:30:00' });
+      const event = await createEvent(editor, {
+        title: 'Hong Kong',
+        timezone: 'Asia/Hong_Kong',
+        start_date: '2027-01-15 10:00:00',
+        end_date: '2027-01-15 12:30:00',
+      });
       expect(event).toMatchObject({
         timezone: 'Asia/Hong_Kong',
         start_date: '2027-01-15 10:00:00',
@@ -212,8 +231,20 @@ describe('Events (e2e)', () => {
       ['Asia/Kolkata', 'IST', 'IST'],
       ['Australia/Sydney', 'AEDT', 'AEST'],
     ])('gives the tz database abbreviation of %s in January and July, not an ICU offset name', async (timezone, january, july) => {
-      const winter = await createEvent(editor, { title: `${timezone} winter`, timezone, start_date: '2027-01-15 10:00:00', end_date: '2027-01-15 11:00:00', status: 'publish' });
-      const summer = await createEvent(editor, { title: `${timezone} summer`, timezone, start_date: '2027-07-15 10:00:00', end_date: '2027-07-15 11:00:00', status: 'publish' });
+      const winter = await createEvent(editor, {
+        title: `${timezone} winter`,
+        timezone,
+        start_date: '2027-01-15 10:00:00',
+        end_date: '2027-01-15 11:00:00',
+        status: 'publish',
+      });
+      const summer = await createEvent(editor, {
+        title: `${timezone} summer`,
+        timezone,
+        start_date: '2027-07-15 10:00:00',
+        end_date: '2027-07-15 11:00:00',
+        status: 'publish',
+      });
       expect(winter.timezone_abbr).toBe(january);
       expect(summer.timezone_abbr).toBe(july);
       const read = await http().get(`${base}/${summer.id}`).expect(200);
@@ -226,12 +257,23 @@ describe('Events (e2e)', () => {
     });
 
     it('accepts UTC±N zones', async () => {
-      const event = await createEvent(editor, { title: 'Offset', timezone: 'UTC+2', start_date: '2027-01-15 10:00:00', end_date: '2027-01-15 11:00:00' });
+      const event = await createEvent(editor, {
+        title: 'Offset',
+        timezone: 'UTC+2',
+        start_date: '2027-01-15 10:00:00',
+        end_date: '2027-01-15 11:00:00',
+      });
       expect(event).toMatchObject({ timezone: 'UTC+2', timezone_abbr: 'UTC+2', utc_start_date: '2027-01-15 08:00:00' });
     });
 
     it('snaps all-day events to 00:00:00 and 23:59:59, keeping several days', async () => {
-      const event = await createEvent(editor, { title: 'All Day Thing', all_day: true, timezone: 'UTC', start_date: '2027-02-01 15:00', end_date: '2027-02-03' });
+      const event = await createEvent(editor, {
+        title: 'All Day Thing',
+        all_day: true,
+        timezone: 'UTC',
+        start_date: '2027-02-01 15:00',
+        end_date: '2027-02-03',
+      });
       expect(event).toMatchObject({ all_day: true, start_date: '2027-02-01 00:00:00', end_date: '2027-02-03 23:59:59' });
     });
 
@@ -247,22 +289,50 @@ describe('Events (e2e)', () => {
     });
 
     it('moves a time skipped by DST forward and reports it', async () => {
-      const event = await createEvent(editor, { title: 'In the gap', timezone: 'America/New_York', start_date: '2027-03-14 02:30:00', end_date: '2027-03-14 05:00:00' });
+      const event = await createEvent(editor, {
+        title: 'In the gap',
+        timezone: 'America/New_York',
+        start_date: '2027-03-14 02:30:00',
+        end_date: '2027-03-14 05:00:00',
+      });
       expect(event).toMatchObject({ start_date: '2027-03-14 03:30:00', utc_start_date: '2027-03-14 07:30:00' });
     });
 
     it('keeps the wall-clock times when only the zone changes', async () => {
-      const event = await createEvent(editor, { title: 'Moving zone', timezone: 'UTC', start_date: '2027-08-01 10:00:00', end_date: '2027-08-01 11:00:00' });
-      const updated = await http().patch(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ timezone: 'Europe/Berlin' }).expect(200);
-      expect(updated.body).toMatchObject({ start_date: '2027-08-01 10:00:00', utc_start_date: '2027-08-01 08:00:00', timezone_abbr: 'CEST' });
+      const event = await createEvent(editor, {
+        title: 'Moving zone',
+        timezone: 'UTC',
+        start_date: '2027-08-01 10:00:00',
+        end_date: '2027-08-01 11:00:00',
+      });
+      const updated = await http()
+        .patch(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ timezone: 'Europe/Berlin' })
+        .expect(200);
+      expect(updated.body).toMatchObject({
+        start_date: '2027-08-01 10:00:00',
+        utc_start_date: '2027-08-01 08:00:00',
+        timezone_abbr: 'CEST',
+      });
     });
   });
 
   describe('links to venues, organizers and terms', () => {
     it('links an existing venue and organizers by id, keeping the organizer order', async () => {
-      const venue = (await http().post('/cal/events/v1/venues').set('Authorization', editor.authorization).send({ venue: 'Loopback Hall', city: 'Springfield' }).expect(201)).body;
-      const first = (await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Zed' }).expect(201)).body;
-      const second = (await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Amy' }).expect(201)).body;
+      const venue = (
+        await http()
+          .post('/cal/events/v1/venues')
+          .set('Authorization', editor.authorization)
+          .send({ venue: 'Loopback Hall', city: 'Springfield' })
+          .expect(201)
+      ).body;
+      const first = (
+        await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Zed' }).expect(201)
+      ).body;
+      const second = (
+        await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Amy' }).expect(201)
+      ).body;
       const event = await createEvent(editor, { title: 'Linked', venue: venue.id, organizer: [first.id, { id: second.id }] });
       expect(event.venue).toMatchObject({ id: venue.id, venue: 'Loopback Hall', city: 'Springfield' });
       expect(event.venue.json_ld).toMatchObject({ '@type': 'Place' });
@@ -278,8 +348,13 @@ describe('Events (e2e)', () => {
     });
 
     it('creates inline organizers mixed with ids', async () => {
-      const existing = (await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Known' }).expect(201)).body;
-      const event = await createEvent(editor, { title: 'Mixed', organizer: [{ id: existing.id }, { organizer: 'Fresh Org', email: 'fresh@example.org' }] });
+      const existing = (
+        await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Known' }).expect(201)
+      ).body;
+      const event = await createEvent(editor, {
+        title: 'Mixed',
+        organizer: [{ id: existing.id }, { organizer: 'Fresh Org', email: 'fresh@example.org' }],
+      });
       expect(event.organizer).toHaveLength(2);
       expect(event.organizer[0].id).toBe(existing.id);
       expect(event.organizer[1]).toMatchObject({ organizer: 'Fresh Org', email: 'fresh@example.org' });
@@ -289,23 +364,38 @@ describe('Events (e2e)', () => {
       const response = await http()
         .post(base)
         .set('Authorization', editor.authorization)
-        .send({ title: 'Bad venue', start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 11:00:00', venue: { venue: 'X', website: 'nope' } })
+        .send({
+          title: 'Bad venue',
+          start_date: '2027-05-01 10:00:00',
+          end_date: '2027-05-01 11:00:00',
+          venue: { venue: 'X', website: 'nope' },
+        })
         .expect(400);
       expect(response.body.code).toBe('rest_invalid_param');
       expect(Object.keys(response.body.data.params)[0]).toMatch(/^venue/);
     });
 
     it('creates terms from names and reuses existing ones; "" clears and omitted keeps', async () => {
-      const category = (await http().post('/cal/events/v1/categories').set('Authorization', editor.authorization).send({ name: 'Workshops' }).expect(201)).body;
+      const category = (
+        await http().post('/cal/events/v1/categories').set('Authorization', editor.authorization).send({ name: 'Workshops' }).expect(201)
+      ).body;
       const event = await createEvent(editor, { title: 'Terms', categories: [category.id, 'Concerts'], tags: 'beginner' });
       expect(event.categories.map((term: { name: string }) => term.name).sort()).toEqual(['Concerts', 'Workshops']);
       expect(event.categories[0]).toMatchObject({ taxonomy: 'cal_events_cat', term_group: 0, filter: 'raw', count: 1 });
       expect(event.tags[0]).toMatchObject({ name: 'beginner', taxonomy: 'post_tag' });
       const again = await createEvent(editor, { title: 'Terms again', categories: ['workshops'] });
       expect(again.categories[0].id).toBe(category.id);
-      const kept = await http().patch(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ title: 'Renamed' }).expect(200);
+      const kept = await http()
+        .patch(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Renamed' })
+        .expect(200);
       expect(kept.body.categories).toHaveLength(2);
-      const cleared = await http().patch(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ categories: '', tags: [] }).expect(200);
+      const cleared = await http()
+        .patch(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ categories: '', tags: [] })
+        .expect(200);
       expect(cleared.body.categories).toEqual([]);
       expect(cleared.body.tags).toEqual([]);
     });
@@ -313,7 +403,11 @@ describe('Events (e2e)', () => {
     it('unlinks a venue with "" and 0', async () => {
       const event = await createEvent(editor, { title: 'Unlink', venue: { venue: 'Temporary Hall' } });
       expect(event.venue).toHaveProperty('id');
-      const cleared = await http().put(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ venue: 0, organizer: [] }).expect(200);
+      const cleared = await http()
+        .put(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ venue: 0, organizer: [] })
+        .expect(200);
       expect(cleared.body.venue).toEqual([]);
       expect(cleared.body.organizer).toEqual([]);
     });
@@ -321,9 +415,28 @@ describe('Events (e2e)', () => {
 
   describe('single event', () => {
     it('matches the key set and value types of the recorded single event', async () => {
-      const venue = (await http().post('/cal/events/v1/venues').set('Authorization', editor.authorization).send({ venue: 'Shape Hall', address: '1 Main St' }).expect(201)).body;
-      const organizer = (await http().post('/cal/events/v1/organizers').set('Authorization', editor.authorization).send({ organizer: 'Shape Org', phone: '555' }).expect(201)).body;
-      const event = await createEvent(editor, { title: 'Shape', venue: venue.id, organizer: [organizer.id], categories: ['Shape Cat'], tags: ['shape-tag'], cost: '10' });
+      const venue = (
+        await http()
+          .post('/cal/events/v1/venues')
+          .set('Authorization', editor.authorization)
+          .send({ venue: 'Shape Hall', address: '1 Main St' })
+          .expect(201)
+      ).body;
+      const organizer = (
+        await http()
+          .post('/cal/events/v1/organizers')
+          .set('Authorization', editor.authorization)
+          .send({ organizer: 'Shape Org', phone: '555' })
+          .expect(201)
+      ).body;
+      const event = await createEvent(editor, {
+        title: 'Shape',
+        venue: venue.id,
+        organizer: [organizer.id],
+        categories: ['Shape Cat'],
+        tags: ['shape-tag'],
+        cost: '10',
+      });
       const response = await http().get(`${base}/${event.id}`).expect(200);
       // The original's keys in its order, then the series fields this API adds (README "Recurring events").
       expect(Object.keys(response.body)).toEqual([...Object.keys(recordedSingleEvent), 'series_id', 'recurrence']);
@@ -349,7 +462,11 @@ describe('Events (e2e)', () => {
 
     it('returns 404 rest-event-not-found for an unknown id or slug', async () => {
       const response = await http().get(`${base}/999999`).expect(404);
-      expect(response.body).toEqual({ code: 'rest-event-not-found', message: 'Event with ID 999999 does not exist.', data: { status: 404 } });
+      expect(response.body).toEqual({
+        code: 'rest-event-not-found',
+        message: 'Event with ID 999999 does not exist.',
+        data: { status: 404 },
+      });
       await http().get(`${base}/by-slug/no-such-event`).expect(404);
     });
 
@@ -361,7 +478,11 @@ describe('Events (e2e)', () => {
     it('hides drafts from anonymous callers and other authors, not from their author or editors', async () => {
       const draft = await createEvent(author, { title: 'Secret draft', status: 'draft' });
       const anonymous = await http().get(`${base}/${draft.id}`).expect(403);
-      expect(anonymous.body).toEqual({ code: 'event-not-accessible', message: 'The requested event is not accessible', data: { status: 403 } });
+      expect(anonymous.body).toEqual({
+        code: 'event-not-accessible',
+        message: 'The requested event is not accessible',
+        data: { status: 403 },
+      });
       await http().get(`${base}/${draft.id}`).set('Authorization', otherAuthor.authorization).expect(403);
       await http().get(`${base}/${draft.id}`).set('Authorization', subscriber.authorization).expect(403);
       await http().get(`${base}/${draft.id}`).set('Authorization', author.authorization).expect(200);
@@ -371,9 +492,16 @@ describe('Events (e2e)', () => {
 
   describe('roles', () => {
     it('refuses anonymous writes with 401 and subscribers with 403', async () => {
-      const anonymous = await http().post(base).send({ title: 'x', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00' }).expect(401);
+      const anonymous = await http()
+        .post(base)
+        .send({ title: 'x', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00' })
+        .expect(401);
       expect(anonymous.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
-      const subscriberResponse = await http().post(base).set('Authorization', subscriber.authorization).send({ title: 'x', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00' }).expect(403);
+      const subscriberResponse = await http()
+        .post(base)
+        .set('Authorization', subscriber.authorization)
+        .send({ title: 'x', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00' })
+        .expect(403);
       expect(subscriberResponse.body.code).toBe('rest_forbidden');
     });
 
@@ -394,11 +522,19 @@ describe('Events (e2e)', () => {
 
     it('lets contributors edit their own drafts only', async () => {
       const own = await createEvent(contributor, { title: 'Own draft' });
-      await http().patch(`${base}/${own.id}`).set('Authorization', contributor.authorization).send({ title: 'Own draft edited' }).expect(200);
+      await http()
+        .patch(`${base}/${own.id}`)
+        .set('Authorization', contributor.authorization)
+        .send({ title: 'Own draft edited' })
+        .expect(200);
       const others = await createEvent(author, { title: 'Not yours', status: 'draft' });
       await http().patch(`${base}/${others.id}`).set('Authorization', contributor.authorization).send({ title: 'Mine now' }).expect(403);
       await http().patch(`${base}/${own.id}`).set('Authorization', editor.authorization).send({ status: 'publish' }).expect(200);
-      const publishedOwn = await http().patch(`${base}/${own.id}`).set('Authorization', contributor.authorization).send({ title: 'Edit published' }).expect(403);
+      const publishedOwn = await http()
+        .patch(`${base}/${own.id}`)
+        .set('Authorization', contributor.authorization)
+        .send({ title: 'Edit published' })
+        .expect(403);
       expect(publishedOwn.body.code).toBe('rest_forbidden');
     });
 
@@ -422,7 +558,13 @@ describe('Events (e2e)', () => {
     });
 
     it('ignores read-only fields in the body', async () => {
-      const event = await createEvent(editor, { title: 'Mass assignment', id: 123456, rest_url: 'http://evil', utc_start_date: '2000-01-01 00:00:00', global_id: 'x' });
+      const event = await createEvent(editor, {
+        title: 'Mass assignment',
+        id: 123456,
+        rest_url: 'http://evil',
+        utc_start_date: '2000-01-01 00:00:00',
+        global_id: 'x',
+      });
       expect(event.id).not.toBe(123456);
       expect(event.utc_start_date).toBe('2027-05-01 14:00:00');
     });
@@ -436,28 +578,57 @@ describe('Events (e2e)', () => {
 
   describe('update', () => {
     it('keeps fields left out, on POST, PUT and PATCH alike', async () => {
-      const event = await createEvent(editor, { title: 'Keep me', cost: '5', featured: true, all_day: true, website: 'https://example.org' });
+      const event = await createEvent(editor, {
+        title: 'Keep me',
+        cost: '5',
+        featured: true,
+        all_day: true,
+        website: 'https://example.org',
+      });
       for (const method of ['post', 'put', 'patch'] as const) {
-        const response = await http()[method](`${base}/${event.id}`).set('Authorization', editor.authorization).send({ excerpt: `via ${method}` }).expect(200);
-        expect(response.body).toMatchObject({ title: 'Keep me', cost: '$5', featured: true, all_day: true, website: 'https://example.org', excerpt: `<p>via ${method}</p>` });
+        const response = await http()
+          [method](`${base}/${event.id}`)
+          .set('Authorization', editor.authorization)
+          .send({ excerpt: `via ${method}` })
+          .expect(200);
+        expect(response.body).toMatchObject({
+          title: 'Keep me',
+          cost: '$5',
+          featured: true,
+          all_day: true,
+          website: 'https://example.org',
+          excerpt: `<p>via ${method}</p>`,
+        });
       }
     });
 
     it('clears optional fields with ""', async () => {
       const event = await createEvent(editor, { title: 'Clear me', cost: '5', website: 'https://example.org', description: 'Text' });
-      const response = await http().patch(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ cost: '', website: '', description: '' }).expect(200);
+      const response = await http()
+        .patch(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ cost: '', website: '', description: '' })
+        .expect(200);
       expect(response.body).toMatchObject({ cost: '', description: '', website: response.body.url });
     });
 
     it('refuses an update that puts the end before the start', async () => {
       const event = await createEvent(editor, { title: 'Order', start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 12:00:00' });
-      const response = await http().patch(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ start_date: '2027-05-01 13:00:00' }).expect(400);
+      const response = await http()
+        .patch(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ start_date: '2027-05-01 13:00:00' })
+        .expect(400);
       expect(response.body.data.params).toEqual({ end_date: 'end_date must not be before start_date' });
     });
 
     it('updates and deletes by slug', async () => {
       await createEvent(editor, { title: 'Slug Target' });
-      const updated = await http().put(`${base}/by-slug/slug-target`).set('Authorization', editor.authorization).send({ featured: true }).expect(200);
+      const updated = await http()
+        .put(`${base}/by-slug/slug-target`)
+        .set('Authorization', editor.authorization)
+        .send({ featured: true })
+        .expect(200);
       expect(updated.body.featured).toBe(true);
       const trashed = await http().delete(`${base}/by-slug/slug-target`).set('Authorization', editor.authorization).expect(200);
       expect(trashed.body.status).toBe('trash');
@@ -474,7 +645,11 @@ describe('Events (e2e)', () => {
       expect(again.body).toEqual({ code: 'event-is-in-trash', message: 'The event is already trashed', data: { status: 410 } });
       const anonymous = await http().get(`${base}/${event.id}`).expect(403);
       expect(anonymous.body.code).toBe('event-no-longer-available');
-      const restored = await http().patch(`${base}/${event.id}`).set('Authorization', editor.authorization).send({ status: 'publish' }).expect(200);
+      const restored = await http()
+        .patch(`${base}/${event.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ status: 'publish' })
+        .expect(200);
       expect(restored.body.status).toBe('publish');
       const removed = await http().delete(`${base}/${event.id}?force=true`).set('Authorization', editor.authorization).expect(200);
       expect(removed.body).toMatchObject({ id: event.id, title: 'Trash me' });
@@ -519,7 +694,9 @@ describe('Events (e2e)', () => {
       const response = await list().expect(200);
       expect(titles(response.body)).toEqual(['Sooner', 'Later']);
       expect(response.body.total).toBe(2);
-      expect(response.body.rest_url).toMatch(/\/cal\/events\/v1\/events\/\?page=1&per_page=25&start_date=\d{4}-\d{2}-\d{2}\+00%3A00%3A00&end_date=.*&status=publish$/);
+      expect(response.body.rest_url).toMatch(
+        /\/cal\/events\/v1\/events\/\?page=1&per_page=25&start_date=\d{4}-\d{2}-\d{2}\+00%3A00%3A00&end_date=.*&status=publish$/,
+      );
       const asEditor = await list('', editor).expect(200);
       expect(titles(asEditor.body)).toEqual(['Sooner', 'Later', 'Draft']);
     });
@@ -558,7 +735,11 @@ describe('Events (e2e)', () => {
     });
 
     it('filters by venue and organizer ids', async () => {
-      const withVenue = await createEvent(editor, { title: 'At hall', venue: { venue: 'Filter Hall' }, organizer: { organizer: 'Filter Org' } });
+      const withVenue = await createEvent(editor, {
+        title: 'At hall',
+        venue: { venue: 'Filter Hall' },
+        organizer: { organizer: 'Filter Org' },
+      });
       await createEvent(editor, { title: 'Elsewhere', venue: { venue: 'Other Hall' } });
       expect(titles((await list(`?venue=${withVenue.venue.id}`).expect(200)).body)).toEqual(['At hall']);
       expect(titles((await list(`?organizer=${withVenue.organizer[0].id}`).expect(200)).body)).toEqual(['At hall']);
@@ -613,7 +794,12 @@ describe('Events (e2e)', () => {
       const paris = { venue: 'Paris Venue', geo_lat: 48.8566, geo_lng: 2.3522 };
       const versailles = { venue: 'Versailles Venue', geo_lat: 48.8049, geo_lng: 2.1204 };
       const lyon = { venue: 'Lyon Venue', geo_lat: 45.764, geo_lng: 4.8357 };
-      await createEvent(editor, { title: 'In Versailles', venue: versailles, start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00' });
+      await createEvent(editor, {
+        title: 'In Versailles',
+        venue: versailles,
+        start_date: '2027-01-01 10:00',
+        end_date: '2027-01-01 11:00',
+      });
       await createEvent(editor, { title: 'In Paris', venue: paris, start_date: '2027-02-01 10:00', end_date: '2027-02-01 11:00' });
       await createEvent(editor, { title: 'In Lyon', venue: lyon });
       await createEvent(editor, { title: 'Nowhere', venue: { venue: 'No coordinates' } });
@@ -642,7 +828,11 @@ describe('Events (e2e)', () => {
       expect(last.body).not.toHaveProperty('next_rest_url');
       expect(last.body.previous_rest_url).toMatch(/[?&]page=2&/);
       const past = await list('?per_page=2&page=4').expect(404);
-      expect(past.body).toEqual({ code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } });
+      expect(past.body).toEqual({
+        code: 'event-archive-page-not-found',
+        message: 'The requested event archive page does not exist',
+        data: { status: 404 },
+      });
       const clamped = await list('?per_page=500').expect(200);
       expect(clamped.body.rest_url).toContain('per_page=100');
       await list('?per_page=0').expect(400);

@@ -88,7 +88,11 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
         const body = JSON.stringify({ venue: name, city: 'Springfield' });
         const call = httpRequest(
           `${baseUrl}${VENUES}`,
-          { method: 'POST', agent, headers: { Authorization: ADMIN_AUTHORIZATION, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+          {
+            method: 'POST',
+            agent,
+            headers: { Authorization: ADMIN_AUTHORIZATION, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+          },
           (response) => {
             let text = '';
             response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -143,7 +147,11 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
           if (result.status === 0 && terminated) return;
         }
       });
-      await waitFor('the first acknowledged writes', async () => results.filter((result) => result.status === 201).length >= 20, 20_000).catch((error: Error) => {
+      await waitFor(
+        'the first acknowledged writes',
+        async () => results.filter((result) => result.status === 201).length >= 20,
+        20_000,
+      ).catch((error: Error) => {
         stopLoad = true;
         throw new Error(`${error.message}: ${JSON.stringify(results.slice(0, 5))}\n${server.log()}`);
       });
@@ -200,7 +208,9 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
 
       it('sets DATABASE_STATEMENT_TIMEOUT_MS on the pooled connections, and the server stops a longer statement', async () => {
         expect(await sessionTimeout(testApp.dataSource)).toBe(5);
-        const quick = await withEnv({ DATABASE_URL: mariadb.url('cal_faults'), DATABASE_STATEMENT_TIMEOUT_MS: '300' }, () => createTestApp());
+        const quick = await withEnv({ DATABASE_URL: mariadb.url('cal_faults'), DATABASE_STATEMENT_TIMEOUT_MS: '300' }, () =>
+          createTestApp(),
+        );
         try {
           expect(await sessionTimeout(quick.dataSource)).toBe(0.3);
           await expect(quick.dataSource.query('SELECT SLEEP(5)')).rejects.toMatchObject({ driverError: { errno: 1969 } });
@@ -211,7 +221,11 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
 
       it('sets it on the connections of a replica pool cluster too', async () => {
         const replicated = await withEnv(
-          { DATABASE_URL: mariadb.url('cal_faults'), DATABASE_REPLICA_URLS: mariadb.url('cal_faults'), DATABASE_STATEMENT_TIMEOUT_MS: '700' },
+          {
+            DATABASE_URL: mariadb.url('cal_faults'),
+            DATABASE_REPLICA_URLS: mariadb.url('cal_faults'),
+            DATABASE_STATEMENT_TIMEOUT_MS: '700',
+          },
           () => createTestApp(),
         );
         try {
@@ -234,7 +248,10 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
       async function cartWithTicket(): Promise<{ ticket: Ticket; token: string }> {
         const event = await insertEvent(testApp.dataSource);
         const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0', capacity: 5 });
-        const cart = await http().post(CART_PATH).send({ provider: 'tc', tickets: [{ ticket_id: ticket.id, quantity: 1 }] }).expect(200);
+        const cart = await http()
+          .post(CART_PATH)
+          .send({ provider: 'tc', tickets: [{ ticket_id: ticket.id, quantity: 1 }] })
+          .expect(200);
         return { ticket, token: cart.headers['x-cart-token'] };
       }
 
@@ -258,7 +275,10 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
         const checkout = http().post(CHECKOUT_PATH).set('X-Cart-Token', token).send({ provider: 'tc', purchaser: PURCHASER });
         const answered = checkout.then((response) => response);
         // The first attempt waited and timed out; the retry is waiting: now let it through.
-        await waitFor('the retried checkout to wait for the lock', async () => (await mariadb.status('Innodb_row_lock_waits')) >= waitsBefore + 2);
+        await waitFor(
+          'the retried checkout to wait for the lock',
+          async () => (await mariadb.status('Innodb_row_lock_waits')) >= waitsBefore + 2,
+        );
         await lock.release();
         const response = await answered;
         expect(response.status).toBe(201);
@@ -299,7 +319,9 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
             () => http().get('/health/ready'),
           ];
           // Twenty requests at once, four rounds of the five kinds; none may hang (the timeout guards that) or answer 500.
-          const responses = await Promise.all(Array.from({ length: 20 }, (_unused, index) => calls[index % calls.length]().timeout(10_000)));
+          const responses = await Promise.all(
+            Array.from({ length: 20 }, (_unused, index) => calls[index % calls.length]().timeout(10_000)),
+          );
           for (const response of responses) {
             expect({ status: response.status, code: response.body.code }).toEqual({ status: 503, code: 'db-unavailable' });
           }

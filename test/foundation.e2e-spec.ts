@@ -173,7 +173,10 @@ describe('Foundation (e2e)', () => {
     });
 
     it('reads JSON arrays and CSV strings alike, dropping unknown fields', async () => {
-      const json = await http().post('/cal/tickets/v1/probe/echo').send({ name: 'a', ids: [5, 6], role: 'administrator' }).expect(200);
+      const json = await http()
+        .post('/cal/tickets/v1/probe/echo')
+        .send({ name: 'a', ids: [5, 6], role: 'administrator' })
+        .expect(200);
       expect(json.body).toEqual({ name: 'a', ids: [5, 6] });
       const csv = await http().post('/cal/tickets/v1/probe/echo').send({ name: 'a', ids: '5,6' }).expect(200);
       expect(csv.body.ids).toEqual([5, 6]);
@@ -240,7 +243,11 @@ describe('Foundation (e2e)', () => {
 
     it('lets a route with @RequiresNonce through with a valid nonce', async () => {
       const nonce = await nonceFor(editor);
-      await http().post('/cal/tickets/v1/probe/nonce').set('Authorization', editor.authorization).send({ edit_ticket_nonce: nonce }).expect(200, { ok: true });
+      await http()
+        .post('/cal/tickets/v1/probe/nonce')
+        .set('Authorization', editor.authorization)
+        .send({ edit_ticket_nonce: nonce })
+        .expect(200, { ok: true });
     });
 
     it('accepts the nonce from a form body too', async () => {
@@ -277,7 +284,8 @@ describe('Foundation (e2e)', () => {
 
     it('keeps a nonce valid through the next tick and refuses it after', async () => {
       const nonce = await nonceFor(editor);
-      const send = () => http().post('/cal/tickets/v1/probe/nonce').set('Authorization', editor.authorization).send({ edit_ticket_nonce: nonce });
+      const send = () =>
+        http().post('/cal/tickets/v1/probe/nonce').set('Authorization', editor.authorization).send({ edit_ticket_nonce: nonce });
       const start = nowMs;
       try {
         nowMs = start + NONCE_TICK_SECONDS * 1000;

@@ -25,7 +25,12 @@ interface Answer {
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(120_000) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(120_000),
+    });
     const text = await response.text();
     let parsed: Answer['body'] = {};
     try {
@@ -33,7 +38,12 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
     } catch {
       // Not JSON (a proxy or a dying process): the status says enough.
     }
-    return { status: response.status, body: parsed, replayed: response.headers.get('idempotent-replayed') === 'true', token: response.headers.get('x-cart-token') };
+    return {
+      status: response.status,
+      body: parsed,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+      token: response.headers.get('x-cart-token'),
+    };
   } catch {
     return { status: 0, body: {}, replayed: false, token: null };
   }
@@ -77,7 +87,10 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
        VALUES (?, 'tc', 'publish', 'General admission', 0, 'own', ?, UTC_TIMESTAMP())`,
       [event.insertId, capacity],
     );
-    await node.query(`INSERT INTO ${DATABASE}.ticket_capacity_counters (ticket_id, capacity_mode, capacity, sold, pending) VALUES (?, 'own', ?, 0, 0)`, [ticket.insertId, capacity]);
+    await node.query(
+      `INSERT INTO ${DATABASE}.ticket_capacity_counters (ticket_id, capacity_mode, capacity, sold, pending) VALUES (?, 'own', ?, 0, 0)`,
+      [ticket.insertId, capacity],
+    );
     return ticket.insertId;
   }
 
@@ -85,9 +98,18 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
     // Read on the last node once the writes of the others are applied there.
     const node = cluster.nodes[2];
     await delay(1000);
-    const [counter] = await node.query<Array<{ sold: number }>>(`SELECT sold FROM ${DATABASE}.ticket_capacity_counters WHERE ticket_id = ?`, [ticketId]);
-    const [attendees] = await node.query<Array<{ total: number }>>(`SELECT COUNT(*) AS total FROM ${DATABASE}.attendees WHERE ticket_id = ?`, [ticketId]);
-    const [orders] = await node.query<Array<{ total: number }>>(`SELECT COUNT(DISTINCT order_id) AS total FROM ${DATABASE}.order_items WHERE ticket_id = ?`, [ticketId]);
+    const [counter] = await node.query<Array<{ sold: number }>>(
+      `SELECT sold FROM ${DATABASE}.ticket_capacity_counters WHERE ticket_id = ?`,
+      [ticketId],
+    );
+    const [attendees] = await node.query<Array<{ total: number }>>(
+      `SELECT COUNT(*) AS total FROM ${DATABASE}.attendees WHERE ticket_id = ?`,
+      [ticketId],
+    );
+    const [orders] = await node.query<Array<{ total: number }>>(
+      `SELECT COUNT(DISTINCT order_id) AS total FROM ${DATABASE}.order_items WHERE ticket_id = ?`,
+      [ticketId],
+    );
     return { sold: Number(counter.sold), attendees: Number(attendees.total), orders: Number(orders.total) };
   }
 
@@ -121,7 +143,10 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
       carts.map(async (token, index) => {
         const headers = { 'x-cart-token': token, 'idempotency-key': `galera-${index}` };
         const body = { provider: 'tc', purchaser: { name: `Buyer ${index}`, email: `buyer${index}@example.org` } };
-        const pair = await Promise.all([post(`${servers[index % 3].baseUrl}${CHECKOUT}`, body, headers), post(`${servers[(index + 1) % 3].baseUrl}${CHECKOUT}`, body, headers)]);
+        const pair = await Promise.all([
+          post(`${servers[index % 3].baseUrl}${CHECKOUT}`, body, headers),
+          post(`${servers[(index + 1) % 3].baseUrl}${CHECKOUT}`, body, headers),
+        ]);
         return pair;
       }),
     );
@@ -153,7 +178,11 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
           await delay(100);
           continue;
         }
-        const checkout = await post(`${base}${CHECKOUT}`, { provider: 'tc', purchaser: { name: 'Failover', email: 'failover@example.org' } }, { 'x-cart-token': cart.token as string });
+        const checkout = await post(
+          `${base}${CHECKOUT}`,
+          { provider: 'tc', purchaser: { name: 'Failover', email: 'failover@example.org' } },
+          { 'x-cart-token': cart.token as string },
+        );
         if (checkout.status === 201) {
           sales[serverIndex] += 1;
           if (stopped && serverIndex !== 2) soldAfterStop += 1;

@@ -32,7 +32,15 @@ function sourcesFor(csp: Record<string, string[]>, directive: string): string[] 
   return csp[directive] ?? csp['default-src'] ?? [];
 }
 
-const EXPOSED_BY_THE_BRIEF = ['X-TEC-Total', 'X-TEC-TotalPages', 'X-ET-TOTAL', 'X-ET-TOTAL-PAGES', 'X-Cart-Token', 'X-Request-Id', 'Location'];
+const EXPOSED_BY_THE_BRIEF = [
+  'X-TEC-Total',
+  'X-TEC-TotalPages',
+  'X-ET-TOTAL',
+  'X-ET-TOTAL-PAGES',
+  'X-Cart-Token',
+  'X-Request-Id',
+  'Location',
+];
 
 describe('Security headers and CORS (e2e)', () => {
   describe('with the default settings', () => {
@@ -99,8 +107,12 @@ describe('Security headers and CORS (e2e)', () => {
 
     it('documents the 429 of the limits on every route of both namespaces, in a valid document', async () => {
       for (const namespace of ['events', 'tickets']) {
-        const document = (await http().get(`/cal/${namespace}/v1/doc`).expect(200)).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-        const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ route: `${method} ${path}`, operation })));
+        const document = (await http().get(`/cal/${namespace}/v1/doc`).expect(200)).body as {
+          paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+        };
+        const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+          Object.entries(item).map(([method, operation]) => ({ route: `${method} ${path}`, operation })),
+        );
         expect(operations.length).toBeGreaterThan(5);
         const undocumented = operations.filter(({ operation }) => !operation.responses['429']).map(({ route }) => route);
         expect(undocumented).toEqual([]);
@@ -112,7 +124,7 @@ describe('Security headers and CORS (e2e)', () => {
       const response = await http().get('/cal/events/v1/events').set('Origin', 'https://widget.example.net').expect(200);
       expect(response.headers['access-control-allow-origin']).toBe('*');
       expect(response.headers['access-control-allow-credentials']).toBeUndefined();
-      const exposed = (response.headers['access-control-expose-headers']).split(',');
+      const exposed = response.headers['access-control-expose-headers'].split(',');
       expect(exposed).toEqual(expect.arrayContaining(EXPOSED_BY_THE_BRIEF));
       expect(exposed).toEqual(CORS_EXPOSED_HEADERS);
     });

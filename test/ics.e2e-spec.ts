@@ -22,7 +22,7 @@ function parseEvents(text: string): Map<string, nodeIcal.VEvent> {
 
 /** Property values with parameters come back as `{params, val}`. */
 function valueOf(property: unknown): unknown {
-  return typeof property === 'object' && property !== null && 'val' in property ? (property).val : property;
+  return typeof property === 'object' && property !== null && 'val' in property ? property.val : property;
 }
 
 /** DATE values are parsed as local midnight; their calendar day is what counts. */
@@ -56,7 +56,15 @@ describe('iCalendar (e2e)', () => {
     const venue = await http()
       .post(`${API}/venues`)
       .set('Authorization', editor.authorization)
-      .send({ venue: 'Harbour Hall', address: '1 Pier Road', city: 'Hong Kong', country: 'China', zip: '999077', geo_lat: 22.2855, geo_lng: 114.1577 })
+      .send({
+        venue: 'Harbour Hall',
+        address: '1 Pier Road',
+        city: 'Hong Kong',
+        country: 'China',
+        zip: '999077',
+        geo_lat: 22.2855,
+        geo_lng: 114.1577,
+      })
       .expect(201);
     const organizer = await http()
       .post(`${API}/organizers`)
@@ -74,11 +82,43 @@ describe('iCalendar (e2e)', () => {
       categories: ['Concerts', 'Outdoor'],
       status: 'publish',
     });
-    await createEvent('allDay', { title: 'Book fair', all_day: true, start_date: '2027-02-01', end_date: '2027-02-03', timezone: 'Europe/Paris', status: 'publish' });
-    await createEvent('paris', { title: 'Bastille Day concert', start_date: '2027-07-14 21:00:00', end_date: '2027-07-14 23:00:00', timezone: 'Europe/Paris', status: 'publish' });
-    await createEvent('manualOffset', { title: 'Offset talk', start_date: '2027-04-02 09:00:00', end_date: '2027-04-02 10:00:00', timezone: 'UTC+2', status: 'publish' });
-    await createEvent('draft', { title: 'Secret rehearsal', start_date: '2027-03-11 10:00:00', end_date: '2027-03-11 11:00:00', timezone: 'UTC', status: 'draft' });
-    await createEvent('unlisted', { title: 'Unlisted meetup', start_date: '2027-03-12 10:00:00', end_date: '2027-03-12 11:00:00', timezone: 'UTC', status: 'publish', hide_from_listings: true });
+    await createEvent('allDay', {
+      title: 'Book fair',
+      all_day: true,
+      start_date: '2027-02-01',
+      end_date: '2027-02-03',
+      timezone: 'Europe/Paris',
+      status: 'publish',
+    });
+    await createEvent('paris', {
+      title: 'Bastille Day concert',
+      start_date: '2027-07-14 21:00:00',
+      end_date: '2027-07-14 23:00:00',
+      timezone: 'Europe/Paris',
+      status: 'publish',
+    });
+    await createEvent('manualOffset', {
+      title: 'Offset talk',
+      start_date: '2027-04-02 09:00:00',
+      end_date: '2027-04-02 10:00:00',
+      timezone: 'UTC+2',
+      status: 'publish',
+    });
+    await createEvent('draft', {
+      title: 'Secret rehearsal',
+      start_date: '2027-03-11 10:00:00',
+      end_date: '2027-03-11 11:00:00',
+      timezone: 'UTC',
+      status: 'draft',
+    });
+    await createEvent('unlisted', {
+      title: 'Unlisted meetup',
+      start_date: '2027-03-12 10:00:00',
+      end_date: '2027-03-12 11:00:00',
+      timezone: 'UTC',
+      status: 'publish',
+      hide_from_listings: true,
+    });
   });
 
   afterAll(async () => {
@@ -178,7 +218,11 @@ describe('iCalendar (e2e)', () => {
       // One Host for both requests: the calendar's URL, and so the body, depends on it.
       const first = await http().get(`${API}/events/ics?start_date=2027-01-01`).set('Host', 'cal.example.org').expect(200);
       expect(first.headers.etag).toBeDefined();
-      await http().get(`${API}/events/ics?start_date=2027-01-01`).set('Host', 'cal.example.org').set('If-None-Match', first.headers.etag).expect(304);
+      await http()
+        .get(`${API}/events/ics?start_date=2027-01-01`)
+        .set('Host', 'cal.example.org')
+        .set('If-None-Match', first.headers.etag)
+        .expect(304);
     });
   });
 
@@ -229,7 +273,11 @@ describe('iCalendar (e2e)', () => {
     });
 
     it('takes LAST-MODIFIED and SEQUENCE from the modification time', async () => {
-      const updated = await http().patch(`${API}/events/${ids.paris}`).set('Authorization', editor.authorization).send({ title: 'Bastille Day concert (moved)' }).expect(200);
+      const updated = await http()
+        .patch(`${API}/events/${ids.paris}`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Bastille Day concert (moved)' })
+        .expect(200);
       const response = await http().get(`${API}/events/${ids.paris}/ics`).expect(200);
       const event = parseEvents(response.text).get(uid('paris'))!;
       const modified = new Date(`${updated.body.modified_utc.replace(' ', 'T')}Z`);
@@ -247,7 +295,11 @@ describe('iCalendar (e2e)', () => {
 
     it('returns 404 rest-event-not-found for an unknown id and rest_no_route for a non-numeric one', async () => {
       const response = await http().get(`${API}/events/999999/ics`).expect(404);
-      expect(response.body).toEqual({ code: 'rest-event-not-found', message: 'Event with ID 999999 does not exist.', data: { status: 404 } });
+      expect(response.body).toEqual({
+        code: 'rest-event-not-found',
+        message: 'Event with ID 999999 does not exist.',
+        data: { status: 404 },
+      });
       expect((await http().get(`${API}/events/abc/ics`).expect(404)).body.code).toBe('rest_no_route');
     });
   });
@@ -271,13 +323,21 @@ describe('iCalendar (e2e)', () => {
       organizerName = `${nasty('Organizer')} "quoted"`;
       categoryName = nasty('Category');
       description = nasty('Description');
-      const venue = await http().post(`${API}/venues`).set('Authorization', editor.authorization).send({ venue: venueName, ...venueAddress }).expect(201);
+      const venue = await http()
+        .post(`${API}/venues`)
+        .set('Authorization', editor.authorization)
+        .send({ venue: venueName, ...venueAddress })
+        .expect(201);
       const organizer = await http()
         .post(`${API}/organizers`)
         .set('Authorization', editor.authorization)
         .send({ organizer: organizerName, email: 'nasty@example.org' })
         .expect(201);
-      const category = await http().post(`${API}/categories`).set('Authorization', editor.authorization).send({ name: categoryName }).expect(201);
+      const category = await http()
+        .post(`${API}/categories`)
+        .set('Authorization', editor.authorization)
+        .send({ name: categoryName })
+        .expect(201);
       await createEvent('nasty', {
         title,
         description,
@@ -306,7 +366,10 @@ describe('iCalendar (e2e)', () => {
       // A quoted parameter can hold neither a line break nor a double quote, in any form.
       // node-ical splits parameters at every semicolon, quoted or not: the line itself is checked
       // (ical-generator doubles backslashes in parameters).
-      const commonName = organizerName.replace(/\r\n|\r|\n/g, ' ').replace(/"/g, "'").replace(/\\/g, '\\\\');
+      const commonName = organizerName
+        .replace(/\r\n|\r|\n/g, ' ')
+        .replace(/"/g, "'")
+        .replace(/\\/g, '\\\\');
       expect(lines).toContain(`ORGANIZER;CN="${commonName}":mailto:nasty@example.org`);
       for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     }

@@ -11,8 +11,12 @@ const API = '/cal/events/v1';
 const SCHEMA_CONTEXT = /^https?:\/\/schema\.org\/?$/;
 /** ISO 8601 date and time with an explicit offset (or Z), as schema.org's DateTime wants. */
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const EVENT_STATUSES = ['EventScheduled', 'EventCancelled', 'EventMovedOnline', 'EventPostponed', 'EventRescheduled'].map((name) => `https://schema.org/${name}`);
-const ATTENDANCE_MODES = ['OfflineEventAttendanceMode', 'OnlineEventAttendanceMode', 'MixedEventAttendanceMode'].map((name) => `https://schema.org/${name}`);
+const EVENT_STATUSES = ['EventScheduled', 'EventCancelled', 'EventMovedOnline', 'EventPostponed', 'EventRescheduled'].map(
+  (name) => `https://schema.org/${name}`,
+);
+const ATTENDANCE_MODES = ['OfflineEventAttendanceMode', 'OnlineEventAttendanceMode', 'MixedEventAttendanceMode'].map(
+  (name) => `https://schema.org/${name}`,
+);
 const IN_STOCK = 'https://schema.org/InStock';
 const SOLD_OUT = 'https://schema.org/SoldOut';
 
@@ -41,7 +45,8 @@ function expectSchemaOrgEvent(jsonLd: JsonLd, event: Record<string, any>): void 
   expect(EVENT_STATUSES).toContain(jsonLd.eventStatus);
   expect(ATTENDANCE_MODES).toContain(jsonLd.eventAttendanceMode);
   // A performer is a Person or an Organization, not the name of a type.
-  if (jsonLd.performer !== undefined) expect(jsonLd.performer).toMatchObject({ '@type': expect.stringMatching(/^(Person|Organization|PerformingGroup)$/) });
+  if (jsonLd.performer !== undefined)
+    expect(jsonLd.performer).toMatchObject({ '@type': expect.stringMatching(/^(Person|Organization|PerformingGroup)$/) });
   const offers: JsonLd[] = jsonLd.offers === undefined ? [] : Array.isArray(jsonLd.offers) ? jsonLd.offers : [jsonLd.offers];
   for (const offer of offers) {
     expect(offer['@type']).toBe('Offer');
@@ -78,7 +83,10 @@ describe('JSON-LD (e2e)', () => {
   const http = () => request(testApp.server);
 
   async function createEvent(body: Record<string, unknown>): Promise<Record<string, any>> {
-    const response = await http().post(`${API}/events`).set('Authorization', editor.authorization).send({ status: 'publish', ...body });
+    const response = await http()
+      .post(`${API}/events`)
+      .set('Authorization', editor.authorization)
+      .send({ status: 'publish', ...body });
     if (response.status !== 201) throw new Error(`create: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body;
   }
@@ -94,14 +102,28 @@ describe('JSON-LD (e2e)', () => {
       await http()
         .post(`${API}/venues`)
         .set('Authorization', editor.authorization)
-        .send({ venue: 'Star Ferry Pier', address: '1 Edinburgh Place', city: 'Hong Kong', stateprovince: 'Central', zip: '999077', country: 'China', geo_lat: 22.2871, geo_lng: 114.1615 })
+        .send({
+          venue: 'Star Ferry Pier',
+          address: '1 Edinburgh Place',
+          city: 'Hong Kong',
+          stateprovince: 'Central',
+          zip: '999077',
+          country: 'China',
+          geo_lat: 22.2871,
+          geo_lng: 114.1615,
+        })
         .expect(201)
     ).body;
     organizer = (
       await http()
         .post(`${API}/organizers`)
         .set('Authorization', editor.authorization)
-        .send({ organizer: 'Harbour Arts', email: 'tickets@harbour.example.org', website: 'https://harbour.example.org', phone: '+852 5555 0100' })
+        .send({
+          organizer: 'Harbour Arts',
+          email: 'tickets@harbour.example.org',
+          website: 'https://harbour.example.org',
+          phone: '+852 5555 0100',
+        })
         .expect(201)
     ).body;
   });
@@ -129,26 +151,54 @@ describe('JSON-LD (e2e)', () => {
       expect(jsonLd.endDate).toBe('2027-03-10T22:00:00+08:00');
       expect(jsonLd.description).toBe('Fireworks over the harbour.');
       expectSchemaOrgPlace(jsonLd.location, venue);
-      expect(jsonLd.organizer).toMatchObject({ '@type': expect.stringMatching(/^(Person|Organization)$/), name: 'Harbour Arts', email: 'tickets@harbour.example.org', url: 'https://harbour.example.org' });
+      expect(jsonLd.organizer).toMatchObject({
+        '@type': expect.stringMatching(/^(Person|Organization)$/),
+        name: 'Harbour Arts',
+        email: 'tickets@harbour.example.org',
+        url: 'https://harbour.example.org',
+      });
     });
 
     it('gives the offset in force at the event: daylight saving time in summer, standard time in winter', async () => {
-      const summer = await readEvent((await createEvent({ title: 'Summer in Paris', start_date: '2027-07-14 21:00:00', end_date: '2027-07-14 23:00:00', timezone: 'Europe/Paris' })).id);
+      const summer = await readEvent(
+        (
+          await createEvent({
+            title: 'Summer in Paris',
+            start_date: '2027-07-14 21:00:00',
+            end_date: '2027-07-14 23:00:00',
+            timezone: 'Europe/Paris',
+          })
+        ).id,
+      );
       expectSchemaOrgEvent(summer.json_ld, summer);
       expect(summer.json_ld.startDate).toBe('2027-07-14T21:00:00+02:00');
-      const winter = await readEvent((await createEvent({ title: 'Winter in Paris', start_date: '2027-01-14 21:00:00', end_date: '2027-01-14 23:00:00', timezone: 'Europe/Paris' })).id);
+      const winter = await readEvent(
+        (
+          await createEvent({
+            title: 'Winter in Paris',
+            start_date: '2027-01-14 21:00:00',
+            end_date: '2027-01-14 23:00:00',
+            timezone: 'Europe/Paris',
+          })
+        ).id,
+      );
       expect(winter.json_ld.startDate).toBe('2027-01-14T21:00:00+01:00');
     });
 
     it('gives an all-day event the instants of its first and last day', async () => {
-      const event = await readEvent((await createEvent({ title: 'Fair', all_day: true, start_date: '2027-02-01', end_date: '2027-02-02', timezone: 'Europe/Paris' })).id);
+      const event = await readEvent(
+        (await createEvent({ title: 'Fair', all_day: true, start_date: '2027-02-01', end_date: '2027-02-02', timezone: 'Europe/Paris' }))
+          .id,
+      );
       expectSchemaOrgEvent(event.json_ld, event);
       expect(event.json_ld.startDate).toBe('2027-02-01T00:00:00+01:00');
       expect(event.json_ld.endDate).toBe('2027-02-02T23:59:59+01:00');
     });
 
     it('makes one offer per price of the cost when the event has no tickets', async () => {
-      const event = await readEvent((await createEvent({ title: 'Costed', start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 12:00:00', cost: '10 - 20' })).id);
+      const event = await readEvent(
+        (await createEvent({ title: 'Costed', start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 12:00:00', cost: '10 - 20' })).id,
+      );
       expectSchemaOrgEvent(event.json_ld, event);
       expect(event.json_ld.offers).toEqual([
         expect.objectContaining({ price: '10', priceCurrency: 'USD', availability: IN_STOCK }),
@@ -157,19 +207,42 @@ describe('JSON-LD (e2e)', () => {
     });
 
     it('leaves offers out of a free event without tickets or cost', async () => {
-      const event = await readEvent((await createEvent({ title: 'No cost', start_date: '2027-05-02 10:00:00', end_date: '2027-05-02 12:00:00' })).id);
+      const event = await readEvent(
+        (await createEvent({ title: 'No cost', start_date: '2027-05-02 10:00:00', end_date: '2027-05-02 12:00:00' })).id,
+      );
       expectSchemaOrgEvent(event.json_ld, event);
       expect(event.json_ld).not.toHaveProperty('offers');
     });
 
     it('makes one offer per published ticket, with its price, stock and sale window', async () => {
-      const created = await createEvent({ title: 'Ticketed gala', start_date: '2027-06-01 19:00:00', end_date: '2027-06-01 23:00:00', timezone: 'Asia/Hong_Kong', cost: '99' });
+      const created = await createEvent({
+        title: 'Ticketed gala',
+        start_date: '2027-06-01 19:00:00',
+        end_date: '2027-06-01 23:00:00',
+        timezone: 'Asia/Hong_Kong',
+        cost: '99',
+      });
       const dataSource = testApp.dataSource;
       const saleStart = new Date('2027-01-01T01:00:00Z');
       const saleEnd = new Date('2027-05-31T15:59:00Z');
-      await insertTicket(dataSource, { eventId: created.id, name: 'Stalls', price: '25.00', capacity: 10, sold: 2, saleStartUtc: saleStart, saleEndUtc: saleEnd });
+      await insertTicket(dataSource, {
+        eventId: created.id,
+        name: 'Stalls',
+        price: '25.00',
+        capacity: 10,
+        sold: 2,
+        saleStartUtc: saleStart,
+        saleEndUtc: saleEnd,
+      });
       await insertTicket(dataSource, { eventId: created.id, name: 'Balcony', price: '12.50', capacity: 5, sold: 3, pending: 2 });
-      await insertTicket(dataSource, { eventId: created.id, provider: 'rsvp', name: 'Guest list', price: '0.00', capacityMode: 'unlimited', capacity: null });
+      await insertTicket(dataSource, {
+        eventId: created.id,
+        provider: 'rsvp',
+        name: 'Guest list',
+        price: '0.00',
+        capacityMode: 'unlimited',
+        capacity: null,
+      });
       await insertTicket(dataSource, { eventId: created.id, name: 'Shared', price: '40.00', capacityMode: 'global', capacity: null });
       await insertTicket(dataSource, { eventId: created.id, name: 'Not yet', price: '5.00', status: 'draft' });
       await insertPool(dataSource, created.id, 4);
@@ -225,7 +298,17 @@ describe('JSON-LD (e2e)', () => {
     });
 
     it('embeds the same Place and Person in the event’s venue and organizer objects', async () => {
-      const event = await readEvent((await createEvent({ title: 'Embedded', start_date: '2027-08-01 10:00:00', end_date: '2027-08-01 11:00:00', venue: venue.id, organizer: [organizer.id] })).id);
+      const event = await readEvent(
+        (
+          await createEvent({
+            title: 'Embedded',
+            start_date: '2027-08-01 10:00:00',
+            end_date: '2027-08-01 11:00:00',
+            venue: venue.id,
+            organizer: [organizer.id],
+          })
+        ).id,
+      );
       expect(event.venue.json_ld).toEqual(event.json_ld.location);
       expect(event.organizer[0].json_ld).toEqual(event.json_ld.organizer);
     });

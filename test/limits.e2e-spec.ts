@@ -73,7 +73,13 @@ describe('Resource limits (e2e)', () => {
     });
 
     it('counts one client across all routes of both namespaces, and each address apart', async () => {
-      const paths = ['/cal/events/v1', '/cal/tickets/v1', '/cal/events/v1/events', '/cal/tickets/v1/tickets', '/cal/events/v1/events/999999'];
+      const paths = [
+        '/cal/events/v1',
+        '/cal/tickets/v1',
+        '/cal/events/v1/events',
+        '/cal/tickets/v1/tickets',
+        '/cal/events/v1/events/999999',
+      ];
       for (const path of paths) expect((await from(testApp, '203.0.113.2', path)).status).not.toBe(429);
       expectTooManyRequests(await from(testApp, '203.0.113.2', '/cal/events/v1/venues'));
       await from(testApp, '203.0.113.3').expect(200);
@@ -87,7 +93,9 @@ describe('Resource limits (e2e)', () => {
 
     it('gives a signed-in user their own, larger budget wherever their requests come from', async () => {
       for (let sent = 0; sent < 8; sent += 1) {
-        const response = await from(testApp, sent % 2 ? '203.0.113.1' : '198.51.100.7').set('Authorization', editor.authorization).expect(200);
+        const response = await from(testApp, sent % 2 ? '203.0.113.1' : '198.51.100.7')
+          .set('Authorization', editor.authorization)
+          .expect(200);
         expect(response.headers['x-ratelimit-limit']).toBe('8');
       }
       expectTooManyRequests(await from(testApp, '198.51.100.8').set('Authorization', editor.authorization));
@@ -181,7 +189,8 @@ describe('Resource limits (e2e)', () => {
     });
 
     it('pauses an address after three failures, whatever login it tries next', async () => {
-      for (const login of ['nobody1', 'nobody2']) await from(testApp, '192.0.2.50').set('Authorization', basicAuth(login, 'guess')).expect(401);
+      for (const login of ['nobody1', 'nobody2'])
+        await from(testApp, '192.0.2.50').set('Authorization', basicAuth(login, 'guess')).expect(401);
       await from(testApp, '192.0.2.50').set('Authorization', 'Basic !!!not-base64').expect(401);
       expectTooManyRequests(await from(testApp, '192.0.2.50').set('Authorization', bystander.authorization), 'too-many-login-failures');
       // The same address may still read anonymously; the limit is on authentication attempts.
@@ -207,10 +216,15 @@ describe('Resource limits (e2e)', () => {
 
     it('keeps the administrator in: ten wrong passwords for admin from A, then the right one from B is 200 and from A is 429 with Retry-After', async () => {
       for (let attempt = 0; attempt < 10; attempt += 1) {
-        await from(testApp, '198.51.100.1').set('Authorization', basicAuth(ADMIN.login, `not the password ${attempt}`)).expect(401);
+        await from(testApp, '198.51.100.1')
+          .set('Authorization', basicAuth(ADMIN.login, `not the password ${attempt}`))
+          .expect(401);
       }
       await from(testApp, '198.51.100.2').set('Authorization', basicAuth(ADMIN.login, ADMIN.password)).expect(200);
-      expectTooManyRequests(await from(testApp, '198.51.100.1').set('Authorization', basicAuth(ADMIN.login, ADMIN.password)), 'too-many-login-failures');
+      expectTooManyRequests(
+        await from(testApp, '198.51.100.1').set('Authorization', basicAuth(ADMIN.login, ADMIN.password)),
+        'too-many-login-failures',
+      );
     });
   });
 
@@ -248,8 +262,14 @@ describe('Resource limits (e2e)', () => {
     it('counts failed logins across instances', async () => {
       await from(first, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 1')).expect(401);
       await from(second, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 2')).expect(401);
-      expectTooManyRequests(await from(first, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 3')), 'too-many-login-failures');
-      expectTooManyRequests(await from(second, '192.0.2.70').set('Authorization', basicAuth('another-login', 'guess 4')), 'too-many-login-failures');
+      expectTooManyRequests(
+        await from(first, '192.0.2.70').set('Authorization', basicAuth('shared-login', 'guess 3')),
+        'too-many-login-failures',
+      );
+      expectTooManyRequests(
+        await from(second, '192.0.2.70').set('Authorization', basicAuth('another-login', 'guess 4')),
+        'too-many-login-failures',
+      );
       // Another address is not paused, on either instance.
       await from(second, '192.0.2.71').set('Authorization', basicAuth('shared-login', 'guess 5')).expect(401);
     });
@@ -268,12 +288,15 @@ describe('Resource limits (e2e)', () => {
       const port = await closedPort();
       // The start-up complaint goes to Nest's console logger before the app's own logger is set.
       const startupError = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-      const cut = await withEnv({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: '1', AUTH_FAILURE_LIMIT: '1' }, () => createTestApp());
+      const cut = await withEnv({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: '1', AUTH_FAILURE_LIMIT: '1' }, () =>
+        createTestApp(),
+      );
       expect(startupError).toHaveBeenCalledWith(expect.stringMatching(/^Redis \(REDIS_URL\) does not answer/));
       startupError.mockRestore();
       try {
         for (let sent = 0; sent < 3; sent += 1) await from(cut, '203.0.113.20').expect(200);
-        for (let sent = 0; sent < 3; sent += 1) await from(cut, '203.0.113.20').set('Authorization', basicAuth('someone', 'wrong')).expect(401);
+        for (let sent = 0; sent < 3; sent += 1)
+          await from(cut, '203.0.113.20').set('Authorization', basicAuth('someone', 'wrong')).expect(401);
       } finally {
         await cut.close();
       }
@@ -350,7 +373,10 @@ describe('Resource limits (e2e)', () => {
       ['/cal/tickets/v1/orders', 'status', (count: number) => words('completed', count)],
     ])(`caps %s?%s at ${MAX_LIST_VALUES} values with a 400 naming it`, async (path, field, values) => {
       const tooLong = await get(`${path}?${field}=${values(MAX_LIST_VALUES + 1)}`).expect(400);
-      expect(tooLong.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { [field]: `${field} may hold at most ${MAX_LIST_VALUES} values` } } });
+      expect(tooLong.body).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { [field]: `${field} may hold at most ${MAX_LIST_VALUES} values` } },
+      });
       // At the cap the list is read (ids that name nothing may still be refused, for another reason).
       const atCap = await get(`${path}?${field}=${values(MAX_LIST_VALUES)}`);
       expect(JSON.stringify(atCap.body)).not.toContain('may hold at most');

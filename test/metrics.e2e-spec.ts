@@ -48,7 +48,9 @@ describe('Metrics (e2e)', () => {
 
   /** The value of the one sample of `name` whose labels include `labels`; 0 when there is none. */
   function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-    const matching = samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+    const matching = samples.filter(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    );
     if (matching.length > 1) throw new Error(`${matching.length} samples of ${name} match ${JSON.stringify(labels)}`);
     return matching[0]?.value ?? 0;
   }
@@ -67,7 +69,12 @@ describe('Metrics (e2e)', () => {
       const response = await http().get('/metrics').expect(200);
       expect(response.headers['content-type']).toMatch(/^text\/plain; .*version=0\.0\.4/);
       const names = new Set(parseExposition(response.text).map((sample) => sample.name));
-      for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+      for (const name of [
+        'process_cpu_user_seconds_total',
+        'process_resident_memory_bytes',
+        'nodejs_heap_size_used_bytes',
+        'nodejs_eventloop_lag_seconds',
+      ]) {
         expect(names).toContain(name);
       }
       expect(response.text).toContain('# TYPE http_request_duration_seconds histogram');
@@ -91,10 +98,16 @@ describe('Metrics (e2e)', () => {
       const after = await scrape();
       const labels = { method: 'GET', route, status_code: '404' };
       expect(valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels)).toBe(2);
-      expect(valueOf(after, 'http_request_duration_seconds_count', labels) - valueOf(before, 'http_request_duration_seconds_count', labels)).toBe(2);
-      expect(valueOf(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBe(valueOf(after, 'http_request_duration_seconds_count', labels));
+      expect(
+        valueOf(after, 'http_request_duration_seconds_count', labels) - valueOf(before, 'http_request_duration_seconds_count', labels),
+      ).toBe(2);
+      expect(valueOf(after, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBe(
+        valueOf(after, 'http_request_duration_seconds_count', labels),
+      );
       expect(valueOf(after, 'http_request_duration_seconds_sum', labels)).toBeGreaterThan(0);
-      expect(valueOf(after, 'http_requests_total', { method: 'GET', route: '/cal/events/v1/events', status_code: '200' })).toBeGreaterThanOrEqual(1);
+      expect(
+        valueOf(after, 'http_requests_total', { method: 'GET', route: '/cal/events/v1/events', status_code: '200' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(after.some((sample) => sample.labels.route?.includes('987654'))).toBe(false);
     });
 
@@ -119,7 +132,11 @@ describe('Metrics (e2e)', () => {
       await http().post('/cal/tickets/v1/cart').set('Content-Type', 'application/json').send('{"provider":').expect(400);
       const after = await scrape();
       const refused = (samples: Sample[]) =>
-        samples.filter((sample) => sample.name === 'http_requests_total' && sample.labels.method === 'POST' && sample.labels.status_code === '400').reduce((sum, sample) => sum + sample.value, 0);
+        samples
+          .filter(
+            (sample) => sample.name === 'http_requests_total' && sample.labels.method === 'POST' && sample.labels.status_code === '400',
+          )
+          .reduce((sum, sample) => sum + sample.value, 0);
       expect(refused(after) - refused(before)).toBe(1);
     });
   });
@@ -140,14 +157,22 @@ describe('Metrics (e2e)', () => {
       expect(pending.body.status).toBe('pending');
 
       const afterCheckouts = await scrape();
-      expect(valueOf(afterCheckouts, 'cal_tickets_sold_total', { provider: 'rsvp' }) - valueOf(before, 'cal_tickets_sold_total', { provider: 'rsvp' })).toBe(3);
-      expect(valueOf(afterCheckouts, 'cal_tickets_sold_total', { provider: 'tc' })).toBe(valueOf(before, 'cal_tickets_sold_total', { provider: 'tc' }));
+      expect(
+        valueOf(afterCheckouts, 'cal_tickets_sold_total', { provider: 'rsvp' }) -
+          valueOf(before, 'cal_tickets_sold_total', { provider: 'rsvp' }),
+      ).toBe(3);
+      expect(valueOf(afterCheckouts, 'cal_tickets_sold_total', { provider: 'tc' })).toBe(
+        valueOf(before, 'cal_tickets_sold_total', { provider: 'tc' }),
+      );
 
       await http().post(`${ORDERS_PATH}/${pending.body.id}/complete`).set('Authorization', editor.authorization).send({}).expect(200);
       // Completing twice is refused and sells nothing more.
       await http().post(`${ORDERS_PATH}/${pending.body.id}/complete`).set('Authorization', editor.authorization).send({}).expect(409);
       const afterCompletion = await scrape();
-      expect(valueOf(afterCompletion, 'cal_tickets_sold_total', { provider: 'tc' }) - valueOf(before, 'cal_tickets_sold_total', { provider: 'tc' })).toBe(2);
+      expect(
+        valueOf(afterCompletion, 'cal_tickets_sold_total', { provider: 'tc' }) -
+          valueOf(before, 'cal_tickets_sold_total', { provider: 'tc' }),
+      ).toBe(2);
     });
 
     it('does not count a replayed checkout again', async () => {
@@ -159,7 +184,9 @@ describe('Metrics (e2e)', () => {
       const replay = await checkout(testApp, buyer, { provider: 'rsvp', purchaser: PURCHASER }, 'metrics-replay').expect(201);
       expect(replay.headers['idempotent-replayed']).toBe('true');
       const after = await scrape();
-      expect(valueOf(after, 'cal_tickets_sold_total', { provider: 'rsvp' }) - valueOf(before, 'cal_tickets_sold_total', { provider: 'rsvp' })).toBe(1);
+      expect(
+        valueOf(after, 'cal_tickets_sold_total', { provider: 'rsvp' }) - valueOf(before, 'cal_tickets_sold_total', { provider: 'rsvp' }),
+      ).toBe(1);
     });
 
     it('counts failed checkouts by the error code of the answer', async () => {
@@ -178,7 +205,8 @@ describe('Metrics (e2e)', () => {
       expect(soldOut.body.code).toBe('ticket-capacity-not-available');
 
       const after = await scrape();
-      const increase = (reason: string) => valueOf(after, 'cal_checkouts_failed_total', { reason }) - valueOf(before, 'cal_checkouts_failed_total', { reason });
+      const increase = (reason: string) =>
+        valueOf(after, 'cal_checkouts_failed_total', { reason }) - valueOf(before, 'cal_checkouts_failed_total', { reason });
       expect(increase('cart-empty')).toBe(1);
       expect(increase('rest_missing_callback_param')).toBe(1);
       expect(increase('ticket-capacity-not-available')).toBe(1);
@@ -191,12 +219,18 @@ describe('Metrics (e2e)', () => {
       logLines
         .flatMap((chunk) => chunk.split('\n'))
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { msg?: string; req?: { id?: string; url?: string }; res?: { statusCode?: number } }).filter((entry) => entry.msg === 'request completed' && entry.req?.id === id);
+        .map((line) => JSON.parse(line) as { msg?: string; req?: { id?: string; url?: string }; res?: { statusCode?: number } })
+        .filter((entry) => entry.msg === 'request completed' && entry.req?.id === id);
 
     it('logs each request with the id its response carries, the caller’s or a new one', async () => {
       const kept = await http().get('/cal/events/v1/events/987656').set('X-Request-Id', 'trace-e1-42').expect(404);
       expect(kept.headers['x-request-id']).toBe('trace-e1-42');
-      expect(completions('trace-e1-42')).toEqual([expect.objectContaining({ req: expect.objectContaining({ url: '/cal/events/v1/events/987656' }), res: expect.objectContaining({ statusCode: 404 }) })]);
+      expect(completions('trace-e1-42')).toEqual([
+        expect.objectContaining({
+          req: expect.objectContaining({ url: '/cal/events/v1/events/987656' }),
+          res: expect.objectContaining({ statusCode: 404 }),
+        }),
+      ]);
       const generated = await http().get('/cal/events/v1/events').expect(200);
       expect(completions(generated.headers['x-request-id'])).toHaveLength(1);
     });

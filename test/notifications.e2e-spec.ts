@@ -44,7 +44,13 @@ async function appWith(env: Record<string, string | undefined>, options: TestApp
 
 const worker = (testApp: TestApp) => testApp.app.get(OutboxWorker);
 
-async function freeOrder(testApp: TestApp, purchaserEmail: string, attendees: Array<{ name: string; email: string }> = [], quantity = 1, capacity = 10) {
+async function freeOrder(
+  testApp: TestApp,
+  purchaserEmail: string,
+  attendees: Array<{ name: string; email: string }> = [],
+  quantity = 1,
+  capacity = 10,
+) {
   const event = await insertEvent(testApp.dataSource, { timezone: 'Europe/Paris' });
   const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity, name: 'Free & <open> entry' });
   const buyer = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity }]);
@@ -61,7 +67,9 @@ async function paidOrder(testApp: TestApp, purchaserEmail: string) {
   const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '20.00', capacity: 10 });
   const subscriber = await createUser(testApp, 'subscriber');
   const buyer = await fillCart(testApp, { authorization: subscriber.authorization }, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
-  const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: { name: 'Paying Buyer', email: purchaserEmail } }).expect(201);
+  const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: { name: 'Paying Buyer', email: purchaserEmail } }).expect(
+    201,
+  );
   return { event, ticket, buyer, subscriber, order: response.body as { id: number; status: string } };
 }
 
@@ -89,7 +97,9 @@ describe('Notifications: emails from the transactional outbox', () => {
     const { event, order, ticket } = await freeOrder(testApp, purchaser, [{ name: 'Ada "Countess" Lovelace', email: ada }], 2, 2);
     expect(order.status).toBe('completed');
 
-    const types = (await rows(testApp, { channel: 'event' })).filter((row) => JSON.parse(row.payload).order_id === order.id || JSON.parse(row.payload).ticket_id === ticket.id).map((row) => row.type);
+    const types = (await rows(testApp, { channel: 'event' }))
+      .filter((row) => JSON.parse(row.payload).order_id === order.id || JSON.parse(row.payload).ticket_id === ticket.id)
+      .map((row) => row.type);
     expect(types).toEqual(['order.placed', 'attendee.created', 'attendee.created', 'ticket.sold_out']);
 
     await worker(testApp).drain();
@@ -105,7 +115,9 @@ describe('Notifications: emails from the transactional outbox', () => {
     expect(confirmation.html).toContain('Free &amp;');
     expect(confirmation.html).not.toContain('"Hopper"');
     const qrCodes = confirmation.attachments.filter((attachment) => attachment.contentType === 'image/png');
-    expect(qrCodes.map((attachment) => decodeQr(attachment.content)).sort()).toEqual(attendees.map((attendee) => attendee.securityCode).sort());
+    expect(qrCodes.map((attachment) => decodeQr(attachment.content)).sort()).toEqual(
+      attendees.map((attendee) => attendee.securityCode).sort(),
+    );
     // Inline images referenced by cid (mailparser marks them related and inlines them into the HTML).
     for (const attachment of qrCodes) expect([attachment.related, attachment.cid]).toEqual([true, expect.stringMatching(/^qr-\d+@cal$/)]);
     const ics = confirmation.attachments.find((attachment) => attachment.contentType.startsWith('text/calendar'));
@@ -150,7 +162,10 @@ describe('Notifications: emails from the transactional outbox', () => {
     expect(refund.text).toContain('20.00 USD');
 
     const second = await paidOrder(testApp, unique('canceller'));
-    await request(testApp.server).post(`${ORDERS_PATH}/${second.order.id}/cancel`).set('Authorization', second.subscriber.authorization).expect(200);
+    await request(testApp.server)
+      .post(`${ORDERS_PATH}/${second.order.id}/cancel`)
+      .set('Authorization', second.subscriber.authorization)
+      .expect(200);
     await worker(testApp).drain();
     const cancelled = smtp.messages.filter((mail) => mail.subject?.startsWith(`Order #${second.order.id} cancelled`));
     expect(cancelled).toHaveLength(1);
@@ -222,8 +237,12 @@ describe('Notifications: emails from the transactional outbox', () => {
     const purchaser = unique('crash');
     const { order } = await freeOrder(testApp, purchaser);
     // The first instance "crashes" holding a claim: its rows stay claimed until the lease lapses.
-    const [eventRow] = (await rows(testApp, { channel: 'event', type: 'order.placed' })).filter((row) => JSON.parse(row.payload).order_id === order.id);
-    await testApp.dataSource.getRepository(OutboxMessage).update({ id: eventRow.id }, { claimToken: 'dead-worker', nextAttemptAt: new Date(Date.now() + 5 * 60_000) });
+    const [eventRow] = (await rows(testApp, { channel: 'event', type: 'order.placed' })).filter(
+      (row) => JSON.parse(row.payload).order_id === order.id,
+    );
+    await testApp.dataSource
+      .getRepository(OutboxMessage)
+      .update({ id: eventRow.id }, { claimToken: 'dead-worker', nextAttemptAt: new Date(Date.now() + 5 * 60_000) });
 
     const clock = new TestClock();
     const restarted = await appWith({ SMTP_URL: smtp.url }, { keepTables: true, overrides: [{ provide: CLOCK, useValue: clock }] });
@@ -263,7 +282,8 @@ describe('Notifications: emails from the transactional outbox', () => {
     try {
       const purchaser = unique('polled');
       await freeOrder(testApp, purchaser);
-      for (let waited = 0; smtp.to(purchaser).length === 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let waited = 0; smtp.to(purchaser).length === 0 && waited < 10_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(smtp.to(purchaser)).toHaveLength(1);
     } finally {
       await polling.close();
@@ -283,7 +303,11 @@ describe('Notifications: emails from the transactional outbox', () => {
       const { order, subscriber } = await paidOrder(testApp, purchaser);
       const path = `${ORDERS_PATH}/${order.id}/resend`;
       const pending = await request(testApp.server).post(path).set('Authorization', subscriber.authorization).expect(409);
-      expect(pending.body).toEqual({ code: 'order-invalid-status', message: expect.any(String), data: { status: 409, order_status: 'pending' } });
+      expect(pending.body).toEqual({
+        code: 'order-invalid-status',
+        message: expect.any(String),
+        data: { status: 409, order_status: 'pending' },
+      });
 
       await request(testApp.server).post(`${ORDERS_PATH}/${order.id}/complete`).set('Authorization', ADMIN_AUTH).expect(200);
       await worker(testApp).drain();
@@ -316,10 +340,17 @@ describe('Notifications: emails from the transactional outbox', () => {
 
       expect((await request(testApp.server).post(path).expect(401)).body.code).toBe('rest_forbidden');
       const stranger = await createUser(testApp, 'subscriber');
-      expect((await request(testApp.server).post(path).set('Authorization', stranger.authorization).expect(404)).body.code).toBe('attendee-not-found');
+      expect((await request(testApp.server).post(path).set('Authorization', stranger.authorization).expect(404)).body.code).toBe(
+        'attendee-not-found',
+      );
       const author = await createUser(testApp, 'author');
-      expect((await request(testApp.server).post(path).set('Authorization', author.authorization).expect(404)).body.code).toBe('attendee-not-found');
-      expect((await request(testApp.server).post('/cal/tickets/v1/attendees/99999999/resend').set('Authorization', ADMIN_AUTH).expect(404)).body.code).toBe('attendee-not-found');
+      expect((await request(testApp.server).post(path).set('Authorization', author.authorization).expect(404)).body.code).toBe(
+        'attendee-not-found',
+      );
+      expect(
+        (await request(testApp.server).post('/cal/tickets/v1/attendees/99999999/resend').set('Authorization', ADMIN_AUTH).expect(404)).body
+          .code,
+      ).toBe('attendee-not-found');
 
       const byBuyer = await request(testApp.server).post(path).set('X-Cart-Token', buyer.token!).expect(202);
       expect(byBuyer.body).toEqual({ queued: [{ template: 'ticket', recipient: holder }] });
@@ -327,7 +358,10 @@ describe('Notifications: emails from the transactional outbox', () => {
       await worker(testApp).drain();
       const tickets = smtp.to(holder);
       expect(tickets).toHaveLength(3);
-      for (const mail of tickets) expect(decodeQr(mail.attachments.find((attachment) => attachment.contentType === 'image/png')!.content)).toBe(attendee.securityCode);
+      for (const mail of tickets)
+        expect(decodeQr(mail.attachments.find((attachment) => attachment.contentType === 'image/png')!.content)).toBe(
+          attendee.securityCode,
+        );
     });
   });
 
@@ -359,7 +393,10 @@ describe('Notifications: emails from the transactional outbox', () => {
 describe('Notifications without SMTP_URL, with templates from a configuration folder', () => {
   it('writes .eml files under the data folder, rendered from the overriding templates', async () => {
     const templates = mkdtempSync(join(tmpdir(), 'cal-templates-'));
-    writeFileSync(join(templates, 'order-confirmation.txt'), 'Subject: Custom {{order.id}} for {{order.purchaserName}}\n\nCustom text for {{order.purchaserName}}\n');
+    writeFileSync(
+      join(templates, 'order-confirmation.txt'),
+      'Subject: Custom {{order.id}} for {{order.purchaserName}}\n\nCustom text for {{order.purchaserName}}\n',
+    );
     const dataDir = mkdtempSync(join(tmpdir(), 'cal-data-'));
     const testApp = await appWith({ SMTP_URL: undefined, EMAIL_TEMPLATES_DIR: templates, DATA_DIR: dataDir });
     try {

@@ -83,7 +83,15 @@ export const missing = (event: Events['schemas']['Event']): unknown => event.no_
 function compile(folder: string, files: string[]): Record<string, string[]> {
   const program = ts.createProgram(
     files.map((file) => join(folder, file)),
-    { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, skipLibCheck: true, types: [] },
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+      skipLibCheck: true,
+      types: [],
+    },
   );
   const errors: Record<string, string[]> = Object.fromEntries(files.map((file) => [file, []]));
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
@@ -114,29 +122,66 @@ describe('OpenAPI documents for client generators', () => {
   it('names the schemas after the domain, not after the classes', () => {
     const events = Object.keys(documents.events.components.schemas);
     const tickets = Object.keys(documents.tickets.components.schemas);
-    for (const name of ['Event', 'EventList', 'EventCreate', 'EventUpdate', 'Venue', 'VenueCreate', 'Organizer', 'Term', 'Category', 'EmbeddedTerm', 'DateDetails', 'CostDetails', 'Image', 'Error']) {
+    for (const name of [
+      'Event',
+      'EventList',
+      'EventCreate',
+      'EventUpdate',
+      'Venue',
+      'VenueCreate',
+      'Organizer',
+      'Term',
+      'Category',
+      'EmbeddedTerm',
+      'DateDetails',
+      'CostDetails',
+      'Image',
+      'Error',
+    ]) {
       expect(events).toContain(name);
     }
-    for (const name of ['Ticket', 'TicketCreate', 'TicketUpdate', 'Attendee', 'Order', 'Cart', 'CartUpdate', 'Checkout', 'Nonces', 'Error']) {
+    for (const name of [
+      'Ticket',
+      'TicketCreate',
+      'TicketUpdate',
+      'Attendee',
+      'Order',
+      'Cart',
+      'CartUpdate',
+      'Checkout',
+      'Nonces',
+      'Error',
+    ]) {
       expect(tickets).toContain(name);
     }
     expect([...events, ...tickets].filter((name) => /(Doc|Dto|Response|Params)$/.test(name))).toEqual([]);
     const operationIds = Object.values(documents).flatMap((document) =>
-      Object.values(document.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) => Object.values(item).map((operation) => operation.operationId)),
+      Object.values(document.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) =>
+        Object.values(item).map((operation) => operation.operationId),
+      ),
     );
     expect(operationIds.filter((id) => !/^[a-z][A-Za-z]*_[a-z][A-Za-z]*$/.test(String(id)))).toEqual([]);
     expect(new Set(operationIds).size).toBe(operationIds.length);
-    expect(operationIds).toEqual(expect.arrayContaining(['events_list', 'events_create', 'tickets_create', 'cart_updateWithPost', 'orders_complete']));
+    expect(operationIds).toEqual(
+      expect.arrayContaining(['events_list', 'events_create', 'tickets_create', 'cart_updateWithPost', 'orders_complete']),
+    );
     for (const document of Object.values(documents)) {
       for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, any> }>>)) {
         for (const [method, operation] of Object.entries(item)) {
           for (const [status, response] of Object.entries(operation.responses).filter(([code]) => /^[45]/.test(code))) {
-            expect([path, method, status, response.content?.['application/json']?.schema]).toEqual([path, method, status, { $ref: '#/components/schemas/Error' }]);
+            expect([path, method, status, response.content?.['application/json']?.schema]).toEqual([
+              path,
+              method,
+              status,
+              { $ref: '#/components/schemas/Error' },
+            ]);
           }
         }
       }
     }
-    expect(documents.events.paths['/events'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/EventCreate' });
+    expect(documents.events.paths['/events'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/EventCreate',
+    });
   });
 
   it('gives each namespace document only the schemas its own paths use, in a valid document', async () => {
@@ -155,7 +200,14 @@ describe('OpenAPI documents for client generators', () => {
     for (const name of ['events', 'tickets'] as const) {
       writeFileSync(join(folder, `${name}.json`), JSON.stringify(documents[name]));
       // Properties with a default are optional in request bodies: keep them optional in the types.
-      await promisify(execFile)(process.execPath, [GENERATOR, join(folder, `${name}.json`), '--output', join(folder, `${name}.ts`), '--default-non-nullable', 'false']);
+      await promisify(execFile)(process.execPath, [
+        GENERATOR,
+        join(folder, `${name}.json`),
+        '--output',
+        join(folder, `${name}.ts`),
+        '--default-non-nullable',
+        'false',
+      ]);
     }
     writeFileSync(join(folder, 'program.ts'), PROGRAM);
     writeFileSync(join(folder, 'misuse.ts'), MISUSE);
@@ -164,7 +216,10 @@ describe('OpenAPI documents for client generators', () => {
     expect(errors['tickets.ts'] ?? []).toEqual([]);
     expect(errors['program.ts']).toEqual([]);
     expect(errors['misuse.ts']).toEqual(
-      expect.arrayContaining([expect.stringMatching(/Type 'number' is not assignable to type 'string'/), expect.stringMatching(/Property 'no_such_field' does not exist/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/Type 'number' is not assignable to type 'string'/),
+        expect.stringMatching(/Property 'no_such_field' does not exist/),
+      ]),
     );
   }, 60_000);
 });

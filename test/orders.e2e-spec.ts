@@ -19,7 +19,32 @@ process.env.MAX_TICKETS_PER_ORDER = '10';
 process.env.ORDER_HOLD_MINUTES = '15';
 process.env.SITE_TIMEZONE = 'UTC';
 
-const ATTENDEE_KEYS_FOR_BUYERS = ['id', 'post_id', 'ticket_id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'rest_url', 'ticket', 'title', 'optout', 'provider', 'order', 'sku', 'email', 'checked_in', 'checkin_details', 'is_subscribed', 'is_purchaser', 'security_code'];
+const ATTENDEE_KEYS_FOR_BUYERS = [
+  'id',
+  'post_id',
+  'ticket_id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'rest_url',
+  'ticket',
+  'title',
+  'optout',
+  'provider',
+  'order',
+  'sku',
+  'email',
+  'checked_in',
+  'checkin_details',
+  'is_subscribed',
+  'is_purchaser',
+  'security_code',
+];
 
 describe('Checkout and orders (e2e)', () => {
   let testApp: TestApp;
@@ -55,7 +80,12 @@ describe('Checkout and orders (e2e)', () => {
   const freeTicket = (capacity = 10) => insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity });
   const rsvpTicket = (capacity = 10) => insertTicket(testApp.dataSource, { eventId: event.id, provider: 'rsvp', price: '0.00', capacity });
 
-  async function placeOrder(identity: BuyerIdentity, provider: string, lines: Array<{ ticket_id: number; quantity: number }>, extra: Record<string, unknown> = {}) {
+  async function placeOrder(
+    identity: BuyerIdentity,
+    provider: string,
+    lines: Array<{ ticket_id: number; quantity: number }>,
+    extra: Record<string, unknown> = {},
+  ) {
     const filled = await fillCart(testApp, identity, provider, lines);
     const response = await checkout(testApp, filled, { provider, purchaser: PURCHASER, ...extra });
     if (response.status !== 201) throw new Error(`checkout failed: ${response.status} ${JSON.stringify(response.body)}`);
@@ -73,7 +103,14 @@ describe('Checkout and orders (e2e)', () => {
       expect(order.attendees).toHaveLength(2);
       for (const attendee of order.attendees) {
         expect(Object.keys(attendee)).toEqual([...ATTENDEE_KEYS_FOR_BUYERS, 'payment']);
-        expect(attendee).toMatchObject({ ticket_id: ticket.id, post_id: event.id, order: order.id, title: PURCHASER.name, email: PURCHASER.email, provider: 'tc' });
+        expect(attendee).toMatchObject({
+          ticket_id: ticket.id,
+          post_id: event.id,
+          order: order.id,
+          title: PURCHASER.name,
+          email: PURCHASER.email,
+          provider: 'tc',
+        });
         expect(attendee.security_code).toMatch(/^[0-9a-f]{32}$/);
       }
       expect(order.attendees[0].security_code).not.toBe(order.attendees[1].security_code);
@@ -118,7 +155,13 @@ describe('Checkout and orders (e2e)', () => {
 
     it('names the holders given in attendees, in order, then the purchaser; registration answers come from the entry or the cart', async () => {
       const ticket = await freeTicket(10);
-      const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 3 }], [{ ticket_id: ticket.id, items: [{ shirt: 'S' }, { shirt: 'M' }, { shirt: 'L' }] }]);
+      const identity = await fillCart(
+        testApp,
+        {},
+        'tc',
+        [{ ticket_id: ticket.id, quantity: 3 }],
+        [{ ticket_id: ticket.id, items: [{ shirt: 'S' }, { shirt: 'M' }, { shirt: 'L' }] }],
+      );
       const response = await checkout(testApp, identity, {
         provider: 'tc',
         purchaser: PURCHASER,
@@ -139,7 +182,11 @@ describe('Checkout and orders (e2e)', () => {
     it('refuses attendees for tickets not checked out, or more of them than units, and keeps the cart', async () => {
       const ticket = await freeTicket(10);
       const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
-      const other = await checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER, attendees: [{ ticket_id: ticket.id + 1000, name: 'A', email: 'a@example.org' }] }).expect(400);
+      const other = await checkout(testApp, identity, {
+        provider: 'tc',
+        purchaser: PURCHASER,
+        attendees: [{ ticket_id: ticket.id + 1000, name: 'A', email: 'a@example.org' }],
+      }).expect(400);
       expect(other.body.data.params).toHaveProperty(['attendees[0][ticket_id]']);
       const tooMany = await checkout(testApp, identity, {
         provider: 'tc',
@@ -244,7 +291,9 @@ describe('Checkout and orders (e2e)', () => {
       const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
       const response = await identify(http().post('/cal/tickets/v1/cart/checkout'), identity)
         .type('form')
-        .send(`provider=tc&purchaser[name]=Form%20Buyer&purchaser[email]=form@example.org&attendees[0][ticket_id]=${ticket.id}&attendees[0][name]=Holder&attendees[0][email]=holder@example.org`)
+        .send(
+          `provider=tc&purchaser[name]=Form%20Buyer&purchaser[email]=form@example.org&attendees[0][ticket_id]=${ticket.id}&attendees[0][name]=Holder&attendees[0][email]=holder@example.org`,
+        )
         .expect(201);
       expect(response.body.purchaser).toEqual({ name: 'Form Buyer', email: 'form@example.org' });
       expect(response.body.attendees[0].title).toBe('Holder');
@@ -257,7 +306,12 @@ describe('Checkout and orders (e2e)', () => {
       const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 2 }]);
       const body = { provider: 'tc', purchaser: PURCHASER };
       const first = await checkout(testApp, identity, body, 'key-1').expect(201);
-      const retry = await checkout(testApp, identity, { purchaser: { email: PURCHASER.email, name: PURCHASER.name }, provider: 'tc' }, 'key-1').expect(201);
+      const retry = await checkout(
+        testApp,
+        identity,
+        { purchaser: { email: PURCHASER.email, name: PURCHASER.name }, provider: 'tc' },
+        'key-1',
+      ).expect(201);
       expect(retry.body).toEqual(first.body);
       expect(new URL(retry.headers.location).pathname).toBe(new URL(first.headers.location).pathname);
       expect(retry.headers['idempotent-replayed']).toBe('true');
@@ -270,7 +324,12 @@ describe('Checkout and orders (e2e)', () => {
       const ticket = await paidTicket(10);
       const identity = await fillCart(testApp, { authorization: buyer.authorization }, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
       await checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER }, 'key-2').expect(201);
-      const reused = await checkout(testApp, identity, { provider: 'tc', purchaser: { ...PURCHASER, name: 'Someone Else' } }, 'key-2').expect(422);
+      const reused = await checkout(
+        testApp,
+        identity,
+        { provider: 'tc', purchaser: { ...PURCHASER, name: 'Someone Else' } },
+        'key-2',
+      ).expect(422);
       expect(reused.body).toEqual({ code: 'idempotency-key-reused', message: expect.any(String), data: { status: 422 } });
     });
 
@@ -286,7 +345,9 @@ describe('Checkout and orders (e2e)', () => {
       await fillCart(testApp, first, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
       const later = await checkout(testApp, first, { provider: 'tc', purchaser: PURCHASER }, 'shared-key').expect(201);
       expect(later.body.id).not.toBe(a.body.id);
-      expect(await testApp.dataSource.getRepository(IdempotencyKey).countBy({ scope: `user:${otherBuyer.id}`, idempotencyKey: 'shared-key' })).toBe(1);
+      expect(
+        await testApp.dataSource.getRepository(IdempotencyKey).countBy({ scope: `user:${otherBuyer.id}`, idempotencyKey: 'shared-key' }),
+      ).toBe(1);
 
       for (const key of ['x'.repeat(256), 'with space inside', 'accent-é']) {
         const response = await checkout(testApp, first, { provider: 'tc', purchaser: PURCHASER }, key).expect(400);
@@ -306,7 +367,9 @@ describe('Checkout and orders (e2e)', () => {
     it('gives concurrent retries with one key a single order', async () => {
       const ticket = await paidTicket(10);
       const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
-      const responses = await Promise.all([1, 2, 3, 4].map(() => checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER }, 'race-key')));
+      const responses = await Promise.all(
+        [1, 2, 3, 4].map(() => checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER }, 'race-key')),
+      );
       expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201]);
       expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
       expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 1 });
@@ -376,7 +439,10 @@ describe('Checkout and orders (e2e)', () => {
       expect(anonymous.body.code).toBe('rest_forbidden');
       const byBuyer = await identify(http().post(`${ORDERS_PATH}/${order.id}/complete`), identity).expect(403);
       expect(byBuyer.body.code).toBe('rest_forbidden');
-      const byStranger = await http().post(`${ORDERS_PATH}/${order.id}/complete`).set('Authorization', otherAuthor.authorization).expect(404);
+      const byStranger = await http()
+        .post(`${ORDERS_PATH}/${order.id}/complete`)
+        .set('Authorization', otherAuthor.authorization)
+        .expect(404);
       expect(byStranger.body.code).toBe('order-not-found');
       await http().post(`${ORDERS_PATH}/${order.id}/complete`).set('Authorization', eventAuthor.authorization).expect(200);
     });
@@ -397,18 +463,31 @@ describe('Checkout and orders (e2e)', () => {
       const ticket = await paidTicket(10);
       const { order } = await placeOrder({}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
       const path = `${ORDERS_PATH}/${order.id}/complete`;
-      const bad = await http().post(path).set('X-Signature', signPayload('some-other-secret-entirely', canonicalJson({ order_id: order.id }))).send({ order_id: order.id }).expect(403);
+      const bad = await http()
+        .post(path)
+        .set('X-Signature', signPayload('some-other-secret-entirely', canonicalJson({ order_id: order.id })))
+        .send({ order_id: order.id })
+        .expect(403);
       expect(bad.body).toEqual({ code: 'invalid-signature', message: expect.any(String), data: { status: 403 } });
       await http().post(path).set('X-Signature', '').send({ order_id: order.id }).expect(403);
       const otherOrder = signPayload(WEBHOOK_SECRET, canonicalJson({ order_id: order.id + 1 }));
-      await http().post(path).set('X-Signature', otherOrder).send({ order_id: order.id + 1 }).expect(403);
+      await http()
+        .post(path)
+        .set('X-Signature', otherOrder)
+        .send({ order_id: order.id + 1 })
+        .expect(403);
       const tampered = signPayload(WEBHOOK_SECRET, canonicalJson({ order_id: order.id, amount: '25.00' }));
       await http().post(path).set('X-Signature', tampered).send({ order_id: order.id, amount: '99.00' }).expect(403);
 
       const body = { payment_reference: 'pay_123', order_id: order.id };
       const signature = signPayload(WEBHOOK_SECRET, canonicalJson(body));
       // Key order and spacing in the raw body do not matter: the canonical form is what is signed.
-      const response = await http().post(path).set('X-Signature', signature).set('Content-Type', 'application/json').send(`{ "order_id": ${order.id}, "payment_reference": "pay_123" }`).expect(200);
+      const response = await http()
+        .post(path)
+        .set('X-Signature', signature)
+        .set('Content-Type', 'application/json')
+        .send(`{ "order_id": ${order.id}, "payment_reference": "pay_123" }`)
+        .expect(200);
       expect(response.body.status).toBe('completed');
       expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ sold: 1, pending: 0 });
       const missing = signPayload(WEBHOOK_SECRET, canonicalJson({ order_id: 999_999 }));
@@ -469,10 +548,17 @@ describe('Checkout and orders (e2e)', () => {
 
     it('answers non-numeric ids with rest_no_route and unknown ones with order-not-found', async () => {
       for (const action of ['complete', 'cancel', 'refund']) {
-        expect((await http().post(`${ORDERS_PATH}/abc/${action}`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('rest_no_route');
-        expect((await http().post(`${ORDERS_PATH}/999999/${action}`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('order-not-found');
+        expect((await http().post(`${ORDERS_PATH}/abc/${action}`).set('Authorization', editor.authorization).expect(404)).body.code).toBe(
+          'rest_no_route',
+        );
+        expect(
+          (await http().post(`${ORDERS_PATH}/999999/${action}`).set('Authorization', editor.authorization).expect(404)).body.code,
+        ).toBe('order-not-found');
       }
-      expect((await http().post(`${ORDERS_PATH}/1/complete`).set('Authorization', editor.authorization).send({ order_id: 'abc' }).expect(400)).body.code).toBe('rest_invalid_param');
+      expect(
+        (await http().post(`${ORDERS_PATH}/1/complete`).set('Authorization', editor.authorization).send({ order_id: 'abc' }).expect(400))
+          .body.code,
+      ).toBe('rest_invalid_param');
     });
   });
 
@@ -516,7 +602,11 @@ describe('Checkout and orders (e2e)', () => {
       expect(paged.body).toMatchObject({ total: 4, total_pages: 2 });
       expect(paged.body.orders).toHaveLength(1);
       expect(paged.body.rest_url).toMatch(/\/cal\/tickets\/v1\/orders\?page=2&per_page=3$/);
-      const pending = await http().get(ORDERS_PATH).query({ status: 'pending,completed' }).set('Authorization', editor.authorization).expect(200);
+      const pending = await http()
+        .get(ORDERS_PATH)
+        .query({ status: 'pending,completed' })
+        .set('Authorization', editor.authorization)
+        .expect(200);
       expect(pending.body.total).toBe(4);
       const none = await http().get(ORDERS_PATH).query({ status: 'refunded' }).set('Authorization', editor.authorization).expect(200);
       expect(none.body.total).toBe(0);
@@ -547,7 +637,9 @@ describe('Checkout and orders (e2e)', () => {
       await identify(http().get(`${ORDERS_PATH}/${guestOrderId}`), guest).expect(200);
       await http().get(`${ORDERS_PATH}/${guestOrderId}`).set('Cookie', `cal_cart=${guest.token}`).expect(200);
       expect((await http().get(`${ORDERS_PATH}/12abc`).expect(404)).body.code).toBe('rest_no_route');
-      expect((await http().get(`${ORDERS_PATH}/999999`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('order-not-found');
+      expect((await http().get(`${ORDERS_PATH}/999999`).set('Authorization', editor.authorization).expect(404)).body.code).toBe(
+        'order-not-found',
+      );
     });
   });
 
@@ -555,13 +647,31 @@ describe('Checkout and orders (e2e)', () => {
     it('never answers a checkout or an order route with a 500', async () => {
       const ticket = await freeTicket(1000);
       const identity = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
-      const person = () => fc.oneof(fc.record({ name: fc.oneof(fc.string(), fc.jsonValue()), email: fc.oneof(fc.emailAddress(), fc.jsonValue()) }, { requiredKeys: [] }), fc.jsonValue());
+      const person = () =>
+        fc.oneof(
+          fc.record(
+            { name: fc.oneof(fc.string(), fc.jsonValue()), email: fc.oneof(fc.emailAddress(), fc.jsonValue()) },
+            { requiredKeys: [] },
+          ),
+          fc.jsonValue(),
+        );
       const payload = fc.record(
         {
           provider: fc.oneof(fc.constantFrom('tc', 'rsvp', 'tpp', 'woo'), fc.jsonValue()),
           purchaser: person(),
           attendees: fc.oneof(
-            fc.array(fc.record({ ticket_id: fc.oneof(fc.constant(ticket.id), fc.integer(), fc.string(), fc.jsonValue()), name: fc.string(), email: fc.emailAddress(), meta: fc.jsonValue() }, { requiredKeys: [] }), { maxLength: 3 }),
+            fc.array(
+              fc.record(
+                {
+                  ticket_id: fc.oneof(fc.constant(ticket.id), fc.integer(), fc.string(), fc.jsonValue()),
+                  name: fc.string(),
+                  email: fc.emailAddress(),
+                  meta: fc.jsonValue(),
+                },
+                { requiredKeys: [] },
+              ),
+              { maxLength: 3 },
+            ),
             fc.jsonValue(),
           ),
           going: fc.jsonValue(),

@@ -21,8 +21,22 @@ const RECORDED_ORGANIZER = {
 
 /** Keys of the recorded single GET of that organizer (21-organizer-single.json), in order. */
 const RECORDED_SINGLE_KEYS = [
-  'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'phone', 'website', 'email',
-  'json_ld', 'global_id', 'global_id_lineage',
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'organizer',
+  'slug',
+  'phone',
+  'website',
+  'email',
+  'json_ld',
+  'global_id',
+  'global_id_lineage',
 ];
 
 /** The recorded JSON-LD of that organizer, with the email in plain text rather than as HTML entities. */
@@ -87,7 +101,11 @@ describe('Organizers (e2e)', () => {
         global_id: `127.0.0.1?id=${id}`,
         global_id_lineage: [`127.0.0.1?id=${id}`],
       });
-      expect(await organizers().findOneByOrFail({ id })).toMatchObject({ title: 'Ref Organizer', email: 'org@example.com', authorId: editor.id });
+      expect(await organizers().findOneByOrFail({ id })).toMatchObject({
+        title: 'Ref Organizer',
+        email: 'org@example.com',
+        authorId: editor.id,
+      });
     });
 
     it('publishes by default for publishers, saves drafts for contributors and scales their publish back to pending', async () => {
@@ -97,7 +115,11 @@ describe('Organizers (e2e)', () => {
     });
 
     it('returns 400 rest_missing_callback_param when the name is missing', async () => {
-      const response = await http().post(ORGANIZERS).set('Authorization', editor.authorization).send({ email: 'a@example.org' }).expect(400);
+      const response = await http()
+        .post(ORGANIZERS)
+        .set('Authorization', editor.authorization)
+        .send({ email: 'a@example.org' })
+        .expect(400);
       expect(response.body).toEqual({
         code: 'rest_missing_callback_param',
         message: 'Missing parameter(s): organizer',
@@ -133,13 +155,17 @@ describe('Organizers (e2e)', () => {
 
     it('answers anonymous callers with 401 and subscribers with 403', async () => {
       expect((await http().post(ORGANIZERS).send({}).expect(401)).body.code).toBe('rest_forbidden');
-      expect((await http().post(ORGANIZERS).set('Authorization', subscriber.authorization).send({ organizer: 'X' }).expect(403)).body.code).toBe(
-        'rest_forbidden',
-      );
+      expect(
+        (await http().post(ORGANIZERS).set('Authorization', subscriber.authorization).send({ organizer: 'X' }).expect(403)).body.code,
+      ).toBe('rest_forbidden');
     });
 
     it('refuses a contributor naming another author with 403 and lets an editor do it', async () => {
-      await http().post(ORGANIZERS).set('Authorization', contributor.authorization).send({ organizer: 'Borrowed', author: editor.id }).expect(403);
+      await http()
+        .post(ORGANIZERS)
+        .set('Authorization', contributor.authorization)
+        .send({ organizer: 'Borrowed', author: editor.id })
+        .expect(403);
       expect((await createOrganizer(editor, { organizer: 'Assigned', author: author.id })).author).toBe(String(author.id));
     });
 
@@ -150,7 +176,13 @@ describe('Organizers (e2e)', () => {
         .type('form')
         .send('organizer=Form+Org&email=form%40example.org&status=draft&date_utc=2026-03-01+08:00:00')
         .expect(201);
-      expect(response.body).toMatchObject({ organizer: 'Form Org', email: 'form@example.org', status: 'draft', date_utc: '2026-03-01 08:00:00', date: '2026-03-01 09:00:00' });
+      expect(response.body).toMatchObject({
+        organizer: 'Form Org',
+        email: 'form@example.org',
+        status: 'draft',
+        date_utc: '2026-03-01 08:00:00',
+        date: '2026-03-01 09:00:00',
+      });
     });
 
     it('ignores read-only fields and makes slugs unique', async () => {
@@ -206,14 +238,22 @@ describe('Organizers (e2e)', () => {
 
     it('returns 404 organizer-not-found for an unknown id and slug', async () => {
       const byId = await http().get(`${ORGANIZERS}/987654`).expect(404);
-      expect(byId.body).toEqual({ code: 'organizer-not-found', message: 'The organizer with ID 987654 does not exist.', data: { status: 404 } });
+      expect(byId.body).toEqual({
+        code: 'organizer-not-found',
+        message: 'The organizer with ID 987654 does not exist.',
+        data: { status: 404 },
+      });
       expect((await http().get(`${ORGANIZERS}/by-slug/nobody`).expect(404)).body.code).toBe('organizer-not-found');
     });
 
     it('hides a draft behind 403 organizer-not-accessible but shows it to its author and editors', async () => {
       const draft = await createOrganizer(contributor, { organizer: 'Draft Org' });
       const anonymous = await http().get(`${ORGANIZERS}/${draft.id}`).expect(403);
-      expect(anonymous.body).toEqual({ code: 'organizer-not-accessible', message: 'The requested organizer is not accessible', data: { status: 403 } });
+      expect(anonymous.body).toEqual({
+        code: 'organizer-not-accessible',
+        message: 'The requested organizer is not accessible',
+        data: { status: 403 },
+      });
       await http().get(`${ORGANIZERS}/${draft.id}`).set('Authorization', otherContributor.authorization).expect(403);
       await http().get(`${ORGANIZERS}/${draft.id}`).set('Authorization', contributor.authorization).expect(200);
       await http().get(`${ORGANIZERS}/by-slug/draft-org`).set('Authorization', editor.authorization).expect(200);
@@ -223,7 +263,11 @@ describe('Organizers (e2e)', () => {
   describe('update', () => {
     it.each(['post', 'put', 'patch'] as const)('updates with %s, keeping fields left out and clearing those sent as ""', async (method) => {
       const created = await createOrganizer(editor, RECORDED_ORGANIZER);
-      const response = await http()[method](`${ORGANIZERS}/${created.id}`).set('Authorization', editor.authorization).send({ phone: '', email: 'new@example.org' }).expect(200);
+      const response = await http()
+        [method](`${ORGANIZERS}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ phone: '', email: 'new@example.org' })
+        .expect(200);
       expect(response.body).toMatchObject({ organizer: 'Ref Organizer', website: 'http://example.org', email: 'new@example.org' });
       expect(response.body).not.toHaveProperty('phone');
       expect(await organizers().findOneByOrFail({ id: created.id })).toMatchObject({ phone: null, email: 'new@example.org' });
@@ -231,14 +275,19 @@ describe('Organizers (e2e)', () => {
 
     it('updates by slug and answers 404 for unknown ids and slugs', async () => {
       const created = await createOrganizer(editor, RECORDED_ORGANIZER);
-      const response = await http().put(`${ORGANIZERS}/by-slug/ref-organizer`).set('Authorization', editor.authorization).send({ phone: '1' }).expect(200);
+      const response = await http()
+        .put(`${ORGANIZERS}/by-slug/ref-organizer`)
+        .set('Authorization', editor.authorization)
+        .send({ phone: '1' })
+        .expect(200);
       expect(response.body).toMatchObject({ id: created.id, phone: '1' });
-      expect((await http().patch(`${ORGANIZERS}/987654`).set('Authorization', editor.authorization).send({ phone: '1' }).expect(404)).body.code).toBe(
-        'organizer-not-found',
-      );
-      expect((await http().post(`${ORGANIZERS}/by-slug/nobody`).set('Authorization', editor.authorization).send({ phone: '1' }).expect(404)).body.code).toBe(
-        'organizer-not-found',
-      );
+      expect(
+        (await http().patch(`${ORGANIZERS}/987654`).set('Authorization', editor.authorization).send({ phone: '1' }).expect(404)).body.code,
+      ).toBe('organizer-not-found');
+      expect(
+        (await http().post(`${ORGANIZERS}/by-slug/nobody`).set('Authorization', editor.authorization).send({ phone: '1' }).expect(404)).body
+          .code,
+      ).toBe('organizer-not-found');
     });
 
     it('refuses to clear the name and validates before looking up', async () => {
@@ -277,9 +326,15 @@ describe('Organizers (e2e)', () => {
 
     it('deletes by slug and answers 404 for unknown ids and slugs', async () => {
       await createOrganizer(editor, RECORDED_ORGANIZER);
-      expect((await http().delete(`${ORGANIZERS}/by-slug/ref-organizer`).set('Authorization', editor.authorization).expect(200)).body.status).toBe('trash');
-      expect((await http().delete(`${ORGANIZERS}/by-slug/nobody`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('organizer-not-found');
-      expect((await http().delete(`${ORGANIZERS}/987654`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('organizer-not-found');
+      expect(
+        (await http().delete(`${ORGANIZERS}/by-slug/ref-organizer`).set('Authorization', editor.authorization).expect(200)).body.status,
+      ).toBe('trash');
+      expect((await http().delete(`${ORGANIZERS}/by-slug/nobody`).set('Authorization', editor.authorization).expect(404)).body.code).toBe(
+        'organizer-not-found',
+      );
+      expect((await http().delete(`${ORGANIZERS}/987654`).set('Authorization', editor.authorization).expect(404)).body.code).toBe(
+        'organizer-not-found',
+      );
     });
 
     it('checks each role: anonymous 401, subscriber 403, contributor own draft only', async () => {
@@ -400,9 +455,15 @@ describe('Organizers (e2e)', () => {
       expect(body.$ref).toMatch(/Create/);
       const index = await http().get('/cal/events/v1').expect(200);
       expect(Object.keys(index.body.routes)).toEqual(
-        expect.arrayContaining(['/cal/events/v1/organizers', '/cal/events/v1/organizers/(?P<id>\\d+)', '/cal/events/v1/organizers/by-slug/(?P<slug>[^/]+)']),
+        expect.arrayContaining([
+          '/cal/events/v1/organizers',
+          '/cal/events/v1/organizers/(?P<id>\\d+)',
+          '/cal/events/v1/organizers/by-slug/(?P<slug>[^/]+)',
+        ]),
       );
-      const create = index.body.routes['/cal/events/v1/organizers'].endpoints.find((endpoint: { methods: string[] }) => endpoint.methods.includes('POST'));
+      const create = index.body.routes['/cal/events/v1/organizers'].endpoints.find((endpoint: { methods: string[] }) =>
+        endpoint.methods.includes('POST'),
+      );
       expect(create.args.organizer).toMatchObject({ required: true, type: 'string' });
       expect(create.args.description).toMatchObject({ required: false, type: 'string' });
     });
@@ -411,14 +472,31 @@ describe('Organizers (e2e)', () => {
   describe('robustness', () => {
     const odd = fc.oneof(
       fc.string(),
-      fc.constantFrom('', ' ', '-1', '0', '1e9', '99999999999999999999', '[1,2]', '%', '%25', 'a,b', 'null', 'true', '2027-02-30', '\u{1F600}'.repeat(100)),
+      fc.constantFrom(
+        '',
+        ' ',
+        '-1',
+        '0',
+        '1e9',
+        '99999999999999999999',
+        '[1,2]',
+        '%',
+        '%25',
+        'a,b',
+        'null',
+        'true',
+        '2027-02-30',
+        '\u{1F600}'.repeat(100),
+      ),
     );
 
     it('never answers a 500 to odd list parameters', async () => {
       const parameter = fc.constantFrom('page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status');
       await fc.assert(
         fc.asyncProperty(parameter, odd, fc.boolean(), async (name, value, signedIn) => {
-          const call = http().get(ORGANIZERS).query({ [name]: value });
+          const call = http()
+            .get(ORGANIZERS)
+            .query({ [name]: value });
           const response = await (signedIn ? call.set('Authorization', editor.authorization) : call);
           expect(response.status).toBeLessThan(500);
         }),
@@ -428,13 +506,40 @@ describe('Organizers (e2e)', () => {
 
     it('never answers a 500 to odd bodies on create and update, or odd slugs', async () => {
       const target = await createOrganizerOrVenue();
-      const field = fc.constantFrom('organizer', 'description', 'excerpt', 'slug', 'status', 'image', 'author', 'date', 'date_utc', 'phone', 'website', 'email');
-      const jsonValue = fc.oneof(odd, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+      const field = fc.constantFrom(
+        'organizer',
+        'description',
+        'excerpt',
+        'slug',
+        'status',
+        'image',
+        'author',
+        'date',
+        'date_utc',
+        'phone',
+        'website',
+        'email',
+      );
+      const jsonValue = fc.oneof(
+        odd,
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.string(), { maxLength: 2 }),
+        fc.object({ maxDepth: 1 }),
+      );
       await fc.assert(
         fc.asyncProperty(field, jsonValue, async (name, value) => {
-          const created = await http().post(ORGANIZERS).set('Authorization', editor.authorization).send({ organizer: 'Fuzz', [name]: value });
+          const created = await http()
+            .post(ORGANIZERS)
+            .set('Authorization', editor.authorization)
+            .send({ organizer: 'Fuzz', [name]: value });
           expect(created.status).toBeLessThan(500);
-          const updated = await http().patch(`${ORGANIZERS}/${target.id}`).set('Authorization', editor.authorization).send({ [name]: value });
+          const updated = await http()
+            .patch(`${ORGANIZERS}/${target.id}`)
+            .set('Authorization', editor.authorization)
+            .send({ [name]: value });
           expect(updated.status).toBeLessThan(500);
         }),
         { numRuns: 80 },
@@ -447,7 +552,11 @@ describe('Organizers (e2e)', () => {
         { numRuns: 40 },
       );
       for (const body of ['[]', '"text"', 'null', '[{"organizer":"x"}]']) {
-        const response = await http().post(ORGANIZERS).set('Authorization', editor.authorization).set('Content-Type', 'application/json').send(body);
+        const response = await http()
+          .post(ORGANIZERS)
+          .set('Authorization', editor.authorization)
+          .set('Content-Type', 'application/json')
+          .send(body);
         expect(response.status).toBe(400);
       }
       expect((await http().get(`${ORGANIZERS}/by-slug/%E0%A4%A`)).status).toBeLessThan(500);
@@ -463,14 +572,20 @@ describe('Organizers (e2e)', () => {
     const asUser = (user: TestUser) => ({ id: user.id, login: user.login, role: user.role });
 
     it('creates an organizer, or reuses an exact match', async () => {
-      const created = await service().findOrCreateForEvent({ organizer: 'Inline Org', email: 'inline@example.org' }, asUser(contributor), testApp.dataSource.manager);
+      const created = await service().findOrCreateForEvent(
+        { organizer: 'Inline Org', email: 'inline@example.org' },
+        asUser(contributor),
+        testApp.dataSource.manager,
+      );
       expect(created).toMatchObject({ title: 'Inline Org', status: 'draft', authorId: contributor.id });
       const again = await service().findOrCreateForEvent({ organizer: 'INLINE org' }, asUser(contributor), testApp.dataSource.manager);
       expect(again.id).toBe(created.id);
     });
 
     it('names invalid fields as organizer[field]', async () => {
-      await expect(service().findOrCreateForEvent({ organizer: 'X', email: 'nope' }, asUser(editor), testApp.dataSource.manager)).rejects.toMatchObject({
+      await expect(
+        service().findOrCreateForEvent({ organizer: 'X', email: 'nope' }, asUser(editor), testApp.dataSource.manager),
+      ).rejects.toMatchObject({
         code: 'rest_invalid_param',
         extraData: { params: { 'organizer[email]': expect.any(String) } },
       });

@@ -43,12 +43,21 @@ const SMALL_TABLE_ROWS = 1000;
     const scalar = async (sql: string) => Object.values((await testApp.dataSource.query<Array<Record<string, unknown>>>(sql))[0])[0];
     categoryId = Number(await scalar('SELECT category_id FROM event_category_links GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1'));
     venueId = Number(await scalar('SELECT venue_id FROM event_venue_links GROUP BY venue_id ORDER BY COUNT(*) DESC LIMIT 1'));
-    organizerId = Number(await scalar('SELECT organizer_id FROM event_organizer_links GROUP BY organizer_id ORDER BY COUNT(*) DESC LIMIT 1'));
+    organizerId = Number(
+      await scalar('SELECT organizer_id FROM event_organizer_links GROUP BY organizer_id ORDER BY COUNT(*) DESC LIMIT 1'),
+    );
     tagId = Number(await scalar('SELECT tag_id FROM event_tag_links GROUP BY tag_id ORDER BY COUNT(*) DESC LIMIT 1'));
-    secondCategoryId = Number(await scalar('SELECT category_id FROM event_category_links GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1 OFFSET 1'));
+    secondCategoryId = Number(
+      await scalar('SELECT category_id FROM event_category_links GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1 OFFSET 1'),
+    );
     eventId = Number(await scalar("SELECT id FROM events WHERE status = 'publish' ORDER BY id LIMIT 1"));
-    const title = String(await scalar("SELECT title FROM events WHERE status = 'publish' AND start_utc > UTC_TIMESTAMP() ORDER BY start_utc LIMIT 1"));
-    searchWord = title.split(/\s+/).find((word) => word.length >= 5)!.toLowerCase();
+    const title = String(
+      await scalar("SELECT title FROM events WHERE status = 'publish' AND start_utc > UTC_TIMESTAMP() ORDER BY start_utc LIMIT 1"),
+    );
+    searchWord = title
+      .split(/\s+/)
+      .find((word) => word.length >= 5)!
+      .toLowerCase();
   }, 600_000);
 
   afterAll(async () => {
@@ -92,12 +101,18 @@ const SMALL_TABLE_ROWS = 1000;
    */
   async function fullScans(path: string, authorization?: string): Promise<string[]> {
     const scans: string[] = [];
-    for (const [sql, parameters] of (await statementsOf(path, authorization)).filter(([statement]) => !/^\s*SELECT COUNT\(/i.test(statement))) {
+    for (const [sql, parameters] of (await statementsOf(path, authorization)).filter(
+      ([statement]) => !/^\s*SELECT COUNT\(/i.test(statement),
+    )) {
       const plan = await testApp.dataSource.query<PlanRow[]>(`EXPLAIN ${sql}`, parameters);
       for (const row of plan) {
         const table = row.table ?? '';
         const rows = Number(row.rows ?? 0);
-        if ((row.type === 'ALL' || (row.type === 'index' && rows > 1000)) && !SMALL_TABLES.test(table) && !/^<(derived|subquery)/.test(table)) {
+        if (
+          (row.type === 'ALL' || (row.type === 'index' && rows > 1000)) &&
+          !SMALL_TABLES.test(table) &&
+          !/^<(derived|subquery)/.test(table)
+        ) {
           const underlying = tableBehind(sql, table);
           if ((await rowCount(underlying)) < SMALL_TABLE_ROWS) continue;
           scans.push(`${row.type} scan of ${table} (${row.rows} rows, ${row.Extra ?? ''}) in: ${sql.slice(0, 160)}… [table ${underlying}]`);
@@ -142,18 +157,21 @@ const SMALL_TABLE_ROWS = 1000;
 
   const isCount = (sql: string) => /^\s*SELECT\s+(\(SELECT COUNT|COUNT\(|SUM\()/i.test(sql);
 
-  it.each(eventLists)('events list, %s: its page is an ordered range of the read model (no temporary table, no filesort)', async (_name, path, authorization) => {
-    const statements = await statementsOf(path(), authorization || undefined);
-    const pages = statements.filter(([sql]) => /event_listings/.test(sql) && !isCount(sql));
-    expect(pages.length).toBeGreaterThan(0);
-    const sorts: string[] = [];
-    for (const [sql, parameters] of pages) {
-      const plan = await testApp.dataSource.query<PlanRow[]>(`EXPLAIN ${sql}`, parameters);
-      expect(plan.map((row) => [row.table, row.key])).toEqual([['listing', 'PRIMARY']]);
-      for (const row of plan) if (/temporary|filesort/i.test(row.Extra ?? '')) sorts.push(`${row.Extra} in: ${sql.slice(0, 200)}`);
-    }
-    expect(sorts).toEqual([]);
-  });
+  it.each(eventLists)(
+    'events list, %s: its page is an ordered range of the read model (no temporary table, no filesort)',
+    async (_name, path, authorization) => {
+      const statements = await statementsOf(path(), authorization || undefined);
+      const pages = statements.filter(([sql]) => /event_listings/.test(sql) && !isCount(sql));
+      expect(pages.length).toBeGreaterThan(0);
+      const sorts: string[] = [];
+      for (const [sql, parameters] of pages) {
+        const plan = await testApp.dataSource.query<PlanRow[]>(`EXPLAIN ${sql}`, parameters);
+        expect(plan.map((row) => [row.table, row.key])).toEqual([['listing', 'PRIMARY']]);
+        for (const row of plan) if (/temporary|filesort/i.test(row.Extra ?? '')) sorts.push(`${row.Extra} in: ${sql.slice(0, 200)}`);
+      }
+      expect(sorts).toEqual([]);
+    },
+  );
 
   it.each(eventLists)('events list, %s: its total reads no large table whole', async (_name, path, authorization) => {
     const counts = (await statementsOf(path(), authorization || undefined)).filter(([sql]) => isCount(sql));

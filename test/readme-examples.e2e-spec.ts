@@ -148,70 +148,78 @@ describe('README examples', () => {
     removeTranspiledServer();
   });
 
-  it('every ```sh block runs and every curl call answers the status the README states', async () => {
-    for (const tool of ['curl', 'jq']) {
-      try {
-        execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-      } catch {
-        throw new Error(`the README examples need ${tool} on the machine (Debian package "${tool}")`);
+  it(
+    'every ```sh block runs and every curl call answers the status the README states',
+    async () => {
+      for (const tool of ['curl', 'jq']) {
+        try {
+          execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+        } catch {
+          throw new Error(`the README examples need ${tool} on the machine (Debian package "${tool}")`);
+        }
       }
-    }
-    const blocks = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    expect(blocks.length).toBeGreaterThan(5);
+      const blocks = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+      expect(blocks.length).toBeGreaterThan(5);
 
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: work,
-      NODE_PATH: join(ROOT, 'node_modules'),
-      DATA_DIR: join(work, 'data'),
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      CAL_DIST: dirname(await serverEntry()),
-      README_LOG: join(work, 'readme.log'),
-    };
-    if (databaseUrl) {
-      const url = new URL(databaseUrl);
-      mariadbName = `${url.pathname.replace(/^\//, '') || 'cal'}_readme`;
-      const connection = await createConnection({ uri: databaseUrl });
-      await connection.query(`DROP DATABASE IF EXISTS \`${mariadbName}\``);
-      await connection.query(`CREATE DATABASE \`${mariadbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-      await connection.end();
-      url.pathname = `/${mariadbName}`;
-      env.DATABASE_URL = url.toString();
-    }
-    writeFileSync(join(work, 'readme.sh'), readFileSync(join(__dirname, 'helpers', 'readme-prelude.sh'), 'utf8') + toScript(blocks, port));
-    writeFileSync(env.README_LOG, '');
-
-    const spawned = spawn('bash', ['--noprofile', '--norc', join(work, 'readme.sh')], {
-      cwd: work,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = spawned;
-    let output = '';
-    spawned.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    spawned.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    // A deadline of its own, below Jest's, so that a stuck example is reported with the output so far.
-    let timer: NodeJS.Timeout | undefined;
-    const code = await new Promise<number | null | 'timeout'>((resolve) => {
-      spawned.once('exit', (exitCode) => resolve(exitCode));
-      timer = setTimeout(() => resolve('timeout'), RUN_DEADLINE_MS);
-    });
-    clearTimeout(timer);
-
-    const { calls, errors } = readLog(readFileSync(env.README_LOG, 'utf8'));
-    for (const call of calls) {
-      const ok = call.expected !== undefined ? call.status === call.expected : call.status >= 200 && call.status < 300;
-      if (!ok) {
-        const stated = call.expected !== undefined ? `README.md:${call.line} states ${call.expected}` : 'no status stated: 2xx expected';
-        errors.push(`curl ${call.args}\n  answered ${call.status}; ${stated}`);
+      const port = await freePort();
+      const env: Record<string, string> = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: work,
+        NODE_PATH: join(ROOT, 'node_modules'),
+        DATA_DIR: join(work, 'data'),
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        CAL_DIST: dirname(await serverEntry()),
+        README_LOG: join(work, 'readme.log'),
+      };
+      if (databaseUrl) {
+        const url = new URL(databaseUrl);
+        mariadbName = `${url.pathname.replace(/^\//, '') || 'cal'}_readme`;
+        const connection = await createConnection({ uri: databaseUrl });
+        await connection.query(`DROP DATABASE IF EXISTS \`${mariadbName}\``);
+        await connection.query(`CREATE DATABASE \`${mariadbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+        await connection.end();
+        url.pathname = `/${mariadbName}`;
+        env.DATABASE_URL = url.toString();
       }
-    }
-    if (code === 'timeout') errors.push(`the examples did not finish within ${RUN_DEADLINE_MS / 1000} s; last output:\n${output.slice(-3000)}`);
-    else if (code !== 0) errors.push(`the examples stopped with exit code ${code}; last output:\n${output.slice(-3000)}`);
-    if (errors.length > 0) throw new Error(errors.join('\n\n'));
-    expect(calls.length).toBeGreaterThan(20);
-  }, RUN_DEADLINE_MS + 30_000);
+      writeFileSync(
+        join(work, 'readme.sh'),
+        readFileSync(join(__dirname, 'helpers', 'readme-prelude.sh'), 'utf8') + toScript(blocks, port),
+      );
+      writeFileSync(env.README_LOG, '');
+
+      const spawned = spawn('bash', ['--noprofile', '--norc', join(work, 'readme.sh')], {
+        cwd: work,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = spawned;
+      let output = '';
+      spawned.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      spawned.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      // A deadline of its own, below Jest's, so that a stuck example is reported with the output so far.
+      let timer: NodeJS.Timeout | undefined;
+      const code = await new Promise<number | null | 'timeout'>((resolve) => {
+        spawned.once('exit', (exitCode) => resolve(exitCode));
+        timer = setTimeout(() => resolve('timeout'), RUN_DEADLINE_MS);
+      });
+      clearTimeout(timer);
+
+      const { calls, errors } = readLog(readFileSync(env.README_LOG, 'utf8'));
+      for (const call of calls) {
+        const ok = call.expected !== undefined ? call.status === call.expected : call.status >= 200 && call.status < 300;
+        if (!ok) {
+          const stated = call.expected !== undefined ? `README.md:${call.line} states ${call.expected}` : 'no status stated: 2xx expected';
+          errors.push(`curl ${call.args}\n  answered ${call.status}; ${stated}`);
+        }
+      }
+      if (code === 'timeout')
+        errors.push(`the examples did not finish within ${RUN_DEADLINE_MS / 1000} s; last output:\n${output.slice(-3000)}`);
+      else if (code !== 0) errors.push(`the examples stopped with exit code ${code}; last output:\n${output.slice(-3000)}`);
+      if (errors.length > 0) throw new Error(errors.join('\n\n'));
+      expect(calls.length).toBeGreaterThan(20);
+    },
+    RUN_DEADLINE_MS + 30_000,
+  );
 });

@@ -25,8 +25,15 @@ describe('Read replicas: configuration (e2e)', () => {
   });
 
   it('refuses DATABASE_REPLICA_URLS with an SQLite database, naming the setting, and the app does not start', async () => {
-    const env = { DATA_DIR: process.env.DATA_DIR, NONCE_SECRET: process.env.NONCE_SECRET, DATABASE_URL: 'sqlite::memory:', DATABASE_REPLICA_URLS: 'mysql://reader@127.0.0.1:3306/cal' };
-    expect(() => loadAppConfig(env)).toThrow('Invalid configuration: DATABASE_REPLICA_URLS needs a MySQL/MariaDB DATABASE_URL: read replicas are not supported with SQLite');
+    const env = {
+      DATA_DIR: process.env.DATA_DIR,
+      NONCE_SECRET: process.env.NONCE_SECRET,
+      DATABASE_URL: 'sqlite::memory:',
+      DATABASE_REPLICA_URLS: 'mysql://reader@127.0.0.1:3306/cal',
+    };
+    expect(() => loadAppConfig(env)).toThrow(
+      'Invalid configuration: DATABASE_REPLICA_URLS needs a MySQL/MariaDB DATABASE_URL: read replicas are not supported with SQLite',
+    );
     if (primaryUrl) return;
     process.env.DATABASE_REPLICA_URLS = 'mysql://reader@127.0.0.1:3306/cal';
     await expect(createTestApp()).rejects.toThrow(/DATABASE_REPLICA_URLS/);
@@ -88,7 +95,13 @@ if (primaryUrl) {
       const response = await http()
         .post('/cal/tickets/v1/tickets')
         .set('Authorization', admin)
-        .send({ post_id: eventId, provider: 'rsvp', name, ticket: { mode: 'own', capacity: 20 }, add_ticket_nonce: (await nonces()).add_ticket_nonce })
+        .send({
+          post_id: eventId,
+          provider: 'rsvp',
+          name,
+          ticket: { mode: 'own', capacity: 20 },
+          add_ticket_nonce: (await nonces()).add_ticket_nonce,
+        })
         .expect(201);
       return response.body as Record<string, any>;
     }
@@ -101,7 +114,12 @@ if (primaryUrl) {
       // The replica's content, written through the API of an app on that database alone.
       process.env.DATABASE_URL = replica.url;
       testApp = await createTestApp();
-      const onlyOnReplica = await createEvent('Replica concert', { venue: { venue: 'Replica hall', city: 'Lyon' }, organizer: { organizer: 'Replica crew' }, categories: ['Replica music'], tags: ['replica-tag'] });
+      const onlyOnReplica = await createEvent('Replica concert', {
+        venue: { venue: 'Replica hall', city: 'Lyon' },
+        organizer: { organizer: 'Replica crew' },
+        categories: ['Replica music'],
+        tags: ['replica-tag'],
+      });
       await createEvent('Replica lecture');
       await createTicket(onlyOnReplica.id as number, 'Replica pass');
       await testApp.close();
@@ -120,10 +138,19 @@ if (primaryUrl) {
     const databaseOf = async (read: Promise<{ db: string } | undefined>) => (await read)?.db;
 
     it("TypeORM's own default: query-builder reads outside a transaction go to a replica, transactions and raw queries to the primary", async () => {
-      const plain = await new DataSource({ type: 'mysql', replication: { master: { url: primaryUrl }, slaves: [{ url: replica.url }] } }).initialize();
+      const plain = await new DataSource({
+        type: 'mysql',
+        replication: { master: { url: primaryUrl }, slaves: [{ url: replica.url }] },
+      }).initialize();
       try {
-        expect(await databaseOf(plain.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne())).toBe(replica.name);
-        expect(await databaseOf(plain.transaction((manager) => manager.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne()))).toBe(primaryName);
+        expect(await databaseOf(plain.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne())).toBe(
+          replica.name,
+        );
+        expect(
+          await databaseOf(
+            plain.transaction((manager) => manager.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne()),
+          ),
+        ).toBe(primaryName);
         expect((await plain.query<Array<{ db: string }>>('SELECT DATABASE() AS db'))[0].db).toBe(primaryName);
       } finally {
         await plain.destroy();
@@ -132,10 +159,19 @@ if (primaryUrl) {
 
     it('the app reads from the primary by default and from a replica only inside readFromReplicas, never in a transaction', async () => {
       const dataSource = testApp.dataSource;
-      const select = () => dataSource.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne<{ db: string }>();
+      const select = () =>
+        dataSource.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne<{ db: string }>();
       expect(await databaseOf(select())).toBe(primaryName);
       expect(await readFromReplicas(() => databaseOf(select()))).toBe(replica.name);
-      expect(await readFromReplicas(() => databaseOf(dataSource.transaction((manager) => manager.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne())))).toBe(primaryName);
+      expect(
+        await readFromReplicas(() =>
+          databaseOf(
+            dataSource.transaction((manager) =>
+              manager.createQueryBuilder().select('DATABASE()', 'db').from('users', 'u').limit(1).getRawOne(),
+            ),
+          ),
+        ),
+      ).toBe(primaryName);
     });
 
     it('serves every list route of REPLICA_READ_ROUTES from the replica', async () => {
@@ -159,9 +195,13 @@ if (primaryUrl) {
 
     it('writes go to the primary only, and single reads (a created event, its Location) come from the primary', async () => {
       const created = await createEvent('Primary premiere');
-      const single = await http().get(new URL(created.rest_url as string).pathname).expect(200);
+      const single = await http()
+        .get(new URL(created.rest_url as string).pathname)
+        .expect(200);
       expect(single.body.title).toBe('Primary premiere');
-      await http().get(`/cal/events/v1/events/by-slug/${created.slug as string}`).expect(200);
+      await http()
+        .get(`/cal/events/v1/events/by-slug/${created.slug as string}`)
+        .expect(200);
       expect(await titlesIn(primaryName, 'events', 'title')).toContain('Primary premiere');
       expect(await titlesIn(replica.name, 'events', 'title')).not.toContain('Primary premiere');
       const list = await http().get('/cal/events/v1/events').expect(200);
@@ -178,7 +218,10 @@ if (primaryUrl) {
         .expect(200);
       expect(updated.body.title).toBe('Primary front seat');
 
-      const cart = await http().post('/cal/tickets/v1/cart').send({ provider: 'rsvp', tickets: [{ ticket_id: ticket.id, quantity: 2 }] }).expect(200);
+      const cart = await http()
+        .post('/cal/tickets/v1/cart')
+        .send({ provider: 'rsvp', tickets: [{ ticket_id: ticket.id, quantity: 2 }] })
+        .expect(200);
       const token = cart.headers['x-cart-token'];
       const read = await http().get('/cal/tickets/v1/cart').set('X-Cart-Token', token).expect(200);
       expect(read.body.tickets).toEqual([expect.objectContaining({ ticket_id: ticket.id, quantity: 2 })]);
@@ -197,7 +240,10 @@ if (primaryUrl) {
         .send({ check_in: true })
         .expect(200);
       expect(checkedIn.body.checked_in).toBe(true);
-      const single = await http().get(`/cal/tickets/v1/tickets/${ticket.id as number}`).set('Authorization', admin).expect(200);
+      const single = await http()
+        .get(`/cal/tickets/v1/tickets/${ticket.id as number}`)
+        .set('Authorization', admin)
+        .expect(200);
       expect(single.body.capacity_details).toMatchObject({ sold: 2, available: 18 });
 
       expect(await titlesIn(replica.name, 'tickets', 'name')).toEqual(['Replica pass']);

@@ -39,13 +39,20 @@ describe('Request shape limits (e2e)', () => {
       { method: 'post', path: '/cal/events/v1/events', signedIn: true },
     ];
 
-    it.each(routes)('refuses a body nested 1 500 levels with 400 rest_invalid_json on $method $path', async ({ method, path, signedIn }) => {
-      const test = http()[method](path).set('Content-Type', 'application/json');
-      if (signedIn) test.set('Authorization', editor.authorization);
-      const response = await test.send(nested(1500, { provider: 'tc', tickets: [] }));
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({ code: 'rest_invalid_json', message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`), data: { status: 400 } });
-    });
+    it.each(routes)(
+      'refuses a body nested 1 500 levels with 400 rest_invalid_json on $method $path',
+      async ({ method, path, signedIn }) => {
+        const test = http()[method](path).set('Content-Type', 'application/json');
+        if (signedIn) test.set('Authorization', editor.authorization);
+        const response = await test.send(nested(1500, { provider: 'tc', tickets: [] }));
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({
+          code: 'rest_invalid_json',
+          message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`),
+          data: { status: 400 },
+        });
+      },
+    );
 
     it(`accepts ${MAX_JSON_DEPTH} levels and refuses ${MAX_JSON_DEPTH + 1}; brackets inside strings do not count`, async () => {
       const send = (body: string) => http().post(CART).set('Content-Type', 'application/json').send(body);

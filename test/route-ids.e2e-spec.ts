@@ -20,10 +20,7 @@ describe('Ids too large for the column (e2e)', () => {
   });
 
   const call = (method: string, path: string) =>
-    request(testApp.server)
-      [method.toLowerCase() as 'get']((path))
-      .set('Authorization', administrator.authorization)
-      .send({});
+    request(testApp.server)[method.toLowerCase() as 'get'](path).set('Authorization', administrator.authorization).send({});
 
   it.each([
     ['/cal/events/v1/events', 'rest-event-not-found'],
@@ -48,7 +45,11 @@ describe('Ids too large for the column (e2e)', () => {
       // Every id of the path (`:id`, `:deliveryId`...) gets the same value.
       const unknown = await call(method, template.replace(/:[A-Za-z]+/g, UNKNOWN_ID));
       const tooLarge = await call(method, template.replace(/:[A-Za-z]+/g, TOO_LARGE_ID));
-      expect({ route, status: tooLarge.status, code: tooLarge.body?.code }).toEqual({ route, status: unknown.status, code: unknown.body?.code });
+      expect({ route, status: tooLarge.status, code: tooLarge.body?.code }).toEqual({
+        route,
+        status: unknown.status,
+        code: unknown.body?.code,
+      });
       expect({ route, code: tooLarge.body?.code }).not.toEqual({ route, code: 'rest_no_route' });
     }
   });

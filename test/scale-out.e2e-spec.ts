@@ -67,10 +67,16 @@ describe('Scaling out: two instances on one database (e2e)', () => {
   });
 
   it('shows on each instance the events lists and totals as the last write on the other left them', async () => {
-    const category = (await on(firstUrl).post('/cal/events/v1/categories').set('Authorization', admin).send({ name: 'Scale-out listing' }).expect(201)).body as { id: number };
+    const category = (
+      await on(firstUrl).post('/cal/events/v1/categories').set('Authorization', admin).send({ name: 'Scale-out listing' }).expect(201)
+    ).body as { id: number };
     const list = async (url: string, query: string) => {
       const response = await on(url).get(`/cal/events/v1/events?${query}`).expect(200);
-      return { total: response.body.total as number, header: response.headers['x-tec-total'], ids: (response.body.events as Array<{ id: number }>).map((event) => event.id) };
+      return {
+        total: response.body.total as number,
+        header: response.headers['x-tec-total'],
+        ids: (response.body.events as Array<{ id: number }>).map((event) => event.id),
+      };
     };
     const before = [await list(firstUrl, ''), await list(secondUrl, '')];
     expect(before[1]).toEqual(before[0]);
@@ -98,7 +104,14 @@ describe('Scaling out: two instances on one database (e2e)', () => {
       .post('/cal/tickets/v1/tickets')
       .set('Authorization', admin)
       .type('form')
-      .send({ post_id: event.id, provider: 'Tribe__Tickets__RSVP', name: 'Door list', 'ticket[mode]': 'own', 'ticket[capacity]': 30, add_ticket_nonce: fromFirst.add_ticket_nonce })
+      .send({
+        post_id: event.id,
+        provider: 'Tribe__Tickets__RSVP',
+        name: 'Door list',
+        'ticket[mode]': 'own',
+        'ticket[capacity]': 30,
+        add_ticket_nonce: fromFirst.add_ticket_nonce,
+      })
       .expect(201);
     expect(created.headers.location).toBe(`${BALANCER}/cal/tickets/v1/tickets/${created.body.id as number}`);
 
@@ -115,7 +128,9 @@ describe('Scaling out: two instances on one database (e2e)', () => {
       .set('Authorization', admin)
       .send({ post_id: event.id, remove_ticket_nonce: fromFirst.remove_ticket_nonce })
       .expect(200);
-    await on(firstUrl).get(`/cal/tickets/v1/tickets/${created.body.id as number}`).expect(404);
+    await on(firstUrl)
+      .get(`/cal/tickets/v1/tickets/${created.body.id as number}`)
+      .expect(404);
   });
 
   it('checks out on one instance the anonymous cart written on the other, by header or by cookie', async () => {
@@ -123,13 +138,26 @@ describe('Scaling out: two instances on one database (e2e)', () => {
     const ticket = await on(secondUrl)
       .post('/cal/tickets/v1/tickets')
       .set('Authorization', admin)
-      .send({ post_id: event.id, provider: 'tc', name: 'Seat', price: '12.50', ticket: { mode: 'own', capacity: 10 }, add_ticket_nonce: (await nonces(secondUrl)).add_ticket_nonce })
+      .send({
+        post_id: event.id,
+        provider: 'tc',
+        name: 'Seat',
+        price: '12.50',
+        ticket: { mode: 'own', capacity: 10 },
+        add_ticket_nonce: (await nonces(secondUrl)).add_ticket_nonce,
+      })
       .expect(201);
 
-    const cart = await on(firstUrl).post('/cal/tickets/v1/cart').send({ provider: 'tc', tickets: [{ ticket_id: ticket.body.id, quantity: 3 }] }).expect(200);
+    const cart = await on(firstUrl)
+      .post('/cal/tickets/v1/cart')
+      .send({ provider: 'tc', tickets: [{ ticket_id: ticket.body.id, quantity: 3 }] })
+      .expect(200);
     const token = cart.headers['x-cart-token'];
     expect(token).toEqual(expect.any(String));
-    const seen = await on(secondUrl).get('/cal/tickets/v1/cart').set('Cookie', `cal_cart=${encodeURIComponent(token)}`).expect(200);
+    const seen = await on(secondUrl)
+      .get('/cal/tickets/v1/cart')
+      .set('Cookie', `cal_cart=${encodeURIComponent(token)}`)
+      .expect(200);
     expect(seen.body.tickets).toEqual([expect.objectContaining({ ticket_id: ticket.body.id, quantity: 3 })]);
 
     const order = await on(secondUrl)
@@ -140,17 +168,29 @@ describe('Scaling out: two instances on one database (e2e)', () => {
     expect(order.body).toMatchObject({ status: 'pending', total: '37.50' });
     expect(order.headers.location).toBe(`${BALANCER}/cal/tickets/v1/orders/${order.body.id as number}`);
 
-    const readBack = await on(firstUrl).get(`/cal/tickets/v1/orders/${order.body.id as number}`).set('X-Cart-Token', token).expect(200);
+    const readBack = await on(firstUrl)
+      .get(`/cal/tickets/v1/orders/${order.body.id as number}`)
+      .set('X-Cart-Token', token)
+      .expect(200);
     expect(readBack.body).toEqual(order.body);
-    const held = await on(firstUrl).get(`/cal/tickets/v1/tickets/${ticket.body.id as number}`).set('Authorization', admin).expect(200);
+    const held = await on(firstUrl)
+      .get(`/cal/tickets/v1/tickets/${ticket.body.id as number}`)
+      .set('Authorization', admin)
+      .expect(200);
     expect(held.body.capacity_details).toMatchObject({ pending: 3, available: 7 });
     // The cart was emptied by the checkout, whichever instance is asked.
     const emptied = await on(firstUrl).get('/cal/tickets/v1/cart').set('X-Cart-Token', token).expect(200);
     expect(emptied.body.tickets).toEqual([]);
 
-    const completed = await on(firstUrl).post(`/cal/tickets/v1/orders/${order.body.id as number}/complete`).set('Authorization', admin).expect(200);
+    const completed = await on(firstUrl)
+      .post(`/cal/tickets/v1/orders/${order.body.id as number}/complete`)
+      .set('Authorization', admin)
+      .expect(200);
     expect(completed.body.status).toBe('completed');
-    const sold = await on(secondUrl).get(`/cal/tickets/v1/tickets/${ticket.body.id as number}`).set('Authorization', admin).expect(200);
+    const sold = await on(secondUrl)
+      .get(`/cal/tickets/v1/tickets/${ticket.body.id as number}`)
+      .set('Authorization', admin)
+      .expect(200);
     expect(sold.body.capacity_details).toMatchObject({ sold: 3, pending: 0, available: 7 });
   });
 

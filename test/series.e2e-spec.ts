@@ -47,7 +47,9 @@ describe('Recurring events (e2e)', () => {
 
   /** The series' events, oldest first, as the list shows them to `user` (anonymous: published only). */
   async function listSeries(seriesId: number, user?: TestUser): Promise<Body[]> {
-    const call = http().get(`${base}?series=${seriesId}&start_date=2026-01-01&end_date=2033-12-31&per_page=100&status=${user ? 'publish,draft,pending' : 'publish'}`);
+    const call = http().get(
+      `${base}?series=${seriesId}&start_date=2026-01-01&end_date=2033-12-31&per_page=100&status=${user ? 'publish,draft,pending' : 'publish'}`,
+    );
     if (user) call.set('Authorization', user.authorization);
     const response = await call.expect(200);
     return response.body.events as Body[];
@@ -86,7 +88,11 @@ describe('Recurring events (e2e)', () => {
       // GET /events/{id} shows the series on every occurrence; plain events show nulls.
       const single = await http().get(`${base}/${events[2].id}`).expect(200);
       expect(single.body).toMatchObject({ series_id: first.series_id, recurrence: first.recurrence });
-      const plain = await http().post(base).set('Authorization', editor.authorization).send({ title: 'Once', start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00' }).expect(201);
+      const plain = await http()
+        .post(base)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Once', start_date: '2027-05-01 10:00', end_date: '2027-05-01 11:00' })
+        .expect(201);
       expect(plain.body).toMatchObject({ series_id: null, recurrence: null });
     });
 
@@ -137,10 +143,22 @@ describe('Recurring events (e2e)', () => {
         [{ rdate: ['2027-03-20'] }, 'recurrence.rrule'],
         [42, 'recurrence'],
         // Daily for nearly five years plus 400 extra dates: over the cap of 2000 per write.
-        [{ rrule: 'FREQ=DAILY', rdate: Array.from({ length: 400 }, (_, day) => new Date(Date.UTC(2027, 3, 1 + day, 12)).toISOString().slice(0, 19).replace('T', ' ')) }, 'recurrence'],
+        [
+          {
+            rrule: 'FREQ=DAILY',
+            rdate: Array.from({ length: 400 }, (_, day) =>
+              new Date(Date.UTC(2027, 3, 1 + day, 12)).toISOString().slice(0, 19).replace('T', ' '),
+            ),
+          },
+          'recurrence',
+        ],
       ];
       for (const [recurrence, field] of cases) {
-        const response = await http().post(base).set('Authorization', editor.authorization).send(yoga({ title: 'Refused', recurrence })).expect(400);
+        const response = await http()
+          .post(base)
+          .set('Authorization', editor.authorization)
+          .send(yoga({ title: 'Refused', recurrence }))
+          .expect(400);
         expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { [field]: expect.any(String) } } });
       }
       expect(await testApp.dataSource.getRepository(Event).countBy({ title: 'Refused' })).toBe(0);
@@ -164,7 +182,9 @@ describe('Recurring events (e2e)', () => {
       });
       const elapsed = Date.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
-      console.info(`five-year daily series: ${elapsed} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU (${testApp.dataSource.options.type})`);
+      console.info(
+        `five-year daily series: ${elapsed} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU (${testApp.dataSource.options.type})`,
+      );
       expect(await testApp.dataSource.getRepository(EventSeriesOccurrence).countBy({ seriesId: first.series_id })).toBe(1826);
       // Lists read a page of them as fast as any page: one extra primary-key lookup per page for the series.
       const listStarted = Date.now();
@@ -178,23 +198,37 @@ describe('Recurring events (e2e)', () => {
     it('scope=this detaches one occurrence; scope=all updates the rest and leaves it alone', async () => {
       const first = await createSeries(editor, yoga({ title: 'Pilates' }));
       const [, second, third] = await listSeries(first.series_id);
-      const detached = await http().patch(`${base}/${second.id}?scope=this`).set('Authorization', editor.authorization).send({ title: 'Pilates (guest teacher)' }).expect(200);
+      const detached = await http()
+        .patch(`${base}/${second.id}?scope=this`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Pilates (guest teacher)' })
+        .expect(200);
       expect(detached.body).toMatchObject({ title: 'Pilates (guest teacher)', series_id: first.series_id });
       // Without a scope an occurrence is edited alone as well.
       await http().patch(`${base}/${third.id}`).set('Authorization', editor.authorization).send({ excerpt: 'Bring a mat' }).expect(200);
 
-      const all = await http().patch(`${base}/${first.id}?scope=all`).set('Authorization', editor.authorization).send({ title: 'Pilates II' }).expect(200);
+      const all = await http()
+        .patch(`${base}/${first.id}?scope=all`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Pilates II' })
+        .expect(200);
       expect(all.body.title).toBe('Pilates II');
       const titles = (await listSeries(first.series_id)).map((event) => event.title);
       expect(titles).toEqual(['Pilates II', 'Pilates (guest teacher)', 'Pilates', 'Pilates II']);
-      const detachedRows = await testApp.dataSource.getRepository(EventSeriesOccurrence).findBy({ seriesId: first.series_id, detached: true });
+      const detachedRows = await testApp.dataSource
+        .getRepository(EventSeriesOccurrence)
+        .findBy({ seriesId: first.series_id, detached: true });
       expect(detachedRows.map((row) => row.eventId).sort()).toEqual([second.id, third.id].sort());
     });
 
     it('scope=all moves every occurrence by the edited one’s shift and keeps wall-clock times', async () => {
       const first = await createSeries(editor, yoga({ title: 'Tai chi' }));
       const before = await listSeries(first.series_id);
-      await http().patch(`${base}/${before[1].id}?scope=all`).set('Authorization', editor.authorization).send({ start_date: '2027-03-22 11:30:00', end_date: '2027-03-22 12:30:00' }).expect(200);
+      await http()
+        .patch(`${base}/${before[1].id}?scope=all`)
+        .set('Authorization', editor.authorization)
+        .send({ start_date: '2027-03-22 11:30:00', end_date: '2027-03-22 12:30:00' })
+        .expect(200);
       const after = await listSeries(first.series_id);
       expect(after.map((event) => event.id)).toEqual(before.map((event) => event.id));
       expect(after.map((event) => [event.start_date, event.utc_start_date])).toEqual([
@@ -226,15 +260,28 @@ describe('Recurring events (e2e)', () => {
       const events = await listSeries(first.series_id);
       const ticket = await insertTicket(testApp.dataSource, { eventId: events[2].id });
       await insertAttendee(testApp.dataSource, ticket);
-      const response = await http().patch(`${base}/${first.id}?scope=all`).set('Authorization', editor.authorization).send({ start_date: '2027-03-15 18:00:00', end_date: '2027-03-15 19:00:00' }).expect(409);
+      const response = await http()
+        .patch(`${base}/${first.id}?scope=all`)
+        .set('Authorization', editor.authorization)
+        .send({ start_date: '2027-03-15 18:00:00', end_date: '2027-03-15 19:00:00' })
+        .expect(409);
       expect(response.body).toEqual({
         code: 'series-occurrences-have-attendees',
         message: expect.stringContaining(String(events[2].id)),
         data: { status: 409, occurrences: [events[2].id] },
       });
-      expect((await listSeries(first.series_id)).map((event) => event.start_date.slice(11))).toEqual(['10:00:00', '10:00:00', '10:00:00', '10:00:00']);
+      expect((await listSeries(first.series_id)).map((event) => event.start_date.slice(11))).toEqual([
+        '10:00:00',
+        '10:00:00',
+        '10:00:00',
+        '10:00:00',
+      ]);
       // Field edits that move nothing go through.
-      await http().patch(`${base}/${first.id}?scope=all`).set('Authorization', editor.authorization).send({ title: 'Spin class' }).expect(200);
+      await http()
+        .patch(`${base}/${first.id}?scope=all`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Spin class' })
+        .expect(200);
       // So does deleting the others; not the whole series.
       const refused = await http().delete(`${base}/${first.id}?scope=all`).set('Authorization', editor.authorization).expect(409);
       expect(refused.body.data.occurrences).toEqual([events[2].id]);
@@ -243,7 +290,11 @@ describe('Recurring events (e2e)', () => {
     it('scope=following splits the series: COUNT goes on in the new one, the old one ends with UNTIL', async () => {
       const first = await createSeries(editor, yoga({ title: 'Choir', recurrence: 'RRULE:FREQ=WEEKLY;COUNT=5' }));
       const events = await listSeries(first.series_id);
-      const response = await http().patch(`${base}/${events[2].id}?scope=following`).set('Authorization', editor.authorization).send({ title: 'Choir (new hall)' }).expect(200);
+      const response = await http()
+        .patch(`${base}/${events[2].id}?scope=following`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Choir (new hall)' })
+        .expect(200);
       const newSeriesId = response.body.series_id as number;
       expect(newSeriesId).not.toBe(first.series_id);
       expect(response.body.recurrence.rrule).toBe('FREQ=WEEKLY;COUNT=3');
@@ -260,18 +311,46 @@ describe('Recurring events (e2e)', () => {
     it('checks rights as for events and validates the scope', async () => {
       const first = await createSeries(author, yoga({ title: 'Own series' }));
       await http().patch(`${base}/${first.id}?scope=all`).send({ title: 'x' }).expect(401);
-      const forbidden = await http().patch(`${base}/${first.id}?scope=all`).set('Authorization', otherAuthor.authorization).send({ title: 'x' }).expect(403);
+      const forbidden = await http()
+        .patch(`${base}/${first.id}?scope=all`)
+        .set('Authorization', otherAuthor.authorization)
+        .send({ title: 'x' })
+        .expect(403);
       expect(forbidden.body.code).toBe('rest_forbidden');
       await http().delete(`${base}/${first.id}?scope=all`).set('Authorization', otherAuthor.authorization).expect(403);
-      const badScope = await http().patch(`${base}/${first.id}?scope=some`).set('Authorization', author.authorization).send({ title: 'x' }).expect(400);
+      const badScope = await http()
+        .patch(`${base}/${first.id}?scope=some`)
+        .set('Authorization', author.authorization)
+        .send({ title: 'x' })
+        .expect(400);
       expect(badScope.body.data.params).toEqual({ scope: expect.any(String) });
-      const thisWithRule = await http().patch(`${base}/${first.id}`).set('Authorization', author.authorization).send({ recurrence: 'RRULE:FREQ=DAILY' }).expect(400);
+      const thisWithRule = await http()
+        .patch(`${base}/${first.id}`)
+        .set('Authorization', author.authorization)
+        .send({ recurrence: 'RRULE:FREQ=DAILY' })
+        .expect(400);
       expect(thisWithRule.body.data.params).toEqual({ recurrence: expect.any(String) });
-      const plain = await http().post(base).set('Authorization', author.authorization).send({ title: 'Single', start_date: '2027-06-01 10:00', end_date: '2027-06-01 11:00' }).expect(201);
-      const notSeries = await http().patch(`${base}/${plain.body.id}?scope=all`).set('Authorization', author.authorization).send({ title: 'x' }).expect(400);
+      const plain = await http()
+        .post(base)
+        .set('Authorization', author.authorization)
+        .send({ title: 'Single', start_date: '2027-06-01 10:00', end_date: '2027-06-01 11:00' })
+        .expect(201);
+      const notSeries = await http()
+        .patch(`${base}/${plain.body.id}?scope=all`)
+        .set('Authorization', author.authorization)
+        .send({ title: 'x' })
+        .expect(400);
       expect(notSeries.body.data.params).toEqual({ scope: expect.any(String) });
-      await http().patch(`${base}/${plain.body.id}`).set('Authorization', author.authorization).send({ recurrence: 'RRULE:FREQ=DAILY' }).expect(400);
-      const ownEdit = await http().patch(`${base}/${first.id}?scope=all`).set('Authorization', author.authorization).send({ title: 'Own series, renamed' }).expect(200);
+      await http()
+        .patch(`${base}/${plain.body.id}`)
+        .set('Authorization', author.authorization)
+        .send({ recurrence: 'RRULE:FREQ=DAILY' })
+        .expect(400);
+      const ownEdit = await http()
+        .patch(`${base}/${first.id}?scope=all`)
+        .set('Authorization', author.authorization)
+        .send({ title: 'Own series, renamed' })
+        .expect(200);
       expect(ownEdit.body.title).toBe('Own series, renamed');
       const unknown = await http().get(`${base}?series=999999`).expect(400);
       expect(unknown.body.data.params).toEqual({ series: expect.any(String) });
@@ -286,7 +365,10 @@ describe('Recurring events (e2e)', () => {
       expect(trashed.body).toMatchObject({ id: events[1].id, status: 'trash' });
       expect((await http().get(`${base}/${first.id}`).expect(200)).body.recurrence.exdate).toEqual(['2027-03-22 10:00:00']);
 
-      const following = await http().delete(`${base}/${events[3].id}?scope=following&force=true`).set('Authorization', editor.authorization).expect(200);
+      const following = await http()
+        .delete(`${base}/${events[3].id}?scope=following&force=true`)
+        .set('Authorization', editor.authorization)
+        .expect(200);
       expect(following.body.id).toBe(events[3].id);
       expect((await listSeries(first.series_id)).map((event) => event.id)).toEqual([events[0].id, events[2].id]);
       expect((await http().get(`${base}/${first.id}`).expect(200)).body.recurrence.rrule).toBe('FREQ=WEEKLY;UNTIL=20270405T095959');
@@ -333,12 +415,22 @@ describe('Recurring events (e2e)', () => {
       const created = await http()
         .post('/cal/tickets/v1/tickets?scope=all')
         .set('Authorization', editor.authorization)
-        .send({ add_ticket_nonce, post_id: events[1].id, provider: 'tc', name: 'Entry', price: '10', ticket: { mode: 'own', capacity: 12 } })
+        .send({
+          add_ticket_nonce,
+          post_id: events[1].id,
+          provider: 'tc',
+          name: 'Entry',
+          price: '10',
+          ticket: { mode: 'own', capacity: 12 },
+        })
         .expect(201);
       expect(created.body.post_id).toBe(events[1].id);
       const tickets = await testApp.dataSource.getRepository(Ticket).findBy({ name: 'Entry' });
       expect(tickets.map((ticket) => ticket.eventId).sort((a, b) => a - b)).toEqual(events.map((event) => event.id).sort((a, b) => a - b));
-      const other = await http().get(`/cal/tickets/v1/tickets/${tickets.find((ticket) => ticket.eventId === events[3].id)!.id}`).set('Authorization', editor.authorization).expect(200);
+      const other = await http()
+        .get(`/cal/tickets/v1/tickets/${tickets.find((ticket) => ticket.eventId === events[3].id)!.id}`)
+        .set('Authorization', editor.authorization)
+        .expect(200);
       expect(other.body.capacity_details).toMatchObject({ available: 12, max: 12, sold: 0, global_stock_mode: 'own' });
 
       // One occurrence only, without scope.
@@ -361,17 +453,35 @@ describe('Recurring events (e2e)', () => {
       expect(after.length).toBeGreaterThan(events.length);
       expect(await testApp.dataSource.getRepository(Ticket).countBy({ name: 'Entry' })).toBe(after.length);
 
-      const notSeries = await http().post(base).set('Authorization', editor.authorization).send({ title: 'Lone', start_date: '2027-06-01 10:00', end_date: '2027-06-01 11:00' }).expect(201);
+      const notSeries = await http()
+        .post(base)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Lone', start_date: '2027-06-01 10:00', end_date: '2027-06-01 11:00' })
+        .expect(201);
       const refused = await http()
         .post('/cal/tickets/v1/tickets?scope=all')
         .set('Authorization', editor.authorization)
-        .send({ add_ticket_nonce, post_id: notSeries.body.id, provider: 'tc', name: 'Nope', price: '5', ticket: { mode: 'own', capacity: 1 } })
+        .send({
+          add_ticket_nonce,
+          post_id: notSeries.body.id,
+          provider: 'tc',
+          name: 'Nope',
+          price: '5',
+          ticket: { mode: 'own', capacity: 1 },
+        })
         .expect(400);
       expect(refused.body.data.params).toEqual({ scope: expect.any(String) });
       const otherUser = await http()
         .post('/cal/tickets/v1/tickets?scope=all')
         .set('Authorization', otherAuthor.authorization)
-        .send({ add_ticket_nonce: (await noncesOf(testApp, otherAuthor)).add_ticket_nonce, post_id: events[1].id, provider: 'tc', name: 'Nope', price: '5', ticket: { mode: 'own', capacity: 1 } })
+        .send({
+          add_ticket_nonce: (await noncesOf(testApp, otherAuthor)).add_ticket_nonce,
+          post_id: events[1].id,
+          provider: 'tc',
+          name: 'Nope',
+          price: '5',
+          ticket: { mode: 'own', capacity: 1 },
+        })
         .expect(403);
       expect(otherUser.body.code).toBeDefined();
       expect(await testApp.dataSource.getRepository(Ticket).countBy({ name: 'Nope' })).toBe(0);
@@ -383,7 +493,11 @@ describe('Recurring events (e2e)', () => {
       const first = await createSeries(editor, yoga({ title: 'Calendar class', recurrence: 'RRULE:FREQ=WEEKLY;UNTIL=20270412T235959' }));
       const events = await listSeries(first.series_id);
       await http().delete(`${base}/${events[1].id}`).set('Authorization', editor.authorization).expect(200);
-      await http().patch(`${base}/${events[2].id}`).set('Authorization', editor.authorization).send({ start_date: '2027-03-30 18:00:00', end_date: '2027-03-30 19:00:00' }).expect(200);
+      await http()
+        .patch(`${base}/${events[2].id}`)
+        .set('Authorization', editor.authorization)
+        .send({ start_date: '2027-03-30 18:00:00', end_date: '2027-03-30 19:00:00' })
+        .expect(200);
 
       const response = await http().get(`/cal/events/v1/series/${first.series_id}/ics`).expect(200);
       expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
@@ -395,7 +509,13 @@ describe('Recurring events (e2e)', () => {
       expect(master.uid).toBe(`series-${first.series_id}@127.0.0.1`);
       const starts = master.rrule!.all().map((date) => date.toISOString());
       // rrule (inside node-ical) gives UTC instants: 09:00Z before the DST change, 08:00Z after.
-      expect(starts).toEqual(['2027-03-15T09:00:00.000Z', '2027-03-22T09:00:00.000Z', '2027-03-29T08:00:00.000Z', '2027-04-05T08:00:00.000Z', '2027-04-12T08:00:00.000Z']);
+      expect(starts).toEqual([
+        '2027-03-15T09:00:00.000Z',
+        '2027-03-22T09:00:00.000Z',
+        '2027-03-29T08:00:00.000Z',
+        '2027-04-05T08:00:00.000Z',
+        '2027-04-12T08:00:00.000Z',
+      ]);
       expect(Object.values(master.exdate ?? {}).map((date) => (date as Date).toISOString())).toEqual(['2027-03-22T09:00:00.000Z']);
       const overrides = Object.values(master.recurrences ?? {});
       expect(overrides).toHaveLength(1);

@@ -113,7 +113,9 @@ describe('Tags (e2e)', () => {
       expect(names(await list(`?include=${outdoor.id},${beginner.id}`).expect(200))).toEqual(['beginner', 'outdoor']);
       expect(names(await list(`?exclude=${beginner.id}`).expect(200))).toEqual(['outdoor', 'snake_case']);
       expectApiError(await list('?include=999999'), 400, 'rest_invalid_param', { include: expect.any(String) });
-      expectApiError(await list(`?exclude=${beginner.id},999999`), 400, 'rest_invalid_param', { exclude: expect.stringContaining('999999') });
+      expectApiError(await list(`?exclude=${beginner.id},999999`), 400, 'rest_invalid_param', {
+        exclude: expect.stringContaining('999999'),
+      });
       expectApiError(await list('?include=1,x'), 400, 'rest_invalid_param', { include: expect.any(String) });
     });
 
@@ -195,7 +197,12 @@ describe('Tags (e2e)', () => {
     });
 
     it('returns 400 rest_missing_callback_param without a name', async () => {
-      expectApiError(await http().post(BASE).set('Authorization', editor.authorization).send({ slug: 'x' }), 400, 'rest_missing_callback_param', ['name']);
+      expectApiError(
+        await http().post(BASE).set('Authorization', editor.authorization).send({ slug: 'x' }),
+        400,
+        'rest_missing_callback_param',
+        ['name'],
+      );
     });
 
     it.each([
@@ -204,7 +211,9 @@ describe('Tags (e2e)', () => {
       ['an empty slug', { name: 'Slugless tag', slug: '' }, 'slug'],
       ['a slug that is not text', { name: 'Numbered slug', slug: 5 }, 'slug'],
     ])('returns 400 rest_invalid_param for %s', async (_case, body, field) => {
-      expectApiError(await http().post(BASE).set('Authorization', editor.authorization).send(body), 400, 'rest_invalid_param', { [field]: expect.any(String) });
+      expectApiError(await http().post(BASE).set('Authorization', editor.authorization).send(body), 400, 'rest_invalid_param', {
+        [field]: expect.any(String),
+      });
     });
 
     it('returns 400 term_exists for a name taken anywhere, whatever its case', async () => {
@@ -247,7 +256,11 @@ describe('Tags (e2e)', () => {
     it('returns 404 term-not-found for unknown ids and slugs, 404 rest_no_route for non-digit ids', async () => {
       expectApiError(await http().get(`${BASE}/999999`), 404, 'term-not-found');
       expectApiError(await http().get(`${BASE}/by-slug/nothing-here`), 404, 'term-not-found');
-      expectApiError(await http().patch(`${BASE}/999999`).set('Authorization', editor.authorization).send({ name: 'x' }), 404, 'term-not-found');
+      expectApiError(
+        await http().patch(`${BASE}/999999`).set('Authorization', editor.authorization).send({ name: 'x' }),
+        404,
+        'term-not-found',
+      );
       expectApiError(await http().delete(`${BASE}/by-slug/nothing-here`).set('Authorization', editor.authorization), 404, 'term-not-found');
       expectApiError(await http().get(`${BASE}/x1`), 404, 'rest_no_route');
       expectApiError(await http().patch(`${BASE}/x1`).set('Authorization', editor.authorization).send({ name: 'x' }), 404, 'rest_no_route');
@@ -255,17 +268,35 @@ describe('Tags (e2e)', () => {
 
     it.each(['post', 'put', 'patch'] as const)('updates by id and by slug with %s, keeping fields left out', async (method) => {
       const tag = await createTag({ name: `Tag ${method}`, description: 'Kept' });
-      const byId = await http()[method](`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ name: `Renamed ${method}` }).expect(200);
+      const byId = await http()
+        [method](`${BASE}/${tag.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ name: `Renamed ${method}` })
+        .expect(200);
       expect(byId.body).toEqual({ ...tag, name: `Renamed ${method}` });
-      const bySlug = await http()[method](`${BASE}/by-slug/${tag.slug}`).set('Authorization', editor.authorization).send({ description: '' }).expect(200);
+      const bySlug = await http()
+        [method](`${BASE}/by-slug/${tag.slug}`)
+        .set('Authorization', editor.authorization)
+        .send({ description: '' })
+        .expect(200);
       expect(bySlug.body).toEqual({ ...tag, name: `Renamed ${method}`, description: '' });
     });
 
     it('refuses an empty name or slug and a name taken by another tag on update', async () => {
       const taken = await createTag({ name: 'Taken tag' });
       const tag = await createTag({ name: 'Renamable tag' });
-      expectApiError(await http().put(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ name: '' }), 400, 'rest_invalid_param', { name: expect.any(String) });
-      expectApiError(await http().put(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ slug: '' }), 400, 'rest_invalid_param', { slug: expect.any(String) });
+      expectApiError(
+        await http().put(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ name: '' }),
+        400,
+        'rest_invalid_param',
+        { name: expect.any(String) },
+      );
+      expectApiError(
+        await http().put(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ slug: '' }),
+        400,
+        'rest_invalid_param',
+        { slug: expect.any(String) },
+      );
       const clash = await http().put(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ name: 'taken TAG' });
       expectApiError(clash, 400, 'term_exists');
       expect(clash.body.data.term_id).toBe(taken.id);
@@ -350,10 +381,12 @@ describe('Tags (e2e)', () => {
     });
 
     it('rejects unknown ids naming tags', async () => {
-      await expect(testApp.dataSource.transaction((manager) => service().resolveForEvent([999999], manager, EDITOR))).rejects.toMatchObject({
-        code: 'rest_invalid_param',
-        extraData: { params: { tags: expect.any(String) } },
-      });
+      await expect(testApp.dataSource.transaction((manager) => service().resolveForEvent([999999], manager, EDITOR))).rejects.toMatchObject(
+        {
+          code: 'rest_invalid_param',
+          extraData: { params: { tags: expect.any(String) } },
+        },
+      );
     });
   });
 
@@ -364,7 +397,10 @@ describe('Tags (e2e)', () => {
       const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }));
       await fc.assert(
         fc.asyncProperty(field, value, async (name, sent) => {
-          const response = await http().patch(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).send({ [name]: sent });
+          const response = await http()
+            .patch(`${BASE}/${tag.id}`)
+            .set('Authorization', editor.authorization)
+            .send({ [name]: sent });
           expect(response.status).toBeLessThan(500);
         }),
         { numRuns: 60 },

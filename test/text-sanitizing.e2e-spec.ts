@@ -35,7 +35,12 @@ function expectTitle(value: unknown, where: string): void {
     expect({ where, tag }).toEqual({ where, tag: expect.not.stringMatching(/\son\w+\s*=|javascript:/i) });
   }
   // No `<` outside a tag of the set.
-  expect({ where, stray: (value as string).replace(/<\/?([a-zA-Z]+)(\s[^<>]*)?>/g, (tag, name: string) => (TITLE_TAGS.has(name.toLowerCase()) ? '' : tag)) }).toEqual({
+  expect({
+    where,
+    stray: (value as string).replace(/<\/?([a-zA-Z]+)(\s[^<>]*)?>/g, (tag, name: string) =>
+      TITLE_TAGS.has(name.toLowerCase()) ? '' : tag,
+    ),
+  }).toEqual({
     where,
     stray: expect.not.stringMatching(/</),
   });
@@ -97,7 +102,10 @@ describe('Text fields are sanitised on input (e2e)', () => {
     const response = await http()
       .post(`${EVENTS_API}/events`)
       .set('Authorization', editor.authorization)
-      .send({ ...EVENT, title: '<strong>Jazz</strong> & <em>blues</em> <a href="https://example.org" onclick="x()">here</a><script>alert(1)</script> a < b' })
+      .send({
+        ...EVENT,
+        title: '<strong>Jazz</strong> & <em>blues</em> <a href="https://example.org" onclick="x()">here</a><script>alert(1)</script> a < b',
+      })
       .expect(201);
     expect(response.body.title).toBe('<strong>Jazz</strong> & <em>blues</em> <a href="https://example.org">here</a> a &lt; b');
   });
@@ -111,19 +119,36 @@ describe('Text fields are sanitised on input (e2e)', () => {
     await checkField({ path: `${EVENTS_API}/organizers`, base: { status: 'publish' }, field: 'organizer', check: expectTitle });
   });
 
-  it.each(['address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone'])('keeps no markup in the venue field %s', async (field) => {
-    await checkField({ path: `${EVENTS_API}/venues`, base: { venue: `Hall for ${field}`, status: 'publish' }, field, check: expectPlainText });
-  });
+  it.each(['address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone'])(
+    'keeps no markup in the venue field %s',
+    async (field) => {
+      await checkField({
+        path: `${EVENTS_API}/venues`,
+        base: { venue: `Hall for ${field}`, status: 'publish' },
+        field,
+        check: expectPlainText,
+      });
+    },
+  );
 
   it('keeps no markup in an organizer phone', async () => {
-    await checkField({ path: `${EVENTS_API}/organizers`, base: { organizer: 'Phone owner', status: 'publish' }, field: 'phone', check: expectPlainText });
+    await checkField({
+      path: `${EVENTS_API}/organizers`,
+      base: { organizer: 'Phone owner', status: 'publish' },
+      field: 'phone',
+      check: expectPlainText,
+    });
   });
 
   it('keeps no markup in venue fields given inside an event body', async () => {
     const response = await http()
       .post(`${EVENTS_API}/events`)
       .set('Authorization', editor.authorization)
-      .send({ ...EVENT, venue: { venue: PAYLOADS[1], city: PAYLOADS[3], address: PAYLOADS[4] }, organizer: { organizer: PAYLOADS[0], phone: PAYLOADS[2] } })
+      .send({
+        ...EVENT,
+        venue: { venue: PAYLOADS[1], city: PAYLOADS[3], address: PAYLOADS[4] },
+        organizer: { organizer: PAYLOADS[0], phone: PAYLOADS[2] },
+      })
       .expect(201);
     expectTitle(response.body.venue.venue, 'inline venue');
     expectPlainText(response.body.venue.city, 'inline city');
@@ -135,7 +160,12 @@ describe('Text fields are sanitised on input (e2e)', () => {
   it('keeps no markup in category and tag names, and only inline markup in their descriptions', async () => {
     for (const taxonomy of ['categories', 'tags']) {
       await checkField({ path: `${EVENTS_API}/${taxonomy}`, base: {}, field: 'name', check: expectPlainText });
-      await checkField({ path: `${EVENTS_API}/${taxonomy}`, base: (index) => ({ name: `Described ${taxonomy} ${index}` }), field: 'description', check: expectTitle });
+      await checkField({
+        path: `${EVENTS_API}/${taxonomy}`,
+        base: (index) => ({ name: `Described ${taxonomy} ${index}` }),
+        field: 'description',
+        check: expectTitle,
+      });
     }
   });
 
@@ -158,7 +188,8 @@ describe('Text fields are sanitised on input (e2e)', () => {
 
     /** Where a ticket field shows: `name` as `title`; `sku` only in a manager's single read. */
     const shownAs: Record<string, string> = { name: 'title', description: 'description', sku: 'sku' };
-    const readAsManager = async (id: number) => (await http().get(`${TICKETS}/${id}`).set('Authorization', editor.authorization).expect(200)).body;
+    const readAsManager = async (id: number) =>
+      (await http().get(`${TICKETS}/${id}`).set('Authorization', editor.authorization).expect(200)).body;
 
     it.each(['name', 'description', 'sku'])('keeps no markup in the ticket field %s, on create and update', async (field) => {
       const key = shownAs[field];
@@ -166,7 +197,15 @@ describe('Text fields are sanitised on input (e2e)', () => {
         const created = await http()
           .post(TICKETS)
           .set('Authorization', editor.authorization)
-          .send({ add_ticket_nonce: nonces.add_ticket_nonce, provider: 'tc', name: 'General', post_id: eventId, price: '10', ticket: { mode: 'own', capacity: 5 }, [field]: `${payload} ${index}` })
+          .send({
+            add_ticket_nonce: nonces.add_ticket_nonce,
+            provider: 'tc',
+            name: 'General',
+            post_id: eventId,
+            price: '10',
+            ticket: { mode: 'own', capacity: 5 },
+            [field]: `${payload} ${index}`,
+          })
           .expect(201);
         if (key !== 'sku') expectPlainText(created.body[key], `create ${field} ${payload}`);
         expectPlainText((await readAsManager(created.body.id))[key], `read ${field} ${payload}`);
@@ -184,7 +223,14 @@ describe('Text fields are sanitised on input (e2e)', () => {
       const created = await http()
         .post(TICKETS)
         .set('Authorization', editor.authorization)
-        .send({ add_ticket_nonce: nonces.add_ticket_nonce, provider: 'tc', name: 'VIP &lt;img src=x onerror=alert(1)&gt; Rock & Roll', post_id: eventId, price: '10', ticket: { mode: 'own', capacity: 5 } })
+        .send({
+          add_ticket_nonce: nonces.add_ticket_nonce,
+          provider: 'tc',
+          name: 'VIP &lt;img src=x onerror=alert(1)&gt; Rock & Roll',
+          post_id: eventId,
+          price: '10',
+          ticket: { mode: 'own', capacity: 5 },
+        })
         .expect(201);
       expect(created.body.title).toBe('VIP &lt;img src=x onerror=alert(1)&gt; Rock & Roll');
     });

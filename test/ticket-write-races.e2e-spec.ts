@@ -34,7 +34,14 @@ describe('Ticket writes racing each other (e2e)', () => {
     const response = await http()
       .post(TICKETS)
       .set('Authorization', editor.authorization)
-      .send({ add_ticket_nonce: nonces.add_ticket_nonce, provider: 'tc', post_id: event.id, name: 'General', price: '10', ticket: { mode: 'own', capacity: 20 } });
+      .send({
+        add_ticket_nonce: nonces.add_ticket_nonce,
+        provider: 'tc',
+        post_id: event.id,
+        name: 'General',
+        price: '10',
+        ticket: { mode: 'own', capacity: 20 },
+      });
     expect(response.status).toBe(201);
     return response.body.id as number;
   }
@@ -43,11 +50,11 @@ describe('Ticket writes racing each other (e2e)', () => {
   function afterNextCommit(after: () => Promise<unknown>): jest.SpyInstance {
     const dataSource = testApp.dataSource;
     const original = dataSource.transaction.bind(dataSource) as (...args: unknown[]) => Promise<unknown>;
-    return jest.spyOn(dataSource, 'transaction').mockImplementationOnce((async (...args: unknown[]) => {
+    return jest.spyOn(dataSource, 'transaction').mockImplementationOnce(async (...args: unknown[]) => {
       const result = await original(...args);
       await after();
       return result;
-    }));
+    });
   }
 
   it('answers an update with what it wrote when the ticket is deleted right after it committed', async () => {
@@ -83,7 +90,14 @@ describe('Ticket writes racing each other (e2e)', () => {
       const response = await http()
         .post(TICKETS)
         .set('Authorization', editor.authorization)
-        .send({ add_ticket_nonce: nonces.add_ticket_nonce, provider: 'tc', post_id: event.id, name: 'Short-lived', price: '9', ticket: { mode: '' } });
+        .send({
+          add_ticket_nonce: nonces.add_ticket_nonce,
+          provider: 'tc',
+          post_id: event.id,
+          name: 'Short-lived',
+          price: '9',
+          ticket: { mode: '' },
+        });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ id: created, post_id: event.id, title: 'Short-lived' });
     } finally {
@@ -95,8 +109,15 @@ describe('Ticket writes racing each other (e2e)', () => {
     for (let round = 0; round < 5; round += 1) {
       const id = await createTicket();
       const update = (price: string) =>
-        http().patch(`${TICKETS}/${id}`).set('Authorization', editor.authorization).send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price });
-      const remove = () => http().delete(`${TICKETS}/${id}`).set('Authorization', editor.authorization).send({ remove_ticket_nonce: nonces.remove_ticket_nonce, post_id: event.id });
+        http()
+          .patch(`${TICKETS}/${id}`)
+          .set('Authorization', editor.authorization)
+          .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price });
+      const remove = () =>
+        http()
+          .delete(`${TICKETS}/${id}`)
+          .set('Authorization', editor.authorization)
+          .send({ remove_ticket_nonce: nonces.remove_ticket_nonce, post_id: event.id });
       const answers = await Promise.all([update('11'), update('12'), remove(), update('13'), remove()]);
       for (const answer of answers) expect([200, 404]).toContain(answer.status);
       expect(answers.filter((answer) => answer.status === 404).every((answer) => answer.body.code === 'ticket-not-found')).toBe(true);

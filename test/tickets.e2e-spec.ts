@@ -80,7 +80,10 @@ describe('Tickets (e2e)', () => {
   }
 
   function updateAs(user: TestUser, id: number, body: Record<string, unknown>, method: 'post' | 'put' | 'patch' = 'patch') {
-    return http()[method](`${TICKETS}/${id}`).set('Authorization', user.authorization).send({ edit_ticket_nonce: nonce(user, 'edit_ticket_nonce'), ...body });
+    return http()
+      [method](`${TICKETS}/${id}`)
+      .set('Authorization', user.authorization)
+      .send({ edit_ticket_nonce: nonce(user, 'edit_ticket_nonce'), ...body });
   }
 
   function getAs(user: TestUser | null, path: string) {
@@ -104,9 +107,33 @@ describe('Tickets (e2e)', () => {
       expect(Object.keys(response.body)).toEqual(Object.keys(RECORDED_RSVP_CREATE.body));
       expect(response.headers.location).toBe(response.body.rest_url);
       expect(response.body.rest_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/cal/tickets/v1/tickets/${response.body.id}$`));
-      const { id, post_id, global_id, global_id_lineage, author: authorId, date, date_utc, modified, modified_utc, rest_url, ...rest } = response.body;
+      const {
+        id,
+        post_id,
+        global_id,
+        global_id_lineage,
+        author: authorId,
+        date,
+        date_utc,
+        modified,
+        modified_utc,
+        rest_url,
+        ...rest
+      } = response.body;
       const recordedBody = { ...RECORDED_RSVP_CREATE.body };
-      for (const key of ['id', 'post_id', 'global_id', 'global_id_lineage', 'author', 'date', 'date_utc', 'modified', 'modified_utc', 'rest_url']) delete recordedBody[key];
+      for (const key of [
+        'id',
+        'post_id',
+        'global_id',
+        'global_id_lineage',
+        'author',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'rest_url',
+      ])
+        delete recordedBody[key];
       expect(rest).toEqual(recordedBody);
       expect(post_id).toBe(event.id);
       expect(global_id).toBe(`127.0.0.1?type=rsvp&id=${id}`);
@@ -125,7 +152,28 @@ describe('Tickets (e2e)', () => {
         .send(recordedForm(RECORDED_TC_CREATE, event.id, nonce(editor)))
         .expect(201);
       expect(Object.keys(response.body)).toEqual(Object.keys(RECORDED_TC_CREATE.body));
-      for (const key of ['description', 'capacity', 'on_sale', 'iac', 'price_suffix', 'provider', 'type', 'status', 'title', 'image', 'available_from', 'available_until', 'capacity_details', 'is_available', 'cost', 'cost_details', 'sale_price_data', 'supports_attendee_information', 'attendees', 'checkin']) {
+      for (const key of [
+        'description',
+        'capacity',
+        'on_sale',
+        'iac',
+        'price_suffix',
+        'provider',
+        'type',
+        'status',
+        'title',
+        'image',
+        'available_from',
+        'available_until',
+        'capacity_details',
+        'is_available',
+        'cost',
+        'cost_details',
+        'sale_price_data',
+        'supports_attendee_information',
+        'attendees',
+        'checkin',
+      ]) {
         expect([key, response.body[key]]).toEqual([key, RECORDED_TC_CREATE.body[key]]);
       }
       expect((await storedTicket(response.body.id)).price).toBe('25.00');
@@ -133,7 +181,12 @@ describe('Tickets (e2e)', () => {
 
     it('reads the sale window in the event time zone and stores it as UTC instants', async () => {
       const event = await newEvent({ timezone: 'America/New_York' });
-      const ticket = await createTicket(event, { start_date: '2026-10-15', start_time: '08:30:00', end_date: '2027-01-15', end_time: '09:00:00' });
+      const ticket = await createTicket(event, {
+        start_date: '2026-10-15',
+        start_time: '08:30:00',
+        end_date: '2027-01-15',
+        end_time: '09:00:00',
+      });
       expect(ticket.available_from).toBe('2026-10-15 08:30:00');
       expect(ticket.available_from_details).toEqual({ year: '2026', month: '10', day: '15', hour: '08', minutes: '30', seconds: '00' });
       expect(ticket.available_until).toBe('2027-01-15 09:00:00');
@@ -143,7 +196,12 @@ describe('Tickets (e2e)', () => {
     });
 
     it('defaults the sale window to the event publication day until the event start; a date without a time ends at 23:59:59', async () => {
-      const event = await newEvent({ timezone: 'Asia/Tokyo', publishedAt: new Date('2026-09-10T20:00:00Z'), startUtc: new Date('2027-02-01T01:00:00Z'), startLocal: '2027-02-01 10:00:00' });
+      const event = await newEvent({
+        timezone: 'Asia/Tokyo',
+        publishedAt: new Date('2026-09-10T20:00:00Z'),
+        startUtc: new Date('2027-02-01T01:00:00Z'),
+        startLocal: '2027-02-01 10:00:00',
+      });
       const defaults = await createTicket(event);
       expect(defaults.available_from).toBe('2026-09-11 00:00:00');
       expect(defaults.available_until).toBe('2027-02-01 10:00:00');
@@ -153,7 +211,14 @@ describe('Tickets (e2e)', () => {
 
     it('accepts JSON bodies, the provider aliases and yes/no for show_description', async () => {
       const event = await newEvent();
-      for (const [name, provider] of [['tribe-commerce', 'tc'], ['tpp', 'tc'], ['Tribe__Tickets__Commerce__PayPal__Main', 'tc'], ['TEC\\Tickets\\Commerce\\Module', 'tc'], ['Tribe__Tickets__RSVP', 'rsvp'], ['RSVP', 'rsvp']]) {
+      for (const [name, provider] of [
+        ['tribe-commerce', 'tc'],
+        ['tpp', 'tc'],
+        ['Tribe__Tickets__Commerce__PayPal__Main', 'tc'],
+        ['TEC\\Tickets\\Commerce\\Module', 'tc'],
+        ['Tribe__Tickets__RSVP', 'rsvp'],
+        ['RSVP', 'rsvp'],
+      ]) {
         const ticket = await createTicket(event, { provider: name, show_description: 'no' });
         expect([name, ticket.provider]).toEqual([name, provider]);
       }
@@ -187,15 +252,26 @@ describe('Tickets (e2e)', () => {
 
     it('answers anonymous callers 401 rest_forbidden before looking at the nonce', async () => {
       const event = await newEvent();
-      const response = await http().post(TICKETS).send({ post_id: event.id, provider: 'tc', name: 'x', ticket: { capacity: 1 } }).expect(401);
+      const response = await http()
+        .post(TICKETS)
+        .send({ post_id: event.id, provider: 'tc', name: 'x', ticket: { capacity: 1 } })
+        .expect(401);
       expect(response.body.code).toBe('rest_forbidden');
     });
 
     describe('nonces', () => {
       it('needs add_ticket_nonce: 400 rest_missing_callback_param when missing', async () => {
         const event = await newEvent();
-        const response = await http().post(TICKETS).set('Authorization', editor.authorization).send({ post_id: event.id, provider: 'tc', name: 'x' }).expect(400);
-        expect(response.body).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): add_ticket_nonce', data: { status: 400, params: ['add_ticket_nonce'] } });
+        const response = await http()
+          .post(TICKETS)
+          .set('Authorization', editor.authorization)
+          .send({ post_id: event.id, provider: 'tc', name: 'x' })
+          .expect(400);
+        expect(response.body).toEqual({
+          code: 'rest_missing_callback_param',
+          message: 'Missing parameter(s): add_ticket_nonce',
+          data: { status: 400, params: ['add_ticket_nonce'] },
+        });
       });
 
       it('refuses the nonce of another action, of another user and a forged one with the recorded 403', async () => {
@@ -223,9 +299,17 @@ describe('Tickets (e2e)', () => {
       it('refuses another author, a contributor on its own event and a subscriber with 403 forbidden', async () => {
         const event = await newEvent();
         const ownEventOfContributor = await newEvent({ authorId: contributor.id, status: 'draft' });
-        for (const [user, target] of [[otherAuthor, event], [contributor, ownEventOfContributor], [subscriber, event]] as const) {
+        for (const [user, target] of [
+          [otherAuthor, event],
+          [contributor, ownEventOfContributor],
+          [subscriber, event],
+        ] as const) {
           const response = await createAs(user, { post_id: target.id, ticket: { capacity: 1 } });
-          expect([user.login, response.status, response.body]).toEqual([user.login, 403, { code: 'forbidden', message: 'Invalid nonce', data: { status: 403 } }]);
+          expect([user.login, response.status, response.body]).toEqual([
+            user.login,
+            403,
+            { code: 'forbidden', message: 'Invalid nonce', data: { status: 403 } },
+          ]);
         }
         expect(await testApp.dataSource.getRepository(Ticket).countBy({ eventId: event.id })).toBe(0);
       });
@@ -246,7 +330,12 @@ describe('Tickets (e2e)', () => {
         ];
         for (const [price, stored, cost, value] of cases) {
           const ticket = await createTicket(event, { price });
-          expect([price, (await storedTicket(ticket.id)).price, ticket.cost, ticket.cost_details.values]).toEqual([price, stored, cost, [value]]);
+          expect([price, (await storedTicket(ticket.id)).price, ticket.cost, ticket.cost_details.values]).toEqual([
+            price,
+            stored,
+            cost,
+            [value],
+          ]);
         }
       });
 
@@ -254,7 +343,11 @@ describe('Tickets (e2e)', () => {
         const event = await newEvent();
         for (const price of ['0,0', '-1', 'abc', '1e3', '25.999', '99999999999', '12.3.4', '.', { amount: 3 }, [1], true]) {
           const response = await createAs(editor, { post_id: event.id, price, ticket: { capacity: 1 } });
-          expect([price, response.status, response.body]).toEqual([price, 400, { code: 'tec-tickets-rest-invalid_price', message: 'Invalid price', data: { status: 400 } }]);
+          expect([price, response.status, response.body]).toEqual([
+            price,
+            400,
+            { code: 'tec-tickets-rest-invalid_price', message: 'Invalid price', data: { status: 400 } },
+          ]);
         }
       });
 
@@ -299,10 +392,28 @@ describe('Tickets (e2e)', () => {
 
       it('never answers 500 to arbitrary bodies', async () => {
         const event = await newEvent();
-        const anything = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }));
+        const anything = fc.oneof(
+          fc.string(),
+          fc.integer(),
+          fc.double(),
+          fc.boolean(),
+          fc.constant(null),
+          fc.array(fc.string(), { maxLength: 3 }),
+          fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+        );
         await fc.assert(
           fc.asyncProperty(
-            fc.record({ price: anything, start_date: anything, start_time: anything, end_date: anything, menu_order: anything, ticket: fc.oneof(anything, fc.record({ mode: anything, capacity: anything, event_capacity: anything })) }, { requiredKeys: [] }),
+            fc.record(
+              {
+                price: anything,
+                start_date: anything,
+                start_time: anything,
+                end_date: anything,
+                menu_order: anything,
+                ticket: fc.oneof(anything, fc.record({ mode: anything, capacity: anything, event_capacity: anything })),
+              },
+              { requiredKeys: [] },
+            ),
             async (body) => {
               const response = await createAs(editor, { post_id: event.id, ...body });
               expect(response.status).toBeLessThan(500);
@@ -318,7 +429,14 @@ describe('Tickets (e2e)', () => {
     it('own: its own capacity', async () => {
       const ticket = await createTicket(await newEvent(), { ticket: { mode: 'own', capacity: 12 } });
       expect(ticket.capacity).toBe(12);
-      expect(ticket.capacity_details).toEqual({ available_percentage: 100, available: 12, max: 12, sold: 0, pending: 0, global_stock_mode: 'own' });
+      expect(ticket.capacity_details).toEqual({
+        available_percentage: 100,
+        available: 12,
+        max: 12,
+        sold: 0,
+        pending: 0,
+        global_stock_mode: 'own',
+      });
     });
 
     it('an absent mode means own', async () => {
@@ -330,7 +448,14 @@ describe('Tickets (e2e)', () => {
     it('unlimited: capacity "", max 0, available -1, 100 %, stock mode ""', async () => {
       const ticket = await createTicket(await newEvent(), { ticket: { mode: '' } });
       expect(ticket.capacity).toBe('');
-      expect(ticket.capacity_details).toEqual({ available_percentage: 100, available: -1, max: 0, sold: 0, pending: 0, global_stock_mode: '' });
+      expect(ticket.capacity_details).toEqual({
+        available_percentage: 100,
+        available: -1,
+        max: 0,
+        sold: 0,
+        pending: 0,
+        global_stock_mode: '',
+      });
       expect(ticket.is_available).toBe(true);
     });
 
@@ -358,7 +483,11 @@ describe('Tickets (e2e)', () => {
       expect([clamped.capacity, clamped.capacity_details.available]).toEqual([15, 15]);
       const global = await createTicket(event, { ticket: { mode: 'global' } });
       expect(global.capacity_details).toMatchObject({ max: 15, available: 15, global_stock_mode: 'global' });
-      expect(await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id })).toMatchObject({ capacity: 15, sold: 0, pending: 0 });
+      expect(await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id })).toMatchObject({
+        capacity: 15,
+        sold: 0,
+        pending: 0,
+      });
 
       // A later event_capacity resizes the pool every shared ticket draws on.
       await createTicket(event, { ticket: { mode: 'global', event_capacity: 30 } });
@@ -374,8 +503,22 @@ describe('Tickets (e2e)', () => {
       expect(await sellUnits(testApp, small.id, 8)).toBe(true);
       expect(await sellUnits(testApp, large.id, 20)).toBe(true);
       const details = async (id: number) => (await getAs(editor, `${TICKETS}/${id}`).expect(200)).body;
-      expect((await details(small.id)).capacity_details).toEqual({ available_percentage: 20, available: 2, max: 10, sold: 8, pending: 0, global_stock_mode: 'capped' });
-      expect((await details(large.id)).capacity_details).toEqual({ available_percentage: 8, available: 2, max: 25, sold: 20, pending: 0, global_stock_mode: 'capped' });
+      expect((await details(small.id)).capacity_details).toEqual({
+        available_percentage: 20,
+        available: 2,
+        max: 10,
+        sold: 8,
+        pending: 0,
+        global_stock_mode: 'capped',
+      });
+      expect((await details(large.id)).capacity_details).toEqual({
+        available_percentage: 8,
+        available: 2,
+        max: 25,
+        sold: 20,
+        pending: 0,
+        global_stock_mode: 'capped',
+      });
       expect(await sellUnits(testApp, large.id, 3)).toBe(false);
       expect(await sellUnits(testApp, small.id, 2, 'pending')).toBe(true);
       const soldOut = await details(large.id);
@@ -383,14 +526,22 @@ describe('Tickets (e2e)', () => {
       expect(soldOut.is_available).toBe(false);
       expect(soldOut.totals).toEqual({ stock: 0, sold: 20, pending: 0 });
       expect((await details(small.id)).totals).toEqual({ stock: 0, sold: 8, pending: 2 });
-      expect(await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id })).toMatchObject({ capacity: 30, sold: 28, pending: 2 });
+      expect(await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id })).toMatchObject({
+        capacity: 30,
+        sold: 28,
+        pending: 2,
+      });
     });
 
     it('own with sales: 7 of 30 sold leaves 23 (76 %); lowering the capacity recomputes what is left', async () => {
       const event = await newEvent();
       const ticket = await createTicket(event, { ticket: { mode: 'own', capacity: 30 } });
       await sellUnits(testApp, ticket.id, 7);
-      expect((await getAs(editor, `${TICKETS}/${ticket.id}`)).body.capacity_details).toMatchObject({ available: 23, available_percentage: 76, sold: 7 });
+      expect((await getAs(editor, `${TICKETS}/${ticket.id}`)).body.capacity_details).toMatchObject({
+        available: 23,
+        available_percentage: 76,
+        sold: 7,
+      });
       const lowered = await updateAs(editor, ticket.id, { post_id: event.id, ticket: { capacity: 10 } }).expect(200);
       expect(lowered.body.capacity_details).toMatchObject({ max: 10, available: 3, available_percentage: 30, sold: 7 });
       const belowSold = await updateAs(editor, ticket.id, { post_id: event.id, ticket: { capacity: 5 } }).expect(200);
@@ -420,7 +571,11 @@ describe('Tickets (e2e)', () => {
       const ticket = await createTicket(event, { ticket: { mode: 'own', capacity: 200 } });
       const sales = Array.from({ length: 30 }, () => sellUnits(testApp, ticket.id, 1));
       const edits = Array.from({ length: 6 }, (_unused, index) =>
-        updateAs(editor, ticket.id, { post_id: event.id, name: `Edit ${index}`, ticket: index % 2 === 0 ? { mode: 'capped', capacity: 200 } : { mode: 'own', capacity: 200 } }),
+        updateAs(editor, ticket.id, {
+          post_id: event.id,
+          name: `Edit ${index}`,
+          ticket: index % 2 === 0 ? { mode: 'capped', capacity: 200 } : { mode: 'own', capacity: 200 },
+        }),
       );
       const [sold, edited] = await Promise.all([Promise.all(sales), Promise.all(edits)]);
       expect(edited.map((response) => response.status)).toEqual(edits.map(() => 200));
@@ -480,7 +635,13 @@ describe('Tickets (e2e)', () => {
     it('changes what is sent: price, sale window in the event zone, a cleared start, a form-encoded body', async () => {
       const event = await newEvent({ timezone: 'America/New_York' });
       const created = await createTicket(event, { start_date: '2026-10-01', end_date: '2026-12-01', end_time: '18:00:00' });
-      const changed = await updateAs(editor, created.id, { post_id: event.id, price: '30', end_time: '20:00:00', start_date: '', provider: 'rsvp' }).expect(200);
+      const changed = await updateAs(editor, created.id, {
+        post_id: event.id,
+        price: '30',
+        end_time: '20:00:00',
+        start_date: '',
+        provider: 'rsvp',
+      }).expect(200);
       expect(changed.body).toMatchObject({ cost: '$30.00', available_from: '', available_until: '2026-12-01 20:00:00', provider: 'tc' });
       expect(changed.body.available_from_details).toEqual({ year: '', month: '', day: '', hour: '', minutes: '', seconds: '' });
       expect((await storedTicket(created.id)).saleEndUtc?.toISOString()).toBe('2026-12-02T01:00:00.000Z');
@@ -523,7 +684,11 @@ describe('Tickets (e2e)', () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
       expect((await http().patch(`${TICKETS}/${ticket.id}`).send({ post_id: event.id }).expect(401)).body.code).toBe('rest_forbidden');
-      const noNonce = await http().patch(`${TICKETS}/${ticket.id}`).set('Authorization', editor.authorization).send({ post_id: event.id }).expect(400);
+      const noNonce = await http()
+        .patch(`${TICKETS}/${ticket.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ post_id: event.id })
+        .expect(400);
       expect(noNonce.body.data.params).toEqual(['edit_ticket_nonce']);
       await updateAs(editor, ticket.id, { post_id: event.id, edit_ticket_nonce: nonce(editor, 'add_ticket_nonce') }).expect(403);
       await updateAs(editor, ticket.id, { post_id: event.id, edit_ticket_nonce: nonce(author, 'edit_ticket_nonce') }).expect(403);
@@ -542,7 +707,10 @@ describe('Tickets (e2e)', () => {
     it('deletes a ticket without attendees for good and answers 200 with it', async () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
-      const response = await removeAs(editor, ticket.id, { post_id: event.id, remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(200);
+      const response = await removeAs(editor, ticket.id, {
+        post_id: event.id,
+        remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce'),
+      }).expect(200);
       expect(response.body).toMatchObject({ id: ticket.id, title: 'General', post_id: event.id });
       expect(Object.keys(response.body)).toEqual(Object.keys(ticket));
       await getAs(editor, `${TICKETS}/${ticket.id}`).expect(404);
@@ -563,7 +731,10 @@ describe('Tickets (e2e)', () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
       await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: event.id, provider: 'tc', price: '10.00' });
-      const response = await removeAs(editor, ticket.id, { post_id: event.id, remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(409);
+      const response = await removeAs(editor, ticket.id, {
+        post_id: event.id,
+        remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce'),
+      }).expect(409);
       expect(response.body).toMatchObject({ code: 'has-attendees', data: { status: 409 } });
       expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: ticket.id })).toBe(true);
     });
@@ -573,12 +744,24 @@ describe('Tickets (e2e)', () => {
       const ticket = await createTicket(event);
       expect((await removeAs(editor, ticket.id, { post_id: event.id }).expect(400)).body.data.params).toEqual(['remove_ticket_nonce']);
       await removeAs(editor, ticket.id, { post_id: event.id, remove_ticket_nonce: nonce(editor, 'edit_ticket_nonce') }).expect(403);
-      expect((await removeAs(editor, ticket.id, { remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(400)).body.data.params).toEqual(['post_id']);
+      expect(
+        (await removeAs(editor, ticket.id, { remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(400)).body.data.params,
+      ).toEqual(['post_id']);
       const other = await newEvent();
       await removeAs(editor, ticket.id, { post_id: other.id, remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(400);
-      expect((await removeAs(otherAuthor, ticket.id, { post_id: event.id, remove_ticket_nonce: nonce(otherAuthor, 'remove_ticket_nonce') }).expect(403)).body.code).toBe('forbidden');
+      expect(
+        (
+          await removeAs(otherAuthor, ticket.id, {
+            post_id: event.id,
+            remove_ticket_nonce: nonce(otherAuthor, 'remove_ticket_nonce'),
+          }).expect(403)
+        ).body.code,
+      ).toBe('forbidden');
       expect((await http().delete(`${TICKETS}/${ticket.id}`).send({ post_id: event.id }).expect(401)).body.code).toBe('rest_forbidden');
-      expect((await removeAs(editor, 999999, { post_id: event.id, remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(404)).body.code).toBe('ticket-not-found');
+      expect(
+        (await removeAs(editor, 999999, { post_id: event.id, remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce') }).expect(404)).body
+          .code,
+      ).toBe('ticket-not-found');
       expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: ticket.id })).toBe(true);
     });
   });
@@ -598,7 +781,14 @@ describe('Tickets (e2e)', () => {
 
     it('adds the manager fields for those who manage the event, and only for them', async () => {
       const event = await newEvent();
-      const ticket = await createTicket(event, { provider: 'rsvp', sku: 'R-1', start_date: '2026-11-01', start_time: '08:00:00', end_date: '2027-01-10', end_time: '17:30:00' });
+      const ticket = await createTicket(event, {
+        provider: 'rsvp',
+        sku: 'R-1',
+        start_date: '2026-11-01',
+        start_time: '08:00:00',
+        end_date: '2027-01-10',
+        end_time: '17:30:00',
+      });
       for (const manager of [editor, author]) {
         const response = await getAs(manager, `${TICKETS}/${ticket.id}`).expect(200);
         expect(Object.keys(response.body)).toEqual([...Object.keys(RECORDED_RSVP_CREATE.body), ...MANAGER_SINGLE_EXTRAS]);
@@ -628,7 +818,11 @@ describe('Tickets (e2e)', () => {
       const ticket = await createTicket(draft);
       for (const caller of [null, otherAuthor, subscriber]) {
         const response = await getAs(caller, `${TICKETS}/${ticket.id}`).expect(401);
-        expect(response.body).toEqual({ code: 'ticket-not-accessible', message: 'The requested ticket is not accessible.', data: { status: 401 } });
+        expect(response.body).toEqual({
+          code: 'ticket-not-accessible',
+          message: 'The requested ticket is not accessible.',
+          data: { status: 401 },
+        });
       }
       await getAs(author, `${TICKETS}/${ticket.id}`).expect(200);
       await getAs(editor, `${TICKETS}/${ticket.id}`).expect(200);
@@ -694,9 +888,13 @@ describe('Tickets (e2e)', () => {
       const listParameters = doc.paths['/tickets'].get.parameters.map((parameter: { name: string }) => parameter.name);
       expect(listParameters).toHaveLength(26);
       expect(Object.keys(doc.paths['/tickets'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403']));
-      expect(Object.keys(doc.paths['/tickets/{id}'].delete.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409']));
+      expect(Object.keys(doc.paths['/tickets/{id}'].delete.responses)).toEqual(
+        expect.arrayContaining(['200', '400', '401', '403', '404', '409']),
+      );
       const index = (await http().get('/cal/tickets/v1').expect(200)).body;
-      expect(index.routes['/cal/tickets/v1/tickets/(?P<id>\\d+)'].methods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
+      expect(index.routes['/cal/tickets/v1/tickets/(?P<id>\\d+)'].methods).toEqual(
+        expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+      );
     });
   });
 
@@ -715,7 +913,10 @@ describe('Tickets (e2e)', () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
       await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: event.id, provider: 'tc', price: '10.00' });
-      const forced = await http().delete(`/cal/events/v1/events/${event.id}?force=true`).set('Authorization', editor.authorization).expect(409);
+      const forced = await http()
+        .delete(`/cal/events/v1/events/${event.id}?force=true`)
+        .set('Authorization', editor.authorization)
+        .expect(409);
       expect(forced.body.code).toBe('has-attendees');
       await http().delete(`/cal/events/v1/events/${event.id}`).set('Authorization', editor.authorization).expect(200);
       const withoutAttendees = await newEvent();
@@ -746,23 +947,52 @@ describe('Tickets (e2e)', () => {
       published = await newEvent({ timezone: 'America/New_York' });
       secondEvent = await newEvent();
       draftEvent = await newEvent({ status: 'draft' });
-      rsvp = await createTicket(published, { provider: 'rsvp', name: 'Free RSVP', description: 'Ticket desc', start_date: '2026-11-01', end_date: '2027-01-15', end_time: '09:00:00', ticket: { mode: 'own', capacity: 50 } });
-      paid = await createTicket(published, { name: 'General Admission', price: '25', description: 'Ticket desc', start_date: '2026-12-01', end_date: '2027-01-10', ticket: { mode: 'own', capacity: 100 } });
-      vip = await createTicket(secondEvent, { name: 'VIP lounge', price: '90', description: 'Champagne included', start_date: '', end_date: '', ticket: { mode: 'capped', capacity: 5, event_capacity: 40 } });
+      rsvp = await createTicket(published, {
+        provider: 'rsvp',
+        name: 'Free RSVP',
+        description: 'Ticket desc',
+        start_date: '2026-11-01',
+        end_date: '2027-01-15',
+        end_time: '09:00:00',
+        ticket: { mode: 'own', capacity: 50 },
+      });
+      paid = await createTicket(published, {
+        name: 'General Admission',
+        price: '25',
+        description: 'Ticket desc',
+        start_date: '2026-12-01',
+        end_date: '2027-01-10',
+        ticket: { mode: 'own', capacity: 100 },
+      });
+      vip = await createTicket(secondEvent, {
+        name: 'VIP lounge',
+        price: '90',
+        description: 'Champagne included',
+        start_date: '',
+        end_date: '',
+        ticket: { mode: 'capped', capacity: 5, event_capacity: 40 },
+      });
       unlimited = await createTicket(secondEvent, { name: 'Balcony', price: '5', ticket: { mode: '' } });
       soldOut = await createTicket(secondEvent, { name: 'Cheap seats', price: '1', ticket: { mode: 'own', capacity: 2 } });
       draftTicket = await createTicket(draftEvent, { name: 'Draft seat' });
       await testApp.dataSource.getRepository(Ticket).update({ id: vip.id }, { saleStartUtc: null, saleEndUtc: null });
       await sellUnits(testApp, soldOut.id, 2);
       await sellUnits(testApp, vip.id, 3);
-      const asRow = (ticket: Record<string, any>, eventId: number, provider: 'rsvp' | 'tc') => ({ id: ticket.id as number, eventId, provider, price: '0.00' });
-      for (let index = 0; index < 3; index += 1) await insertAttendee(testApp.dataSource, asRow(paid, published.id, 'tc'), { checkedIn: index === 0 });
+      const asRow = (ticket: Record<string, any>, eventId: number, provider: 'rsvp' | 'tc') => ({
+        id: ticket.id as number,
+        eventId,
+        provider,
+        price: '0.00',
+      });
+      for (let index = 0; index < 3; index += 1)
+        await insertAttendee(testApp.dataSource, asRow(paid, published.id, 'tc'), { checkedIn: index === 0 });
       await insertAttendee(testApp.dataSource, asRow(rsvp, published.id, 'rsvp'), { checkedIn: true });
       await insertAttendee(testApp.dataSource, asRow(rsvp, published.id, 'rsvp'), { checkedIn: true });
       const repository = testApp.dataSource.getRepository(Ticket);
       await repository.update({ id: rsvp.id }, { createdAt: new Date('2026-06-01T10:00:00Z') });
       await repository.update({ id: paid.id }, { createdAt: new Date('2026-07-01T10:00:00Z') });
-      for (const ticket of [vip, unlimited, soldOut, draftTicket]) await repository.update({ id: ticket.id }, { createdAt: new Date('2026-08-01T10:00:00Z') });
+      for (const ticket of [vip, unlimited, soldOut, draftTicket])
+        await repository.update({ id: ticket.id }, { createdAt: new Date('2026-08-01T10:00:00Z') });
     });
 
     it('lists published tickets of published events with the recorded envelope, headers and public shape', async () => {
@@ -835,14 +1065,19 @@ describe('Tickets (e2e)', () => {
     it('filters by include and exclude; ids that name nothing match nothing, as in the original', async () => {
       expect(ids((await listAs(null, { include: `${paid.id},${rsvp.id}` })).body)).toEqual([rsvp.id, paid.id]);
       expect(ids((await listAs(null, { 'include[]': [paid.id, rsvp.id], orderby: 'include' })).body)).toEqual([paid.id, rsvp.id]);
-      expect(ids((await listAs(null, { include: `${paid.id},${rsvp.id}`, orderby: 'include', order: 'desc' })).body)).toEqual([rsvp.id, paid.id]);
+      expect(ids((await listAs(null, { include: `${paid.id},${rsvp.id}`, orderby: 'include', order: 'desc' })).body)).toEqual([
+        rsvp.id,
+        paid.id,
+      ]);
       expect(ids((await listAs(null, { exclude: `${paid.id},${rsvp.id}` })).body)).toEqual([unlimited.id, soldOut.id, vip.id]);
       const nothing = await listAs(null, { include: '999999' }).expect(200);
       expect([nothing.body.total, nothing.body.total_pages, nothing.body.tickets]).toEqual([0, 0, []]);
       expect([nothing.headers['x-et-total'], nothing.headers['x-et-total-pages']]).toEqual(['0', '0']);
       expect(new URL(nothing.body.rest_url).search).toBe('?include=999999');
       expect(ids((await listAs(null, { include: `999999,${paid.id}` })).body)).toEqual([paid.id]);
-      expect(ids((await listAs(null, { exclude: `999999,${paid.id}`, orderby: 'id' })).body)).toEqual([rsvp.id, unlimited.id, soldOut.id, vip.id].sort((first, second) => first - second));
+      expect(ids((await listAs(null, { exclude: `999999,${paid.id}`, orderby: 'id' })).body)).toEqual(
+        [rsvp.id, unlimited.id, soldOut.id, vip.id].sort((first, second) => first - second),
+      );
       expect((await listAs(null, { include: 'abc' }).expect(400)).body.data.params).toHaveProperty('include');
     });
 
@@ -909,7 +1144,11 @@ describe('Tickets (e2e)', () => {
     });
 
     it('ignores the manager-only bounds for other callers, as the original', async () => {
-      for (const [caller, readable] of [[null, 5], [otherAuthor, 5], [author, 6]] as const) {
+      for (const [caller, readable] of [
+        [null, 5],
+        [otherAuthor, 5],
+        [author, 6],
+      ] as const) {
         const response = await listAs(caller, { attendees_min: 3, checkedin_min: 2, capacity_max: 1 }).expect(200);
         expect(response.body.total).toBe(readable);
         expect(response.body.rest_url).not.toContain('attendees_min');
@@ -917,9 +1156,21 @@ describe('Tickets (e2e)', () => {
     });
 
     it('sorts by title, id and slug in either direction', async () => {
-      expect(ids((await listAs(null, { orderby: 'title', order: 'DESC' })).body)).toEqual([vip.id, paid.id, rsvp.id, soldOut.id, unlimited.id]);
+      expect(ids((await listAs(null, { orderby: 'title', order: 'DESC' })).body)).toEqual([
+        vip.id,
+        paid.id,
+        rsvp.id,
+        soldOut.id,
+        unlimited.id,
+      ]);
       expect(ids((await listAs(null, { orderby: 'id' })).body)).toEqual([rsvp.id, paid.id, vip.id, unlimited.id, soldOut.id]);
-      expect(ids((await listAs(null, { orderby: 'id', order: 'desc' })).body)).toEqual([soldOut.id, unlimited.id, vip.id, paid.id, rsvp.id]);
+      expect(ids((await listAs(null, { orderby: 'id', order: 'desc' })).body)).toEqual([
+        soldOut.id,
+        unlimited.id,
+        vip.id,
+        paid.id,
+        rsvp.id,
+      ]);
       expect(ids((await listAs(null, { orderby: 'slug' })).body)).toEqual([unlimited.id, soldOut.id, rsvp.id, paid.id, vip.id]);
       await listAs(null, { orderby: 'price' }).expect(400);
       await listAs(null, { order: 'sideways' }).expect(400);
@@ -950,13 +1201,48 @@ describe('Tickets (e2e)', () => {
       await listAs(null, { per_page: 100 }).expect(200);
       await listAs(null, { page: 0 }).expect(400);
       const past = await listAs(null, { page: 2 }).expect(400);
-      expect(past.body).toEqual({ code: 'invalid-page-number', message: 'The page number requested is larger than the number of pages available.', data: { status: 400 } });
+      expect(past.body).toEqual({
+        code: 'invalid-page-number',
+        message: 'The page number requested is larger than the number of pages available.',
+        data: { status: 400 },
+      });
       await listAs(null, { search: 'nothing matches this', page: 1 }).expect(200);
     });
 
     it('never answers 500 to arbitrary query parameters', async () => {
-      const names = ['page', 'per_page', 'search', 'offset', 'order', 'orderby', 'is_available', 'provider', 'after', 'before', 'include', 'exclude', 'include_post', 'exclude_post', 'attendees_min', 'attendees_max', 'checkedin_min', 'checkedin_max', 'capacity_min', 'capacity_max', 'available_from', 'available_until', 'post_status', 'status', 'currency', 'attendee_information_available'];
-      const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '1e309', '99999999999999999999', 'true', '[1,2]', '1,2,x', '2027-02-30'));
+      const names = [
+        'page',
+        'per_page',
+        'search',
+        'offset',
+        'order',
+        'orderby',
+        'is_available',
+        'provider',
+        'after',
+        'before',
+        'include',
+        'exclude',
+        'include_post',
+        'exclude_post',
+        'attendees_min',
+        'attendees_max',
+        'checkedin_min',
+        'checkedin_max',
+        'capacity_min',
+        'capacity_max',
+        'available_from',
+        'available_until',
+        'post_status',
+        'status',
+        'currency',
+        'attendee_information_available',
+      ];
+      const value = fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.integer().map(String),
+        fc.constantFrom('', '0', '-1', '1e309', '99999999999999999999', 'true', '[1,2]', '1,2,x', '2027-02-30'),
+      );
       await fc.assert(
         fc.asyncProperty(fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 4 }), async (query) => {
           const response = await listAs(editor, query);

@@ -27,8 +27,29 @@ const RECORDED_VENUE = {
 
 /** Keys of the recorded single GET of that venue (19-venue-single.json), in order. */
 const RECORDED_SINGLE_KEYS = [
-  'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'address', 'city', 'country',
-  'state', 'zip', 'phone', 'website', 'stateprovince', 'json_ld', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+  'id',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+  'venue',
+  'slug',
+  'address',
+  'city',
+  'country',
+  'state',
+  'zip',
+  'phone',
+  'website',
+  'stateprovince',
+  'json_ld',
+  'show_map',
+  'show_map_link',
+  'global_id',
+  'global_id_lineage',
 ];
 
 /** The recorded JSON-LD of that venue. */
@@ -104,7 +125,13 @@ describe('Venues (e2e)', () => {
         global_id_lineage: [`127.0.0.1?id=${id}`],
       });
       const stored = await venues().findOneByOrFail({ id });
-      expect(stored).toMatchObject({ title: 'Loopback Hall', city: 'Springfield', stateprovince: 'IL', authorId: editor.id, status: 'publish' });
+      expect(stored).toMatchObject({
+        title: 'Loopback Hall',
+        city: 'Springfield',
+        stateprovince: 'IL',
+        authorId: editor.id,
+        status: 'publish',
+      });
     });
 
     it('publishes by default for publishers and saves drafts for contributors', async () => {
@@ -158,7 +185,11 @@ describe('Venues (e2e)', () => {
     });
 
     it('returns 400 rest_invalid_param naming author when it is no user', async () => {
-      const response = await http().post(VENUES).set('Authorization', editor.authorization).send({ venue: 'Ghost Hall', author: 999999 }).expect(400);
+      const response = await http()
+        .post(VENUES)
+        .set('Authorization', editor.authorization)
+        .send({ venue: 'Ghost Hall', author: 999999 })
+        .expect(400);
       expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { author: expect.any(String) } } });
     });
 
@@ -198,8 +229,19 @@ describe('Venues (e2e)', () => {
         .type('form')
         .send('venue=Form+Hall&city=Lyon&show_map=false&show_map_link=true&geo_lat=45.764043&geo_lng=4.835659')
         .expect(201);
-      expect(response.body).toMatchObject({ venue: 'Form Hall', city: 'Lyon', show_map: false, show_map_link: true, geo_lat: 45.764043, geo_lng: 4.835659 });
-      expect(await venues().findOneByOrFail({ id: response.body.id })).toMatchObject({ showMap: false, geoLat: 45.764043, geoLng: 4.835659 });
+      expect(response.body).toMatchObject({
+        venue: 'Form Hall',
+        city: 'Lyon',
+        show_map: false,
+        show_map_link: true,
+        geo_lat: 45.764043,
+        geo_lng: 4.835659,
+      });
+      expect(await venues().findOneByOrFail({ id: response.body.id })).toMatchObject({
+        showMap: false,
+        geoLat: 45.764043,
+        geoLng: 4.835659,
+      });
     });
 
     it('ignores read-only and computed fields in the body', async () => {
@@ -298,7 +340,12 @@ describe('Venues (e2e)', () => {
       const created = await createVenue(editor, { ...RECORDED_VENUE, geo_lat: 39.7817, geo_lng: -89.6501 });
       const response = await http().get(`${VENUES}/${created.id}`).expect(200);
       const keys = Object.keys(response.body);
-      expect(keys.slice(keys.indexOf('stateprovince'), keys.indexOf('show_map'))).toEqual(['stateprovince', 'geo_lat', 'geo_lng', 'json_ld']);
+      expect(keys.slice(keys.indexOf('stateprovince'), keys.indexOf('show_map'))).toEqual([
+        'stateprovince',
+        'geo_lat',
+        'geo_lng',
+        'json_ld',
+      ]);
       expect(response.body).toMatchObject({ geo_lat: 39.7817, geo_lng: -89.6501 });
       expect(response.body.json_ld.geo).toEqual({ '@type': 'GeoCoordinates', latitude: 39.7817, longitude: -89.6501 });
     });
@@ -307,8 +354,21 @@ describe('Venues (e2e)', () => {
       const created = await createVenue(editor, { venue: 'Minimal Hall', show_map: false, show_map_link: false });
       const response = await http().get(`${VENUES}/${created.id}`).expect(200);
       expect(Object.keys(response.body)).toEqual([
-        'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'json_ld',
-        'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'venue',
+        'slug',
+        'json_ld',
+        'show_map',
+        'show_map_link',
+        'global_id',
+        'global_id_lineage',
       ]);
       expect(response.body).toMatchObject({ show_map: false, show_map_link: false });
       expect(response.body.json_ld).toEqual({
@@ -344,7 +404,11 @@ describe('Venues (e2e)', () => {
     it('hides a draft from anonymous callers and other contributors with 403 venue-not-accessible', async () => {
       const draft = await createVenue(contributor, { venue: 'Draft Hall' });
       const anonymous = await http().get(`${VENUES}/${draft.id}`).expect(403);
-      expect(anonymous.body).toEqual({ code: 'venue-not-accessible', message: 'The requested venue is not accessible', data: { status: 403 } });
+      expect(anonymous.body).toEqual({
+        code: 'venue-not-accessible',
+        message: 'The requested venue is not accessible',
+        data: { status: 403 },
+      });
       await http().get(`${VENUES}/${draft.id}`).set('Authorization', otherContributor.authorization).expect(403);
       await http().get(`${VENUES}/by-slug/draft-hall`).expect(403);
     });
@@ -360,7 +424,11 @@ describe('Venues (e2e)', () => {
   describe('update', () => {
     it.each(['post', 'put', 'patch'] as const)('updates with %s, keeping fields left out', async (method) => {
       const created = await createVenue(editor, RECORDED_VENUE);
-      const response = await http()[method](`${VENUES}/${created.id}`).set('Authorization', editor.authorization).send({ city: 'Chicago' }).expect(200);
+      const response = await http()
+        [method](`${VENUES}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ city: 'Chicago' })
+        .expect(200);
       expect(response.body).toMatchObject({ ...RECORDED_VENUE, city: 'Chicago', id: created.id });
       expect(response.body.json_ld).toBeUndefined();
       expect((await venues().findOneByOrFail({ id: created.id })).city).toBe('Chicago');
@@ -374,18 +442,31 @@ describe('Venues (e2e)', () => {
         .send({ phone: '', description: '', website: '', geo_lat: '', geo_lng: '' })
         .expect(200);
       for (const key of ['phone', 'description', 'website', 'geo_lat', 'geo_lng']) expect(response.body).not.toHaveProperty(key);
-      expect(await venues().findOneByOrFail({ id: created.id })).toMatchObject({ phone: null, description: null, website: null, geoLat: null });
+      expect(await venues().findOneByOrFail({ id: created.id })).toMatchObject({
+        phone: null,
+        description: null,
+        website: null,
+        geoLat: null,
+      });
     });
 
     it('refuses to clear the name with 400', async () => {
       const created = await createVenue(editor, RECORDED_VENUE);
-      const response = await http().put(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).send({ venue: '' }).expect(400);
+      const response = await http()
+        .put(`${VENUES}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ venue: '' })
+        .expect(400);
       expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { venue: expect.any(String) } } });
     });
 
     it('follows state with stateprovince unless stateprovince is sent', async () => {
       const created = await createVenue(editor, RECORDED_VENUE);
-      const moved = await http().patch(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).send({ state: 'WI' }).expect(200);
+      const moved = await http()
+        .patch(`${VENUES}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ state: 'WI' })
+        .expect(200);
       expect(moved.body).toMatchObject({ state: 'WI', stateprovince: 'WI' });
       const explicit = await http()
         .patch(`${VENUES}/${created.id}`)
@@ -399,28 +480,48 @@ describe('Venues (e2e)', () => {
       const created = await createVenue(editor, RECORDED_VENUE);
       for (const method of ['post', 'put', 'patch'] as const) {
         const zip = `6270${['post', 'put', 'patch'].indexOf(method)}`;
-        const response = await http()[method](`${VENUES}/by-slug/loopback-hall`).set('Authorization', editor.authorization).send({ zip }).expect(200);
+        const response = await http()
+          [method](`${VENUES}/by-slug/loopback-hall`)
+          .set('Authorization', editor.authorization)
+          .send({ zip })
+          .expect(200);
         expect(response.body).toMatchObject({ id: created.id, zip });
       }
     });
 
     it('changes the slug when one is sent and rebuilds it from the name for ""', async () => {
       const created = await createVenue(editor, RECORDED_VENUE);
-      const renamed = await http().patch(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).send({ slug: 'the-hall' }).expect(200);
+      const renamed = await http()
+        .patch(`${VENUES}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ slug: 'the-hall' })
+        .expect(200);
       expect(renamed.body.slug).toBe('the-hall');
-      const rebuilt = await http().patch(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).send({ slug: '', venue: 'Other Hall' }).expect(200);
+      const rebuilt = await http()
+        .patch(`${VENUES}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ slug: '', venue: 'Other Hall' })
+        .expect(200);
       expect(rebuilt.body.slug).toBe('other-hall');
     });
 
     it('returns 404 venue-not-found for an unknown id or slug', async () => {
       const byId = await http().patch(`${VENUES}/987654`).set('Authorization', editor.authorization).send({ city: 'X' }).expect(404);
       expect(byId.body).toMatchObject({ code: 'venue-not-found', message: 'The venue with ID 987654 does not exist.' });
-      const bySlug = await http().put(`${VENUES}/by-slug/nowhere`).set('Authorization', editor.authorization).send({ city: 'X' }).expect(404);
+      const bySlug = await http()
+        .put(`${VENUES}/by-slug/nowhere`)
+        .set('Authorization', editor.authorization)
+        .send({ city: 'X' })
+        .expect(404);
       expect(bySlug.body.code).toBe('venue-not-found');
     });
 
     it('validates before looking the venue up, and looks it up before checking permission', async () => {
-      const invalid = await http().patch(`${VENUES}/987654`).set('Authorization', editor.authorization).send({ website: 'nope' }).expect(400);
+      const invalid = await http()
+        .patch(`${VENUES}/987654`)
+        .set('Authorization', editor.authorization)
+        .send({ website: 'nope' })
+        .expect(400);
       expect(invalid.body.code).toBe('rest_invalid_param');
       await http().patch(`${VENUES}/987654`).set('Authorization', contributor.authorization).send({ city: 'X' }).expect(404);
     });
@@ -433,11 +534,19 @@ describe('Venues (e2e)', () => {
 
     it("lets a contributor edit its own draft but not others' venues or its own published one", async () => {
       const own = await createVenue(contributor, { venue: 'Own Draft' });
-      const edited = await http().patch(`${VENUES}/${own.id}`).set('Authorization', contributor.authorization).send({ city: 'Nantes' }).expect(200);
+      const edited = await http()
+        .patch(`${VENUES}/${own.id}`)
+        .set('Authorization', contributor.authorization)
+        .send({ city: 'Nantes' })
+        .expect(200);
       expect(edited.body).toMatchObject({ city: 'Nantes', status: 'draft' });
 
       const others = await createVenue(otherContributor, { venue: 'Their Draft' });
-      const forbidden = await http().patch(`${VENUES}/${others.id}`).set('Authorization', contributor.authorization).send({ city: 'X' }).expect(403);
+      const forbidden = await http()
+        .patch(`${VENUES}/${others.id}`)
+        .set('Authorization', contributor.authorization)
+        .send({ city: 'X' })
+        .expect(403);
       expect(forbidden.body).toMatchObject({ code: 'rest_forbidden', data: { status: 403 } });
 
       await http().patch(`${VENUES}/${own.id}`).set('Authorization', editor.authorization).send({ status: 'publish' }).expect(200);
@@ -446,7 +555,11 @@ describe('Venues (e2e)', () => {
 
     it('scales a contributor publishing its draft back to pending', async () => {
       const own = await createVenue(contributor, { venue: 'Own Draft' });
-      const response = await http().patch(`${VENUES}/${own.id}`).set('Authorization', contributor.authorization).send({ status: 'publish' }).expect(200);
+      const response = await http()
+        .patch(`${VENUES}/${own.id}`)
+        .set('Authorization', contributor.authorization)
+        .send({ status: 'publish' })
+        .expect(200);
       expect(response.body.status).toBe('pending');
     });
 
@@ -463,7 +576,11 @@ describe('Venues (e2e)', () => {
     it('restores a trashed venue by updating its status', async () => {
       const created = await createVenue(editor, RECORDED_VENUE);
       await http().delete(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).expect(200);
-      const restored = await http().patch(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).send({ status: 'publish' }).expect(200);
+      const restored = await http()
+        .patch(`${VENUES}/${created.id}`)
+        .set('Authorization', editor.authorization)
+        .send({ status: 'publish' })
+        .expect(200);
       expect(restored.body.status).toBe('publish');
     });
   });
@@ -492,7 +609,11 @@ describe('Venues (e2e)', () => {
     it('deletes a trashed venue for good with force=true', async () => {
       const created = await createVenue(editor, RECORDED_VENUE);
       await http().delete(`${VENUES}/${created.id}`).set('Authorization', editor.authorization).expect(200);
-      const response = await http().delete(`${VENUES}/${created.id}`).query({ force: 'true' }).set('Authorization', editor.authorization).expect(200);
+      const response = await http()
+        .delete(`${VENUES}/${created.id}`)
+        .query({ force: 'true' })
+        .set('Authorization', editor.authorization)
+        .expect(200);
       expect(response.body.status).toBe('trash');
       expect(await venues().findOneBy({ id: created.id })).toBeNull();
     });
@@ -509,11 +630,15 @@ describe('Venues (e2e)', () => {
       await createVenue(editor, RECORDED_VENUE);
       const response = await http().delete(`${VENUES}/by-slug/loopback-hall`).set('Authorization', editor.authorization).expect(200);
       expect(response.body.status).toBe('trash');
-      expect((await http().delete(`${VENUES}/by-slug/nowhere`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('venue-not-found');
-      expect((await http().delete(`${VENUES}/987654`).set('Authorization', editor.authorization).expect(404)).body.code).toBe('venue-not-found');
+      expect((await http().delete(`${VENUES}/by-slug/nowhere`).set('Authorization', editor.authorization).expect(404)).body.code).toBe(
+        'venue-not-found',
+      );
+      expect((await http().delete(`${VENUES}/987654`).set('Authorization', editor.authorization).expect(404)).body.code).toBe(
+        'venue-not-found',
+      );
     });
 
-    it("checks each role: anonymous 401, subscriber 403, contributor own draft only", async () => {
+    it('checks each role: anonymous 401, subscriber 403, contributor own draft only', async () => {
       const others = await createVenue(otherContributor, { venue: 'Their Draft' });
       await http().delete(`${VENUES}/${others.id}`).expect(401);
       await http().delete(`${VENUES}/${others.id}`).set('Authorization', subscriber.authorization).expect(403);
@@ -692,9 +817,17 @@ describe('Venues (e2e)', () => {
       it('only_with_upcoming: linked to an event that has not ended and the caller can see', async () => {
         const anonymous = await http().get(VENUES).query({ only_with_upcoming: true }).expect(200);
         expect(names(anonymous.body)).toEqual(['Linked']);
-        const byEditor = await http().get(VENUES).query({ only_with_upcoming: true }).set('Authorization', editor.authorization).expect(200);
+        const byEditor = await http()
+          .get(VENUES)
+          .query({ only_with_upcoming: true })
+          .set('Authorization', editor.authorization)
+          .expect(200);
         expect(names(byEditor.body)).toEqual(['Linked', 'Private Only']);
-        const byAuthor = await http().get(VENUES).query({ only_with_upcoming: true }).set('Authorization', author.authorization).expect(200);
+        const byAuthor = await http()
+          .get(VENUES)
+          .query({ only_with_upcoming: true })
+          .set('Authorization', author.authorization)
+          .expect(200);
         expect(names(byAuthor.body)).toEqual(['Linked']);
       });
 
@@ -726,7 +859,9 @@ describe('Venues (e2e)', () => {
         };
         expect(await countQueries({ per_page: 1 })).toBe(2);
         // TypeORM skips the count when the first page is not full.
-        expect(await countQueries({ per_page: 100, search: 'only', has_events: true, only_with_upcoming: true, status: 'publish,draft' })).toBeLessThanOrEqual(2);
+        expect(
+          await countQueries({ per_page: 100, search: 'only', has_events: true, only_with_upcoming: true, status: 'publish,draft' }),
+        ).toBeLessThanOrEqual(2);
         // The event filter first checks that the event exists.
         expect(await countQueries({ event: publishedEventId, per_page: 1 })).toBe(3);
       });
@@ -754,9 +889,15 @@ describe('Venues (e2e)', () => {
       expect(body.$ref).toMatch(/Create/);
       const index = await http().get('/cal/events/v1').expect(200);
       expect(Object.keys(index.body.routes)).toEqual(
-        expect.arrayContaining(['/cal/events/v1/venues', '/cal/events/v1/venues/(?P<id>\\d+)', '/cal/events/v1/venues/by-slug/(?P<slug>[^/]+)']),
+        expect.arrayContaining([
+          '/cal/events/v1/venues',
+          '/cal/events/v1/venues/(?P<id>\\d+)',
+          '/cal/events/v1/venues/by-slug/(?P<slug>[^/]+)',
+        ]),
       );
-      const create = index.body.routes['/cal/events/v1/venues'].endpoints.find((endpoint: { methods: string[] }) => endpoint.methods.includes('POST'));
+      const create = index.body.routes['/cal/events/v1/venues'].endpoints.find((endpoint: { methods: string[] }) =>
+        endpoint.methods.includes('POST'),
+      );
       expect(create.args.venue).toMatchObject({ required: true, type: 'string' });
       expect(create.args.description).toMatchObject({ required: false, type: 'string' });
     });
@@ -765,14 +906,31 @@ describe('Venues (e2e)', () => {
   describe('robustness', () => {
     const odd = fc.oneof(
       fc.string(),
-      fc.constantFrom('', ' ', '-1', '0', '1e9', '99999999999999999999', '[1,2]', '%', '%25', 'a,b', 'null', 'true', '2027-02-30', '\u{1F600}'.repeat(100)),
+      fc.constantFrom(
+        '',
+        ' ',
+        '-1',
+        '0',
+        '1e9',
+        '99999999999999999999',
+        '[1,2]',
+        '%',
+        '%25',
+        'a,b',
+        'null',
+        'true',
+        '2027-02-30',
+        '\u{1F600}'.repeat(100),
+      ),
     );
 
     it('never answers a 500 to odd list parameters', async () => {
       const parameter = fc.constantFrom('page', 'per_page', 'search', 'event', 'has_events', 'only_with_upcoming', 'status');
       await fc.assert(
         fc.asyncProperty(parameter, odd, fc.boolean(), async (name, value, signedIn) => {
-          const call = http().get(VENUES).query({ [name]: value });
+          const call = http()
+            .get(VENUES)
+            .query({ [name]: value });
           const response = await (signedIn ? call.set('Authorization', editor.authorization) : call);
           expect(response.status).toBeLessThan(500);
         }),
@@ -782,13 +940,50 @@ describe('Venues (e2e)', () => {
 
     it('never answers a 500 to odd bodies on create and update, or odd slugs', async () => {
       const target = await createOrganizerOrVenue();
-      const field = fc.constantFrom('venue', 'description', 'excerpt', 'slug', 'status', 'image', 'author', 'date', 'date_utc', 'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone', 'website', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng');
-      const jsonValue = fc.oneof(odd, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+      const field = fc.constantFrom(
+        'venue',
+        'description',
+        'excerpt',
+        'slug',
+        'status',
+        'image',
+        'author',
+        'date',
+        'date_utc',
+        'address',
+        'city',
+        'country',
+        'province',
+        'state',
+        'stateprovince',
+        'zip',
+        'phone',
+        'website',
+        'show_map',
+        'show_map_link',
+        'geo_lat',
+        'geo_lng',
+      );
+      const jsonValue = fc.oneof(
+        odd,
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.string(), { maxLength: 2 }),
+        fc.object({ maxDepth: 1 }),
+      );
       await fc.assert(
         fc.asyncProperty(field, jsonValue, async (name, value) => {
-          const created = await http().post(VENUES).set('Authorization', editor.authorization).send({ venue: 'Fuzz', [name]: value });
+          const created = await http()
+            .post(VENUES)
+            .set('Authorization', editor.authorization)
+            .send({ venue: 'Fuzz', [name]: value });
           expect(created.status).toBeLessThan(500);
-          const updated = await http().patch(`${VENUES}/${target.id}`).set('Authorization', editor.authorization).send({ [name]: value });
+          const updated = await http()
+            .patch(`${VENUES}/${target.id}`)
+            .set('Authorization', editor.authorization)
+            .send({ [name]: value });
           expect(updated.status).toBeLessThan(500);
         }),
         { numRuns: 80 },
@@ -801,7 +996,11 @@ describe('Venues (e2e)', () => {
         { numRuns: 40 },
       );
       for (const body of ['[]', '"text"', 'null', '[{"venue":"x"}]']) {
-        const response = await http().post(VENUES).set('Authorization', editor.authorization).set('Content-Type', 'application/json').send(body);
+        const response = await http()
+          .post(VENUES)
+          .set('Authorization', editor.authorization)
+          .set('Content-Type', 'application/json')
+          .send(body);
         expect(response.status).toBe(400);
       }
       expect((await http().get(`${VENUES}/by-slug/%E0%A4%A`)).status).toBeLessThan(500);
@@ -817,14 +1016,29 @@ describe('Venues (e2e)', () => {
     const asUser = (user: TestUser) => ({ id: user.id, login: user.login, role: user.role });
 
     it('creates a venue from an object of fields', async () => {
-      const venue = await service().findOrCreateForEvent({ venue: 'Inline Hall', city: 'Lille', show_map: 'false' }, asUser(author), testApp.dataSource.manager);
-      expect(venue).toMatchObject({ title: 'Inline Hall', city: 'Lille', showMap: false, status: 'publish', authorId: author.id, slug: 'inline-hall' });
+      const venue = await service().findOrCreateForEvent(
+        { venue: 'Inline Hall', city: 'Lille', show_map: 'false' },
+        asUser(author),
+        testApp.dataSource.manager,
+      );
+      expect(venue).toMatchObject({
+        title: 'Inline Hall',
+        city: 'Lille',
+        showMap: false,
+        status: 'publish',
+        authorId: author.id,
+        slug: 'inline-hall',
+      });
       expect(await venues().findOneByOrFail({ id: venue.id })).toMatchObject({ title: 'Inline Hall' });
     });
 
     it('reuses an exact match', async () => {
       const existing = await createVenue(editor, RECORDED_VENUE);
-      const venue = await service().findOrCreateForEvent({ venue: 'loopback hall', city: 'SPRINGFIELD' }, asUser(author), testApp.dataSource.manager);
+      const venue = await service().findOrCreateForEvent(
+        { venue: 'loopback hall', city: 'SPRINGFIELD' },
+        asUser(author),
+        testApp.dataSource.manager,
+      );
       expect(venue.id).toBe(existing.id);
     });
 
@@ -834,7 +1048,9 @@ describe('Venues (e2e)', () => {
         code: 'rest_invalid_param',
         extraData: { params: { 'venue[venue]': expect.any(String), 'venue[website]': expect.any(String) } },
       });
-      await expect(service().findOrCreateForEvent({ venue: 'X', author: 999999 }, asUser(editor), testApp.dataSource.manager)).rejects.toMatchObject({
+      await expect(
+        service().findOrCreateForEvent({ venue: 'X', author: 999999 }, asUser(editor), testApp.dataSource.manager),
+      ).rejects.toMatchObject({
         code: 'rest_invalid_param',
         extraData: { params: { 'venue[author]': expect.any(String) } },
       });

@@ -115,14 +115,17 @@ describe('Webhooks', () => {
 
   async function removeAll(): Promise<void> {
     const list = await request(testApp.server).get(WEBHOOKS).set('Authorization', ADMIN_AUTH).expect(200);
-    for (const hook of list.body.webhooks as Array<{ id: number }>) await request(testApp.server).delete(`${WEBHOOKS}/${hook.id}`).set('Authorization', ADMIN_AUTH).expect(200);
+    for (const hook of list.body.webhooks as Array<{ id: number }>)
+      await request(testApp.server).delete(`${WEBHOOKS}/${hook.id}`).set('Authorization', ADMIN_AUTH).expect(200);
   }
 
   async function freeCheckout(capacity = 10, quantity = 1) {
     const event = await insertEvent(testApp.dataSource);
     const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity });
     const buyer = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity }]);
-    const order = await checkout(testApp, buyer, { provider: 'tc', purchaser: { name: 'Hook Buyer', email: 'hooks@example.org' } }).expect(201);
+    const order = await checkout(testApp, buyer, { provider: 'tc', purchaser: { name: 'Hook Buyer', email: 'hooks@example.org' } }).expect(
+      201,
+    );
     return { event, ticket, order: order.body as { id: number } };
   }
 
@@ -136,10 +139,18 @@ describe('Webhooks', () => {
 
   describe('administration', () => {
     it('is for administrators only', async () => {
-      expect((await request(testApp.server).get(WEBHOOKS).expect(401)).body).toEqual({ code: 'rest_forbidden', message: expect.any(String), data: { status: 401 } });
+      expect((await request(testApp.server).get(WEBHOOKS).expect(401)).body).toEqual({
+        code: 'rest_forbidden',
+        message: expect.any(String),
+        data: { status: 401 },
+      });
       for (const role of ['editor', 'author', 'subscriber'] as const) {
         const user = await createUser(testApp, role);
-        const refused = await request(testApp.server).post(WEBHOOKS).set('Authorization', user.authorization).send({ url: receiver.url }).expect(403);
+        const refused = await request(testApp.server)
+          .post(WEBHOOKS)
+          .set('Authorization', user.authorization)
+          .send({ url: receiver.url })
+          .expect(403);
         expect(refused.body).toEqual({ code: 'rest_forbidden', message: expect.any(String), data: { status: 403 } });
         await request(testApp.server).get(WEBHOOKS).set('Authorization', user.authorization).expect(403);
       }
@@ -165,9 +176,17 @@ describe('Webhooks', () => {
       const list = await request(testApp.server).get(WEBHOOKS).set('Authorization', ADMIN_AUTH).expect(200);
       expect(list.body.webhooks).toEqual([read.body]);
 
-      const patched = await request(testApp.server).patch(path).set('Authorization', ADMIN_AUTH).send({ event_types: ['order.placed'], description: 'CRM', enabled: false }).expect(200);
+      const patched = await request(testApp.server)
+        .patch(path)
+        .set('Authorization', ADMIN_AUTH)
+        .send({ event_types: ['order.placed'], description: 'CRM', enabled: false })
+        .expect(200);
       expect(patched.body).toMatchObject({ event_types: ['order.placed'], description: 'CRM', enabled: false });
-      const put = await request(testApp.server).put(path).set('Authorization', ADMIN_AUTH).send({ enabled: true, event_types: null }).expect(200);
+      const put = await request(testApp.server)
+        .put(path)
+        .set('Authorization', ADMIN_AUTH)
+        .send({ enabled: true, event_types: null })
+        .expect(200);
       expect(put.body).toMatchObject({ event_types: null, enabled: true });
 
       const removed = await request(testApp.server).delete(path).set('Authorization', ADMIN_AUTH).expect(200);
@@ -178,7 +197,11 @@ describe('Webhooks', () => {
     });
 
     it('refuses bad input with a 400 naming the field', async () => {
-      const post = (body: unknown) => request(testApp.server).post(WEBHOOKS).set('Authorization', ADMIN_AUTH).send(body as object);
+      const post = (body: unknown) =>
+        request(testApp.server)
+          .post(WEBHOOKS)
+          .set('Authorization', ADMIN_AUTH)
+          .send(body as object);
       for (const url of ['ftp://example.org/x', 'not a url', 'http://user:pass@127.0.0.1/', 'http://no-such-host.invalid/']) {
         const response = await post({ url }).expect(400);
         expect(response.body.code).toBe('rest_invalid_param');
@@ -205,7 +228,12 @@ describe('Webhooks', () => {
       const { secret } = await endpoint({ url: receiver.url });
       const { order, ticket } = await freeCheckout(2, 2);
       await drain();
-      expect(receiver.received.map((entry) => entry.payload.type)).toEqual(['order.placed', 'attendee.created', 'attendee.created', 'ticket.sold_out']);
+      expect(receiver.received.map((entry) => entry.payload.type)).toEqual([
+        'order.placed',
+        'attendee.created',
+        'attendee.created',
+        'ticket.sold_out',
+      ]);
       expect(receiver.received.every((entry) => entry.verified)).toBe(true);
       const [placed] = receiver.ofType('order.placed');
       expect(placed.payload.data).toMatchObject({ order_id: order.id, status: 'completed', purchaser_email: 'hooks@example.org' });
@@ -220,11 +248,22 @@ describe('Webhooks', () => {
     });
 
     it('sends only the subscribed types, and check-in, check-out and event changes', async () => {
-      await endpoint({ url: receiver.url, event_types: ['attendee.checked_in', 'attendee.checked_out', 'event.published', 'event.updated', 'event.trashed'] });
+      await endpoint({
+        url: receiver.url,
+        event_types: ['attendee.checked_in', 'attendee.checked_out', 'event.published', 'event.updated', 'event.trashed'],
+      });
       const { order } = await freeCheckout();
       const [attendee] = await testApp.dataSource.getRepository(Attendee).find({ where: { orderId: order.id } });
-      await request(testApp.server).put(`/cal/tickets/v1/attendees/${attendee.id}`).set('Authorization', ADMIN_AUTH).send({ check_in: true }).expect(200);
-      await request(testApp.server).put(`/cal/tickets/v1/attendees/${attendee.id}`).set('Authorization', ADMIN_AUTH).send({ check_in: false }).expect(200);
+      await request(testApp.server)
+        .put(`/cal/tickets/v1/attendees/${attendee.id}`)
+        .set('Authorization', ADMIN_AUTH)
+        .send({ check_in: true })
+        .expect(200);
+      await request(testApp.server)
+        .put(`/cal/tickets/v1/attendees/${attendee.id}`)
+        .set('Authorization', ADMIN_AUTH)
+        .send({ check_in: false })
+        .expect(200);
       const created = await request(testApp.server)
         .post('/cal/events/v1/events')
         .set('Authorization', ADMIN_AUTH)
@@ -236,7 +275,13 @@ describe('Webhooks', () => {
       await request(testApp.server).post(eventPath).set('Authorization', ADMIN_AUTH).send({ title: 'Hooked and renamed' }).expect(200);
       await request(testApp.server).delete(eventPath).set('Authorization', ADMIN_AUTH).expect(200);
       await drain();
-      expect(receiver.received.map((entry) => entry.payload.type)).toEqual(['attendee.checked_in', 'attendee.checked_out', 'event.published', 'event.updated', 'event.trashed']);
+      expect(receiver.received.map((entry) => entry.payload.type)).toEqual([
+        'attendee.checked_in',
+        'attendee.checked_out',
+        'event.published',
+        'event.updated',
+        'event.trashed',
+      ]);
       expect(receiver.received[0].payload.data).toMatchObject({ attendee_id: attendee.id, checkin_source: 'site' });
       expect(receiver.ofType('event.updated')[0].payload.data).toMatchObject({ event_id: created.body.id, title: 'Hooked and renamed' });
       expect(receiver.received.every((entry) => entry.verified)).toBe(true);
@@ -284,14 +329,26 @@ describe('Webhooks', () => {
       await drain();
       const log = await request(testApp.server).get(`${WEBHOOKS}/${hook.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200);
       const [delivery] = log.body.deliveries as Array<{ id: number; message_id: string }>;
-      const again = await request(testApp.server).post(`${WEBHOOKS}/${hook.id}/deliveries/${delivery.id}/redeliver`).set('Authorization', ADMIN_AUTH).expect(202);
+      const again = await request(testApp.server)
+        .post(`${WEBHOOKS}/${hook.id}/deliveries/${delivery.id}/redeliver`)
+        .set('Authorization', ADMIN_AUTH)
+        .expect(202);
       expect(again.body).toMatchObject({ message_id: delivery.message_id, status: 'pending', attempts: 0 });
       await drain();
-      expect(receiver.ofType('order.placed').map((entry) => entry.headers['webhook-id'])).toEqual([delivery.message_id, delivery.message_id]);
-      const missing = await request(testApp.server).post(`${WEBHOOKS}/${hook.id}/deliveries/99999999/redeliver`).set('Authorization', ADMIN_AUTH).expect(404);
+      expect(receiver.ofType('order.placed').map((entry) => entry.headers['webhook-id'])).toEqual([
+        delivery.message_id,
+        delivery.message_id,
+      ]);
+      const missing = await request(testApp.server)
+        .post(`${WEBHOOKS}/${hook.id}/deliveries/99999999/redeliver`)
+        .set('Authorization', ADMIN_AUTH)
+        .expect(404);
       expect(missing.body.code).toBe('webhook-delivery-not-found');
       const editor = await createUser(testApp, 'editor');
-      await request(testApp.server).post(`${WEBHOOKS}/${hook.id}/deliveries/${delivery.id}/redeliver`).set('Authorization', editor.authorization).expect(403);
+      await request(testApp.server)
+        .post(`${WEBHOOKS}/${hook.id}/deliveries/${delivery.id}/redeliver`)
+        .set('Authorization', editor.authorization)
+        .expect(403);
     });
 
     it('disables an endpoint that answers 410, follows no redirect, and gives up on a receiver that does not answer in time', async () => {
@@ -301,12 +358,16 @@ describe('Webhooks', () => {
       await drain();
       const disabled = await request(testApp.server).get(`${WEBHOOKS}/${gone.id}`).set('Authorization', ADMIN_AUTH).expect(200);
       expect(disabled.body).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('410') });
-      const [failed] = (await request(testApp.server).get(`${WEBHOOKS}/${gone.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200)).body.deliveries;
+      const [failed] = (await request(testApp.server).get(`${WEBHOOKS}/${gone.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200))
+        .body.deliveries;
       expect(failed).toMatchObject({ status: 'failed', response_status: 410, attempts: 1 });
       await freeCheckout();
       await drain();
       expect(receiver.ofType('order.placed')).toHaveLength(1);
-      const refused = await request(testApp.server).post(`${WEBHOOKS}/${gone.id}/deliveries/${failed.id}/redeliver`).set('Authorization', ADMIN_AUTH).expect(409);
+      const refused = await request(testApp.server)
+        .post(`${WEBHOOKS}/${gone.id}/deliveries/${failed.id}/redeliver`)
+        .set('Authorization', ADMIN_AUTH)
+        .expect(409);
       expect(refused.body.code).toBe('webhook-disabled');
 
       await removeAll();
@@ -317,8 +378,14 @@ describe('Webhooks', () => {
       await testApp.app.get(OutboxWorker).runOnce();
       await testApp.app.get(OutboxWorker).runOnce();
       expect(receiver.received.map((entry) => entry.payload.type)).toEqual(['order.placed']);
-      const [retrying] = (await request(testApp.server).get(`${WEBHOOKS}/${redirected.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200)).body.deliveries;
-      expect(retrying).toMatchObject({ status: 'pending', response_status: 302, last_error: expect.stringContaining('redirects are not followed') });
+      const [retrying] = (
+        await request(testApp.server).get(`${WEBHOOKS}/${redirected.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200)
+      ).body.deliveries;
+      expect(retrying).toMatchObject({
+        status: 'pending',
+        response_status: 302,
+        last_error: expect.stringContaining('redirects are not followed'),
+      });
       await drain();
 
       await removeAll();
@@ -327,7 +394,9 @@ describe('Webhooks', () => {
       await freeCheckout();
       await testApp.app.get(OutboxWorker).runOnce();
       await testApp.app.get(OutboxWorker).runOnce();
-      const [timedOut] = (await request(testApp.server).get(`${WEBHOOKS}/${slow.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200)).body.deliveries;
+      const [timedOut] = (
+        await request(testApp.server).get(`${WEBHOOKS}/${slow.id}/deliveries`).set('Authorization', ADMIN_AUTH).expect(200)
+      ).body.deliveries;
       expect(timedOut).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('no answer within 500 ms') });
       receiver.hang = false;
     });
@@ -337,7 +406,13 @@ describe('Webhooks', () => {
     const hook = await endpoint({ url: receiver.url, event_types: ['order.placed'] });
     const strict = await createTestApp({ keepTables: true });
     try {
-      for (const url of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest']) {
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'http://localhost:9/x',
+        'http://10.1.2.3/x',
+        'http://[::1]/x',
+        'http://169.254.169.254/latest',
+      ]) {
         const refused = await request(strict.server).post(WEBHOOKS).set('Authorization', ADMIN_AUTH).send({ url }).expect(400);
         expect(refused.body.code).toBe('rest_invalid_param');
         expect(refused.body.data.params.url).toMatch(/private or loopback/);
@@ -346,7 +421,9 @@ describe('Webhooks', () => {
       await strict.app.get(OutboxWorker).runOnce();
       await strict.app.get(OutboxWorker).runOnce();
       expect(receiver.received).toHaveLength(0);
-      const [blocked] = await testApp.dataSource.getRepository(OutboxMessage).find({ where: { endpointId: hook.id }, order: { id: 'DESC' } });
+      const [blocked] = await testApp.dataSource
+        .getRepository(OutboxMessage)
+        .find({ where: { endpointId: hook.id }, order: { id: 'DESC' } });
       expect(blocked.lastError).toMatch(/private or loopback/);
     } finally {
       await strict.close();

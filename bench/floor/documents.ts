@@ -38,7 +38,8 @@ export class StoredDocument {
   render(client: ClientOrigin): string {
     if (client.origin !== this.lastOrigin) {
       let text = this.parts[0];
-      for (let index = 0; index < this.joints.length; index += 1) text += (this.joints[index] ? client.origin : client.hostname) + this.parts[index + 1];
+      for (let index = 0; index < this.joints.length; index += 1)
+        text += (this.joints[index] ? client.origin : client.hostname) + this.parts[index + 1];
       this.lastText = text;
       this.lastOrigin = client.origin;
     }
@@ -65,12 +66,15 @@ interface Fetched {
 function fetchFromService(serviceUrl: string, path: string, authorization?: string): Promise<Fetched> {
   const { hostname, port } = new URL(serviceUrl);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: hostname, port, path, headers: { host: MARKER_HOST, ...(authorization ? { authorization } : {}) } }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      incoming.on('error', reject);
-    });
+    const outgoing = httpRequest(
+      { host: hostname, port, path, headers: { host: MARKER_HOST, ...(authorization ? { authorization } : {}) } },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        incoming.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });

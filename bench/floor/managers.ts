@@ -32,7 +32,9 @@ export class ManagerCredentials {
     const colon = decoded.indexOf(':');
     if (colon < 1) return false;
     const login = decoded.slice(0, colon);
-    const hash = createHash('sha256').update(decoded.slice(colon + 1).replace(/\s+/g, '')).digest('hex');
+    const hash = createHash('sha256')
+      .update(decoded.slice(colon + 1).replace(/\s+/g, ''))
+      .digest('hex');
     const [rows] = await this.pool.query<RowDataPacket[]>(
       'SELECT u.role FROM users u INNER JOIN application_passwords p ON p.user_id = u.id WHERE u.login = ? AND p.password_hash = ?',
       [login, hash],

@@ -82,7 +82,8 @@ export class ReadIndex {
 
   /** Ids of one page of the list, in its order. */
   async pageIds(filter: ListFilter, window: Window, offset: number, limit: number): Promise<number[]> {
-    if (filter.values.length <= 1) return (await this.orderedRows(filter.dimension, filter.values[0], window, offset, limit)).map((row) => row.event_id);
+    if (filter.values.length <= 1)
+      return (await this.orderedRows(filter.dimension, filter.values[0], window, offset, limit)).map((row) => row.event_id);
     // Several values: each one's first offset + limit rows in order, merged; an event linked to two values is listed once.
     const runs = await Promise.all(filter.values.map((value) => this.orderedRows(filter.dimension, value, window, 0, offset + limit)));
     const merged = runs.flat().sort(compareRows);
@@ -108,7 +109,10 @@ export class ReadIndex {
   }
 
   async managerTicketIds(offset: number, limit: number): Promise<number[]> {
-    const [rows] = await this.pool.query<RowDataPacket[]>(`SELECT ticket_id FROM ${TICKETS_TABLE} ORDER BY name, ticket_id LIMIT ? OFFSET ?`, [limit, offset]);
+    const [rows] = await this.pool.query<RowDataPacket[]>(
+      `SELECT ticket_id FROM ${TICKETS_TABLE} ORDER BY name, ticket_id LIMIT ? OFFSET ?`,
+      [limit, offset],
+    );
     return rows.map((row) => Number(row.ticket_id));
   }
 
@@ -145,7 +149,13 @@ export class ReadIndex {
     return Number(rows[0].total);
   }
 
-  private async orderedRows(dimension: Dimension | undefined, value: number | undefined, window: Window, offset: number, limit: number): Promise<OrderedRow[]> {
+  private async orderedRows(
+    dimension: Dimension | undefined,
+    value: number | undefined,
+    window: Window,
+    offset: number,
+    limit: number,
+  ): Promise<OrderedRow[]> {
     const sql = dimension
       ? `SELECT event_id, start_utc, published_at FROM ${dimension.table} WHERE ${dimension.column} = ? AND start_utc >= ? AND end_utc <= ? ORDER BY ${ORDER} LIMIT ? OFFSET ?`
       : `SELECT event_id, start_utc, published_at FROM ${EVENTS_TABLE} WHERE start_utc >= ? AND end_utc <= ? ORDER BY ${ORDER} LIMIT ? OFFSET ?`;

@@ -121,7 +121,12 @@ function concatenated(documents: Map<number, StoredDocument>, ids: number[], cli
   return ids
     .map((id) => {
       const document = documents.get(id);
-      if (!document) throw new FloorRefusal(500, 'floor-document-missing', `The floor holds no ${kind} ${id}: it is outside the plan it was started with`);
+      if (!document)
+        throw new FloorRefusal(
+          500,
+          'floor-document-missing',
+          `The floor holds no ${kind} ${id}: it is outside the plan it was started with`,
+        );
       return document.render(clientOrigin);
     })
     .join(',');
@@ -140,7 +145,8 @@ class FloorRoutes {
     const now = DateTime.now().setZone(this.siteZone);
     const startLabel = `${now.toFormat('yyyy-MM-dd')} 00:00:00`;
     const endLabel = `${now.plus({ months: WINDOW_MONTHS }).toFormat('yyyy-MM-dd')} 23:59:59`;
-    const utc = (label: string) => DateTime.fromFormat(label, 'yyyy-MM-dd HH:mm:ss', { zone: this.siteZone }).toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+    const utc = (label: string) =>
+      DateTime.fromFormat(label, 'yyyy-MM-dd HH:mm:ss', { zone: this.siteZone }).toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
     return { start: utc(startLabel), end: utc(endLabel), startLabel, endLabel };
   }
 
@@ -161,11 +167,16 @@ class FloorRoutes {
     const window = this.window();
     const total = await this.index.count(filter, window);
     const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-    if (page > 1 && page > totalPages) throw new FloorRefusal(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
+    if (page > 1 && page > totalPages)
+      throw new FloorRefusal(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
     const ids = total === 0 ? [] : await this.index.pageIds(filter, window, (page - 1) * perPage, perPage);
 
     const clientOrigin = client(request);
-    const others: Array<[string, string]> = [['per_page', String(perPage)], ['start_date', window.startLabel], ['end_date', window.endLabel]];
+    const others: Array<[string, string]> = [
+      ['per_page', String(perPage)],
+      ['start_date', window.startLabel],
+      ['end_date', window.endLabel],
+    ];
     if (filter.dimension) others.push([filter.dimension.parameter, filter.values.join(',')]);
     others.push(['status', 'publish']);
     const collection = `${clientOrigin.origin}/cal/events/v1/events/`;
@@ -200,13 +211,21 @@ class FloorRoutes {
       throw new FloorRefusal(400, 'invalid-page-number', 'The page number requested is larger than the number of pages available.');
     }
     const offset = (page - 1) * perPage;
-    const ids = total === 0 ? [] : await (list === 'tickets' ? this.index.managerTicketIds(offset, perPage) : this.index.managerAttendeeIds(offset, perPage));
+    const ids =
+      total === 0
+        ? []
+        : await (list === 'tickets' ? this.index.managerTicketIds(offset, perPage) : this.index.managerAttendeeIds(offset, perPage));
     const echo: Array<[string, string]> = [];
     if (query.page !== undefined) echo.push(['page', String(page)]);
     if (query.per_page !== undefined) echo.push(['per_page', String(perPage)]);
     const clientOrigin = client(request);
     const restUrl = withQuery(`${clientOrigin.origin}/cal/tickets/v1/${list}/`, echo);
-    const items = concatenated(list === 'tickets' ? this.documents.tickets : this.documents.attendees, ids, clientOrigin, `${list} list item`);
+    const items = concatenated(
+      list === 'tickets' ? this.documents.tickets : this.documents.attendees,
+      ids,
+      clientOrigin,
+      `${list} list item`,
+    );
     reply.header('X-ET-TOTAL', String(total)).header('X-ET-TOTAL-PAGES', String(totalPages)).type(JSON_TYPE);
     return `{"rest_url":${JSON.stringify(restUrl)},"total":${total},"total_pages":${totalPages},"${list}":[${items}]}`;
   }
@@ -216,7 +235,13 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
   const siteZone = options.siteTimezone ?? 'UTC';
   if (!DateTime.now().setZone(siteZone).isValid) throw new Error(`SITE_TIMEZONE ${siteZone} is not a zone`);
   // Dates as 'YYYY-MM-DD HH:MM:SS' strings: they sort like the instants and merge without parsing.
-  const pool = createPool({ uri: options.databaseUrl, connectionLimit: options.poolSize ?? 10, charset: 'utf8mb4_unicode_ci', timezone: 'Z', dateStrings: true });
+  const pool = createPool({
+    uri: options.databaseUrl,
+    connectionLimit: options.poolSize ?? 10,
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    dateStrings: true,
+  });
   const index = new ReadIndex(pool);
   try {
     await index.build();
@@ -241,9 +266,17 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
       let status = 200;
       let body: string;
       try {
-        body = await route({ headers: incoming.headers, query: parseQuery(url.searchParams), params: {} }, reply, incoming.method, url.pathname);
+        body = await route(
+          { headers: incoming.headers, query: parseQuery(url.searchParams), params: {} },
+          reply,
+          incoming.method,
+          url.pathname,
+        );
       } catch (error) {
-        const refusal = error instanceof FloorRefusal ? error : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
+        const refusal =
+          error instanceof FloorRefusal
+            ? error
+            : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
         reply = new FloorReply().type(JSON_TYPE);
         status = refusal.status;
         body = JSON.stringify({ code: refusal.code, message: refusal.message, data: { status: refusal.status } });

@@ -93,17 +93,66 @@ export const EVENT_TABLES = [
 export type EventTable = (typeof EVENT_TABLES)[number];
 
 const START_HOURS: ReadonlyArray<readonly [number, number]> = [
-  [7, 1], [8, 2], [9, 4], [10, 6], [11, 5], [12, 4], [13, 3], [14, 4], [15, 3], [16, 3], [17, 4], [18, 7], [19, 12], [20, 12], [21, 6], [22, 3],
+  [7, 1],
+  [8, 2],
+  [9, 4],
+  [10, 6],
+  [11, 5],
+  [12, 4],
+  [13, 3],
+  [14, 4],
+  [15, 3],
+  [16, 3],
+  [17, 4],
+  [18, 7],
+  [19, 12],
+  [20, 12],
+  [21, 6],
+  [22, 3],
 ];
-const START_MINUTES: ReadonlyArray<readonly [number, number]> = [[0, 55], [30, 30], [15, 8], [45, 7]];
+const START_MINUTES: ReadonlyArray<readonly [number, number]> = [
+  [0, 55],
+  [30, 30],
+  [15, 8],
+  [45, 7],
+];
 const DURATION_MINUTES: ReadonlyArray<readonly [number, number]> = [
-  [60, 15], [90, 20], [120, 25], [150, 10], [180, 15], [240, 8], [300, 4], [360, 3],
+  [60, 15],
+  [90, 20],
+  [120, 25],
+  [150, 10],
+  [180, 15],
+  [240, 8],
+  [300, 4],
+  [360, 3],
 ];
-const ALL_DAY_LENGTHS: ReadonlyArray<readonly [number, number]> = [[1, 70], [2, 20], [3, 10]];
-const TICKET_COUNTS: ReadonlyArray<readonly [number, number]> = [[1, 50], [2, 35], [3, 15]];
-const CAPACITY_MODES: ReadonlyArray<readonly [CapacityMode, number]> = [['own', 50], ['capped', 15], ['global', 10], ['unlimited', 25]];
-const ORDER_SIZES: ReadonlyArray<readonly [number, number]> = [[1, 50], [2, 35], [3, 15]];
-const PAID_ORDER_OUTCOMES: ReadonlyArray<readonly [OrderStatus, number]> = [['completed', 85], ['cancelled', 5], ['refunded', 5], ['expired', 5]];
+const ALL_DAY_LENGTHS: ReadonlyArray<readonly [number, number]> = [
+  [1, 70],
+  [2, 20],
+  [3, 10],
+];
+const TICKET_COUNTS: ReadonlyArray<readonly [number, number]> = [
+  [1, 50],
+  [2, 35],
+  [3, 15],
+];
+const CAPACITY_MODES: ReadonlyArray<readonly [CapacityMode, number]> = [
+  ['own', 50],
+  ['capped', 15],
+  ['global', 10],
+  ['unlimited', 25],
+];
+const ORDER_SIZES: ReadonlyArray<readonly [number, number]> = [
+  [1, 50],
+  [2, 35],
+  [3, 15],
+];
+const PAID_ORDER_OUTCOMES: ReadonlyArray<readonly [OrderStatus, number]> = [
+  ['completed', 85],
+  ['cancelled', 5],
+  ['refunded', 5],
+  ['expired', 5],
+];
 
 interface SeededTicket {
   id: number;
@@ -163,28 +212,98 @@ export class EventRowsWriter {
     const buffer = (table: EventTable, columns: string[]) => new InsertBuffer(table, columns, dialect, limits.maxRows, limits.maxBytes);
     this.buffers = {
       events: buffer('events', [
-        'id', 'author_id', 'status', 'title', 'slug', 'description', 'excerpt', 'image', 'published_at', 'created_at', 'updated_at',
-        'timezone', 'all_day', 'start_utc', 'end_utc', 'start_local', 'end_local', 'cost', 'website', 'show_map', 'show_map_link',
-        'hide_from_listings', 'sticky', 'featured', 'post_parent_id', 'show_attendee_list',
+        'id',
+        'author_id',
+        'status',
+        'title',
+        'slug',
+        'description',
+        'excerpt',
+        'image',
+        'published_at',
+        'created_at',
+        'updated_at',
+        'timezone',
+        'all_day',
+        'start_utc',
+        'end_utc',
+        'start_local',
+        'end_local',
+        'cost',
+        'website',
+        'show_map',
+        'show_map_link',
+        'hide_from_listings',
+        'sticky',
+        'featured',
+        'post_parent_id',
+        'show_attendee_list',
       ]),
       event_venue_links: buffer('event_venue_links', ['event_id', 'venue_id', 'position']),
       event_organizer_links: buffer('event_organizer_links', ['event_id', 'organizer_id', 'position']),
       event_category_links: buffer('event_category_links', ['event_id', 'category_id']),
       event_tag_links: buffer('event_tag_links', ['event_id', 'tag_id']),
       tickets: buffer('tickets', [
-        'id', 'event_id', 'author_id', 'provider', 'status', 'name', 'description', 'price', 'sku', 'iac', 'show_description', 'menu_order',
-        'sale_start_utc', 'sale_end_utc', 'capacity_mode', 'capacity', 'published_at', 'created_at', 'updated_at',
+        'id',
+        'event_id',
+        'author_id',
+        'provider',
+        'status',
+        'name',
+        'description',
+        'price',
+        'sku',
+        'iac',
+        'show_description',
+        'menu_order',
+        'sale_start_utc',
+        'sale_end_utc',
+        'capacity_mode',
+        'capacity',
+        'published_at',
+        'created_at',
+        'updated_at',
       ]),
       ticket_capacity_counters: buffer('ticket_capacity_counters', ['ticket_id', 'capacity_mode', 'capacity', 'sold', 'pending']),
       ticket_pools: buffer('ticket_pools', ['event_id', 'capacity', 'sold', 'pending', 'created_at', 'updated_at']),
       orders: buffer('orders', [
-        'id', 'provider', 'status', 'user_id', 'cart_token', 'purchaser_name', 'purchaser_email', 'total', 'currency', 'expires_at',
-        'completed_at', 'created_at', 'updated_at',
+        'id',
+        'provider',
+        'status',
+        'user_id',
+        'cart_token',
+        'purchaser_name',
+        'purchaser_email',
+        'total',
+        'currency',
+        'expires_at',
+        'completed_at',
+        'created_at',
+        'updated_at',
       ]),
       order_items: buffer('order_items', ['order_id', 'ticket_id', 'quantity', 'unit_price']),
       attendees: buffer('attendees', [
-        'id', 'order_id', 'ticket_id', 'event_id', 'user_id', 'provider', 'status', 'order_status', 'rsvp_going', 'holder_name', 'holder_email',
-        'security_code', 'price_paid', 'optout', 'meta', 'checked_in', 'checked_in_at', 'checkin_source', 'checkin_user_id', 'created_at', 'updated_at',
+        'id',
+        'order_id',
+        'ticket_id',
+        'event_id',
+        'user_id',
+        'provider',
+        'status',
+        'order_status',
+        'rsvp_going',
+        'holder_name',
+        'holder_email',
+        'security_code',
+        'price_paid',
+        'optout',
+        'meta',
+        'checked_in',
+        'checked_in_at',
+        'checkin_source',
+        'checkin_user_id',
+        'created_at',
+        'updated_at',
       ]),
     };
   }
@@ -211,7 +330,18 @@ export class EventRowsWriter {
     const zone = venue ? venue.zone : random.pick(ONLINE_EVENT_ZONES);
     const root = categoryRoots[random.skewedIndex(categoryRoots.length, 1.4)];
     const categoryIds = this.pickCategories(random, root.id, root.childIds);
-    const eventTagIds = random.distinctIndexes(random.weighted([[0, 25], [1, 30], [2, 25], [3, 20]] as const), tagIds.length, 1.5).map((tag) => tagIds[tag]);
+    const eventTagIds = random
+      .distinctIndexes(
+        random.weighted([
+          [0, 25],
+          [1, 30],
+          [2, 25],
+          [3, 20],
+        ] as const),
+        tagIds.length,
+        1.5,
+      )
+      .map((tag) => tagIds[tag]);
     const eventOrganizerIds = random
       .distinctIndexes(random.chance(EVENT_SHARES.severalOrganizers) ? random.int(2, 3) : 1, organizerIds.length, 1.7)
       .map((organizer) => organizerIds[organizer]);
@@ -236,7 +366,9 @@ export class EventRowsWriter {
     );
     const updatedMs = Math.min(this.nowMs, publishedMs + random.int(0, 20) * DAY_MS + random.int(0, 86_399_999));
 
-    const paragraphs = random.distinctIndexes(random.int(2, 4), DESCRIPTION_PARAGRAPHS.length).map((paragraph) => `<p>${DESCRIPTION_PARAGRAPHS[paragraph]}</p>`);
+    const paragraphs = random
+      .distinctIndexes(random.int(2, 4), DESCRIPTION_PARAGRAPHS.length)
+      .map((paragraph) => `<p>${DESCRIPTION_PARAGRAPHS[paragraph]}</p>`);
     const ticketed = random.chance(EVENT_SHARES.ticketed);
     const tickets = ticketed ? this.addTickets(random, id, author.id, status, zone, schedule, publishedMs) : [];
     const cost = this.cost(random, tickets);
@@ -272,14 +404,20 @@ export class EventRowsWriter {
       sql.bool(ticketed && random.chance(0.15)),
     ]);
     if (venue) this.buffers.event_venue_links.add([sql.int(id), sql.int(venue.id), '0']);
-    eventOrganizerIds.forEach((organizerId, position) => this.buffers.event_organizer_links.add([sql.int(id), sql.int(organizerId), sql.int(position)]));
+    eventOrganizerIds.forEach((organizerId, position) =>
+      this.buffers.event_organizer_links.add([sql.int(id), sql.int(organizerId), sql.int(position)]),
+    );
     for (const categoryId of categoryIds) this.buffers.event_category_links.add([sql.int(id), sql.int(categoryId)]);
     for (const tagId of eventTagIds) this.buffers.event_tag_links.add([sql.int(id), sql.int(tagId)]);
   }
 
   /** None, the root, a child, or the root and a child (as editors tick both). */
   private pickCategories(random: Random, rootId: number, childIds: number[]): number[] {
-    const count = random.weighted([[0, 10], [1, 55], [2, 35]] as const);
+    const count = random.weighted([
+      [0, 10],
+      [1, 55],
+      [2, 35],
+    ] as const);
     if (count === 0) return [];
     const child = random.pick(childIds);
     if (count === 2) return [rootId, child];
@@ -327,7 +465,15 @@ export class EventRowsWriter {
    * start, in the event's zone; RSVP tickets free; a pool for capped and global ones), then the
    * orders and attendees of published events, with sold counts that match them.
    */
-  private addTickets(random: Random, eventId: number, authorId: number, eventStatus: string, zone: string, schedule: Schedule, eventPublishedMs: number): SeededTicket[] {
+  private addTickets(
+    random: Random,
+    eventId: number,
+    authorId: number,
+    eventStatus: string,
+    zone: string,
+    schedule: Schedule,
+    eventPublishedMs: number,
+  ): SeededTicket[] {
     const sql = this.sql;
     const count = random.weighted(TICKET_COUNTS);
     const saleStartMs = this.zoned.fromWallClock(`${this.zoned.toWallClock(eventPublishedMs, zone).slice(0, 10)} 00:00:00`, zone).instantMs;
@@ -346,7 +492,9 @@ export class EventRowsWriter {
       usedNames.add(name);
       const price = provider === 'tc' ? random.pick(TICKET_PRICES) : '0.00';
       const capacity = mode === 'own' ? random.int(2, 50) * 10 : mode === 'capped' ? Math.min(poolCapacity, random.int(2, 30) * 10) : null;
-      const description = random.chance(0.5) ? `Admits one. ${provider === 'rsvp' ? 'Please let us know if your plans change.' : 'Non-transferable.'}` : null;
+      const description = random.chance(0.5)
+        ? `Admits one. ${provider === 'rsvp' ? 'Please let us know if your plans change.' : 'Non-transferable.'}`
+        : null;
       const sku = provider === 'tc' && random.chance(0.5) ? `EV${eventId}-${menuOrder + 1}` : null;
       return {
         id,
@@ -386,7 +534,14 @@ export class EventRowsWriter {
     }
     if (hasPool) {
       const poolSold = tickets.reduce((sum, ticket) => sum + (ticket.shared ? ticket.sold : 0), 0);
-      this.buffers.ticket_pools.add([sql.int(eventId), sql.int(poolCapacity), sql.int(poolSold), '0', sql.dateTime3(createdMs), sql.dateTime3(createdMs)]);
+      this.buffers.ticket_pools.add([
+        sql.int(eventId),
+        sql.int(poolCapacity),
+        sql.int(poolSold),
+        '0',
+        sql.dateTime3(createdMs),
+        sql.dateTime3(createdMs),
+      ]);
     }
     return tickets;
   }
@@ -421,11 +576,10 @@ export class EventRowsWriter {
       const paidMs = Math.min(this.nowMs, createdMs + random.int(1, 10) * MINUTE_MS);
       const completedMs = status === 'completed' ? (totalCents === 0 ? createdMs : paidMs) : status === 'refunded' ? paidMs : null;
       const expiresMs = status === 'expired' || status === 'cancelled' ? wholeSeconds(createdMs + ORDER_HOLD_MS) : null;
-      const updatedMs = status === 'completed' ? (completedMs as number) : Math.min(this.nowMs, createdMs + random.int(15, 60 * 24 * 7) * MINUTE_MS);
+      const updatedMs =
+        status === 'completed' ? (completedMs as number) : Math.min(this.nowMs, createdMs + random.int(15, 60 * 24 * 7) * MINUTE_MS);
       const buyer = random.chance(0.7) ? random.pick(this.shared.buyers) : null;
-      const purchaser = buyer
-        ? { name: buyer.displayName, email: buyer.email }
-        : this.person(random);
+      const purchaser = buyer ? { name: buyer.displayName, email: buyer.email } : this.person(random);
       const orderId = this.next.order++;
 
       this.buffers.orders.add([
@@ -488,7 +642,10 @@ export class EventRowsWriter {
   private person(random: Random): { name: string; email: string } {
     const first = random.pick(FIRST_NAMES);
     const last = random.pick(LAST_NAMES);
-    const local = `${first}.${last}`.normalize('NFKD').replace(/[^A-Za-z.]/g, '').toLowerCase();
+    const local = `${first}.${last}`
+      .normalize('NFKD')
+      .replace(/[^A-Za-z.]/g, '')
+      .toLowerCase();
     return { name: `${first} ${last}`, email: `${local}${random.int(1, 999)}@example.org` };
   }
 }

@@ -3,12 +3,7 @@ import type { DataSource } from 'typeorm';
 import { runMigrations } from '../../src/database/database.module';
 import { EventListings1764830000000 } from '../../src/database/migrations/1764830000000-EventListings';
 import { EventListingDays1764830000001 } from '../../src/database/migrations/1764830000001-EventListingDays';
-import {
-  BENCH_ADMIN_APPLICATION_PASSWORD,
-  BENCH_ADMIN_LOGIN,
-  BENCH_EDITOR_APPLICATION_PASSWORD,
-  BENCH_EDITOR_LOGIN,
-} from '../credentials';
+import { BENCH_ADMIN_APPLICATION_PASSWORD, BENCH_ADMIN_LOGIN, BENCH_EDITOR_APPLICATION_PASSWORD, BENCH_EDITOR_LOGIN } from '../credentials';
 import { chronologicalOrder, EVENT_TABLES, EventRowsWriter, NextIds } from './events';
 import { seedToInt } from './random';
 import { ensureSharedRows, SharedRows } from './shared-rows';
@@ -73,7 +68,9 @@ function range(ids: number[]): { first: number; last: number } {
 }
 
 async function count(connection: BulkConnection, table: string): Promise<number> {
-  const [row] = await connection.query<Array<{ total: number | string }>>(`SELECT COUNT(*) AS total FROM ${connection.dialect.identifier(table)}`);
+  const [row] = await connection.query<Array<{ total: number | string }>>(
+    `SELECT COUNT(*) AS total FROM ${connection.dialect.identifier(table)}`,
+  );
   return Number(row?.total ?? 0);
 }
 
@@ -206,7 +203,8 @@ export async function seedBenchmarkData(dataSource: DataSource, options: SeedOpt
   const log = options.log ?? (() => undefined);
   const seed = seedToInt(options.seed ?? DEFAULT_SEED);
   const nowMs = Math.floor((options.now ?? new Date()).getTime() / 1000) * 1000;
-  if (!Number.isSafeInteger(options.events) || options.events < 0) throw new Error(`events must be a whole number >= 0 (got ${options.events})`);
+  if (!Number.isSafeInteger(options.events) || options.events < 0)
+    throw new Error(`events must be a whole number >= 0 (got ${options.events})`);
 
   if (options.migrate !== false) await runMigrations(dataSource);
   const connection = await BulkConnection.open(dataSource);
@@ -214,7 +212,9 @@ export async function seedBenchmarkData(dataSource: DataSource, options: SeedOpt
     await connection.beginBulkLoad();
     const shared = await ensureSharedRows(connection, seed, nowMs);
     const sharedAdded = Object.values(shared.added).reduce((sum, added) => sum + added, 0);
-    log(`shared rows: ${sharedAdded === 0 ? 'found from an earlier run' : `${sharedAdded} added`} (${shared.venues.length} venues, ${shared.organizerIds.length} organizers, ${shared.buyers.length} buyers)`);
+    log(
+      `shared rows: ${sharedAdded === 0 ? 'found from an earlier run' : `${sharedAdded} added`} (${shared.venues.length} venues, ${shared.organizerIds.length} organizers, ${shared.buyers.length} buyers)`,
+    );
 
     const eventsBefore = await count(connection, 'events');
     const eventsToAdd = Math.max(0, options.events - eventsBefore);
@@ -249,7 +249,9 @@ export async function seedBenchmarkData(dataSource: DataSource, options: SeedOpt
       if (now - lastProgressAt >= PROGRESS_INTERVAL_MS || batchEnd === eventsToAdd) {
         lastProgressAt = now;
         const rate = Math.round(batchEnd / ((now - loadStartedAt) / 1000));
-        log(`events: ${batchEnd}/${eventsToAdd} generated (${Math.floor((batchEnd / eventsToAdd) * 100)} %), ${rate} events/s, ${Math.round((now - startedAt) / 1000)} s`);
+        log(
+          `events: ${batchEnd}/${eventsToAdd} generated (${Math.floor((batchEnd / eventsToAdd) * 100)} %), ${rate} events/s, ${Math.round((now - startedAt) / 1000)} s`,
+        );
       }
     }
     if (inFlight) await inFlight;
@@ -272,7 +274,11 @@ export async function seedBenchmarkData(dataSource: DataSource, options: SeedOpt
     for (const table of SHARED_TABLES) rows[table] = { added: shared.added[table] ?? 0, total: await count(connection, table) };
     for (const table of EVENT_TABLES) rows[table] = { added: added[table], total: await count(connection, table) };
     const seconds = Math.round((Date.now() - startedAt) / 100) / 10;
-    log(`done in ${seconds} s: ${Object.entries(rows).map(([table, { added: tableAdded, total }]) => `${table} +${tableAdded} (${total})`).join(', ')}`);
+    log(
+      `done in ${seconds} s: ${Object.entries(rows)
+        .map(([table, { added: tableAdded, total }]) => `${table} +${tableAdded} (${total})`)
+        .join(', ')}`,
+    );
 
     return {
       seed,

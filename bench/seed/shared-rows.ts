@@ -1,11 +1,6 @@
 import { hashApplicationPassword } from '../../src/auth/passwords';
 import { slugify } from '../../src/common/posts/slugs';
-import {
-  BENCH_ADMIN_APPLICATION_PASSWORD,
-  BENCH_ADMIN_LOGIN,
-  BENCH_EDITOR_APPLICATION_PASSWORD,
-  BENCH_EDITOR_LOGIN,
-} from '../credentials';
+import { BENCH_ADMIN_APPLICATION_PASSWORD, BENCH_ADMIN_LOGIN, BENCH_EDITOR_APPLICATION_PASSWORD, BENCH_EDITOR_LOGIN } from '../credentials';
 import { Random, uuidFrom } from './random';
 import { SlugAllocator } from './slugs';
 import { BulkConnection, InsertBuffer } from './sql';
@@ -97,7 +92,9 @@ function toBenchUser(row: UserRow): BenchUser {
 }
 
 async function nextId(connection: BulkConnection, table: string): Promise<number> {
-  const [row] = await connection.query<Array<{ maximum: number | string | null }>>(`SELECT MAX(id) AS maximum FROM ${connection.dialect.identifier(table)}`);
+  const [row] = await connection.query<Array<{ maximum: number | string | null }>>(
+    `SELECT MAX(id) AS maximum FROM ${connection.dialect.identifier(table)}`,
+  );
   return Number(row?.maximum ?? 0) + 1;
 }
 
@@ -120,7 +117,10 @@ export async function ensureSharedRows(connection: BulkConnection, seed: number,
 
   // ---------------------------------------------------------------- users
   const existingUsers = new Map(
-    (await connection.query<UserRow[]>(`SELECT id, login, email, display_name, role FROM users WHERE login LIKE 'bench-%'`)).map((row) => [row.login, row]),
+    (await connection.query<UserRow[]>(`SELECT id, login, email, display_name, role FROM users WHERE login LIKE 'bench-%'`)).map((row) => [
+      row.login,
+      row,
+    ]),
   );
   const users = buffer('users', ['id', 'login', 'email', 'display_name', 'role', 'password_hash', 'created_at', 'updated_at']);
   let userId = await nextId(connection, 'users');
@@ -132,7 +132,16 @@ export async function ensureSharedRows(connection: BulkConnection, seed: number,
       return toBenchUser(existing);
     }
     const id = userId++;
-    users.add([dialect.int(id), dialect.text(login), dialect.text(email), dialect.text(displayName), dialect.text(role), 'NULL', nowLiteral, nowLiteral]);
+    users.add([
+      dialect.int(id),
+      dialect.text(login),
+      dialect.text(email),
+      dialect.text(displayName),
+      dialect.text(role),
+      'NULL',
+      nowLiteral,
+      nowLiteral,
+    ]);
     return { id, login, displayName, email };
   };
   const admin = ensureUser(BENCH_ADMIN_LOGIN, 'administrator', 'Benchmark Administrator', 'bench-admin@example.org');
@@ -156,14 +165,25 @@ export async function ensureSharedRows(connection: BulkConnection, seed: number,
   added.users = users.added;
 
   // ---------------------------------------------------------------- application passwords
-  const passwords = buffer('application_passwords', ['id', 'user_id', 'uuid', 'name', 'password_hash', 'last_used_at', 'created_at', 'updated_at']);
+  const passwords = buffer('application_passwords', [
+    'id',
+    'user_id',
+    'uuid',
+    'name',
+    'password_hash',
+    'last_used_at',
+    'created_at',
+    'updated_at',
+  ]);
   let passwordId = await nextId(connection, 'application_passwords');
   for (const [user, password] of [
     [admin, BENCH_ADMIN_APPLICATION_PASSWORD],
     [editor, BENCH_EDITOR_APPLICATION_PASSWORD],
   ] as const) {
     const hash = hashApplicationPassword(password);
-    const found = await connection.query<unknown[]>(`SELECT id FROM application_passwords WHERE user_id = ${user.id} AND password_hash = ${dialect.text(hash)}`);
+    const found = await connection.query<unknown[]>(
+      `SELECT id FROM application_passwords WHERE user_id = ${user.id} AND password_hash = ${dialect.text(hash)}`,
+    );
     if (found.length > 0) continue;
     passwords.add([
       dialect.int(passwordId++),
@@ -186,8 +206,30 @@ export async function ensureSharedRows(connection: BulkConnection, seed: number,
     .slice(0, SHARED_COUNTS.venues)
     .map((row) => ({ id: Number(row.id), title: row.title, zone: cityOf(row.city, row.country)?.zone ?? 'UTC' }));
   const venueBuffer = buffer('venues', [
-    'id', 'author_id', 'status', 'title', 'slug', 'description', 'excerpt', 'image', 'published_at', 'created_at', 'updated_at',
-    'address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone', 'website', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng',
+    'id',
+    'author_id',
+    'status',
+    'title',
+    'slug',
+    'description',
+    'excerpt',
+    'image',
+    'published_at',
+    'created_at',
+    'updated_at',
+    'address',
+    'city',
+    'country',
+    'province',
+    'state',
+    'stateprovince',
+    'zip',
+    'phone',
+    'website',
+    'show_map',
+    'show_map_link',
+    'geo_lat',
+    'geo_lng',
   ]);
   if (venues.length < SHARED_COUNTS.venues) {
     const slugs = new SlugAllocator();
@@ -235,11 +277,26 @@ export async function ensureSharedRows(connection: BulkConnection, seed: number,
   added.venues = venueBuffer.added;
 
   // ---------------------------------------------------------------- organizers
-  const organizerIds = (await connection.query<Array<{ id: number | string }>>(`SELECT id FROM organizers WHERE author_id = ${editor.id} ORDER BY id`))
+  const organizerIds = (
+    await connection.query<Array<{ id: number | string }>>(`SELECT id FROM organizers WHERE author_id = ${editor.id} ORDER BY id`)
+  )
     .slice(0, SHARED_COUNTS.organizers)
     .map((row) => Number(row.id));
   const organizerBuffer = buffer('organizers', [
-    'id', 'author_id', 'status', 'title', 'slug', 'description', 'excerpt', 'image', 'published_at', 'created_at', 'updated_at', 'phone', 'website', 'email',
+    'id',
+    'author_id',
+    'status',
+    'title',
+    'slug',
+    'description',
+    'excerpt',
+    'image',
+    'published_at',
+    'created_at',
+    'updated_at',
+    'phone',
+    'website',
+    'email',
   ]);
   if (organizerIds.length < SHARED_COUNTS.organizers) {
     const slugs = new SlugAllocator();

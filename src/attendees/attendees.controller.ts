@@ -61,9 +61,16 @@ export class AttendeesController {
       'Managers of an event (editors, administrators, its author) see all its attendees with every field; everyone else sees attendees of published events that show their list, who did not opt out, going (RSVP) and with completed orders, with public fields only.',
   })
   @ApiOkResponse({ type: AttendeeListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
-  @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter (unknown event or ticket ids included), or invalid-page-number' })
+  @ApiBadRequestResponse({
+    description: 'rest_invalid_param naming the parameter (unknown event or ticket ids included), or invalid-page-number',
+  })
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
-  async list(@Query() query: ListAttendeesQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<AttendeePage> {
+  async list(
+    @Query() query: ListAttendeesQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<AttendeePage> {
     const page = await this.attendees.list(query, this.urls.context(request, user));
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;
@@ -83,19 +90,34 @@ export class AttendeesController {
 
   @Post(':id')
   @CheckInDocs()
-  checkInWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: CheckInAttendeeDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<AttendeeResponse> {
+  checkInWithPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: CheckInAttendeeDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<AttendeeResponse> {
     return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
   }
 
   @Put(':id')
   @CheckInDocs()
-  checkInWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: CheckInAttendeeDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<AttendeeResponse> {
+  checkInWithPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: CheckInAttendeeDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<AttendeeResponse> {
     return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
   }
 
   @Patch(':id')
   @CheckInDocs()
-  checkInWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: CheckInAttendeeDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<AttendeeResponse> {
+  checkInWithPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: CheckInAttendeeDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<AttendeeResponse> {
     return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
   }
 }

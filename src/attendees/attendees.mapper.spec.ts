@@ -69,8 +69,21 @@ describe('toAttendeeResponse', () => {
   it('shows public fields only, in the recorded order', () => {
     const response = toAttendeeResponse(attendee(), ticket, context, { manage: false, currency: usd, eventTimezone: 'America/New_York' });
     expect(Object.keys(response)).toEqual([
-      'id', 'post_id', 'ticket_id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc',
-      'modified', 'modified_utc', 'rest_url', 'ticket', 'title', 'optout',
+      'id',
+      'post_id',
+      'ticket_id',
+      'global_id',
+      'global_id_lineage',
+      'author',
+      'status',
+      'date',
+      'date_utc',
+      'modified',
+      'modified_utc',
+      'rest_url',
+      'ticket',
+      'title',
+      'optout',
     ]);
     expect(response).toMatchObject({
       global_id: 'example.org?type=attendee&id=13',
@@ -95,7 +108,16 @@ describe('toAttendeeResponse', () => {
     const checkedIn = attendee({ checkedIn: true, checkedInAt: new Date('2026-12-01T08:00:05Z'), checkinSource: 'app', checkinUserId: 3 });
     const response = toAttendeeResponse(checkedIn, ticket, context, { manage: true, currency: usd, eventTimezone: 'UTC' });
     expect(Object.keys(response).slice(15)).toEqual([
-      'provider', 'order', 'sku', 'email', 'checked_in', 'checkin_details', 'is_subscribed', 'is_purchaser', 'security_code', 'payment',
+      'provider',
+      'order',
+      'sku',
+      'email',
+      'checked_in',
+      'checkin_details',
+      'is_subscribed',
+      'is_purchaser',
+      'security_code',
+      'payment',
     ]);
     expect(response).toMatchObject({
       provider: 'tc',

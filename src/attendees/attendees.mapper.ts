@@ -98,7 +98,9 @@ const THOUSANDS_SEPARATOR = ',';
 export function rawPrice(money: string): string {
   const cents = moneyToCents(money) ?? 0;
   const units = Math.floor(cents / 100);
-  const fraction = String(cents % 100).padStart(2, '0').replace(/0+$/, '');
+  const fraction = String(cents % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return fraction === '' ? String(units) : `${units}${DECIMAL_POINT}${fraction}`;
 }
 
@@ -150,7 +152,12 @@ function checkinDetails(attendee: Attendee, context: RequestContext): false | At
 }
 
 /** The attendee object for `context.user`; `options.manage` adds the manager-only keys. */
-export function toAttendeeResponse(attendee: Attendee, ticket: Ticket, context: RequestContext, options: AttendeeMappingOptions): AttendeeResponse {
+export function toAttendeeResponse(
+  attendee: Attendee,
+  ticket: Ticket,
+  context: RequestContext,
+  options: AttendeeMappingOptions,
+): AttendeeResponse {
   const siteZone = resolveTimeZone(context.siteTimezone) ?? 'UTC';
   const created = formatInZone(attendee.createdAt, siteZone);
   const response: AttendeeResponse = {

@@ -69,7 +69,9 @@ export class AttendeesService {
     const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
     builder.where(
       new Brackets((visible) => {
-        visible.where(this.managedCondition(context.user, builder)).orWhere(new Brackets((open) => this.applyPublicVisibility(open, builder)));
+        visible
+          .where(this.managedCondition(context.user, builder))
+          .orWhere(new Brackets((open) => this.applyPublicVisibility(open, builder)));
       }),
     );
     await this.applyFilters(manager, builder, query, context.user);
@@ -80,7 +82,13 @@ export class AttendeesService {
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
-    const attendees = total === 0 ? [] : await builder.offset(skipped + paging.offset).limit(paging.perPage).getMany();
+    const attendees =
+      total === 0
+        ? []
+        : await builder
+            .offset(skipped + paging.offset)
+            .limit(paging.perPage)
+            .getMany();
     return {
       rest_url: this.collectionUrl(context, echoedQuery(query)),
       total,
@@ -118,7 +126,12 @@ export class AttendeesService {
    * One conditional UPDATE (`... WHERE checked_in = false AND order done`), so that two scanners at
    * the door cannot both check the same person in; when it changes nothing, the row says why.
    */
-  private async checkIn(attendee: Attendee, source: CheckinSource, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
+  private async checkIn(
+    attendee: Attendee,
+    source: CheckinSource,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<AttendeeResponse> {
     await this.assertManages(user, attendee);
     return this.dataSource.transaction(async (manager) => {
       const now = this.clock.now();
@@ -192,7 +205,11 @@ export class AttendeesService {
   private async findOrFail(manager: EntityManager, where: { id: number } | { securityCode: string }): Promise<Attendee> {
     const attendee = await manager.findOne(Attendee, { where });
     if (!attendee) {
-      throw new ApiError('attendee-not-found', 'id' in where ? 'The requested attendee does not exist.' : 'No attendee holds this security code.', 404);
+      throw new ApiError(
+        'attendee-not-found',
+        'id' in where ? 'The requested attendee does not exist.' : 'No attendee holds this security code.',
+        404,
+      );
     }
     return attendee;
   }
@@ -231,7 +248,12 @@ export class AttendeesService {
       .andWhere('attendee.orderStatus IN (:...publicOrderStatuses)');
   }
 
-  private async applyFilters(manager: EntityManager, builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery, user: AuthenticatedUser | undefined): Promise<void> {
+  private async applyFilters(
+    manager: EntityManager,
+    builder: SelectQueryBuilder<Attendee>,
+    query: ListAttendeesQuery,
+    user: AuthenticatedUser | undefined,
+  ): Promise<void> {
     this.applyProviderAndSearch(builder, query, user);
     await this.applyEventAndTicketFilters(manager, builder, query);
     this.applyIdAndDateFilters(builder, query);
@@ -239,9 +261,15 @@ export class AttendeesService {
     this.applyStatusFilters(builder, query);
   }
 
-  private applyProviderAndSearch(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery, user: AuthenticatedUser | undefined): void {
+  private applyProviderAndSearch(
+    builder: SelectQueryBuilder<Attendee>,
+    query: ListAttendeesQuery,
+    user: AuthenticatedUser | undefined,
+  ): void {
     if (query.provider?.length) {
-      const providers = [...new Set(query.provider.map((name) => PROVIDER_ALIASES[name.toLowerCase()]).filter((name) => name !== undefined))];
+      const providers = [
+        ...new Set(query.provider.map((name) => PROVIDER_ALIASES[name.toLowerCase()]).filter((name) => name !== undefined)),
+      ];
       // Unknown providers are dropped, as the original does; naming only unknown ones matches nothing.
       if (providers.length === 0) builder.andWhere('1 = 0');
       else builder.andWhere('attendee.provider IN (:...providers)', { providers });
@@ -255,14 +283,20 @@ export class AttendeesService {
         new Brackets((text) => {
           text
             .where("LOWER(attendee.holderName) LIKE :searchPattern ESCAPE '!'")
-            .orWhere(`(${managed} AND (LOWER(attendee.holderEmail) LIKE :searchPattern ESCAPE '!' OR LOWER(attendee.securityCode) LIKE :searchPattern ESCAPE '!'))`);
+            .orWhere(
+              `(${managed} AND (LOWER(attendee.holderEmail) LIKE :searchPattern ESCAPE '!' OR LOWER(attendee.securityCode) LIKE :searchPattern ESCAPE '!'))`,
+            );
         }),
         { searchPattern: pattern },
       );
     }
   }
 
-  private async applyEventAndTicketFilters(manager: EntityManager, builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): Promise<void> {
+  private async applyEventAndTicketFilters(
+    manager: EntityManager,
+    builder: SelectQueryBuilder<Attendee>,
+    query: ListAttendeesQuery,
+  ): Promise<void> {
     // An empty list (`include_post=`) filters nothing, as if it were not sent.
     const eventIds = query.include_post?.length ? query.include_post : query.post_id !== undefined ? [query.post_id] : undefined;
     if (eventIds) {
@@ -285,8 +319,10 @@ export class AttendeesService {
   }
 
   private applyIdAndDateFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
-    if (query.after !== undefined) builder.andWhere('attendee.createdAt >= :createdAfter', { createdAfter: readUtcDate(query.after, 'after', 'start') });
-    if (query.before !== undefined) builder.andWhere('attendee.createdAt <= :createdBefore', { createdBefore: readUtcDate(query.before, 'before', 'end') });
+    if (query.after !== undefined)
+      builder.andWhere('attendee.createdAt >= :createdAfter', { createdAfter: readUtcDate(query.after, 'after', 'start') });
+    if (query.before !== undefined)
+      builder.andWhere('attendee.createdAt <= :createdBefore', { createdBefore: readUtcDate(query.before, 'before', 'end') });
 
     if (query.include?.length) builder.andWhere('attendee.id IN (:...includedIds)', { includedIds: query.include });
     if (query.exclude?.length) builder.andWhere('attendee.id NOT IN (:...excludedIds)', { excludedIds: query.exclude });
@@ -297,11 +333,15 @@ export class AttendeesService {
     // can match these filters, so that they cannot be used to sort other attendees by them.
     if (query.price_min !== undefined) {
       const managed = this.managedCondition(user, builder);
-      builder.andWhere(`(${managed} AND attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2)))`, { priceMin: readPrice(query.price_min, 'price_min') });
+      builder.andWhere(`(${managed} AND attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2)))`, {
+        priceMin: readPrice(query.price_min, 'price_min'),
+      });
     }
     if (query.price_max !== undefined) {
       const managed = this.managedCondition(user, builder);
-      builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, { priceMax: readPrice(query.price_max, 'price_max') });
+      builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, {
+        priceMax: readPrice(query.price_max, 'price_max'),
+      });
     }
     if (query.checkedin !== undefined) {
       builder.andWhere(`(${this.managedCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
@@ -365,7 +405,13 @@ export class AttendeesService {
     }
   }
 
-  private async assertExist(manager: EntityManager, entity: typeof Event | typeof Ticket, ids: number[], field: string, what: string): Promise<void> {
+  private async assertExist(
+    manager: EntityManager,
+    entity: typeof Event | typeof Ticket,
+    ids: number[],
+    field: string,
+    what: string,
+  ): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return;
     const found = await manager
@@ -427,7 +473,8 @@ function readOrderStatuses(raw: string[] | undefined): string[] | undefined {
     if (value === 'public') PUBLIC_ORDER_STATUSES.forEach((status) => statuses.add(status));
     else if (value === 'private') PRIVATE_ORDER_STATUSES.forEach((status) => statuses.add(status));
     else if ((ATTENDEE_ORDER_STATUSES as readonly string[]).includes(value)) statuses.add(value);
-    else throw invalidParam('order_status', `order_status must hold ${[...ATTENDEE_ORDER_STATUSES, 'public', 'private', 'any'].join(', ')}`);
+    else
+      throw invalidParam('order_status', `order_status must hold ${[...ATTENDEE_ORDER_STATUSES, 'public', 'private', 'any'].join(', ')}`);
   }
   return [...statuses];
 }
@@ -436,9 +483,31 @@ function readOrderStatuses(raw: string[] | undefined): string[] | undefined {
 function echoedQuery(query: ListAttendeesQuery): QueryPairs {
   const pairs: QueryPairs = [];
   const keys: Array<keyof ListAttendeesQuery> = [
-    'page', 'per_page', 'provider', 'search', 'offset', 'order', 'orderby', 'post_id', 'ticket_id', 'after', 'before', 'include', 'exclude',
-    'price_max', 'price_min', 'include_post', 'exclude_post', 'include_ticket', 'exclude_ticket', 'post_status', 'status', 'order_status',
-    'checkedin', 'rsvp_going_status', 'attendee_information_available',
+    'page',
+    'per_page',
+    'provider',
+    'search',
+    'offset',
+    'order',
+    'orderby',
+    'post_id',
+    'ticket_id',
+    'after',
+    'before',
+    'include',
+    'exclude',
+    'price_max',
+    'price_min',
+    'include_post',
+    'exclude_post',
+    'include_ticket',
+    'exclude_ticket',
+    'post_status',
+    'status',
+    'order_status',
+    'checkedin',
+    'rsvp_going_status',
+    'attendee_information_available',
   ];
   for (const key of keys) {
     const value = query[key];

@@ -31,14 +31,20 @@ export class QrController {
   @HttpCode(200)
   @RequireCapability('publish_events')
   @ApiBasicAuth('basic')
-  @ApiOperation({ summary: 'Check in the attendee holding a security code (the check-in app scanning a QR code); managers of the event only' })
+  @ApiOperation({
+    summary: 'Check in the attendee holding a security code (the check-in app scanning a QR code); managers of the event only',
+  })
   @ApiOkResponse({ type: QrCheckInResponse, description: '{msg: "Checked In!", attendee} with checkin_details source app' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (security_code) or rest_invalid_param' })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
   @ApiForbiddenResponse({ description: 'rest_forbidden: the caller does not manage the attendee’s event' })
   @ApiNotFoundResponse({ description: 'attendee-not-found: no attendee holds this code' })
   @ApiConflictResponse({ description: 'attendee-already-checked-in or attendee-invalid-check-in' })
-  async checkIn(@Body() body: QrCheckInDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<{ msg: string; attendee: AttendeeResponse }> {
+  async checkIn(
+    @Body() body: QrCheckInDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<{ msg: string; attendee: AttendeeResponse }> {
     const attendee = await this.attendees.checkInByCode(body.security_code, user, this.urls.context(request, user));
     return { msg: 'Checked In!', attendee };
   }

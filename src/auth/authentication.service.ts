@@ -41,7 +41,8 @@ export class AuthenticationService {
       if (separator < 1) throw incorrectPassword();
       return await this.verifyCredentials(identifier, decoded.slice(separator + 1));
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'incorrect_password') await this.loginAttempts.recordFailure(identifier, clientAddress);
+      if (error instanceof ApiError && error.code === 'incorrect_password')
+        await this.loginAttempts.recordFailure(identifier, clientAddress);
       throw error;
     }
   }

@@ -44,7 +44,14 @@ const EDITOR: readonly Capability[] = [
 export const CAPABILITY_MAP: Record<Role, ReadonlySet<Capability>> = {
   administrator: new Set(CAPABILITIES),
   editor: new Set(EDITOR),
-  author: new Set<Capability>(['read', 'edit_events', 'edit_published_events', 'publish_events', 'delete_events', 'delete_published_events']),
+  author: new Set<Capability>([
+    'read',
+    'edit_events',
+    'edit_published_events',
+    'publish_events',
+    'delete_events',
+    'delete_published_events',
+  ]),
   contributor: new Set<Capability>(['read', 'edit_events', 'delete_events']),
   subscriber: new Set<Capability>(['read']),
 };

@@ -15,10 +15,15 @@ export function ticketDoesNotExist(ticketId: number): ApiError {
 
 /** 409 for a ticket that cannot be had in that quantity now, saying why. */
 export function ticketCapacityNotAvailable(ticketId: number, problem: SaleProblem = 'not-enough-left'): ApiError {
-  return new ApiError('ticket-capacity-not-available', `Ticket ${ticketId} cannot be bought in that quantity: ${SALE_PROBLEM_REASONS[problem]}.`, 409, {
-    ticket_id: ticketId,
-    reason: problem,
-  });
+  return new ApiError(
+    'ticket-capacity-not-available',
+    `Ticket ${ticketId} cannot be bought in that quantity: ${SALE_PROBLEM_REASONS[problem]}.`,
+    409,
+    {
+      ticket_id: ticketId,
+      reason: problem,
+    },
+  );
 }
 
 /** The original answers this with an empty message. */

@@ -33,7 +33,8 @@ const CartWriteDocs = () =>
     HttpCode(200),
     CART_TOKEN_REQUEST_HEADER,
     ApiOperation({
-      summary: 'Set quantities in the cart: listed tickets get the quantity sent (0 removes), others stay; all lines are checked before anything is saved',
+      summary:
+        'Set quantities in the cart: listed tickets get the quantity sent (0 removes), others stay; all lines are checked before anything is saved',
     }),
     ApiOkResponse({
       type: CartResponseDoc,
@@ -72,23 +73,43 @@ export class CartController {
 
   @Post()
   @CartWriteDocs()
-  updateWithPost(@Body() body: UpdateCartDto, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+  updateWithPost(
+    @Body() body: UpdateCartDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ) {
     return this.update(body, request, response, user);
   }
 
   @Put()
   @CartWriteDocs()
-  updateWithPut(@Body() body: UpdateCartDto, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+  updateWithPut(
+    @Body() body: UpdateCartDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ) {
     return this.update(body, request, response, user);
   }
 
   @Patch()
   @CartWriteDocs()
-  updateWithPatch(@Body() body: UpdateCartDto, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+  updateWithPatch(
+    @Body() body: UpdateCartDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ) {
     return this.update(body, request, response, user);
   }
 
-  private async update(body: UpdateCartDto, request: Request, response: Response, user: AuthenticatedUser | undefined): Promise<CartResponse> {
+  private async update(
+    body: UpdateCartDto,
+    request: Request,
+    response: Response,
+    user: AuthenticatedUser | undefined,
+  ): Promise<CartResponse> {
     const result = await this.carts.update(this.carts.buyerOf(request, user), body, this.urls.context(request, user));
     if (result.token) {
       response.setHeader(CART_TOKEN_HEADER, result.token);

@@ -96,7 +96,10 @@ export class CartService {
     const now = this.clock.now();
     return runInTransaction(this.dataSource, async (manager) => {
       if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
-      const tickets = await this.loadTickets(manager, [...lines.map((line) => line.ticket_id), ...metaEntries.map((entry) => entry.ticket_id)]);
+      const tickets = await this.loadTickets(manager, [
+        ...lines.map((line) => line.ticket_id),
+        ...metaEntries.map((entry) => entry.ticket_id),
+      ]);
       for (const line of lines) {
         if (!tickets.has(line.ticket_id)) throw ticketDoesNotExist(line.ticket_id);
       }
@@ -172,7 +175,8 @@ export class CartService {
       if (seenMeta.has(entry.ticket_id)) reasons[`meta[${index}][ticket_id]`] = `ticket ${entry.ticket_id} is listed more than once`;
       seenMeta.add(entry.ticket_id);
       if (entry.items.length > max) reasons[`meta[${index}][items]`] = `items must hold at most ${max} attendees`;
-      else if (Buffer.byteLength(JSON.stringify(entry.items)) > MAX_META_BYTES) reasons[`meta[${index}][items]`] = `items must be at most ${MAX_META_BYTES} bytes of JSON`;
+      else if (Buffer.byteLength(JSON.stringify(entry.items)) > MAX_META_BYTES)
+        reasons[`meta[${index}][items]`] = `items must be at most ${MAX_META_BYTES} bytes of JSON`;
     });
     if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
   }
@@ -228,7 +232,13 @@ export class CartService {
     const pools = await this.capacity.pools(manager, eventIds);
     for (const line of wanted) {
       const ticket = tickets.get(line.ticket_id) as Ticket;
-      const problem = saleProblem(ticket, statusByEvent.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, pools.get(ticket.eventId)), line.quantity, now);
+      const problem = saleProblem(
+        ticket,
+        statusByEvent.get(ticket.eventId) ?? 'trash',
+        CapacityService.stateOf(ticket, pools.get(ticket.eventId)),
+        line.quantity,
+        now,
+      );
       if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
     }
     await this.checkSharedPools(manager, wanted, tickets, quantities, pools);
@@ -294,11 +304,21 @@ export class CartService {
    * meet on the unique index: the insert that loses is ignored and the winner's cart is used.
    */
   private async openCart(manager: EntityManager, buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null }> {
-    const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : { userId: null, token: buyer.token ?? issueCartToken(this.config.nonceSecret) };
+    const identity =
+      buyer.kind === 'user'
+        ? { userId: buyer.userId, token: null }
+        : { userId: null, token: buyer.token ?? issueCartToken(this.config.nonceSecret) };
     const lookup: Buyer = buyer.kind === 'user' ? buyer : { kind: 'guest', token: identity.token };
     let cart = await this.findCart(manager, lookup);
     if (!cart) {
-      await manager.createQueryBuilder().insert().into(Cart).values({ ...identity, meta: null, createdAt: now, updatedAt: now }).orIgnore().updateEntity(false).execute();
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(Cart)
+        .values({ ...identity, meta: null, createdAt: now, updatedAt: now })
+        .orIgnore()
+        .updateEntity(false)
+        .execute();
       // A locking read sees the latest committed row: when a concurrent first write won the unique
       // index, its cart is not in this transaction's snapshot (a plain read found nothing: 500).
       const created = await this.findCart(manager, lookup, true);
@@ -306,7 +326,12 @@ export class CartService {
       cart = created;
     } else if (!this.isLive(cart, now)) {
       await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId: cart.id }).execute();
-      await manager.createQueryBuilder().update(Cart).set({ meta: null, createdAt: now, updatedAt: now }).where('id = :id', { id: cart.id }).execute();
+      await manager
+        .createQueryBuilder()
+        .update(Cart)
+        .set({ meta: null, createdAt: now, updatedAt: now })
+        .where('id = :id', { id: cart.id })
+        .execute();
     }
     return { cart, token: identity.token };
   }
@@ -330,7 +355,12 @@ export class CartService {
   private async saveLines(manager: EntityManager, cartId: number, lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Promise<void> {
     for (const line of lines) {
       if (line.quantity === 0) {
-        await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId: line.ticket_id }).execute();
+        await manager
+          .createQueryBuilder()
+          .delete()
+          .from(CartItem)
+          .where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId: line.ticket_id })
+          .execute();
         continue;
       }
       const overwrite = ['quantity', 'provider', ...(line.optout === undefined ? [] : ['optout'])];

@@ -6,7 +6,15 @@ import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
-import { TermCreateDocs, TermDeleteDocs, TermIdParam, TermListDocs, TermReadDocs, TermSlugParam, TermUpdateDocs } from '../common/terms/term-docs';
+import {
+  TermCreateDocs,
+  TermDeleteDocs,
+  TermIdParam,
+  TermListDocs,
+  TermReadDocs,
+  TermSlugParam,
+  TermUpdateDocs,
+} from '../common/terms/term-docs';
 import { CategoryResponse } from '../common/terms/term-response.dto';
 import { toCategoryListResponse, toCategoryResponse } from './categories.mapper';
 import { CategoriesService } from './categories.service';
@@ -30,7 +38,11 @@ export class CategoriesController {
   @Get()
   @HttpCode(200)
   @TermListDocs('category', CategoryListResponse)
-  async list(@Query() query: ListCategoriesQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<CategoryListResponse> {
+  async list(
+    @Query() query: ListCategoriesQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CategoryListResponse> {
     const page = await this.categories.list(query);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
     return toCategoryListResponse(page, this.context(request));
@@ -40,7 +52,11 @@ export class CategoriesController {
   @HttpCode(201)
   @RequireCapability('manage_terms')
   @TermCreateDocs('category', CategoryResponse)
-  async create(@Body() dto: CreateCategoryDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<CategoryResponse> {
+  async create(
+    @Body() dto: CreateCategoryDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CategoryResponse> {
     const body = toCategoryResponse(await this.categories.create(dto), this.context(request));
     response.setHeader('Location', body.urls.self);
     return body;
@@ -59,7 +75,11 @@ export class CategoriesController {
   @RequireCapability('manage_terms')
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
-  async updateByPost(@Param('id', RouteIdPipe) id: number, @Body() dto: UpdateCategoryDto, @Req() request: Request): Promise<CategoryResponse> {
+  async updateByPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() dto: UpdateCategoryDto,
+    @Req() request: Request,
+  ): Promise<CategoryResponse> {
     return toCategoryResponse(await this.categories.update({ id }, dto), this.context(request));
   }
 
@@ -68,7 +88,11 @@ export class CategoriesController {
   @RequireCapability('manage_terms')
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
-  async updateByPut(@Param('id', RouteIdPipe) id: number, @Body() dto: UpdateCategoryDto, @Req() request: Request): Promise<CategoryResponse> {
+  async updateByPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() dto: UpdateCategoryDto,
+    @Req() request: Request,
+  ): Promise<CategoryResponse> {
     return toCategoryResponse(await this.categories.update({ id }, dto), this.context(request));
   }
 
@@ -77,7 +101,11 @@ export class CategoriesController {
   @RequireCapability('manage_terms')
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
-  async updateByPatch(@Param('id', RouteIdPipe) id: number, @Body() dto: UpdateCategoryDto, @Req() request: Request): Promise<CategoryResponse> {
+  async updateByPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() dto: UpdateCategoryDto,
+    @Req() request: Request,
+  ): Promise<CategoryResponse> {
     return toCategoryResponse(await this.categories.update({ id }, dto), this.context(request));
   }
 
@@ -103,7 +131,11 @@ export class CategoriesController {
   @RequireCapability('manage_terms')
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
-  async updateBySlugByPost(@Param('slug') slug: string, @Body() dto: UpdateCategoryDto, @Req() request: Request): Promise<CategoryResponse> {
+  async updateBySlugByPost(
+    @Param('slug') slug: string,
+    @Body() dto: UpdateCategoryDto,
+    @Req() request: Request,
+  ): Promise<CategoryResponse> {
     return toCategoryResponse(await this.categories.update({ slug }, dto), this.context(request));
   }
 
@@ -121,7 +153,11 @@ export class CategoriesController {
   @RequireCapability('manage_terms')
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
-  async updateBySlugByPatch(@Param('slug') slug: string, @Body() dto: UpdateCategoryDto, @Req() request: Request): Promise<CategoryResponse> {
+  async updateBySlugByPatch(
+    @Param('slug') slug: string,
+    @Body() dto: UpdateCategoryDto,
+    @Req() request: Request,
+  ): Promise<CategoryResponse> {
     return toCategoryResponse(await this.categories.update({ slug }, dto), this.context(request));
   }
 

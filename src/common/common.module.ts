@@ -8,7 +8,13 @@ import { ApiUrls } from './http/api-urls.service';
 /** Cross-cutting providers every feature module may inject. */
 @Global()
 @Module({
-  providers: [ApiUrls, { provide: CLOCK, useValue: systemClock }, CountCache, CountCacheInvalidation, { provide: APP_INTERCEPTOR, useClass: CountScopeInterceptor }],
+  providers: [
+    ApiUrls,
+    { provide: CLOCK, useValue: systemClock },
+    CountCache,
+    CountCacheInvalidation,
+    { provide: APP_INTERCEPTOR, useClass: CountScopeInterceptor },
+  ],
   exports: [ApiUrls, CLOCK, CountCache],
 })
 export class CommonModule {}

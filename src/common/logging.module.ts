@@ -32,7 +32,11 @@ export function assignRequestId(request: IncomingMessage, response: ServerRespon
           redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
           // The response's status is what a request line needs; its headers (security headers on
           // every response) tripled the size of each line.
-          serializers: { req: redactRequest, res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }), err: redactError },
+          serializers: {
+            req: redactRequest,
+            res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
+            err: redactError,
+          },
           customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
             error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
         };

@@ -4,7 +4,8 @@
  */
 export const moneyColumn = {
   to: (value: string | null | undefined) => value,
-  from: (value: string | number | null) => (value === null || value === undefined ? '0.00' : centsToMoney(moneyToCents(String(value)) ?? 0)),
+  from: (value: string | number | null) =>
+    value === null || value === undefined ? '0.00' : centsToMoney(moneyToCents(String(value)) ?? 0),
 };
 
 const MONEY_PATTERN = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/;

@@ -54,7 +54,9 @@ describe('loadAppConfig', () => {
       poolSize: 10,
       replicaUrls: ['mysql://reader@replica-1:3306/cal', 'mysql://reader@replica-2:3306/cal'],
     });
-    expect(loadAppConfig({ ...base(), DATABASE_URL: 'mysql://root@primary:3306/cal', DATABASE_REPLICA_URLS: ' ' }).database).not.toHaveProperty('replicaUrls');
+    expect(
+      loadAppConfig({ ...base(), DATABASE_URL: 'mysql://root@primary:3306/cal', DATABASE_REPLICA_URLS: ' ' }).database,
+    ).not.toHaveProperty('replicaUrls');
   });
 
   it.each([
@@ -67,7 +69,10 @@ describe('loadAppConfig', () => {
   });
 
   it('normalises API_ROOT and keeps API_PREFIX', () => {
-    expect(loadAppConfig({ ...base(), API_ROOT: 'wp-json/', API_PREFIX: 'tribe' })).toMatchObject({ apiRoot: '/wp-json', apiPrefix: 'tribe' });
+    expect(loadAppConfig({ ...base(), API_ROOT: 'wp-json/', API_PREFIX: 'tribe' })).toMatchObject({
+      apiRoot: '/wp-json',
+      apiPrefix: 'tribe',
+    });
   });
 
   it.each([
@@ -216,8 +221,19 @@ describe('loadAppConfig: notifications', () => {
   });
 
   it('reads the settings and names the one that is wrong', () => {
-    const config = loadAppConfig({ ...env(), OUTBOX_WORKER: 'false', SMTP_URL: 'smtps://u:p@mail.example.org:465', WEBHOOK_ALLOW_PRIVATE: 'true', EMAIL_TEMPLATES_DIR: '/etc/cal/templates' });
-    expect(config.notifications).toMatchObject({ worker: false, smtpUrl: 'smtps://u:p@mail.example.org:465', webhookAllowPrivate: true, emailTemplatesDir: '/etc/cal/templates' });
+    const config = loadAppConfig({
+      ...env(),
+      OUTBOX_WORKER: 'false',
+      SMTP_URL: 'smtps://u:p@mail.example.org:465',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      EMAIL_TEMPLATES_DIR: '/etc/cal/templates',
+    });
+    expect(config.notifications).toMatchObject({
+      worker: false,
+      smtpUrl: 'smtps://u:p@mail.example.org:465',
+      webhookAllowPrivate: true,
+      emailTemplatesDir: '/etc/cal/templates',
+    });
     expect(() => loadAppConfig({ ...env(), SMTP_URL: 'http://mail.example.org' })).toThrow(/SMTP_URL/);
     expect(() => loadAppConfig({ ...env(), OUTBOX_WORKER: 'sometimes' })).toThrow(/OUTBOX_WORKER/);
     expect(() => loadAppConfig({ ...env(), OUTBOX_RETRY_BASE_MS: '0' })).toThrow(/OUTBOX_RETRY_BASE_MS/);

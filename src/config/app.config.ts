@@ -4,9 +4,7 @@ import { join, resolve } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { isValidTimeZone } from '../common/dates/timezone';
 
-export type DatabaseConfig =
-  | { type: 'sqlite'; path: string }
-  | { type: 'mysql'; url: string; poolSize: number; replicaUrls?: string[] };
+export type DatabaseConfig = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; replicaUrls?: string[] };
 
 export interface AppConfig {
   nodeEnv: string;
@@ -164,7 +162,10 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string, poolS
  * are a MySQL/MariaDB feature; with SQLite the setting is refused rather than silently ignored.
  */
 export function withReplicas(database: DatabaseConfig, raw: string | undefined, dataDir: string): DatabaseConfig {
-  const urls = (raw ?? '').split(',').map((url) => url.trim()).filter((url) => url !== '');
+  const urls = (raw ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
   if (urls.length === 0) return database;
   if (database.type !== 'mysql') {
     throw new ConfigError('DATABASE_REPLICA_URLS', 'needs a MySQL/MariaDB DATABASE_URL: read replicas are not supported with SQLite');
@@ -346,10 +347,14 @@ function readTrustProxy(raw: string | undefined): number | string {
   if (/^\d{1,2}$/.test(value)) return Number(value);
   const entries = value.split(',').map((entry) => entry.trim());
   const valid = entries.every(
-    (entry) => PROXY_NAMES.includes(entry) || /^[0-9.]+(\/\d{1,2})?$/.test(entry) || /^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(\/\d{1,3})?$/.test(entry),
+    (entry) =>
+      PROXY_NAMES.includes(entry) || /^[0-9.]+(\/\d{1,2})?$/.test(entry) || /^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(\/\d{1,3})?$/.test(entry),
   );
   if (!valid || value === '') {
-    throw new ConfigError('TRUST_PROXY', `must be a hop count or a list of addresses, subnets, loopback, linklocal or uniquelocal (got "${raw}")`);
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be a hop count or a list of addresses, subnets, loopback, linklocal or uniquelocal (got "${raw}")`,
+    );
   }
   return entries.join(',');
 }
@@ -359,7 +364,10 @@ function readTrustProxy(raw: string | undefined): number | string {
  * `*` for any other origin without them. Unset: any origin, never with credentials.
  */
 function readCors(raw: string | undefined): CorsConfig {
-  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.length === 0) return { credentialedOrigins: [], anyOrigin: true };
   const credentialedOrigins: string[] = [];
   for (const entry of entries) {
@@ -367,11 +375,13 @@ function readCors(raw: string | undefined): CorsConfig {
     let origin: string | null = null;
     try {
       const url = new URL(entry);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase()) origin = url.origin;
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase())
+        origin = url.origin;
     } catch {
       origin = null;
     }
-    if (origin === null) throw new ConfigError('CORS_ORIGINS', `must list origins such as https://example.org (no path) or * (got "${entry}")`);
+    if (origin === null)
+      throw new ConfigError('CORS_ORIGINS', `must list origins such as https://example.org (no path) or * (got "${entry}")`);
     credentialedOrigins.push(origin);
   }
   return { credentialedOrigins, anyOrigin: entries.includes('*') };
@@ -400,7 +410,11 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   return {
     nodeEnv,
     port: readPort(env),
-    database: withReplicas(parseDatabaseUrl(env.DATABASE_URL, dataDir, readPositiveInt(env, 'DATABASE_POOL_SIZE', 10)), env.DATABASE_REPLICA_URLS, dataDir),
+    database: withReplicas(
+      parseDatabaseUrl(env.DATABASE_URL, dataDir, readPositiveInt(env, 'DATABASE_POOL_SIZE', 10)),
+      env.DATABASE_REPLICA_URLS,
+      dataDir,
+    ),
     apiRoot: normaliseApiRoot(env.API_ROOT),
     apiPrefix: readApiPrefix(env.API_PREFIX),
     publicUrl: readPublicUrl(env.PUBLIC_URL),

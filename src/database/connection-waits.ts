@@ -28,7 +28,7 @@ const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
 /** Whether a caller inside a transaction asks the pool for another connection. */
 export class NestedConnectionError extends Error {
   constructor() {
-    super('A second database connection was asked for while a transaction holds one: use the transaction\'s EntityManager.');
+    super("A second database connection was asked for while a transaction holds one: use the transaction's EntityManager.");
     this.name = 'NestedConnectionError';
   }
 }
@@ -65,7 +65,12 @@ function withWaitLimit(obtain: () => Promise<ReleasableConnection>, waitTimeoutM
  * for the others and the service stalls. Under NODE_ENV=test that is an error, so that the suites
  * find such code paths; otherwise it is logged and the wait limit keeps it from hanging.
  */
-export function limitMysqlConnectionWaits(dataSource: DataSource, waitTimeoutMs: number, refuseNested: boolean, logger: Pick<Logger, 'error'>): void {
+export function limitMysqlConnectionWaits(
+  dataSource: DataSource,
+  waitTimeoutMs: number,
+  refuseNested: boolean,
+  logger: Pick<Logger, 'error'>,
+): void {
   const driver = dataSource.driver as unknown as MysqlDriverConnections;
   const checked = (obtain: () => Promise<ReleasableConnection>) => () => {
     if (openTransaction.getStore()?.open) {
@@ -82,7 +87,7 @@ export function limitMysqlConnectionWaits(dataSource: DataSource, waitTimeoutMs:
 
   const manager: EntityManager = dataSource.manager;
   const runTransaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
-  manager.transaction = (async (...args: unknown[]) => {
+  manager.transaction = async (...args: unknown[]) => {
     const work = args.pop() as (transactionManager: EntityManager) => Promise<unknown>;
     const state = { open: false };
     try {
@@ -95,7 +100,7 @@ export function limitMysqlConnectionWaits(dataSource: DataSource, waitTimeoutMs:
     } finally {
       state.open = false;
     }
-  });
+  };
 }
 
 /**

@@ -7,9 +7,7 @@ import { QueryRunner, Table, TableColumnOptions } from 'typeorm';
 export async function createPortableTable(queryRunner: QueryRunner, table: Table): Promise<void> {
   await queryRunner.createTable(table, true, true, true);
   if (isMysql(queryRunner)) {
-    await queryRunner.query(
-      `ALTER TABLE \`${table.name}\` ENGINE=InnoDB, CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
+    await queryRunner.query(`ALTER TABLE \`${table.name}\` ENGINE=InnoDB, CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   }
 }
 

@@ -42,7 +42,11 @@ async function tryTake(runner: QueryRunner, holder: string): Promise<boolean> {
     return Number(result.affectedRows ?? 0) === 1;
   } catch (error) {
     // Two nodes took the free lease at once: Galera certified the other one (ER_LOCK_DEADLOCK at commit).
-    if ((error as { driverError?: { errno?: number }; errno?: number }).driverError?.errno === 1213 || (error as { errno?: number }).errno === 1213) return false;
+    if (
+      (error as { driverError?: { errno?: number }; errno?: number }).driverError?.errno === 1213 ||
+      (error as { errno?: number }).errno === 1213
+    )
+      return false;
     throw error;
   }
 }
@@ -70,21 +74,27 @@ export async function takeMigrationLease(dataSource: DataSource, runner: QueryRu
   if (url) {
     renewer = await createConnection({ uri: url });
     const connection = renewer;
-    timer = setInterval(() => {
-      void connection
-        .query(`UPDATE ${MIGRATION_LEASE_TABLE} SET expires_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ${MIGRATION_LEASE_SECONDS} SECOND) WHERE name = ? AND holder = ?`, [
-          LEASE_NAME,
-          holder,
-        ])
-        .catch(() => undefined);
-    }, (MIGRATION_LEASE_SECONDS * 1000) / 3);
+    timer = setInterval(
+      () => {
+        void connection
+          .query(
+            `UPDATE ${MIGRATION_LEASE_TABLE} SET expires_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ${MIGRATION_LEASE_SECONDS} SECOND) WHERE name = ? AND holder = ?`,
+            [LEASE_NAME, holder],
+          )
+          .catch(() => undefined);
+      },
+      (MIGRATION_LEASE_SECONDS * 1000) / 3,
+    );
     timer.unref();
   }
   return {
     release: async () => {
       if (timer) clearInterval(timer);
       await renewer?.end().catch(() => undefined);
-      await runner.query(`UPDATE ${MIGRATION_LEASE_TABLE} SET holder = NULL, expires_at = NULL WHERE name = ? AND holder = ?`, [LEASE_NAME, holder]);
+      await runner.query(`UPDATE ${MIGRATION_LEASE_TABLE} SET holder = NULL, expires_at = NULL WHERE name = ? AND holder = ?`, [
+        LEASE_NAME,
+        holder,
+      ]);
     },
   };
 }

@@ -14,7 +14,8 @@ describe('serialiseSqliteTransactions', () => {
     await dataSource.destroy();
   });
 
-  const names = async () => (await dataSource.query<Array<{ name: string }>>('SELECT name FROM items ORDER BY name')).map((row) => row.name);
+  const names = async () =>
+    (await dataSource.query<Array<{ name: string }>>('SELECT name FROM items ORDER BY name')).map((row) => row.name);
   const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
   it('keeps a statement from outside out of a transaction that rolls back', async () => {

@@ -50,7 +50,7 @@ export function serialiseSqliteTransactions(dataSource: DataSource): void {
   const manager: EntityManager = dataSource.manager;
   const runTransaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
 
-  manager.transaction = (async (...args: unknown[]) => {
+  manager.transaction = async (...args: unknown[]) => {
     if (insideTransaction.getStore()) return runTransaction(...args);
     const release = await mutex.acquire();
     try {
@@ -58,7 +58,7 @@ export function serialiseSqliteTransactions(dataSource: DataSource): void {
     } finally {
       release();
     }
-  });
+  };
 
   const queryRunner: QueryRunner = dataSource.createQueryRunner();
   const runQuery = queryRunner.query.bind(queryRunner) as (...args: unknown[]) => Promise<unknown>;

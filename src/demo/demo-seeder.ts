@@ -33,7 +33,18 @@ import { TicketsService } from '../tickets/tickets.service';
 import { CreateVenueDto } from '../venues/dto/create-venue.dto';
 import { Venue } from '../venues/venue.entity';
 import { VenuesService } from '../venues/venues.service';
-import { DEMO_CATEGORIES, DEMO_ORGANIZERS, DEMO_PURCHASES, DEMO_TAGS, DEMO_TICKETS, DEMO_SERIES_OCCURRENCES, DEMO_USER, DEMO_VENUES, demoEvents, demoSeries } from './demo-data';
+import {
+  DEMO_CATEGORIES,
+  DEMO_ORGANIZERS,
+  DEMO_PURCHASES,
+  DEMO_TAGS,
+  DEMO_TICKETS,
+  DEMO_SERIES_OCCURRENCES,
+  DEMO_USER,
+  DEMO_VENUES,
+  demoEvents,
+  demoSeries,
+} from './demo-data';
 import { DemoRefusedError } from './demo-refused.error';
 
 export { DemoRefusedError };
@@ -164,17 +175,34 @@ export class DemoSeeder {
     for (const purchase of DEMO_PURCHASES) {
       const ticket = DEMO_TICKETS[purchase.ticketIndex];
       const ticketId = ticketIds[purchase.ticketIndex];
-      const written = await this.carts.update({ kind: 'guest', token: null }, await this.body(UpdateCartDto, { provider: ticket.provider, tickets: [{ ticket_id: ticketId, quantity: purchase.quantity }] }), context);
+      const written = await this.carts.update(
+        { kind: 'guest', token: null },
+        await this.body(UpdateCartDto, { provider: ticket.provider, tickets: [{ ticket_id: ticketId, quantity: purchase.quantity }] }),
+        context,
+      );
       const buyer: Buyer = { kind: 'guest', token: written.token };
       const checkoutBody = {
         provider: ticket.provider,
         purchaser: purchase.purchaser,
-        attendees: purchase.attendees.map((name) => ({ ticket_id: ticketId, name, email: `${name.split(' ')[0].toLowerCase()}@example.org` })),
+        attendees: purchase.attendees.map((name) => ({
+          ticket_id: ticketId,
+          name,
+          email: `${name.split(' ')[0].toLowerCase()}@example.org`,
+        })),
         ...(ticket.provider === 'rsvp' ? { going: true } : {}),
       };
-      const placed = await this.checkouts.checkout({ buyer, body: await this.body(CheckoutDto, checkoutBody), rawBody: checkoutBody, idempotencyKey: undefined, context });
+      const placed = await this.checkouts.checkout({
+        buyer,
+        body: await this.body(CheckoutDto, checkoutBody),
+        rawBody: checkoutBody,
+        idempotencyKey: undefined,
+        context,
+      });
       // Paid orders wait for payment; the demo marks them paid as the payment provider would.
-      const order = placed.body.status === 'pending' ? await this.orders.complete(placed.body.id, { user, cartToken: null }, undefined, context) : placed.body;
+      const order =
+        placed.body.status === 'pending'
+          ? await this.orders.complete(placed.body.id, { user, cartToken: null }, undefined, context)
+          : placed.body;
       attendees += order.attendees.length;
       if (purchase.checkIn) {
         await this.attendees.setCheckIn(order.attendees[0].id, true, user, context);
@@ -184,7 +212,14 @@ export class DemoSeeder {
 
     // Last, so that the ids of the one-off events, tickets and orders above stay as they were.
     const { venueIndex, organizerIndex, category, tags, ...series } = demoSeries(this.clock.now());
-    const seriesBody = { ...series, status: 'publish', venue: venueIds[venueIndex], organizer: [organizerIds[organizerIndex]], categories: [categoryIds.get(category)], tags: tags.map((tag) => tagIds.get(tag)) };
+    const seriesBody = {
+      ...series,
+      status: 'publish',
+      venue: venueIds[venueIndex],
+      organizer: [organizerIds[organizerIndex]],
+      categories: [categoryIds.get(category)],
+      tags: tags.map((tag) => tagIds.get(tag)),
+    };
     await this.events.create(await this.body(CreateEventDto, seriesBody), user, context);
 
     return {
@@ -215,7 +250,9 @@ export class DemoSeeder {
     const present = counts.filter(([, count]) => count > 0);
     if (present.length > 0) {
       const what = present.map(([name, count]) => `${count} ${name}`).join(', ');
-      throw new DemoRefusedError(`the database already holds ${what}; seed:demo only fills an empty calendar (use a new DATABASE_URL or DATA_DIR)`);
+      throw new DemoRefusedError(
+        `the database already holds ${what}; seed:demo only fills an empty calendar (use a new DATABASE_URL or DATA_DIR)`,
+      );
     }
   }
 

@@ -37,7 +37,10 @@ export class EmailTemplates {
   render(name: EmailTemplate, values: object): RenderedEmail {
     const templates = this.load(name);
     return {
-      subject: templates.subject(values).replace(/[\r\n]+/g, ' ').trim(),
+      subject: templates
+        .subject(values)
+        .replace(/[\r\n]+/g, ' ')
+        .trim(),
       text: templates.text(values),
       html: templates.html(values),
     };

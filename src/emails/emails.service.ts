@@ -113,7 +113,10 @@ export class EmailsService {
   async deliver(message: OutboxMessage): Promise<void> {
     if (!isEmailTemplate(message.type) || !message.recipient) throw new PermanentDeliveryError(`unknown email ${message.type}`);
     const mail = await this.build(message.type, message.recipient, JSON.parse(message.payload) as EmailPayload);
-    const stamp = message.createdAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = message.createdAt
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     await this.transport.send(mail, `${stamp}-${message.id}-${message.type}`);
   }
 
@@ -124,10 +127,15 @@ export class EmailsService {
     if (!order) throw new PermanentDeliveryError(`order ${payload.order_id} no longer exists`);
     const all = await manager.find(Attendee, { where: { orderId: order.id }, order: { id: 'ASC' } });
     const withTickets = template === 'order-confirmation' || template === 'ticket';
-    const listed = !withTickets ? [] : all.filter((attendee) => holdsTicket(attendee) && (template !== 'ticket' || attendee.id === payload.attendee_id));
-    if (template === 'ticket' && listed.length === 0) throw new PermanentDeliveryError(`attendee ${payload.attendee_id} holds no valid ticket`);
+    const listed = !withTickets
+      ? []
+      : all.filter((attendee) => holdsTicket(attendee) && (template !== 'ticket' || attendee.id === payload.attendee_id));
+    if (template === 'ticket' && listed.length === 0)
+      throw new PermanentDeliveryError(`attendee ${payload.attendee_id} holds no valid ticket`);
     const ticketIds = [...new Set(listed.map((attendee) => attendee.ticketId))];
-    const tickets = new Map((ticketIds.length ? await manager.find(Ticket, { where: { id: In(ticketIds) } }) : []).map((ticket) => [ticket.id, ticket]));
+    const tickets = new Map(
+      (ticketIds.length ? await manager.find(Ticket, { where: { id: In(ticketIds) } }) : []).map((ticket) => [ticket.id, ticket]),
+    );
     const eventIds = [...new Set(listed.map((attendee) => attendee.eventId))];
     const events = eventIds.length ? await manager.find(Event, { where: { id: In(eventIds) }, order: { startUtc: 'ASC' } }) : [];
     const eventById = new Map(events.map((event) => [event.id, event]));
@@ -158,9 +166,17 @@ export class EmailsService {
       const context = this.context();
       const ics = buildEventCalendar(
         events.map((event) => ({ event, relations: relations.get(event.id)! })),
-        { name: events.map((event) => inlineHtmlToText(event.title)).join(', '), url: context.namespaceUrl('tickets', `orders/${order.id}`), context },
+        {
+          name: events.map((event) => inlineHtmlToText(event.title)).join(', '),
+          url: context.namespaceUrl('tickets', `orders/${order.id}`),
+          context,
+        },
       );
-      attachments.push({ filename: events.length === 1 ? `${events[0].slug}.ics` : 'events.ics', content: ics, contentType: `${ICS_CONTENT_TYPE}; method=PUBLISH` });
+      attachments.push({
+        filename: events.length === 1 ? `${events[0].slug}.ics` : 'events.ics',
+        content: ics,
+        contentType: `${ICS_CONTENT_TYPE}; method=PUBLISH`,
+      });
     }
     const allEvents = events.length > 0 ? events : await this.eventsOfOrder(manager, all);
     const holder = template === 'ticket' ? listed[0] : undefined;
@@ -209,7 +225,10 @@ export class EmailsService {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
     const order = await this.dataSource.manager.findOne(Order, { where: { id } });
     if (!order) throw orderNotFound();
-    const events = await this.eventsOfOrder(this.dataSource.manager, await this.dataSource.manager.find(Attendee, { where: { orderId: id } }));
+    const events = await this.eventsOfOrder(
+      this.dataSource.manager,
+      await this.dataSource.manager.find(Attendee, { where: { orderId: id } }),
+    );
     const managesAll = events.length > 0 && events.every((event) => canManageEvent(viewer.user, event));
     if (!managesAll && !this.isBuyer(order, viewer)) {
       if (events.some((event) => canManageEvent(viewer.user, event))) throw forbidden(!viewer.user);
@@ -231,7 +250,9 @@ export class EmailsService {
       throw new ApiError('attendee-not-found', 'attendee-not-found', 404);
     }
     if (!holdsTicket(attendee)) {
-      throw new ApiError('attendee-invalid-status', `The attendee holds no valid ticket (order ${attendee.orderStatus}).`, 409, { order_status: attendee.orderStatus });
+      throw new ApiError('attendee-invalid-status', `The attendee holds no valid ticket (order ${attendee.orderStatus}).`, 409, {
+        order_status: attendee.orderStatus,
+      });
     }
     return this.queue([this.message('ticket', attendee.holderEmail, { order_id: order.id, attendee_id: attendee.id })]);
   }

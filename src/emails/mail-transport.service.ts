@@ -25,7 +25,12 @@ export class MailTransport implements OnApplicationShutdown {
     this.transporter =
       smtpUrl === null
         ? nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
-        : nodemailer.createTransport({ url: smtpUrl, connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS } as never);
+        : nodemailer.createTransport({
+            url: smtpUrl,
+            connectionTimeout: SMTP_TIMEOUT_MS,
+            greetingTimeout: SMTP_TIMEOUT_MS,
+            socketTimeout: SMTP_TIMEOUT_MS,
+          } as never);
   }
 
   /** Where `.eml` files go when there is no SMTP server, or null when there is one. */

@@ -37,13 +37,20 @@ export class ResendController {
   @HttpCode(202)
   @ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } })
   @CART_TOKEN_REQUEST_HEADER
-  @ApiOperation({ summary: "Send the order's email again (confirmation with tickets, or its cancellation or refund notice): its buyer, or a manager of all its events" })
+  @ApiOperation({
+    summary:
+      "Send the order's email again (confirmation with tickets, or its cancellation or refund notice): its buyer, or a manager of all its events",
+  })
   @ApiAcceptedResponse({ type: ResendResponse })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous without a cart token) or incorrect_password' })
   @ApiForbiddenResponse({ description: 'rest_forbidden: a manager of only some of its events' })
   @ApiNotFoundResponse({ description: 'order-not-found: no such order, or one the caller may not see' })
   @ApiConflictResponse({ description: 'order-invalid-status: pending or expired orders have no email to send again' })
-  async resendOrder(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<ResendResponse> {
+  async resendOrder(
+    @Param('id', RouteIdPipe) id: number,
+    @Req() request: Request,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<ResendResponse> {
     return { queued: await this.emails.resendOrder(id, { user, cartToken: this.carts.tokenOf(request) }) };
   }
 
@@ -56,7 +63,11 @@ export class ResendController {
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous without a cart token) or incorrect_password' })
   @ApiNotFoundResponse({ description: 'attendee-not-found: no such attendee, or one the caller may not see' })
   @ApiConflictResponse({ description: 'attendee-invalid-status: its order is not completed (or an RSVP "not going")' })
-  async resendAttendee(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<ResendResponse> {
+  async resendAttendee(
+    @Param('id', RouteIdPipe) id: number,
+    @Req() request: Request,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<ResendResponse> {
     return { queued: await this.emails.resendAttendee(id, { user, cartToken: this.carts.tokenOf(request) }) };
   }
 }

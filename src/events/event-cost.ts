@@ -65,7 +65,11 @@ export function parseCostInput(raw: unknown): string | null {
   if (raw === null || raw === '') return null;
   if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
   if (typeof raw === 'string') return plainCost(raw);
-  if (Array.isArray(raw) && raw.length <= 100 && raw.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)))) {
+  if (
+    Array.isArray(raw) &&
+    raw.length <= 100 &&
+    raw.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)))
+  ) {
     return plainCost(raw.map(String).join(', '));
   }
   throw invalidParam('cost', 'cost must be a string, a number or a list of them');

@@ -11,7 +11,11 @@ describe('readLinkedPosts', () => {
     expect(readLinkedPosts('4', 'venue')).toEqual([{ id: 4 }]);
     expect(readLinkedPosts({ id: 4 }, 'venue')).toEqual([{ id: 4 }]);
     expect(readLinkedPosts({ venue: 'Hall' }, 'venue')).toEqual([{ fields: { venue: 'Hall' } }]);
-    expect(readLinkedPosts([5, { id: 6 }, { organizer: 'Ann' }], 'organizer')).toEqual([{ id: 5 }, { id: 6 }, { fields: { organizer: 'Ann' } }]);
+    expect(readLinkedPosts([5, { id: 6 }, { organizer: 'Ann' }], 'organizer')).toEqual([
+      { id: 5 },
+      { id: 6 },
+      { fields: { organizer: 'Ann' } },
+    ]);
     expect(readLinkedPosts('5,6', 'organizer')).toEqual([{ id: 5 }, { id: 6 }]);
   });
 

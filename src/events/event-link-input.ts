@@ -59,8 +59,7 @@ export function readTermValues(raw: unknown, field: 'categories' | 'tags'): Arra
       // A name creates the term when none has it: plain text, as POST /categories stores names.
       const name = sanitizePlainText(item);
       if (name !== '') values.push(name);
-    }
-    else throw invalidParam(field, `${field} must be a list of ids or names`);
+    } else throw invalidParam(field, `${field} must be a list of ids or names`);
   }
   return [...new Set(values)];
 }

@@ -45,7 +45,10 @@ export const MAX_LISTING_RANGES = 60;
  * visibility (applyPostVisibility) split into statuses seen on every event and statuses seen on
  * the caller's own events only.
  */
-export function visibleStatuses(user: AuthenticatedUser | undefined, statuses: PostStatus[] | undefined): Pick<ListingSelection, 'statuses' | 'ownStatuses' | 'authorId'> {
+export function visibleStatuses(
+  user: AuthenticatedUser | undefined,
+  statuses: PostStatus[] | undefined,
+): Pick<ListingSelection, 'statuses' | 'ownStatuses' | 'authorId'> {
   const asked = statuses ? [...new Set(statuses)] : POST_STATUSES.filter((status) => status !== 'trash');
   const visibility = listVisibility(user);
   if (visibility.kind === 'all') return { statuses: asked, ownStatuses: [] };
@@ -141,7 +144,10 @@ export class EventListingsReader {
     const own = `(SELECT COUNT(1) FROM event_listings WHERE dim = :dim AND value = :value AND status IN (:...ownStatuses) AND author_id = :authorId
       AND start_utc >= :windowStart AND end_utc <= :windowEnd)`;
     if (firstDay === lastDay) {
-      return this.scalar(`SELECT (SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND end_utc <= :windowEnd) + ${own} AS n`, parameters);
+      return this.scalar(
+        `SELECT (SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND end_utc <= :windowEnd) + ${own} AS n`,
+        parameters,
+      );
     }
     const [days] = await this.query<{ inside: string | number | null; longest: string | number | null }>(
       `SELECT SUM(CASE WHEN day > :firstDay AND day < :lastDay THEN events ELSE 0 END) AS inside, MAX(longest) AS longest
@@ -190,7 +196,15 @@ export class EventListingsReader {
     } else {
       // Each range's first offset + limit rows hold the merged page's; an event listed under two
       // values comes with the same sort key from both, and is kept once.
-      const rows = (await Promise.all(ranges.map((range) => this.range(selection, range).limit(offset + limit).getRawMany<RangeRow>()))).flat();
+      const rows = (
+        await Promise.all(
+          ranges.map((range) =>
+            this.range(selection, range)
+              .limit(offset + limit)
+              .getRawMany<RangeRow>(),
+          ),
+        )
+      ).flat();
       rows.sort(compareRows);
       const seen = new Set<number>();
       ids = [];
@@ -219,7 +233,10 @@ export class EventListingsReader {
           visible.where('1 = 0');
           if (selection.statuses.length) visible.orWhere('listing.status IN (:...statuses)', { statuses: selection.statuses });
           if (selection.ownStatuses.length) {
-            visible.orWhere('(listing.status IN (:...ownStatuses) AND listing.authorId = :authorId)', { ownStatuses: selection.ownStatuses, authorId: selection.authorId });
+            visible.orWhere('(listing.status IN (:...ownStatuses) AND listing.authorId = :authorId)', {
+              ownStatuses: selection.ownStatuses,
+              authorId: selection.authorId,
+            });
           }
         }),
       );
@@ -237,10 +254,15 @@ export class EventListingsReader {
       .andWhere('listing.value = :value', { value: range.value })
       .andWhere('listing.status = :status', { status: range.status });
     if (range.authorId !== undefined) query.andWhere('listing.authorId = :authorId', { authorId: range.authorId });
-    return this.inWindow(query, selection).orderBy('listing.startUtc', 'ASC').addOrderBy('listing.publishedAt', 'ASC').addOrderBy('listing.eventId', 'ASC');
+    return this.inWindow(query, selection)
+      .orderBy('listing.startUtc', 'ASC')
+      .addOrderBy('listing.publishedAt', 'ASC')
+      .addOrderBy('listing.eventId', 'ASC');
   }
 
   private inWindow(query: SelectQueryBuilder<EventListing>, selection: ListingSelection): SelectQueryBuilder<EventListing> {
-    return query.andWhere('listing.startUtc >= :windowStart', { windowStart: selection.windowStart }).andWhere('listing.endUtc <= :windowEnd', { windowEnd: selection.windowEnd });
+    return query
+      .andWhere('listing.startUtc >= :windowStart', { windowStart: selection.windowStart })
+      .andWhere('listing.endUtc <= :windowEnd', { windowEnd: selection.windowEnd });
   }
 }

@@ -27,8 +27,20 @@ export interface EventSeriesFacts {
  */
 export interface EventSeriesHandler {
   create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse>;
-  update(selector: EventSelector, input: UpdateEventDto, scope: unknown, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse | null>;
-  remove(selector: EventSelector, force: boolean, scope: unknown, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse | null>;
+  update(
+    selector: EventSelector,
+    input: UpdateEventDto,
+    scope: unknown,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<EventResponse | null>;
+  remove(
+    selector: EventSelector,
+    force: boolean,
+    scope: unknown,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<EventResponse | null>;
   seriesOf(eventIds: number[], manager: EntityManager): Promise<Map<number, EventSeriesFacts>>;
   /** The occurrences a ticket created with scope=all goes to (those not trashed nor ended, and this one); null outside a series. */
   ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null>;

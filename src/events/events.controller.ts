@@ -52,10 +52,17 @@ const EventUpdateDocs = (pathParameter: MethodDecorator) =>
     ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
     ApiForbiddenResponse({ description: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
     ApiNotFoundResponse({ description: 'rest-event-not-found' }),
-    ApiConflictResponse({ description: 'series-occurrences-have-attendees: occurrences with attendees would move or be deleted (data.occurrences lists them)' }),
+    ApiConflictResponse({
+      description: 'series-occurrences-have-attendees: occurrences with attendees would move or be deleted (data.occurrences lists them)',
+    }),
   );
 
-const FORCE_QUERY = ApiQuery({ name: 'force', required: false, description: 'true deletes for good instead of trashing', schema: { type: 'boolean' } });
+const FORCE_QUERY = ApiQuery({
+  name: 'force',
+  required: false,
+  description: 'true deletes for good instead of trashing',
+  schema: { type: 'boolean' },
+});
 
 @ApiTags('events')
 @Controller('events/v1/events')
@@ -71,7 +78,12 @@ export class EventsController {
   @ApiOkResponse({ type: EventListResponse, description: 'Headers X-TEC-Total and X-TEC-TotalPages carry the totals' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
   @ApiNotFoundResponse({ description: 'event-archive-page-not-found: a page past the last' })
-  async list(@Query() query: ListEventsQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+  async list(
+    @Query() query: ListEventsQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ) {
     const page = await this.events.list(query, this.urls.context(request, user));
     setTotalHeaders(response, 'events', page.total, page.totalPages);
     return { events: page.events, ...page.links, total: page.total, total_pages: page.totalPages };
@@ -86,7 +98,12 @@ export class EventsController {
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
   @ApiForbiddenResponse({ description: 'rest_forbidden: the role cannot create events' })
-  async create(@Body() body: CreateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+  async create(
+    @Body() body: CreateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ) {
     const event = await this.events.create(body, user, this.urls.context(request, user));
     response.setHeader('Location', event.rest_url);
     return event;
@@ -116,37 +133,73 @@ export class EventsController {
 
   @Post(':id')
   @EventUpdateDocs(ID_PARAM)
-  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+  updateWithPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ) {
     return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
   }
 
   @Put(':id')
   @EventUpdateDocs(ID_PARAM)
-  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+  updateWithPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ) {
     return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
   }
 
   @Patch(':id')
   @EventUpdateDocs(ID_PARAM)
-  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+  updateWithPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ) {
     return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
   }
 
   @Post('by-slug/:slug')
   @EventUpdateDocs(SLUG_PARAM)
-  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+  updateBySlugWithPost(
+    @Param('slug') slug: string,
+    @Body() body: UpdateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ) {
     return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
   }
 
   @Put('by-slug/:slug')
   @EventUpdateDocs(SLUG_PARAM)
-  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+  updateBySlugWithPut(
+    @Param('slug') slug: string,
+    @Body() body: UpdateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ) {
     return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
   }
 
   @Patch('by-slug/:slug')
   @EventUpdateDocs(SLUG_PARAM)
-  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateEventDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown) {
+  updateBySlugWithPatch(
+    @Param('slug') slug: string,
+    @Body() body: UpdateEventDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ) {
     return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
   }
 
@@ -163,8 +216,16 @@ export class EventsController {
   @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash: already trashed (use force=true)' })
-  @ApiConflictResponse({ description: 'has-attendees: a forced delete of an event with attendees; series-occurrences-have-attendees (scope following or all)' })
-  remove(@Param('id', RouteIdPipe) id: number, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown): Promise<EventResponse> {
+  @ApiConflictResponse({
+    description: 'has-attendees: a forced delete of an event with attendees; series-occurrences-have-attendees (scope following or all)',
+  })
+  remove(
+    @Param('id', RouteIdPipe) id: number,
+    @Query('force') force: unknown,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ): Promise<EventResponse> {
     return this.removeEvent({ id }, force, user, request, scope);
   }
 
@@ -182,11 +243,23 @@ export class EventsController {
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash' })
   @ApiConflictResponse({ description: 'has-attendees; series-occurrences-have-attendees' })
-  removeBySlug(@Param('slug') slug: string, @Query('force') force: unknown, @CurrentUser() user: AuthenticatedUser, @Req() request: Request, @Query('scope') scope?: unknown): Promise<EventResponse> {
+  removeBySlug(
+    @Param('slug') slug: string,
+    @Query('force') force: unknown,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+    @Query('scope') scope?: unknown,
+  ): Promise<EventResponse> {
     return this.removeEvent({ slug }, force, user, request, scope);
   }
 
-  private removeEvent(selector: EventSelector, force: unknown, user: AuthenticatedUser, request: Request, scope?: unknown): Promise<EventResponse> {
+  private removeEvent(
+    selector: EventSelector,
+    force: unknown,
+    user: AuthenticatedUser,
+    request: Request,
+    scope?: unknown,
+  ): Promise<EventResponse> {
     return this.events.remove(selector, readForceFlag(force), user, this.urls.context(request, user), scope);
   }
 }

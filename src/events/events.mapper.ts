@@ -109,7 +109,9 @@ function eventJsonLd(event: Event, relations: EventRelations, response: EventRes
   if (relations.venues.length > 0) jsonLd.location = venueJsonLd(relations.venues[0]);
   if (relations.organizers.length === 1) jsonLd.organizer = organizerJsonLd(relations.organizers[0]);
   if (relations.organizers.length > 1) jsonLd.organizer = relations.organizers.map((organizer) => organizerJsonLd(organizer));
-  const offers = relations.ticketOffers?.length ? ticketOffersJsonLd(event, relations.ticketOffers, response, currency) : costOffersJsonLd(event, response, currency);
+  const offers = relations.ticketOffers?.length
+    ? ticketOffersJsonLd(event, relations.ticketOffers, response, currency)
+    : costOffersJsonLd(event, response, currency);
   if (offers) jsonLd.offers = offers;
   // The original adds `performer: "Organization"`, a type name where schema.org wants a Person or
   // Organization object; search engines flag it, and we know no performer, so it is left out.
@@ -126,7 +128,12 @@ function offerPrice(price: string): string {
 }
 
 /** One Offer per published ticket: its price, sold out or not, and its sale window. */
-function ticketOffersJsonLd(event: Event, tickets: EventTicketOffer[], response: EventResponse, currency: CurrencyConfig): Record<string, unknown>[] {
+function ticketOffersJsonLd(
+  event: Event,
+  tickets: EventTicketOffer[],
+  response: EventResponse,
+  currency: CurrencyConfig,
+): Record<string, unknown>[] {
   return tickets.map((ticket) => {
     const offer: Record<string, unknown> = {
       '@type': 'Offer',
@@ -158,7 +165,12 @@ function costOffersJsonLd(event: Event, response: EventResponse, currency: Curre
   return offers.length === 1 ? offers[0] : offers;
 }
 
-export function toEventResponse(event: Event, relations: EventRelations, context: RequestContext, options: EventMappingOptions): EventResponse {
+export function toEventResponse(
+  event: Event,
+  relations: EventRelations,
+  context: RequestContext,
+  options: EventMappingOptions,
+): EventResponse {
   const base = postBaseFields(event, 'event', context);
   const utcStart = formatInZone(event.startUtc);
   const utcEnd = formatInZone(event.endUtc);
@@ -211,7 +223,13 @@ export function toEventResponse(event: Event, relations: EventRelations, context
   };
   if (options.jsonLd) {
     const { ticketed, series_id, recurrence, ...beforeJsonLd } = response;
-    return { ...beforeJsonLd, json_ld: eventJsonLd(event, relations, response, context, options.currency), ticketed, series_id, recurrence };
+    return {
+      ...beforeJsonLd,
+      json_ld: eventJsonLd(event, relations, response, context, options.currency),
+      ticketed,
+      series_id,
+      recurrence,
+    };
   }
   return response;
 }

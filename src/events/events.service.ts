@@ -18,7 +18,14 @@ import { OutboxService } from '../outbox/outbox.service';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
-import { assertCanDelete, assertCanEdit, canAssignAuthor, canEditPost, canReadPost, resolveWriteStatus } from '../common/posts/post-permissions';
+import {
+  assertCanDelete,
+  assertCanEdit,
+  canAssignAuthor,
+  canEditPost,
+  canReadPost,
+  resolveWriteStatus,
+} from '../common/posts/post-permissions';
 import { trashOrRemove } from '../common/posts/post-lifecycle';
 import { applyPostVisibility, escapeLike, parseStatusFilter } from '../common/posts/post-query';
 import type { PostStatus } from '../common/posts/post-status';
@@ -131,7 +138,10 @@ export class EventsService {
     const { builder, narrowed, listing } = await this.listQuery(query, context, []);
     const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
     let events: Event[] = [];
-    if (total > 0) events = listing ? await this.listings.page(listing, 0, limit) : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
+    if (total > 0)
+      events = listing
+        ? await this.listings.page(listing, 0, limit)
+        : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
 
@@ -195,7 +205,9 @@ export class EventsService {
     } else {
       const dates = this.dateWindow(query);
       window = dates;
-      builder.andWhere('event.startUtc >= :windowStart', { windowStart: dates.start }).andWhere('event.endUtc <= :windowEnd', { windowEnd: dates.end });
+      builder
+        .andWhere('event.startUtc >= :windowStart', { windowStart: dates.start })
+        .andWhere('event.endUtc <= :windowEnd', { windowEnd: dates.end });
       echo.push(['start_date', dates.startLabel], ['end_date', dates.endLabel]);
       builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
     }
@@ -207,12 +219,17 @@ export class EventsService {
     const words = query.search && this.dataSource.options.type === 'mysql' ? fullTextWords(query.search) : null;
     if (!words) return { builder, narrowed: builder, listing };
     const fullText = words.map((word) => `+${word}*`).join(' ');
-    const narrowed = builder.clone().andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
+    const narrowed = builder
+      .clone()
+      .andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
     // The same rule row by row, for pages read in date order: each word begins a word of the text.
     words.forEach((word, index) => {
-      builder.andWhere(`(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`, {
-        [`wordStart${index}`]: `\\b${word}`,
-      });
+      builder.andWhere(
+        `(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`,
+        {
+          [`wordStart${index}`]: `\\b${word}`,
+        },
+      );
     });
     return { builder, narrowed, listing: null };
   }
@@ -243,7 +260,8 @@ export class EventsService {
   // ---------------------------------------------------------------- writing
 
   async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    if (input.recurrence !== undefined && input.recurrence !== null && this.series.handler) return this.series.handler.create(input, user, context);
+    if (input.recurrence !== undefined && input.recurrence !== null && this.series.handler)
+      return this.series.handler.create(input, user, context);
     const saved = await runInTransaction(this.dataSource, (manager) => this.createWithin(manager, input, user), EVENT_WRITE);
     return this.present(saved, context, false);
   }
@@ -252,33 +270,44 @@ export class EventsService {
    * The single-event create inside the caller's transaction: what every event write maintains
    * applies. Series create their occurrences through it, each with the first as `postParentId`.
    */
-  async createWithin(manager: EntityManager, input: CreateEventDto, user: AuthenticatedUser, postParentId: number | null = null): Promise<Event> {
-      const now = this.clock.now();
-      const event = manager.create(Event, {
-        authorId: user.id,
-        timezone: this.config.siteTimezone,
-        allDay: false,
-        showMap: true,
-        showMapLink: true,
-        hideFromListings: false,
-        sticky: false,
-        featured: false,
-        cost: null,
-        website: null,
-        image: null,
-        description: null,
-        excerpt: null,
-        postParentId,
-        showAttendeeList: false,
-        publishedAt: now,
-      });
-      await this.applyInput(manager, event, input, user, true);
-      await this.outbox.eventWritten(manager, event, null);
-      return event;
+  async createWithin(
+    manager: EntityManager,
+    input: CreateEventDto,
+    user: AuthenticatedUser,
+    postParentId: number | null = null,
+  ): Promise<Event> {
+    const now = this.clock.now();
+    const event = manager.create(Event, {
+      authorId: user.id,
+      timezone: this.config.siteTimezone,
+      allDay: false,
+      showMap: true,
+      showMapLink: true,
+      hideFromListings: false,
+      sticky: false,
+      featured: false,
+      cost: null,
+      website: null,
+      image: null,
+      description: null,
+      excerpt: null,
+      postParentId,
+      showAttendeeList: false,
+      publishedAt: now,
+    });
+    await this.applyInput(manager, event, input, user, true);
+    await this.outbox.eventWritten(manager, event, null);
+    return event;
   }
 
   /** `scope` (this, following, all) matters for occurrences of a series only (src/series). */
-  async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<EventResponse> {
+  async update(
+    selector: EventSelector,
+    input: UpdateEventDto,
+    user: AuthenticatedUser,
+    context: RequestContext,
+    scope?: unknown,
+  ): Promise<EventResponse> {
     const handled = this.series.handler ? await this.series.handler.update(selector, input, scope, user, context) : null;
     if (handled) return handled;
     const saved = await runInTransaction(this.dataSource, (manager) => this.updateWithin(manager, selector, input, user), EVENT_WRITE);
@@ -287,39 +316,51 @@ export class EventsService {
 
   /** The single-event update inside the caller's transaction. */
   async updateWithin(manager: EntityManager, selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser): Promise<Event> {
-      const event = await this.findOrFail(manager, selector, true);
-      assertCanEdit(user, event);
-      const previousStatus = event.status;
-      await this.applyInput(manager, event, input, user, false);
-      await this.outbox.eventWritten(manager, event, previousStatus);
-      return event;
+    const event = await this.findOrFail(manager, selector, true);
+    assertCanEdit(user, event);
+    const previousStatus = event.status;
+    await this.applyInput(manager, event, input, user, false);
+    await this.outbox.eventWritten(manager, event, previousStatus);
+    return event;
   }
 
-  async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<EventResponse> {
+  async remove(
+    selector: EventSelector,
+    force: boolean,
+    user: AuthenticatedUser,
+    context: RequestContext,
+    scope?: unknown,
+  ): Promise<EventResponse> {
     const handled = this.series.handler ? await this.series.handler.remove(selector, force, scope, user, context) : null;
     if (handled) return handled;
     return runInTransaction(this.dataSource, (manager) => this.removeWithin(manager, selector, force, user, context), EVENT_WRITE);
   }
 
   /** The single-event trash or delete inside the caller's transaction; answers the event as removed. */
-  async removeWithin(manager: EntityManager, selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-      const event = await this.findOrFail(manager, selector, true);
-      assertCanDelete(user, event);
-      if (force && (await this.hooks.hasAttendees(event.id, manager))) {
-        throw new ApiError('has-attendees', 'The event has attendees and cannot be deleted for good; trash it instead.', 409);
-      }
-      // The response shows the event as it was removed, links included.
-      const related = (await this.relations.load([event.id], manager)).get(event.id)!;
-      const terms: EventTermState = {
-        published: event.status === 'publish',
-        categoryIds: related.categories.map(({ term }) => term.id),
-        tagIds: related.tags.map(({ term }) => term.id),
-      };
-      // Term rows first, as every event write locks them (see applyInput), then the event's own rows.
-      await this.keepTermCounts(manager, terms, { ...terms, published: false });
-      const removed = await trashOrRemove(manager, event, 'event', force);
-      await this.outbox.eventWritten(manager, removed, null, true);
-      return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
+  async removeWithin(
+    manager: EntityManager,
+    selector: EventSelector,
+    force: boolean,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<EventResponse> {
+    const event = await this.findOrFail(manager, selector, true);
+    assertCanDelete(user, event);
+    if (force && (await this.hooks.hasAttendees(event.id, manager))) {
+      throw new ApiError('has-attendees', 'The event has attendees and cannot be deleted for good; trash it instead.', 409);
+    }
+    // The response shows the event as it was removed, links included.
+    const related = (await this.relations.load([event.id], manager)).get(event.id)!;
+    const terms: EventTermState = {
+      published: event.status === 'publish',
+      categoryIds: related.categories.map(({ term }) => term.id),
+      tagIds: related.tags.map(({ term }) => term.id),
+    };
+    // Term rows first, as every event write locks them (see applyInput), then the event's own rows.
+    await this.keepTermCounts(manager, terms, { ...terms, published: false });
+    const removed = await trashOrRemove(manager, event, 'event', force);
+    await this.outbox.eventWritten(manager, removed, null, true);
+    return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
   }
 
   /** An event just written, as write routes answer it. */
@@ -353,7 +394,8 @@ export class EventsService {
     if (forUpdate && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
     const event = await query.getOne();
     if (!event) {
-      const message = 'id' in selector ? `Event with ID ${selector.id} does not exist.` : `Event with slug "${selector.slug}" does not exist.`;
+      const message =
+        'id' in selector ? `Event with ID ${selector.id} does not exist.` : `Event with slug "${selector.slug}" does not exist.`;
       throw new ApiError('rest-event-not-found', message, 404);
     }
     return event;
@@ -410,27 +452,37 @@ export class EventsService {
     }
     if (query.categories?.length) {
       const ids = await this.termIds(manager, Category, query.categories, 'categories');
-      builder.andWhere(`EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`, { categoryIds: ids });
+      builder.andWhere(
+        `EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`,
+        { categoryIds: ids },
+      );
       dimensions.push({ dim: EventListingDimension.Category, values: ids });
       echo.push(['categories', query.categories.join(',')]);
     }
     if (query.tags?.length) {
       const ids = await this.termIds(manager, Tag, query.tags, 'tags');
-      builder.andWhere(`EXISTS (SELECT 1 FROM event_tag_links etl WHERE etl.event_id = event.id AND etl.tag_id IN (:...tagIds))`, { tagIds: ids });
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_tag_links etl WHERE etl.event_id = event.id AND etl.tag_id IN (:...tagIds))`, {
+        tagIds: ids,
+      });
       dimensions.push({ dim: EventListingDimension.Tag, values: ids });
       echo.push(['tags', query.tags.join(',')]);
     }
     if (query.venue?.length) {
       await this.assertAllExist(manager, Venue, query.venue, 'venue');
-      builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, { venueIds: query.venue });
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, {
+        venueIds: query.venue,
+      });
       dimensions.push({ dim: EventListingDimension.Venue, values: query.venue });
       echo.push(['venue', query.venue.join(',')]);
     }
     if (query.organizer?.length) {
       await this.assertAllExist(manager, Organizer, query.organizer, 'organizer');
-      builder.andWhere(`EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`, {
-        organizerIds: query.organizer,
-      });
+      builder.andWhere(
+        `EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`,
+        {
+          organizerIds: query.organizer,
+        },
+      );
       dimensions.push({ dim: EventListingDimension.Organizer, values: query.organizer });
       echo.push(['organizer', query.organizer.join(',')]);
     }
@@ -441,7 +493,9 @@ export class EventsService {
     }
     if (query.series !== undefined) {
       await this.series.handler?.assertSeriesExists(query.series);
-      builder.andWhere('EXISTS (SELECT 1 FROM event_series_occurrences eso WHERE eso.event_id = event.id AND eso.series_id = :seriesId)', { seriesId: query.series });
+      builder.andWhere('EXISTS (SELECT 1 FROM event_series_occurrences eso WHERE eso.event_id = event.id AND eso.series_id = :seriesId)', {
+        seriesId: query.series,
+      });
       // The read model has no series dimension: a series is read from the events table.
       dimensions.push(null);
       echo.push(['series', String(query.series)]);
@@ -498,7 +552,12 @@ export class EventsService {
   }
 
   /** Ids of terms named by id or slug; any that matches nothing is a 400 naming the filter. */
-  private async termIds(manager: EntityManager, entity: typeof Category | typeof Tag, values: Array<string | number>, field: string): Promise<number[]> {
+  private async termIds(
+    manager: EntityManager,
+    entity: typeof Category | typeof Tag,
+    values: Array<string | number>,
+    field: string,
+  ): Promise<number[]> {
     const ids = values.filter((value) => typeof value === 'number' || /^\d+$/.test(String(value))).map(Number);
     const slugs = values.filter((value) => !(typeof value === 'number' || /^\d+$/.test(String(value)))).map(String);
     const found = await manager
@@ -512,19 +571,33 @@ export class EventsService {
         }),
       )
       .getMany();
-    const unknown = [...ids.filter((id) => !found.some((term) => term.id === id)), ...slugs.filter((slug) => !found.some((term) => term.slug === slug))];
+    const unknown = [
+      ...ids.filter((id) => !found.some((term) => term.id === id)),
+      ...slugs.filter((slug) => !found.some((term) => term.slug === slug)),
+    ];
     if (unknown.length) throw invalidParam(field, `${field} holds unknown terms: ${unknown.join(', ')}`);
     return found.map((term) => term.id);
   }
 
-  private async assertAllExist(manager: EntityManager, entity: typeof Venue | typeof Organizer | typeof Event | typeof User, ids: number[], field: string): Promise<void> {
+  private async assertAllExist(
+    manager: EntityManager,
+    entity: typeof Venue | typeof Organizer | typeof Event | typeof User,
+    ids: number[],
+    field: string,
+  ): Promise<void> {
     const found = await manager.find(entity, { select: { id: true }, where: { id: In(ids) } });
     const missing = ids.filter((id) => !found.some((row) => row.id === id));
     if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
   }
 
   /** Applies a create or update body to `event` and its links, inside the caller's transaction. */
-  private async applyInput(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser, isNew: boolean): Promise<void> {
+  private async applyInput(
+    manager: EntityManager,
+    event: Event,
+    input: UpdateEventDto,
+    user: AuthenticatedUser,
+    isNew: boolean,
+  ): Promise<void> {
     applyContentFields(event, input);
     const termsBefore = isNew ? null : await this.termState(manager, event);
 
@@ -543,10 +616,21 @@ export class EventsService {
     await this.applyTerms(manager, event, input, user, termsBefore);
   }
 
-  private async applyTerms(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser, termsBefore: EventTermState | null): Promise<void> {
-    const termsAfter: EventTermState = { published: event.status === 'publish', categoryIds: termsBefore?.categoryIds ?? [], tagIds: termsBefore?.tagIds ?? [] };
+  private async applyTerms(
+    manager: EntityManager,
+    event: Event,
+    input: UpdateEventDto,
+    user: AuthenticatedUser,
+    termsBefore: EventTermState | null,
+  ): Promise<void> {
+    const termsAfter: EventTermState = {
+      published: event.status === 'publish',
+      categoryIds: termsBefore?.categoryIds ?? [],
+      tagIds: termsBefore?.tagIds ?? [],
+    };
     const categories = readTermValues(input.categories, 'categories');
-    if (categories) termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
+    if (categories)
+      termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
     const tags = readTermValues(input.tags, 'tags');
     if (tags) termsAfter.tagIds = tags.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
     // Every event write locks the term rows it counts (categories, then tags, each by ascending id)
@@ -562,12 +646,20 @@ export class EventsService {
   private async termState(manager: EntityManager, event: Event): Promise<EventTermState> {
     const categories = await manager.find(EventCategoryLink, { select: { categoryId: true }, where: { eventId: event.id } });
     const tags = await manager.find(EventTagLink, { select: { tagId: true }, where: { eventId: event.id } });
-    return { published: event.status === 'publish', categoryIds: categories.map((link) => link.categoryId), tagIds: tags.map((link) => link.tagId) };
+    return {
+      published: event.status === 'publish',
+      categoryIds: categories.map((link) => link.categoryId),
+      tagIds: tags.map((link) => link.tagId),
+    };
   }
 
   /** Moves the terms' stored counts of published events from what the event was to what it is. */
   private async keepTermCounts(manager: EntityManager, before: EventTermState | null, after: EventTermState): Promise<void> {
-    await this.categories.adjustPublishedEvents(manager, after.published ? after.categoryIds : [], before?.published ? before.categoryIds : []);
+    await this.categories.adjustPublishedEvents(
+      manager,
+      after.published ? after.categoryIds : [],
+      before?.published ? before.categoryIds : [],
+    );
     await this.tags.adjustPublishedEvents(manager, after.published ? after.tagIds : [], before?.published ? before.tagIds : []);
   }
 
@@ -607,7 +699,12 @@ export class EventsService {
     event.endUtc = endUtc;
   }
 
-  private async applyAuthorAndPublication(manager: EntityManager, event: Event, input: UpdateEventDto, user: AuthenticatedUser): Promise<void> {
+  private async applyAuthorAndPublication(
+    manager: EntityManager,
+    event: Event,
+    input: UpdateEventDto,
+    user: AuthenticatedUser,
+  ): Promise<void> {
     if (input.author !== undefined && input.author !== event.authorId) {
       await this.assertAllExist(manager, User, [input.author], 'author');
       if (!canAssignAuthor(user, input.author)) {
@@ -649,10 +746,18 @@ export class EventsService {
     const ordered = unique(linkedIds);
     if (field === 'venue') {
       if (!isNew) await manager.delete(EventVenueLink, { eventId });
-      await insertRows(manager, EventVenueLink, ordered.map((venueId, position) => ({ eventId, venueId, position })));
+      await insertRows(
+        manager,
+        EventVenueLink,
+        ordered.map((venueId, position) => ({ eventId, venueId, position })),
+      );
     } else {
       if (!isNew) await manager.delete(EventOrganizerLink, { eventId });
-      await insertRows(manager, EventOrganizerLink, ordered.map((organizerId, position) => ({ eventId, organizerId, position })));
+      await insertRows(
+        manager,
+        EventOrganizerLink,
+        ordered.map((organizerId, position) => ({ eventId, organizerId, position })),
+      );
     }
   }
 }
@@ -681,10 +786,18 @@ async function replaceTermLinks<T extends EventCategoryLink | EventTagLink>(
   const gone = before.filter((id) => !after.includes(id));
   const added = after.filter((id) => !before.includes(id));
   if (gone.length) await manager.delete(entity, { eventId, [termColumn]: In(gone) });
-  await insertRows(manager, entity, added.map((termId) => ({ eventId, [termColumn]: termId }) as never));
+  await insertRows(
+    manager,
+    entity,
+    added.map((termId) => ({ eventId, [termColumn]: termId }) as never),
+  );
 }
 
-async function insertRows<T extends ObjectLiteral>(manager: EntityManager, entity: new () => T, rows: Array<QueryDeepPartialEntity<T>>): Promise<void> {
+async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: new () => T,
+  rows: Array<QueryDeepPartialEntity<T>>,
+): Promise<void> {
   if (rows.length > 0) await manager.insert(entity, rows);
 }
 

@@ -26,7 +26,9 @@ export class DatabasePing implements OnModuleDestroy {
   async check(key: string, timeoutMs: number): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check(key);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)));
+    const timedOut = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
+    );
     try {
       await Promise.race([this.ping(timeoutMs), timedOut]);
       return indicator.up();

@@ -13,7 +13,12 @@ describe('foldLine', () => {
     const line = `DESCRIPTION:${'a'.repeat(300)}`;
     const folded = foldLine(line);
     expect(folded.split('\r\n').map(octets)).toEqual([75, 75, 75, 75, 16]);
-    expect(folded.split('\r\n').slice(1).every((part) => part.startsWith(' '))).toBe(true);
+    expect(
+      folded
+        .split('\r\n')
+        .slice(1)
+        .every((part) => part.startsWith(' ')),
+    ).toBe(true);
     expect(unfold(folded)).toBe(line);
   });
 

@@ -195,7 +195,12 @@ export function buildSeriesCalendar(series: SeriesCalendarEntries, options: Cale
   );
 }
 
-function buildCalendar(entries: CalendarEntry[], options: CalendarOptions, toData: (entry: CalendarEntry, host: string) => ICalEventData, extraInstants: Date[]): string {
+function buildCalendar(
+  entries: CalendarEntry[],
+  options: CalendarOptions,
+  toData: (entry: CalendarEntry, host: string) => ICalEventData,
+  extraInstants: Date[],
+): string {
   const host = new URL(options.context.origin).hostname;
   const calendar = ical({
     prodId: { company: 'cal', product: 'events', language: 'EN' },
@@ -210,7 +215,14 @@ function buildCalendar(entries: CalendarEntry[], options: CalendarOptions, toDat
   const zones = [...instantsByZone]
     .map(([zone, instants]) => buildVTimezone(zone, instants))
     .filter((component): component is string => component !== null);
-  const components = [...zones, ...events.join('').split('\r\n').filter((line) => line !== '').map(foldLine)].join('\r\n');
+  const components = [
+    ...zones,
+    ...events
+      .join('')
+      .split('\r\n')
+      .filter((line) => line !== '')
+      .map(foldLine),
+  ].join('\r\n');
   const shell = calendar.toString().split('\r\n').map(foldLine).join('\r\n');
   const end = shell.lastIndexOf('END:VCALENDAR');
   // Every line ends with CRLF, the last one included; ical-generator leaves that one out.

@@ -24,7 +24,9 @@ import { EventsIcsService, ICS_FEED_MAX_EVENTS, IcsFile } from './events-ics.ser
 /** The list's filters; a feed is not paged. */
 export class IcsFeedQuery extends OmitType(ListEventsQuery, ['page', 'per_page'] as const) {}
 
-const CALENDAR_CONTENT = { 'text/calendar': { schema: { type: 'string' as const, example: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n…\r\nEND:VCALENDAR' } } };
+const CALENDAR_CONTENT = {
+  'text/calendar': { schema: { type: 'string' as const, example: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n…\r\nEND:VCALENDAR' } },
+};
 
 function send(response: Response, file: IcsFile, disposition: 'inline' | 'attachment'): string {
   response.setHeader('Content-Type', ICS_CONTENT_TYPE);
@@ -59,11 +61,18 @@ export class EventsIcsController {
   @ApiOkResponse({
     description: 'text/calendar; charset=utf-8 (RFC 5545)',
     content: CALENDAR_CONTENT,
-    headers: { 'X-TEC-Total': { description: 'Events matching the filters, also those beyond the feed’s limit', schema: { type: 'integer' } } },
+    headers: {
+      'X-TEC-Total': { description: 'Events matching the filters, also those beyond the feed’s limit', schema: { type: 'integer' } },
+    },
   })
   @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
-  async feed(@Query() query: IcsFeedQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<string> {
+  async feed(
+    @Query() query: IcsFeedQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<string> {
     const file = await this.ics.feed(query, this.urls.context(request, user), this.selfUrl(request, 'events/ics'));
     response.setHeader('X-TEC-Total', String(file.total));
     return send(response, file, 'inline');
@@ -74,11 +83,19 @@ export class EventsIcsController {
   @ApiParam({ name: 'id', description: 'Event id', schema: { type: 'integer' } })
   @ApiProduces('text/calendar')
   @ApiOperation({ summary: 'One event as an iCalendar file', description: 'Readable by whoever may read the event.' })
-  @ApiOkResponse({ description: 'text/calendar; charset=utf-8 (RFC 5545), as an attachment named after the slug', content: CALENDAR_CONTENT })
+  @ApiOkResponse({
+    description: 'text/calendar; charset=utf-8 (RFC 5545), as an attachment named after the slug',
+    content: CALENDAR_CONTENT,
+  })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  async single(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<string> {
+  async single(
+    @Param('id', RouteIdPipe) id: number,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<string> {
     const file = await this.ics.single(id, this.urls.context(request, user), this.selfUrl(request, `events/${id}/ics`));
     return send(response, file, 'attachment');
   }

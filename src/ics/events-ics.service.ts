@@ -87,6 +87,10 @@ export class EventsIcsService {
 
   async single(id: number, context: RequestContext, url: string): Promise<IcsFile> {
     const entry = await this.events.findReadableWithRelations({ id }, context);
-    return { body: buildEventCalendar([entry], { name: inlineHtmlToText(entry.event.title), url, context }), total: 1, filename: `${entry.event.slug}.ics` };
+    return {
+      body: buildEventCalendar([entry], { name: inlineHtmlToText(entry.event.title), url, context }),
+      total: 1,
+      filename: `${entry.event.slug}.ics`,
+    };
   }
 }

@@ -2,9 +2,9 @@ import { richTextToPlainText } from './plain-text';
 
 describe('richTextToPlainText', () => {
   it('turns paragraphs, line breaks and list items into lines', () => {
-    expect(richTextToPlainText('<p>Doors at <strong>7</strong>.<br />Bring a friend.</p>\n<ul><li>Jazz</li><li>Blues</li></ul><p>See you!</p>')).toBe(
-      'Doors at 7.\nBring a friend.\n\n- Jazz\n- Blues\n\nSee you!',
-    );
+    expect(
+      richTextToPlainText('<p>Doors at <strong>7</strong>.<br />Bring a friend.</p>\n<ul><li>Jazz</li><li>Blues</li></ul><p>See you!</p>'),
+    ).toBe('Doors at 7.\nBring a friend.\n\n- Jazz\n- Blues\n\nSee you!');
   });
 
   it('shows escaped characters as themselves', () => {

@@ -6,7 +6,12 @@ const HAS_MARKUP = /<[a-z!/][^>]*>/i;
 
 /** sanitize-html escapes these in the text it returns; a calendar shows the characters themselves. */
 function decodeEscapes(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /**

@@ -37,7 +37,10 @@ export function canonicalIanaZone(name: string): string | null {
   const known = canonicalNames.get(name);
   if (known !== undefined) return known;
   const trimmed = name.trim();
-  const canonical = /^utc([+-].*)?$/i.test(trimmed) || !IANAZone.isValidZone(trimmed) ? null : new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
+  const canonical =
+    /^utc([+-].*)?$/i.test(trimmed) || !IANAZone.isValidZone(trimmed)
+      ? null
+      : new Intl.DateTimeFormat('en-US', { timeZone: trimmed }).resolvedOptions().timeZone;
   // Looking a zone up costs an Intl formatter; a feed asks for the same few names hundreds of times.
   if (canonicalNames.size >= CANONICAL_CACHE_SIZE) canonicalNames.clear();
   canonicalNames.set(name, canonical);
@@ -68,7 +71,14 @@ function findTransitions(zone: IANAZone, start: number, end: number): Transition
 }
 
 function observance(kind: 'STANDARD' | 'DAYLIGHT', start: string, from: number, to: number, name: string): string[] {
-  return [`BEGIN:${kind}`, `DTSTART:${start}`, `TZOFFSETFROM:${formatUtcOffset(from)}`, `TZOFFSETTO:${formatUtcOffset(to)}`, `TZNAME:${name}`, `END:${kind}`];
+  return [
+    `BEGIN:${kind}`,
+    `DTSTART:${start}`,
+    `TZOFFSETFROM:${formatUtcOffset(from)}`,
+    `TZOFFSETTO:${formatUtcOffset(to)}`,
+    `TZNAME:${name}`,
+    `END:${kind}`,
+  ];
 }
 
 /** The observances that start inside one local calendar year of the zone: one per offset change. */
@@ -82,7 +92,13 @@ function changesInYear(canonical: string, zone: IANAZone, year: number): string[
     const after = DateTime.fromMillis(transition.at, { zone });
     // The onset is written in the wall-clock time of the offset it replaces (RFC 5545 §3.6.5).
     const localStart = DateTime.fromMillis(transition.at, { zone: FixedOffsetZone.instance(transition.from) }).toFormat(LOCAL_FORMAT);
-    return observance(after.isInDST ? 'DAYLIGHT' : 'STANDARD', localStart, transition.from, transition.to, timeZoneAbbreviation(canonical, new Date(transition.at)));
+    return observance(
+      after.isInDST ? 'DAYLIGHT' : 'STANDARD',
+      localStart,
+      transition.from,
+      transition.to,
+      timeZoneAbbreviation(canonical, new Date(transition.at)),
+    );
   });
   if (scannedYears.size >= YEAR_CACHE_SIZE) scannedYears.clear();
   scannedYears.set(key, lines);
@@ -100,13 +116,17 @@ export function buildVTimezone(zoneName: string, instants: Date[]): string | nul
   const canonical = canonicalIanaZone(zoneName);
   if (!canonical || instants.length === 0) return null;
   const zone = IANAZone.create(canonical);
-  const years = [...new Set(instants.map((instant) => DateTime.fromJSDate(instant, { zone }).year))].sort((first, second) => first - second);
+  const years = [...new Set(instants.map((instant) => DateTime.fromJSDate(instant, { zone }).year))].sort(
+    (first, second) => first - second,
+  );
   const lines = ['BEGIN:VTIMEZONE', `TZID:${canonical}`];
   years.forEach((year, index) => {
     if (index === 0 || years[index - 1] !== year - 1) {
       const newYear = DateTime.fromObject({ year, month: 1, day: 1 }, { zone });
       const name = timeZoneAbbreviation(canonical, newYear.toJSDate());
-      lines.push(...observance(newYear.isInDST ? 'DAYLIGHT' : 'STANDARD', newYear.toFormat(LOCAL_FORMAT), newYear.offset, newYear.offset, name));
+      lines.push(
+        ...observance(newYear.isInDST ? 'DAYLIGHT' : 'STANDARD', newYear.toFormat(LOCAL_FORMAT), newYear.offset, newYear.offset, name),
+      );
     }
     lines.push(...changesInYear(canonical, zone, year));
   });

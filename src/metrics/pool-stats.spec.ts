@@ -13,11 +13,15 @@ function dataSourceWith(driver: object, isInitialized = true): DataSource {
 
 describe('readPoolStats', () => {
   it('reads the single pool of a plain MySQL data source', () => {
-    expect(readPoolStats(dataSourceWith({ pool: pool(4, 1, 2, 10) }))).toEqual([{ pool: 'primary', inUse: 3, idle: 1, queued: 2, limit: 10 }]);
+    expect(readPoolStats(dataSourceWith({ pool: pool(4, 1, 2, 10) }))).toEqual([
+      { pool: 'primary', inUse: 3, idle: 1, queued: 2, limit: 10 },
+    ]);
   });
 
   it('names the nodes of a replicated data source primary, replica1, replica2', () => {
-    const poolCluster = { _nodes: { MASTER: { pool: pool(2, 2, 0) }, SLAVE0: { pool: pool(1, 0, 0, 5) }, SLAVE1: { pool: pool(0, 0, 0, 5) } } };
+    const poolCluster = {
+      _nodes: { MASTER: { pool: pool(2, 2, 0) }, SLAVE0: { pool: pool(1, 0, 0, 5) }, SLAVE1: { pool: pool(0, 0, 0, 5) } },
+    };
     expect(readPoolStats(dataSourceWith({ poolCluster })).map(({ pool: name, inUse }) => [name, inUse])).toEqual([
       ['primary', 0],
       ['replica1', 1],

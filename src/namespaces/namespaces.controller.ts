@@ -8,7 +8,12 @@ import { NamespaceIndex, NamespacesService, RootIndex } from './namespaces.servi
 
 const IndexQuery = () =>
   applyDecorators(
-    ApiQuery({ name: 'namespace', required: false, description: 'The namespace to show (this one by default)', schema: { type: 'string' } }),
+    ApiQuery({
+      name: 'namespace',
+      required: false,
+      description: 'The namespace to show (this one by default)',
+      schema: { type: 'string' },
+    }),
     ApiQuery({ name: 'context', required: false, description: 'Scope of the request', schema: { type: 'string', default: 'view' } }),
     ApiNotFoundResponse({ type: ApiErrorResponse, description: '`rest_invalid_namespace`: `namespace` names no namespace of this API' }),
   );

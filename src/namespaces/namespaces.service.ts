@@ -67,7 +67,10 @@ function isReference(value: unknown): value is ReferenceObject {
 }
 
 /** The schemas that `root` refers to, directly or through other schemas, in the order of `schemas`. */
-export function reachableSchemas(root: unknown, schemas: Record<string, SchemaObject | ReferenceObject>): Record<string, SchemaObject | ReferenceObject> {
+export function reachableSchemas(
+  root: unknown,
+  schemas: Record<string, SchemaObject | ReferenceObject>,
+): Record<string, SchemaObject | ReferenceObject> {
   const reached = new Set<string>();
   const pending: unknown[] = [root];
   while (pending.length > 0) {
@@ -120,7 +123,11 @@ export class NamespacesService {
   index(name: NamespaceName, request: Request, requested?: unknown): NamespaceIndex {
     const shown = requested === undefined ? name : NAMESPACE_NAMES.find((candidate) => this.urls.namespace(candidate) === requested);
     if (!shown) throw invalidNamespace();
-    return { namespace: this.urls.namespace(shown), routes: this.indexRoutes(shown, request), _links: { up: [{ href: this.urls.apiRoot(request) }] } };
+    return {
+      namespace: this.urls.namespace(shown),
+      routes: this.indexRoutes(shown, request),
+      _links: { up: [{ href: this.urls.apiRoot(request) }] },
+    };
   }
 
   /** WordPress's root index: the namespaces and all their routes, with the root route itself. */
@@ -139,7 +146,10 @@ export class NamespacesService {
       timezone_string: this.urls.siteTimezone,
       namespaces: NAMESPACE_NAMES.map((name) => this.urls.namespace(name)),
       authentication: {},
-      routes: Object.assign({ '/': rootRoute }, ...NAMESPACE_NAMES.map((name) => this.indexRoutes(name, request))) as Record<string, NamespaceRoute>,
+      routes: Object.assign({ '/': rootRoute }, ...NAMESPACE_NAMES.map((name) => this.indexRoutes(name, request))) as Record<
+        string,
+        NamespaceRoute
+      >,
       _links: { help: [{ href: `${apiRoot}docs` }] },
     };
   }
@@ -188,9 +198,7 @@ export class NamespacesService {
   private buildRoutes(name: NamespaceName): Array<[string, Omit<NamespaceRoute, '_links'>, string | null]> {
     const namespace = this.urls.namespace(name);
     return this.namespacePaths(name).map(([path, item]) => {
-      const routePattern = path.replace(/\{(\w+)\}/g, (_match, parameter: string) =>
-        this.parameterPattern(item, parameter),
-      );
+      const routePattern = path.replace(/\{(\w+)\}/g, (_match, parameter: string) => this.parameterPattern(item, parameter));
       const endpoints: NamespaceRoute['endpoints'] = [];
       for (const method of HTTP_METHODS) {
         const operation = item[method];
@@ -215,7 +223,9 @@ export class NamespacesService {
     const operations = HTTP_METHODS.map((method) => item[method]).filter((operation): operation is OperationObject => !!operation);
     const declared = operations
       .flatMap((operation) => operation.parameters ?? [])
-      .find((candidate): candidate is ParameterObject => !isReference(candidate) && candidate.name === parameter && candidate.in === 'path');
+      .find(
+        (candidate): candidate is ParameterObject => !isReference(candidate) && candidate.name === parameter && candidate.in === 'path',
+      );
     const schema = declared?.schema && !isReference(declared.schema) ? declared.schema : undefined;
     const numeric = schema?.type === 'integer' || schema?.type === 'number';
     return `(?P<${parameter}>${numeric ? '\\d+' : '[^/]+'})`;

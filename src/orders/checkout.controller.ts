@@ -39,16 +39,21 @@ export class CheckoutController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Up to 255 visible ASCII characters. A retry with the same key and body gets the first answer again (kept 24 h, per buyer); another body gets 422.',
+    description:
+      'Up to 255 visible ASCII characters. A retry with the same key and body gets the first answer again (kept 24 h, per buyer); another body gets 422.',
   })
   @ApiOperation({
     summary: "Turn the caller's cart lines of one provider into an order and its attendees (beyond the original)",
     description:
       'One transaction: capacity is taken with conditional updates (never oversold), the order and one attendee per unit are created and the lines leave the cart. Free orders complete at once; paid ones stay pending, holding capacity, for ORDER_HOLD_MINUTES.',
   })
-  @ApiCreatedResponse({ type: OrderResponseDoc, description: 'The order; Location names it. A replay (same Idempotency-Key) carries Idempotent-Replayed: true.' })
+  @ApiCreatedResponse({
+    type: OrderResponseDoc,
+    description: 'The order; Location names it. A replay (same Idempotency-Key) carries Idempotent-Replayed: true.',
+  })
   @ApiBadRequestResponse({
-    description: 'cart-empty; rest_missing_callback_param (provider, purchaser, purchaser[name], purchaser[email]); rest_invalid_param (unknown provider, bad email, going on a paid checkout, attendees for tickets not in the cart, Idempotency-Key)',
+    description:
+      'cart-empty; rest_missing_callback_param (provider, purchaser, purchaser[name], purchaser[email]); rest_invalid_param (unknown provider, bad email, going on a paid checkout, attendees for tickets not in the cart, Idempotency-Key)',
   })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @ApiConflictResponse({ description: 'ticket-capacity-not-available: a ticket is not on sale or sold out' })

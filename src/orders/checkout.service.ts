@@ -135,7 +135,9 @@ export class CheckoutService {
     if (items.length === 0) throw cartEmpty();
     const holders = this.assignHolders(items, body);
 
-    const tickets = new Map((await manager.find(Ticket, { where: { id: In(items.map((item) => item.ticketId)) } })).map((ticket) => [ticket.id, ticket]));
+    const tickets = new Map(
+      (await manager.find(Ticket, { where: { id: In(items.map((item) => item.ticketId)) } })).map((ticket) => [ticket.id, ticket]),
+    );
     const eventIds = [...new Set([...tickets.values()].map((ticket) => ticket.eventId))];
     const events = await manager.find(Event, { select: { id: true, status: true, timezone: true }, where: { id: In(eventIds) } });
     const eventStatus = new Map(events.map((event) => [event.id, event.status]));
@@ -156,7 +158,10 @@ export class CheckoutService {
     const capacity =
       going === false
         ? null
-        : { lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })), count: status === 'completed' ? ('sold' as const) : ('pending' as const) };
+        : {
+            lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
+            count: status === 'completed' ? ('sold' as const) : ('pending' as const),
+          };
 
     const inserted = await manager.insert(Order, {
       provider,
@@ -177,7 +182,14 @@ export class CheckoutService {
       .createQueryBuilder()
       .insert()
       .into(OrderItem)
-      .values(items.map((item) => ({ orderId, ticketId: item.ticketId, quantity: item.quantity, unitPrice: centsToMoney(unitPrice(tickets.get(item.ticketId) as Ticket)) })))
+      .values(
+        items.map((item) => ({
+          orderId,
+          ticketId: item.ticketId,
+          quantity: item.quantity,
+          unitPrice: centsToMoney(unitPrice(tickets.get(item.ticketId) as Ticket)),
+        })),
+      )
       .updateEntity(false)
       .execute();
     const attendeeRows = items.flatMap((item) => {
@@ -240,7 +252,8 @@ export class CheckoutService {
       entries.set(entry.ticket_id, list);
       const quantity = quantities.get(entry.ticket_id);
       if (quantity === undefined) reasons[`attendees[${index}][ticket_id]`] = `ticket ${entry.ticket_id} is not in the cart`;
-      else if (list.length > quantity) reasons[`attendees[${index}][ticket_id]`] = `more attendees than the ${quantity} ticket(s) ${entry.ticket_id} in the cart`;
+      else if (list.length > quantity)
+        reasons[`attendees[${index}][ticket_id]`] = `more attendees than the ${quantity} ticket(s) ${entry.ticket_id} in the cart`;
       if (entry.meta !== undefined && Buffer.byteLength(JSON.stringify(entry.meta)) > MAX_META_BYTES) {
         reasons[`attendees[${index}][meta]`] = `meta must be at most ${MAX_META_BYTES} bytes of JSON`;
       }

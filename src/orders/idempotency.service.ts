@@ -39,7 +39,13 @@ export class IdempotencyService {
    * The response stored for this key, if it is younger than a day; 422 when the key came with another
    * body. A row still being written by a running request is not an answer yet.
    */
-  async find(scope: string, key: string, requestHash: string, now: Date, manager: EntityManager = this.dataSource.manager): Promise<StoredResponse | null> {
+  async find(
+    scope: string,
+    key: string,
+    requestHash: string,
+    now: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<StoredResponse | null> {
     const row = await manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
     if (!row || row.statusCode === IN_PROGRESS || this.isStale(row, now)) return null;
     if (row.requestHash !== requestHash) throw idempotencyKeyReused();
@@ -52,9 +58,21 @@ export class IdempotencyService {
       .createQueryBuilder()
       .delete()
       .from(IdempotencyKey)
-      .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', { scope, key, cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) })
+      .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', {
+        scope,
+        key,
+        cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS),
+      })
       .execute();
-    await manager.insert(IdempotencyKey, { scope, idempotencyKey: key, requestHash, statusCode: IN_PROGRESS, responseBody: '', createdAt: now, updatedAt: now });
+    await manager.insert(IdempotencyKey, {
+      scope,
+      idempotencyKey: key,
+      requestHash,
+      statusCode: IN_PROGRESS,
+      responseBody: '',
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   /** Stores the response in the claimed row, in the same transaction as the work it describes. */

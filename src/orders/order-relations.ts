@@ -13,7 +13,8 @@ export async function loadOrderRelations(manager: EntityManager, orderIds: numbe
   const ticketIds = [...new Set(attendees.map((attendee) => attendee.ticketId))];
   const eventIds = [...new Set(attendees.map((attendee) => attendee.eventId))];
   const tickets = ticketIds.length === 0 ? [] : await manager.find(Ticket, { where: { id: In(ticketIds) } });
-  const events = eventIds.length === 0 ? [] : await manager.find(Event, { select: { id: true, timezone: true }, where: { id: In(eventIds) } });
+  const events =
+    eventIds.length === 0 ? [] : await manager.find(Event, { select: { id: true, timezone: true }, where: { id: In(eventIds) } });
   const ticketMap = new Map(tickets.map((ticket) => [ticket.id, ticket]));
   const eventTimezones = new Map(events.map((event) => [event.id, event.timezone]));
   for (const orderId of orderIds) byOrder.set(orderId, { attendees: [], tickets: ticketMap, eventTimezones });

@@ -33,7 +33,9 @@ const CART_TOKEN_REQUEST_HEADER = ApiHeader({
   required: false,
   description: `Anonymous buyers: the cart token their orders were placed with (or the ${CART_COOKIE} cookie)`,
 });
-const NOT_FOUND = ApiNotFoundResponse({ description: 'order-not-found: no such order, or one the caller may not see (ids cannot be probed)' });
+const NOT_FOUND = ApiNotFoundResponse({
+  description: 'order-not-found: no such order, or one the caller may not see (ids cannot be probed)',
+});
 
 /** The documentation shared by the cancel and refund routes. */
 const OrderTransitionDocs = (summary: string, forbiddenDescription: string, ...extra: MethodDecorator[]) =>
@@ -62,11 +64,20 @@ export class OrdersController {
   @Get()
   @HttpCode(200)
   @CART_TOKEN_REQUEST_HEADER
-  @ApiOperation({ summary: "List orders: every order for managers (manage_attendees), the caller's own (by user or cart token) for buyers" })
+  @ApiOperation({
+    summary: "List orders: every order for managers (manage_attendees), the caller's own (by user or cart token) for buyers",
+  })
   @ApiOkResponse({ type: OrderListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
-  @ApiBadRequestResponse({ description: 'rest_invalid_param (page, per_page outside 1..100, status) or invalid-page-number (past the last page)' })
+  @ApiBadRequestResponse({
+    description: 'rest_invalid_param (page, per_page outside 1..100, status) or invalid-page-number (past the last page)',
+  })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
-  async list(@Query() query: ListOrdersQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser) {
+  async list(
+    @Query() query: ListOrdersQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ) {
     const page = await this.orders.list(query, this.viewer(request, user), this.urls.context(request, user));
     setTotalHeaders(response, 'tickets', page.total, page.totalPages);
     return { rest_url: page.restUrl, total: page.total, total_pages: page.totalPages, orders: page.orders };
@@ -97,7 +108,10 @@ export class OrdersController {
   @ApiOkResponse({ type: OrderResponseDoc, description: 'The completed order' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param: order_id is not an id' })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous, unsigned) or incorrect_password' })
-  @ApiForbiddenResponse({ description: 'invalid-signature (bad or missing signature, order_id not this order, signing disabled), or rest_forbidden: not a manager of all its events' })
+  @ApiForbiddenResponse({
+    description:
+      'invalid-signature (bad or missing signature, order_id not this order, signing disabled), or rest_forbidden: not a manager of all its events',
+  })
   @NOT_FOUND
   @ApiConflictResponse({ description: 'order-invalid-status: not pending, or its hold has expired' })
   complete(
@@ -122,7 +136,11 @@ export class OrdersController {
   }
 
   @Post(':id/refund')
-  @OrderTransitionDocs('Refund a completed order and give back its capacity: managers of all its events', 'rest_forbidden: not a manager of all its events', ApiBasicAuth('basic'))
+  @OrderTransitionDocs(
+    'Refund a completed order and give back its capacity: managers of all its events',
+    'rest_forbidden: not a manager of all its events',
+    ApiBasicAuth('basic'),
+  )
   refund(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
     return this.orders.refund(id, this.viewer(request, user), this.urls.context(request, user));
   }

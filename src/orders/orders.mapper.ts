@@ -49,7 +49,11 @@ export function toOrderResponse(
     const ticket = relations.tickets.get(attendee.ticketId);
     if (!ticket || !shows(attendee)) continue;
     attendees.push(
-      toAttendeeResponse(attendee, ticket, context, { manage: true, currency, eventTimezone: relations.eventTimezones.get(attendee.eventId) ?? 'UTC' }),
+      toAttendeeResponse(attendee, ticket, context, {
+        manage: true,
+        currency,
+        eventTimezone: relations.eventTimezones.get(attendee.eventId) ?? 'UTC',
+      }),
     );
   }
   const response: OrderResponse = {

@@ -91,7 +91,10 @@ export class OrdersService {
     const [orders, total] = await builder.orderBy('purchase.id', 'ASC').skip(page.offset).take(page.perPage).getManyAndCount();
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });
-    const relations = await loadOrderRelations(this.dataSource.manager, orders.map((order) => order.id));
+    const relations = await loadOrderRelations(
+      this.dataSource.manager,
+      orders.map((order) => order.id),
+    );
     return {
       orders: orders.map((order) => toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency)),
       restUrl: buildPageLinks(collectionUrl, pairs, page.page, totalPages).rest_url,
@@ -170,7 +173,12 @@ export class OrdersService {
     if (!canTransition(action, order.status)) throw orderInvalidStatus(PAST_PARTICIPLE[action], order.status);
     const now = this.clock.now();
     const outcome = await runInTransaction(this.dataSource, (manager) => this.applyTransition(manager, order, action, now));
-    if (outcome.kind === 'lapsed') throw orderInvalidStatus(PAST_PARTICIPLE[action], 'expired', 'The order’s hold on its tickets has expired; it can no longer be completed.');
+    if (outcome.kind === 'lapsed')
+      throw orderInvalidStatus(
+        PAST_PARTICIPLE[action],
+        'expired',
+        'The order’s hold on its tickets has expired; it can no longer be completed.',
+      );
     if (outcome.kind === 'invalid') throw orderInvalidStatus(PAST_PARTICIPLE[action], outcome.status);
     // Counted once committed: a transaction run again after a lock conflict must not count twice.
     this.metrics.ticketsSold(order.provider, outcome.unitsSold);
@@ -189,7 +197,8 @@ export class OrdersService {
     const result = await update.execute();
     if (!result.affected) {
       const current = await this.findOrFail(manager, order.id);
-      if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(manager, order.id, now))) return { kind: 'lapsed' };
+      if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(manager, order.id, now)))
+        return { kind: 'lapsed' };
       return { kind: 'invalid', status: current.status };
     }
     let unitsSold = 0;
@@ -275,7 +284,12 @@ export class OrdersService {
     return order;
   }
 
-  private async present(manager: EntityManager, order: Order, context: RequestContext, shows?: (attendee: Attendee) => boolean): Promise<OrderResponse> {
+  private async present(
+    manager: EntityManager,
+    order: Order,
+    context: RequestContext,
+    shows?: (attendee: Attendee) => boolean,
+  ): Promise<OrderResponse> {
     const relations = (await loadOrderRelations(manager, [order.id])).get(order.id) as OrderRelations;
     return toOrderResponse(order, relations, context, this.config.currency, shows);
   }

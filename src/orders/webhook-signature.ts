@@ -23,11 +23,16 @@ export function signPayload(secret: string, payload: string | Buffer): string {
 
 /** Whether `signature` (hex, optionally prefixed `sha256=`) signs `payload`; compared in constant time. */
 export function isValidSignature(secret: string, payload: string | Buffer, signature: string): boolean {
-  const candidate = signature.trim().replace(/^sha256=/i, '').toLowerCase();
+  const candidate = signature
+    .trim()
+    .replace(/^sha256=/i, '')
+    .toLowerCase();
   return constantTimeEqual(candidate, signPayload(secret, payload));
 }
 
 /** SHA-256 (hex) of a request body in canonical form. */
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body ?? {})).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(body ?? {}))
+    .digest('hex');
 }

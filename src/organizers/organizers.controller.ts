@@ -30,18 +30,27 @@ const IdParam = () => ApiParam({ name: 'id', description: 'Organizer id', schema
 const SlugParam = () => ApiParam({ name: 'slug', description: 'Organizer slug', schema: { type: 'string' } });
 
 const NotFound = () =>
-  ApiNotFoundResponse({ type: ApiErrorResponse, description: '`organizer-not-found`: no organizer has this id or slug; `rest_no_route`: an id that is not a number' });
+  ApiNotFoundResponse({
+    type: ApiErrorResponse,
+    description: '`organizer-not-found`: no organizer has this id or slug; `rest_no_route`: an id that is not a number',
+  });
 
 const AuthErrors = () =>
   applyDecorators(
     ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials' }),
+    ApiUnauthorizedResponse({
+      type: ApiErrorResponse,
+      description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials',
+    }),
   );
 
 const WriteErrors = () =>
   applyDecorators(
     AuthErrors(),
-    ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields' }),
+    ApiBadRequestResponse({
+      type: ApiErrorResponse,
+      description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
+    }),
   );
 
 const UpdateDocs = () =>
@@ -51,7 +60,10 @@ const UpdateDocs = () =>
     ApiOperation({ summary: 'Update an organizer (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
     ApiOkResponse({ type: OrganizerResponse, description: 'The updated organizer' }),
     WriteErrors(),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to edit this organizer (or to name another author)' }),
+    ApiForbiddenResponse({
+      type: ApiErrorResponse,
+      description: '`rest_forbidden`: not allowed to edit this organizer (or to name another author)',
+    }),
     NotFound(),
   );
 
@@ -60,7 +72,12 @@ const DeleteDocs = () =>
     HttpCode(200),
     RequireCapability('delete_events'),
     ApiOperation({ summary: 'Move an organizer to the trash, or delete it for good with force=true (its links to events go with it)' }),
-    ApiQuery({ name: 'force', required: false, description: 'true: delete for good instead of trashing', schema: { type: 'boolean', default: false } }),
+    ApiQuery({
+      name: 'force',
+      required: false,
+      description: 'true: delete for good instead of trashing',
+      schema: { type: 'boolean', default: false },
+    }),
     ApiOkResponse({ type: OrganizerResponse, description: 'The organizer as it was last: trashed, or before its removal' }),
     AuthErrors(),
     ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this organizer' }),
@@ -73,7 +90,10 @@ const ReadDocs = () =>
     HttpCode(200),
     ApiOperation({ summary: 'One organizer, with its schema.org JSON-LD' }),
     ApiOkResponse({ type: OrganizerResponse }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`organizer-not-accessible`: not published and not readable by the caller' }),
+    ApiForbiddenResponse({
+      type: ApiErrorResponse,
+      description: '`organizer-not-accessible`: not published and not readable by the caller',
+    }),
     NotFound(),
   );
 
@@ -108,7 +128,10 @@ export class OrganizersController {
   @ApiOperation({ summary: 'Create an organizer; a visible organizer matching every field sent is returned instead of a duplicate' })
   @ApiCreatedResponse({ type: OrganizerResponse, description: 'The organizer, with its URL in Location' })
   @WriteErrors()
-  @ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: the caller may not create organizers (or name another author)' })
+  @ApiForbiddenResponse({
+    type: ApiErrorResponse,
+    description: '`rest_forbidden`: the caller may not create organizers (or name another author)',
+  })
   async create(
     @Body() body: CreateOrganizerDto,
     @CurrentUser() user: AuthenticatedUser,
@@ -124,28 +147,47 @@ export class OrganizersController {
   @Get('by-slug/:slug')
   @ReadDocs()
   @SlugParam()
-  findBySlug(@Param('slug') slug: string, @CurrentUser() user: AuthenticatedUser | undefined, @Req() request: Request): Promise<OrganizerResponse> {
+  findBySlug(
+    @Param('slug') slug: string,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.findOne({ slug }, this.urls.context(request, user));
   }
 
   @Post('by-slug/:slug')
   @UpdateDocs()
   @SlugParam()
-  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+  updateBySlugWithPost(
+    @Param('slug') slug: string,
+    @Body() body: UpdateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
   }
 
   @Put('by-slug/:slug')
   @UpdateDocs()
   @SlugParam()
-  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+  updateBySlugWithPut(
+    @Param('slug') slug: string,
+    @Body() body: UpdateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
   }
 
   @Patch('by-slug/:slug')
   @UpdateDocs()
   @SlugParam()
-  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+  updateBySlugWithPatch(
+    @Param('slug') slug: string,
+    @Body() body: UpdateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
   }
 
@@ -164,28 +206,47 @@ export class OrganizersController {
   @Get(':id')
   @ReadDocs()
   @IdParam()
-  findById(@Param('id', RouteIdPipe) id: number, @CurrentUser() user: AuthenticatedUser | undefined, @Req() request: Request): Promise<OrganizerResponse> {
+  findById(
+    @Param('id', RouteIdPipe) id: number,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.findOne({ id }, this.urls.context(request, user));
   }
 
   @Post(':id')
   @UpdateDocs()
   @IdParam()
-  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+  updateWithPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.update({ id }, body, user, this.urls.context(request, user));
   }
 
   @Put(':id')
   @UpdateDocs()
   @IdParam()
-  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+  updateWithPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.update({ id }, body, user, this.urls.context(request, user));
   }
 
   @Patch(':id')
   @UpdateDocs()
   @IdParam()
-  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateOrganizerDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<OrganizerResponse> {
+  updateWithPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateOrganizerDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<OrganizerResponse> {
     return this.organizers.update({ id }, body, user, this.urls.context(request, user));
   }
 

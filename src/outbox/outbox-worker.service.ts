@@ -68,8 +68,18 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     metrics: MetricsService,
   ) {
     const registers = [metrics.registry];
-    this.deliveredCounter = new Counter({ name: 'cal_outbox_delivered_total', help: 'Outbox messages delivered by this instance, by channel (event: fanned out)', labelNames: ['channel'], registers });
-    this.failedCounter = new Counter({ name: 'cal_outbox_failed_total', help: 'Outbox messages this instance gave up on, by channel', labelNames: ['channel'], registers });
+    this.deliveredCounter = new Counter({
+      name: 'cal_outbox_delivered_total',
+      help: 'Outbox messages delivered by this instance, by channel (event: fanned out)',
+      labelNames: ['channel'],
+      registers,
+    });
+    this.failedCounter = new Counter({
+      name: 'cal_outbox_failed_total',
+      help: 'Outbox messages this instance gave up on, by channel',
+      labelNames: ['channel'],
+      registers,
+    });
     for (const channel of OUTBOX_CHANNELS) {
       this.deliveredCounter.inc({ channel }, 0);
       this.failedCounter.inc({ channel }, 0);
@@ -113,7 +123,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
         .where('message.status = :pending', { pending: 'pending' })
         .getRawOne<{ oldest: string | Date | null }>();
       if (!row?.oldest) return 0;
-      const oldest = row.oldest instanceof Date ? row.oldest : new Date(/Z$|[+-]\d\d:?\d\d$/.test(row.oldest) ? row.oldest : `${row.oldest.replace(' ', 'T')}Z`);
+      const oldest =
+        row.oldest instanceof Date
+          ? row.oldest
+          : new Date(/Z$|[+-]\d\d:?\d\d$/.test(row.oldest) ? row.oldest : `${row.oldest.replace(' ', 'T')}Z`);
       return Math.max(0, (this.clock.now().getTime() - oldest.getTime()) / 1000);
     };
     new Gauge({
@@ -164,7 +177,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   async prune(now = this.clock.now()): Promise<number> {
     this.lastPrunedAt = now.getTime();
     const before = new Date(now.getTime() - this.config.notifications.retentionDays * 86_400_000);
-    const result = await this.dataSource.manager.delete(OutboxMessage, { status: In(['delivered', 'failed']), createdAt: LessThan(before) });
+    const result = await this.dataSource.manager.delete(OutboxMessage, {
+      status: In(['delivered', 'failed']),
+      createdAt: LessThan(before),
+    });
     return result.affected ?? 0;
   }
 
@@ -190,7 +206,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async claim(token: string, now: Date): Promise<OutboxMessage[]> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    const claimed = this.dataSource.options.type === 'mysql' ? await this.claimLocking(token, now, leaseUntil) : await this.claimInOneStatement(token, now, leaseUntil);
+    const claimed =
+      this.dataSource.options.type === 'mysql'
+        ? await this.claimLocking(token, now, leaseUntil)
+        : await this.claimInOneStatement(token, now, leaseUntil);
     if (!claimed) return [];
     return this.dataSource.manager.find(OutboxMessage, { where: { claimToken: token, status: 'pending' }, order: { id: 'ASC' } });
   }
@@ -210,7 +229,12 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
           .getRawMany<{ id: number | string }>()
       ).map((row) => Number(row.id));
       if (due.length === 0) return false;
-      await manager.createQueryBuilder().update(OutboxMessage).set({ claimToken: token, nextAttemptAt: leaseUntil }).where('id IN (:...due)', { due }).execute();
+      await manager
+        .createQueryBuilder()
+        .update(OutboxMessage)
+        .set({ claimToken: token, nextAttemptAt: leaseUntil })
+        .where('id IN (:...due)', { due })
+        .execute();
       return true;
     });
   }
@@ -224,7 +248,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       .createQueryBuilder()
       .update(OutboxMessage)
       .set({ claimToken: token, nextAttemptAt: leaseUntil })
-      .where(`id IN (SELECT id FROM outbox_messages WHERE status = :pending AND next_attempt_at <= :now ORDER BY id LIMIT ${CLAIM_BATCH})`, { pending: 'pending', now })
+      .where(
+        `id IN (SELECT id FROM outbox_messages WHERE status = :pending AND next_attempt_at <= :now ORDER BY id LIMIT ${CLAIM_BATCH})`,
+        { pending: 'pending', now },
+      )
       .execute();
     return !!result.affected;
   }
@@ -236,7 +263,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
         this.deliveredCounter.inc({ channel: 'event' });
         return 'delivered';
       }
-      const responseStatus = message.channel === 'webhook' ? await this.webhooks.deliver(message) : (await this.emails.deliver(message), null);
+      const responseStatus =
+        message.channel === 'webhook' ? await this.webhooks.deliver(message) : (await this.emails.deliver(message), null);
       await this.record(message, token, { status: 'delivered', deliveredAt: this.clock.now(), responseStatus, lastError: null });
       this.deliveredCounter.inc({ channel: message.channel });
       return 'delivered';
@@ -256,7 +284,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
         { status: 'delivered', deliveredAt: this.clock.now(), attempts: message.attempts + 1, claimToken: null },
       );
       if (!marked.affected) return;
-      const messages = [...(await this.emails.emailsFor(manager, type, data)), ...(await this.webhooks.deliveriesFor(manager, message, type, data))];
+      const messages = [
+        ...(await this.emails.emailsFor(manager, type, data)),
+        ...(await this.webhooks.deliveriesFor(manager, message, type, data)),
+      ];
       await this.outbox.queue(manager, messages);
     });
   }
@@ -268,7 +299,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     const responseStatus = error instanceof DeliveryAttemptError || error instanceof PermanentDeliveryError ? error.responseStatus : null;
     const tooOld = now.getTime() - message.createdAt.getTime() >= this.config.notifications.maxAgeHours * 3600_000;
     const giveUp = error instanceof PermanentDeliveryError || tooOld;
-    this.logger.warn({ outboxId: message.id, channel: message.channel, type: message.type, attempts, err: reason }, giveUp ? 'outbox message failed for good' : 'outbox attempt failed; will retry');
+    this.logger.warn(
+      { outboxId: message.id, channel: message.channel, type: message.type, attempts, err: reason },
+      giveUp ? 'outbox message failed for good' : 'outbox attempt failed; will retry',
+    );
     await this.record(message, token, {
       status: giveUp ? 'failed' : 'pending',
       attempts,
@@ -282,6 +316,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Writes an attempt's outcome, only while this worker's claim holds. */
   private async record(message: OutboxMessage, token: string, changes: Partial<OutboxMessage>): Promise<void> {
-    await this.dataSource.manager.update(OutboxMessage, { id: message.id, claimToken: token }, { attempts: message.attempts + 1, claimToken: null, ...changes });
+    await this.dataSource.manager.update(
+      OutboxMessage,
+      { id: message.id, claimToken: token },
+      { attempts: message.attempts + 1, claimToken: null, ...changes },
+    );
   }
 }

@@ -58,7 +58,10 @@ export class OutboxService {
 
   /** One notification of `type` per item of `data`, in one INSERT. */
   async publish(manager: EntityManager, type: EventType, ...data: EventData[]): Promise<void> {
-    await this.publishAll(manager, data.map((item) => ({ type, data: item })));
+    await this.publishAll(
+      manager,
+      data.map((item) => ({ type, data: item })),
+    );
   }
 
   /** Notifications of several types, in one INSERT, in the order given. */
@@ -69,7 +72,17 @@ export class OutboxService {
       .createQueryBuilder()
       .insert()
       .into(OutboxMessage)
-      .values(events.map(({ type, data }) => ({ channel: 'event' as const, type, payload: JSON.stringify(data), status: 'pending' as const, attempts: 0, nextAttemptAt: now, createdAt: now })))
+      .values(
+        events.map(({ type, data }) => ({
+          channel: 'event' as const,
+          type,
+          payload: JSON.stringify(data),
+          status: 'pending' as const,
+          attempts: 0,
+          nextAttemptAt: now,
+          createdAt: now,
+        })),
+      )
       .updateEntity(false)
       .execute();
   }
@@ -79,7 +92,12 @@ export class OutboxService {
    * tickets it took the last unit of; one INSERT (two reads more when a ticket has a capacity),
    * inside the transaction that holds the capacity rows.
    */
-  async orderPlaced(manager: EntityManager, order: Order, attendees: Attendee[], tickets: Array<Pick<Ticket, 'id' | 'capacityMode'>>): Promise<void> {
+  async orderPlaced(
+    manager: EntityManager,
+    order: Order,
+    attendees: Attendee[],
+    tickets: Array<Pick<Ticket, 'id' | 'capacityMode'>>,
+  ): Promise<void> {
     const soldOut = await this.soldOut(manager, tickets);
     await this.publishAll(manager, [
       { type: 'order.placed', data: orderData(order) },
@@ -122,14 +140,22 @@ export class OutboxService {
 
   /** A check-in (`true`) or its undoing (`false`). */
   async checkInChanged(manager: EntityManager, attendee: Attendee, checkedIn: boolean): Promise<void> {
-    await this.publish(manager, checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', { ...attendeeData(attendee), checkin_source: attendee.checkinSource });
+    await this.publish(manager, checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', {
+      ...attendeeData(attendee),
+      checkin_source: attendee.checkinSource,
+    });
   }
 
   /**
    * An event written: `event.published` when it became published, `event.updated` when a
    * published event changed (drafts are nobody's business), `event.trashed` when trashed or deleted.
    */
-  async eventWritten(manager: EntityManager, event: Pick<Event, 'id' | 'title' | 'status' | 'slug'>, previousStatus: string | null, removed = false): Promise<void> {
+  async eventWritten(
+    manager: EntityManager,
+    event: Pick<Event, 'id' | 'title' | 'status' | 'slug'>,
+    previousStatus: string | null,
+    removed = false,
+  ): Promise<void> {
     const data = { event_id: event.id, title: event.title, slug: event.slug, status: event.status };
     if (removed) await this.publish(manager, 'event.trashed', data);
     else if (event.status === 'publish' && previousStatus !== 'publish') await this.publish(manager, 'event.published', data);
@@ -144,7 +170,12 @@ export class OutboxService {
     const limited = tickets.filter((ticket) => ticket.capacityMode !== 'unlimited');
     if (limited.length === 0) return [];
     const current = await manager.find(Ticket, { where: { id: In(limited.map((ticket) => ticket.id)) } });
-    const pools = new Map((await manager.find(TicketPool, { where: { eventId: In(current.map((ticket) => ticket.eventId)) } })).map((pool) => [pool.eventId, pool]));
+    const pools = new Map(
+      (await manager.find(TicketPool, { where: { eventId: In(current.map((ticket) => ticket.eventId)) } })).map((pool) => [
+        pool.eventId,
+        pool,
+      ]),
+    );
     return current
       .filter((ticket) => availableUnits(CapacityService.stateOf(ticket, pools.get(ticket.eventId))) === 0)
       .map((ticket) => ({ ticket_id: ticket.id, event_id: ticket.eventId, name: ticket.name }));

@@ -18,7 +18,7 @@ function fieldOf(call: () => unknown): string[] {
   try {
     call();
   } catch (error) {
-    return Object.keys(((error as ApiError).toBody().data.params ?? {}));
+    return Object.keys((error as ApiError).toBody().data.params ?? {});
   }
   throw new Error('no error');
 }
@@ -29,13 +29,24 @@ describe('recurrence rules', () => {
     expect(starts).toEqual(['2027-03-15 10:00:00', '2027-03-22 10:00:00', '2027-03-29 10:00:00', '2027-04-05 10:00:00']);
     expect(exhausted).toBe(true);
     // CET (+1) before 28 March, CEST (+2) after.
-    expect(starts.map((local) => utcOf(local, 'Europe/Berlin'))).toEqual(['2027-03-15 09:00', '2027-03-22 09:00', '2027-03-29 08:00', '2027-04-05 08:00']);
+    expect(starts.map((local) => utcOf(local, 'Europe/Berlin'))).toEqual([
+      '2027-03-15 09:00',
+      '2027-03-22 09:00',
+      '2027-03-29 08:00',
+      '2027-04-05 08:00',
+    ]);
   });
 
   it('keeps 09:30 across the autumn change in New York and the April change in Sydney', () => {
     const newYork = expand('FREQ=DAILY;UNTIL=20271109', '2027-11-05 09:30:00', 'America/New_York').starts;
     expect(newYork).toHaveLength(5);
-    expect(newYork.map((local) => utcOf(local, 'America/New_York'))).toEqual(['2027-11-05 13:30', '2027-11-06 13:30', '2027-11-07 14:30', '2027-11-08 14:30', '2027-11-09 14:30']);
+    expect(newYork.map((local) => utcOf(local, 'America/New_York'))).toEqual([
+      '2027-11-05 13:30',
+      '2027-11-06 13:30',
+      '2027-11-07 14:30',
+      '2027-11-08 14:30',
+      '2027-11-09 14:30',
+    ]);
     const sydney = expand('FREQ=WEEKLY;COUNT=2', '2027-04-01 09:30:00', 'Australia/Sydney').starts;
     expect(sydney.map((local) => utcOf(local, 'Australia/Sydney'))).toEqual(['2027-03-31 22:30', '2027-04-07 23:30']);
   });
@@ -79,14 +90,18 @@ describe('recurrence rules', () => {
     expect(fieldOf(() => parseRecurrence('FREQ=DAILY;BYHOUR=9', zone, '2027-01-01 08:00:00'))).toEqual(['recurrence']);
     expect(fieldOf(() => parseRecurrence('FREQ=DAILY;COUNT=abc', zone, '2027-01-01 08:00:00'))).toEqual(['recurrence']);
     expect(fieldOf(() => parseRecurrence('RRULE:FREQ=DAILY\nDTSTART:20270101', zone, '2027-01-01 08:00:00'))).toEqual(['recurrence']);
-    expect(fieldOf(() => parseRecurrence({ rrule: 'FREQ=DAILY', exdate: ['soon'] }, zone, '2027-01-01 08:00:00'))).toEqual(['recurrence.exdate']);
+    expect(fieldOf(() => parseRecurrence({ rrule: 'FREQ=DAILY', exdate: ['soon'] }, zone, '2027-01-01 08:00:00'))).toEqual([
+      'recurrence.exdate',
+    ]);
     expect(fieldOf(() => parseRecurrence({ rdate: [] }, zone, '2027-01-01 08:00:00'))).toEqual(['recurrence.rrule']);
     expect(fieldOf(() => parseRecurrence(42, zone, '2027-01-01 08:00:00'))).toEqual(['recurrence']);
     expect(fieldOf(() => expand('FREQ=DAILY', '2027-01-01 08:00:00', 'UTC'))).toEqual(['recurrence']);
   });
 
   it('rewrites the end of a rule and writes UNTIL in UTC for calendars', () => {
-    expect(withEnd('FREQ=WEEKLY;COUNT=10;BYDAY=MO', { untilLocal: '2027-03-14 23:59:59' })).toBe('FREQ=WEEKLY;BYDAY=MO;UNTIL=20270314T235959');
+    expect(withEnd('FREQ=WEEKLY;COUNT=10;BYDAY=MO', { untilLocal: '2027-03-14 23:59:59' })).toBe(
+      'FREQ=WEEKLY;BYDAY=MO;UNTIL=20270314T235959',
+    );
     const zone = resolveTimeZone('Europe/Berlin')!;
     const rule = parseRecurrence('FREQ=WEEKLY;UNTIL=20270314T235959', zone, '2027-03-01 10:00:00');
     expect(ruleForCalendar(rule, zone)).toBe('FREQ=WEEKLY;UNTIL=20270314T225959Z');

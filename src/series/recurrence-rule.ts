@@ -81,7 +81,11 @@ function dateList(raw: unknown, field: string, zone: Zone, timeOfDay: string): s
   if (values.length > MAX_LISTED_DATES) throw invalidParam(field, `${field} may list at most ${MAX_LISTED_DATES} dates`);
   const dates = values.map((value) => {
     const date = readListedDate(value, zone, timeOfDay);
-    if (!date) throw invalidParam(field, `${field} must hold dates (20270315T100000, 2027-03-15 10:00:00 or ISO 8601): got ${JSON.stringify(value)}`);
+    if (!date)
+      throw invalidParam(
+        field,
+        `${field} must hold dates (20270315T100000, 2027-03-15 10:00:00 or ISO 8601): got ${JSON.stringify(value)}`,
+      );
     return date;
   });
   return [...new Set(dates)].sort();
@@ -102,14 +106,20 @@ export function parseRecurrence(raw: unknown, zone: Zone, startLocal: string): P
   if (typeof raw === 'string') {
     const rdates: string[] = [];
     const exdates: string[] = [];
-    for (const line of raw.split(/\r\n|\r|\n/).map((text) => text.trim()).filter(Boolean)) {
+    for (const line of raw
+      .split(/\r\n|\r|\n/)
+      .map((text) => text.trim())
+      .filter(Boolean)) {
       const match = /^([A-Z]+)((?:;[^:]*)?):(.*)$/i.exec(line);
       if (!match) {
         if (rruleText === undefined && /^FREQ=/i.test(line)) {
           rruleText = line;
           continue;
         }
-        throw invalidParam('recurrence', `recurrence holds a line that is not RRULE, RDATE or EXDATE: ${JSON.stringify(line.slice(0, 80))}`);
+        throw invalidParam(
+          'recurrence',
+          `recurrence holds a line that is not RRULE, RDATE or EXDATE: ${JSON.stringify(line.slice(0, 80))}`,
+        );
       }
       const [, name, , value] = match;
       const key = name.toUpperCase();
@@ -131,23 +141,38 @@ export function parseRecurrence(raw: unknown, zone: Zone, startLocal: string): P
     exdateRaw = object.exdate;
     prefix = 'recurrence.';
   } else {
-    throw invalidParam('recurrence', 'recurrence must be RFC 5545 lines (RRULE:FREQ=WEEKLY;COUNT=10) or an object {rrule, rdate?, exdate?}');
+    throw invalidParam(
+      'recurrence',
+      'recurrence must be RFC 5545 lines (RRULE:FREQ=WEEKLY;COUNT=10) or an object {rrule, rdate?, exdate?}',
+    );
   }
   const field = (member: string) => (prefix === 'recurrence' ? 'recurrence' : `recurrence.${member}`);
-  if (typeof rruleText !== 'string' || rruleText.trim() === '') throw invalidParam(field('rrule'), `${field('rrule')} is required: an RRULE such as FREQ=WEEKLY;COUNT=10`);
+  if (typeof rruleText !== 'string' || rruleText.trim() === '')
+    throw invalidParam(field('rrule'), `${field('rrule')} is required: an RRULE such as FREQ=WEEKLY;COUNT=10`);
   const { text, options } = parseRule(rruleText, zone, field('rrule'));
-  return { rrule: text, options, rdate: dateList(rdateRaw, field('rdate'), zone, timeOfDay), exdate: dateList(exdateRaw, field('exdate'), zone, timeOfDay) };
+  return {
+    rrule: text,
+    options,
+    rdate: dateList(rdateRaw, field('rdate'), zone, timeOfDay),
+    exdate: dateList(exdateRaw, field('exdate'), zone, timeOfDay),
+  };
 }
 
 /** Validates the RRULE value and returns it normalised (upper case, no `RRULE:`) with rrule's options. */
 export function parseRule(raw: string, zone: Zone, field = 'recurrence'): { text: string; options: Partial<Options> } {
-  const text = raw.trim().replace(/^RRULE:/i, '').toUpperCase();
+  const text = raw
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .toUpperCase();
   if (text.length > MAX_RULE_LENGTH) throw invalidParam(field, `${field} may be at most ${MAX_RULE_LENGTH} characters`);
   const parts = readRuleParts(text, field);
   let options: Partial<Options>;
   try {
     // UNTIL is read below, in the event's zone; rrule would read it as UTC.
-    const withoutUntil = [...parts].filter(([name]) => name !== 'UNTIL').map(([name, value]) => `${name}=${value}`).join(';');
+    const withoutUntil = [...parts]
+      .filter(([name]) => name !== 'UNTIL')
+      .map(([name, value]) => `${name}=${value}`)
+      .join(';');
     options = RRule.parseString(withoutUntil);
   } catch (error) {
     throw invalidParam(field, `${field} is not a valid RRULE: ${(error as Error).message}`);
@@ -193,7 +218,11 @@ function checkRuleOptions(options: Partial<Options>, field: string): void {
   if (options.interval !== undefined && (!Number.isInteger(options.interval) || options.interval < 1 || options.interval > 1000)) {
     throw invalidParam(field, `${field}: INTERVAL must be a whole number from 1 to 1000`);
   }
-  if (options.count !== undefined && options.count !== null && (!Number.isInteger(options.count) || options.count < 1 || options.count > 100_000)) {
+  if (
+    options.count !== undefined &&
+    options.count !== null &&
+    (!Number.isInteger(options.count) || options.count < 1 || options.count > 100_000)
+  ) {
     throw invalidParam(field, `${field}: COUNT must be a whole number from 1 to 100000`);
   }
 }
@@ -201,7 +230,9 @@ function checkRuleOptions(options: Partial<Options>, field: string): void {
 /** The rule with this COUNT or UNTIL (wall-clock, in the event zone) instead of its own end. */
 export function withEnd(rule: string, end: { count: number } | { untilLocal: string }): string {
   const parts = rule.split(';').filter((part) => part && !/^(COUNT|UNTIL)=/.test(part));
-  parts.push('count' in end ? `COUNT=${end.count}` : `UNTIL=${end.untilLocal.replace(/[-: ]/g, (character) => (character === ' ' ? 'T' : ''))}`);
+  parts.push(
+    'count' in end ? `COUNT=${end.count}` : `UNTIL=${end.untilLocal.replace(/[-: ]/g, (character) => (character === ' ' ? 'T' : ''))}`,
+  );
   return parts.join(';');
 }
 

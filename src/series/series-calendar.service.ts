@@ -67,13 +67,21 @@ export class SeriesCalendarService {
     const differing = shown.filter(({ occurrence, event }) => occurrence.detached || event.startLocal !== occurrence.occurrenceLocal);
     const related = await this.relations.load(differing.map(({ event }) => event.id));
     const recurrenceId = (local: string) =>
-      master.event.allDay ? new Date(`${local.slice(0, 10)}T00:00:00Z`) : calendarZone ? DateTime.fromJSDate(wallClockToInstant(local, zone), { zone: calendarZone }) : wallClockToInstant(local, zone);
+      master.event.allDay
+        ? new Date(`${local.slice(0, 10)}T00:00:00Z`)
+        : calendarZone
+          ? DateTime.fromJSDate(wallClockToInstant(local, zone), { zone: calendarZone })
+          : wallClockToInstant(local, zone);
     const body = buildSeriesCalendar(
       {
         uid: `series-${series.id}@${new URL(context.origin).hostname}`,
         master: { event: masterEvent, relations: master.relations },
         ruleLines,
-        overrides: differing.map(({ occurrence, event }) => ({ event, relations: related.get(event.id)!, recurrenceId: recurrenceId(occurrence.occurrenceLocal) })),
+        overrides: differing.map(({ occurrence, event }) => ({
+          event,
+          relations: related.get(event.id)!,
+          recurrenceId: recurrenceId(occurrence.occurrenceLocal),
+        })),
         instants: shown.flatMap(({ event }) => [event.startUtc, event.endUtc]),
       },
       { name: inlineHtmlToText(master.event.title), url, context },

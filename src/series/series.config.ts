@@ -16,7 +16,8 @@ function readWholeNumber(env: Env, name: string, fallback: number, min: number, 
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || value < min || value > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  if (!/^\d+$/.test(raw.trim()) || value < min || value > max)
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
   return value;
 }
 

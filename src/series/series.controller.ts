@@ -1,5 +1,14 @@
 import { Controller, Get, HttpCode, Param, Req, Res } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../auth/decorators';
 import type { AuthenticatedUser } from '../auth/roles';
@@ -26,12 +35,24 @@ export class SeriesController {
       'One VEVENT with RRULE (UNTIL in UTC), EXDATE (deleted occurrences, and those the caller may not read) and RDATE, in the series’ time zone; ' +
       'each occurrence edited on its own or moved is its own VEVENT with the same UID and RECURRENCE-ID. Readable by whoever may read the series’ first event.',
   })
-  @ApiOkResponse({ description: 'text/calendar; charset=utf-8 (RFC 5545), as an attachment', content: { 'text/calendar': { schema: { type: 'string' } } } })
+  @ApiOkResponse({
+    description: 'text/calendar; charset=utf-8 (RFC 5545), as an attachment',
+    content: { 'text/calendar': { schema: { type: 'string' } } },
+  })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available: the first event is not readable' })
   @ApiNotFoundResponse({ description: 'series-not-found' })
-  async ics(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<string> {
-    const file = await this.calendar.file(id, this.urls.context(request, user), this.urls.namespaceUrl(request, 'events', `series/${id}/ics`));
+  async ics(
+    @Param('id', RouteIdPipe) id: number,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<string> {
+    const file = await this.calendar.file(
+      id,
+      this.urls.context(request, user),
+      this.urls.namespaceUrl(request, 'events', `series/${id}/ics`),
+    );
     response.setHeader('Content-Type', ICS_CONTENT_TYPE);
     response.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
     return file.body;

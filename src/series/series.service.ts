@@ -120,7 +120,10 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const rows = await manager.find(EventSeriesOccurrence, { where: { eventId: In(eventIds) } });
     if (rows.length === 0) return new Map();
     const seriesIds = [...new Set(rows.map((row) => row.seriesId))];
-    const series = await manager.find(EventSeries, { select: { id: true, rrule: true, rdates: true, exdates: true }, where: { id: In(seriesIds) } });
+    const series = await manager.find(EventSeries, {
+      select: { id: true, rrule: true, rdates: true, exdates: true },
+      where: { id: In(seriesIds) },
+    });
     const byId = new Map(series.map((entry) => [entry.id, recurrenceOf(entry)]));
     return new Map(rows.map((row) => [row.eventId, { seriesId: row.seriesId, recurrence: byId.get(row.seriesId)! }]));
   }
@@ -130,7 +133,9 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     if (!located) return null;
     const now = this.clock.now().getTime();
     const rows = await this.occurrences(manager, located.seriesId);
-    return rows.filter(({ event }) => event.id === eventId || (event.status !== 'trash' && event.endUtc.getTime() > now)).map(({ event }) => event.id);
+    return rows
+      .filter(({ event }) => event.id === eventId || (event.status !== 'trash' && event.endUtc.getTime() > now))
+      .map(({ event }) => event.id);
   }
 
   async rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void> {
@@ -144,11 +149,14 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   async assertSeriesExists(seriesId: number): Promise<void> {
-    if (!(await this.dataSource.manager.exists(EventSeries, { where: { id: seriesId } }))) throw invalidParam('series', `series refers to nothing: ${seriesId}`);
+    if (!(await this.dataSource.manager.exists(EventSeries, { where: { id: seriesId } })))
+      throw invalidParam('series', `series refers to nothing: ${seriesId}`);
   }
 
   /** A series with its first event and every occurrence, for the iCalendar file of the series. */
-  async findForCalendar(seriesId: number): Promise<{ series: EventSeries; recurrence: ParsedRecurrence; occurrences: OccurrenceRow[] } | null> {
+  async findForCalendar(
+    seriesId: number,
+  ): Promise<{ series: EventSeries; recurrence: ParsedRecurrence; occurrences: OccurrenceRow[] } | null> {
     const series = await this.dataSource.manager.findOne(EventSeries, { where: { id: seriesId } });
     if (!series) return null;
     const occurrences = await this.occurrences(this.dataSource.manager, series.id);
@@ -165,7 +173,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         const first = await this.events.createWithin(manager, { ...input, slug: `${slugBase}-${this.slugDate(input)}` }, user);
         const zone = resolveTimeZone(first.timezone)!;
         const recurrence = parseRecurrence(input.recurrence, zone, first.startLocal);
-        if (recurrence.exdate.includes(first.startLocal)) throw invalidParam('recurrence', 'exdate may not leave out the first occurrence (start_date)');
+        if (recurrence.exdate.includes(first.startLocal))
+          throw invalidParam('recurrence', 'exdate may not leave out the first occurrence (start_date)');
         const template = await this.templateOf(manager, first, slugBase);
         const series = manager.create(EventSeries, {
           firstEventId: first.id,
@@ -181,11 +190,25 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           exhausted: false,
           claimedUntil: null,
         });
-        const { starts, exhausted } = expandRecurrence(recurrence, series.startLocal, zone, { afterLocal: null, before: series.expandedUntil });
+        const { starts, exhausted } = expandRecurrence(recurrence, series.startLocal, zone, {
+          afterLocal: null,
+          before: series.expandedUntil,
+        });
         series.exhausted = exhausted;
         await manager.save(series);
-        await manager.insert(EventSeriesOccurrence, { eventId: first.id, seriesId: series.id, occurrenceLocal: first.startLocal, detached: false });
-        await this.createOccurrences(manager, series, template, starts.filter((start) => start !== first.startLocal), user);
+        await manager.insert(EventSeriesOccurrence, {
+          eventId: first.id,
+          seriesId: series.id,
+          occurrenceLocal: first.startLocal,
+          detached: false,
+        });
+        await this.createOccurrences(
+          manager,
+          series,
+          template,
+          starts.filter((start) => start !== first.startLocal),
+          user,
+        );
         return first;
       },
       SERIES_WRITE,
@@ -237,7 +260,13 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   /** One event per start, through the events service's create, and their occurrence rows. */
-  private async createOccurrences(manager: EntityManager, series: EventSeries, template: SeriesTemplate, starts: string[], user: AuthenticatedUser): Promise<Event[]> {
+  private async createOccurrences(
+    manager: EntityManager,
+    series: EventSeries,
+    template: SeriesTemplate,
+    starts: string[],
+    user: AuthenticatedUser,
+  ): Promise<Event[]> {
     const created: Event[] = [];
     const rows: EventSeriesOccurrence[] = [];
     for (const start of starts) {
@@ -252,7 +281,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         end_date: plusWallClockSeconds(start, series.durationSeconds),
       };
       const event = await this.events.createWithin(manager, input, user, series.firstEventId);
-      for (const ticket of template.tickets ?? []) await this.tickets.createWithin(manager, { ...ticket, post_id: event.id } as CreateTicketDto, user);
+      for (const ticket of template.tickets ?? [])
+        await this.tickets.createWithin(manager, { ...ticket, post_id: event.id } as CreateTicketDto, user);
       created.push(event);
       rows.push(manager.create(EventSeriesOccurrence, { eventId: event.id, seriesId: series.id, occurrenceLocal: start, detached: false }));
     }
@@ -282,8 +312,15 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         }
         const zone = resolveTimeZone(series.timezone)!;
         const afterLocal = formatInZone(new Date(series.expandedUntil.getTime() - 1000), zone);
-        const { starts, exhausted } = expandRecurrence(this.parsedRecurrence(series), series.startLocal, zone, { afterLocal, before: horizon });
-        const existing = new Set((await manager.find(EventSeriesOccurrence, { select: { occurrenceLocal: true }, where: { seriesId: series.id } })).map((row) => row.occurrenceLocal));
+        const { starts, exhausted } = expandRecurrence(this.parsedRecurrence(series), series.startLocal, zone, {
+          afterLocal,
+          before: horizon,
+        });
+        const existing = new Set(
+          (await manager.find(EventSeriesOccurrence, { select: { occurrenceLocal: true }, where: { seriesId: series.id } })).map(
+            (row) => row.occurrenceLocal,
+          ),
+        );
         const fresh = starts.filter((start) => !existing.has(start));
         const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
         await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
@@ -324,11 +361,18 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
 
   // ---------------------------------------------------------------- editing
 
-  async update(selector: EventSelector, input: UpdateEventDto, rawScope: unknown, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse | null> {
+  async update(
+    selector: EventSelector,
+    input: UpdateEventDto,
+    rawScope: unknown,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<EventResponse | null> {
     const scope = readScope(rawScope);
     const located = await this.locate(this.dataSource.manager, selector);
     if (!located) {
-      if (scope === 'following' || scope === 'all') throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
+      if (scope === 'following' || scope === 'all')
+        throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
       if (input.recurrence !== undefined && input.recurrence !== null) {
         throw invalidParam('recurrence', 'recurrence is set when an event is created; an existing event cannot become a series');
       }
@@ -350,7 +394,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         }
         const edited = await manager.findOne(Event, { where: { id: occurrence.eventId } });
         assertCanEdit(user, edited!);
-        const target = scope === 'following' && occurrence.occurrenceLocal > series.startLocal ? await this.split(manager, series, occurrence) : series;
+        const target =
+          scope === 'following' && occurrence.occurrenceLocal > series.startLocal ? await this.split(manager, series, occurrence) : series;
         await this.applyToSeries(manager, target, occurrence, input, user, context);
         return (await manager.findOne(Event, { where: { id: occurrence.eventId } })) ?? edited!;
       },
@@ -369,7 +414,13 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     let newRule = recurrence.rrule;
     if (recurrence.options.count) {
       // Rule occurrences before the split, RDATE and EXDATE aside: COUNT counts those.
-      const before = expandRecurrence({ ...recurrence, rdate: [], exdate: [] }, series.startLocal, zone, { afterLocal: null, before: wallClockToInstant(at.occurrenceLocal, zone) }, Number.MAX_SAFE_INTEGER);
+      const before = expandRecurrence(
+        { ...recurrence, rdate: [], exdate: [] },
+        series.startLocal,
+        zone,
+        { afterLocal: null, before: wallClockToInstant(at.occurrenceLocal, zone) },
+        Number.MAX_SAFE_INTEGER,
+      );
       newRule = withEnd(recurrence.rrule, { count: Math.max(1, recurrence.options.count - before.starts.length) });
     }
     const untilLocal = plusWallClockSeconds(at.occurrenceLocal, -1);
@@ -405,7 +456,9 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
 
   /** Points every occurrence's post_parent at the series' first event (which has none). */
   private async reparent(manager: EntityManager, series: EventSeries): Promise<void> {
-    const ids = (await manager.find(EventSeriesOccurrence, { select: { eventId: true }, where: { seriesId: series.id } })).map((row) => row.eventId);
+    const ids = (await manager.find(EventSeriesOccurrence, { select: { eventId: true }, where: { seriesId: series.id } })).map(
+      (row) => row.eventId,
+    );
     const others = ids.filter((id) => id !== series.firstEventId);
     if (series.firstEventId !== null) await manager.update(Event, { id: series.firstEventId }, { postParentId: null });
     for (let index = 0; index < others.length; index += 500) {
@@ -427,11 +480,15 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     user: AuthenticatedUser,
     context: RequestContext,
   ): Promise<void> {
-    const occurrences = (await this.occurrences(manager, series.id)).filter(({ occurrence, event }) => !occurrence.detached && event.status !== 'trash');
+    const occurrences = (await this.occurrences(manager, series.id)).filter(
+      ({ occurrence, event }) => !occurrence.detached && event.status !== 'trash',
+    );
     const fields: UpdateEventDto = { ...input };
     for (const name of [...SCHEDULE_FIELDS, 'slug'] as const) delete fields[name];
     const scheduleChanged = SCHEDULE_FIELDS.some((name) => input[name] !== undefined && input[name] !== null);
-    const editedEvent = occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)?.event ?? (await manager.findOne(Event, { where: { id: edited.eventId } }))!;
+    const editedEvent =
+      occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)?.event ??
+      (await manager.findOne(Event, { where: { id: edited.eventId } }))!;
 
     if (!scheduleChanged) {
       for (const { event } of occurrences) await this.events.updateWithin(manager, { id: event.id }, fields, user);
@@ -450,7 +507,11 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const recurrence: ParsedRecurrence =
       input.recurrence !== undefined && input.recurrence !== null
         ? parseRecurrence(input.recurrence, zone, startLocal)
-        : { ...old, rdate: old.rdate.map((date) => plusWallClockSeconds(date, shift)), exdate: old.exdate.map((date) => plusWallClockSeconds(date, shift)) };
+        : {
+            ...old,
+            rdate: old.rdate.map((date) => plusWallClockSeconds(date, shift)),
+            exdate: old.exdate.map((date) => plusWallClockSeconds(date, shift)),
+          };
     const before = new Date(Math.max(series.expandedUntil.getTime(), this.horizon().getTime()));
     const { starts, exhausted } = expandRecurrence(recurrence, startLocal, zone, { afterLocal: null, before });
 
@@ -468,12 +529,20 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
       } else removals.push(row);
     }
     const endOf = (start: string) => plusWallClockSeconds(start, durationSeconds);
-    const moving = moves.filter(({ row, start }) => row.event.id !== edited.eventId && (row.event.startLocal !== start || row.event.endLocal !== endOf(start) || row.event.timezone !== zoneName));
+    const moving = moves.filter(
+      ({ row, start }) =>
+        row.event.id !== edited.eventId &&
+        (row.event.startLocal !== start || row.event.endLocal !== endOf(start) || row.event.timezone !== zoneName),
+    );
     const blocked: number[] = [];
     for (const { row } of [...moving.map(({ row }) => ({ row })), ...removals.map((row) => ({ row }))]) {
       if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
     }
-    if (editedEvent && (editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal) && (await this.eventHooks.hasAttendees(edited.eventId, manager))) {
+    if (
+      editedEvent &&
+      (editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal) &&
+      (await this.eventHooks.hasAttendees(edited.eventId, manager))
+    ) {
       blocked.unshift(edited.eventId);
     }
     if (blocked.length) throw occurrencesHaveAttendees(blocked, 'move or be deleted');
@@ -482,10 +551,16 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     }
 
     // Rows first (occurrence dates are unique per series), then the events.
-    for (const { row } of moves) await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: `~${row.event.id}` });
+    for (const { row } of moves)
+      await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: `~${row.event.id}` });
     for (const { row, start } of moves) {
       await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: start });
-      await this.events.updateWithin(manager, { id: row.event.id }, { ...fields, timezone: zoneName, all_day: probe.allDay, start_date: start, end_date: endOf(start) }, user);
+      await this.events.updateWithin(
+        manager,
+        { id: row.event.id },
+        { ...fields, timezone: zoneName, all_day: probe.allDay, start_date: start, end_date: endOf(start) },
+        user,
+      );
     }
     for (const row of removals) await this.events.removeWithin(manager, { id: row.event.id }, true, user, context);
     Object.assign(series, {
@@ -503,7 +578,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     // Detached occurrences keep their dates: no new event on them.
     for (const { occurrence } of await this.occurrences(manager, series.id)) occupied.add(occurrence.occurrenceLocal);
     const fresh = starts.filter((start) => !occupied.has(start));
-    if (fresh.length > MAX_OCCURRENCES_PER_WRITE) throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
+    if (fresh.length > MAX_OCCURRENCES_PER_WRITE)
+      throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
     await this.createOccurrences(manager, series, template, fresh, user);
   }
 
@@ -518,11 +594,18 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
 
   // ---------------------------------------------------------------- deleting
 
-  async remove(selector: EventSelector, force: boolean, rawScope: unknown, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse | null> {
+  async remove(
+    selector: EventSelector,
+    force: boolean,
+    rawScope: unknown,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<EventResponse | null> {
     const scope = readScope(rawScope);
     const located = await this.locate(this.dataSource.manager, selector);
     if (!located) {
-      if (scope === 'following' || scope === 'all') throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
+      if (scope === 'following' || scope === 'all')
+        throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
       return null;
     }
     return runInTransaction(
@@ -534,7 +617,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         const exdates = jsonList(series.exdates);
         if ((scope ?? 'this') === 'this') {
           const removed = await this.events.removeWithin(manager, { id: occurrence.eventId }, force, user, context);
-          if (!exdates.includes(occurrence.occurrenceLocal)) series.exdates = JSON.stringify([...exdates, occurrence.occurrenceLocal].sort());
+          if (!exdates.includes(occurrence.occurrenceLocal))
+            series.exdates = JSON.stringify([...exdates, occurrence.occurrenceLocal].sort());
           if (force && series.firstEventId === occurrence.eventId) {
             // The next occurrence becomes the first, every other's post_parent.
             const next = (await this.occurrences(manager, series.id))[0];
@@ -546,7 +630,9 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         }
         const all = scope === 'all' || occurrence.occurrenceLocal <= series.startLocal;
         const going = (await this.occurrences(manager, series.id)).filter(
-          (row) => (all || row.occurrence.occurrenceLocal >= occurrence.occurrenceLocal) && (force || row.event.status !== 'trash' || row.event.id === occurrence.eventId),
+          (row) =>
+            (all || row.occurrence.occurrenceLocal >= occurrence.occurrenceLocal) &&
+            (force || row.event.status !== 'trash' || row.event.id === occurrence.eventId),
         );
         const blocked: number[] = [];
         for (const row of going) if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);

@@ -6,7 +6,15 @@ import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
-import { TermCreateDocs, TermDeleteDocs, TermIdParam, TermListDocs, TermReadDocs, TermSlugParam, TermUpdateDocs } from '../common/terms/term-docs';
+import {
+  TermCreateDocs,
+  TermDeleteDocs,
+  TermIdParam,
+  TermListDocs,
+  TermReadDocs,
+  TermSlugParam,
+  TermUpdateDocs,
+} from '../common/terms/term-docs';
 import { TagResponse } from '../common/terms/term-response.dto';
 import { toTagListResponse, toTagResponse } from './tags.mapper';
 import { TagsService } from './tags.service';
@@ -30,7 +38,11 @@ export class TagsController {
   @Get()
   @HttpCode(200)
   @TermListDocs('tag', TagListResponse)
-  async list(@Query() query: ListTagsQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TagListResponse> {
+  async list(
+    @Query() query: ListTagsQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TagListResponse> {
     const page = await this.tags.list(query);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
     return toTagListResponse(page, this.context(request));

@@ -25,7 +25,10 @@ function drawsOnPool(mode: CapacityMode): boolean {
  * counters by ticket id, then pools by event id. Two checkouts of overlapping carts then wait for
  * each other instead of deadlocking. Units of several lines on one row are moved by one statement.
  */
-function counterPlan(lines: CapacityLine[]): { tickets: Array<{ ticket: CountedTicket; quantity: number }>; pools: Array<{ eventId: number; quantity: number }> } {
+function counterPlan(lines: CapacityLine[]): {
+  tickets: Array<{ ticket: CountedTicket; quantity: number }>;
+  pools: Array<{ eventId: number; quantity: number }>;
+} {
   const tickets = new Map<number, { ticket: CountedTicket; quantity: number }>();
   const pools = new Map<number, number>();
   for (const { ticket, quantity } of lines) {
@@ -96,10 +99,20 @@ export class CapacityService {
     const decrement = () => `CASE WHEN ${count} >= :quantity THEN ${count} - :quantity ELSE 0 END`;
     const plan = counterPlan(lines);
     for (const { ticket, quantity } of plan.tickets) {
-      await manager.createQueryBuilder().update(TicketCapacityCounter).set({ [count]: decrement }).where('ticket_id = :ticketId', { ticketId: ticket.id, quantity }).execute();
+      await manager
+        .createQueryBuilder()
+        .update(TicketCapacityCounter)
+        .set({ [count]: decrement })
+        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
+        .execute();
     }
     for (const { eventId, quantity } of plan.pools) {
-      await manager.createQueryBuilder().update(TicketPool).set({ [count]: decrement }).where('event_id = :eventId', { eventId, quantity }).execute();
+      await manager
+        .createQueryBuilder()
+        .update(TicketPool)
+        .set({ [count]: decrement })
+        .where('event_id = :eventId', { eventId, quantity })
+        .execute();
     }
   }
 
@@ -111,7 +124,12 @@ export class CapacityService {
     };
     const plan = counterPlan(lines);
     for (const { ticket, quantity } of plan.tickets) {
-      await manager.createQueryBuilder().update(TicketCapacityCounter).set(move).where('ticket_id = :ticketId', { ticketId: ticket.id, quantity }).execute();
+      await manager
+        .createQueryBuilder()
+        .update(TicketCapacityCounter)
+        .set(move)
+        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
+        .execute();
     }
     for (const { eventId, quantity } of plan.pools) {
       await manager.createQueryBuilder().update(TicketPool).set(move).where('event_id = :eventId', { eventId, quantity }).execute();
@@ -120,7 +138,13 @@ export class CapacityService {
 
   /** Creates a new ticket's counter, at zero. */
   async createCounter(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>): Promise<void> {
-    await manager.insert(TicketCapacityCounter, { ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, sold: 0, pending: 0 });
+    await manager.insert(TicketCapacityCounter, {
+      ticketId: ticket.id,
+      capacityMode: ticket.capacityMode,
+      capacity: ticket.capacity,
+      sold: 0,
+      pending: 0,
+    });
   }
 
   /** Copies a ticket's new mode and cap onto its counter, in the transaction that changes them. */

@@ -3,7 +3,14 @@ import { availableUnits, capacityDetails, effectiveCapacity, isAvailable } from 
 describe('capacity arithmetic', () => {
   it('own: capacity minus sold and pending', () => {
     const state = { mode: 'own' as const, capacity: 30, sold: 7, pending: 0, pool: null };
-    expect(capacityDetails(state)).toEqual({ available_percentage: 76, available: 23, max: 30, sold: 7, pending: 0, global_stock_mode: 'own' });
+    expect(capacityDetails(state)).toEqual({
+      available_percentage: 76,
+      available: 23,
+      max: 30,
+      sold: 7,
+      pending: 0,
+      global_stock_mode: 'own',
+    });
     expect(availableUnits({ ...state, pending: 3 })).toBe(20);
   });
 
@@ -16,7 +23,14 @@ describe('capacity arithmetic', () => {
   it('unlimited: capacity "", max 0, available -1, 100 %, stock mode ""', () => {
     const state = { mode: 'unlimited' as const, capacity: null, sold: 12, pending: 1, pool: null };
     expect(effectiveCapacity(state)).toBeUndefined();
-    expect(capacityDetails(state)).toEqual({ available_percentage: 100, available: -1, max: 0, sold: 12, pending: 1, global_stock_mode: '' });
+    expect(capacityDetails(state)).toEqual({
+      available_percentage: 100,
+      available: -1,
+      max: 0,
+      sold: 12,
+      pending: 1,
+      global_stock_mode: '',
+    });
     expect(isAvailable(state)).toBe(true);
   });
 

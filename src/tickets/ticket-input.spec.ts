@@ -32,12 +32,27 @@ describe('parseTicketPrice', () => {
     expect(parseTicketPrice(input)).toBe(expected);
   });
 
-  it.each(['0,0', '-1', '-0.5', 'abc', '1e3', '25.999', '10000000000', '1.2.3', '.', '+5', -3, Number.NaN, Number.POSITIVE_INFINITY, 1e21, {}, [], true])(
-    'refuses %p with tec-tickets-rest-invalid_price',
-    (input) => {
-      expect(errorOf(() => parseTicketPrice(input)).code).toBe('tec-tickets-rest-invalid_price');
-    },
-  );
+  it.each([
+    '0,0',
+    '-1',
+    '-0.5',
+    'abc',
+    '1e3',
+    '25.999',
+    '10000000000',
+    '1.2.3',
+    '.',
+    '+5',
+    -3,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    1e21,
+    {},
+    [],
+    true,
+  ])('refuses %p with tec-tickets-rest-invalid_price', (input) => {
+    expect(errorOf(() => parseTicketPrice(input)).code).toBe('tec-tickets-rest-invalid_price');
+  });
 });
 
 describe('plainTicketText', () => {
@@ -84,18 +99,33 @@ describe('resolveSaleBoundary', () => {
 
 describe('planCapacity', () => {
   it('on create: a ticket needs a capacity unless unlimited; an absent mode means own', () => {
-    expect(errorOf(() => planCapacity(undefined, null, false))).toEqual({ code: 'rest_missing_callback_param', params: ['ticket[capacity]'] });
+    expect(errorOf(() => planCapacity(undefined, null, false))).toEqual({
+      code: 'rest_missing_callback_param',
+      params: ['ticket[capacity]'],
+    });
     expect(errorOf(() => planCapacity({ mode: 'own', capacity: '' }, null, false)).params).toEqual(['ticket[capacity]']);
     expect(planCapacity({ capacity: 12 }, null, false)).toEqual({ mode: 'own', capacity: 12, eventCapacity: null });
     expect(planCapacity({ mode: '' }, null, false)).toEqual({ mode: 'unlimited', capacity: null, eventCapacity: null });
-    expect(planCapacity({ mode: 'unlimited', capacity: 5 }, null, false)).toEqual({ mode: 'unlimited', capacity: null, eventCapacity: null });
+    expect(planCapacity({ mode: 'unlimited', capacity: 5 }, null, false)).toEqual({
+      mode: 'unlimited',
+      capacity: null,
+      eventCapacity: null,
+    });
   });
 
   it('shared modes need a pool, created from event_capacity; a blank cap means the pool size', () => {
     expect(errorOf(() => planCapacity({ mode: 'capped', capacity: 5 }, null, false)).params).toEqual(['ticket[event_capacity]']);
-    expect(planCapacity({ mode: 'capped', capacity: '', event_capacity: 15 }, null, false)).toEqual({ mode: 'capped', capacity: null, eventCapacity: 15 });
+    expect(planCapacity({ mode: 'capped', capacity: '', event_capacity: 15 }, null, false)).toEqual({
+      mode: 'capped',
+      capacity: null,
+      eventCapacity: 15,
+    });
     expect(planCapacity({ mode: 'capped', capacity: 10 }, null, true)).toEqual({ mode: 'capped', capacity: 10, eventCapacity: null });
-    expect(planCapacity({ mode: 'global', capacity: 10, event_capacity: 40 }, null, true)).toEqual({ mode: 'global', capacity: null, eventCapacity: 40 });
+    expect(planCapacity({ mode: 'global', capacity: 10, event_capacity: 40 }, null, true)).toEqual({
+      mode: 'global',
+      capacity: null,
+      eventCapacity: 40,
+    });
   });
 
   it('on update: no ticket leaves capacity alone; an absent mode or capacity keeps the current one', () => {
@@ -103,8 +133,16 @@ describe('planCapacity', () => {
     expect(planCapacity(undefined, own, false)).toBeNull();
     expect(planCapacity({ capacity: 10 }, own, false)).toEqual({ mode: 'own', capacity: 10, eventCapacity: null });
     expect(planCapacity({ mode: 'own' }, own, false)).toEqual({ mode: 'own', capacity: 30, eventCapacity: null });
-    expect(planCapacity({ event_capacity: 50 }, { mode: 'capped', capacity: 4 }, true)).toEqual({ mode: 'capped', capacity: 4, eventCapacity: 50 });
-    expect(planCapacity({ capacity: '' }, { mode: 'capped', capacity: 4 }, true)).toEqual({ mode: 'capped', capacity: null, eventCapacity: null });
+    expect(planCapacity({ event_capacity: 50 }, { mode: 'capped', capacity: 4 }, true)).toEqual({
+      mode: 'capped',
+      capacity: 4,
+      eventCapacity: 50,
+    });
+    expect(planCapacity({ capacity: '' }, { mode: 'capped', capacity: 4 }, true)).toEqual({
+      mode: 'capped',
+      capacity: null,
+      eventCapacity: null,
+    });
     expect(errorOf(() => planCapacity({ mode: 'own' }, { mode: 'unlimited', capacity: null }, false)).params).toEqual(['ticket[capacity]']);
   });
 });

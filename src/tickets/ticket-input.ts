@@ -149,7 +149,11 @@ export function isSharedMode(mode: CapacityMode): boolean {
  * create); null comes back when an update leaves capacity alone. A ticket needs a capacity unless
  * unlimited, and a shared one needs a pool: `ticket[event_capacity]` creates it the first time.
  */
-export function planCapacity(input: CapacityInput | undefined | null, current: { mode: CapacityMode; capacity: number | null } | null, poolExists: boolean): CapacityPlan | null {
+export function planCapacity(
+  input: CapacityInput | undefined | null,
+  current: { mode: CapacityMode; capacity: number | null } | null,
+  poolExists: boolean,
+): CapacityPlan | null {
   if (input === undefined || input === null) {
     if (current) return null;
     throw missingParams(['ticket[capacity]']);

@@ -89,7 +89,12 @@ function joinPool<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, joine
   joined.pool = true;
 }
 
-function applyRange<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, expression: string, range: CountRange | undefined, name: string): void {
+function applyRange<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  expression: string,
+  range: CountRange | undefined,
+  name: string,
+): void {
   if (!range) return;
   if (range.min !== undefined) builder.andWhere(`${expression} >= :${name}Min`, { [`${name}Min`]: range.min });
   if (range.max !== undefined) builder.andWhere(`${expression} <= :${name}Max`, { [`${name}Max`]: range.max });
@@ -115,8 +120,10 @@ export function applyTicketFilters<T extends ObjectLiteral>(builder: SelectQuery
   }
   if (filters.createdFrom) builder.andWhere('t.createdAt >= :createdFrom', { createdFrom: filters.createdFrom });
   if (filters.createdBefore) builder.andWhere('t.createdAt < :createdBefore', { createdBefore: filters.createdBefore });
-  if (filters.saleStartsFrom) builder.andWhere('(t.saleStartUtc IS NULL OR t.saleStartUtc >= :saleStartsFrom)', { saleStartsFrom: filters.saleStartsFrom });
-  if (filters.saleEndsBefore) builder.andWhere('(t.saleEndUtc IS NULL OR t.saleEndUtc < :saleEndsBefore)', { saleEndsBefore: filters.saleEndsBefore });
+  if (filters.saleStartsFrom)
+    builder.andWhere('(t.saleStartUtc IS NULL OR t.saleStartUtc >= :saleStartsFrom)', { saleStartsFrom: filters.saleStartsFrom });
+  if (filters.saleEndsBefore)
+    builder.andWhere('(t.saleEndUtc IS NULL OR t.saleEndUtc < :saleEndsBefore)', { saleEndsBefore: filters.saleEndsBefore });
 
   builder.setParameter('trashStatus', 'trash');
   if (filters.eventStatuses) builder.andWhere('e.status IN (:...eventStatuses)', { eventStatuses: filters.eventStatuses });

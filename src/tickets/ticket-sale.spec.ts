@@ -7,7 +7,15 @@ describe('saleProblem', () => {
 
   it('is null when the ticket can be bought', () => {
     expect(saleProblem(ticket, 'publish', plenty, 10, now)).toBeNull();
-    expect(saleProblem({ ...ticket, saleStartUtc: null, saleEndUtc: null }, 'publish', { ...plenty, mode: 'unlimited', capacity: null }, 1000, now)).toBeNull();
+    expect(
+      saleProblem(
+        { ...ticket, saleStartUtc: null, saleEndUtc: null },
+        'publish',
+        { ...plenty, mode: 'unlimited', capacity: null },
+        1000,
+        now,
+      ),
+    ).toBeNull();
   });
 
   it('names why it cannot', () => {

@@ -1,4 +1,19 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -45,7 +60,9 @@ const TicketUpdateDocs = () =>
         'rest_missing_callback_param (post_id, edit_ticket_nonce), rest_invalid_param (post_id not the ticket event, dates, capacity), tec-tickets-rest-invalid_price',
     }),
     ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible' }),
-    ApiForbiddenResponse({ description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event' }),
+    ApiForbiddenResponse({
+      description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
+    }),
     ApiNotFoundResponse({ description: 'ticket-not-found' }),
   );
 
@@ -61,9 +78,16 @@ export class TicketsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'List tickets (published tickets of published events by default, ordered by title)' })
   @ApiOkResponse({ type: TicketListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
-  @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter (per_page outside 1..100 too), or invalid-page-number for a page past the last' })
+  @ApiBadRequestResponse({
+    description: 'rest_invalid_param naming the parameter (per_page outside 1..100 too), or invalid-page-number for a page past the last',
+  })
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
-  async list(@Query() query: ListTicketsQuery, @Req() request: Request, @Res({ passthrough: true }) response: Response, @CurrentUser() user?: AuthenticatedUser): Promise<TicketPage> {
+  async list(
+    @Query() query: ListTicketsQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentUser() user?: AuthenticatedUser,
+  ): Promise<TicketPage> {
     const page = await this.tickets.list(query, this.urls.context(request, user));
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;
@@ -81,12 +105,15 @@ export class TicketsController {
       'rest_missing_callback_param (add_ticket_nonce, post_id, provider, name, ticket[capacity], ticket[event_capacity]), rest_invalid_param, bad_request "Commerce Module invalid", tec-tickets-rest-invalid_price',
   })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({ description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event' })
+  @ApiForbiddenResponse({
+    description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
+  })
   @ApiQuery({
     name: 'scope',
     required: false,
     enum: ['this', 'all'],
-    description: 'all, on an occurrence of a series: the ticket is copied to every occurrence not ended, and to those the series gets later, each with its own capacity',
+    description:
+      'all, on an occurrence of a series: the ticket is copied to every occurrence not ended, and to those the series gets later, each with its own capacity',
   })
   async create(
     @Body() body: CreateTicketDto,
@@ -105,7 +132,9 @@ export class TicketsController {
   @ID_PARAM
   @ApiOperation({ summary: 'Read a ticket' })
   @ApiOkResponse({ type: TicketResponseDoc })
-  @ApiUnauthorizedResponse({ description: 'ticket-not-accessible: the ticket or its event is not published and the caller may not read it' })
+  @ApiUnauthorizedResponse({
+    description: 'ticket-not-accessible: the ticket or its event is not published and the caller may not read it',
+  })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
   get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<TicketResponse> {
     return this.tickets.get(id, this.urls.context(request, user));
@@ -113,19 +142,34 @@ export class TicketsController {
 
   @Post(':id')
   @TicketUpdateDocs()
-  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateTicketDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<TicketResponse> {
+  updateWithPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateTicketDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<TicketResponse> {
     return this.tickets.update(id, body, user, this.urls.context(request, user));
   }
 
   @Put(':id')
   @TicketUpdateDocs()
-  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateTicketDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<TicketResponse> {
+  updateWithPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateTicketDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<TicketResponse> {
     return this.tickets.update(id, body, user, this.urls.context(request, user));
   }
 
   @Patch(':id')
   @TicketUpdateDocs()
-  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateTicketDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<TicketResponse> {
+  updateWithPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateTicketDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<TicketResponse> {
     return this.tickets.update(id, body, user, this.urls.context(request, user));
   }
 
@@ -137,9 +181,13 @@ export class TicketsController {
   @ID_PARAM
   @ApiOperation({ summary: 'Delete a ticket for good; post_id and remove_ticket_nonce come in the body or the query' })
   @ApiOkResponse({ type: TicketResponseDoc, description: 'The ticket as it was deleted' })
-  @ApiBadRequestResponse({ description: 'rest_missing_callback_param (remove_ticket_nonce, post_id) or rest_invalid_param (post_id not the ticket event)' })
+  @ApiBadRequestResponse({
+    description: 'rest_missing_callback_param (remove_ticket_nonce, post_id) or rest_invalid_param (post_id not the ticket event)',
+  })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible' })
-  @ApiForbiddenResponse({ description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event' })
+  @ApiForbiddenResponse({
+    description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
+  })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
   @ApiConflictResponse({ description: 'has-attendees: the ticket has attendees or orders' })
   remove(

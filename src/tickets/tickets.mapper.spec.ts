@@ -70,9 +70,33 @@ describe('ticket mapper', () => {
   it('adds fees on reads and the editing fields on single reads for managers', () => {
     const view = { ticket, event: { id: 10, timezone: 'UTC' }, pool: null, attendees: [], manage: true };
     const keys = (kind: 'list' | 'single' | 'write') => Object.keys(toTicketResponse(view, context, { currency, kind })).slice(-7);
-    expect(keys('write')).toEqual(['cost', 'cost_details', 'sale_price_data', 'supports_attendee_information', 'attendees', 'checkin', 'rest_url']);
-    expect(keys('list')).toEqual(['cost_details', 'sale_price_data', 'supports_attendee_information', 'attendees', 'checkin', 'rest_url', 'fees']);
-    expect(keys('single')).toEqual(['rest_url', 'fees', 'capacity_type', 'sku', 'available_from_start_time', 'available_from_end_time', 'totals']);
+    expect(keys('write')).toEqual([
+      'cost',
+      'cost_details',
+      'sale_price_data',
+      'supports_attendee_information',
+      'attendees',
+      'checkin',
+      'rest_url',
+    ]);
+    expect(keys('list')).toEqual([
+      'cost_details',
+      'sale_price_data',
+      'supports_attendee_information',
+      'attendees',
+      'checkin',
+      'rest_url',
+      'fees',
+    ]);
+    expect(keys('single')).toEqual([
+      'rest_url',
+      'fees',
+      'capacity_type',
+      'sku',
+      'available_from_start_time',
+      'available_from_end_time',
+      'totals',
+    ]);
     expect(toTicketResponse(view, context, { currency, kind: 'write' })).not.toHaveProperty('fees');
     expect(toTicketResponse(view, context, { currency, kind: 'single' }).totals).toEqual({ stock: 23, sold: 7, pending: 0 });
   });

@@ -135,9 +135,14 @@ export class TicketsService implements EventTicketingFacts {
     let tickets: Ticket[] = [];
     if (total > 0) {
       applyTicketOrder(builder, filters);
-      tickets = await builder.offset(skipped + paging.offset).limit(paging.perPage).getMany();
+      tickets = await builder
+        .offset(skipped + paging.offset)
+        .limit(paging.perPage)
+        .getMany();
     }
-    const events = tickets.length ? await manager.find(Event, { where: { id: In([...new Set(tickets.map((ticket) => ticket.eventId))]) } }) : [];
+    const events = tickets.length
+      ? await manager.find(Event, { where: { id: In([...new Set(tickets.map((ticket) => ticket.eventId))]) } })
+      : [];
     const views = await this.buildViews(manager, tickets, events, context.user);
     const collection = context.namespaceUrl('tickets', 'tickets/');
     return {
@@ -214,7 +219,8 @@ export class TicketsService implements EventTicketingFacts {
    * not ended (each with its own capacity) and on those the series gets later (README "Recurring events").
    */
   async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<TicketResponse> {
-    if (scope !== undefined && scope !== '' && scope !== 'this' && scope !== 'all') throw invalidParam('scope', 'scope must be this or all');
+    if (scope !== undefined && scope !== '' && scope !== 'this' && scope !== 'all')
+      throw invalidParam('scope', 'scope must be this or all');
     return this.dataSource.transaction(async (manager) => {
       if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
       const targets = this.series.handler ? await this.series.handler.ticketTargets(input.post_id, manager) : null;
@@ -233,42 +239,42 @@ export class TicketsService implements EventTicketingFacts {
 
   /** The single-ticket create inside the caller's transaction; series copy their tickets through it. */
   async createWithin(manager: EntityManager, input: CreateTicketDto, user: AuthenticatedUser): Promise<number> {
-      const provider = resolveProvider(input.provider);
-      if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
-      const event = await manager.findOne(Event, { where: { id: input.post_id } });
-      if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
-      const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
-      const poolExists = await manager.exists(TicketPool, { where: { eventId: event.id } });
-      const plan = planCapacity(input.ticket, null, poolExists)!;
-      const window = this.saleWindow(input, event, null);
-      const name = readTicketName(input.name);
-      if (!canManageEvent(user, event)) throw ticketWriteForbidden();
+    const provider = resolveProvider(input.provider);
+    if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
+    const event = await manager.findOne(Event, { where: { id: input.post_id } });
+    if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
+    const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
+    const poolExists = await manager.exists(TicketPool, { where: { eventId: event.id } });
+    const plan = planCapacity(input.ticket, null, poolExists)!;
+    const window = this.saleWindow(input, event, null);
+    const name = readTicketName(input.name);
+    if (!canManageEvent(user, event)) throw ticketWriteForbidden();
 
-      if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
-      const now = this.clock.now();
-      const result = await manager.insert(Ticket, {
-        eventId: event.id,
-        authorId: user.id,
-        provider,
-        status: 'publish',
-        name,
-        description: input.description ? plainTicketText(input.description) : null,
-        price,
-        sku: input.sku?.trim() || null,
-        iac: input.iac || 'none',
-        showDescription: input.show_description ?? true,
-        menuOrder: input.menu_order ?? 0,
-        saleStartUtc: window.start ?? null,
-        saleEndUtc: window.end ?? null,
-        capacityMode: plan.mode,
-        capacity: plan.capacity,
-        publishedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const ticketId = Number(result.identifiers[0].id);
-      await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
-      return ticketId;
+    if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
+    const now = this.clock.now();
+    const result = await manager.insert(Ticket, {
+      eventId: event.id,
+      authorId: user.id,
+      provider,
+      status: 'publish',
+      name,
+      description: input.description ? plainTicketText(input.description) : null,
+      price,
+      sku: input.sku?.trim() || null,
+      iac: input.iac || 'none',
+      showDescription: input.show_description ?? true,
+      menuOrder: input.menu_order ?? 0,
+      saleStartUtc: window.start ?? null,
+      saleEndUtc: window.end ?? null,
+      capacityMode: plan.mode,
+      capacity: plan.capacity,
+      publishedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const ticketId = Number(result.identifiers[0].id);
+    await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
+    return ticketId;
   }
 
   async update(id: number, input: UpdateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
@@ -284,7 +290,8 @@ export class TicketsService implements EventTicketingFacts {
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
 
       // JSON null clears these optional texts, as "" does.
-      if (input.description !== undefined) changes.description = input.description === null ? null : plainTicketText(input.description) || null;
+      if (input.description !== undefined)
+        changes.description = input.description === null ? null : plainTicketText(input.description) || null;
       if (input.sku !== undefined) changes.sku = input.sku?.trim() || null;
       if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
       if (input.show_description !== undefined) changes.showDescription = input.show_description;
@@ -309,7 +316,13 @@ export class TicketsService implements EventTicketingFacts {
     });
   }
 
-  async remove(id: number, body: DeleteTicketParams, query: DeleteTicketParams, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
+  async remove(
+    id: number,
+    body: DeleteTicketParams,
+    query: DeleteTicketParams,
+    user: AuthenticatedUser,
+    context: RequestContext,
+  ): Promise<TicketResponse> {
     const postId = body.post_id ?? query.post_id;
     if (postId === undefined) throw missingParams(['post_id']);
     return this.dataSource.transaction(async (manager) => {
@@ -347,7 +360,12 @@ export class TicketsService implements EventTicketingFacts {
    * A ticket about to be changed, locked against concurrent writes: it must exist (404), be
    * readable by the caller (401) and belong to `postId` (400).
    */
-  private async findForWrite(manager: EntityManager, id: number, postId: number, user: AuthenticatedUser): Promise<{ ticket: Ticket; event: Event }> {
+  private async findForWrite(
+    manager: EntityManager,
+    id: number,
+    postId: number,
+    user: AuthenticatedUser,
+  ): Promise<{ ticket: Ticket; event: Event }> {
     const query = manager.createQueryBuilder(Ticket, 't').where('t.id = :id', { id });
     if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
     const ticket = await query.getOne();
@@ -363,7 +381,12 @@ export class TicketsService implements EventTicketingFacts {
    * every attendee of its tickets; others only public ones of events that show their list:
    * published, not opted out, going, with a completed order.
    */
-  private async buildViews(manager: EntityManager, tickets: Ticket[], events: Event[], user: AuthenticatedUser | undefined): Promise<TicketView[]> {
+  private async buildViews(
+    manager: EntityManager,
+    tickets: Ticket[],
+    events: Event[],
+    user: AuthenticatedUser | undefined,
+  ): Promise<TicketView[]> {
     if (tickets.length === 0) return [];
     const eventsById = new Map(events.map((event) => [event.id, event]));
     const pools = await this.capacity.pools(manager, [...eventsById.keys()]);
@@ -445,7 +468,11 @@ export class TicketsService implements EventTicketingFacts {
    * The sale window of a write as instants; undefined members are left as they are. Dates are read
    * in the event's time zone. Defaults on create: from the event's publication day to its start.
    */
-  private saleWindow(input: UpdateTicketDto | CreateTicketDto, event: Event, ticket: Ticket | null): { start?: Date | null; end?: Date | null } {
+  private saleWindow(
+    input: UpdateTicketDto | CreateTicketDto,
+    event: Event,
+    ticket: Ticket | null,
+  ): { start?: Date | null; end?: Date | null } {
     const zone = resolveTimeZone(event.timezone) ?? FixedOffsetZone.utcInstance;
     const isUpdate = ticket !== null;
     const local = (instant: Date | null) => (instant ? formatInZone(instant, zone) : null);
@@ -454,8 +481,18 @@ export class TicketsService implements EventTicketingFacts {
     const startSent = input.start_date !== undefined || input.start_time !== undefined;
     const endSent = input.end_date !== undefined || input.end_time !== undefined;
 
-    const startLocal = resolveSaleBoundary({ date: input.start_date, time: input.start_time, dateField: 'start_date', timeField: 'start_time' }, startBase, isUpdate, '00:00:00');
-    const endLocal = resolveSaleBoundary({ date: input.end_date, time: input.end_time, dateField: 'end_date', timeField: 'end_time' }, endBase, isUpdate, '23:59:59');
+    const startLocal = resolveSaleBoundary(
+      { date: input.start_date, time: input.start_time, dateField: 'start_date', timeField: 'start_time' },
+      startBase,
+      isUpdate,
+      '00:00:00',
+    );
+    const endLocal = resolveSaleBoundary(
+      { date: input.end_date, time: input.end_time, dateField: 'end_date', timeField: 'end_time' },
+      endBase,
+      isUpdate,
+      '23:59:59',
+    );
     const start = startLocal ? wallClockToInstant(startLocal, zone) : null;
     const end = endLocal ? wallClockToInstant(endLocal, zone) : null;
     if (start && end && end.getTime() < start.getTime()) throw invalidParam('end_date', 'the sale cannot end before it starts');
@@ -464,7 +501,12 @@ export class TicketsService implements EventTicketingFacts {
   }
 
   /** Reads and checks the list filters; what was recognised is added to `echo` for `rest_url`. */
-  private async readListFilters(manager: EntityManager, query: ListTicketsQuery, user: AuthenticatedUser | undefined, echo: Array<[string, string]>): Promise<TicketListFilters> {
+  private async readListFilters(
+    manager: EntityManager,
+    query: ListTicketsQuery,
+    user: AuthenticatedUser | undefined,
+    echo: Array<[string, string]>,
+  ): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
       eventStatuses: null,
       ticketStatuses: null,
@@ -529,11 +571,17 @@ export class TicketsService implements EventTicketingFacts {
   }
 
   /** Post statuses or `any` (null: everything but trash); `absent` when none is asked for. */
-  private readStatuses(raw: string[] | undefined, field: string, echo: Array<[string, string]>, absent: PostStatus[] | null): PostStatus[] | null {
+  private readStatuses(
+    raw: string[] | undefined,
+    field: string,
+    echo: Array<[string, string]>,
+    absent: PostStatus[] | null,
+  ): PostStatus[] | null {
     if (raw === undefined || raw.length === 0) return absent;
     const values = raw.map((value) => value.trim().toLowerCase());
     for (const value of values) {
-      if (value !== 'any' && !isPostStatus(value)) throw invalidParam(field, `${field} must hold any or post statuses: ${POST_STATUSES.join(', ')}`);
+      if (value !== 'any' && !isPostStatus(value))
+        throw invalidParam(field, `${field} must hold any or post statuses: ${POST_STATUSES.join(', ')}`);
     }
     echo.push([field, values.join(',')]);
     return values.includes('any') ? null : [...new Set(values as PostStatus[])];
@@ -543,7 +591,11 @@ export class TicketsService implements EventTicketingFacts {
    * A UTC date filter: the instant, and the exclusive upper limit that "on or before" means (the
    * next day for a date alone, so that the whole day counts).
    */
-  private readDateFilter(raw: string | undefined, field: string, echo: Array<[string, string]>): { instant: Date; limit: Date } | undefined {
+  private readDateFilter(
+    raw: string | undefined,
+    field: string,
+    echo: Array<[string, string]>,
+  ): { instant: Date; limit: Date } | undefined {
     if (raw === undefined || raw.trim() === '') return undefined;
     const parsed = parseDateInput(raw, FixedOffsetZone.utcInstance);
     if (!parsed) throw invalidParam(field, `${field} must be ${DATE_HINT}`);
@@ -561,7 +613,12 @@ export class TicketsService implements EventTicketingFacts {
   }
 
   /** Event ids of a filter, each of which must name an existing event (else 400 naming the field). */
-  private async readEventIds(manager: EntityManager, ids: number[] | undefined, field: string, echo: Array<[string, string]>): Promise<number[] | undefined> {
+  private async readEventIds(
+    manager: EntityManager,
+    ids: number[] | undefined,
+    field: string,
+    echo: Array<[string, string]>,
+  ): Promise<number[] | undefined> {
     if (ids === undefined || ids.length === 0) return undefined;
     const unique = [...new Set(ids)];
     const found = await manager.find(Event, { select: { id: true }, where: { id: In(unique) } });

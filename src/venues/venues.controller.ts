@@ -30,18 +30,27 @@ const IdParam = () => ApiParam({ name: 'id', description: 'Venue id', schema: { 
 const SlugParam = () => ApiParam({ name: 'slug', description: 'Venue slug', schema: { type: 'string' } });
 
 const NotFound = () =>
-  ApiNotFoundResponse({ type: ApiErrorResponse, description: '`venue-not-found`: no venue has this id or slug; `rest_no_route`: an id that is not a number' });
+  ApiNotFoundResponse({
+    type: ApiErrorResponse,
+    description: '`venue-not-found`: no venue has this id or slug; `rest_no_route`: an id that is not a number',
+  });
 
 const AuthErrors = () =>
   applyDecorators(
     ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials' }),
+    ApiUnauthorizedResponse({
+      type: ApiErrorResponse,
+      description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials',
+    }),
   );
 
 const WriteErrors = () =>
   applyDecorators(
     AuthErrors(),
-    ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields' }),
+    ApiBadRequestResponse({
+      type: ApiErrorResponse,
+      description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
+    }),
   );
 
 const UpdateDocs = () =>
@@ -51,7 +60,10 @@ const UpdateDocs = () =>
     ApiOperation({ summary: 'Update a venue (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
     ApiOkResponse({ type: VenueResponse, description: 'The updated venue' }),
     WriteErrors(),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to edit this venue (or to name another author)' }),
+    ApiForbiddenResponse({
+      type: ApiErrorResponse,
+      description: '`rest_forbidden`: not allowed to edit this venue (or to name another author)',
+    }),
     NotFound(),
   );
 
@@ -60,7 +72,12 @@ const DeleteDocs = () =>
     HttpCode(200),
     RequireCapability('delete_events'),
     ApiOperation({ summary: 'Move a venue to the trash, or delete it for good with force=true (its links to events go with it)' }),
-    ApiQuery({ name: 'force', required: false, description: 'true: delete for good instead of trashing', schema: { type: 'boolean', default: false } }),
+    ApiQuery({
+      name: 'force',
+      required: false,
+      description: 'true: delete for good instead of trashing',
+      schema: { type: 'boolean', default: false },
+    }),
     ApiOkResponse({ type: VenueResponse, description: 'The venue as it was last: trashed, or before its removal' }),
     AuthErrors(),
     ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this venue' }),
@@ -108,7 +125,10 @@ export class VenuesController {
   @ApiOperation({ summary: 'Create a venue; a visible venue matching every field sent is returned instead of a duplicate' })
   @ApiCreatedResponse({ type: VenueResponse, description: 'The venue, with its URL in Location' })
   @WriteErrors()
-  @ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: the caller may not create venues (or name another author)' })
+  @ApiForbiddenResponse({
+    type: ApiErrorResponse,
+    description: '`rest_forbidden`: the caller may not create venues (or name another author)',
+  })
   async create(
     @Body() body: CreateVenueDto,
     @CurrentUser() user: AuthenticatedUser,
@@ -124,28 +144,47 @@ export class VenuesController {
   @Get('by-slug/:slug')
   @ReadDocs()
   @SlugParam()
-  findBySlug(@Param('slug') slug: string, @CurrentUser() user: AuthenticatedUser | undefined, @Req() request: Request): Promise<VenueResponse> {
+  findBySlug(
+    @Param('slug') slug: string,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.findOne({ slug }, this.urls.context(request, user));
   }
 
   @Post('by-slug/:slug')
   @UpdateDocs()
   @SlugParam()
-  updateBySlugWithPost(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<VenueResponse> {
+  updateBySlugWithPost(
+    @Param('slug') slug: string,
+    @Body() body: UpdateVenueDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.update({ slug }, body, user, this.urls.context(request, user));
   }
 
   @Put('by-slug/:slug')
   @UpdateDocs()
   @SlugParam()
-  updateBySlugWithPut(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<VenueResponse> {
+  updateBySlugWithPut(
+    @Param('slug') slug: string,
+    @Body() body: UpdateVenueDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.update({ slug }, body, user, this.urls.context(request, user));
   }
 
   @Patch('by-slug/:slug')
   @UpdateDocs()
   @SlugParam()
-  updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<VenueResponse> {
+  updateBySlugWithPatch(
+    @Param('slug') slug: string,
+    @Body() body: UpdateVenueDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.update({ slug }, body, user, this.urls.context(request, user));
   }
 
@@ -164,28 +203,47 @@ export class VenuesController {
   @Get(':id')
   @ReadDocs()
   @IdParam()
-  findById(@Param('id', RouteIdPipe) id: number, @CurrentUser() user: AuthenticatedUser | undefined, @Req() request: Request): Promise<VenueResponse> {
+  findById(
+    @Param('id', RouteIdPipe) id: number,
+    @CurrentUser() user: AuthenticatedUser | undefined,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.findOne({ id }, this.urls.context(request, user));
   }
 
   @Post(':id')
   @UpdateDocs()
   @IdParam()
-  updateWithPost(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateVenueDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<VenueResponse> {
+  updateWithPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateVenueDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.update({ id }, body, user, this.urls.context(request, user));
   }
 
   @Put(':id')
   @UpdateDocs()
   @IdParam()
-  updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateVenueDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<VenueResponse> {
+  updateWithPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateVenueDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.update({ id }, body, user, this.urls.context(request, user));
   }
 
   @Patch(':id')
   @UpdateDocs()
   @IdParam()
-  updateWithPatch(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateVenueDto, @CurrentUser() user: AuthenticatedUser, @Req() request: Request): Promise<VenueResponse> {
+  updateWithPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateVenueDto,
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() request: Request,
+  ): Promise<VenueResponse> {
     return this.venues.update({ id }, body, user, this.urls.context(request, user));
   }
 

@@ -54,11 +54,17 @@ export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, Ven
       const value = plainTextValue(input[field]);
       if (value !== undefined) columns.push({ property: field, value, kind: 'text', matches: true });
     }
-    for (const [field, property] of [['geo_lat', 'geoLat'], ['geo_lng', 'geoLng']] as const) {
+    for (const [field, property] of [
+      ['geo_lat', 'geoLat'],
+      ['geo_lng', 'geoLng'],
+    ] as const) {
       const value = coordinate(input[field]);
       if (value !== undefined) columns.push({ property, value, kind: 'exact', matches: true });
     }
-    for (const [field, property] of [['show_map', 'showMap'], ['show_map_link', 'showMapLink']] as const) {
+    for (const [field, property] of [
+      ['show_map', 'showMap'],
+      ['show_map_link', 'showMapLink'],
+    ] as const) {
       const value = input[field];
       if (value !== undefined && value !== null) columns.push({ property, value, kind: 'exact', matches: false });
     }

@@ -34,7 +34,10 @@ export function signatureHeaders(secret: string, messageId: string, timestamp: D
 export function sendWebhook(delivery: SignedDelivery): Promise<number> {
   const { target } = delivery;
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else callback(null, target.address, target.family);
   };
   const body = Buffer.from(delivery.payload);
@@ -63,7 +66,8 @@ export function sendWebhook(delivery: SignedDelivery): Promise<number> {
         const settle = () => {
           if (status >= 200 && status < 300) resolve(status);
           else if (status === 410) reject(new PermanentDeliveryError('the endpoint answered 410 Gone: it is disabled', 410));
-          else if (status >= 300 && status < 400) reject(new DeliveryAttemptError(`the endpoint answered ${status}; redirects are not followed`, status));
+          else if (status >= 300 && status < 400)
+            reject(new DeliveryAttemptError(`the endpoint answered ${status}; redirects are not followed`, status));
           else reject(new DeliveryAttemptError(`the endpoint answered ${status}`, status));
         };
         response.on('end', settle);

@@ -55,7 +55,8 @@ export async function resolveWebhookTarget(raw: string, allowPrivate: boolean): 
   if (addresses.length === 0) throw new WebhookTargetError(`url host ${host} does not resolve`);
   if (!allowPrivate) {
     const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused) throw new WebhookTargetError(`url resolves to ${refused.address}, a private or loopback address (WEBHOOK_ALLOW_PRIVATE is off)`);
+    if (refused)
+      throw new WebhookTargetError(`url resolves to ${refused.address}, a private or loopback address (WEBHOOK_ALLOW_PRIVATE is off)`);
   }
   return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
 }

@@ -19,7 +19,13 @@ import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/create-webhook.dto';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query';
-import { CreatedWebhookResponse, WebhookDeliveryListResponse, WebhookDeliveryResponse, WebhookListResponse, WebhookResponse } from './dto/webhook.response';
+import {
+  CreatedWebhookResponse,
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
+  WebhookListResponse,
+  WebhookResponse,
+} from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Webhook id', schema: { type: 'integer' } });
@@ -53,7 +59,10 @@ export class WebhooksController {
   @AdminOnly()
   @ApiOperation({ summary: 'Add a webhook endpoint; the response carries its signing secret, shown this once' })
   @ApiCreatedResponse({ type: CreatedWebhookResponse })
-  @ApiBadRequestResponse({ description: 'rest_invalid_param / rest_missing_callback_param: url (not http(s), does not resolve, private address), event_types, description, enabled' })
+  @ApiBadRequestResponse({
+    description:
+      'rest_invalid_param / rest_missing_callback_param: url (not http(s), does not resolve, private address), event_types, description, enabled',
+  })
   create(@Body() body: CreateWebhookDto): Promise<CreatedWebhookResponse> {
     return this.webhooks.create(body);
   }
@@ -112,7 +121,11 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookDeliveryListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param (page, per_page outside 1..100) or invalid-page-number' })
   @NOT_FOUND
-  async deliveries(@Param('id', RouteIdPipe) id: number, @Query() query: ListDeliveriesQuery, @Res({ passthrough: true }) response: Response): Promise<WebhookDeliveryListResponse> {
+  async deliveries(
+    @Param('id', RouteIdPipe) id: number,
+    @Query() query: ListDeliveriesQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<WebhookDeliveryListResponse> {
     const page = await this.webhooks.deliveries(id, query);
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;

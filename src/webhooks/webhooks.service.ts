@@ -151,7 +151,9 @@ export class WebhooksService {
     return runInTransaction(this.dataSource, async (manager) => {
       const original = await manager.findOne(OutboxMessage, { where: { id: deliveryId, endpointId: id, channel: 'webhook' } });
       if (!original) throw deliveryNotFound();
-      await this.outbox.queue(manager, [{ channel: 'webhook', type: original.type, payload: original.payload, endpointId: id, messageId: original.messageId }]);
+      await this.outbox.queue(manager, [
+        { channel: 'webhook', type: original.type, payload: original.payload, endpointId: id, messageId: original.messageId },
+      ]);
       const queued = await manager.findOne(OutboxMessage, { where: { endpointId: id, channel: 'webhook' }, order: { id: 'DESC' } });
       return toDeliveryResponse(queued as OutboxMessage);
     });
@@ -170,7 +172,8 @@ export class WebhooksService {
 
   /** One attempt; a 410 answer disables the endpoint. Returns the receiver's status. */
   async deliver(message: OutboxMessage): Promise<number> {
-    const endpoint = message.endpointId === null ? null : await this.dataSource.manager.findOne(WebhookEndpoint, { where: { id: message.endpointId } });
+    const endpoint =
+      message.endpointId === null ? null : await this.dataSource.manager.findOne(WebhookEndpoint, { where: { id: message.endpointId } });
     if (!endpoint) throw new PermanentDeliveryError('the endpoint was deleted');
     if (!endpoint.enabled) throw new PermanentDeliveryError(endpoint.disabledReason ?? 'the endpoint is disabled');
     let target;
@@ -190,7 +193,11 @@ export class WebhooksService {
       });
     } catch (error) {
       if (error instanceof PermanentDeliveryError && error.responseStatus === 410) {
-        await this.dataSource.manager.update(WebhookEndpoint, { id: endpoint.id }, { enabled: false, disabledReason: 'The endpoint answered 410 Gone.', updatedAt: this.clock.now() });
+        await this.dataSource.manager.update(
+          WebhookEndpoint,
+          { id: endpoint.id },
+          { enabled: false, disabledReason: 'The endpoint answered 410 Gone.', updatedAt: this.clock.now() },
+        );
       }
       throw error;
     }

@@ -27,8 +27,18 @@ export interface CartLine {
  * Puts `lines` in the buyer's cart (an anonymous buyer without a token gets one) and returns the
  * identity to use from then on.
  */
-export async function fillCart(testApp: TestApp, identity: BuyerIdentity, provider: string, lines: CartLine[], meta?: unknown): Promise<BuyerIdentity> {
-  const response = await identify(request(testApp.server).post(CART_PATH), identity).send({ provider, tickets: lines, ...(meta ? { meta } : {}) });
+export async function fillCart(
+  testApp: TestApp,
+  identity: BuyerIdentity,
+  provider: string,
+  lines: CartLine[],
+  meta?: unknown,
+): Promise<BuyerIdentity> {
+  const response = await identify(request(testApp.server).post(CART_PATH), identity).send({
+    provider,
+    tickets: lines,
+    ...(meta ? { meta } : {}),
+  });
   if (response.status !== 200) throw new Error(`cart write failed: ${response.status} ${JSON.stringify(response.body)}`);
   const token = response.headers['x-cart-token'] as string | undefined;
   return token ? { ...identity, token } : identity;

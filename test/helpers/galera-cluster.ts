@@ -147,7 +147,9 @@ export class GaleraNode {
     if (!existsSync(file)) return '(no error log)';
     const lines = readFileSync(file, 'utf8').split('\n');
     // The state-transfer script's own lines say why a join failed; then the last lines.
-    return [...lines.filter((line) => line.includes('WSREP_SST') || line.includes('[ERROR]')).slice(-15), '…', ...lines.slice(-15)].join('\n');
+    return [...lines.filter((line) => line.includes('WSREP_SST') || line.includes('[ERROR]')).slice(-15), '…', ...lines.slice(-15)].join(
+      '\n',
+    );
   }
 }
 
@@ -176,7 +178,8 @@ export class GaleraCluster {
         }
       }
     };
-    for (let index = 0; index < size; index += 1) ports.push({ sql: await port(), galera: await port(), ist: await port(), sst: await port() });
+    for (let index = 0; index < size; index += 1)
+      ports.push({ sql: await port(), galera: await port(), ist: await port(), sst: await port() });
     const name = `cal_test_${process.pid}`;
     const nodes = ports.map((nodePorts, index) => new GaleraNode(index + 1, folder, nodePorts, name, () => ports));
     const cluster = new GaleraCluster(folder, nodes);

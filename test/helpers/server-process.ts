@@ -38,12 +38,16 @@ export async function serverEntry(): Promise<string> {
   }
   if (transpiled) return transpiled;
   const ts = await import('typescript');
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!config) throw new Error('tsconfig.build.json could not be read');
   const out = mkdtempSync(join(tmpdir(), 'cal-server-'));
   for (const file of config.fileNames) {

@@ -80,7 +80,11 @@ export interface AttendeeFixture {
 let attendeeCounter = 0;
 
 /** An order with one attendee of `ticket`, written straight to the database (no capacity is taken). */
-export async function insertAttendee(dataSource: DataSource, ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>, fixture: AttendeeFixture = {}): Promise<Attendee> {
+export async function insertAttendee(
+  dataSource: DataSource,
+  ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>,
+  fixture: AttendeeFixture = {},
+): Promise<Attendee> {
   attendeeCounter += 1;
   const orderStatus = fixture.orderStatus ?? (ticket.provider === 'rsvp' ? 'yes' : 'completed');
   const order = await dataSource.getRepository(Order).save({
@@ -124,7 +128,12 @@ class NotEnoughLeft extends Error {}
  * Sells units as checkout does, through the capacity service's conditional updates; a take that
  * fails half-way (the ticket had room, the pool did not) is rolled back. False when not enough was left.
  */
-export async function sellUnits(testApp: TestApp, ticketId: number, quantity: number, count: 'sold' | 'pending' = 'sold'): Promise<boolean> {
+export async function sellUnits(
+  testApp: TestApp,
+  ticketId: number,
+  quantity: number,
+  count: 'sold' | 'pending' = 'sold',
+): Promise<boolean> {
   const capacity = testApp.app.get(CapacityService);
   try {
     await testApp.dataSource.transaction(async (manager) => {

@@ -107,12 +107,22 @@ export async function insertTicket(dataSource: DataSource, fixture: TicketFixtur
 }
 
 /** The capacity counter every ticket has (src/tickets/ticket-capacity-counter.entity.ts). */
-export async function insertCounter(dataSource: DataSource, ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>, counts = { sold: 0, pending: 0 }): Promise<void> {
-  await dataSource.getRepository(TicketCapacityCounter).insert({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, ...counts });
+export async function insertCounter(
+  dataSource: DataSource,
+  ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>,
+  counts = { sold: 0, pending: 0 },
+): Promise<void> {
+  await dataSource
+    .getRepository(TicketCapacityCounter)
+    .insert({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, ...counts });
 }
 
 /** Sets a ticket's counts straight in the database (the state a test starts from). */
-export async function setTicketCounts(dataSource: DataSource, ticketId: number, counts: { sold?: number; pending?: number }): Promise<void> {
+export async function setTicketCounts(
+  dataSource: DataSource,
+  ticketId: number,
+  counts: { sold?: number; pending?: number },
+): Promise<void> {
   await dataSource.getRepository(TicketCapacityCounter).update({ ticketId }, counts);
 }
 

@@ -15,7 +15,9 @@ function describeOutcome(expected: Outcome): string {
   return expected.code ? `${expected.status} ${expected.code}` : String(expected.status);
 }
 
-const CASES = ROUTE_TABLE.flatMap((route) => route.scenarios.flatMap((scenario) => Object.keys(scenario.expect).map((principal) => ({ route, scenario, principal }))));
+const CASES = ROUTE_TABLE.flatMap((route) =>
+  route.scenarios.flatMap((scenario) => Object.keys(scenario.expect).map((principal) => ({ route, scenario, principal }))),
+);
 
 describe('Authorization matrix (e2e)', () => {
   let testApp: TestApp;

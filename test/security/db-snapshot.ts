@@ -11,7 +11,9 @@ const BOOKKEEPING_TABLES = new Set(['application_passwords', 'migrations']);
 export type Snapshot = Map<string, string>;
 
 export function domainTables(dataSource: DataSource): string[] {
-  return [...new Set(dataSource.entityMetadatas.map((entity) => entity.tableName))].filter((table) => !BOOKKEEPING_TABLES.has(table)).sort();
+  return [...new Set(dataSource.entityMetadatas.map((entity) => entity.tableName))]
+    .filter((table) => !BOOKKEEPING_TABLES.has(table))
+    .sort();
 }
 
 /**
@@ -21,7 +23,9 @@ export function domainTables(dataSource: DataSource): string[] {
 export async function snapshot(dataSource: DataSource, tables: string[] = domainTables(dataSource)): Promise<Snapshot> {
   const result: Snapshot = new Map();
   if (dataSource.options.type === 'mysql') {
-    const rows = await dataSource.query<Array<{ Table: string; Checksum: string | number | null }>>(`CHECKSUM TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`);
+    const rows = await dataSource.query<Array<{ Table: string; Checksum: string | number | null }>>(
+      `CHECKSUM TABLE ${tables.map((table) => `\`${table}\``).join(', ')}`,
+    );
     for (const row of rows) result.set(row.Table.slice(row.Table.lastIndexOf('.') + 1), String(row.Checksum));
     return result;
   }

@@ -3,7 +3,8 @@
  * with `data.status` equal to the HTTP status. Returns what is wrong, or null.
  */
 export function envelopeProblem(status: number, body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return `the body is not an object: ${JSON.stringify(body)?.slice(0, 200)}`;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return `the body is not an object: ${JSON.stringify(body)?.slice(0, 200)}`;
   const { code, message, data } = body as { code?: unknown; message?: unknown; data?: { status?: unknown } };
   if (typeof code !== 'string' || code === '') return `no code: ${JSON.stringify(body).slice(0, 200)}`;
   if (typeof message !== 'string') return `no message: ${JSON.stringify(body).slice(0, 200)}`;

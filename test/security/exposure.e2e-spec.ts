@@ -16,18 +16,81 @@ import { Caller, EVENTS_NS, Principal, TICKETS_NS, World } from './world';
 
 /** The attendee object as anyone may see it (reference §4). */
 const PUBLIC_ATTENDEE_KEYS = [
-  'id', 'post_id', 'ticket_id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'rest_url', 'ticket', 'title', 'optout',
+  'id',
+  'post_id',
+  'ticket_id',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'rest_url',
+  'ticket',
+  'title',
+  'optout',
 ];
 /** What the event's managers and the buyer see besides. */
-const PRIVATE_ATTENDEE_KEYS = ['provider', 'order', 'sku', 'email', 'checked_in', 'checkin_details', 'is_subscribed', 'is_purchaser', 'security_code', 'rsvp_going', 'payment'];
+const PRIVATE_ATTENDEE_KEYS = [
+  'provider',
+  'order',
+  'sku',
+  'email',
+  'checked_in',
+  'checkin_details',
+  'is_subscribed',
+  'is_purchaser',
+  'security_code',
+  'rsvp_going',
+  'payment',
+];
 
 const PUBLIC_TICKET_KEYS = [
-  'description', 'capacity', 'on_sale', 'iac', 'price_suffix', 'post_id', 'provider', 'id', 'type', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc',
-  'modified', 'modified_utc', 'title', 'image', 'available_from', 'available_from_details', 'available_until', 'available_until_details', 'capacity_details', 'is_available',
-  'cost', 'cost_details', 'sale_price_data', 'supports_attendee_information', 'attendees', 'rest_url',
+  'description',
+  'capacity',
+  'on_sale',
+  'iac',
+  'price_suffix',
+  'post_id',
+  'provider',
+  'id',
+  'type',
+  'global_id',
+  'global_id_lineage',
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'title',
+  'image',
+  'available_from',
+  'available_from_details',
+  'available_until',
+  'available_until_details',
+  'capacity_details',
+  'is_available',
+  'cost',
+  'cost_details',
+  'sale_price_data',
+  'supports_attendee_information',
+  'attendees',
+  'rest_url',
 ];
 /** Ticket fields for the event's managers only: sales counts, check-in report, editing fields. */
-const MANAGER_TICKET_KEYS = ['rsvp', 'checkin', 'fees', 'capacity_type', 'sku', 'available_from_start_time', 'available_from_end_time', 'totals'];
+const MANAGER_TICKET_KEYS = [
+  'rsvp',
+  'checkin',
+  'fees',
+  'capacity_type',
+  'sku',
+  'available_from_start_time',
+  'available_from_end_time',
+  'totals',
+];
 const PUBLIC_CAPACITY_KEYS = ['available_percentage', 'available'];
 
 /** A value only some callers may read: an attendee's email or security code, a hidden name, a purchaser's email. */
@@ -93,7 +156,20 @@ describe('Excessive exposure (e2e)', () => {
 
     // One order for tickets of both events, and an anonymous buyer's order, through the real checkout.
     const buyer = world.caller('subscriber');
-    const cart = await world.send('POST', { path: `${TICKETS_NS}/cart`, body: { provider: 'tc', tickets: [{ ticket_id: ticketA.id, quantity: 1 }, { ticket_id: ticketB.id, quantity: 1 }] } }, buyer);
+    const cart = await world.send(
+      'POST',
+      {
+        path: `${TICKETS_NS}/cart`,
+        body: {
+          provider: 'tc',
+          tickets: [
+            { ticket_id: ticketA.id, quantity: 1 },
+            { ticket_id: ticketB.id, quantity: 1 },
+          ],
+        },
+      },
+      buyer,
+    );
     expect(cart.status).toBe(200);
     const checkout = await world.send(
       'POST',
@@ -111,12 +187,19 @@ describe('Excessive exposure (e2e)', () => {
       buyer,
     );
     expect(checkout.status).toBe(201);
-    const completed = await world.send('POST', { path: `${TICKETS_NS}/orders/${checkout.body.id}/complete` }, world.caller('administrator'));
+    const completed = await world.send(
+      'POST',
+      { path: `${TICKETS_NS}/orders/${checkout.body.id}/complete` },
+      world.caller('administrator'),
+    );
     expect(completed.status).toBe(200);
     guest = await world.fillCart({ principal: 'anonymous' }, ticketA);
     const guestCheckout = await world.send(
       'POST',
-      { path: `${TICKETS_NS}/cart/checkout`, body: { provider: 'tc', purchaser: { name: 'Guest Buyer', email: `${canary('guest')}@example.org` } } },
+      {
+        path: `${TICKETS_NS}/cart/checkout`,
+        body: { provider: 'tc', purchaser: { name: 'Guest Buyer', email: `${canary('guest')}@example.org` } },
+      },
       guest,
     );
     expect(guestCheckout.status).toBe(201);
@@ -124,12 +207,17 @@ describe('Excessive exposure (e2e)', () => {
     const orders = world.dataSource.getRepository(Order);
     sharedOrder = await orders.findOneByOrFail({ id: checkout.body.id as number });
     guestOrder = await orders.findOneByOrFail({ id: guestCheckout.body.id as number });
-    attendees = [...rows, ...(await world.dataSource.getRepository(Attendee).findBy({ orderId: sharedOrder.id })), ...(await world.dataSource.getRepository(Attendee).findBy({ orderId: guestOrder.id }))];
+    attendees = [
+      ...rows,
+      ...(await world.dataSource.getRepository(Attendee).findBy({ orderId: sharedOrder.id })),
+      ...(await world.dataSource.getRepository(Attendee).findBy({ orderId: guestOrder.id })),
+    ];
     for (const attendee of attendees) {
       const owner = { eventIds: [attendee.eventId], orderId: attendee.orderId };
       secrets.push({ value: attendee.holderEmail, what: `email of attendee ${attendee.id}`, ...owner });
       secrets.push({ value: attendee.securityCode, what: `security code of attendee ${attendee.id}`, ...owner });
-      if (attendee.optout || attendee.orderStatus === 'pending') secrets.push({ value: attendee.holderName, what: `name of hidden attendee ${attendee.id}`, ...owner });
+      if (attendee.optout || attendee.orderStatus === 'pending')
+        secrets.push({ value: attendee.holderName, what: `name of hidden attendee ${attendee.id}`, ...owner });
     }
     for (const order of [sharedOrder, guestOrder]) {
       const eventIds = [...new Set(attendees.filter((attendee) => attendee.orderId === order.id).map((attendee) => attendee.eventId))];
@@ -209,15 +297,18 @@ describe('Excessive exposure (e2e)', () => {
   const OUTSIDERS: Principal[] = ['anonymous', 'contributor', 'subscriber', 'other'];
   const INSIDERS: Principal[] = ['administrator', 'editor', 'author'];
 
-  it.each([...OUTSIDERS, ...INSIDERS])('shows %s only what it may see, in every response that embeds attendees or tickets', async (principal) => {
-    const problems: string[] = [];
-    for (const path of reads()) {
-      const response = await world.send('GET', { path }, callerOf(principal));
-      expect(response.status).toBeLessThan(500);
-      problems.push(...exposures(principal, response.body, response.text).map((problem) => `${path}: ${problem}`));
-    }
-    expect(problems).toEqual([]);
-  });
+  it.each([...OUTSIDERS, ...INSIDERS])(
+    'shows %s only what it may see, in every response that embeds attendees or tickets',
+    async (principal) => {
+      const problems: string[] = [];
+      for (const path of reads()) {
+        const response = await world.send('GET', { path }, callerOf(principal));
+        expect(response.status).toBeLessThan(500);
+        problems.push(...exposures(principal, response.body, response.text).map((problem) => `${path}: ${problem}`));
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 
   it("gives the event's managers and the buyer the private fields (the checks above are not vacuous)", async () => {
     const [publicAttendee] = attendees;
@@ -237,31 +328,41 @@ describe('Excessive exposure (e2e)', () => {
   });
 
   describe('filters on private attendee data answer nothing for those who may not see it', () => {
-    const list = (principal: Principal, query: string) => world.send('GET', { path: `${TICKETS_NS}/attendees?per_page=100&${query}` }, callerOf(principal));
+    const list = (principal: Principal, query: string) =>
+      world.send('GET', { path: `${TICKETS_NS}/attendees?per_page=100&${query}` }, callerOf(principal));
     const listedIds = (body: { attendees: Array<{ id: number }> }) => body.attendees.map((attendee) => attendee.id).sort((a, b) => a - b);
     const ofEventA = () => `include_post=${eventA.id}`;
 
-    it.each(OUTSIDERS.filter((principal) => principal !== 'other'))('checkedin: %s cannot tell who has been checked in', async (principal) => {
-      const checkedIn = await list(principal, `${ofEventA()}&checkedin=true`);
-      const notCheckedIn = await list(principal, `${ofEventA()}&checkedin=false`);
-      expect(listedIds(checkedIn.body)).toEqual(listedIds(notCheckedIn.body));
-    });
+    it.each(OUTSIDERS.filter((principal) => principal !== 'other'))(
+      'checkedin: %s cannot tell who has been checked in',
+      async (principal) => {
+        const checkedIn = await list(principal, `${ofEventA()}&checkedin=true`);
+        const notCheckedIn = await list(principal, `${ofEventA()}&checkedin=false`);
+        expect(listedIds(checkedIn.body)).toEqual(listedIds(notCheckedIn.body));
+      },
+    );
 
-    it.each(OUTSIDERS.filter((principal) => principal !== 'other'))('price_min and price_max: %s cannot tell what was paid', async (principal) => {
-      const dear = await list(principal, `${ofEventA()}&price_min=20`);
-      const cheap = await list(principal, `${ofEventA()}&price_max=20`);
-      expect(listedIds(dear.body)).toEqual(listedIds(cheap.body));
-    });
+    it.each(OUTSIDERS.filter((principal) => principal !== 'other'))(
+      'price_min and price_max: %s cannot tell what was paid',
+      async (principal) => {
+        const dear = await list(principal, `${ofEventA()}&price_min=20`);
+        const cheap = await list(principal, `${ofEventA()}&price_max=20`);
+        expect(listedIds(dear.body)).toEqual(listedIds(cheap.body));
+      },
+    );
 
-    it.each(OUTSIDERS.filter((principal) => principal !== 'other'))('search: %s cannot find attendees by email or security code', async (principal) => {
-      for (const attendee of attendees.filter((row) => row.eventId === eventA.id)) {
-        for (const value of [attendee.holderEmail, attendee.securityCode]) {
-          if (isBuyer(principal, attendee.orderId)) continue;
-          const found = await list(principal, `search=${encodeURIComponent(value)}`);
-          expect(listedIds(found.body)).toEqual([]);
+    it.each(OUTSIDERS.filter((principal) => principal !== 'other'))(
+      'search: %s cannot find attendees by email or security code',
+      async (principal) => {
+        for (const attendee of attendees.filter((row) => row.eventId === eventA.id)) {
+          for (const value of [attendee.holderEmail, attendee.securityCode]) {
+            if (isBuyer(principal, attendee.orderId)) continue;
+            const found = await list(principal, `search=${encodeURIComponent(value)}`);
+            expect(listedIds(found.body)).toEqual([]);
+          }
         }
-      }
-    });
+      },
+    );
 
     it('still filters for the managers of the event', async () => {
       const checkedIn = await list('author', `${ofEventA()}&checkedin=true`);

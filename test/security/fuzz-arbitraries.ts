@@ -10,7 +10,7 @@ import * as qs from 'qs';
 
 const SQL = [
   "' OR '1'='1",
-  "1; DROP TABLE events; --",
+  '1; DROP TABLE events; --',
   '" OR 1=1 --',
   "%' UNION SELECT login, password_hash FROM users --",
   "'); DELETE FROM attendees; --",
@@ -34,7 +34,24 @@ const HTML = [
   '{{constructor.constructor("alert(1)")()}}',
   '${7*7}',
 ];
-const UNICODE = ['\u0000', '\uD800', '\uDFFF', '\u202E', '\uFEFF', '😀', 'e\u0301', '\u200D', 'Ω≈ç√', '𝕏', 'ＡＢＣ１２３', '١٢٣', '\r\n', '\t', ' ', ''];
+const UNICODE = [
+  '\u0000',
+  '\uD800',
+  '\uDFFF',
+  '\u202E',
+  '\uFEFF',
+  '😀',
+  'e\u0301',
+  '\u200D',
+  'Ω≈ç√',
+  '𝕏',
+  'ＡＢＣ１２３',
+  '١٢٣',
+  '\r\n',
+  '\t',
+  ' ',
+  '',
+];
 const DATES = [
   '2027-02-30',
   '2027-13-01',
@@ -55,7 +72,26 @@ const DATES = [
   '24:00:00',
   '23:59:60',
 ];
-const NUMBER_STRINGS = ['-1', '0', '-0', '1.5', '1e400', '-1e400', '0x10', '1_000', ' 1 ', '１２', '2147483648', '9007199254740993', 'NaN', 'Infinity', '+5', '.5', '5.', '1,5'];
+const NUMBER_STRINGS = [
+  '-1',
+  '0',
+  '-0',
+  '1.5',
+  '1e400',
+  '-1e400',
+  '0x10',
+  '1_000',
+  ' 1 ',
+  '１２',
+  '2147483648',
+  '9007199254740993',
+  'NaN',
+  'Infinity',
+  '+5',
+  '.5',
+  '5.',
+  '1,5',
+];
 const NUMBERS = [-1, 0, -0, 1.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31), 2 ** 53 + 1, 1e308, -1e308, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER];
 const HUGE = ['x'.repeat(256), 'x'.repeat(70_000), 'é'.repeat(40_000), '9'.repeat(400), '😀'.repeat(20_000)];
 /** encodeURIComponent throws on unpaired surrogates: strings a client cannot percent-encode are left out of URLs. */
@@ -68,7 +104,10 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 24, arbitrary: fc.constantFrom(...SQL, ...HTML, ...UNICODE, ...DATES, ...NUMBER_STRINGS) },
   { weight: 16, arbitrary: fc.string({ maxLength: 40 }) },
   // Any code points, lone surrogates included (fc.string's binary unit costs seconds to set up).
-  { weight: 16, arbitrary: fc.array(fc.nat({ max: 0x10ffff }), { maxLength: 20 }).map((codePoints) => String.fromCodePoint(...codePoints)) },
+  {
+    weight: 16,
+    arbitrary: fc.array(fc.nat({ max: 0x10ffff }), { maxLength: 20 }).map((codePoints) => String.fromCodePoint(...codePoints)),
+  },
   // Rare, as they cost the most to send and to parse; every route still gets a few.
   { weight: 2, arbitrary: fc.constantFrom(...HUGE) },
   { weight: 4, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
@@ -95,7 +134,24 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>
 })).value;
 
 /** Field names worth trying anywhere: privileged and computed fields, prototype keys, junk. */
-export const EXTRA_KEYS = ['id', 'author', 'status', 'role', 'sold', 'pending', 'order_status', 'checked_in', 'security_code', 'email', 'user_id', 'post_id', 'ticket_id', 'force', 'provider', ...PROTOTYPE_KEYS];
+export const EXTRA_KEYS = [
+  'id',
+  'author',
+  'status',
+  'role',
+  'sold',
+  'pending',
+  'order_status',
+  'checked_in',
+  'security_code',
+  'email',
+  'user_id',
+  'post_id',
+  'ticket_id',
+  'force',
+  'provider',
+  ...PROTOTYPE_KEYS,
+];
 
 /** The leaf paths of a JSON object (`purchaser.email`, `tickets.0.quantity`), depth-first, at most `depth` deep. */
 export function leafPaths(value: unknown, prefix: string[] = [], depth = 3): string[][] {
@@ -108,7 +164,8 @@ export function leafPaths(value: unknown, prefix: string[] = [], depth = 3): str
 function setPath(target: unknown, path: string[], value: unknown): unknown {
   if (path.length === 0) return value;
   const [head, ...rest] = path;
-  const container: Record<string, unknown> = typeof target === 'object' && target !== null ? (Array.isArray(target) ? [...target] : { ...target }) as Record<string, unknown> : {};
+  const container: Record<string, unknown> =
+    typeof target === 'object' && target !== null ? ((Array.isArray(target) ? [...target] : { ...target }) as Record<string, unknown>) : {};
   container[head] = setPath(container[head], rest, value);
   return container;
 }
@@ -141,10 +198,16 @@ export function bodyPlan(template: unknown, fields: string[]): fc.Arbitrary<Body
   const known = [...paths, ...[...fields, ...EXTRA_KEYS].map((field) => [field])];
   return fc.record({
     drop: fc.subarray(paths, { maxLength: Math.min(2, paths.length) }),
-    set: fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: hostileString.map((key) => [key]) }), hostileValue), {
-      minLength: 1,
-      maxLength: 4,
-    }),
+    set: fc.array(
+      fc.tuple(
+        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: hostileString.map((key) => [key]) }),
+        hostileValue,
+      ),
+      {
+        minLength: 1,
+        maxLength: 4,
+      },
+    ),
   });
 }
 
@@ -166,7 +229,18 @@ export function bodyEncoding(fields: string[]): fc.Arbitrary<BodyEncoding> {
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('json-duplicate-key' as const), key, value: hostileValue }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('json-broken' as const), cut: fc.integer({ min: 1, max: 200 }) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('json-scalar' as const), value: hostileValue }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('form' as const), duplicate: fc.option(fc.tuple(key, hostileString.filter((text) => text.length < 1000 && !LONE_SURROGATE.test(text)))) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('form' as const),
+        duplicate: fc.option(
+          fc.tuple(
+            key,
+            hostileString.filter((text) => text.length < 1000 && !LONE_SURROGATE.test(text)),
+          ),
+        ),
+      }),
+    },
     { weight: 1, arbitrary: fc.constant({ kind: 'multipart' as const }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('text' as const), text: hostileString }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
@@ -174,7 +248,10 @@ export function bodyEncoding(fields: string[]): fc.Arbitrary<BodyEncoding> {
 }
 
 /** The raw body and its content type; undefined sends none. */
-export function encodeBody(body: unknown, encoding: BodyEncoding): { contentType: string; payload: string } | { multipart: Array<[string, string]> } | undefined {
+export function encodeBody(
+  body: unknown,
+  encoding: BodyEncoding,
+): { contentType: string; payload: string } | { multipart: Array<[string, string]> } | undefined {
   switch (encoding.kind) {
     case 'none':
       return undefined;
@@ -191,16 +268,22 @@ export function encodeBody(body: unknown, encoding: BodyEncoding): { contentType
       return { contentType: 'application/json', payload: json.startsWith('{') && json !== '{}' ? `{${extra},${json.slice(1)}` : json };
     }
     case 'form': {
-      const form = typeof body === 'object' && body !== null ? qs.stringify(body, { allowDots: false }) : `value=${encodeURIComponent(String(body))}`;
-      const duplicate = encoding.duplicate ? `&${encodeURIComponent(encoding.duplicate[0])}=${encodeURIComponent(encoding.duplicate[1])}` : '';
+      const form =
+        typeof body === 'object' && body !== null ? qs.stringify(body, { allowDots: false }) : `value=${encodeURIComponent(String(body))}`;
+      const duplicate = encoding.duplicate
+        ? `&${encodeURIComponent(encoding.duplicate[0])}=${encodeURIComponent(encoding.duplicate[1])}`
+        : '';
       return { contentType: 'application/x-www-form-urlencoded', payload: form + duplicate };
     }
     case 'multipart': {
       const form = typeof body === 'object' && body !== null ? qs.stringify(body, { encode: false }) : '';
-      const fields = form === '' ? [] : form.split('&').map((pair): [string, string] => {
-        const separator = pair.indexOf('=');
-        return separator < 0 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
-      });
+      const fields =
+        form === ''
+          ? []
+          : form.split('&').map((pair): [string, string] => {
+              const separator = pair.indexOf('=');
+              return separator < 0 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
+            });
       return { multipart: fields.filter(([name]) => name !== '').slice(0, 50) };
     }
     default:
@@ -209,11 +292,29 @@ export function encodeBody(body: unknown, encoding: BodyEncoding): { contentType
 }
 
 /** Raw pieces of query strings that decoders trip over. */
-const RAW_QUERY_JUNK = ['%', '%E0%A4%A', '%00', '&&&', '=', '==x', 'a[b][c][d][e][f][g][h]=1', 'a[]=1&a[0]=2&a[x]=3', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1', 'per_page[]=1', 'page=1&page=2', '%F0%9F%98', '+++'];
+const RAW_QUERY_JUNK = [
+  '%',
+  '%E0%A4%A',
+  '%00',
+  '&&&',
+  '=',
+  '==x',
+  'a[b][c][d][e][f][g][h]=1',
+  'a[]=1&a[0]=2&a[x]=3',
+  '__proto__[polluted]=1',
+  'constructor[prototype][polluted]=1',
+  'per_page[]=1',
+  'page=1&page=2',
+  '%F0%9F%98',
+  '+++',
+];
 
 /** A query string (without `?`) of the route's parameters and others, values hostile, keys repeated or bracketed. */
 export function queryString(parameters: string[]): fc.Arbitrary<string> {
-  const key = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...parameters, ...EXTRA_KEYS) }, { weight: 1, arbitrary: hostileString.filter((text) => text.length < 200) });
+  const key = fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...parameters, ...EXTRA_KEYS) },
+    { weight: 1, arbitrary: hostileString.filter((text) => text.length < 200) },
+  );
   const value = hostileValue.filter((item) => JSON.stringify(item)?.length < 5000);
   return fc
     .tuple(
@@ -226,6 +327,20 @@ export function queryString(parameters: string[]): fc.Arbitrary<string> {
 
 /** A path segment that is not a valid id or slug of anything. */
 export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('0', '-1', '2147483648', '99999999999', '1e3', '0x1', '..', '%2e%2e', '%00', 'null', 'undefined', '%F0%9F%98%80', 'a'.repeat(300)),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '2147483648',
+    '99999999999',
+    '1e3',
+    '0x1',
+    '..',
+    '%2e%2e',
+    '%00',
+    'null',
+    'undefined',
+    '%F0%9F%98%80',
+    'a'.repeat(300),
+  ),
   hostileString.filter((text) => text !== '' && text.length < 300 && !LONE_SURROGATE.test(text)).map((text) => encodeURIComponent(text)),
 );

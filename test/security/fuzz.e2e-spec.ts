@@ -6,7 +6,17 @@ import { OpenApiDocument } from '../../src/namespaces/openapi-document';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { changedTables, clearDomainData, snapshot, Snapshot } from './db-snapshot';
 import { envelopeProblem } from './envelope';
-import { applyPlan, BodyEncoding, bodyEncoding, BodyPlan, bodyPlan, encodeBody, hostileSegment, hostileString, queryString } from './fuzz-arbitraries';
+import {
+  applyPlan,
+  BodyEncoding,
+  bodyEncoding,
+  BodyPlan,
+  bodyPlan,
+  encodeBody,
+  hostileSegment,
+  hostileString,
+  queryString,
+} from './fuzz-arbitraries';
 import { ROUTE_TABLE, routeKey, RouteSpec } from './route-table';
 import { Caller, Principal, uniqueName, World } from './world';
 
@@ -66,10 +76,19 @@ const PRINCIPAL_WEIGHTS: Array<[Principal, number]> = [
 ];
 
 /** Headers of the buyer, payment and auth machinery, with odd values. */
-const headerValue = fc.oneof(fc.stringMatching(/^[\x21-\x7e ]{0,80}$/), fc.constantFrom('', ' ', 'a'.repeat(300), '0'.repeat(64), 'Basic', 'Basic !!!', 'Basic ' + Buffer.from('admin:').toString('base64')));
+const headerValue = fc.oneof(
+  fc.stringMatching(/^[\x21-\x7e ]{0,80}$/),
+  fc.constantFrom('', ' ', 'a'.repeat(300), '0'.repeat(64), 'Basic', 'Basic !!!', 'Basic ' + Buffer.from('admin:').toString('base64')),
+);
 const headersArbitrary = fc
   .record(
-    { 'X-Cart-Token': headerValue, 'Idempotency-Key': headerValue, 'X-Signature': headerValue, Authorization: headerValue, 'X-Request-Id': headerValue },
+    {
+      'X-Cart-Token': headerValue,
+      'Idempotency-Key': headerValue,
+      'X-Signature': headerValue,
+      Authorization: headerValue,
+      'X-Request-Id': headerValue,
+    },
     { requiredKeys: [] },
   )
   .map((headers) => Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined)));
@@ -105,8 +124,11 @@ describe('Fuzzing every route (e2e)', () => {
     const item = openApi.paths[route.path.replace(/:([A-Za-z_]+)/g, '{$1}')];
     const operation = item?.[route.method.toLowerCase() as 'get'];
     if (!operation) return { fields: [], parameters: [] };
-    const parameters = (operation.parameters ?? []).flatMap((parameter) => ('name' in parameter && parameter.in === 'query' ? [parameter.name] : []));
-    const content = operation.requestBody && 'content' in operation.requestBody ? Object.values(operation.requestBody.content)[0] : undefined;
+    const parameters = (operation.parameters ?? []).flatMap((parameter) =>
+      'name' in parameter && parameter.in === 'query' ? [parameter.name] : [],
+    );
+    const content =
+      operation.requestBody && 'content' in operation.requestBody ? Object.values(operation.requestBody.content)[0] : undefined;
     let schema = content?.schema as { $ref?: string; properties?: Record<string, unknown> } | undefined;
     if (schema?.$ref) schema = openApi.components?.schemas?.[schema.$ref.split('/').pop()!];
     return { fields: Object.keys(schema?.properties ?? {}), parameters };
@@ -129,7 +151,12 @@ describe('Fuzzing every route (e2e)', () => {
 
     if (namespace === 'events' && (resource === 'events' || resource === 'venues' || resource === 'organizers')) {
       make = async () => {
-        objects.post = resource === 'events' ? await world.event('author') : resource === 'venues' ? await world.venue('author') : await world.organizer('author');
+        objects.post =
+          resource === 'events'
+            ? await world.event('author')
+            : resource === 'venues'
+              ? await world.venue('author')
+              : await world.organizer('author');
       };
       if (resource === 'events') {
         body = () => ({
@@ -146,9 +173,21 @@ describe('Fuzzing every route (e2e)', () => {
           website: 'https://example.org/',
         });
       } else if (resource === 'venues') {
-        body = () => ({ venue: uniqueName('Fuzz venue'), city: 'Springfield', country: 'US', geo_lat: 39.78, geo_lng: -89.65, website: 'https://example.org/' });
+        body = () => ({
+          venue: uniqueName('Fuzz venue'),
+          city: 'Springfield',
+          country: 'US',
+          geo_lat: 39.78,
+          geo_lng: -89.65,
+          website: 'https://example.org/',
+        });
       } else {
-        body = () => ({ organizer: uniqueName('Fuzz organizer'), email: 'org@example.org', phone: '+1 555 0100', website: 'https://example.org/' });
+        body = () => ({
+          organizer: uniqueName('Fuzz organizer'),
+          email: 'org@example.org',
+          phone: '+1 555 0100',
+          website: 'https://example.org/',
+        });
       }
     } else if (namespace === 'events' && (resource === 'categories' || resource === 'tags')) {
       make = async () => {
@@ -161,15 +200,26 @@ describe('Fuzzing every route (e2e)', () => {
         objects.post = await world.ticket(objects.event as never);
       };
       body = (caller) => {
-        if (route.method === 'DELETE') return { post_id: objects.event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', caller) };
-        const common = { post_id: objects.event.id, name: uniqueName('Fuzz ticket'), price: '12.50', start_date: '2026-01-01', end_date: '2027-01-01', ticket: { mode: 'own', capacity: 5 } };
-        return isCollection ? { ...common, provider: 'tc', add_ticket_nonce: world.nonce('add_ticket_nonce', caller) } : { ...common, edit_ticket_nonce: world.nonce('edit_ticket_nonce', caller) };
+        if (route.method === 'DELETE')
+          return { post_id: objects.event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', caller) };
+        const common = {
+          post_id: objects.event.id,
+          name: uniqueName('Fuzz ticket'),
+          price: '12.50',
+          start_date: '2026-01-01',
+          end_date: '2027-01-01',
+          ticket: { mode: 'own', capacity: 5 },
+        };
+        return isCollection
+          ? { ...common, provider: 'tc', add_ticket_nonce: world.nonce('add_ticket_nonce', caller) }
+          : { ...common, edit_ticket_nonce: world.nonce('edit_ticket_nonce', caller) };
       };
     } else if (resource === 'attendees' || resource === 'qr') {
       make = async () => {
         objects.post = await world.attendee(await world.ticket(await world.event('author')));
       };
-      body = () => (resource === 'qr' ? { security_code: (objects.post as unknown as { securityCode: string }).securityCode } : { check_in: true });
+      body = () =>
+        resource === 'qr' ? { security_code: (objects.post as unknown as { securityCode: string }).securityCode } : { check_in: true };
     } else if (resource === 'cart') {
       make = async () => {
         objects.ticket = await world.ticket(await world.event('author'));
@@ -177,14 +227,23 @@ describe('Fuzzing every route (e2e)', () => {
       const checkout = route.path.endsWith('/checkout');
       body = () =>
         checkout
-          ? { provider: 'tc', purchaser: { name: 'Fuzz Buyer', email: 'fuzz@example.org' }, attendees: [{ ticket_id: objects.ticket.id, name: 'Fuzz Holder', email: 'holder@example.org', meta: { size: 'M' } }] }
-          : { provider: 'tc', tickets: [{ ticket_id: objects.ticket.id, quantity: 1, optout: false }], meta: [{ ticket_id: objects.ticket.id, items: [{ size: 'M' }] }] };
+          ? {
+              provider: 'tc',
+              purchaser: { name: 'Fuzz Buyer', email: 'fuzz@example.org' },
+              attendees: [{ ticket_id: objects.ticket.id, name: 'Fuzz Holder', email: 'holder@example.org', meta: { size: 'M' } }],
+            }
+          : {
+              provider: 'tc',
+              tickets: [{ ticket_id: objects.ticket.id, quantity: 1, optout: false }],
+              meta: [{ ticket_id: objects.ticket.id, items: [{ size: 'M' }] }],
+            };
       if (checkout) {
         // Checkout reaches its deeper checks only with something in the cart.
         prepare = async (caller) => {
           const where = caller.user ? { userId: caller.user.id } : { token: caller.cartToken! };
           const cart = await world.dataSource.getRepository(Cart).findOneBy(where);
-          if (!cart || !(await world.dataSource.getRepository(CartItem).existsBy({ cartId: cart.id }))) await world.fillCart(caller, objects.ticket as never);
+          if (!cart || !(await world.dataSource.getRepository(CartItem).existsBy({ cartId: cart.id })))
+            await world.fillCart(caller, objects.ticket as never);
         };
       }
     } else if (resource === 'orders') {
@@ -196,10 +255,7 @@ describe('Fuzzing every route (e2e)', () => {
     }
 
     await make();
-    const path = () =>
-      route.path
-        .replace(':id', String(objects.post?.id))
-        .replace(':slug', String(objects.post?.slug));
+    const path = () => route.path.replace(':id', String(objects.post?.id)).replace(':slug', String(objects.post?.slug));
     return {
       get path() {
         return path();
@@ -214,7 +270,8 @@ describe('Fuzzing every route (e2e)', () => {
 
   async function send(route: RouteSpec, state: FuzzState, input: FuzzInput, caller: Caller): Promise<Response> {
     let path = state.path;
-    if (input.segment !== null && /:(id|slug)/.test(route.path)) path = path.replace(/\/[^/]+(\/(ics|complete|cancel|refund))?$/, `/${input.segment}$1`);
+    if (input.segment !== null && /:(id|slug)/.test(route.path))
+      path = path.replace(/\/[^/]+(\/(ics|complete|cancel|refund))?$/, `/${input.segment}$1`);
     if (input.query) path += `?${input.query}`;
     const base = state.body(caller);
     const body = route.method === 'GET' && !input.mutate ? undefined : input.mutate ? applyPlan(base ?? {}, input.plan) : base;
@@ -241,75 +298,97 @@ describe('Fuzzing every route (e2e)', () => {
 
   const routes = ROUTE_TABLE.map((route) => [routeKey(route), route] as const);
 
-  it.each(routes)(`%s: ${RUNS} generated requests never get a 5xx, get the error envelope on 4xx, and refused writes change nothing`, async (key, route) => {
-    const state = await stateFor(route);
-    const { fields, parameters } = documented(route);
-    const template = state.body(world.caller('administrator'));
-    const isWrite = route.method !== 'GET';
-    const input: fc.Arbitrary<FuzzInput> = fc.record({
-      principal: fc.oneof(...PRINCIPAL_WEIGHTS.map(([principal, weight]) => ({ weight, arbitrary: fc.constant(principal) }))),
-      mutate: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-      plan: bodyPlan(template ?? {}, fields),
-      encoding: bodyEncoding(fields.length ? fields : ['value']),
-      query: fc.oneof({ weight: 1, arbitrary: fc.constant('') }, { weight: 3, arbitrary: queryString(parameters.length ? parameters : ['page']) }),
-      segment: fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: hostileSegment }),
-      headers: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: headersArbitrary }),
-    });
+  it.each(routes)(
+    `%s: ${RUNS} generated requests never get a 5xx, get the error envelope on 4xx, and refused writes change nothing`,
+    async (key, route) => {
+      const state = await stateFor(route);
+      const { fields, parameters } = documented(route);
+      const template = state.body(world.caller('administrator'));
+      const isWrite = route.method !== 'GET';
+      const input: fc.Arbitrary<FuzzInput> = fc.record({
+        principal: fc.oneof(...PRINCIPAL_WEIGHTS.map(([principal, weight]) => ({ weight, arbitrary: fc.constant(principal) }))),
+        mutate: fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+        plan: bodyPlan(template ?? {}, fields),
+        encoding: bodyEncoding(fields.length ? fields : ['value']),
+        query: fc.oneof(
+          { weight: 1, arbitrary: fc.constant('') },
+          { weight: 3, arbitrary: queryString(parameters.length ? parameters : ['page']) },
+        ),
+        segment: fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: hostileSegment }),
+        headers: fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: headersArbitrary }),
+      });
 
-    let current: Snapshot | undefined = isWrite ? await snapshot(testApp.dataSource) : undefined;
-    const seed = routeSeed(key);
-    const property = fc.asyncProperty(input, async (generated) => {
-      const caller = callerFor(generated.principal);
-      if (state.prepare) {
-        await state.prepare(caller);
-        if (isWrite) current = await snapshot(testApp.dataSource);
+      let current: Snapshot | undefined = isWrite ? await snapshot(testApp.dataSource) : undefined;
+      const seed = routeSeed(key);
+      const property = fc.asyncProperty(input, async (generated) => {
+        const caller = callerFor(generated.principal);
+        if (state.prepare) {
+          await state.prepare(caller);
+          if (isWrite) current = await snapshot(testApp.dataSource);
+        }
+        const response = await send(route, state, generated, caller);
+        const problems = problemsOf(response);
+        if (isWrite && response.status >= 400) {
+          const after = await snapshot(testApp.dataSource);
+          const changed = changedTables(current!, after);
+          if (changed.length)
+            problems.push(`the refused write (${response.status} ${String(response.body?.code)}) changed ${changed.join(', ')}`);
+          current = after;
+        } else if (isWrite) {
+          // A write that went through may have used up its object (deleted, checked in, paid).
+          await state.refresh();
+          current = await snapshot(testApp.dataSource);
+        }
+        if (problems.length)
+          throw new Error(
+            `${route.method} ${(response as unknown as { req: { path: string } }).req.path} as ${generated.principal}: ${problems.join('; ')}`,
+          );
+      });
+      try {
+        await fc.assert(property, { seed, numRuns: RUNS });
+      } catch (error) {
+        const cause = (error as Error & { cause?: unknown }).cause;
+        throw new Error(
+          `${cause instanceof Error ? cause.message : ''}\n\n${(error as Error).message}\n\nRoute seed ${seed} (FUZZ_SEED=${BASE_SEED}). Replay: FUZZ_SEED=${BASE_SEED} FUZZ_RUNS=${RUNS} npx jest --selectProjects e2e --testPathPatterns test/security/fuzz -t '${key}:'`,
+          { cause: error },
+        );
       }
-      const response = await send(route, state, generated, caller);
-      const problems = problemsOf(response);
-      if (isWrite && response.status >= 400) {
-        const after = await snapshot(testApp.dataSource);
-        const changed = changedTables(current!, after);
-        if (changed.length) problems.push(`the refused write (${response.status} ${String(response.body?.code)}) changed ${changed.join(', ')}`);
-        current = after;
-      } else if (isWrite) {
-        // A write that went through may have used up its object (deleted, checked in, paid).
-        await state.refresh();
-        current = await snapshot(testApp.dataSource);
-      }
-      if (problems.length) throw new Error(`${route.method} ${(response as unknown as { req: { path: string } }).req.path} as ${generated.principal}: ${problems.join('; ')}`);
-    });
-    try {
-      await fc.assert(property, { seed, numRuns: RUNS });
-    } catch (error) {
-      const cause = (error as Error & { cause?: unknown }).cause;
-      throw new Error(
-        `${cause instanceof Error ? cause.message : ''}\n\n${(error as Error).message}\n\nRoute seed ${seed} (FUZZ_SEED=${BASE_SEED}). Replay: FUZZ_SEED=${BASE_SEED} FUZZ_RUNS=${RUNS} npx jest --selectProjects e2e --testPathPatterns test/security/fuzz -t '${key}:'`,
-        { cause: error },
-      );
-    }
-  }, Math.max(60_000, RUNS * 200));
+    },
+    Math.max(60_000, RUNS * 200),
+  );
 
   describe('regressions the fuzzing found', () => {
     const admin = () => world.caller('administrator');
 
     it('answers a form body nested deeper than the parser allows with 400 rest_bad_request', async () => {
-      const response = await world.send('POST', { path: '/cal/events/v1/venues', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, admin()).send('venue[a][b][c][d][e][f]=deep');
+      const response = await world
+        .send('POST', { path: '/cal/events/v1/venues', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, admin())
+        .send('venue[a][b][c][d][e][f]=deep');
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 'rest_bad_request', data: { status: 400 } });
     });
 
     it('reads a multipart list index in the billions as the urlencoded parser does, at once (multer walked two billion slots)', async () => {
       const tag = await world.tag();
-      const response = await world.send('PUT', { path: `/cal/events/v1/tags/by-slug/${tag.slug}` }, admin()).field('slug[2147483648]', '24:00:00').field('slug[-0]', 'x');
+      const response = await world
+        .send('PUT', { path: `/cal/events/v1/tags/by-slug/${tag.slug}` }, admin())
+        .field('slug[2147483648]', '24:00:00')
+        .field('slug[-0]', 'x');
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { slug: expect.any(String) } } });
     });
 
     it('answers a multipart body nested deeper than the parser allows with 400 rest_bad_request, and still reads sane ones', async () => {
-      const deep = await world.send('POST', { path: '/cal/tickets/v1/cart' }, admin()).field('provider', 'tc').field('venue[a][b][c][d][e][f]', '1');
+      const deep = await world
+        .send('POST', { path: '/cal/tickets/v1/cart' }, admin())
+        .field('provider', 'tc')
+        .field('venue[a][b][c][d][e][f]', '1');
       expect(deep.status).toBe(400);
       expect(deep.body).toMatchObject({ code: 'rest_bad_request', data: { status: 400 } });
-      const fine = await world.send('POST', { path: '/cal/events/v1/venues' }, admin()).field('venue', uniqueName('Multipart hall')).field('geo_lat', '1.5');
+      const fine = await world
+        .send('POST', { path: '/cal/events/v1/venues' }, admin())
+        .field('venue', uniqueName('Multipart hall'))
+        .field('geo_lat', '1.5');
       expect(fine.status).toBe(201);
     });
 
@@ -325,11 +404,28 @@ describe('Fuzzing every route (e2e)', () => {
 
     it('takes JSON null for an event title, time zone or flag as not sent', async () => {
       const event = await world.event('author');
-      const nulls = { title: null, timezone: null, all_day: null, show_map: null, show_map_link: null, hide_from_listings: null, sticky: null, featured: null, show_attendee_list: null };
+      const nulls = {
+        title: null,
+        timezone: null,
+        all_day: null,
+        show_map: null,
+        show_map_link: null,
+        hide_from_listings: null,
+        sticky: null,
+        featured: null,
+        show_attendee_list: null,
+      };
       const updated = await world.send('PATCH', { path: `/cal/events/v1/events/${event.id}`, body: nulls }, admin());
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ title: event.title, timezone: 'UTC', all_day: false, show_map: true, featured: false });
-      const created = await world.send('POST', { path: '/cal/events/v1/events', body: { ...nulls, title: 'Null flags', start_date: '2027-04-01 10:00', end_date: '2027-04-01 11:00' } }, admin());
+      const created = await world.send(
+        'POST',
+        {
+          path: '/cal/events/v1/events',
+          body: { ...nulls, title: 'Null flags', start_date: '2027-04-01 10:00', end_date: '2027-04-01 11:00' },
+        },
+        admin(),
+      );
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ all_day: false, show_map: true, sticky: false });
     });
@@ -337,9 +433,27 @@ describe('Fuzzing every route (e2e)', () => {
       const event = await world.event('author');
       const ticket = await world.ticket(event);
       const signed = () => ({ post_id: event.id, edit_ticket_nonce: world.nonce('edit_ticket_nonce', admin()) });
-      for (const field of ['menu_order', 'show_description', 'iac', 'sku', 'description', 'start_date', 'start_time', 'end_date', 'end_time']) {
-        const updated = await world.send('PATCH', { path: `/cal/tickets/v1/tickets/${ticket.id}`, body: { ...signed(), [field]: null } }, admin());
-        expect({ field, status: updated.status, body: updated.status === 200 ? null : updated.body }).toEqual({ field, status: 200, body: null });
+      for (const field of [
+        'menu_order',
+        'show_description',
+        'iac',
+        'sku',
+        'description',
+        'start_date',
+        'start_time',
+        'end_date',
+        'end_time',
+      ]) {
+        const updated = await world.send(
+          'PATCH',
+          { path: `/cal/tickets/v1/tickets/${ticket.id}`, body: { ...signed(), [field]: null } },
+          admin(),
+        );
+        expect({ field, status: updated.status, body: updated.status === 200 ? null : updated.body }).toEqual({
+          field,
+          status: 200,
+          body: null,
+        });
       }
 
       const duplicated = await world
@@ -360,7 +474,14 @@ describe('Fuzzing every route (e2e)', () => {
     });
 
     it('refuses checkout attendees that are lists with 400', async () => {
-      const response = await world.send('POST', { path: '/cal/tickets/v1/cart/checkout', body: { provider: 'tc', purchaser: { name: 'A', email: 'a@example.org' }, attendees: [[]] } }, admin());
+      const response = await world.send(
+        'POST',
+        {
+          path: '/cal/tickets/v1/cart/checkout',
+          body: { provider: 'tc', purchaser: { name: 'A', email: 'a@example.org' }, attendees: [[]] },
+        },
+        admin(),
+      );
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { attendees: expect.any(String) } } });
     });
@@ -373,4 +494,3 @@ describe('Fuzzing every route (e2e)', () => {
     expect(samples.some((text) => /DROP TABLE/.test(text))).toBe(true);
   });
 });
-

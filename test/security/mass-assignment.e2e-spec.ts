@@ -73,7 +73,10 @@ describe('Mass assignment (e2e)', () => {
     const before = await snapshot(testApp.dataSource);
     const response = await world.send(method, spec, caller);
     const changed = changedTables(before, await snapshot(testApp.dataSource));
-    expect({ status: response.status, unexpected: changed.filter((table) => !mayChange.includes(table)) }).toEqual({ status: response.status, unexpected: [] });
+    expect({ status: response.status, unexpected: changed.filter((table) => !mayChange.includes(table)) }).toEqual({
+      status: response.status,
+      unexpected: [],
+    });
     return response;
   }
 
@@ -92,7 +95,8 @@ describe('Mass assignment (e2e)', () => {
     return kind === 'venues' ? world.venue(owner, status) : world.organizer(owner, status);
   }
 
-  const reload = (kind: PostKind, id: number) => testApp.dataSource.getRepository<Event | Venue | Organizer>(ENTITY[kind]).findOneByOrFail({ id });
+  const reload = (kind: PostKind, id: number) =>
+    testApp.dataSource.getRepository<Event | Venue | Organizer>(ENTITY[kind]).findOneByOrFail({ id });
   const exists = (kind: PostKind, id: number) => testApp.dataSource.getRepository<Event | Venue | Organizer>(ENTITY[kind]).existsBy({ id });
 
   /** Computed fields of the post responses (dates in UTC, details, links, JSON-LD). */
@@ -118,12 +122,25 @@ describe('Mass assignment (e2e)', () => {
     const base = `${EVENTS_NS}/${kind}`;
 
     it(covers('POST', base) + ': a contributor cannot set id, author, publish status or computed fields', async () => {
-      const refused = await write('POST', { path: base, body: { ...createBody(kind), author: world.userId('administrator') } }, as('contributor'), []);
+      const refused = await write(
+        'POST',
+        { path: base, body: { ...createBody(kind), author: world.userId('administrator') } },
+        as('contributor'),
+        [],
+      );
       expect(refused.status).toBe(403);
       if (kind === 'events') {
         // Venues and organizers created inline follow the same rule.
         for (const field of ['venue', 'organizer']) {
-          const inline = await write('POST', { path: base, body: { ...createBody(kind), [field]: { [field]: uniqueName('Inline'), author: world.userId('administrator') } } }, as('contributor'), []);
+          const inline = await write(
+            'POST',
+            {
+              path: base,
+              body: { ...createBody(kind), [field]: { [field]: uniqueName('Inline'), author: world.userId('administrator') } },
+            },
+            as('contributor'),
+            [],
+          );
           expect(inline.status).toBe(403);
         }
       }
@@ -145,39 +162,60 @@ describe('Mass assignment (e2e)', () => {
       }
     });
 
-    it.each([false, true])(`${covers('POST', `${base}/:id`)}, ${covers('PUT', `${base}/:id`)}, ${covers('PATCH', `${base}/:id`)} and by slug (%s): read-only fields change nothing`, async (bySlug) => {
-      if (bySlug) ['POST', 'PUT', 'PATCH'].forEach((method) => covers(method as Method, `${base}/by-slug/:slug`));
-      for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-        const draft = await makePost(kind, 'contributor', 'draft');
-        const path = `${base}/${bySlug ? `by-slug/${draft.slug}` : draft.id}`;
-        const newName = uniqueName('Renamed');
+    it.each([false, true])(
+      `${covers('POST', `${base}/:id`)}, ${covers('PUT', `${base}/:id`)}, ${covers('PATCH', `${base}/:id`)} and by slug (%s): read-only fields change nothing`,
+      async (bySlug) => {
+        if (bySlug) ['POST', 'PUT', 'PATCH'].forEach((method) => covers(method as Method, `${base}/by-slug/:slug`));
+        for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+          const draft = await makePost(kind, 'contributor', 'draft');
+          const path = `${base}/${bySlug ? `by-slug/${draft.slug}` : draft.id}`;
+          const newName = uniqueName('Renamed');
 
-        const refused = await write(method, { path, body: { [NAME_FIELD[kind]]: newName, author: world.userId('author') } }, as('contributor'), []);
-        expect(refused.status).toBe(403);
+          const refused = await write(
+            method,
+            { path, body: { [NAME_FIELD[kind]]: newName, author: world.userId('author') } },
+            as('contributor'),
+            [],
+          );
+          expect(refused.status).toBe(403);
 
-        const body = { [NAME_FIELD[kind]]: newName, ...privilegedFields(world), ...computedPostFields, status: 'publish' };
-        const response = await write(method, { path, body }, as('contributor'), [...WRITTEN[kind]]);
+          const body = { [NAME_FIELD[kind]]: newName, ...privilegedFields(world), ...computedPostFields, status: 'publish' };
+          const response = await write(method, { path, body }, as('contributor'), [...WRITTEN[kind]]);
+          expect(response.status).toBe(200);
+          const saved = await reload(kind, draft.id);
+          expect(saved).toMatchObject({ id: draft.id, title: newName, authorId: world.userId('contributor'), status: 'pending' });
+          expect(await exists(kind, FOREIGN_ID)).toBe(false);
+          if (kind === 'events') expect((saved as Event).startUtc.getTime()).toBe((draft as Event).startUtc.getTime());
+
+          // An author may not hand their published post to someone else either.
+          const published = await makePost(kind, 'author', 'publish');
+          const handOver = await write(
+            method,
+            { path: `${base}/${bySlug ? `by-slug/${published.slug}` : published.id}`, body: { author: world.userId('authorB') } },
+            as('author'),
+            [],
+          );
+          expect(handOver.status).toBe(403);
+          expect((await reload(kind, published.id)).authorId).toBe(world.userId('author'));
+        }
+      },
+    );
+
+    it.each([false, true])(
+      `${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): force and status in the body change nothing`,
+      async (bySlug) => {
+        const post = await makePost(kind, 'author', 'publish');
+        const path = `${base}/${bySlug ? `by-slug/${post.slug}` : post.id}`;
+        const response = await write(
+          'DELETE',
+          { path, body: { force: true, status: 'publish', ...privilegedFields(world) } },
+          as('editor'),
+          [...WRITTEN[kind], 'outbox_messages'],
+        );
         expect(response.status).toBe(200);
-        const saved = await reload(kind, draft.id);
-        expect(saved).toMatchObject({ id: draft.id, title: newName, authorId: world.userId('contributor'), status: 'pending' });
-        expect(await exists(kind, FOREIGN_ID)).toBe(false);
-        if (kind === 'events') expect((saved as Event).startUtc.getTime()).toBe((draft as Event).startUtc.getTime());
-
-        // An author may not hand their published post to someone else either.
-        const published = await makePost(kind, 'author', 'publish');
-        const handOver = await write(method, { path: `${base}/${bySlug ? `by-slug/${published.slug}` : published.id}`, body: { author: world.userId('authorB') } }, as('author'), []);
-        expect(handOver.status).toBe(403);
-        expect((await reload(kind, published.id)).authorId).toBe(world.userId('author'));
-      }
-    });
-
-    it.each([false, true])(`${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): force and status in the body change nothing`, async (bySlug) => {
-      const post = await makePost(kind, 'author', 'publish');
-      const path = `${base}/${bySlug ? `by-slug/${post.slug}` : post.id}`;
-      const response = await write('DELETE', { path, body: { force: true, status: 'publish', ...privilegedFields(world) } }, as('editor'), [...WRITTEN[kind], 'outbox_messages']);
-      expect(response.status).toBe(200);
-      expect((await reload(kind, post.id)).status).toBe('trash');
-    });
+        expect((await reload(kind, post.id)).status).toBe('trash');
+      },
+    );
   });
 
   // ---------------------------------------------------------------- categories, tags
@@ -187,37 +225,67 @@ describe('Mass assignment (e2e)', () => {
     const entity = kind === 'categories' ? Category : Tag;
     const table = kind === 'categories' ? 'event_categories' : 'event_tags';
     const makeTerm = () => (kind === 'categories' ? world.category() : world.tag());
-    const computedTermFields = { count: 500, taxonomy: 'post_tag', link: 'http://attacker.example.org/', term_taxonomy_id: FOREIGN_ID, term_group: 3 };
+    const computedTermFields = {
+      count: 500,
+      taxonomy: 'post_tag',
+      link: 'http://attacker.example.org/',
+      term_taxonomy_id: FOREIGN_ID,
+      term_group: 3,
+    };
 
     it(covers('POST', base) + ': id, count and taxonomy are not assignable', async () => {
-      const response = await write('POST', { path: base, body: { name: uniqueName('Assigned term'), ...privilegedFields(world), ...computedTermFields } }, as('editor'), [table]);
+      const response = await write(
+        'POST',
+        { path: base, body: { name: uniqueName('Assigned term'), ...privilegedFields(world), ...computedTermFields } },
+        as('editor'),
+        [table],
+      );
       expect(response.status).toBe(201);
       expect(response.body.id).not.toBe(FOREIGN_ID);
       expect(response.body.count).toBe(0);
       expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: FOREIGN_ID })).toBe(false);
     });
 
-    it.each([false, true])(`${covers('POST', `${base}/:id`)}, ${covers('PUT', `${base}/:id`)}, ${covers('PATCH', `${base}/:id`)} and by slug (%s): id and count stay`, async (bySlug) => {
-      if (bySlug) ['POST', 'PUT', 'PATCH'].forEach((method) => covers(method as Method, `${base}/by-slug/:slug`));
-      for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-        const term = await makeTerm();
-        const description = uniqueName('Described');
-        const path = `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
-        const response = await write(method, { path, body: { description, ...privilegedFields(world), ...computedTermFields } }, as('editor'), [table]);
-        expect(response.status).toBe(200);
-        expect(response.body).toMatchObject({ id: term.id, count: 0 });
-        expect(await testApp.dataSource.getRepository<Category | Tag>(entity).findOneByOrFail({ id: term.id })).toMatchObject({ description, name: term.name });
-      }
-    });
+    it.each([false, true])(
+      `${covers('POST', `${base}/:id`)}, ${covers('PUT', `${base}/:id`)}, ${covers('PATCH', `${base}/:id`)} and by slug (%s): id and count stay`,
+      async (bySlug) => {
+        if (bySlug) ['POST', 'PUT', 'PATCH'].forEach((method) => covers(method as Method, `${base}/by-slug/:slug`));
+        for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+          const term = await makeTerm();
+          const description = uniqueName('Described');
+          const path = `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
+          const response = await write(
+            method,
+            { path, body: { description, ...privilegedFields(world), ...computedTermFields } },
+            as('editor'),
+            [table],
+          );
+          expect(response.status).toBe(200);
+          expect(response.body).toMatchObject({ id: term.id, count: 0 });
+          expect(await testApp.dataSource.getRepository<Category | Tag>(entity).findOneByOrFail({ id: term.id })).toMatchObject({
+            description,
+            name: term.name,
+          });
+        }
+      },
+    );
 
-    it.each([false, true])(`${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): an id in the body deletes nothing else`, async (bySlug) => {
-      const [term, bystander] = [await makeTerm(), await makeTerm()];
-      const path = `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
-      const response = await write('DELETE', { path, query: { force: true }, body: { id: bystander.id, slug: bystander.slug } }, as('editor'), [table]);
-      expect(response.status).toBe(200);
-      expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: bystander.id })).toBe(true);
-      expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: term.id })).toBe(false);
-    });
+    it.each([false, true])(
+      `${covers('DELETE', `${base}/:id`)} and ${covers('DELETE', `${base}/by-slug/:slug`)} (by slug: %s): an id in the body deletes nothing else`,
+      async (bySlug) => {
+        const [term, bystander] = [await makeTerm(), await makeTerm()];
+        const path = `${base}/${bySlug ? `by-slug/${term.slug}` : term.id}`;
+        const response = await write(
+          'DELETE',
+          { path, query: { force: true }, body: { id: bystander.id, slug: bystander.slug } },
+          as('editor'),
+          [table],
+        );
+        expect(response.status).toBe(200);
+        expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: bystander.id })).toBe(true);
+        expect(await testApp.dataSource.getRepository<Category | Tag>(entity).existsBy({ id: term.id })).toBe(false);
+      },
+    );
   });
 
   // ---------------------------------------------------------------- tickets
@@ -256,7 +324,16 @@ describe('Mass assignment (e2e)', () => {
     const response = await write('POST', { path: `${TICKETS_NS}/tickets`, body }, author, ['tickets', 'ticket_capacity_counters']);
     expect(response.status).toBe(201);
     const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: response.body.id as number });
-    expect(saved).toMatchObject({ eventId: event.id, authorId: world.userId('author'), status: 'publish', sold: 0, pending: 0, capacityMode: 'own', capacity: 10, price: '12.00' });
+    expect(saved).toMatchObject({
+      eventId: event.id,
+      authorId: world.userId('author'),
+      status: 'publish',
+      sold: 0,
+      pending: 0,
+      capacityMode: 'own',
+      capacity: 10,
+      price: '12.00',
+    });
     expect(saved.id).not.toBe(FOREIGN_ID);
     expect(await testApp.dataSource.getRepository(Attendee).countBy({ ticketId: saved.id })).toBe(0);
   });
@@ -275,11 +352,28 @@ describe('Mass assignment (e2e)', () => {
       expect(moved.status).toBe(400);
 
       const name = uniqueName('Renamed ticket');
-      const body = { post_id: event.id, edit_ticket_nonce: nonce, name, provider: 'rsvp', ...privilegedFields(world), ...computedTicketFields };
+      const body = {
+        post_id: event.id,
+        edit_ticket_nonce: nonce,
+        name,
+        provider: 'rsvp',
+        ...privilegedFields(world),
+        ...computedTicketFields,
+      };
       const response = await write(method, { path, body }, author, ['tickets', 'ticket_capacity_counters']);
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id });
-      expect(saved).toMatchObject({ name, provider: 'tc', eventId: event.id, authorId: world.userId('author'), status: 'publish', sold: 4, pending: 2, capacityMode: 'own', capacity: 40 });
+      expect(saved).toMatchObject({
+        name,
+        provider: 'tc',
+        eventId: event.id,
+        authorId: world.userId('author'),
+        status: 'publish',
+        sold: 4,
+        pending: 2,
+        capacityMode: 'own',
+        capacity: 40,
+      });
       expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: FOREIGN_ID })).toBe(false);
     }
   });
@@ -290,7 +384,15 @@ describe('Mass assignment (e2e)', () => {
     const [ticket, bystander] = [await world.ticket(event), await world.ticket(event)];
     const response = await write(
       'DELETE',
-      { path: `${TICKETS_NS}/tickets/${ticket.id}`, body: { post_id: event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', author), id: bystander.id, ticket_id: bystander.id } },
+      {
+        path: `${TICKETS_NS}/tickets/${ticket.id}`,
+        body: {
+          post_id: event.id,
+          remove_ticket_nonce: world.nonce('remove_ticket_nonce', author),
+          id: bystander.id,
+          ticket_id: bystander.id,
+        },
+      },
       author,
       ['tickets', 'ticket_capacity_counters'],
     );
@@ -336,7 +438,12 @@ describe('Mass assignment (e2e)', () => {
     const { ticket, bystander } = await checkInFixtures();
     for (const method of ['POST', 'PUT', 'PATCH'] as const) {
       const attendee = await world.attendee(ticket);
-      const response = await write(method, { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } }, as('author'), ['attendees', 'outbox_messages']);
+      const response = await write(
+        method,
+        { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } },
+        as('author'),
+        ['attendees', 'outbox_messages'],
+      );
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
       expect(saved).toMatchObject({ checkedIn: true, checkinSource: 'site', checkinUserId: world.userId('author') });
@@ -349,7 +456,12 @@ describe('Mass assignment (e2e)', () => {
   it(covers('POST', `${TICKETS_NS}/qr`) + ': the security code only finds the attendee; the rest of the body changes nothing', async () => {
     const { ticket, bystander } = await checkInFixtures();
     const attendee = await world.attendee(ticket);
-    const response = await write('POST', { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } }, as('author'), ['attendees', 'outbox_messages']);
+    const response = await write(
+      'POST',
+      { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } },
+      as('author'),
+      ['attendees', 'outbox_messages'],
+    );
     expect(response.status).toBe(200);
     const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
     expect(saved).toMatchObject({ checkedIn: true, checkinSource: 'app', checkinUserId: world.userId('author') });
@@ -384,53 +496,85 @@ describe('Mass assignment (e2e)', () => {
       };
       const response = await write(method, { path: `${TICKETS_NS}/cart`, body }, buyer, ['carts', 'cart_items']);
       expect(response.status).toBe(200);
-      expect(await testApp.dataSource.getRepository(CartItem).findOneByOrFail({ cartId: otherCart.id, ticketId: ticket.id })).toMatchObject({ quantity: 5 });
+      expect(await testApp.dataSource.getRepository(CartItem).findOneByOrFail({ cartId: otherCart.id, ticketId: ticket.id })).toMatchObject(
+        { quantity: 5 },
+      );
       const ownCart = await testApp.dataSource.getRepository(Cart).findOneByOrFail({ userId: world.userId('subscriber') });
-      expect(await testApp.dataSource.getRepository(CartItem).findOneByOrFail({ cartId: ownCart.id, ticketId: ticket.id })).toMatchObject({ quantity: 2 });
-      expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({ sold: 0, pending: 0, price: '25.00' });
+      expect(await testApp.dataSource.getRepository(CartItem).findOneByOrFail({ cartId: ownCart.id, ticketId: ticket.id })).toMatchObject({
+        quantity: 2,
+      });
+      expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({
+        sold: 0,
+        pending: 0,
+        price: '25.00',
+      });
     }
   });
 
-  it(covers('POST', `${TICKETS_NS}/cart/checkout`) + ': status, total, currency, buyer and attendee check-in or codes are not assignable', async () => {
-    const ticket = await world.ticket(await world.event('author'), { price: '30.00' });
-    // Only this line in the cart: the cart tests above left theirs.
-    const cart = await testApp.dataSource.getRepository(Cart).findOneBy({ userId: world.userId('subscriber') });
-    if (cart) await testApp.dataSource.getRepository(CartItem).delete({ cartId: cart.id });
-    const buyer = await world.fillCart(as('subscriber'), ticket, 1);
-    const body = {
-      provider: 'tc',
-      purchaser: { name: 'Assigned Buyer', email: 'assigned@example.org', user_id: world.userId('subscriberB') },
-      attendees: [
-        {
-          ticket_id: ticket.id,
-          name: 'Assigned Holder',
-          email: 'holder@example.org',
-          checked_in: true,
-          check_in: true,
-          security_code: 'attacker-chosen-code',
-          order_status: 'completed',
-          status: 'trash',
-          price_paid: '0.00',
-        },
-      ],
-      ...privilegedFields(world),
-      status: 'completed',
-      order_status: 'completed',
-      total: '0.00',
-      currency: 'EUR',
-      expires: '2099-01-01 00:00:00',
-      completed_at: '1999-01-01 00:00:00',
-    };
-    const response = await write('POST', { path: `${TICKETS_NS}/cart/checkout`, body }, buyer, ['orders', 'order_items', 'attendees', 'ticket_capacity_counters', 'cart_items', 'carts', 'outbox_messages']);
-    expect(response.status).toBe(201);
-    const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: response.body.id as number });
-    expect(order).toMatchObject({ status: 'pending', total: '30.00', currency: 'USD', userId: world.userId('subscriber'), completedAt: null });
-    expect(order.id).not.toBe(FOREIGN_ID);
-    const [attendee] = await testApp.dataSource.getRepository(Attendee).findBy({ orderId: order.id });
-    expect(attendee).toMatchObject({ checkedIn: false, checkedInAt: null, orderStatus: 'pending', status: 'publish', pricePaid: '30.00', userId: world.userId('subscriber') });
-    expect(attendee.securityCode).not.toBe('attacker-chosen-code');
-    expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({ sold: 0, pending: 1 });
-  });
+  it(
+    covers('POST', `${TICKETS_NS}/cart/checkout`) + ': status, total, currency, buyer and attendee check-in or codes are not assignable',
+    async () => {
+      const ticket = await world.ticket(await world.event('author'), { price: '30.00' });
+      // Only this line in the cart: the cart tests above left theirs.
+      const cart = await testApp.dataSource.getRepository(Cart).findOneBy({ userId: world.userId('subscriber') });
+      if (cart) await testApp.dataSource.getRepository(CartItem).delete({ cartId: cart.id });
+      const buyer = await world.fillCart(as('subscriber'), ticket, 1);
+      const body = {
+        provider: 'tc',
+        purchaser: { name: 'Assigned Buyer', email: 'assigned@example.org', user_id: world.userId('subscriberB') },
+        attendees: [
+          {
+            ticket_id: ticket.id,
+            name: 'Assigned Holder',
+            email: 'holder@example.org',
+            checked_in: true,
+            check_in: true,
+            security_code: 'attacker-chosen-code',
+            order_status: 'completed',
+            status: 'trash',
+            price_paid: '0.00',
+          },
+        ],
+        ...privilegedFields(world),
+        status: 'completed',
+        order_status: 'completed',
+        total: '0.00',
+        currency: 'EUR',
+        expires: '2099-01-01 00:00:00',
+        completed_at: '1999-01-01 00:00:00',
+      };
+      const response = await write('POST', { path: `${TICKETS_NS}/cart/checkout`, body }, buyer, [
+        'orders',
+        'order_items',
+        'attendees',
+        'ticket_capacity_counters',
+        'cart_items',
+        'carts',
+        'outbox_messages',
+      ]);
+      expect(response.status).toBe(201);
+      const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: response.body.id as number });
+      expect(order).toMatchObject({
+        status: 'pending',
+        total: '30.00',
+        currency: 'USD',
+        userId: world.userId('subscriber'),
+        completedAt: null,
+      });
+      expect(order.id).not.toBe(FOREIGN_ID);
+      const [attendee] = await testApp.dataSource.getRepository(Attendee).findBy({ orderId: order.id });
+      expect(attendee).toMatchObject({
+        checkedIn: false,
+        checkedInAt: null,
+        orderStatus: 'pending',
+        status: 'publish',
+        pricePaid: '30.00',
+        userId: world.userId('subscriber'),
+      });
+      expect(attendee.securityCode).not.toBe('attacker-chosen-code');
+      expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({ sold: 0, pending: 1 });
+    },
+  );
 
   describe('order transitions', () => {
     async function pendingOrder(): Promise<{ order: Order; bystander: Order }> {
@@ -441,20 +585,43 @@ describe('Mass assignment (e2e)', () => {
       return { order: await orders.findOneByOrFail({ id: placed.id }), bystander: await orders.findOneByOrFail({ id: other.id }) };
     }
 
-    const orderBody = (bystander: Order) => ({ ...privilegedFields(world), status: 'refunded', total: '0.00', currency: 'EUR', user_id: world.userId('subscriberB'), order_id: bystander.id, id: bystander.id });
+    const orderBody = (bystander: Order) => ({
+      ...privilegedFields(world),
+      status: 'refunded',
+      total: '0.00',
+      currency: 'EUR',
+      user_id: world.userId('subscriberB'),
+      order_id: bystander.id,
+      id: bystander.id,
+    });
     const reloadOrder = (id: number) => testApp.dataSource.getRepository(Order).findOneByOrFail({ id });
 
     it(covers('POST', `${TICKETS_NS}/orders/:id/complete`) + ': the path order completes; the body sets nothing', async () => {
       const { order, bystander } = await pendingOrder();
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) }, as('administrator'), ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages']);
+      const response = await write(
+        'POST',
+        { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) },
+        as('administrator'),
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+      );
       expect(response.status).toBe(200);
-      expect(await reloadOrder(order.id)).toMatchObject({ status: 'completed', total: '30.00', currency: 'USD', userId: world.userId('subscriber') });
+      expect(await reloadOrder(order.id)).toMatchObject({
+        status: 'completed',
+        total: '30.00',
+        currency: 'USD',
+        userId: world.userId('subscriber'),
+      });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
     });
 
     it(covers('POST', `${TICKETS_NS}/orders/:id/cancel`) + ': a buyer cancels, and cannot choose another status', async () => {
       const { order, bystander } = await pendingOrder();
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/cancel`, body: { ...orderBody(bystander), status: 'completed' } }, as('subscriber'), ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages']);
+      const response = await write(
+        'POST',
+        { path: `${TICKETS_NS}/orders/${order.id}/cancel`, body: { ...orderBody(bystander), status: 'completed' } },
+        as('subscriber'),
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+      );
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'cancelled', total: '30.00' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
@@ -463,7 +630,12 @@ describe('Mass assignment (e2e)', () => {
     it(covers('POST', `${TICKETS_NS}/orders/:id/refund`) + ': the path order is refunded; the body sets nothing', async () => {
       const { order, bystander } = await pendingOrder();
       expect((await world.send('POST', { path: `${TICKETS_NS}/orders/${order.id}/complete` }, as('administrator'))).status).toBe(200);
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } }, as('administrator'), ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages']);
+      const response = await write(
+        'POST',
+        { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } },
+        as('administrator'),
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+      );
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
@@ -473,59 +645,113 @@ describe('Mass assignment (e2e)', () => {
   describe('notifications', () => {
     const WEBHOOKS = `${TICKETS_NS}/webhooks`;
     const WEBHOOK_URL = 'https://93.184.216.34/mass-assignment';
-    const endpointFields = (bystanderId: number) => ({ ...privilegedFields(world), id: bystanderId, secret: 'whsec_YXR0YWNrZXItY2hvc2VuLXNlY3JldA==', disabled_reason: 'attacker', created: '1999-01-01 00:00:00' });
+    const endpointFields = (bystanderId: number) => ({
+      ...privilegedFields(world),
+      id: bystanderId,
+      secret: 'whsec_YXR0YWNrZXItY2hvc2VuLXNlY3JldA==',
+      disabled_reason: 'attacker',
+      created: '1999-01-01 00:00:00',
+    });
     const endpoints = () => testApp.dataSource.getRepository(WebhookEndpoint);
-    const newEndpoint = async () => endpoints().findOneByOrFail({ id: (await testApp.app.get(WebhooksService).create({ url: WEBHOOK_URL })).id });
+    const newEndpoint = async () =>
+      endpoints().findOneByOrFail({ id: (await testApp.app.get(WebhooksService).create({ url: WEBHOOK_URL })).id });
 
-    it(covers('POST', WEBHOOKS) + ': the secret, id and state are the service\'s', async () => {
+    it(covers('POST', WEBHOOKS) + ": the secret, id and state are the service's", async () => {
       const bystander = await newEndpoint();
-      const response = await write('POST', { path: WEBHOOKS, body: { ...endpointFields(bystander.id), url: WEBHOOK_URL } }, as('administrator'), ['webhook_endpoints']);
+      const response = await write(
+        'POST',
+        { path: WEBHOOKS, body: { ...endpointFields(bystander.id), url: WEBHOOK_URL } },
+        as('administrator'),
+        ['webhook_endpoints'],
+      );
       expect(response.status).toBe(201);
       expect(response.body.id).not.toBe(bystander.id);
       expect(response.body.secret).not.toBe('whsec_YXR0YWNrZXItY2hvc2VuLXNlY3JldA==');
-      expect(await endpoints().findOneByOrFail({ id: response.body.id as number })).toMatchObject({ disabledReason: null, secret: response.body.secret });
+      expect(await endpoints().findOneByOrFail({ id: response.body.id as number })).toMatchObject({
+        disabledReason: null,
+        secret: response.body.secret,
+      });
       expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
     });
 
     for (const method of ['PATCH', 'PUT'] as const) {
       it(covers(method, `${WEBHOOKS}/:id`) + ': the path endpoint changes, never its secret', async () => {
         const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
-        const response = await write(method, { path: `${WEBHOOKS}/${endpoint.id}`, body: { ...endpointFields(bystander.id), url: WEBHOOK_URL, description: 'changed' } }, as('administrator'), ['webhook_endpoints']);
+        const response = await write(
+          method,
+          { path: `${WEBHOOKS}/${endpoint.id}`, body: { ...endpointFields(bystander.id), url: WEBHOOK_URL, description: 'changed' } },
+          as('administrator'),
+          ['webhook_endpoints'],
+        );
         expect(response.status).toBe(200);
-        expect(await endpoints().findOneByOrFail({ id: endpoint.id })).toMatchObject({ description: 'changed', secret: endpoint.secret, disabledReason: null });
+        expect(await endpoints().findOneByOrFail({ id: endpoint.id })).toMatchObject({
+          description: 'changed',
+          secret: endpoint.secret,
+          disabledReason: null,
+        });
         expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
       });
     }
 
     it(covers('DELETE', `${WEBHOOKS}/:id`) + ': the path endpoint goes, no other', async () => {
       const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
-      const response = await write('DELETE', { path: `${WEBHOOKS}/${endpoint.id}`, body: { id: bystander.id } }, as('administrator'), ['webhook_endpoints', 'outbox_messages']);
+      const response = await write('DELETE', { path: `${WEBHOOKS}/${endpoint.id}`, body: { id: bystander.id } }, as('administrator'), [
+        'webhook_endpoints',
+        'outbox_messages',
+      ]);
       expect(response.status).toBe(200);
       expect(await endpoints().findOneBy({ id: endpoint.id })).toBeNull();
       expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
     });
 
-    it(covers('POST', `${WEBHOOKS}/:id/deliveries/:deliveryId/redeliver`) + ': the copy keeps the logged id, body and endpoint', async () => {
-      const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
-      const logged = await testApp.dataSource.getRepository(OutboxMessage).save({
-        channel: 'webhook',
-        type: 'order.placed',
-        payload: JSON.stringify({ type: 'order.placed', timestamp: new Date().toISOString(), data: { order_id: 1 } }),
-        endpointId: endpoint.id,
-        messageId: 'msg_logged',
-        status: 'delivered',
-        attempts: 1,
-        nextAttemptAt: new Date(),
-        createdAt: new Date(),
-      });
-      const body = { ...privilegedFields(world), endpoint_id: bystander.id, message_id: 'msg_attacker', payload: { type: 'event.trashed' }, status: 'delivered', event_type: 'event.trashed' };
-      const response = await write('POST', { path: `${WEBHOOKS}/${endpoint.id}/deliveries/${logged.id}/redeliver`, body }, as('administrator'), ['outbox_messages']);
-      expect(response.status).toBe(202);
-      const copy = await testApp.dataSource.getRepository(OutboxMessage).findOneByOrFail({ id: response.body.id as number });
-      expect(copy).toMatchObject({ endpointId: endpoint.id, messageId: 'msg_logged', type: 'order.placed', payload: logged.payload, status: 'pending' });
-    });
+    it(
+      covers('POST', `${WEBHOOKS}/:id/deliveries/:deliveryId/redeliver`) + ': the copy keeps the logged id, body and endpoint',
+      async () => {
+        const [endpoint, bystander] = [await newEndpoint(), await newEndpoint()];
+        const logged = await testApp.dataSource.getRepository(OutboxMessage).save({
+          channel: 'webhook',
+          type: 'order.placed',
+          payload: JSON.stringify({ type: 'order.placed', timestamp: new Date().toISOString(), data: { order_id: 1 } }),
+          endpointId: endpoint.id,
+          messageId: 'msg_logged',
+          status: 'delivered',
+          attempts: 1,
+          nextAttemptAt: new Date(),
+          createdAt: new Date(),
+        });
+        const body = {
+          ...privilegedFields(world),
+          endpoint_id: bystander.id,
+          message_id: 'msg_attacker',
+          payload: { type: 'event.trashed' },
+          status: 'delivered',
+          event_type: 'event.trashed',
+        };
+        const response = await write(
+          'POST',
+          { path: `${WEBHOOKS}/${endpoint.id}/deliveries/${logged.id}/redeliver`, body },
+          as('administrator'),
+          ['outbox_messages'],
+        );
+        expect(response.status).toBe(202);
+        const copy = await testApp.dataSource.getRepository(OutboxMessage).findOneByOrFail({ id: response.body.id as number });
+        expect(copy).toMatchObject({
+          endpointId: endpoint.id,
+          messageId: 'msg_logged',
+          type: 'order.placed',
+          payload: logged.payload,
+          status: 'pending',
+        });
+      },
+    );
 
-    const resendBody = () => ({ ...privilegedFields(world), recipient: 'attacker@example.org', email: 'attacker@example.org', to: 'attacker@example.org', template: 'order-refunded' });
+    const resendBody = () => ({
+      ...privilegedFields(world),
+      recipient: 'attacker@example.org',
+      email: 'attacker@example.org',
+      to: 'attacker@example.org',
+      template: 'order-refunded',
+    });
 
     async function completedOrder(): Promise<{ orderId: number; attendee: Attendee }> {
       const ticket = await world.ticket(await world.event('author'), { price: '0.00' });
@@ -533,16 +759,23 @@ describe('Mass assignment (e2e)', () => {
       return { orderId: placed.id, attendee: await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ orderId: placed.id }) };
     }
 
-    it(covers('POST', `${TICKETS_NS}/orders/:id/resend`) + ': the recipient and template are the order\'s', async () => {
+    it(covers('POST', `${TICKETS_NS}/orders/:id/resend`) + ": the recipient and template are the order's", async () => {
       const { orderId } = await completedOrder();
-      const response = await write('POST', { path: `${TICKETS_NS}/orders/${orderId}/resend`, body: resendBody() }, as('subscriber'), ['outbox_messages']);
+      const response = await write('POST', { path: `${TICKETS_NS}/orders/${orderId}/resend`, body: resendBody() }, as('subscriber'), [
+        'outbox_messages',
+      ]);
       expect(response.status).toBe(202);
       expect(response.body).toEqual({ queued: [{ template: 'order-confirmation', recipient: 'buyer@example.org' }] });
     });
 
     it(covers('POST', `${TICKETS_NS}/attendees/:id/resend`) + ': the recipient is the attendee', async () => {
       const { attendee } = await completedOrder();
-      const response = await write('POST', { path: `${TICKETS_NS}/attendees/${attendee.id}/resend`, body: resendBody() }, as('administrator'), ['outbox_messages']);
+      const response = await write(
+        'POST',
+        { path: `${TICKETS_NS}/attendees/${attendee.id}/resend`, body: resendBody() },
+        as('administrator'),
+        ['outbox_messages'],
+      );
       expect(response.status).toBe(202);
       expect(response.body).toEqual({ queued: [{ template: 'ticket', recipient: attendee.holderEmail }] });
     });

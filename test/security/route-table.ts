@@ -61,7 +61,15 @@ export interface RouteSpec {
 }
 
 /** One row of the table: anonymous, administrator, editor, author, contributor, subscriber, other. */
-function row(anonymous: Expectation, administrator: Expectation, editor: Expectation, author: Expectation, contributor: Expectation, subscriber: Expectation, other?: Expectation): Row {
+function row(
+  anonymous: Expectation,
+  administrator: Expectation,
+  editor: Expectation,
+  author: Expectation,
+  contributor: Expectation,
+  subscriber: Expectation,
+  other?: Expectation,
+): Row {
   const result: Row = { anonymous, administrator, editor, author, contributor, subscriber };
   if (other !== undefined) result.other = other;
   return result;
@@ -88,7 +96,11 @@ function ids(list: unknown): number[] {
   return Array.isArray(list) ? list.map((item) => (item as { id: number }).id) : [];
 }
 
-const get = (path: string): Scenario => ({ name: 'public document', prepare: () => Promise.resolve({ request: { path } }), expect: PUBLIC });
+const get = (path: string): Scenario => ({
+  name: 'public document',
+  prepare: () => Promise.resolve({ request: { path } }),
+  expect: PUBLIC,
+});
 
 // ---------------------------------------------------------------- events, venues, organizers
 
@@ -126,7 +138,9 @@ function draftVisibility(kind: PostKind): Scenario {
   return {
     name: "lists hide the author's draft from other callers",
     prepare: async (world, caller) => {
-      const [published, draft] = await world.shared(`list-${kind}`, () => Promise.all([makePost(world, kind, 'author', 'publish'), makePost(world, kind, 'author', 'draft')]));
+      const [published, draft] = await world.shared(`list-${kind}`, () =>
+        Promise.all([makePost(world, kind, 'author', 'publish'), makePost(world, kind, 'author', 'draft')]),
+      );
       return {
         request: { path: `${EVENTS_NS}/${kind}`, query: { per_page: 100 } },
         verify: (response) => {
@@ -160,13 +174,21 @@ function readPost(kind: PostKind, bySlug: boolean, suffix = ''): Scenario[] {
     {
       name: "author A's published",
       other: 'authorB',
-      prepare: async (world) => ({ request: { path: postPath(kind, await world.shared(`${kind}-published`, () => makePost(world, kind, 'author', 'publish')), bySlug) + suffix } }),
+      prepare: async (world) => ({
+        request: {
+          path: postPath(kind, await world.shared(`${kind}-published`, () => makePost(world, kind, 'author', 'publish')), bySlug) + suffix,
+        },
+      }),
       expect: PUBLIC_OWNED,
     },
     {
       name: "author A's draft",
       other: 'authorB',
-      prepare: async (world) => ({ request: { path: postPath(kind, await world.shared(`${kind}-draft`, () => makePost(world, kind, 'author', 'draft')), bySlug) + suffix } }),
+      prepare: async (world) => ({
+        request: {
+          path: postPath(kind, await world.shared(`${kind}-draft`, () => makePost(world, kind, 'author', 'draft')), bySlug) + suffix,
+        },
+      }),
       expect: row(hidden, 200, 200, 200, hidden, hidden, hidden),
     },
   ];
@@ -189,7 +211,9 @@ async function makeSeries(world: World, owner: UserKey, status: PostStatus): Pro
     exhausted: true,
     claimedUntil: null,
   });
-  await world.dataSource.getRepository(EventSeriesOccurrence).insert({ eventId: event.id, seriesId: series.id, occurrenceLocal: event.startLocal, detached: false });
+  await world.dataSource
+    .getRepository(EventSeriesOccurrence)
+    .insert({ eventId: event.id, seriesId: series.id, occurrenceLocal: event.startLocal, detached: false });
   return series;
 }
 
@@ -198,14 +222,28 @@ const seriesIcs: Scenario[] = [
   {
     name: "author A's published series",
     other: 'authorB',
-    prepare: async (world) => ({ request: { path: `${EVENTS_NS}/series/${(await world.shared('series-published', () => makeSeries(world, 'author', 'publish'))).id}/ics` } }),
+    prepare: async (world) => ({
+      request: {
+        path: `${EVENTS_NS}/series/${(await world.shared('series-published', () => makeSeries(world, 'author', 'publish'))).id}/ics`,
+      },
+    }),
     expect: PUBLIC_OWNED,
   },
   {
     name: "author A's draft series",
     other: 'authorB',
-    prepare: async (world) => ({ request: { path: `${EVENTS_NS}/series/${(await world.shared('series-draft', () => makeSeries(world, 'author', 'draft'))).id}/ics` } }),
-    expect: row({ status: 403, code: 'event-not-accessible' }, 200, 200, 200, { status: 403, code: 'event-not-accessible' }, { status: 403, code: 'event-not-accessible' }, { status: 403, code: 'event-not-accessible' }),
+    prepare: async (world) => ({
+      request: { path: `${EVENTS_NS}/series/${(await world.shared('series-draft', () => makeSeries(world, 'author', 'draft'))).id}/ics` },
+    }),
+    expect: row(
+      { status: 403, code: 'event-not-accessible' },
+      200,
+      200,
+      200,
+      { status: 403, code: 'event-not-accessible' },
+      { status: 403, code: 'event-not-accessible' },
+      { status: 403, code: 'event-not-accessible' },
+    ),
   },
 ];
 
@@ -213,13 +251,18 @@ const seriesIcs: Scenario[] = [
 const icsFeed: Scenario = {
   name: "the feed hides the author's draft from other callers",
   prepare: async (world, caller) => {
-    const [published, draft] = (await world.shared('list-events', () => Promise.all([makePost(world, 'events', 'author', 'publish'), makePost(world, 'events', 'author', 'draft')]))) as Event[];
+    const [published, draft] = (await world.shared('list-events', () =>
+      Promise.all([makePost(world, 'events', 'author', 'publish'), makePost(world, 'events', 'author', 'draft')]),
+    )) as Event[];
     return {
       request: { path: `${EVENTS_NS}/events/ics` },
       verify: (response) => {
         assert(response.text.includes(published.title), 'the published event is missing from the feed');
         const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
-        assert(response.text.includes(draft.title) === seesDraft, `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the author's draft`);
+        assert(
+          response.text.includes(draft.title) === seesDraft,
+          `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the author's draft`,
+        );
       },
     };
   },
@@ -242,7 +285,13 @@ function updatePost(kind: PostKind, bySlug: boolean): Scenario[] {
   });
   return [
     scenario("author A's published", 'author', 'publish', 'authorB', row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    scenario("contributor C's draft", 'contributor', 'draft', 'contributorB', row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN)),
+    scenario(
+      "contributor C's draft",
+      'contributor',
+      'draft',
+      'contributorB',
+      row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN),
+    ),
   ];
 }
 
@@ -261,7 +310,13 @@ function deletePost(kind: PostKind, bySlug: boolean): Scenario[] {
   });
   return [
     scenario("author A's published", 'author', 'publish', 'authorB', row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
-    scenario("contributor C's draft", 'contributor', 'draft', 'contributorB', row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN)),
+    scenario(
+      "contributor C's draft",
+      'contributor',
+      'draft',
+      'contributorB',
+      row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN),
+    ),
   ];
 }
 
@@ -296,12 +351,27 @@ function termRoutes(kind: TermKind): RouteSpec[] {
     {
       method: 'GET',
       path: base,
-      scenarios: [{ name: 'public list', prepare: async (world) => (await world.shared(`${kind}-term`, () => makeTerm(world, kind)), { request: { path: base, query: { hide_empty: false } } }), expect: PUBLIC }],
+      scenarios: [
+        {
+          name: 'public list',
+          prepare: async (world) => (
+            await world.shared(`${kind}-term`, () => makeTerm(world, kind)),
+            { request: { path: base, query: { hide_empty: false } } }
+          ),
+          expect: PUBLIC,
+        },
+      ],
     },
     {
       method: 'POST',
       path: base,
-      scenarios: [{ name: 'create (editors and up)', prepare: () => Promise.resolve({ request: { path: base, body: { name: uniqueName('Matrix term') } } }), expect: row(ANONYMOUS, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN) }],
+      scenarios: [
+        {
+          name: 'create (editors and up)',
+          prepare: () => Promise.resolve({ request: { path: base, body: { name: uniqueName('Matrix term') } } }),
+          expect: row(ANONYMOUS, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        },
+      ],
     },
   ];
   for (const bySlug of [false, true]) {
@@ -309,7 +379,15 @@ function termRoutes(kind: TermKind): RouteSpec[] {
     routes.push({
       method: 'GET',
       path,
-      scenarios: [{ name: 'public term', prepare: async (world) => ({ request: { path: termPath(await world.shared(`${kind}-term`, () => makeTerm(world, kind)), bySlug) } }), expect: PUBLIC }],
+      scenarios: [
+        {
+          name: 'public term',
+          prepare: async (world) => ({
+            request: { path: termPath(await world.shared(`${kind}-term`, () => makeTerm(world, kind)), bySlug) },
+          }),
+          expect: PUBLIC,
+        },
+      ],
     });
     for (const method of ['POST', 'PUT', 'PATCH'] as const) {
       routes.push({
@@ -323,7 +401,11 @@ function termRoutes(kind: TermKind): RouteSpec[] {
               const description = uniqueName('Described');
               return {
                 request: { path: termPath(term, bySlug), body: { description } },
-                verify: async () => assert((await world.dataSource.getRepository<Category | Tag>(entity).findOneBy({ id: term.id }))?.description === description, 'the update was not saved'),
+                verify: async () =>
+                  assert(
+                    (await world.dataSource.getRepository<Category | Tag>(entity).findOneBy({ id: term.id }))?.description === description,
+                    'the update was not saved',
+                  ),
               };
             },
             expect: row(ANONYMOUS, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN),
@@ -341,7 +423,11 @@ function termRoutes(kind: TermKind): RouteSpec[] {
             const term = await makeTerm(world, kind);
             return {
               request: { path: termPath(term, bySlug), query: { force: true } },
-              verify: async () => assert((await world.dataSource.getRepository<Category | Tag>(entity).findOneBy({ id: term.id })) === null, 'the term was not deleted'),
+              verify: async () =>
+                assert(
+                  (await world.dataSource.getRepository<Category | Tag>(entity).findOneBy({ id: term.id })) === null,
+                  'the term was not deleted',
+                ),
             };
           },
           expect: row(ANONYMOUS, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN),
@@ -379,8 +465,12 @@ function ticketRoutes(): RouteSpec[] {
       const ticket = await world.ticket(event);
       const name = uniqueName('Renamed ticket');
       return {
-        request: { path: `${base}/${ticket.id}`, body: { post_id: event.id, name, edit_ticket_nonce: world.nonce('edit_ticket_nonce', caller) } },
-        verify: async () => assert((await world.dataSource.getRepository(Ticket).findOneBy({ id: ticket.id }))?.name === name, 'the update was not saved'),
+        request: {
+          path: `${base}/${ticket.id}`,
+          body: { post_id: event.id, name, edit_ticket_nonce: world.nonce('edit_ticket_nonce', caller) },
+        },
+        verify: async () =>
+          assert((await world.dataSource.getRepository(Ticket).findOneBy({ id: ticket.id }))?.name === name, 'the update was not saved'),
       };
     },
     expect:
@@ -403,7 +493,10 @@ function ticketRoutes(): RouteSpec[] {
                 const listed = ids(response.body.tickets);
                 assert(listed.includes(published.ticket.id), 'the published ticket is missing');
                 const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
-                assert(listed.includes(draft.ticket.id) === seesDraft, `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the draft event's ticket`);
+                assert(
+                  listed.includes(draft.ticket.id) === seesDraft,
+                  `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the draft event's ticket`,
+                );
               },
             };
           },
@@ -423,7 +516,14 @@ function ticketRoutes(): RouteSpec[] {
             return {
               request: {
                 path: base,
-                body: { post_id: event.id, provider: 'tc', name: uniqueName('New ticket'), price: '10', ticket: { mode: 'own', capacity: 5 }, add_ticket_nonce: world.nonce('add_ticket_nonce', caller) },
+                body: {
+                  post_id: event.id,
+                  provider: 'tc',
+                  name: uniqueName('New ticket'),
+                  price: '10',
+                  ticket: { mode: 'own', capacity: 5 },
+                  add_ticket_nonce: world.nonce('add_ticket_nonce', caller),
+                },
               },
             };
           },
@@ -449,7 +549,11 @@ function ticketRoutes(): RouteSpec[] {
         },
       ],
     },
-    ...(['POST', 'PUT', 'PATCH'] as const).map((method): RouteSpec => ({ method, path: `${base}/:id`, scenarios: [update('publish'), update('draft')] })),
+    ...(['POST', 'PUT', 'PATCH'] as const).map((method): RouteSpec => ({
+      method,
+      path: `${base}/:id`,
+      scenarios: [update('publish'), update('draft')],
+    })),
     {
       method: 'DELETE',
       path: `${base}/:id`,
@@ -461,8 +565,12 @@ function ticketRoutes(): RouteSpec[] {
             const { event } = await sharedTicket(world);
             const ticket = await world.ticket(event);
             return {
-              request: { path: `${base}/${ticket.id}`, body: { post_id: event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', caller) } },
-              verify: async () => assert(!(await world.dataSource.getRepository(Ticket).existsBy({ id: ticket.id })), 'the ticket was not deleted'),
+              request: {
+                path: `${base}/${ticket.id}`,
+                body: { post_id: event.id, remove_ticket_nonce: world.nonce('remove_ticket_nonce', caller) },
+              },
+              verify: async () =>
+                assert(!(await world.dataSource.getRepository(Ticket).existsBy({ id: ticket.id })), 'the ticket was not deleted'),
             };
           },
           expect: row(ANONYMOUS, 200, 200, 200, TICKET_FORBIDDEN, TICKET_FORBIDDEN, TICKET_FORBIDDEN),
@@ -496,7 +604,11 @@ function checkInScenario(body: (attendee: Attendee) => Record<string, unknown>, 
       const attendee = await world.attendee((await sharedTicket(world)).ticket);
       return {
         request: { path: path(attendee), body: body(attendee) },
-        verify: async () => assert((await world.dataSource.getRepository(Attendee).findOneBy({ id: attendee.id }))?.checkedIn === true, 'the attendee is not checked in'),
+        verify: async () =>
+          assert(
+            (await world.dataSource.getRepository(Attendee).findOneBy({ id: attendee.id }))?.checkedIn === true,
+            'the attendee is not checked in',
+          ),
       };
     },
     expect: MANAGERS_ONLY,
@@ -520,7 +632,10 @@ function attendeeRoutes(): RouteSpec[] {
                 const listed = ids(response.body.attendees);
                 assert(listed.includes(shown.id), 'the public attendee is missing');
                 const manages = ['administrator', 'editor', 'author'].includes(caller.principal);
-                assert(listed.includes(hidden.id) === manages, `${caller.principal} ${manages ? 'does not see' : 'sees'} the private attendee`);
+                assert(
+                  listed.includes(hidden.id) === manages,
+                  `${caller.principal} ${manages ? 'does not see' : 'sees'} the private attendee`,
+                );
               },
             };
           },
@@ -546,13 +661,25 @@ function attendeeRoutes(): RouteSpec[] {
         },
       ],
     },
-    ...(['POST', 'PUT', 'PATCH'] as const).map(
-      (method): RouteSpec => ({ method, path: `${base}/:id`, scenarios: [checkInScenario(() => ({ check_in: true }), (attendee) => `${base}/${attendee.id}`)] }),
-    ),
+    ...(['POST', 'PUT', 'PATCH'] as const).map((method): RouteSpec => ({
+      method,
+      path: `${base}/:id`,
+      scenarios: [
+        checkInScenario(
+          () => ({ check_in: true }),
+          (attendee) => `${base}/${attendee.id}`,
+        ),
+      ],
+    })),
     {
       method: 'POST',
       path: `${TICKETS_NS}/qr`,
-      scenarios: [checkInScenario((attendee) => ({ security_code: attendee.securityCode }), () => `${TICKETS_NS}/qr`)],
+      scenarios: [
+        checkInScenario(
+          (attendee) => ({ security_code: attendee.securityCode }),
+          () => `${TICKETS_NS}/qr`,
+        ),
+      ],
     },
   ];
 }
@@ -588,8 +715,12 @@ function cartRoutes(): RouteSpec[] {
         verify: async (response) => {
           const lines = await cartLines(world, { userId: world.userId('subscriber') });
           const expected = caller.principal === 'subscriber' ? 2 : 1;
-          assert(lines.find((line) => line.ticketId === ticket.id)?.quantity === expected, `buyer A's cart holds the wrong quantity after ${caller.principal}'s write`);
-          if (caller.principal === 'anonymous') assert(typeof response.headers['x-cart-token'] === 'string', 'an anonymous buyer gets a cart token');
+          assert(
+            lines.find((line) => line.ticketId === ticket.id)?.quantity === expected,
+            `buyer A's cart holds the wrong quantity after ${caller.principal}'s write`,
+          );
+          if (caller.principal === 'anonymous')
+            assert(typeof response.headers['x-cart-token'] === 'string', 'an anonymous buyer gets a cart token');
         },
       };
     },
@@ -609,7 +740,10 @@ function cartRoutes(): RouteSpec[] {
               request: { path },
               verify: (response) => {
                 const shown = (response.body.tickets as Array<{ ticket_id: number }>).some((line) => line.ticket_id === ticket.id);
-                assert(shown === (caller.principal === 'subscriber'), `${caller.principal} ${shown ? 'sees' : 'does not see'} buyer A's cart line`);
+                assert(
+                  shown === (caller.principal === 'subscriber'),
+                  `${caller.principal} ${shown ? 'sees' : 'does not see'} buyer A's cart line`,
+                );
               },
             };
           },
@@ -624,7 +758,9 @@ function cartRoutes(): RouteSpec[] {
             return {
               request: { path },
               verify: (response) => {
-                const shown = (response.body.tickets as Array<{ ticket_id: number; quantity: number }>).some((line) => line.ticket_id === ticket.id && line.quantity === 3);
+                const shown = (response.body.tickets as Array<{ ticket_id: number; quantity: number }>).some(
+                  (line) => line.ticket_id === ticket.id && line.quantity === 3,
+                );
                 assert(!shown, `${caller.principal} sees anonymous buyer A's cart (token ${guestA.cartToken})`);
               },
             };
@@ -649,7 +785,11 @@ function cartRoutes(): RouteSpec[] {
               await emptyCart(world, world.userId('subscriberB'));
               return {
                 request: { path: `${path}/checkout`, body },
-                verify: async () => assert((await cartLines(world, { userId: world.userId('subscriber') })).length === 1, "buyer A's cart was checked out by buyer B"),
+                verify: async () =>
+                  assert(
+                    (await cartLines(world, { userId: world.userId('subscriber') })).length === 1,
+                    "buyer A's cart was checked out by buyer B",
+                  ),
               };
             }
             return { request: { path: `${path}/checkout`, body }, caller: await world.fillCart(caller, ticket, 1) };
@@ -707,21 +847,29 @@ function orderRoutes(): RouteSpec[] {
         {
           name: "buyer A's order (author A's event)",
           other: 'subscriberB',
-          prepare: async (world) => ({ request: { path: `${base}/${await world.shared('buyer-a-order', () => buyerAOrder(world, true))}` } }),
+          prepare: async (world) => ({
+            request: { path: `${base}/${await world.shared('buyer-a-order', () => buyerAOrder(world, true))}` },
+          }),
           expect: row(ORDER_HIDDEN, 200, 200, 200, ORDER_HIDDEN, 200, ORDER_HIDDEN),
         },
         {
           name: "anonymous buyer A's order, by cart token",
           other: 'guestB',
           prepare: async (world) => {
-            const order = await world.shared('guest-a-order', async () => world.order({ principal: 'anonymous' }, (await sharedTicket(world)).ticket));
+            const order = await world.shared('guest-a-order', async () =>
+              world.order({ principal: 'anonymous' }, (await sharedTicket(world)).ticket),
+            );
             return { request: { path: `${base}/${order.id}` } };
           },
           expect: row(ORDER_HIDDEN, 200, 200, 200, ORDER_HIDDEN, ORDER_HIDDEN, ORDER_HIDDEN),
         },
       ],
     },
-    { method: 'POST', path: `${base}/:id/complete`, scenarios: [transition('complete', true, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))] },
+    {
+      method: 'POST',
+      path: `${base}/:id/complete`,
+      scenarios: [transition('complete', true, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))],
+    },
     {
       method: 'POST',
       path: `${base}/:id/cancel`,
@@ -730,7 +878,11 @@ function orderRoutes(): RouteSpec[] {
         transition('cancel', false, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN)),
       ],
     },
-    { method: 'POST', path: `${base}/:id/refund`, scenarios: [transition('refund', false, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))] },
+    {
+      method: 'POST',
+      path: `${base}/:id/refund`,
+      scenarios: [transition('refund', false, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))],
+    },
   ];
 }
 
@@ -766,8 +918,13 @@ function resendRoutes(): RouteSpec[] {
         {
           name: "attendee of buyer A's completed order (author A's event)",
           other: 'subscriberB',
-          prepare: async (world) => ({ request: { path: `${TICKETS_NS}/attendees/${(await buyerACompletedOrder(world)).attendeeId}/resend` } }),
-          expect: row(ANONYMOUS, 202, 202, 202, { status: 404, code: 'attendee-not-found' }, 202, { status: 404, code: 'attendee-not-found' }),
+          prepare: async (world) => ({
+            request: { path: `${TICKETS_NS}/attendees/${(await buyerACompletedOrder(world)).attendeeId}/resend` },
+          }),
+          expect: row(ANONYMOUS, 202, 202, 202, { status: 404, code: 'attendee-not-found' }, 202, {
+            status: 404,
+            code: 'attendee-not-found',
+          }),
         },
       ],
     },
@@ -793,8 +950,22 @@ function webhookRoutes(): RouteSpec[] {
     expect: ADMIN_ONLY(status),
   });
   return [
-    { method: 'GET', path: base, scenarios: [{ name: 'the endpoints', prepare: () => Promise.resolve({ request: { path: base } }), expect: ADMIN_ONLY(200) }] },
-    { method: 'POST', path: base, scenarios: [{ name: 'create', prepare: () => Promise.resolve({ request: { path: base, body: { url: WEBHOOK_URL } } }), expect: ADMIN_ONLY(201) }] },
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [{ name: 'the endpoints', prepare: () => Promise.resolve({ request: { path: base } }), expect: ADMIN_ONLY(200) }],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: 'create',
+          prepare: () => Promise.resolve({ request: { path: base, body: { url: WEBHOOK_URL } } }),
+          expect: ADMIN_ONLY(201),
+        },
+      ],
+    },
     { method: 'GET', path: `${base}/:id`, scenarios: [onEndpoint('an endpoint', '', 200)] },
     { method: 'PATCH', path: `${base}/:id`, scenarios: [onEndpoint('change', '', 200, { description: 'matrix' })] },
     { method: 'PUT', path: `${base}/:id`, scenarios: [onEndpoint('change', '', 200, { description: 'matrix' })] },
@@ -849,7 +1020,9 @@ export const ROUTE_TABLE: RouteSpec[] = [
   {
     method: 'GET',
     path: REFUSED_DOCS_FILE,
-    scenarios: [{ ...get(REFUSED_DOCS_FILE), name: 'refused to everyone', expect: row(NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE) }],
+    scenarios: [
+      { ...get(REFUSED_DOCS_FILE), name: 'refused to everyone', expect: row(NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE) },
+    ],
   },
   ...['/health', '/health/ready', '/health/live', '/metrics'].map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
   {
@@ -863,7 +1036,8 @@ export const ROUTE_TABLE: RouteSpec[] = [
             request: { path: `${TICKETS_NS}/nonces` },
             verify: (response) => {
               const nonces = world.testApp.app.get(NonceService);
-              for (const action of NONCE_ACTIONS) assert(nonces.verify(response.body[action], action, caller.user!.id), `${action} is not the caller's`);
+              for (const action of NONCE_ACTIONS)
+                assert(nonces.verify(response.body[action], action, caller.user!.id), `${action} is not the caller's`);
             },
           }),
         expect: row(ANONYMOUS, 200, 200, 200, 200, 200),

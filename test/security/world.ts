@@ -68,7 +68,10 @@ export function uniqueName(prefix: string): string {
 }
 
 function slugOf(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 export interface EventOptions {
@@ -116,7 +119,8 @@ export class World {
       ['subscriber', 'subscriber'],
       ['subscriberB', 'subscriber'],
     ];
-    for (const [key, role] of roles) users[key] = await createUser(testApp, role, `sec-${key.toLowerCase()}-${randomBytes(2).toString('hex')}`);
+    for (const [key, role] of roles)
+      users[key] = await createUser(testApp, role, `sec-${key.toLowerCase()}-${randomBytes(2).toString('hex')}`);
     return new World(testApp, users);
   }
 
@@ -163,7 +167,16 @@ export class World {
   /** Sends `spec` as `caller`: Basic credentials for users, X-Cart-Token for anonymous buyers. */
   send(method: Method, spec: RequestSpec, caller: Caller): request.Test {
     const agent = request(this.testApp.server);
-    let test = method === 'GET' ? agent.get(spec.path) : method === 'POST' ? agent.post(spec.path) : method === 'PUT' ? agent.put(spec.path) : method === 'PATCH' ? agent.patch(spec.path) : agent.delete(spec.path);
+    let test =
+      method === 'GET'
+        ? agent.get(spec.path)
+        : method === 'POST'
+          ? agent.post(spec.path)
+          : method === 'PUT'
+            ? agent.put(spec.path)
+            : method === 'PATCH'
+              ? agent.patch(spec.path)
+              : agent.delete(spec.path);
     if (spec.query) test = test.query(spec.query as Record<string, string>);
     if (caller.user) test = test.set('Authorization', caller.user.authorization);
     if (caller.cartToken) test = test.set('X-Cart-Token', caller.cartToken);
@@ -331,7 +344,11 @@ export class World {
 
   /** Puts `quantity` of `ticket` in the buyer's cart; returns the buyer as they identify afterwards. */
   async fillCart(buyer: Caller, ticket: Ticket, quantity = 1): Promise<Caller> {
-    const response = await this.send('POST', { path: `${TICKETS_NS}/cart`, body: { provider: ticket.provider, tickets: [{ ticket_id: ticket.id, quantity }] } }, buyer);
+    const response = await this.send(
+      'POST',
+      { path: `${TICKETS_NS}/cart`, body: { provider: ticket.provider, tickets: [{ ticket_id: ticket.id, quantity }] } },
+      buyer,
+    );
     if (response.status !== 200) throw new Error(`cart write failed: ${response.status} ${JSON.stringify(response.body)}`);
     const token = response.headers['x-cart-token'] as string | undefined;
     return token ? { ...buyer, cartToken: token } : buyer;
@@ -342,7 +359,10 @@ export class World {
     const identified = await this.fillCart(buyer, ticket);
     const response = await this.send(
       'POST',
-      { path: `${TICKETS_NS}/cart/checkout`, body: { provider: ticket.provider, purchaser: { name: 'Buyer Person', email: 'buyer@example.org' } } },
+      {
+        path: `${TICKETS_NS}/cart/checkout`,
+        body: { provider: ticket.provider, purchaser: { name: 'Buyer Person', email: 'buyer@example.org' } },
+      },
       identified,
     );
     if (response.status !== 201) throw new Error(`checkout failed: ${response.status} ${JSON.stringify(response.body)}`);

@@ -62,7 +62,10 @@ export class AttendeeResponseDoc {
   @ApiPropertyOptional({ description: 'Managers only' }) sku?: string;
   @ApiPropertyOptional({ description: 'Managers only' }) email?: string;
   @ApiPropertyOptional({ description: 'Managers only' }) checked_in?: boolean;
-  @ApiPropertyOptional({ description: 'Managers only: false, or the check-in', oneOf: [{ type: 'boolean', enum: [false] }, { $ref: '#/components/schemas/CheckinDetails' }] })
+  @ApiPropertyOptional({
+    description: 'Managers only: false, or the check-in',
+    oneOf: [{ type: 'boolean', enum: [false] }, { $ref: '#/components/schemas/CheckinDetails' }],
+  })
   checkin_details?: false | CheckinDetailsDoc;
   @ApiPropertyOptional({ description: 'Managers only', enum: [false] }) is_subscribed?: boolean;
   @ApiPropertyOptional({ description: 'Managers only', enum: [true] }) is_purchaser?: boolean;

@@ -50,17 +50,27 @@ export class ListAttendeesQuery {
   @Allow()
   per_page?: string;
 
-  @ApiPropertyOptional({ description: 'Ticket providers: rsvp, tc (tribe-commerce and tpp read as tc); unknown ones match nothing', type: [String], ...LIST })
+  @ApiPropertyOptional({
+    description: 'Ticket providers: rsvp, tc (tribe-commerce and tpp read as tc); unknown ones match nothing',
+    type: [String],
+    ...LIST,
+  })
   @WordList('provider')
   provider?: string[];
 
-  @ApiPropertyOptional({ description: "Text in the holder's name; for attendees of events the caller manages also in the email and the security code" })
+  @ApiPropertyOptional({
+    description: "Text in the holder's name; for attendees of events the caller manages also in the email and the security code",
+  })
   @IsOptional()
   @IsString({ message: 'search must be a string' })
   @MaxLength(200, { message: 'search must be at most 200 characters long' })
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Skip this many matching attendees before paging; `total` still counts every match (0 once the offset skips them all)', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({
+    description: 'Skip this many matching attendees before paging; `total` still counts every match (0 once the offset skips them all)',
+    type: 'integer',
+    minimum: 0,
+  })
   @IsOptional()
   @ToInteger()
   @IsInt({ message: 'offset must be an integer from 0' })
@@ -74,7 +84,11 @@ export class ListAttendeesQuery {
   @IsIn(['ASC', 'DESC'], { message: 'order must be ASC or DESC' })
   order?: 'ASC' | 'DESC';
 
-  @ApiPropertyOptional({ description: 'Sort key (title: holder name; include: the order of `include`; slug: as id)', enum: ATTENDEE_ORDER_BY, default: 'id' })
+  @ApiPropertyOptional({
+    description: 'Sort key (title: holder name; include: the order of `include`; slug: as id)',
+    enum: ATTENDEE_ORDER_BY,
+    default: 'id',
+  })
   @IsOptional()
   @IsIn(ATTENDEE_ORDER_BY, { message: `orderby must be one of ${ATTENDEE_ORDER_BY.join(', ')}` })
   orderby?: AttendeeOrderBy;
@@ -107,13 +121,19 @@ export class ListAttendeesQuery {
   @IdList('exclude', 'attendee ids')
   exclude?: number[];
 
-  @ApiPropertyOptional({ description: 'Paid at most this price (exact decimal, e.g. 25 or 25.50); matches only attendees of events the caller manages', type: String })
+  @ApiPropertyOptional({
+    description: 'Paid at most this price (exact decimal, e.g. 25 or 25.50); matches only attendees of events the caller manages',
+    type: String,
+  })
   @IsOptional()
   @IsString({ message: 'price_max must be a non-negative decimal number' })
   @MaxLength(20, { message: 'price_max must be a non-negative decimal number' })
   price_max?: string;
 
-  @ApiPropertyOptional({ description: 'Paid at least this price (exact decimal); matches only attendees of events the caller manages', type: String })
+  @ApiPropertyOptional({
+    description: 'Paid at least this price (exact decimal); matches only attendees of events the caller manages',
+    type: String,
+  })
   @IsOptional()
   @IsString({ message: 'price_min must be a non-negative decimal number' })
   @MaxLength(20, { message: 'price_min must be a non-negative decimal number' })
@@ -152,20 +172,30 @@ export class ListAttendeesQuery {
   @WordList('order_status')
   order_status?: string[];
 
-  @ApiPropertyOptional({ description: 'Checked in (true) or not (false); matches only attendees of events the caller manages', type: Boolean })
+  @ApiPropertyOptional({
+    description: 'Checked in (true) or not (false); matches only attendees of events the caller manages',
+    type: Boolean,
+  })
   @IsOptional()
   @ToBoolean()
   @IsBoolean({ message: 'checkedin must be a boolean' })
   checkedin?: boolean;
 
-  @ApiPropertyOptional({ description: 'RSVP answers (yes, no): RSVP attendees with one of them; other attendees always pass', type: [String], ...LIST })
+  @ApiPropertyOptional({
+    description: 'RSVP answers (yes, no): RSVP attendees with one of them; other attendees always pass',
+    type: [String],
+    ...LIST,
+  })
   @IsOptional()
   @ToList()
   @MaxListValues('rsvp_going_status')
   @IsIn(['yes', 'no'], { each: true, message: 'rsvp_going_status must hold yes or no' })
   rsvp_going_status?: string[];
 
-  @ApiPropertyOptional({ description: "Whether the attendee's ticket collects attendee information (its iac setting is not none)", type: Boolean })
+  @ApiPropertyOptional({
+    description: "Whether the attendee's ticket collects attendee information (its iac setting is not none)",
+    type: Boolean,
+  })
   @IsOptional()
   @ToBoolean()
   @IsBoolean({ message: 'attendee_information_available must be a boolean' })

@@ -13,7 +13,10 @@ export class GetCartQuery {
   @Allow()
   provider?: unknown[];
 
-  @ApiPropertyOptional({ description: 'Only the tickets of this event; it must exist (400) and have tickets (403 post-has-no-tickets)', type: 'integer' })
+  @ApiPropertyOptional({
+    description: 'Only the tickets of this event; it must exist (400) and have tickets (403 post-has-no-tickets)',
+    type: 'integer',
+  })
   @IsOptional()
   @ToInteger()
   @IsInt({ message: 'post_id must be an event id' })

@@ -20,7 +20,11 @@ export class CartTicketLineDto {
   @Max(MAX_ID, { message: 'ticket_id must be a ticket id' })
   ticket_id: number;
 
-  @ApiProperty({ description: 'Units wanted; replaces the quantity in the cart, 0 removes the ticket. At most MAX_TICKETS_PER_ORDER.', type: 'integer', minimum: 0 })
+  @ApiProperty({
+    description: 'Units wanted; replaces the quantity in the cart, 0 removes the ticket. At most MAX_TICKETS_PER_ORDER.',
+    type: 'integer',
+    minimum: 0,
+  })
   @IsDefined()
   @ToInteger()
   @IsInt({ message: 'quantity must be a whole number' })
@@ -55,7 +59,11 @@ export class CartTicketMetaDto {
   @IsProviderName()
   provider?: string;
 
-  @ApiProperty({ description: 'One object of registration fields per attendee; [] clears them', type: 'array', items: { type: 'object', additionalProperties: true } })
+  @ApiProperty({
+    description: 'One object of registration fields per attendee; [] clears them',
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+  })
   @IsDefined()
   @IsArray({ message: 'items must be a list of objects' })
   @IsObject({ each: true, message: 'items must be a list of objects' })
@@ -70,7 +78,11 @@ export class UpdateCartDto {
   @IsProviderName()
   provider: string;
 
-  @ApiPropertyOptional({ description: 'Tickets to set: each listed ticket gets this quantity (0 removes it); unlisted tickets are left alone', type: [CartTicketLineDto], nullable: true })
+  @ApiPropertyOptional({
+    description: 'Tickets to set: each listed ticket gets this quantity (0 removes it); unlisted tickets are left alone',
+    type: [CartTicketLineDto],
+    nullable: true,
+  })
   @IsOptional()
   @IsArray({ message: 'tickets must be a list of {ticket_id, quantity}' })
   // Each entry an object: nested validation walks into a list instead of refusing it.
@@ -80,7 +92,11 @@ export class UpdateCartDto {
   @Type(() => CartTicketLineDto)
   tickets?: CartTicketLineDto[] | null;
 
-  @ApiPropertyOptional({ description: 'Registration answers per ticket, stored for the attendees made at checkout', type: [CartTicketMetaDto], nullable: true })
+  @ApiPropertyOptional({
+    description: 'Registration answers per ticket, stored for the attendees made at checkout',
+    type: [CartTicketMetaDto],
+    nullable: true,
+  })
   @IsOptional()
   @IsArray({ message: 'meta must be a list of {ticket_id, items}' })
   @IsObject({ each: true, message: 'meta must be a list of {ticket_id, items}' })

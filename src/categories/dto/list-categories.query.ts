@@ -5,7 +5,11 @@ import { ListTermsQuery } from '../../common/terms/list-terms.query';
 
 /** Query parameters of GET /categories: the term list filters plus `parent`. */
 export class ListCategoriesQuery extends ListTermsQuery {
-  @ApiPropertyOptional({ description: 'Only children of this category (an existing one); 0 for top-level categories', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({
+    description: 'Only children of this category (an existing one); 0 for top-level categories',
+    type: 'integer',
+    minimum: 0,
+  })
   @IsOptional()
   @ToInteger()
   @Min(0)

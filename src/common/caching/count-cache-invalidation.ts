@@ -1,6 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntitySubscriberInterface, InsertEvent, QueryRunner, RemoveEvent, SoftRemoveEvent, TransactionCommitEvent, TransactionRollbackEvent, UpdateEvent } from 'typeorm';
+import {
+  DataSource,
+  EntitySubscriberInterface,
+  InsertEvent,
+  QueryRunner,
+  RemoveEvent,
+  SoftRemoveEvent,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+  UpdateEvent,
+} from 'typeorm';
 import { isLockConflict } from '../database/transactions';
 import { COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
 
@@ -92,6 +102,9 @@ export class CountCacheInvalidation implements EntitySubscriberInterface {
 
   private async renew(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
     const names = [...scopes];
-    await runner.query(`UPDATE cache_generations SET generation = generation + 1 WHERE name IN (${names.map(() => '?').join(', ')})`, names);
+    await runner.query(
+      `UPDATE cache_generations SET generation = generation + 1 WHERE name IN (${names.map(() => '?').join(', ')})`,
+      names,
+    );
   }
 }

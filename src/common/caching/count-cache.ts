@@ -16,7 +16,18 @@ export const COUNT_SCOPES: readonly CountScope[] = ['events', 'tickets', 'attend
 
 /** The tables whose writes change each scope's counts (see CountCacheInvalidation). */
 export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>> = {
-  events: ['events', 'event_series_occurrences', 'event_venue_links', 'event_organizer_links', 'event_category_links', 'event_tag_links', 'venues', 'organizers', 'event_categories', 'event_tags'],
+  events: [
+    'events',
+    'event_series_occurrences',
+    'event_venue_links',
+    'event_organizer_links',
+    'event_category_links',
+    'event_tag_links',
+    'venues',
+    'organizers',
+    'event_categories',
+    'event_tags',
+  ],
   tickets: ['tickets', 'ticket_capacity_counters', 'ticket_pools', 'events'],
   attendees: ['attendees', 'orders', 'order_items', 'tickets', 'events'],
 };
@@ -40,7 +51,14 @@ interface Entry {
  * cost 1.7 KB (measured) to 20 KB (issue 12) a count; the digest is 27 characters.
  */
 export function countKey(scope: CountScope, sql: string, parameters: unknown[]): string {
-  return createHash('sha1').update(scope).update('\0').update(sql.replace(/\s+/g, ' ').trim()).update('\0').update(JSON.stringify(parameters)).digest('base64').slice(0, 27);
+  return createHash('sha1')
+    .update(scope)
+    .update('\0')
+    .update(sql.replace(/\s+/g, ' ').trim())
+    .update('\0')
+    .update(JSON.stringify(parameters))
+    .digest('base64')
+    .slice(0, 27);
 }
 
 /** The generations one request has read: its counts agree with each other and cost one read per scope. */
@@ -72,7 +90,8 @@ export class CountCache {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     const maxSize = Math.floor(config.countCacheMb * 1024 * 1024);
-    this.entries = maxSize >= COUNT_CACHE_ENTRY_BYTES ? new LRUCache<string, Entry>({ maxSize, sizeCalculation: () => COUNT_CACHE_ENTRY_BYTES }) : null;
+    this.entries =
+      maxSize >= COUNT_CACHE_ENTRY_BYTES ? new LRUCache<string, Entry>({ maxSize, sizeCalculation: () => COUNT_CACHE_ENTRY_BYTES }) : null;
   }
 
   /** Counts kept, and the bytes they are reckoned to take (for tests and diagnostics). */
@@ -89,7 +108,11 @@ export class CountCache {
    * `builder.getCount()`, from the cache when nothing in `scope` changed since it was counted.
    * `manager` is the one `builder` was made from (a transaction's is never cached).
    */
-  async count<T extends ObjectLiteral>(scope: CountScope, builder: SelectQueryBuilder<T>, manager: EntityManager = this.dataSource.manager): Promise<number> {
+  async count<T extends ObjectLiteral>(
+    scope: CountScope,
+    builder: SelectQueryBuilder<T>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<number> {
     if (!this.enabled(manager)) return builder.getCount();
     const [sql, parameters] = builder.getQueryAndParameters();
     const key = countKey(scope, sql, parameters);

@@ -6,7 +6,8 @@ function fakeDataSource(type: string, transaction: (work: (manager: EntityManage
   return { options: { type }, transaction } as unknown as DataSource;
 }
 
-const deadlock = () => Object.assign(new Error('Deadlock found when trying to get lock'), { driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 } });
+const deadlock = () =>
+  Object.assign(new Error('Deadlock found when trying to get lock'), { driverError: { code: 'ER_LOCK_DEADLOCK', errno: 1213 } });
 
 describe('runInTransaction', () => {
   it('runs a MySQL transaction again after a deadlock or a lock wait timeout', async () => {

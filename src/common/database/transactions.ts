@@ -73,7 +73,11 @@ function backOff(retry: number): Promise<void> {
  * (a second connection taken while this one is held can stall the pool), and it must be safe to run
  * again from the start.
  */
-export async function runInTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+export async function runInTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   // On SQLite transactions are made exclusive at the data source (database/sqlite-serialization.ts).
   if (dataSource.options.type !== 'mysql') return dataSource.transaction(work);
   const attempt = () => (options.readCommitted ? dataSource.transaction('READ COMMITTED', work) : dataSource.transaction(work));

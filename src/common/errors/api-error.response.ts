@@ -7,7 +7,10 @@ export class ApiErrorDataResponse {
 
   @ApiPropertyOptional({
     description: 'Missing fields (a list) or invalid fields with the reason for each (an object)',
-    oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'object', additionalProperties: { type: 'string' } }],
+    oneOf: [
+      { type: 'array', items: { type: 'string' } },
+      { type: 'object', additionalProperties: { type: 'string' } },
+    ],
   })
   params?: string[] | Record<string, string>;
 }

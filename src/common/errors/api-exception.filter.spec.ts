@@ -5,8 +5,16 @@ import { ApiExceptionFilter } from './api-exception.filter';
 describe('ApiExceptionFilter.toBody', () => {
   const filter = new ApiExceptionFilter();
   // The filter logs what it does not expect; keep test output quiet.
-  beforeAll(() => jest.spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'error').mockImplementation(() => undefined));
-  beforeAll(() => jest.spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'warn').mockImplementation(() => undefined));
+  beforeAll(() =>
+    jest
+      .spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'error')
+      .mockImplementation(() => undefined),
+  );
+  beforeAll(() =>
+    jest
+      .spyOn((filter as unknown as { logger: { error: () => void; warn: () => void } }).logger, 'warn')
+      .mockImplementation(() => undefined),
+  );
 
   it('renders domain errors as they are', () => {
     expect(filter.toBody(new ApiError('ticket-not-found', 'The requested ticket does not exist.', 404))).toEqual({
@@ -23,19 +31,30 @@ describe('ApiExceptionFilter.toBody', () => {
   });
 
   it('answers constraint violations from concurrent changes with 409', () => {
-    expect(filter.toBody(Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY' }))).toMatchObject({ code: 'rest_conflict', data: { status: 409 } });
+    expect(filter.toBody(Object.assign(new Error('dup'), { code: 'ER_DUP_ENTRY' }))).toMatchObject({
+      code: 'rest_conflict',
+      data: { status: 409 },
+    });
     expect(filter.toBody(Object.assign(new Error('dup'), { code: 'SQLITE_CONSTRAINT_UNIQUE' })).data.status).toBe(409);
   });
 
   it('answers lock contention and an unreachable database with 503', () => {
-    expect(filter.toBody(Object.assign(new Error('deadlock'), { code: 'ER_LOCK_DEADLOCK' }))).toMatchObject({ code: 'database-busy', data: { status: 503 } });
-    expect(filter.toBody(Object.assign(new Error('down'), { code: 'ECONNREFUSED' }))).toMatchObject({ code: 'db-unavailable', data: { status: 503 } });
+    expect(filter.toBody(Object.assign(new Error('deadlock'), { code: 'ER_LOCK_DEADLOCK' }))).toMatchObject({
+      code: 'database-busy',
+      data: { status: 503 },
+    });
+    expect(filter.toBody(Object.assign(new Error('down'), { code: 'ECONNREFUSED' }))).toMatchObject({
+      code: 'db-unavailable',
+      data: { status: 503 },
+    });
   });
 
   it('answers a statement stopped by the statement timeout with 503 db-timeout', () => {
     const mariadb = Object.assign(new Error('Query execution was interrupted (max_statement_time exceeded)'), { errno: 1969 });
     expect(filter.toBody(mariadb)).toMatchObject({ code: 'db-timeout', data: { status: 503 } });
-    expect(filter.toBody({ message: 'wrapped', driverError: { code: 'ER_QUERY_TIMEOUT', errno: 3024 } })).toMatchObject({ code: 'db-timeout' });
+    expect(filter.toBody({ message: 'wrapped', driverError: { code: 'ER_QUERY_TIMEOUT', errno: 3024 } })).toMatchObject({
+      code: 'db-timeout',
+    });
   });
 
   it('answers a connection the driver marked broken with 503 db-unavailable', () => {

@@ -20,7 +20,8 @@ const PARSER_ERRORS: Record<string, () => ApiError> = {
   'request.aborted': () => new ApiError('rest_request_aborted', 'The request was aborted by the client.', 400),
   'request.size.invalid': () => new ApiError('rest_bad_request', 'The request body length does not match its header.', 400),
   'parameters.too.many': () => new ApiError('rest_request_too_large', 'The request has too many parameters.', 413),
-  'querystring.parse.rangeError': () => new ApiError('rest_bad_request', `The form body is nested deeper than ${PARSE_LIMITS.depth} levels.`, 400),
+  'querystring.parse.rangeError': () =>
+    new ApiError('rest_bad_request', `The form body is nested deeper than ${PARSE_LIMITS.depth} levels.`, 400),
   'entity.too.deep': () => new ApiError('rest_invalid_json', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`, 400),
 };
 
@@ -54,7 +55,8 @@ export function jsonNestedDeeperThan(body: Uint8Array, limit: number): boolean {
 
 /** body-parser's `verify` hook: runs on the raw bytes before JSON.parse. */
 function refuseDeepJson(_request: unknown, _response: unknown, body: Buffer): void {
-  if (jsonNestedDeeperThan(body, MAX_JSON_DEPTH)) throw Object.assign(new Error('JSON body nested too deeply'), { status: 400, type: 'entity.too.deep' });
+  if (jsonNestedDeeperThan(body, MAX_JSON_DEPTH))
+    throw Object.assign(new Error('JSON body nested too deeply'), { status: 400, type: 'entity.too.deep' });
 }
 
 function toApiError(error: unknown): unknown {
@@ -107,7 +109,9 @@ function multipartFields(limitBytes: number): RequestHandler[] {
       next();
       return;
     }
-    const parts = new globalThis.Response(Uint8Array.from(request.body), { headers: { 'content-type': request.headers['content-type'] ?? '' } });
+    const parts = new globalThis.Response(Uint8Array.from(request.body), {
+      headers: { 'content-type': request.headers['content-type'] ?? '' },
+    });
     parts.formData().then(
       (form) => {
         const pairs: string[] = [];
@@ -115,7 +119,8 @@ function multipartFields(limitBytes: number): RequestHandler[] {
           if (typeof value !== 'string') return next(fileUploadsRefused());
           pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
         }
-        if (pairs.length > PARSE_LIMITS.parameterLimit) return next(new ApiError('rest_request_too_large', 'The form has too many fields.', 413));
+        if (pairs.length > PARSE_LIMITS.parameterLimit)
+          return next(new ApiError('rest_request_too_large', 'The form has too many fields.', 413));
         try {
           request.body = qs.parse(pairs.join('&'), { ...PARSE_LIMITS, strictDepth: true });
         } catch {

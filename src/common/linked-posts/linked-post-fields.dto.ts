@@ -1,5 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, MaxLength, Min, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateIf,
+  ValidationOptions,
+} from 'class-validator';
 import { FixedOffsetZone } from 'luxon';
 import { parseDateInput } from '../dates/date-input';
 import { ToInteger } from '../http/transforms';
@@ -40,13 +51,21 @@ export class LinkedPostFieldsDto {
   @RichTextLimits('excerpt')
   excerpt?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'URL-friendly name; made from the name when omitted or "", made unique with -2, -3...', maxLength: 190 })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'URL-friendly name; made from the name when omitted or "", made unique with -2, -3...',
+    maxLength: 190,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(190)
   slug?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Publication status. Callers who cannot publish get pending instead of publish.',
+    enum: POST_STATUSES,
+  })
   @IsOptional()
   @IsIn(POST_STATUSES, { message: `status must be one of ${POST_STATUSES.join(', ')}` })
   status?: PostStatus | null;
@@ -66,7 +85,10 @@ export class LinkedPostFieldsDto {
   @Min(1, { message: 'author must be a user id' })
   author?: number | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS); wins over date_utc. "" is ignored.' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Publication date in the site time zone (YYYY-MM-DD HH:MM:SS); wins over date_utc. "" is ignored.',
+  })
   @IsOptional()
   @UnlessEmpty()
   @IsDateInput()

@@ -26,19 +26,29 @@ export class LinkedPostListQueryDto implements LinkedPostListQuery {
   @Min(1, { message: 'event must be an event id' })
   event?: number;
 
-  @ApiPropertyOptional({ description: 'true: linked to at least one event that is not a draft, pending or trashed; false: the others', type: Boolean })
+  @ApiPropertyOptional({
+    description: 'true: linked to at least one event that is not a draft, pending or trashed; false: the others',
+    type: Boolean,
+  })
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
   has_events?: boolean;
 
-  @ApiPropertyOptional({ description: 'true: only those linked to an event, visible to the caller, that has not ended yet', type: Boolean, default: false })
+  @ApiPropertyOptional({
+    description: 'true: only those linked to an event, visible to the caller, that has not ended yet',
+    type: Boolean,
+    default: false,
+  })
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
   only_with_upcoming?: boolean;
 
-  @ApiPropertyOptional({ type: String, description: 'Post status (anonymous callers: publish only); a comma-separated list for signed-in callers' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Post status (anonymous callers: publish only); a comma-separated list for signed-in callers',
+  })
   @IsOptional()
   @Allow()
   status?: unknown;

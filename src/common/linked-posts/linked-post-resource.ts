@@ -31,7 +31,11 @@ export function postNotAccessible(type: LinkedPostType): ApiError {
   return new ApiError(`${type}-not-accessible`, `The requested ${type} is not accessible`, 403);
 }
 
-export async function findPostOr404<T extends PostEntity>(manager: EntityManager, resource: LinkedPostResource<T>, key: PostKey): Promise<T> {
+export async function findPostOr404<T extends PostEntity>(
+  manager: EntityManager,
+  resource: LinkedPostResource<T>,
+  key: PostKey,
+): Promise<T> {
   const alias = resource.type;
   const query = manager.createQueryBuilder(resource.entity, alias);
   if ('id' in key) query.where(`${alias}.id = :id`, { id: key.id });
@@ -79,11 +83,14 @@ function restrictToVisibleEvents(query: SelectQueryBuilder<ObjectLiteral>, alias
   } else if (hasCapability(user, 'read_private_events')) {
     query.andWhere(`${alias}.status IN (:...visibleEventStatuses)`, { visibleEventStatuses: ['publish', 'private'] });
   } else {
-    query.andWhere(`(${alias}.status = :visibleEventStatus OR (${alias}.status = :privateEventStatus AND ${alias}.authorId = :eventReader))`, {
-      visibleEventStatus: 'publish',
-      privateEventStatus: 'private',
-      eventReader: user.id,
-    });
+    query.andWhere(
+      `(${alias}.status = :visibleEventStatus OR (${alias}.status = :privateEventStatus AND ${alias}.authorId = :eventReader))`,
+      {
+        visibleEventStatus: 'publish',
+        privateEventStatus: 'private',
+        eventReader: user.id,
+      },
+    );
   }
 }
 
@@ -125,7 +132,11 @@ async function applyLinkedEventFilters<T extends ObjectLiteral>(
   if (filters.event !== undefined) {
     const eventId = filters.event;
     if (!(await manager.existsBy(Event, { id: eventId }))) throw invalidParam('event', 'event must be the id of an existing event');
-    query.andWhere(linkedEventExists(query, alias, resource, (events) => events.andWhere('eventLink.eventId = :linkedEventId', { linkedEventId: eventId })));
+    query.andWhere(
+      linkedEventExists(query, alias, resource, (events) =>
+        events.andWhere('eventLink.eventId = :linkedEventId', { linkedEventId: eventId }),
+      ),
+    );
   }
   if (filters.has_events !== undefined) {
     const exists = linkedEventExists(query, alias, resource, (events) =>
@@ -169,7 +180,12 @@ export async function listLinkedPosts<T extends PostEntity>(
   const alias = resource.type;
   const query = manager.createQueryBuilder(resource.entity, alias);
   applyPostVisibility(query, alias, user, statuses);
-  if (filters.search) applyWordSearch(query, resource.searchProperties.map((property) => `${alias}.${property}`), filters.search);
+  if (filters.search)
+    applyWordSearch(
+      query,
+      resource.searchProperties.map((property) => `${alias}.${property}`),
+      filters.search,
+    );
   await applyLinkedEventFilters(manager, query, alias, resource, filters, user, now);
   const [posts, total] = await query
     .orderBy(`${alias}.publishedAt`, 'DESC')

@@ -54,4 +54,3 @@ export class PostBaseResponse {
   @ApiProperty({ description: 'Permalink of the post on the site' })
   url: string;
 }
-

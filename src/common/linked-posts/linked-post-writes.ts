@@ -113,7 +113,8 @@ export async function findMatchingPost<T extends PostEntity>(
 
 function requestedPublicationDate(input: LinkedPostFieldsDto, siteTimezone: string): Date | undefined {
   // `date` (site time) wins over `date_utc`, as in the original; "" and null count as absent.
-  const [raw, zoneName] = input.date !== undefined && input.date !== null && input.date !== '' ? [input.date, siteTimezone] : [input.date_utc, 'UTC'];
+  const [raw, zoneName] =
+    input.date !== undefined && input.date !== null && input.date !== '' ? [input.date, siteTimezone] : [input.date_utc, 'UTC'];
   if (raw === undefined || raw === null || raw === '') return undefined;
   const zone = resolveTimeZone(zoneName) ?? resolveTimeZone('UTC');
   const parsed = zone ? parseDateInput(raw, zone) : null;

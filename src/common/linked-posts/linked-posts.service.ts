@@ -9,7 +9,14 @@ import { trashOrRemove } from '../posts/post-lifecycle';
 import { assertCanDelete, assertCanEdit } from '../posts/post-permissions';
 import type { PostEntity } from '../posts/post.entity-base';
 import type { LinkedPostFieldsDto } from './linked-post-fields.dto';
-import { assertCanReadPost, findPostOr404, LinkedPostListQuery, LinkedPostResource, listLinkedPosts, PostKey } from './linked-post-resource';
+import {
+  assertCanReadPost,
+  findPostOr404,
+  LinkedPostListQuery,
+  LinkedPostResource,
+  listLinkedPosts,
+  PostKey,
+} from './linked-post-resource';
 import {
   applyColumns,
   applyPostMeta,
@@ -54,7 +61,11 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   /** Columns that follow others (a venue's `stateprovince`), after the sent ones are applied. */
   protected deriveColumns(_post: T, _input: Partial<Input>, _existing: boolean): void {}
 
-  protected async listPage(query: LinkedPostListQuery, context: RequestContext, collectionPath: string): Promise<LinkedPostListPage<Response>> {
+  protected async listPage(
+    query: LinkedPostListQuery,
+    context: RequestContext,
+    collectionPath: string,
+  ): Promise<LinkedPostListPage<Response>> {
     const page = await listLinkedPosts(this.dataSource.manager, this.resource, query, context.user, this.clock.now());
     return {
       items: page.posts.map((post) => this.toResponse(post, context)),
@@ -72,7 +83,12 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
 
   /** Creates the post, or returns the visible one that already matches every field sent. */
   async create(input: Input, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await this.dataSource.transaction((manager) => this.findOrCreate(this.writeFor(manager, user, (field) => field), input));
+    const post = await this.dataSource.transaction((manager) =>
+      this.findOrCreate(
+        this.writeFor(manager, user, (field) => field),
+        input,
+      ),
+    );
     return this.toResponse(post, context);
   }
 
@@ -110,7 +126,10 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   async findOrCreateForEvent(fields: Record<string, unknown>, user: AuthenticatedUser, manager: EntityManager): Promise<T> {
     const name = this.resource.type;
     const input = await validateInlineFields(this.createInput, fields, name);
-    return this.findOrCreate(this.writeFor(manager, user, (field) => `${name}[${field}]`), input);
+    return this.findOrCreate(
+      this.writeFor(manager, user, (field) => `${name}[${field}]`),
+      input,
+    );
   }
 
   /**

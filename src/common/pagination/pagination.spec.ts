@@ -77,7 +77,15 @@ describe('buildPageLinks', () => {
   });
 
   it('links the next and previous pages, dropping page for the first', () => {
-    const links = buildPageLinks(base, [['per_page', '10'], ['start_date', '2026-11-20 00:00:00']], 2, 3);
+    const links = buildPageLinks(
+      base,
+      [
+        ['per_page', '10'],
+        ['start_date', '2026-11-20 00:00:00'],
+      ],
+      2,
+      3,
+    );
     expect(links.rest_url).toBe(`${base}?page=2&per_page=10&start_date=2026-11-20+00%3A00%3A00`);
     expect(links.next_rest_url).toBe(`${base}?page=3&per_page=10&start_date=2026-11-20+00%3A00%3A00`);
     expect(links.previous_rest_url).toBe(`${base}?per_page=10&start_date=2026-11-20+00%3A00%3A00`);

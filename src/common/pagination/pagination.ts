@@ -68,11 +68,7 @@ export type PastEndPolicy = { kind: 'not-found'; resource: string } | { kind: 'i
 export function assertPageInRange(page: number, totalPages: number, policy: PastEndPolicy): void {
   if (page <= 1 || page <= totalPages) return;
   if (policy.kind === 'not-found') {
-    throw new ApiError(
-      `${policy.resource}-archive-page-not-found`,
-      `The requested ${policy.resource} archive page does not exist`,
-      404,
-    );
+    throw new ApiError(`${policy.resource}-archive-page-not-found`, `The requested ${policy.resource} archive page does not exist`, 404);
   }
   if (policy.kind === 'invalid') {
     throw new ApiError('invalid-page-number', 'The page number requested is larger than the number of pages available.', 400);

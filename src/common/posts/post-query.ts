@@ -55,7 +55,11 @@ export function escapeLike(value: string): string {
  * a row matches when one of `columns` contains every word (case-insensitive). "temple avenue"
  * matches "100, Avenue du Temple".
  */
-export function applyWordSearch<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, columns: string[], text: string): SelectQueryBuilder<T> {
+export function applyWordSearch<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  columns: string[],
+  text: string,
+): SelectQueryBuilder<T> {
   const words = text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)

@@ -2,7 +2,9 @@ import { plainText, renderParagraphs, sanitizeRichText } from './rich-text';
 
 describe('rich text', () => {
   it('removes scripts, event handlers and javascript: links', () => {
-    expect(sanitizeRichText('<p onclick="x()">Hi<script>alert(1)</script></p><a href="javascript:alert(1)">a</a>')).toBe('<p>Hi</p><a>a</a>');
+    expect(sanitizeRichText('<p onclick="x()">Hi<script>alert(1)</script></p><a href="javascript:alert(1)">a</a>')).toBe(
+      '<p>Hi</p><a>a</a>',
+    );
   });
 
   it('keeps ordinary formatting', () => {

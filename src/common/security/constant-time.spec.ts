@@ -56,7 +56,11 @@ describe('secrets are compared in constant time', () => {
   });
 
   it('compares a Basic password with every application password of the user, not stopping at the match', async () => {
-    const stored = ['first', 'second', 'third'].map((password, index) => ({ id: index + 1, passwordHash: hashApplicationPassword(password), lastUsedAt: new Date() }));
+    const stored = ['first', 'second', 'third'].map((password, index) => ({
+      id: index + 1,
+      passwordHash: hashApplicationPassword(password),
+      lastUsedAt: new Date(),
+    }));
     const users = {
       findByLoginOrEmail: async () => ({ id: 9, login: 'alice', role: 'editor', passwordHash: null }),
       listApplicationPasswords: async () => stored,

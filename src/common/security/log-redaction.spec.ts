@@ -2,8 +2,12 @@ import { redactError, redactRequest, redactUrl } from './log-redaction';
 
 describe('log redaction', () => {
   it('replaces the values of secret query parameters, keeping their names and the rest', () => {
-    expect(redactUrl('/cal/tickets/v1/tickets?add_ticket_nonce=abc123&per_page=5')).toBe('/cal/tickets/v1/tickets?add_ticket_nonce=[redacted]&per_page=5');
-    expect(redactUrl('/cal/tickets/v1/qr?security_code=XYZ&Security_Code=XYZ')).toBe('/cal/tickets/v1/qr?security_code=[redacted]&Security_Code=[redacted]');
+    expect(redactUrl('/cal/tickets/v1/tickets?add_ticket_nonce=abc123&per_page=5')).toBe(
+      '/cal/tickets/v1/tickets?add_ticket_nonce=[redacted]&per_page=5',
+    );
+    expect(redactUrl('/cal/tickets/v1/qr?security_code=XYZ&Security_Code=XYZ')).toBe(
+      '/cal/tickets/v1/qr?security_code=[redacted]&Security_Code=[redacted]',
+    );
     expect(redactUrl('/x?edit%5Fticket%5Fnonce=abc&token[]=t')).toBe('/x?edit%5Fticket%5Fnonce=[redacted]&token[]=[redacted]');
     expect(redactUrl('/cal/events/v1/events?search=jazz')).toBe('/cal/events/v1/events?search=jazz');
     expect(redactUrl('/cal/tickets/v1/attendees?search=ada%40example.org')).toBe('/cal/tickets/v1/attendees?search=[redacted]');
@@ -12,7 +16,9 @@ describe('log redaction', () => {
   });
 
   it('redacts the parsed query of a logged request the same way', () => {
-    expect(redactRequest({ method: 'GET', url: '/cal/tickets/v1/cart?cart_token=t1', query: { cart_token: 't1', provider: 'tc' } })).toEqual({
+    expect(
+      redactRequest({ method: 'GET', url: '/cal/tickets/v1/cart?cart_token=t1', query: { cart_token: 't1', provider: 'tc' } }),
+    ).toEqual({
       method: 'GET',
       url: '/cal/tickets/v1/cart?cart_token=[redacted]',
       query: { cart_token: '[redacted]', provider: 'tc' },

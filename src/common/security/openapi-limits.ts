@@ -8,7 +8,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * miss it. Routes outside `apiBase` (health, metrics) are not limited and are left alone.
  */
 export function documentRateLimits(document: OpenAPIObject, apiBase: string): void {
-  const envelope = document.components?.schemas?.Error ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : {};
+  const envelope = document.components?.schemas?.Error
+    ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+    : {};
   for (const [path, item] of Object.entries(document.paths)) {
     if (!path.startsWith(apiBase)) continue;
     for (const method of METHODS) {

@@ -23,9 +23,9 @@ describe('sanitizePlainText', () => {
 
 describe('sanitizeTitle', () => {
   it('keeps the inline set without handlers or script URLs, and nothing else', () => {
-    expect(sanitizeTitle('<strong>Jazz</strong> <a href="javascript:alert(1)" onclick="x">go</a><img src=x onerror=y><script>z</script>')).toBe(
-      '<strong>Jazz</strong> <a>go</a>',
-    );
+    expect(
+      sanitizeTitle('<strong>Jazz</strong> <a href="javascript:alert(1)" onclick="x">go</a><img src=x onerror=y><script>z</script>'),
+    ).toBe('<strong>Jazz</strong> <a>go</a>');
     expect(sanitizeTitle('<q cite="https://example.org">said</q> <div>block</div>')).toBe('<q cite="https://example.org">said</q> block');
   });
 });
@@ -37,7 +37,9 @@ describe('rich text limits', () => {
 
   it('names the field when a value has too many tags or bytes, before sanitising', () => {
     expect(richTextLimitReason('<b></b>'.repeat(RICH_TEXT_MAX_TAGS / 2), 'description')).toBeUndefined();
-    expect(richTextLimitReason('<b></b>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1), 'description')).toBe(`description may hold at most ${RICH_TEXT_MAX_TAGS} HTML tags`);
+    expect(richTextLimitReason('<b></b>'.repeat(RICH_TEXT_MAX_TAGS / 2 + 1), 'description')).toBe(
+      `description may hold at most ${RICH_TEXT_MAX_TAGS} HTML tags`,
+    );
     expect(richTextLimitReason('é'.repeat(40_000), 'excerpt')).toBe('excerpt must be at most 65535 bytes long');
     expect(() => sanitizeRichText('<i>x</i>'.repeat(RICH_TEXT_MAX_TAGS), 'venue[description]')).toThrow(
       expect.objectContaining({ code: 'rest_invalid_param', extraData: { params: { 'venue[description]': expect.any(String) } } }),

@@ -30,10 +30,50 @@ export const RICH_TEXT_MAX_TAGS = 5_000;
 
 const RICH_TEXT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'span', 'div',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'hr',
-    'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'a', 'img', 'figure', 'figcaption',
-    'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
+    'p',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'del',
+    'ins',
+    'mark',
+    'small',
+    'sub',
+    'sup',
+    'span',
+    'div',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'blockquote',
+    'pre',
+    'code',
+    'hr',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'a',
+    'img',
+    'figure',
+    'figcaption',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
@@ -59,7 +99,10 @@ const PLAIN_TEXT_OPTIONS: sanitizeHtml.IOptions = { allowedTags: [], allowedAttr
 
 /** Characters sanitize-html escapes that cannot open markup: given back as typed. */
 function unescapeHarmless(html: string): string {
-  return html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return html
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 const TAG_START = /<[a-zA-Z!/?]/g;
@@ -71,7 +114,8 @@ export function countTags(html: string): number {
 
 /** Why a rich text value is refused before sanitising, or undefined when it is within the limits. */
 export function richTextLimitReason(value: string, field: string): string | undefined {
-  if (value.length > RICH_TEXT_MAX_BYTES || Buffer.byteLength(value) > RICH_TEXT_MAX_BYTES) return `${field} must be at most ${RICH_TEXT_MAX_BYTES} bytes long`;
+  if (value.length > RICH_TEXT_MAX_BYTES || Buffer.byteLength(value) > RICH_TEXT_MAX_BYTES)
+    return `${field} must be at most ${RICH_TEXT_MAX_BYTES} bytes long`;
   if (countTags(value) > RICH_TEXT_MAX_TAGS) return `${field} may hold at most ${RICH_TEXT_MAX_TAGS} HTML tags`;
   return undefined;
 }
@@ -129,4 +173,3 @@ export const RichTextLimits = (field: string) =>
       defaultMessage: (arguments_) => richTextLimitReason(String(arguments_?.value ?? ''), field) ?? `${field} is too large`,
     },
   });
-

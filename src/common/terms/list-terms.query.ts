@@ -10,7 +10,6 @@ export type TermOrderDirection = (typeof TERM_ORDER_DIRECTIONS)[number];
 export const TERM_ORDER_FIELDS = ['id', 'name', 'slug', 'count'] as const;
 export type TermOrderField = (typeof TERM_ORDER_FIELDS)[number];
 
-
 /**
  * Query parameters of GET /categories and GET /tags (categories add `parent`). Each type check is
  * the decorator nearest its property: it is registered first, so its reason is the one reported.
@@ -23,7 +22,12 @@ export class ListTermsQuery {
   @IsInt()
   page?: number;
 
-  @ApiPropertyOptional({ description: `Terms per page; values above ${MAX_PER_PAGE} are clamped`, type: 'integer', minimum: 1, default: DEFAULT_PER_PAGE })
+  @ApiPropertyOptional({
+    description: `Terms per page; values above ${MAX_PER_PAGE} are clamped`,
+    type: 'integer',
+    minimum: 1,
+    default: DEFAULT_PER_PAGE,
+  })
   @IsOptional()
   @ToInteger()
   @Min(1)
@@ -36,7 +40,11 @@ export class ListTermsQuery {
   @IsString()
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Term ids to leave out, as an array or comma-separated; each must exist', type: 'integer', isArray: true })
+  @ApiPropertyOptional({
+    description: 'Term ids to leave out, as an array or comma-separated; each must exist',
+    type: 'integer',
+    isArray: true,
+  })
   @IsOptional()
   @ToIntList()
   @MaxListValues('exclude')
@@ -44,7 +52,11 @@ export class ListTermsQuery {
   @IsInt({ each: true })
   exclude?: number[];
 
-  @ApiPropertyOptional({ description: 'Only these term ids, as an array or comma-separated; each must exist', type: 'integer', isArray: true })
+  @ApiPropertyOptional({
+    description: 'Only these term ids, as an array or comma-separated; each must exist',
+    type: 'integer',
+    isArray: true,
+  })
   @IsOptional()
   @ToIntList()
   @MaxListValues('include')

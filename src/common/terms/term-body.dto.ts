@@ -4,20 +4,29 @@ import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } fr
 import { Trimmed } from '../http/transforms';
 import { InlineHtmlText, PlainText, RichTextLimits } from '../security/text-sanitizing';
 
-
 export const TERM_NAME_MAX_LENGTH = 200;
 
 const NAME_DESCRIPTION = 'Name; unique (case-insensitive) among the terms of its level';
 
 const TermNameRules = () =>
-  applyDecorators(Trimmed(), PlainText(TERM_NAME_MAX_LENGTH), IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(TERM_NAME_MAX_LENGTH));
+  applyDecorators(
+    Trimmed(),
+    PlainText(TERM_NAME_MAX_LENGTH),
+    IsString(),
+    IsNotEmpty({ message: 'name must not be empty' }),
+    MaxLength(TERM_NAME_MAX_LENGTH),
+  );
 
 /** Validated whenever sent: `null` is refused like "" (a term always has a name and a slug). */
 const ValidateIfSent = () => ValidateIf((_dto: object, value: unknown) => value !== undefined);
 
 /** `name` of an update: optional, but never empty. */
 export const OptionalTermName = () =>
-  applyDecorators(ApiPropertyOptional({ description: NAME_DESCRIPTION, maxLength: TERM_NAME_MAX_LENGTH }), ValidateIfSent(), TermNameRules());
+  applyDecorators(
+    ApiPropertyOptional({ description: NAME_DESCRIPTION, maxLength: TERM_NAME_MAX_LENGTH }),
+    ValidateIfSent(),
+    TermNameRules(),
+  );
 
 /** Fields categories and tags share on create (type checks nearest the property, see ListTermsQuery). */
 export class CreateTermDto {
@@ -26,7 +35,11 @@ export class CreateTermDto {
   @TermNameRules()
   name: string;
 
-  @ApiPropertyOptional({ description: 'Description; inline markup only (links, emphasis, code, quotes). "" or null clears it.', type: 'string', nullable: true })
+  @ApiPropertyOptional({
+    description: 'Description; inline markup only (links, emphasis, code, quotes). "" or null clears it.',
+    type: 'string',
+    nullable: true,
+  })
   @IsOptional()
   // A TEXT column holds 65,535 bytes, whatever the characters.
   @RichTextLimits('description')

@@ -60,7 +60,8 @@ export const TermCreateDocs = (noun: string, type: Type<unknown>) =>
     }),
     ApiBadRequestResponse({
       type: ApiErrorResponse,
-      description: 'Missing name (rest_missing_callback_param), invalid field (rest_invalid_param) or a name already taken (term_exists, with data.term_id)',
+      description:
+        'Missing name (rest_missing_callback_param), invalid field (rest_invalid_param) or a name already taken (term_exists, with data.term_id)',
     }),
     ApiUnauthorizedResponse({ type: ApiErrorResponse, description: UNAUTHORIZED_WRITE }),
     ApiForbiddenResponse({ type: ApiErrorResponse, description: FORBIDDEN_WRITE }),
@@ -72,7 +73,10 @@ export const TermUpdateDocs = (noun: string, type: Type<unknown>) =>
     ApiBasicAuth('basic'),
     ApiConsumes(...BODY_TYPES),
     ApiOkResponse({ type, description: `The updated ${noun}` }),
-    ApiBadRequestResponse({ type: ApiErrorResponse, description: 'Invalid field (rest_invalid_param) or a name already taken (term_exists)' }),
+    ApiBadRequestResponse({
+      type: ApiErrorResponse,
+      description: 'Invalid field (rest_invalid_param) or a name already taken (term_exists)',
+    }),
     ApiUnauthorizedResponse({ type: ApiErrorResponse, description: UNAUTHORIZED_WRITE }),
     ApiForbiddenResponse({ type: ApiErrorResponse, description: FORBIDDEN_WRITE }),
     ApiNotFoundResponse({ type: ApiErrorResponse, description: `No such ${noun} (term-not-found)` }),

@@ -8,7 +8,10 @@ export class TermUrlsResponse {
   @ApiProperty({ description: 'The collection of this kind of term', example: 'https://example.org/cal/events/v1/categories' })
   collection: string;
 
-  @ApiPropertyOptional({ description: 'The parent category, only when there is one', example: 'https://example.org/cal/events/v1/categories/3' })
+  @ApiPropertyOptional({
+    description: 'The parent category, only when there is one',
+    example: 'https://example.org/cal/events/v1/categories/3',
+  })
   up?: string;
 }
 

@@ -12,7 +12,11 @@ const context: RequestContext = {
 };
 
 function category(fields: Partial<Category>): Category {
-  return Object.assign(new Category(), { id: 2, name: 'Workshops', slug: 'workshops', description: 'Hands-on sessions', parentId: null }, fields);
+  return Object.assign(
+    new Category(),
+    { id: 2, name: 'Workshops', slug: 'workshops', description: 'Hands-on sessions', parentId: null },
+    fields,
+  );
 }
 
 function tag(fields: Partial<Tag>): Tag {
@@ -71,18 +75,36 @@ describe('toEmbeddedTermResponse', () => {
       },
     });
     const embeddedTag = toEmbeddedTermResponse(tag({}), 'tag', 1, context);
-    expect(Object.keys(embeddedTag)).toEqual(['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls']);
+    expect(Object.keys(embeddedTag)).toEqual([
+      'name',
+      'slug',
+      'term_group',
+      'term_taxonomy_id',
+      'taxonomy',
+      'description',
+      'parent',
+      'count',
+      'filter',
+      'id',
+      'urls',
+    ]);
     expect(embeddedTag).toMatchObject({ parent: 0, taxonomy: 'post_tag', description: '' });
   });
 
   it('adds urls.up for a child category', () => {
-    expect(toEmbeddedTermResponse(category({ parentId: 4 }), 'category', 0, context).urls.up).toBe('https://example.org/wp-json/tribe/events/v1/categories/4');
+    expect(toEmbeddedTermResponse(category({ parentId: 4 }), 'category', 0, context).urls.up).toBe(
+      'https://example.org/wp-json/tribe/events/v1/categories/4',
+    );
   });
 });
 
 describe('toTermListResponse', () => {
   it('orders the keys as 22-categories.json, the page links last', () => {
-    const body = toTermListResponse({ items: [{ term: category({}), count: 1 }], page: 2, total: 3, totalPages: 3, query: [['per_page', '1']] }, 'category', context);
+    const body = toTermListResponse(
+      { items: [{ term: category({}), count: 1 }], page: 2, total: 3, totalPages: 3, query: [['per_page', '1']] },
+      'category',
+      context,
+    );
     expect(Object.keys(body)).toEqual(['rest_url', 'total', 'total_pages', 'categories', 'next_rest_url', 'previous_rest_url']);
     expect(body.rest_url).toBe('https://example.org/wp-json/tribe/events/v1/categories/?page=2&per_page=1');
     expect(body.next_rest_url).toBe('https://example.org/wp-json/tribe/events/v1/categories/?page=3&per_page=1');

@@ -88,7 +88,11 @@ export class TermStore<T extends TermEntity> {
   }
 
   /** One page of terms with their counts (one query) and the number of matching terms (one more). */
-  async findPage(manager: EntityManager, filters: TermListFilters, page: PageRequest): Promise<{ items: Array<CountedTerm<T>>; total: number }> {
+  async findPage(
+    manager: EntityManager,
+    filters: TermListFilters,
+    page: PageRequest,
+  ): Promise<{ items: Array<CountedTerm<T>>; total: number }> {
     const filtered = (): SelectQueryBuilder<T> => {
       const query = this.repository(manager).createQueryBuilder('term');
       if (filters.hideEmpty) query.andWhere('term.publishedEventCount > 0');

@@ -189,7 +189,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
       if (!Number.isSafeInteger(id)) throw invalidParam(field, unknownTermsReason(field, [id]));
       return [{ id }];
     }
-    if (text.length > TERM_NAME_MAX_LENGTH) throw invalidParam(field, `${field} names must be at most ${TERM_NAME_MAX_LENGTH} characters long`);
+    if (text.length > TERM_NAME_MAX_LENGTH)
+      throw invalidParam(field, `${field} names must be at most ${TERM_NAME_MAX_LENGTH} characters long`);
     return [{ name: text }];
   }
 

@@ -61,7 +61,9 @@ export class FailOpenRateLimitStore implements RateLimitStore {
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    this.logger.warn(`rate limit store unavailable, requests are not limited: ${message} (${this.suppressed} more failures since the last warning)`);
+    this.logger.warn(
+      `rate limit store unavailable, requests are not limited: ${message} (${this.suppressed} more failures since the last warning)`,
+    );
     this.lastWarning = now;
     this.suppressed = 0;
   }

@@ -14,13 +14,27 @@ describe('MemoryRateLimitStore', () => {
 
   it('counts hits in a fixed window and blocks the hit past the limit for the block duration', async () => {
     for (let hit = 1; hit <= 3; hit += 1) {
-      expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toEqual({ totalHits: hit, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+      expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toEqual({
+        totalHits: hit,
+        timeToExpire: 60,
+        isBlocked: false,
+        timeToBlockExpire: 0,
+      });
     }
     now += 10_000;
-    expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toEqual({ totalHits: 4, timeToExpire: 50, isBlocked: true, timeToBlockExpire: 60 });
+    expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toEqual({
+      totalHits: 4,
+      timeToExpire: 50,
+      isBlocked: true,
+      timeToBlockExpire: 60,
+    });
     // The block outlives the window it was earned in, then the caller starts afresh.
     now += 55_000;
-    expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toMatchObject({ totalHits: 1, isBlocked: true, timeToBlockExpire: 5 });
+    expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toMatchObject({
+      totalHits: 1,
+      isBlocked: true,
+      timeToBlockExpire: 5,
+    });
     now += 5_000;
     expect(await store.increment('ip:1', 60_000, 3, 60_000, 'default')).toMatchObject({ totalHits: 2, isBlocked: false });
   });

@@ -21,7 +21,9 @@ async function createRateLimitStore(config: ConfigType<typeof appConfig>): Promi
   try {
     await redis.connect();
   } catch (error) {
-    new Logger('RateLimits').error(`Redis (REDIS_URL) does not answer: requests are not limited until it does (${error instanceof Error ? error.message : String(error)})`);
+    new Logger('RateLimits').error(
+      `Redis (REDIS_URL) does not answer: requests are not limited until it does (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return new FailOpenRateLimitStore(new RedisRateLimitStore(redis));
 }
@@ -46,7 +48,11 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
 @Module({
   imports: [
     RateLimitStoreModule,
-    ThrottlerModule.forRootAsync({ imports: [RateLimitStoreModule], inject: [RATE_LIMIT_STORE, appConfig.KEY], useFactory: throttlerOptions }),
+    ThrottlerModule.forRootAsync({
+      imports: [RateLimitStoreModule],
+      inject: [RATE_LIMIT_STORE, appConfig.KEY],
+      useFactory: throttlerOptions,
+    }),
   ],
   providers: [LoginAttempts],
   exports: [LoginAttempts],

@@ -38,8 +38,20 @@ function linkTable(name: string, otherColumn: string, otherTable: string, withPo
     ],
     indices: [{ name: `IDX_${name}_${otherColumn}`, columnNames: [otherColumn, 'event_id'] }],
     foreignKeys: [
-      { name: `FK_${name}_event`, columnNames: ['event_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-      { name: `FK_${name}_${otherColumn}`, columnNames: [otherColumn], referencedTableName: otherTable, referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+      {
+        name: `FK_${name}_event`,
+        columnNames: ['event_id'],
+        referencedTableName: 'events',
+        referencedColumnNames: ['id'],
+        onDelete: 'CASCADE',
+      },
+      {
+        name: `FK_${name}_${otherColumn}`,
+        columnNames: [otherColumn],
+        referencedTableName: otherTable,
+        referencedColumnNames: ['id'],
+        onDelete: 'CASCADE',
+      },
     ],
   });
 }
@@ -125,7 +137,13 @@ export class CreateEventsNamespace1764100000000 implements MigrationInterface {
         ],
         foreignKeys: [
           authorForeignKey('events'),
-          { name: 'FK_events_parent', columnNames: ['post_parent_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+          {
+            name: 'FK_events_parent',
+            columnNames: ['post_parent_id'],
+            referencedTableName: 'events',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+          },
         ],
       }),
     );
@@ -147,7 +165,13 @@ export class CreateEventsNamespace1764100000000 implements MigrationInterface {
           { name: 'IDX_event_categories_parent', columnNames: ['parent_id'] },
         ],
         foreignKeys: [
-          { name: 'FK_event_categories_parent', columnNames: ['parent_id'], referencedTableName: 'event_categories', referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+          {
+            name: 'FK_event_categories_parent',
+            columnNames: ['parent_id'],
+            referencedTableName: 'event_categories',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+          },
         ],
       }),
     );

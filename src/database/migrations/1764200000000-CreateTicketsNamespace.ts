@@ -44,8 +44,20 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
           { name: 'IDX_tickets_name', columnNames: ['name'] },
         ],
         foreignKeys: [
-          { name: 'FK_tickets_event', columnNames: ['event_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-          { name: 'FK_tickets_author', columnNames: ['author_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+          {
+            name: 'FK_tickets_event',
+            columnNames: ['event_id'],
+            referencedTableName: 'events',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            name: 'FK_tickets_author',
+            columnNames: ['author_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+          },
         ],
       }),
     );
@@ -62,7 +74,13 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
           ...timestampColumns(queryRunner),
         ],
         foreignKeys: [
-          { name: 'FK_ticket_pools_event', columnNames: ['event_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            name: 'FK_ticket_pools_event',
+            columnNames: ['event_id'],
+            referencedTableName: 'events',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );
@@ -90,7 +108,13 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
           { name: 'IDX_orders_cart_token', columnNames: ['cart_token', 'id'] },
         ],
         foreignKeys: [
-          { name: 'FK_orders_user', columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+          {
+            name: 'FK_orders_user',
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+          },
         ],
       }),
     );
@@ -106,8 +130,20 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
         ],
         indices: [{ name: 'IDX_order_items_ticket', columnNames: ['ticket_id'] }],
         foreignKeys: [
-          { name: 'FK_order_items_order', columnNames: ['order_id'], referencedTableName: 'orders', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-          { name: 'FK_order_items_ticket', columnNames: ['ticket_id'], referencedTableName: 'tickets', referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
+          {
+            name: 'FK_order_items_order',
+            columnNames: ['order_id'],
+            referencedTableName: 'orders',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            name: 'FK_order_items_ticket',
+            columnNames: ['ticket_id'],
+            referencedTableName: 'tickets',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          },
         ],
       }),
     );
@@ -148,11 +184,35 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
           { name: 'IDX_attendees_created', columnNames: ['created_at'] },
         ],
         foreignKeys: [
-          { name: 'FK_attendees_order', columnNames: ['order_id'], referencedTableName: 'orders', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            name: 'FK_attendees_order',
+            columnNames: ['order_id'],
+            referencedTableName: 'orders',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
           // Nothing with sold tickets is destroyed: tickets and events with attendees cannot be removed.
-          { name: 'FK_attendees_ticket', columnNames: ['ticket_id'], referencedTableName: 'tickets', referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
-          { name: 'FK_attendees_event', columnNames: ['event_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
-          { name: 'FK_attendees_user', columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+          {
+            name: 'FK_attendees_ticket',
+            columnNames: ['ticket_id'],
+            referencedTableName: 'tickets',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          },
+          {
+            name: 'FK_attendees_event',
+            columnNames: ['event_id'],
+            referencedTableName: 'events',
+            referencedColumnNames: ['id'],
+            onDelete: 'RESTRICT',
+          },
+          {
+            name: 'FK_attendees_user',
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+          },
         ],
       }),
     );
@@ -174,7 +234,13 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
           { name: 'IDX_carts_updated', columnNames: ['updated_at'] },
         ],
         foreignKeys: [
-          { name: 'FK_carts_user', columnNames: ['user_id'], referencedTableName: 'users', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            name: 'FK_carts_user',
+            columnNames: ['user_id'],
+            referencedTableName: 'users',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );
@@ -192,8 +258,20 @@ export class CreateTicketsNamespace1764200000000 implements MigrationInterface {
         ],
         indices: [{ name: 'IDX_cart_items_ticket', columnNames: ['ticket_id'] }],
         foreignKeys: [
-          { name: 'FK_cart_items_cart', columnNames: ['cart_id'], referencedTableName: 'carts', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-          { name: 'FK_cart_items_ticket', columnNames: ['ticket_id'], referencedTableName: 'tickets', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            name: 'FK_cart_items_cart',
+            columnNames: ['cart_id'],
+            referencedTableName: 'carts',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            name: 'FK_cart_items_ticket',
+            columnNames: ['ticket_id'],
+            referencedTableName: 'tickets',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );

@@ -8,7 +8,10 @@ export class AddEventAttendeeListFlag1764300000000 implements MigrationInterface
   name = 'AddEventAttendeeListFlag1764300000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('events', new TableColumn({ name: 'show_attendee_list', type: 'boolean', isNullable: false, default: false }));
+    await queryRunner.addColumn(
+      'events',
+      new TableColumn({ name: 'show_attendee_list', type: 'boolean', isNullable: false, default: false }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -8,7 +8,10 @@ const OLD_LISTING = new TableIndex({ name: 'IDX_events_listing', columnNames: ['
  * Status and listing flag are not put first: MariaDB then reads their equality as a `ref` from the
  * oldest event on (tens of ms at a million events) instead of a range from the window's start.
  */
-const LISTING = new TableIndex({ name: 'IDX_events_schedule', columnNames: ['start_utc', 'published_at', 'id', 'status', 'hide_from_listings', 'end_utc'] });
+const LISTING = new TableIndex({
+  name: 'IDX_events_schedule',
+  columnNames: ['start_utc', 'published_at', 'id', 'status', 'hide_from_listings', 'end_utc'],
+});
 /** Basic auth finds a user by login or email: without it every authenticated request read the whole users table. */
 const USER_EMAIL = new TableIndex({ name: 'IDX_users_email', columnNames: ['email'] });
 

@@ -99,10 +99,21 @@ interface Trigger {
 const EVENT_COLUMNS = ['status', 'start_utc', 'end_utc', 'published_at', 'author_id', 'hide_from_listings', 'featured'];
 
 function triggers(mysql: boolean): Trigger[] {
-  const changed = (columns: string[]) => columns.map((column) => (mysql ? `NOT (OLD.${column} <=> NEW.${column})` : `OLD.${column} IS NOT NEW.${column}`)).join(' OR ');
-  const linkTriggers = (prefix: string, table: string, dim: number, column: string, extra: (event: string) => string[] = () => []): Trigger[] => [
+  const changed = (columns: string[]) =>
+    columns.map((column) => (mysql ? `NOT (OLD.${column} <=> NEW.${column})` : `OLD.${column} IS NOT NEW.${column}`)).join(' OR ');
+  const linkTriggers = (
+    prefix: string,
+    table: string,
+    dim: number,
+    column: string,
+    extra: (event: string) => string[] = () => [],
+  ): Trigger[] => [
     { name: `TRG_${prefix}_insert_listings`, timing: `AFTER INSERT ON ${table}`, body: [linkRow(dim, column), ...extra('NEW.event_id')] },
-    { name: `TRG_${prefix}_delete_listings`, timing: `AFTER DELETE ON ${table}`, body: [dropLinkRow(dim, column), ...extra('OLD.event_id')] },
+    {
+      name: `TRG_${prefix}_delete_listings`,
+      timing: `AFTER DELETE ON ${table}`,
+      body: [dropLinkRow(dim, column), ...extra('OLD.event_id')],
+    },
   ];
   return [
     { name: 'TRG_events_insert_listings', timing: 'AFTER INSERT ON events', body: [eventRows('NEW.id')] },
@@ -119,9 +130,21 @@ function triggers(mysql: boolean): Trigger[] {
     ...linkTriggers('evl', 'event_venue_links', VENUE, 'venue_id', (event) => geolocRow(event)),
     ...linkTriggers('eol', 'event_organizer_links', ORGANIZER, 'organizer_id'),
     // Deleting a term, venue or organizer deletes its links by foreign key, which fires no trigger on MariaDB.
-    { name: 'TRG_event_categories_delete_listings', timing: 'BEFORE DELETE ON event_categories', body: [`DELETE FROM event_listings WHERE dim = ${CATEGORY} AND value = OLD.id`] },
-    { name: 'TRG_event_tags_delete_listings', timing: 'BEFORE DELETE ON event_tags', body: [`DELETE FROM event_listings WHERE dim = ${TAG} AND value = OLD.id`] },
-    { name: 'TRG_organizers_delete_listings', timing: 'BEFORE DELETE ON organizers', body: [`DELETE FROM event_listings WHERE dim = ${ORGANIZER} AND value = OLD.id`] },
+    {
+      name: 'TRG_event_categories_delete_listings',
+      timing: 'BEFORE DELETE ON event_categories',
+      body: [`DELETE FROM event_listings WHERE dim = ${CATEGORY} AND value = OLD.id`],
+    },
+    {
+      name: 'TRG_event_tags_delete_listings',
+      timing: 'BEFORE DELETE ON event_tags',
+      body: [`DELETE FROM event_listings WHERE dim = ${TAG} AND value = OLD.id`],
+    },
+    {
+      name: 'TRG_organizers_delete_listings',
+      timing: 'BEFORE DELETE ON organizers',
+      body: [`DELETE FROM event_listings WHERE dim = ${ORGANIZER} AND value = OLD.id`],
+    },
     {
       name: 'TRG_venues_delete_listings',
       timing: 'BEFORE DELETE ON venues',

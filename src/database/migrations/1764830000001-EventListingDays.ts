@@ -14,7 +14,9 @@ export class EventListingDays1764830000001 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = isMysql(queryRunner);
     const duration = (row: string) =>
-      mysql ? `TIMESTAMPDIFF(SECOND, ${row}.start_utc, ${row}.end_utc)` : `CAST(ROUND((julianday(${row}.end_utc) - julianday(${row}.start_utc)) * 86400) AS INTEGER)`;
+      mysql
+        ? `TIMESTAMPDIFF(SECOND, ${row}.start_utc, ${row}.end_utc)`
+        : `CAST(ROUND((julianday(${row}.end_utc) - julianday(${row}.start_utc)) * 86400) AS INTEGER)`;
     await queryRunner.query(
       `CREATE TABLE event_listing_days (
         dim smallint NOT NULL,
@@ -40,9 +42,14 @@ export class EventListingDays1764830000001 implements MigrationInterface {
     const upsert = mysql
       ? `INSERT INTO event_listing_days (dim, value, status, day, events, longest) VALUES (${values}) ON DUPLICATE KEY UPDATE events = events + 1, longest = GREATEST(longest, VALUES(longest));`
       : `INSERT INTO event_listing_days (dim, value, status, day, events, longest) VALUES (${values}) ON CONFLICT (dim, value, status, day) DO UPDATE SET events = events + 1, longest = MAX(longest, excluded.longest);`;
-    const decrement = 'UPDATE event_listing_days SET events = events - 1 WHERE dim = OLD.dim AND value = OLD.value AND status = OLD.status AND day = DATE(OLD.start_utc);';
-    await queryRunner.query(`CREATE TRIGGER TRG_event_listings_insert_days AFTER INSERT ON event_listings FOR EACH ROW BEGIN ${upsert} END`);
-    await queryRunner.query(`CREATE TRIGGER TRG_event_listings_delete_days AFTER DELETE ON event_listings FOR EACH ROW BEGIN ${decrement} END`);
+    const decrement =
+      'UPDATE event_listing_days SET events = events - 1 WHERE dim = OLD.dim AND value = OLD.value AND status = OLD.status AND day = DATE(OLD.start_utc);';
+    await queryRunner.query(
+      `CREATE TRIGGER TRG_event_listings_insert_days AFTER INSERT ON event_listings FOR EACH ROW BEGIN ${upsert} END`,
+    );
+    await queryRunner.query(
+      `CREATE TRIGGER TRG_event_listings_delete_days AFTER DELETE ON event_listings FOR EACH ROW BEGIN ${decrement} END`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

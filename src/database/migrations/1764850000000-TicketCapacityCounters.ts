@@ -25,7 +25,13 @@ export class TicketCapacityCounters1764850000000 implements MigrationInterface {
         ],
         foreignKeys: [
           // Counter → ticket only: updating the counts never touches the ticket row.
-          { name: 'FK_ticket_capacity_counters_ticket', columnNames: ['ticket_id'], referencedTableName: 'tickets', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            name: 'FK_ticket_capacity_counters_ticket',
+            columnNames: ['ticket_id'],
+            referencedTableName: 'tickets',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );

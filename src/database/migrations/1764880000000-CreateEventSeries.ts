@@ -28,7 +28,13 @@ export class CreateEventSeries1764880000000 implements MigrationInterface {
         ],
         indices: [{ name: 'IDX_event_series_horizon', columnNames: ['exhausted', 'expanded_until'] }],
         foreignKeys: [
-          { name: 'FK_event_series_first_event', columnNames: ['first_event_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+          {
+            name: 'FK_event_series_first_event',
+            columnNames: ['first_event_id'],
+            referencedTableName: 'events',
+            referencedColumnNames: ['id'],
+            onDelete: 'SET NULL',
+          },
         ],
       }),
     );
@@ -44,8 +50,20 @@ export class CreateEventSeries1764880000000 implements MigrationInterface {
         ],
         indices: [{ name: 'UQ_event_series_occurrences_date', columnNames: ['series_id', 'occurrence_local'], isUnique: true }],
         foreignKeys: [
-          { name: 'FK_event_series_occurrences_event', columnNames: ['event_id'], referencedTableName: 'events', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-          { name: 'FK_event_series_occurrences_series', columnNames: ['series_id'], referencedTableName: 'event_series', referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+          {
+            name: 'FK_event_series_occurrences_event',
+            columnNames: ['event_id'],
+            referencedTableName: 'events',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
+          {
+            name: 'FK_event_series_occurrences_series',
+            columnNames: ['series_id'],
+            referencedTableName: 'event_series',
+            referencedColumnNames: ['id'],
+            onDelete: 'CASCADE',
+          },
         ],
       }),
     );

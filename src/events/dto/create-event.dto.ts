@@ -1,12 +1,25 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  Allow,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
 import { MaxListValues } from '../../common/security/list-limits';
 import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing';
 
-
-const DATE_FORMATS = '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
+const DATE_FORMATS =
+  '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
 
 /** Fields of an event on create. Venue, organizer, terms and cost take several shapes and are checked by the service. */
 @ApiSchema({ name: 'EventCreate' })
@@ -21,12 +34,20 @@ export class CreateEventDto {
   @TitleText()
   title: string;
 
-  @ApiProperty({ description: `Start date and time: ${DATE_FORMATS}`, example: '2027-01-15 10:00:00', oneOf: [{ type: 'string' }, { type: 'integer' }] })
+  @ApiProperty({
+    description: `Start date and time: ${DATE_FORMATS}`,
+    example: '2027-01-15 10:00:00',
+    oneOf: [{ type: 'string' }, { type: 'integer' }],
+  })
   @IsDefined()
   @Allow()
   start_date: string | number;
 
-  @ApiProperty({ description: `End date and time, not before the start: ${DATE_FORMATS}`, example: '2027-01-15 12:00:00', oneOf: [{ type: 'string' }, { type: 'integer' }] })
+  @ApiProperty({
+    description: `End date and time, not before the start: ${DATE_FORMATS}`,
+    example: '2027-01-15 12:00:00',
+    oneOf: [{ type: 'string' }, { type: 'integer' }],
+  })
   @IsDefined()
   @Allow()
   end_date: string | number;
@@ -50,12 +71,18 @@ export class CreateEventDto {
   @MaxLength(190)
   slug?: string;
 
-  @ApiPropertyOptional({ description: 'Publication status. Callers who cannot publish get pending instead of publish.', enum: POST_STATUSES })
+  @ApiPropertyOptional({
+    description: 'Publication status. Callers who cannot publish get pending instead of publish.',
+    enum: POST_STATUSES,
+  })
   @IsOptional()
   @IsIn(POST_STATUSES, { message: `status must be one of ${POST_STATUSES.join(', ')}` })
   status?: PostStatus;
 
-  @ApiPropertyOptional({ description: 'Time zone of the event: an IANA name (Europe/Paris) or UTC±N. Defaults to the site time zone.', example: 'America/New_York' })
+  @ApiPropertyOptional({
+    description: 'Time zone of the event: an IANA name (Europe/Paris) or UTC±N. Defaults to the site time zone.',
+    example: 'America/New_York',
+  })
   @IsOptional()
   @NullAsAbsent()
   @IsString()
@@ -77,7 +104,10 @@ export class CreateEventDto {
   @MaxLength(500)
   image?: string;
 
-  @ApiPropertyOptional({ description: 'Admission price as text ("10", "5 - 20", "Donation"), a number, or a list of prices.', oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }] })
+  @ApiPropertyOptional({
+    description: 'Admission price as text ("10", "5 - 20", "Donation"), a number, or a list of prices.',
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }],
+  })
   @Allow()
   cost?: unknown;
 
@@ -124,29 +154,45 @@ export class CreateEventDto {
   @IsBoolean()
   featured?: boolean;
 
-  @ApiPropertyOptional({ description: 'Show the attendee list (names of going attendees who did not opt out) to the public', default: false })
+  @ApiPropertyOptional({
+    description: 'Show the attendee list (names of going attendees who did not opt out) to the public',
+    default: false,
+  })
   @IsOptional()
   @NullAsAbsent()
   @ToBoolean()
   @IsBoolean()
   show_attendee_list?: boolean;
 
-  @ApiPropertyOptional({ description: 'Category ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
+  @ApiPropertyOptional({
+    description: 'Category ids or names (names are created), as an array or comma-separated. "" or [] clears.',
+    type: [String],
+  })
   @Allow()
   @MaxListValues('categories')
   categories?: unknown;
 
-  @ApiPropertyOptional({ description: 'Tag ids or names (names are created), as an array or comma-separated. "" or [] clears.', type: [String] })
+  @ApiPropertyOptional({
+    description: 'Tag ids or names (names are created), as an array or comma-separated. "" or [] clears.',
+    type: [String],
+  })
   @Allow()
   @MaxListValues('tags')
   tags?: unknown;
 
-  @ApiPropertyOptional({ description: 'Venue: an id, {id}, an object of venue fields (created, or an exact match reused), or a list of those. "", 0 or [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
+  @ApiPropertyOptional({
+    description:
+      'Venue: an id, {id}, an object of venue fields (created, or an exact match reused), or a list of those. "", 0 or [] unlinks.',
+    oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }],
+  })
   @Allow()
   @MaxListValues('venue')
   venue?: unknown;
 
-  @ApiPropertyOptional({ description: 'Organizers: an id, a list of ids, an object of organizer fields, or a list mixing {id} and objects. [] unlinks.', oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }] })
+  @ApiPropertyOptional({
+    description: 'Organizers: an id, a list of ids, an object of organizer fields, or a list mixing {id} and objects. [] unlinks.',
+    oneOf: [{ type: 'integer' }, { type: 'object' }, { type: 'array', items: {} }],
+  })
   @Allow()
   @MaxListValues('organizer')
   organizer?: unknown;

@@ -28,7 +28,8 @@ export class CostDetailsDoc {
 export class EventRecurrenceDoc {
   @ApiProperty({ example: 'FREQ=WEEKLY;BYDAY=TU;COUNT=10', description: 'RRULE value (RFC 5545), UNTIL as sent' }) rrule: string;
   @ApiProperty({ type: [String], example: ['2027-03-20 10:00:00'], description: 'Extra dates (RDATE)' }) rdate: string[];
-  @ApiProperty({ type: [String], example: ['2027-03-16 10:00:00'], description: 'Dates left out (EXDATE), deleted occurrences included' }) exdate: string[];
+  @ApiProperty({ type: [String], example: ['2027-03-16 10:00:00'], description: 'Dates left out (EXDATE), deleted occurrences included' })
+  exdate: string[];
 }
 
 /** The event object (OpenAPI view of `EventResponse` in events.mapper.ts). */
@@ -50,7 +51,11 @@ export class EventResponseDoc {
   @ApiProperty({ description: 'HTML' }) description: string;
   @ApiProperty({ description: 'HTML' }) excerpt: string;
   @ApiProperty() slug: string;
-  @ApiProperty({ description: 'false, or the image', oneOf: [{ type: 'boolean', enum: [false] }, { $ref: getSchemaPath(PostImageResponse) }] }) image: unknown;
+  @ApiProperty({
+    description: 'false, or the image',
+    oneOf: [{ type: 'boolean', enum: [false] }, { $ref: getSchemaPath(PostImageResponse) }],
+  })
+  image: unknown;
   @ApiProperty() all_day: boolean;
   @ApiProperty({ description: 'Wall-clock start in the event time zone' }) start_date: string;
   @ApiProperty({ type: DateDetailsDoc }) start_date_details: DateDetailsDoc;
@@ -72,13 +77,33 @@ export class EventResponseDoc {
   @ApiProperty() featured: boolean;
   @ApiProperty({ type: [EmbeddedTermResponse], description: 'Category term objects' }) categories: unknown[];
   @ApiProperty({ type: [EmbeddedTermResponse], description: 'Tag term objects' }) tags: unknown[];
-  @ApiProperty({ description: 'A venue object, [] when none, an array of venues when several', oneOf: [{ $ref: getSchemaPath(VenueResponse) }, { type: 'array', items: { $ref: getSchemaPath(VenueResponse) } }] }) venue: unknown;
+  @ApiProperty({
+    description: 'A venue object, [] when none, an array of venues when several',
+    oneOf: [{ $ref: getSchemaPath(VenueResponse) }, { type: 'array', items: { $ref: getSchemaPath(VenueResponse) } }],
+  })
+  venue: unknown;
   @ApiProperty({ type: [OrganizerResponse], description: 'Organizer objects' }) organizer: unknown[];
   @ApiProperty({ type: 'array', items: { type: 'object' } }) custom_fields: unknown[];
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'schema.org Event; single GET only' }) json_ld?: Record<string, unknown>;
-  @ApiProperty({ description: 'false without tickets, else the providers of its tickets, e.g. ["tc", "rsvp"]', oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }] }) ticketed: false | string[];
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The series this event is an occurrence of (GET /events?series=ID lists it), or null' }) series_id: number | null;
-  @ApiProperty({ type: EventRecurrenceDoc, nullable: true, description: 'The series’ rule, wall-clock dates in the event time zone; null outside a series' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'schema.org Event; single GET only' }) json_ld?: Record<
+    string,
+    unknown
+  >;
+  @ApiProperty({
+    description: 'false without tickets, else the providers of its tickets, e.g. ["tc", "rsvp"]',
+    oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string' } }],
+  })
+  ticketed: false | string[];
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The series this event is an occurrence of (GET /events?series=ID lists it), or null',
+  })
+  series_id: number | null;
+  @ApiProperty({
+    type: EventRecurrenceDoc,
+    nullable: true,
+    description: 'The series’ rule, wall-clock dates in the event time zone; null outside a series',
+  })
   recurrence: EventRecurrenceDoc | null;
 }
 

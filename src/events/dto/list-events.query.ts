@@ -83,7 +83,10 @@ export class ListEventsQuery {
   @IsBoolean()
   geoloc?: boolean;
 
-  @ApiPropertyOptional({ description: 'Latitude of a point: events whose venue lies within GEOLOC_RADIUS_KM, nearest first. Needs geoloc_lng.', type: Number })
+  @ApiPropertyOptional({
+    description: 'Latitude of a point: events whose venue lies within GEOLOC_RADIUS_KM, nearest first. Needs geoloc_lng.',
+    type: Number,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({}, { message: 'geoloc_lat must be a number' })
@@ -114,7 +117,10 @@ export class ListEventsQuery {
   @Min(1, { message: 'post_parent must be an event id' })
   post_parent?: number;
 
-  @ApiPropertyOptional({ description: 'Only occurrences of this series (its id is each occurrence’s series_id); the date window still applies', type: 'integer' })
+  @ApiPropertyOptional({
+    description: 'Only occurrences of this series (its id is each occurrence’s series_id); the date window still applies',
+    type: 'integer',
+  })
   @IsOptional()
   @ToInteger()
   @IsInt({ message: 'series must be a series id' })

@@ -1,6 +1,21 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsEmail, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsEmail,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { ToBoolean, ToInteger } from '../../common/http/transforms';
 import { PlainText } from '../../common/security/text-sanitizing';
 import { CART_PROVIDER_NAMES } from '../../cart/cart-providers';
@@ -29,7 +44,10 @@ export class PurchaserDto {
 /** The holder of one unit of a ticket; units without one are in the purchaser's name. */
 @ApiSchema({ name: 'CheckoutAttendee' })
 export class CheckoutAttendeeDto {
-  @ApiProperty({ description: 'Ticket id; the ticket must be in the cart, with at least as many units as holders given for it', type: 'integer' })
+  @ApiProperty({
+    description: 'Ticket id; the ticket must be in the cart, with at least as many units as holders given for it',
+    type: 'integer',
+  })
   @IsDefined()
   @ToInteger()
   @IsInt({ message: 'ticket_id must be a ticket id' })
@@ -52,7 +70,11 @@ export class CheckoutAttendeeDto {
   @IsEmail({}, { message: 'email must be an email address' })
   email: string;
 
-  @ApiPropertyOptional({ description: 'Registration answers; replaces those stored in the cart for this unit', type: 'object', additionalProperties: true })
+  @ApiPropertyOptional({
+    description: 'Registration answers; replaces those stored in the cart for this unit',
+    type: 'object',
+    additionalProperties: true,
+  })
   @IsOptional()
   @IsObject({ message: 'meta must be an object' })
   meta?: Record<string, unknown>;

@@ -17,7 +17,8 @@ export class OrderResponseDoc {
   @ApiProperty({ example: '50.00', description: 'Exact decimal' }) total: string;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ type: PurchaserDoc }) purchaser: PurchaserDoc;
-  @ApiProperty({ type: [AttendeeResponseDoc], description: 'One attendee per unit, with the manager fields (email, security_code...)' }) attendees: AttendeeResponseDoc[];
+  @ApiProperty({ type: [AttendeeResponseDoc], description: 'One attendee per unit, with the manager fields (email, security_code...)' })
+  attendees: AttendeeResponseDoc[];
   @ApiProperty({ description: 'Creation date, site time zone (YYYY-MM-DD HH:MM:SS)' }) created: string;
   @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
 }

@@ -25,7 +25,10 @@ export class CreateOrganizerDto extends LinkedPostFieldsDto {
   @IsOptional()
   @IsString()
   @UnlessEmpty()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'website must be an absolute http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'website must be an absolute http(s) URL' },
+  )
   @MaxLength(500)
   website?: string | null;
 

@@ -1,6 +1,21 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { LowerCased, NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { MAX_CAPACITY } from '../ticket-input';
 import { PlainText } from '../../common/security/text-sanitizing';
@@ -13,7 +28,8 @@ export const IAC_VALUES = ['none', 'allowed', 'required'] as const;
 @ApiSchema({ name: 'TicketCapacity' })
 export class TicketCapacityDto {
   @ApiPropertyOptional({
-    description: 'own: its own capacity; capped: shares the event pool, at most `capacity`; global: the whole event pool; "" (or unlimited): no limit. Absent on create: own.',
+    description:
+      'own: its own capacity; capped: shares the event pool, at most `capacity`; global: the whole event pool; "" (or unlimited): no limit. Absent on create: own.',
     enum: ['own', 'capped', 'global', '', 'unlimited'],
   })
   @IsOptional()
@@ -21,7 +37,11 @@ export class TicketCapacityDto {
   @IsIn(['own', 'capped', 'global', '', 'unlimited'], { message: 'ticket[mode] must be own, capped, global or ""' })
   mode?: string;
 
-  @ApiPropertyOptional({ description: 'own: the capacity (required); capped: the cap, blank meaning the pool size (a larger cap is clamped to it)', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({
+    description: 'own: the capacity (required); capped: the cap, blank meaning the pool size (a larger cap is clamped to it)',
+    type: 'integer',
+    minimum: 0,
+  })
   @IsOptional()
   @ToInteger()
   @ValidateIf((_dto, value) => value !== '')
@@ -30,7 +50,12 @@ export class TicketCapacityDto {
   @Max(MAX_CAPACITY, { message: `ticket[capacity] ${CAPACITY_MESSAGE}` })
   capacity?: number | '';
 
-  @ApiPropertyOptional({ description: 'capped and global: the size of the event pool shared by its tickets (required for the first shared ticket; later values resize the pool)', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({
+    description:
+      'capped and global: the size of the event pool shared by its tickets (required for the first shared ticket; later values resize the pool)',
+    type: 'integer',
+    minimum: 0,
+  })
   @IsOptional()
   @ToInteger()
   @ValidateIf((_dto, value) => value !== '')
@@ -55,7 +80,8 @@ export class CreateTicketDto {
   post_id: number;
 
   @ApiProperty({
-    description: 'rsvp (free; going or not going) or tc (priced). Also accepted: tribe-commerce, tpp and the original class names Tribe__Tickets__RSVP, Tribe__Tickets__Commerce__PayPal__Main, TEC\\Tickets\\Commerce\\Module.',
+    description:
+      'rsvp (free; going or not going) or tc (priced). Also accepted: tribe-commerce, tpp and the original class names Tribe__Tickets__RSVP, Tribe__Tickets__Commerce__PayPal__Main, TEC\\Tickets\\Commerce\\Module.',
     example: 'tc',
   })
   @IsDefined()
@@ -82,14 +108,18 @@ export class CreateTicketDto {
   description?: string | null;
 
   @ApiPropertyOptional({
-    description: 'Decimal price of a tc ticket ("25", "25.50"); blank means free. RSVP tickets ignore it. Not a non-negative decimal: 400 tec-tickets-rest-invalid_price.',
+    description:
+      'Decimal price of a tc ticket ("25", "25.50"); blank means free. RSVP tickets ignore it. Not a non-negative decimal: 400 tec-tickets-rest-invalid_price.',
     oneOf: [{ type: 'string' }, { type: 'number' }],
     example: '25.00',
   })
   @Allow()
   price?: unknown;
 
-  @ApiPropertyOptional({ description: 'First day of sale (YYYY-MM-DD) in the event time zone. Default: the event publication day.', example: '2026-11-01' })
+  @ApiPropertyOptional({
+    description: 'First day of sale (YYYY-MM-DD) in the event time zone. Default: the event publication day.',
+    example: '2026-11-01',
+  })
   @IsOptional()
   @IsString({ message: 'start_date must be a date (YYYY-MM-DD)' })
   @MaxLength(40)
@@ -101,7 +131,10 @@ export class CreateTicketDto {
   @MaxLength(20)
   start_time?: string;
 
-  @ApiPropertyOptional({ description: 'Last day of sale (YYYY-MM-DD) in the event time zone. Default: the event start.', example: '2027-01-15' })
+  @ApiPropertyOptional({
+    description: 'Last day of sale (YYYY-MM-DD) in the event time zone. Default: the event start.',
+    example: '2027-01-15',
+  })
   @IsOptional()
   @IsString({ message: 'end_date must be a date (YYYY-MM-DD)' })
   @MaxLength(40)
@@ -120,13 +153,21 @@ export class CreateTicketDto {
   @PlainText(100)
   sku?: string | null;
 
-  @ApiPropertyOptional({ description: 'Individual attendee collection: none, allowed or required ("" means none)', enum: ['', ...IAC_VALUES], default: 'none' })
+  @ApiPropertyOptional({
+    description: 'Individual attendee collection: none, allowed or required ("" means none)',
+    enum: ['', ...IAC_VALUES],
+    default: 'none',
+  })
   @IsOptional()
   @NullAsAbsent()
   @IsIn(['', ...IAC_VALUES], { message: `iac must be one of ${IAC_VALUES.join(', ')}` })
   iac?: string;
 
-  @ApiPropertyOptional({ description: 'Show the description on the front end: yes/no or a boolean', default: 'yes', oneOf: [{ type: 'string', enum: ['yes', 'no'] }, { type: 'boolean' }] })
+  @ApiPropertyOptional({
+    description: 'Show the description on the front end: yes/no or a boolean',
+    default: 'yes',
+    oneOf: [{ type: 'string', enum: ['yes', 'no'] }, { type: 'boolean' }],
+  })
   @IsOptional()
   @NullAsAbsent()
   @ToBoolean()
@@ -142,7 +183,10 @@ export class CreateTicketDto {
   @Max(MAX_ID, { message: 'menu_order must be an integer' })
   menu_order?: number;
 
-  @ApiPropertyOptional({ description: 'Capacity: `ticket[mode]`, `ticket[capacity]`, `ticket[event_capacity]`. Required on create unless unlimited.', type: TicketCapacityDto })
+  @ApiPropertyOptional({
+    description: 'Capacity: `ticket[mode]`, `ticket[capacity]`, `ticket[event_capacity]`. Required on create unless unlimited.',
+    type: TicketCapacityDto,
+  })
   @IsOptional()
   @IsObject({ message: 'ticket must be an object: ticket[mode], ticket[capacity], ticket[event_capacity]' })
   @ValidateNested()

@@ -9,11 +9,14 @@ const MAX_INT = 2_147_483_647;
 export const TICKET_ORDER_BY = ['id', 'include', 'title', 'slug'] as const;
 export type TicketOrderBy = (typeof TICKET_ORDER_BY)[number];
 
-
 /** A manager-only bound on a count: a whole number from 0. */
 function CountBound(name: string, description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ description: `${description} Only for editors and administrators; ignored for other callers.`, type: 'integer', minimum: 0 }),
+    ApiPropertyOptional({
+      description: `${description} Only for editors and administrators; ignored for other callers.`,
+      type: 'integer',
+      minimum: 0,
+    }),
     IsOptional(),
     ToInteger(),
     IsInt({ message: `${name} must be a whole number from 0` }),
@@ -28,7 +31,13 @@ export class ListTicketsQuery {
   @Allow()
   page?: string;
 
-  @ApiPropertyOptional({ description: 'Tickets per page (1 to 100; other values are a 400)', default: 25, minimum: 1, maximum: 100, type: 'integer' })
+  @ApiPropertyOptional({
+    description: 'Tickets per page (1 to 100; other values are a 400)',
+    default: 25,
+    minimum: 1,
+    maximum: 100,
+    type: 'integer',
+  })
   @Allow()
   per_page?: string;
 
@@ -38,7 +47,11 @@ export class ListTicketsQuery {
   @MaxLength(200)
   search?: string;
 
-  @ApiPropertyOptional({ description: 'Skip this many tickets before the page; `total` still counts every match (0 once the offset skips them all)', type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({
+    description: 'Skip this many tickets before the page; `total` still counts every match (0 once the offset skips them all)',
+    type: 'integer',
+    minimum: 0,
+  })
   @IsOptional()
   @ToInteger()
   @IsInt({ message: 'offset must be a whole number from 0' })
@@ -64,7 +77,11 @@ export class ListTicketsQuery {
   @IsBoolean({ message: 'is_available must be a boolean' })
   is_available?: boolean;
 
-  @ApiPropertyOptional({ description: 'Providers (rsvp, tc and their aliases); unknown names are dropped, so only unknown names match nothing', type: [String], ...LIST })
+  @ApiPropertyOptional({
+    description: 'Providers (rsvp, tc and their aliases); unknown names are dropped, so only unknown names match nothing',
+    type: [String],
+    ...LIST,
+  })
   @IsOptional()
   @ToList()
   @MaxListValues('provider')
@@ -149,7 +166,12 @@ export class ListTicketsQuery {
   @MaxLength(40)
   available_until?: string;
 
-  @ApiPropertyOptional({ description: 'Statuses of the ticket events, or any; by default every event the caller may read (signed-in managers: their drafts and pending events too)', type: [String], ...LIST })
+  @ApiPropertyOptional({
+    description:
+      'Statuses of the ticket events, or any; by default every event the caller may read (signed-in managers: their drafts and pending events too)',
+    type: [String],
+    ...LIST,
+  })
   @IsOptional()
   @ToList()
   @MaxListValues('post_status')
@@ -170,7 +192,10 @@ export class ListTicketsQuery {
   @IsString({ each: true, message: 'currency must hold currency codes' })
   currency?: string[];
 
-  @ApiPropertyOptional({ description: 'Whether attendees may enter extra information (needs an add-on this service does not have: true matches nothing)', type: Boolean })
+  @ApiPropertyOptional({
+    description: 'Whether attendees may enter extra information (needs an add-on this service does not have: true matches nothing)',
+    type: Boolean,
+  })
   @IsOptional()
   @ToBoolean()
   @IsBoolean({ message: 'attendee_information_available must be a boolean' })

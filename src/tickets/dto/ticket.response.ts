@@ -8,7 +8,8 @@ export class TicketCapacityDetailsDoc {
   @ApiPropertyOptional({ description: 'Managers only: the capacity (0 when unlimited)' }) max?: number;
   @ApiPropertyOptional({ description: 'Managers only: units in completed orders and RSVP yes answers' }) sold?: number;
   @ApiPropertyOptional({ description: 'Managers only: units held by unpaid orders' }) pending?: number;
-  @ApiPropertyOptional({ description: 'Managers only; "" for unlimited tickets', enum: ['own', 'capped', 'global', ''] }) global_stock_mode?: string;
+  @ApiPropertyOptional({ description: 'Managers only; "" for unlimited tickets', enum: ['own', 'capped', 'global', ''] })
+  global_stock_mode?: string;
 }
 
 @ApiSchema({ name: 'TicketCostDetails' })
@@ -47,8 +48,10 @@ export class TicketTotalsDoc {
 @ApiSchema({ name: 'Ticket' })
 export class TicketResponseDoc {
   @ApiProperty({ description: 'Plain text' }) description: string;
-  @ApiProperty({ description: 'The capacity; "" when unlimited', oneOf: [{ type: 'integer' }, { type: 'string', enum: [''] }] }) capacity: number | string;
-  @ApiProperty({ nullable: true, type: Boolean, description: 'tc: false (sale prices are not offered); rsvp: null' }) on_sale: boolean | null;
+  @ApiProperty({ description: 'The capacity; "" when unlimited', oneOf: [{ type: 'integer' }, { type: 'string', enum: [''] }] }) capacity:
+    number | string;
+  @ApiProperty({ nullable: true, type: Boolean, description: 'tc: false (sale prices are not offered); rsvp: null' }) on_sale:
+    boolean | null;
   @ApiProperty({ enum: ['none', 'allowed', 'required'] }) iac: string;
   @ApiProperty({ nullable: true, type: String }) price_suffix: null;
   @ApiProperty({ description: 'The event id' }) post_id: number;
@@ -73,13 +76,27 @@ export class TicketResponseDoc {
   @ApiProperty({ description: 'Whether units are left (sale dates are not considered)' }) is_available: boolean;
   @ApiProperty({ example: '$25.00' }) cost: string;
   @ApiProperty({ type: TicketCostDetailsDoc }) cost_details: TicketCostDetailsDoc;
-  @ApiProperty({ description: 'tc: {enabled, sale_price, start_date, end_date}; rsvp: []', oneOf: [{ type: 'object' }, { type: 'array', items: {} }] }) sale_price_data: unknown;
+  @ApiProperty({
+    description: 'tc: {enabled, sale_price, start_date, end_date}; rsvp: []',
+    oneOf: [{ type: 'object' }, { type: 'array', items: {} }],
+  })
+  sale_price_data: unknown;
   @ApiProperty({ example: false }) supports_attendee_information: boolean;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Attendee objects: all for managers; for others the public ones of events that show their list' }) attendees: unknown[];
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'Attendee objects: all for managers; for others the public ones of events that show their list',
+  })
+  attendees: unknown[];
   @ApiPropertyOptional({ type: TicketRsvpReportDoc, description: 'RSVP tickets, managers only' }) rsvp?: TicketRsvpReportDoc;
   @ApiPropertyOptional({ type: TicketCheckinReportDoc, description: 'Managers only' }) checkin?: TicketCheckinReportDoc;
   @ApiProperty() rest_url: string;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Managers, on reads: {available_fees, automatic_fees, selected_fees}' }) fees?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Managers, on reads: {available_fees, automatic_fees, selected_fees}',
+  })
+  fees?: Record<string, unknown>;
   @ApiPropertyOptional({ enum: ['own', 'capped', 'global', 'unlimited'], description: 'Managers, single GET only' }) capacity_type?: string;
   @ApiPropertyOptional({ description: 'Managers, single GET only' }) sku?: string;
   @ApiPropertyOptional({ description: 'Managers, single GET only: time of day the sale starts' }) available_from_start_time?: string;

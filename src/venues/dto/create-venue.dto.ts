@@ -89,7 +89,10 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @IsOptional()
   @IsString()
   @UnlessEmpty()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'website must be an absolute http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'website must be an absolute http(s) URL' },
+  )
   @MaxLength(500)
   website?: string | null;
 
@@ -99,13 +102,23 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @IsBoolean()
   show_map?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'Whether events at this venue show a map link ("true"/"false" accepted)', default: true, type: Boolean })
+  @ApiPropertyOptional({
+    description: 'Whether events at this venue show a map link ("true"/"false" accepted)',
+    default: true,
+    type: Boolean,
+  })
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
   show_map_link?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'Latitude, -90 to 90 (7 decimals kept). "" clears it.', minimum: -90, maximum: 90, type: Number, nullable: true })
+  @ApiPropertyOptional({
+    description: 'Latitude, -90 to 90 (7 decimals kept). "" clears it.',
+    minimum: -90,
+    maximum: 90,
+    type: Number,
+    nullable: true,
+  })
   @IsOptional()
   @ToCoordinate()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'geo_lat must be a latitude between -90 and 90' })
@@ -113,7 +126,13 @@ export class CreateVenueDto extends LinkedPostFieldsDto {
   @Max(90, { message: 'geo_lat must be a latitude between -90 and 90' })
   geo_lat?: number | null;
 
-  @ApiPropertyOptional({ description: 'Longitude, -180 to 180 (7 decimals kept). "" clears it.', minimum: -180, maximum: 180, type: Number, nullable: true })
+  @ApiPropertyOptional({
+    description: 'Longitude, -180 to 180 (7 decimals kept). "" clears it.',
+    minimum: -180,
+    maximum: 180,
+    type: Number,
+    nullable: true,
+  })
   @IsOptional()
   @ToCoordinate()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'geo_lng must be a longitude between -180 and 180' })

@@ -5,12 +5,20 @@ import { EVENT_TYPES } from '../../outbox/event-types';
 /** Body of POST /webhooks. */
 @ApiSchema({ name: 'WebhookCreate' })
 export class CreateWebhookDto {
-  @ApiProperty({ description: 'Where deliveries are POSTed: http or https, public addresses only (unless WEBHOOK_ALLOW_PRIVATE)', example: 'https://hooks.example.org/cal' })
+  @ApiProperty({
+    description: 'Where deliveries are POSTed: http or https, public addresses only (unless WEBHOOK_ALLOW_PRIVATE)',
+    example: 'https://hooks.example.org/cal',
+  })
   @IsString({ message: 'url must be a string' })
   @MaxLength(2048, { message: 'url must be at most 2048 characters long' })
   url: string;
 
-  @ApiPropertyOptional({ description: 'The event types sent; absent or null: every type', type: [String], enum: EVENT_TYPES, nullable: true })
+  @ApiPropertyOptional({
+    description: 'The event types sent; absent or null: every type',
+    type: [String],
+    enum: EVENT_TYPES,
+    nullable: true,
+  })
   @IsOptional()
   @IsArray({ message: 'event_types must be an array of event types' })
   @ArrayMaxSize(EVENT_TYPES.length, { message: 'event_types lists too many types' })
