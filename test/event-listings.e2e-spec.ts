@@ -302,7 +302,7 @@ describe('Events list read model (e2e)', () => {
       await new EventListingDays1764830000001().up(queryRunner);
       if (testApp.dataSource.options.type === 'mysql') {
         // The bulk load turns the session's checks off for one statement and back on.
-        const [checks] = await queryRunner.query<Row[]>('SELECT @@SESSION.unique_checks AS u, @@SESSION.foreign_key_checks AS f');
+        const [checks] = (await queryRunner.query('SELECT @@SESSION.unique_checks AS u, @@SESSION.foreign_key_checks AS f')) as Row[];
         expect([Number(checks.u), Number(checks.f)]).toEqual([1, 1]);
       }
     } finally {

@@ -1,3 +1,4 @@
+import type { CountScope } from '../common/caching/count-cache';
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
@@ -158,6 +159,18 @@ export function applyTicketFilters<T extends ObjectLiteral>(builder: SelectQuery
       builder.andWhere('t.capacityMode <> :modeUnlimited');
     }
   }
+}
+
+/**
+ * What a list's total reads: the tickets and their events, plus what is left of each (counters and
+ * pools) when it filters on availability or capacity, plus the attendees when it filters on their
+ * numbers.
+ */
+export function ticketListScopes(filters: TicketListFilters): CountScope[] {
+  const scopes: CountScope[] = ['tickets'];
+  if (filters.isAvailable !== undefined || filters.capacity) scopes.push('ticket_stock');
+  if (filters.attendees || filters.checkedIn) scopes.push('attendees');
+  return scopes;
 }
 
 /** The sort of the list, with the id breaking ties the same way. */

@@ -27,7 +27,14 @@ import { DeleteTicketParams } from './dto/delete-ticket.dto';
 import { ListTicketsQuery } from './dto/list-tickets.query';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
-import { applyTicketFilters, applyTicketOrder, applyTicketVisibility, CountRange, TicketListFilters } from './ticket-list';
+import {
+  applyTicketFilters,
+  applyTicketOrder,
+  applyTicketVisibility,
+  CountRange,
+  TicketListFilters,
+  ticketListScopes,
+} from './ticket-list';
 import { canManageEvent } from './ticket-permissions';
 import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
@@ -126,7 +133,7 @@ export class TicketsService implements EventTicketingFacts {
     const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
     applyTicketVisibility(builder, context.user);
     applyTicketFilters(builder, filters);
-    const matching = await this.counts.count('tickets', builder, manager);
+    const matching = await this.counts.count(ticketListScopes(filters), builder, manager);
     const skipped = query.offset ?? 0;
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);

@@ -10,9 +10,9 @@ import { appConfig } from '../../config/app.config';
 import { CLOCK, Clock } from '../clock';
 
 /** What a cached count depends on; a committed write to any of a scope's tables renews its generation. */
-export type CountScope = 'events' | 'tickets' | 'attendees';
+export type CountScope = 'events' | 'tickets' | 'ticket_stock' | 'attendees';
 
-export const COUNT_SCOPES: readonly CountScope[] = ['events', 'tickets', 'attendees'];
+export const COUNT_SCOPES: readonly CountScope[] = ['events', 'tickets', 'ticket_stock', 'attendees'];
 
 /** The tables whose writes change each scope's counts (see CountCacheInvalidation). */
 export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>> = {
@@ -28,7 +28,10 @@ export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>>
     'event_categories',
     'event_tags',
   ],
-  tickets: ['tickets', 'ticket_capacity_counters', 'ticket_pools', 'events'],
+  // What a checkout moves (sold and pending units) is a scope of its own, so that a sale leaves the
+  // cached totals of ticket lists that do not filter on what is left as they are.
+  tickets: ['tickets', 'events'],
+  ticket_stock: ['ticket_capacity_counters', 'ticket_pools'],
   attendees: ['attendees', 'orders', 'order_items', 'tickets', 'events'],
 };
 
@@ -40,17 +43,18 @@ export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>>
 export const COUNT_CACHE_ENTRY_BYTES = 400;
 
 interface Entry {
-  generation: number;
+  /** The generations of the count's scopes, joined. */
+  generation: string;
   value: number;
   storedAt: number;
 }
 
 /**
- * The key of one count: a SHA-1 digest of its scope, its SQL with runs of white space made one
+ * The key of one count: a SHA-1 digest of its scopes, its SQL with runs of white space made one
  * space, and its parameters. The SQL of an event list is several KB, and keeping it as the key
  * cost 1.7 KB (measured) to 20 KB (issue 12) a count; the digest is 27 characters.
  */
-export function countKey(scope: CountScope, sql: string, parameters: unknown[]): string {
+export function countKey(scope: string, sql: string, parameters: unknown[]): string {
   return createHash('sha1')
     .update(scope)
     .update('\0')
@@ -105,18 +109,20 @@ export class CountCache {
   }
 
   /**
-   * `builder.getCount()`, from the cache when nothing in `scope` changed since it was counted.
-   * `manager` is the one `builder` was made from (a transaction's is never cached).
+   * `builder.getCount()`, from the cache when nothing in `scopes` (every table the count reads)
+   * changed since it was counted. `manager` is the one `builder` was made from (a transaction's is
+   * never cached).
    */
   async count<T extends ObjectLiteral>(
-    scope: CountScope,
+    scopes: CountScope | readonly CountScope[],
     builder: SelectQueryBuilder<T>,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<number> {
     if (!this.enabled(manager)) return builder.getCount();
+    const names = typeof scopes === 'string' ? [scopes] : [...scopes].sort();
     const [sql, parameters] = builder.getQueryAndParameters();
-    const key = countKey(scope, sql, parameters);
-    const generation = await this.generation(scope);
+    const key = countKey(names.join('+'), sql, parameters);
+    const generation = (await Promise.all(names.map((scope) => this.generation(scope)))).join('.');
     const cached = this.fresh(key, generation);
     if (cached !== undefined) return cached;
     // Requests that miss together share one count: fifty identical counts of a million rows at
@@ -164,7 +170,7 @@ export class CountCache {
     return Number(row?.generation ?? 0);
   }
 
-  private fresh(key: string, generation: number): number | undefined {
+  private fresh(key: string, generation: string): number | undefined {
     const entry = this.entries!.get(key);
     if (!entry) return undefined;
     if (entry.generation !== generation || this.clock.now().getTime() - entry.storedAt > this.config.countCacheSeconds * 1000) {
@@ -174,7 +180,7 @@ export class CountCache {
     return entry.value;
   }
 
-  private store(key: string, generation: number, value: number): void {
+  private store(key: string, generation: string, value: number): void {
     this.entries!.set(key, { generation, value, storedAt: this.clock.now().getTime() });
   }
 }

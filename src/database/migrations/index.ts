@@ -11,6 +11,7 @@ import { EventListingDays1764830000001 } from './1764830000001-EventListingDays'
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
 import { CreateEventSeries1764880000000 } from './1764880000000-CreateEventSeries';
+import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockCountScope';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   TicketCapacityCounters1764850000000,
   CreateOutbox1764870000000,
   CreateEventSeries1764880000000,
+  TicketStockCountScope1764895000000,
 ];
