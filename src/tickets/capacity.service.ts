@@ -16,6 +16,12 @@ export interface CapacityLine {
   quantity: number;
 }
 
+/** What a take did: `short` names a ticket without enough left (nothing taken); `soldOut` the tickets left with none. */
+export interface CapacityTake {
+  short: number | null;
+  soldOut: number[];
+}
+
 function drawsOnPool(mode: CapacityMode): boolean {
   return mode === 'capped' || mode === 'global';
 }
@@ -55,43 +61,58 @@ function counterPlan(lines: CapacityLine[]): {
 @Injectable()
 export class CapacityService {
   /**
-   * Takes the units of every line, or none: the id of the first ticket that has not enough left,
-   * or null when all were taken (then the caller commits; otherwise it must roll back).
+   * Takes the units of every line, or none. `short` is the id of the first ticket that has not
+   * enough left, or null when all were taken (then the caller commits; otherwise it must roll
+   * back); `soldOut` the ids of the lines' tickets this take left with no unit to buy.
+   *
+   * Each counter row is taken by one UPDATE that also asks for more left than it takes, so its
+   * success says the row is not sold out without reading it back while every other buyer waits on
+   * it. Only when that UPDATE finds too little left does a second one take exactly what is left:
+   * the last units of the row, so the row is sold out (the failed UPDATE locked the row, so nothing
+   * changed in between).
    */
-  async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<number | null> {
+  async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
     const plan = counterPlan(lines);
+    const soldOut = new Set<number>();
     for (const { ticket, quantity } of plan.tickets) {
-      const update = manager
-        .createQueryBuilder()
-        .update(TicketCapacityCounter)
-        .set({ [count]: () => `${count} + :quantity` })
-        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
-        // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
-        // would otherwise be counted on the wrong side.
-        .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
-      if (ticket.capacityMode === 'own') update.andWhere('capacity - sold - pending >= :quantity');
-      if (ticket.capacityMode === 'capped') update.andWhere('(capacity IS NULL OR capacity - sold - pending >= :quantity)');
-      const result = await update.execute();
-      if (!result.affected) return ticket.id;
+      const limited = ticket.capacityMode === 'own' || ticket.capacityMode === 'capped';
+      const take = (left: '>' | '>=') => {
+        const update = manager
+          .createQueryBuilder()
+          .update(TicketCapacityCounter)
+          .set({ [count]: () => `${count} + :quantity` })
+          .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
+          // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
+          // would otherwise be counted on the wrong side.
+          .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
+        if (ticket.capacityMode === 'own') update.andWhere(`capacity - sold - pending ${left} :quantity`);
+        if (ticket.capacityMode === 'capped') update.andWhere(`(capacity IS NULL OR capacity - sold - pending ${left} :quantity)`);
+        return update.execute();
+      };
+      if ((await take('>')).affected) continue;
+      if (!limited || !(await take('>=')).affected) return { short: ticket.id, soldOut: [] };
+      soldOut.add(ticket.id);
     }
     for (const { eventId, quantity } of plan.pools) {
-      const result = await manager
-        .createQueryBuilder()
-        .update(TicketPool)
-        .set({ [count]: () => `${count} + :quantity` })
-        .where('event_id = :eventId AND capacity - sold - pending >= :quantity', { eventId, quantity })
-        .execute();
-      if (!result.affected) {
-        // Name a ticket of that event, as a take of its line would have.
-        return plan.tickets.find(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode))?.ticket.id ?? null;
-      }
+      const take = (left: '>' | '>=') =>
+        manager
+          .createQueryBuilder()
+          .update(TicketPool)
+          .set({ [count]: () => `${count} + :quantity` })
+          .where(`event_id = :eventId AND capacity - sold - pending ${left} :quantity`, { eventId, quantity })
+          .execute();
+      const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
+      if ((await take('>')).affected) continue;
+      // Name a ticket of that event, as a take of its line would have.
+      if (!(await take('>=')).affected) return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
+      for (const { ticket } of drawing) soldOut.add(ticket.id);
     }
-    return null;
+    return { short: null, soldOut: [...soldOut].sort((a, b) => a - b) };
   }
 
   /** Takes `quantity` units of one ticket; false when there is not enough left. */
   async take(manager: EntityManager, ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
-    return (await this.takeAll(manager, [{ ticket, quantity }], count)) === null;
+    return (await this.takeAll(manager, [{ ticket, quantity }], count)).short === null;
   }
 
   /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */

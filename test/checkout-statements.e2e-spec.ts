@@ -1,0 +1,123 @@
+import { OutboxMessage } from '../src/outbox/outbox-message.entity';
+import { checkout, fillCart, PURCHASER } from './helpers/buyers';
+import { createTestApp, TestApp } from './helpers/test-app';
+import { insertEvent, insertPool, insertTicket } from './helpers/ticketing-fixtures';
+
+/**
+ * What one checkout sends to the database, and above all what it sends while it holds the
+ * capacity rows every other buyer of the ticket waits for: from the first conditional UPDATE of a
+ * counter or pool to COMMIT nothing else may run, or a flash sale queues behind it.
+ */
+describe('Checkout statements (e2e)', () => {
+  let testApp: TestApp;
+  let statements: string[] = [];
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    const logger = testApp.dataSource.logger;
+    const logQuery = logger.logQuery.bind(logger);
+    logger.logQuery = (query, parameters, runner) => {
+      statements.push(query.replace(/[`"]/g, '').replace(/\s+/g, ' ').trim());
+      logQuery(query, parameters, runner);
+    };
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const isCapacityTake = (statement: string) => /^UPDATE (ticket_capacity_counters|ticket_pools) /.test(statement);
+
+  /** The statements of one checkout of `units` units of each ticket, the capacity takes marked. */
+  async function recordCheckout(ticketIds: number[], units: number, idempotencyKey?: string): Promise<string[]> {
+    const buyer = await fillCart(
+      testApp,
+      {},
+      'tc',
+      ticketIds.map((ticket_id) => ({ ticket_id, quantity: units })),
+    );
+    statements = [];
+    const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }, idempotencyKey);
+    expect(response.status).toBe(201);
+    return statements;
+  }
+
+  /**
+   * Statements from the first capacity take to COMMIT. After the commit only the count caches'
+   * generation is renewed (CountCacheInvalidation), holding no capacity row.
+   */
+  function underCapacityLock(recorded: string[]): string[] {
+    const first = recorded.findIndex(isCapacityTake);
+    const commit = recorded.lastIndexOf('COMMIT');
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(recorded.slice(commit + 1).every((statement) => statement.startsWith('UPDATE cache_generations'))).toBe(true);
+    return recorded.slice(first, commit + 1);
+  }
+
+  const TAKE = /^UPDATE ticket_capacity_counters SET .* > \S+$/;
+  const TAKE_LAST = /^UPDATE ticket_capacity_counters SET .* >= \S+$/;
+
+  it('holds a ticket of its own capacity for its conditional UPDATE and COMMIT only', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity: 100 });
+    const recorded = await recordCheckout([ticket.id], 2);
+    if (process.env.PRINT_STATEMENTS)
+      process.stdout.write(`${recorded.length} statements:\n${recorded.map((s) => `  ${s.slice(0, 200)}`).join('\n')}\n`);
+    expect(underCapacityLock(recorded)).toEqual([expect.stringMatching(TAKE), 'COMMIT']);
+    // Two attendees, one INSERT.
+    expect(recorded.filter((statement) => /^INSERT INTO attendees/.test(statement))).toHaveLength(1);
+  });
+
+  it('reads a ticket it checked out a moment ago from no table again', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity: 100 });
+    await recordCheckout([ticket.id], 1);
+    const recorded = await recordCheckout([ticket.id], 1);
+    expect(recorded.filter((statement) => /FROM (tickets|events) /.test(statement))).toEqual([]);
+    // BEGIN, cart, its lines, DELETE lines, INSERT order, items, attendees, SELECT attendees, INSERT outbox, take.
+    expect(
+      recorded.filter((statement) => statement !== 'COMMIT' && !statement.startsWith('UPDATE cache_generations')).length,
+    ).toBeLessThanOrEqual(10);
+  });
+
+  it('takes the last units with a second UPDATE and writes the sold-out notice before COMMIT', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity: 3 });
+    await recordCheckout([ticket.id], 1);
+    const recorded = await recordCheckout([ticket.id], 2);
+    expect(underCapacityLock(recorded)).toEqual([
+      expect.stringMatching(TAKE),
+      expect.stringMatching(TAKE_LAST),
+      expect.stringMatching(/^INSERT INTO outbox_messages/),
+      'COMMIT',
+    ]);
+    const soldOut = await testApp.dataSource.getRepository(OutboxMessage).findBy({ type: 'ticket.sold_out' });
+    expect(soldOut.map((message) => JSON.parse(message.payload) as unknown)).toContainEqual({
+      ticket_id: ticket.id,
+      event_id: event.id,
+      name: ticket.name,
+    });
+  });
+
+  it('holds a capped ticket and its event pool for their UPDATEs and COMMIT only', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    await insertPool(testApp.dataSource, event.id, 50);
+    const capped = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacityMode: 'capped', capacity: 20 });
+    const global = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacityMode: 'global', capacity: null });
+    const recorded = await recordCheckout([capped.id, global.id], 1);
+    expect(underCapacityLock(recorded)).toEqual([
+      expect.stringMatching(/^UPDATE ticket_capacity_counters SET .*\(capacity IS NULL OR capacity - sold - pending > \S+\)$/),
+      // A global ticket has no limit of its own.
+      expect.stringMatching(/^UPDATE ticket_capacity_counters SET .* capacity_mode = \?$/),
+      expect.stringMatching(/^UPDATE ticket_pools SET .* > \S+$/),
+      'COMMIT',
+    ]);
+  });
+
+  it('holds the capacity row for its UPDATE and COMMIT only with an Idempotency-Key too', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '10.00', capacity: 100 });
+    const recorded = await recordCheckout([ticket.id], 1, 'statements-key-1');
+    expect(underCapacityLock(recorded)).toEqual([expect.stringMatching(TAKE), 'COMMIT']);
+  });
+});
