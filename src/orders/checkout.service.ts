@@ -121,7 +121,9 @@ export class CheckoutService {
         // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order;
         // a second one, and the sold-out notice, only for the take that empties a row).
         if (placed.capacity) {
-          const take = await this.capacity.takeAll(manager, placed.capacity.lines, placed.capacity.count);
+          const { lines, count } = placed.capacity;
+          const take =
+            (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
           if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
           if (take.soldOut.length > 0) {
             await this.outbox.ticketsSoldOut(

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, QueryRunner } from 'typeorm';
+import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
 import { CapacityState, PoolCounts } from './capacity';
 import { CapacityMode, Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
@@ -20,6 +21,24 @@ export interface CapacityLine {
 export interface CapacityTake {
   short: number | null;
   soldOut: number[];
+  /** takeAllAndFinish only: the transaction has ended (committed, or rolled back when short). */
+  finished?: boolean;
+}
+
+/** One row a take moves, as SQL: the UPDATE asking for more left than it takes, and the one taking the last units. */
+interface TakeStep {
+  sql: (left: '>' | '>=') => string;
+  parameters: unknown[];
+  /** Whether the row has a limit that can run out (else only a changed mode makes the take fail). */
+  limited: boolean;
+  /** The ticket to name when short, and the tickets sold out when this row is emptied. */
+  shortTicket: number | null;
+  soldOut: number[];
+}
+
+interface FinishRow {
+  short_step: number | string;
+  emptied: string;
 }
 
 function drawsOnPool(mode: CapacityMode): boolean {
@@ -50,6 +69,48 @@ function counterPlan(lines: CapacityLine[]): {
   };
 }
 
+/** The rows of a take as SQL for takeAllAndFinish, in counterPlan's order. */
+function takeSteps(lines: CapacityLine[], count: CapacityCount): TakeStep[] {
+  const plan = counterPlan(lines);
+  const steps: TakeStep[] = plan.tickets.map(({ ticket, quantity }) => {
+    const limit = (left: string) =>
+      ticket.capacityMode === 'own'
+        ? ` AND capacity - sold - pending ${left} ?`
+        : ticket.capacityMode === 'capped'
+          ? ` AND (capacity IS NULL OR capacity - sold - pending ${left} ?)`
+          : '';
+    const limited = ticket.capacityMode === 'own' || ticket.capacityMode === 'capped';
+    return {
+      sql: (left) => `UPDATE ticket_capacity_counters SET ${count} = ${count} + ? WHERE ticket_id = ? AND capacity_mode = ?${limit(left)}`,
+      parameters: [quantity, ticket.id, ticket.capacityMode, ...(limited ? [quantity] : [])],
+      limited,
+      shortTicket: ticket.id,
+      soldOut: [ticket.id],
+    };
+  });
+  for (const { eventId, quantity } of plan.pools) {
+    const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
+    steps.push({
+      sql: (left) =>
+        `UPDATE ticket_pools SET ${count} = ${count} + ?, updated_at = CURRENT_TIMESTAMP(3) WHERE event_id = ? AND capacity - sold - pending ${left} ?`,
+      parameters: [quantity, eventId, quantity],
+      limited: true,
+      shortTicket: drawing[0]?.ticket.id ?? null,
+      soldOut: drawing.map(({ ticket }) => ticket.id),
+    });
+  }
+  return steps;
+}
+
+/** The one row the compound statement selects: mysql2 answers its result sets and the final OK as a list. */
+function firstRow(raw: unknown): FinishRow {
+  const sets = Array.isArray(raw) ? (raw as unknown[]) : [];
+  for (const set of sets) {
+    if (Array.isArray(set) && set.length > 0) return set[0] as FinishRow;
+  }
+  throw new Error('the capacity take answered no row');
+}
+
 /**
  * Takes and gives back capacity with conditional UPDATEs (`... WHERE capacity - sold - pending >= n`),
  * never read-then-write, so that concurrent checkouts cannot sell more than there is. The counts
@@ -60,6 +121,17 @@ function counterPlan(lines: CapacityLine[]): {
  */
 @Injectable()
 export class CapacityService {
+  /** Whether the server runs anonymous compound statements (MariaDB); unknown until first tried. */
+  private compoundStatements: boolean | undefined;
+
+  private async announceWrites(manager: EntityManager, pools: boolean): Promise<void> {
+    const runner = manager.queryRunner as QueryRunner;
+    const result = new BroadcasterResult();
+    runner.broadcaster.broadcastAfterUpdateEvent(result, manager.connection.getMetadata(TicketCapacityCounter));
+    if (pools) runner.broadcaster.broadcastAfterUpdateEvent(result, manager.connection.getMetadata(TicketPool));
+    await result.wait();
+  }
+
   /**
    * Takes the units of every line, or none. `short` is the id of the first ticket that has not
    * enough left, or null when all were taken (then the caller commits; otherwise it must roll
@@ -108,6 +180,60 @@ export class CapacityService {
       for (const { ticket } of drawing) soldOut.add(ticket.id);
     }
     return { short: null, soldOut: [...soldOut].sort((a, b) => a - b) };
+  }
+
+  /**
+   * MariaDB: takeAll's UPDATEs and the COMMIT (or, when short, the ROLLBACK) in one statement, an
+   * anonymous compound statement (BEGIN NOT ATOMIC), so that the counter rows are held for no round
+   * trip to the service: under load its event loop answers late, and every buyer of the ticket
+   * would wait for it. When the take empties a row, nothing is ended: the caller writes the
+   * sold-out notice and commits. Null when the server has no compound statements (MySQL): then
+   * the caller runs takeAll. Everything the caller writes must be written before this.
+   */
+  async takeAllAndFinish(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
+    if (manager.connection.options.type !== 'mysql' || this.compoundStatements === false || !manager.queryRunner) return null;
+    const steps = takeSteps(lines, count);
+    if (steps.length === 0) return { short: null, soldOut: [], finished: false };
+    const body: string[] = [];
+    const parameters: unknown[] = [];
+    steps.forEach((step, index) => {
+      const number = index + 1;
+      const lastUnits = step.limited
+        ? `${step.sql('>=')}; IF ROW_COUNT() = 0 THEN SET short_step = ${number}; ELSE SET emptied = CONCAT(emptied, '${number},'); END IF;`
+        : `SET short_step = ${number};`;
+      body.push(`IF short_step = 0 THEN ${step.sql('>')}; IF ROW_COUNT() = 0 THEN ${lastUnits} END IF; END IF;`);
+      parameters.push(...step.parameters, ...(step.limited ? step.parameters : []));
+    });
+    const sql = [
+      'BEGIN NOT ATOMIC',
+      "DECLARE short_step INT DEFAULT 0; DECLARE emptied VARCHAR(4000) DEFAULT '';",
+      ...body,
+      "IF short_step > 0 THEN ROLLBACK; ELSEIF emptied = '' THEN COMMIT; END IF;",
+      'SELECT short_step, emptied;',
+      'END',
+    ].join('\n');
+    // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
+    await this.announceWrites(
+      manager,
+      lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode)),
+    );
+    let raw: unknown;
+    try {
+      raw = await manager.query(sql, parameters);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ER_PARSE_ERROR' || this.compoundStatements === true) throw error;
+      this.compoundStatements = false;
+      return null;
+    }
+    this.compoundStatements = true;
+    const row = firstRow(raw);
+    const shortStep = Number(row.short_step);
+    if (shortStep > 0) return { short: steps[shortStep - 1].shortTicket, soldOut: [], finished: true };
+    const emptied = row.emptied
+      .split(',')
+      .filter((part) => part !== '')
+      .flatMap((part) => steps[Number(part) - 1].soldOut);
+    return { short: null, soldOut: [...new Set(emptied)].sort((a, b) => a - b), finished: emptied.length === 0 };
   }
 
   /** Takes `quantity` units of one ticket; false when there is not enough left. */
