@@ -1,7 +1,7 @@
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { checkout, fillCart, PURCHASER } from './helpers/buyers';
 import { createTestApp, TestApp } from './helpers/test-app';
-import { insertEvent, insertPool, insertTicket } from './helpers/ticketing-fixtures';
+import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket } from './helpers/ticketing-fixtures';
 
 /**
  * What one checkout sends to the database, and above all what it sends while it holds the
@@ -121,6 +121,37 @@ describe('Checkout statements (e2e)', () => {
           expect.stringMatching(/^UPDATE ticket_pools SET .* > \S+$/),
         ];
     expect(underCapacityLock(recorded)).toEqual([...takes, 'COMMIT']);
+  });
+
+  it('reports the tickets of an event pool its take empties as sold out, and refuses the next buyer', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    await insertPool(testApp.dataSource, event.id, 3);
+    const capped = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacityMode: 'capped', capacity: 10 });
+    const global = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacityMode: 'global', capacity: null });
+    const own = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity: 10 });
+    const first = await fillCart(testApp, {}, 'tc', [{ ticket_id: capped.id, quantity: 1 }]);
+    const second = await fillCart(
+      testApp,
+      {},
+      'tc',
+      [capped.id, global.id, own.id].map((ticket_id) => ({ ticket_id, quantity: 1 })),
+    );
+    const late = await fillCart(testApp, {}, 'tc', [{ ticket_id: global.id, quantity: 1 }]);
+    const soldOutIds = async () =>
+      (await testApp.dataSource.getRepository(OutboxMessage).findBy({ type: 'ticket.sold_out' }))
+        .map((message) => (JSON.parse(message.payload) as { ticket_id: number }).ticket_id)
+        .filter((id) => [capped.id, global.id, own.id].includes(id))
+        .sort((a, b) => a - b);
+
+    expect((await checkout(testApp, first, { provider: 'tc', purchaser: PURCHASER })).status).toBe(201);
+    expect(await soldOutIds()).toEqual([]);
+    expect((await checkout(testApp, second, { provider: 'tc', purchaser: PURCHASER })).status).toBe(201);
+    expect(await soldOutIds()).toEqual([capped.id, global.id]);
+    const refused = await checkout(testApp, late, { provider: 'tc', purchaser: PURCHASER });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('ticket-capacity-not-available');
+    expect(await reloadPool(testApp.dataSource, event.id)).toMatchObject({ sold: 3, pending: 0 });
+    expect((await reloadTicket(testApp.dataSource, global.id)).sold).toBe(1);
   });
 
   it('holds the capacity row for its UPDATE and COMMIT only with an Idempotency-Key too', async () => {
