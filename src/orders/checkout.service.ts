@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { ticketCapacityNotAvailable } from '../cart/cart-errors';
 import { Buyer, buyerScope } from '../cart/cart-identity';
@@ -18,10 +18,10 @@ import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
-import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
+import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
 import { IdempotencyService } from './idempotency.service';
 import { Order, OrderItem, OrderStatus } from './order.entity';
@@ -55,8 +55,19 @@ export interface CheckoutRequest {
 interface PlacedOrder {
   response: OrderResponse;
   capacity: { lines: CapacityLine[]; count: CapacityCount } | null;
-  /** Writes the order's notifications; after capacity is taken, so that a sell-out is seen. */
-  notify: () => Promise<void>;
+  /** The order's tickets, as checked out. */
+  tickets: ReadonlyMap<number, Ticket>;
+}
+
+/** A DATETIME column without fractions stores whole seconds. */
+function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+/** The generated id of a one-row INSERT: mysql2 reports `insertId`, better-sqlite3 the row id. */
+function insertedId(raw: unknown): number {
+  if (typeof raw === 'number' || typeof raw === 'bigint') return Number(raw);
+  return Number((raw as { insertId: number | string }).insertId);
 }
 
 interface Holder {
@@ -82,6 +93,7 @@ export class CheckoutService {
     private readonly idempotency: IdempotencyService,
     private readonly metrics: MetricsService,
     private readonly outbox: OutboxService,
+    private readonly catalog: CheckoutCatalog,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -93,22 +105,33 @@ export class CheckoutService {
     if (!scope) throw cartEmpty();
     const now = this.clock.now();
     const requestHash = bodyHash(request.rawBody);
+    // Whether the key has a row before the transaction (a stale one must be replaced).
+    let keyRowExists = false;
     if (idempotencyKey) {
-      const stored = await this.idempotency.find(scope, idempotencyKey, requestHash, now);
-      if (stored) return { statusCode: stored.statusCode, body: stored.body as OrderResponse, replayed: true };
+      const found = await this.idempotency.lookup(scope, idempotencyKey, requestHash, now);
+      if (found.response) return { statusCode: found.response.statusCode, body: found.response.body as OrderResponse, replayed: true };
+      keyRowExists = found.exists;
     }
     try {
       const order = await runInTransaction(this.dataSource, async (manager) => {
-        if (idempotencyKey) await this.idempotency.claim(manager, scope, idempotencyKey, requestHash, now);
+        if (idempotencyKey) await this.idempotency.claim(manager, scope, idempotencyKey, requestHash, now, keyRowExists);
         const placed = await this.placeOrder(manager, request, provider, now);
         if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed.response });
         // Last, right before COMMIT: the counter rows every other buyer of these tickets waits for
-        // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order).
+        // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order;
+        // a second one, and the sold-out notice, only for the take that empties a row).
         if (placed.capacity) {
-          const short = await this.capacity.takeAll(manager, placed.capacity.lines, placed.capacity.count);
-          if (short !== null) throw ticketCapacityNotAvailable(short);
+          const { lines, count } = placed.capacity;
+          const take =
+            (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
+          if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
+          if (take.soldOut.length > 0) {
+            await this.outbox.ticketsSoldOut(
+              manager,
+              take.soldOut.map((id) => placed.tickets.get(id) as Ticket),
+            );
+          }
         }
-        await placed.notify();
         return placed.response;
       });
       // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
@@ -135,18 +158,22 @@ export class CheckoutService {
     if (items.length === 0) throw cartEmpty();
     const holders = this.assignHolders(items, body);
 
-    const tickets = new Map(
-      (await manager.find(Ticket, { where: { id: In(items.map((item) => item.ticketId)) } })).map((ticket) => [ticket.id, ticket]),
+    const catalog = await this.catalog.tickets(
+      manager,
+      items.map((item) => item.ticketId),
     );
-    const eventIds = [...new Set([...tickets.values()].map((ticket) => ticket.eventId))];
-    const events = await manager.find(Event, { select: { id: true, status: true, timezone: true }, where: { id: In(eventIds) } });
-    const eventStatus = new Map(events.map((event) => [event.id, event.status]));
+    const tickets = new Map<number, Ticket>();
+    const eventTimezones = new Map<number, string>();
     for (const item of items) {
-      const ticket = tickets.get(item.ticketId) as Ticket;
+      const entry = catalog.get(item.ticketId);
+      // The cart line's foreign key keeps its ticket; a ticket deleted meanwhile took its lines along.
+      if (!entry) throw cartEmpty();
+      tickets.set(entry.ticket.id, entry.ticket);
+      eventTimezones.set(entry.ticket.eventId, entry.eventTimezone);
       // Status and sale window only (no units asked, so no counts read): capacity is decided by the
       // conditional updates the caller runs last.
-      const problem = saleProblem(ticket, eventStatus.get(ticket.eventId) ?? 'trash', CapacityService.stateOf(ticket, undefined), 0, now);
-      if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
+      const problem = saleProblem(entry.ticket, entry.eventStatus, CapacityService.stateOf(entry.ticket, undefined), 0, now);
+      if (problem) throw ticketCapacityNotAvailable(entry.ticket.id, problem);
     }
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
     if (!(await this.carts.removeLines(manager, cart.id, provider, items.length))) throw cartEmpty();
@@ -163,7 +190,8 @@ export class CheckoutService {
             count: status === 'completed' ? ('sold' as const) : ('pending' as const),
           };
 
-    const inserted = await manager.insert(Order, {
+    // The row as stored, so that the answer needs no read back: DATETIME columns keep whole seconds.
+    const order = Object.assign(new Order(), {
       provider,
       status,
       userId: buyer.kind === 'user' ? buyer.userId : null,
@@ -172,12 +200,14 @@ export class CheckoutService {
       purchaserEmail: body.purchaser.email,
       total: centsToMoney(totalCents),
       currency: this.config.currency.code,
-      expiresAt: status === 'pending' ? new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000) : null,
-      completedAt: status === 'completed' ? now : null,
+      expiresAt: status === 'pending' ? wholeSeconds(new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000)) : null,
+      completedAt: status === 'completed' ? wholeSeconds(now) : null,
       createdAt: now,
       updatedAt: now,
     });
-    const orderId = Number(inserted.identifiers[0].id);
+    const inserted = await manager.createQueryBuilder().insert().into(Order).values(order).updateEntity(false).execute();
+    order.id = insertedId(inserted.raw);
+    const orderId = order.id;
     await manager
       .createQueryBuilder()
       .insert()
@@ -224,16 +254,17 @@ export class CheckoutService {
         .execute();
     }
 
-    const order = (await manager.findOne(Order, { where: { id: orderId } })) as Order;
     const relations: OrderRelations = {
       attendees: await manager.find(Attendee, { where: { orderId }, order: { id: 'ASC' } }),
       tickets,
-      eventTimezones: new Map(events.map((event) => [event.id, event.timezone])),
+      eventTimezones,
     };
+    // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
+    await this.outbox.orderPlaced(manager, order, relations.attendees);
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
       capacity,
-      notify: () => this.outbox.orderPlaced(manager, order, relations.attendees, going === false ? [] : [...tickets.values()]),
+      tickets,
     };
   }
 

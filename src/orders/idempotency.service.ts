@@ -46,24 +46,42 @@ export class IdempotencyService {
     now: Date,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<StoredResponse | null> {
-    const row = await manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
-    if (!row || row.statusCode === IN_PROGRESS || this.isStale(row, now)) return null;
-    if (row.requestHash !== requestHash) throw idempotencyKeyReused();
-    return { statusCode: row.statusCode, body: JSON.parse(row.responseBody) as unknown };
+    return (await this.lookup(scope, key, requestHash, now, manager)).response;
   }
 
-  /** Claims the key inside the caller's transaction (a stale row is replaced); fails on the unique index if taken. */
-  async claim(manager: EntityManager, scope: string, key: string, requestHash: string, now: Date): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from(IdempotencyKey)
-      .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', {
-        scope,
-        key,
-        cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS),
-      })
-      .execute();
+  /** As find, and whether the key has a row at all (a stale or running one), which claim must then replace or wait for. */
+  async lookup(
+    scope: string,
+    key: string,
+    requestHash: string,
+    now: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ response: StoredResponse | null; exists: boolean }> {
+    const row = await manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
+    if (!row) return { response: null, exists: false };
+    if (row.statusCode === IN_PROGRESS || this.isStale(row, now)) return { response: null, exists: true };
+    if (row.requestHash !== requestHash) throw idempotencyKeyReused();
+    return { response: { statusCode: row.statusCode, body: JSON.parse(row.responseBody) as unknown }, exists: true };
+  }
+
+  /**
+   * Claims the key inside the caller's transaction; fails on the unique index if taken. A stale row
+   * is replaced: `exists` says whether lookup saw a row (none seen: no stale row to delete, as a row
+   * written since is new).
+   */
+  async claim(manager: EntityManager, scope: string, key: string, requestHash: string, now: Date, exists = true): Promise<void> {
+    if (exists) {
+      await manager
+        .createQueryBuilder()
+        .delete()
+        .from(IdempotencyKey)
+        .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', {
+          scope,
+          key,
+          cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS),
+        })
+        .execute();
+    }
     await manager.insert(IdempotencyKey, {
       scope,
       idempotencyKey: key,

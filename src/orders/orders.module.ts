@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CartModule } from '../cart/cart.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TicketsModule } from '../tickets/tickets.module';
+import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
 import { IdempotencyKey } from './idempotency-key.entity';
@@ -16,7 +17,7 @@ import { OrdersService } from './orders.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule, MetricsModule],
   controllers: [CheckoutController, OrdersController],
-  providers: [CheckoutService, OrdersService, IdempotencyService, OrderExpiryService],
+  providers: [CheckoutService, CheckoutCatalog, OrdersService, IdempotencyService, OrderExpiryService],
   exports: [OrdersService, OrderExpiryService],
 })
 export class OrdersModule {}

@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { CLOCK, Clock } from '../common/clock';
 import type { Event } from '../events/event.entity';
 import { Order } from '../orders/order.entity';
-import { availableUnits } from '../tickets/capacity';
-import { CapacityService } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
-import { TicketPool } from '../tickets/ticket-pool.entity';
 import { EventType } from './event-types';
 import { OutboxMessage } from './outbox-message.entity';
 
@@ -88,22 +85,28 @@ export class OutboxService {
   }
 
   /**
-   * Checkout: `order.placed`, `attendee.created` for each attendee, and `ticket.sold_out` for the
-   * tickets it took the last unit of; one INSERT (two reads more when a ticket has a capacity),
-   * inside the transaction that holds the capacity rows.
+   * Checkout: `order.placed` and `attendee.created` for each attendee, in one INSERT, written
+   * before the checkout takes capacity so that nothing but the take runs while it holds the
+   * capacity rows; the transaction's rollback takes them back when the take fails.
    */
-  async orderPlaced(
-    manager: EntityManager,
-    order: Order,
-    attendees: Attendee[],
-    tickets: Array<Pick<Ticket, 'id' | 'capacityMode'>>,
-  ): Promise<void> {
-    const soldOut = await this.soldOut(manager, tickets);
+  async orderPlaced(manager: EntityManager, order: Order, attendees: Attendee[]): Promise<void> {
     await this.publishAll(manager, [
       { type: 'order.placed', data: orderData(order) },
       ...attendees.map((attendee) => ({ type: 'attendee.created' as const, data: attendeeData(attendee) })),
-      ...soldOut.map((data) => ({ type: 'ticket.sold_out' as const, data })),
     ]);
+  }
+
+  /**
+   * `ticket.sold_out` for the tickets a checkout took the last unit of (its own capacity or the
+   * event's shared pool, as CapacityService.takeAll reports it), after that checkout's other
+   * messages. Unlimited tickets never sell out.
+   */
+  async ticketsSoldOut(manager: EntityManager, tickets: Array<Pick<Ticket, 'id' | 'eventId' | 'name'>>): Promise<void> {
+    await this.publish(
+      manager,
+      'ticket.sold_out',
+      ...tickets.map((ticket) => ({ ticket_id: ticket.id, event_id: ticket.eventId, name: ticket.name })),
+    );
   }
 
   /** Email or webhook messages, due now, in one INSERT. */
@@ -160,24 +163,5 @@ export class OutboxService {
     if (removed) await this.publish(manager, 'event.trashed', data);
     else if (event.status === 'publish' && previousStatus !== 'publish') await this.publish(manager, 'event.published', data);
     else if (event.status === 'publish' || previousStatus === 'publish') await this.publish(manager, 'event.updated', data);
-  }
-
-  /**
-   * The sold-out rule, in one place: after a sale, inside its transaction, a ticket with a capacity
-   * (its own, or the event's shared pool) that has no unit left to buy. Unlimited tickets never sell out.
-   */
-  private async soldOut(manager: EntityManager, tickets: Array<Pick<Ticket, 'id' | 'capacityMode'>>): Promise<EventData[]> {
-    const limited = tickets.filter((ticket) => ticket.capacityMode !== 'unlimited');
-    if (limited.length === 0) return [];
-    const current = await manager.find(Ticket, { where: { id: In(limited.map((ticket) => ticket.id)) } });
-    const pools = new Map(
-      (await manager.find(TicketPool, { where: { eventId: In(current.map((ticket) => ticket.eventId)) } })).map((pool) => [
-        pool.eventId,
-        pool,
-      ]),
-    );
-    return current
-      .filter((ticket) => availableUnits(CapacityService.stateOf(ticket, pools.get(ticket.eventId))) === 0)
-      .map((ticket) => ({ ticket_id: ticket.id, event_id: ticket.eventId, name: ticket.name }));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, QueryRunner } from 'typeorm';
+import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
 import { CapacityState, PoolCounts } from './capacity';
 import { CapacityMode, Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
@@ -14,6 +15,30 @@ type CountedTicket = Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>;
 export interface CapacityLine {
   ticket: CountedTicket;
   quantity: number;
+}
+
+/** What a take did: `short` names a ticket without enough left (nothing taken); `soldOut` the tickets left with none. */
+export interface CapacityTake {
+  short: number | null;
+  soldOut: number[];
+  /** takeAllAndFinish only: the transaction has ended (committed, or rolled back when short). */
+  finished?: boolean;
+}
+
+/** One row a take moves, as SQL: the UPDATE asking for more left than it takes, and the one taking the last units. */
+interface TakeStep {
+  sql: (left: '>' | '>=') => string;
+  parameters: unknown[];
+  /** Whether the row has a limit that can run out (else only a changed mode makes the take fail). */
+  limited: boolean;
+  /** The ticket to name when short, and the tickets sold out when this row is emptied. */
+  shortTicket: number | null;
+  soldOut: number[];
+}
+
+interface FinishRow {
+  short_step: number | string;
+  emptied: string;
 }
 
 function drawsOnPool(mode: CapacityMode): boolean {
@@ -44,6 +69,48 @@ function counterPlan(lines: CapacityLine[]): {
   };
 }
 
+/** The rows of a take as SQL for takeAllAndFinish, in counterPlan's order. */
+function takeSteps(lines: CapacityLine[], count: CapacityCount): TakeStep[] {
+  const plan = counterPlan(lines);
+  const steps: TakeStep[] = plan.tickets.map(({ ticket, quantity }) => {
+    const limit = (left: string) =>
+      ticket.capacityMode === 'own'
+        ? ` AND capacity - sold - pending ${left} ?`
+        : ticket.capacityMode === 'capped'
+          ? ` AND (capacity IS NULL OR capacity - sold - pending ${left} ?)`
+          : '';
+    const limited = ticket.capacityMode === 'own' || ticket.capacityMode === 'capped';
+    return {
+      sql: (left) => `UPDATE ticket_capacity_counters SET ${count} = ${count} + ? WHERE ticket_id = ? AND capacity_mode = ?${limit(left)}`,
+      parameters: [quantity, ticket.id, ticket.capacityMode, ...(limited ? [quantity] : [])],
+      limited,
+      shortTicket: ticket.id,
+      soldOut: [ticket.id],
+    };
+  });
+  for (const { eventId, quantity } of plan.pools) {
+    const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
+    steps.push({
+      sql: (left) =>
+        `UPDATE ticket_pools SET ${count} = ${count} + ?, updated_at = CURRENT_TIMESTAMP(3) WHERE event_id = ? AND capacity - sold - pending ${left} ?`,
+      parameters: [quantity, eventId, quantity],
+      limited: true,
+      shortTicket: drawing[0]?.ticket.id ?? null,
+      soldOut: drawing.map(({ ticket }) => ticket.id),
+    });
+  }
+  return steps;
+}
+
+/** The one row the compound statement selects: mysql2 answers its result sets and the final OK as a list. */
+function firstRow(raw: unknown): FinishRow {
+  const sets = Array.isArray(raw) ? (raw as unknown[]) : [];
+  for (const set of sets) {
+    if (Array.isArray(set) && set.length > 0) return set[0] as FinishRow;
+  }
+  throw new Error('the capacity take answered no row');
+}
+
 /**
  * Takes and gives back capacity with conditional UPDATEs (`... WHERE capacity - sold - pending >= n`),
  * never read-then-write, so that concurrent checkouts cannot sell more than there is. The counts
@@ -54,44 +121,124 @@ function counterPlan(lines: CapacityLine[]): {
  */
 @Injectable()
 export class CapacityService {
+  /** Whether the server runs anonymous compound statements (MariaDB); unknown until first tried. */
+  private compoundStatements: boolean | undefined;
+
+  private async announceWrites(manager: EntityManager, pools: boolean): Promise<void> {
+    const runner = manager.queryRunner as QueryRunner;
+    const result = new BroadcasterResult();
+    runner.broadcaster.broadcastAfterUpdateEvent(result, manager.connection.getMetadata(TicketCapacityCounter));
+    if (pools) runner.broadcaster.broadcastAfterUpdateEvent(result, manager.connection.getMetadata(TicketPool));
+    await result.wait();
+  }
+
   /**
-   * Takes the units of every line, or none: the id of the first ticket that has not enough left,
-   * or null when all were taken (then the caller commits; otherwise it must roll back).
+   * Takes the units of every line, or none. `short` is the id of the first ticket that has not
+   * enough left, or null when all were taken (then the caller commits; otherwise it must roll
+   * back); `soldOut` the ids of the lines' tickets this take left with no unit to buy.
+   *
+   * Each counter row is taken by one UPDATE that also asks for more left than it takes, so its
+   * success says the row is not sold out without reading it back while every other buyer waits on
+   * it. Only when that UPDATE finds too little left does a second one take exactly what is left:
+   * the last units of the row, so the row is sold out (the failed UPDATE locked the row, so nothing
+   * changed in between).
    */
-  async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<number | null> {
+  async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
     const plan = counterPlan(lines);
+    const soldOut = new Set<number>();
     for (const { ticket, quantity } of plan.tickets) {
-      const update = manager
-        .createQueryBuilder()
-        .update(TicketCapacityCounter)
-        .set({ [count]: () => `${count} + :quantity` })
-        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
-        // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
-        // would otherwise be counted on the wrong side.
-        .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
-      if (ticket.capacityMode === 'own') update.andWhere('capacity - sold - pending >= :quantity');
-      if (ticket.capacityMode === 'capped') update.andWhere('(capacity IS NULL OR capacity - sold - pending >= :quantity)');
-      const result = await update.execute();
-      if (!result.affected) return ticket.id;
+      const limited = ticket.capacityMode === 'own' || ticket.capacityMode === 'capped';
+      const take = (left: '>' | '>=') => {
+        const update = manager
+          .createQueryBuilder()
+          .update(TicketCapacityCounter)
+          .set({ [count]: () => `${count} + :quantity` })
+          .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
+          // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
+          // would otherwise be counted on the wrong side.
+          .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
+        if (ticket.capacityMode === 'own') update.andWhere(`capacity - sold - pending ${left} :quantity`);
+        if (ticket.capacityMode === 'capped') update.andWhere(`(capacity IS NULL OR capacity - sold - pending ${left} :quantity)`);
+        return update.execute();
+      };
+      if ((await take('>')).affected) continue;
+      if (!limited || !(await take('>=')).affected) return { short: ticket.id, soldOut: [] };
+      soldOut.add(ticket.id);
     }
     for (const { eventId, quantity } of plan.pools) {
-      const result = await manager
-        .createQueryBuilder()
-        .update(TicketPool)
-        .set({ [count]: () => `${count} + :quantity` })
-        .where('event_id = :eventId AND capacity - sold - pending >= :quantity', { eventId, quantity })
-        .execute();
-      if (!result.affected) {
-        // Name a ticket of that event, as a take of its line would have.
-        return plan.tickets.find(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode))?.ticket.id ?? null;
-      }
+      const take = (left: '>' | '>=') =>
+        manager
+          .createQueryBuilder()
+          .update(TicketPool)
+          .set({ [count]: () => `${count} + :quantity` })
+          .where(`event_id = :eventId AND capacity - sold - pending ${left} :quantity`, { eventId, quantity })
+          .execute();
+      const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
+      if ((await take('>')).affected) continue;
+      // Name a ticket of that event, as a take of its line would have.
+      if (!(await take('>=')).affected) return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
+      for (const { ticket } of drawing) soldOut.add(ticket.id);
     }
-    return null;
+    return { short: null, soldOut: [...soldOut].sort((a, b) => a - b) };
+  }
+
+  /**
+   * MariaDB: takeAll's UPDATEs and the COMMIT (or, when short, the ROLLBACK) in one statement, an
+   * anonymous compound statement (BEGIN NOT ATOMIC), so that the counter rows are held for no round
+   * trip to the service: under load its event loop answers late, and every buyer of the ticket
+   * would wait for it. When the take empties a row, nothing is ended: the caller writes the
+   * sold-out notice and commits. Null when the server has no compound statements (MySQL): then
+   * the caller runs takeAll. Everything the caller writes must be written before this.
+   */
+  async takeAllAndFinish(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
+    if (manager.connection.options.type !== 'mysql' || this.compoundStatements === false || !manager.queryRunner) return null;
+    const steps = takeSteps(lines, count);
+    if (steps.length === 0) return { short: null, soldOut: [], finished: false };
+    const body: string[] = [];
+    const parameters: unknown[] = [];
+    steps.forEach((step, index) => {
+      const number = index + 1;
+      const lastUnits = step.limited
+        ? `${step.sql('>=')}; IF ROW_COUNT() = 0 THEN SET short_step = ${number}; ELSE SET emptied = CONCAT(emptied, '${number},'); END IF;`
+        : `SET short_step = ${number};`;
+      body.push(`IF short_step = 0 THEN ${step.sql('>')}; IF ROW_COUNT() = 0 THEN ${lastUnits} END IF; END IF;`);
+      parameters.push(...step.parameters, ...(step.limited ? step.parameters : []));
+    });
+    const sql = [
+      'BEGIN NOT ATOMIC',
+      "DECLARE short_step INT DEFAULT 0; DECLARE emptied VARCHAR(4000) DEFAULT '';",
+      ...body,
+      "IF short_step > 0 THEN ROLLBACK; ELSEIF emptied = '' THEN COMMIT; END IF;",
+      'SELECT short_step, emptied;',
+      'END',
+    ].join('\n');
+    // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
+    await this.announceWrites(
+      manager,
+      lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode)),
+    );
+    let raw: unknown;
+    try {
+      raw = await manager.query(sql, parameters);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ER_PARSE_ERROR' || this.compoundStatements === true) throw error;
+      this.compoundStatements = false;
+      return null;
+    }
+    this.compoundStatements = true;
+    const row = firstRow(raw);
+    const shortStep = Number(row.short_step);
+    if (shortStep > 0) return { short: steps[shortStep - 1].shortTicket, soldOut: [], finished: true };
+    const emptied = row.emptied
+      .split(',')
+      .filter((part) => part !== '')
+      .flatMap((part) => steps[Number(part) - 1].soldOut);
+    return { short: null, soldOut: [...new Set(emptied)].sort((a, b) => a - b), finished: emptied.length === 0 };
   }
 
   /** Takes `quantity` units of one ticket; false when there is not enough left. */
   async take(manager: EntityManager, ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
-    return (await this.takeAll(manager, [{ ticket, quantity }], count)) === null;
+    return (await this.takeAll(manager, [{ ticket, quantity }], count)).short === null;
   }
 
   /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */
