@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { limitSqliteTransactionWaits, serialiseSqliteTransactions } from './sqlite-serialization';
 
@@ -65,6 +70,38 @@ describe('limitSqliteTransactionWaits', () => {
       await expect(dataSource.query('SELECT 2 AS two')).resolves.toEqual([{ two: 2 }]);
     } finally {
       await dataSource.destroy();
+    }
+  });
+});
+
+describe('SQLite transactions beside another process on the same file', () => {
+  it('take the write lock at BEGIN, so a write committed elsewhere after their first read waits instead of failing them', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cal-sqlite-'));
+    const file = join(folder, 'shared.sqlite');
+    const dataSource = await new DataSource({
+      type: 'better-sqlite3',
+      database: file,
+      enableWAL: true,
+      prepareDatabase: (db: { pragma(statement: string): unknown }) => db.pragma('busy_timeout = 5000'),
+    }).initialize();
+    try {
+      serialiseSqliteTransactions(dataSource);
+      await dataSource.query('CREATE TABLE items (name TEXT NOT NULL)');
+      const writer = `const Database = require('better-sqlite3'); const db = new Database(process.argv[1]);
+        db.pragma('busy_timeout = 5000'); db.prepare("INSERT INTO items VALUES ('other process')").run(); db.close();`;
+      let other: Promise<void> | undefined;
+      await dataSource.transaction(async (manager) => {
+        await manager.query('SELECT COUNT(*) FROM items');
+        other = promisify(execFile)(process.execPath, ['-e', writer, file]).then(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await manager.query("INSERT INTO items VALUES ('this process')");
+      });
+      await other;
+      const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM items ORDER BY rowid');
+      expect(rows.map((row) => row.name)).toEqual(['this process', 'other process']);
+    } finally {
+      await dataSource.destroy();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
