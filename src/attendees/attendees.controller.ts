@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -12,10 +12,8 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequireCapability } from '../auth/decorators';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import type { AttendeeResponse } from './attendees.mapper';
@@ -23,6 +21,7 @@ import { AttendeePage, AttendeesService } from './attendees.service';
 import { AttendeeListResponse, AttendeeResponseDoc, CheckinDetailsDoc } from './dto/attendee.response';
 import { CheckInAttendeeDto } from './dto/check-in-attendee.dto';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } });
 
@@ -47,10 +46,7 @@ const CheckInDocs = () =>
 @ApiExtraModels(CheckinDetailsDoc)
 @Controller('tickets/v1/attendees')
 export class AttendeesController {
-  constructor(
-    private readonly attendees: AttendeesService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly attendees: AttendeesService) {}
 
   @Get()
   @HttpCode(200)
@@ -67,11 +63,10 @@ export class AttendeesController {
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
   async list(
     @Query() query: ListAttendeesQuery,
-    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
+    @RequestContext() context: RequestContext,
   ): Promise<AttendeePage> {
-    const page = await this.attendees.list(query, this.urls.context(request, user));
+    const page = await this.attendees.list(query, context);
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;
   }
@@ -84,8 +79,8 @@ export class AttendeesController {
   @ApiOkResponse({ type: AttendeeResponseDoc })
   @ApiUnauthorizedResponse({ description: 'attendee-not-accessible: not public and not managed by the caller; or incorrect_password' })
   @ApiNotFoundResponse({ description: 'attendee-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<AttendeeResponse> {
-    return this.attendees.get(id, this.urls.context(request, user));
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<AttendeeResponse> {
+    return this.attendees.get(id, context);
   }
 
   @Post(':id')
@@ -93,10 +88,9 @@ export class AttendeesController {
   checkInWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: CheckInAttendeeDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<AttendeeResponse> {
-    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+    return this.attendees.setCheckIn(id, body.check_in, context.user, context);
   }
 
   @Put(':id')
@@ -104,10 +98,9 @@ export class AttendeesController {
   checkInWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: CheckInAttendeeDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<AttendeeResponse> {
-    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+    return this.attendees.setCheckIn(id, body.check_in, context.user, context);
   }
 
   @Patch(':id')
@@ -115,9 +108,8 @@ export class AttendeesController {
   checkInWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: CheckInAttendeeDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<AttendeeResponse> {
-    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+    return this.attendees.setCheckIn(id, body.check_in, context.user, context);
   }
 }

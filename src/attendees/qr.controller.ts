@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -10,22 +10,17 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { RequireCapability } from '../auth/decorators';
 import type { AttendeeResponse } from './attendees.mapper';
 import { AttendeesService } from './attendees.service';
 import { QrCheckInResponse } from './dto/attendee.response';
 import { QrCheckInDto } from './dto/qr-check-in.dto';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 @ApiTags('tickets')
 @Controller('tickets/v1/qr')
 export class QrController {
-  constructor(
-    private readonly attendees: AttendeesService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly attendees: AttendeesService) {}
 
   @Post()
   @HttpCode(200)
@@ -42,10 +37,9 @@ export class QrController {
   @ApiConflictResponse({ description: 'attendee-already-checked-in or attendee-invalid-check-in' })
   async checkIn(
     @Body() body: QrCheckInDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<{ msg: string; attendee: AttendeeResponse }> {
-    const attendee = await this.attendees.checkInByCode(body.security_code, user, this.urls.context(request, user));
+    const attendee = await this.attendees.checkInByCode(body.security_code, context.user, context);
     return { msg: 'Checked In!', attendee };
   }
 }

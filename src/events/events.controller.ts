@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -14,10 +14,8 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequireCapability } from '../auth/decorators';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateEventDto } from './dto/create-event.dto';
@@ -25,7 +23,8 @@ import { EventListResponse, EventResponseDoc } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import type { EventResponse } from './events.mapper';
-import { EventSelector, EventsService } from './events.service';
+import { EventsService } from './events.service';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 /** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
 const SCOPE_QUERY = ApiQuery({
@@ -67,10 +66,7 @@ const FORCE_QUERY = ApiQuery({
 @ApiTags('events')
 @Controller('events/v1/events')
 export class EventsController {
-  constructor(
-    private readonly events: EventsService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly events: EventsService) {}
 
   @Get()
   @HttpCode(200)
@@ -78,13 +74,8 @@ export class EventsController {
   @ApiOkResponse({ type: EventListResponse, description: 'Headers X-TEC-Total and X-TEC-TotalPages carry the totals' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
   @ApiNotFoundResponse({ description: 'event-archive-page-not-found: a page past the last' })
-  async list(
-    @Query() query: ListEventsQuery,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
-  ) {
-    const page = await this.events.list(query, this.urls.context(request, user));
+  async list(@Query() query: ListEventsQuery, @Res({ passthrough: true }) response: Response, @RequestContext() context: RequestContext) {
+    const page = await this.events.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
     return { events: page.events, ...page.links, total: page.total, total_pages: page.totalPages };
   }
@@ -98,13 +89,8 @@ export class EventsController {
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
   @ApiForbiddenResponse({ description: 'rest_forbidden: the role cannot create events' })
-  async create(
-    @Body() body: CreateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ) {
-    const event = await this.events.create(body, user, this.urls.context(request, user));
+  async create(@Body() body: CreateEventDto, @RequestContext() context: SignedInContext, @Res({ passthrough: true }) response: Response) {
+    const event = await this.events.create(body, context.user, context);
     response.setHeader('Location', event.rest_url);
     return event;
   }
@@ -116,8 +102,8 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponseDoc })
   @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<EventResponse> {
-    return this.events.get({ id }, this.urls.context(request, user));
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<EventResponse> {
+    return this.events.get({ id }, context);
   }
 
   @Get('by-slug/:slug')
@@ -127,8 +113,8 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponseDoc })
   @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  getBySlug(@Param('slug') slug: string, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<EventResponse> {
-    return this.events.get({ slug }, this.urls.context(request, user));
+  getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<EventResponse> {
+    return this.events.get({ slug }, context);
   }
 
   @Post(':id')
@@ -136,11 +122,10 @@ export class EventsController {
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ id }, body, context.user, context, scope);
   }
 
   @Put(':id')
@@ -148,11 +133,10 @@ export class EventsController {
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ id }, body, context.user, context, scope);
   }
 
   @Patch(':id')
@@ -160,11 +144,10 @@ export class EventsController {
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ id }, body, context.user, context, scope);
   }
 
   @Post('by-slug/:slug')
@@ -172,11 +155,10 @@ export class EventsController {
   updateBySlugWithPost(
     @Param('slug') slug: string,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ slug }, body, context.user, context, scope);
   }
 
   @Put('by-slug/:slug')
@@ -184,11 +166,10 @@ export class EventsController {
   updateBySlugWithPut(
     @Param('slug') slug: string,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ slug }, body, context.user, context, scope);
   }
 
   @Patch('by-slug/:slug')
@@ -196,11 +177,10 @@ export class EventsController {
   updateBySlugWithPatch(
     @Param('slug') slug: string,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ slug }, body, context.user, context, scope);
   }
 
   @Delete(':id')
@@ -222,11 +202,10 @@ export class EventsController {
   remove(
     @Param('id', RouteIdPipe) id: number,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ): Promise<EventResponse> {
-    return this.removeEvent({ id }, force, user, request, scope);
+    return this.events.remove({ id }, readForceFlag(force), context.user, context, scope);
   }
 
   @Delete('by-slug/:slug')
@@ -246,20 +225,9 @@ export class EventsController {
   removeBySlug(
     @Param('slug') slug: string,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ): Promise<EventResponse> {
-    return this.removeEvent({ slug }, force, user, request, scope);
-  }
-
-  private removeEvent(
-    selector: EventSelector,
-    force: unknown,
-    user: AuthenticatedUser,
-    request: Request,
-    scope?: unknown,
-  ): Promise<EventResponse> {
-    return this.events.remove(selector, readForceFlag(force), user, this.urls.context(request, user), scope);
+    return this.events.remove({ slug }, readForceFlag(force), context.user, context, scope);
   }
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -13,11 +13,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
+import type { Response } from 'express';
+import { RequireCapability } from '../auth/decorators';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
-import { ApiUrls } from '../common/http/api-urls.service';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateOrganizerDto } from './dto/create-organizer.dto';
@@ -25,6 +23,7 @@ import { ListOrganizersQuery } from './dto/list-organizers.query';
 import { UpdateOrganizerDto } from './dto/update-organizer.dto';
 import { OrganizerListResponse, OrganizerResponse } from './dto/organizer.response';
 import { OrganizersService } from './organizers.service';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const IdParam = () => ApiParam({ name: 'id', description: 'Organizer id', schema: { type: 'integer' } });
 const SlugParam = () => ApiParam({ name: 'slug', description: 'Organizer slug', schema: { type: 'string' } });
@@ -100,10 +99,7 @@ const ReadDocs = () =>
 @ApiTags('events')
 @Controller('events/v1/organizers')
 export class OrganizersController {
-  constructor(
-    private readonly organizers: OrganizersService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly organizers: OrganizersService) {}
 
   @Get()
   @HttpCode(200)
@@ -113,11 +109,10 @@ export class OrganizersController {
   @ApiNotFoundResponse({ type: ApiErrorResponse, description: '`organizer-archive-page-not-found`: a page past the last one' })
   async list(
     @Query() query: ListOrganizersQuery,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizerListResponse> {
-    const page = await this.organizers.list(query, this.urls.context(request, user));
+    const page = await this.organizers.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.total_pages);
     return page;
   }
@@ -134,12 +129,10 @@ export class OrganizersController {
   })
   async create(
     @Body() body: CreateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizerResponse> {
-    const context = this.urls.context(request, user);
-    const organizer = await this.organizers.create(body, user, context);
+    const organizer = await this.organizers.create(body, context.user, context);
     response.setHeader('Location', context.namespaceUrl('events', `organizers/${organizer.id}`));
     return organizer;
   }
@@ -147,12 +140,8 @@ export class OrganizersController {
   @Get('by-slug/:slug')
   @ReadDocs()
   @SlugParam()
-  findBySlug(
-    @Param('slug') slug: string,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<OrganizerResponse> {
-    return this.organizers.findOne({ slug }, this.urls.context(request, user));
+  findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<OrganizerResponse> {
+    return this.organizers.findOne({ slug }, context);
   }
 
   @Post('by-slug/:slug')
@@ -161,10 +150,9 @@ export class OrganizersController {
   updateBySlugWithPost(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ slug }, body, context.user, context);
   }
 
   @Put('by-slug/:slug')
@@ -173,10 +161,9 @@ export class OrganizersController {
   updateBySlugWithPut(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ slug }, body, context.user, context);
   }
 
   @Patch('by-slug/:slug')
@@ -185,10 +172,9 @@ export class OrganizersController {
   updateBySlugWithPatch(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ slug }, body, context.user, context);
   }
 
   @Delete('by-slug/:slug')
@@ -197,21 +183,16 @@ export class OrganizersController {
   removeBySlug(
     @Param('slug') slug: string,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.remove({ slug }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.organizers.remove({ slug }, readForceFlag(force), context.user, context);
   }
 
   @Get(':id')
   @ReadDocs()
   @IdParam()
-  findById(
-    @Param('id', RouteIdPipe) id: number,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<OrganizerResponse> {
-    return this.organizers.findOne({ id }, this.urls.context(request, user));
+  findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<OrganizerResponse> {
+    return this.organizers.findOne({ id }, context);
   }
 
   @Post(':id')
@@ -220,10 +201,9 @@ export class OrganizersController {
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ id }, body, context.user, context);
   }
 
   @Put(':id')
@@ -232,10 +212,9 @@ export class OrganizersController {
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ id }, body, context.user, context);
   }
 
   @Patch(':id')
@@ -244,10 +223,9 @@ export class OrganizersController {
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ id }, body, context.user, context);
   }
 
   @Delete(':id')
@@ -256,9 +234,8 @@ export class OrganizersController {
   remove(
     @Param('id', RouteIdPipe) id: number,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.remove({ id }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.organizers.remove({ id }, readForceFlag(force), context.user, context);
   }
 }

@@ -1,19 +1,4 @@
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -28,10 +13,8 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireAuthentication, RequiresNonce } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequireAuthentication, RequiresNonce } from '../auth/decorators';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateTicketDto } from './dto/create-ticket.dto';
@@ -42,6 +25,7 @@ import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { TicketRemovalNonceGuard } from './ticket-removal-nonce.guard';
 import type { TicketResponse } from './tickets.mapper';
 import { TicketPage, TicketsService } from './tickets.service';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
 
@@ -69,10 +53,7 @@ const TicketUpdateDocs = () =>
 @ApiTags('tickets')
 @Controller('tickets/v1/tickets')
 export class TicketsController {
-  constructor(
-    private readonly tickets: TicketsService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly tickets: TicketsService) {}
 
   @Get()
   @HttpCode(200)
@@ -84,11 +65,10 @@ export class TicketsController {
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
   async list(
     @Query() query: ListTicketsQuery,
-    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
+    @RequestContext() context: RequestContext,
   ): Promise<TicketPage> {
-    const page = await this.tickets.list(query, this.urls.context(request, user));
+    const page = await this.tickets.list(query, context);
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;
   }
@@ -117,12 +97,11 @@ export class TicketsController {
   })
   async create(
     @Body() body: CreateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
     @Query('scope') scope?: unknown,
   ): Promise<TicketResponse> {
-    const ticket = await this.tickets.create(body, user, this.urls.context(request, user), scope);
+    const ticket = await this.tickets.create(body, context.user, context, scope);
     response.setHeader('Location', ticket.rest_url);
     return ticket;
   }
@@ -136,8 +115,8 @@ export class TicketsController {
     description: 'ticket-not-accessible: the ticket or its event is not published and the caller may not read it',
   })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<TicketResponse> {
-    return this.tickets.get(id, this.urls.context(request, user));
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TicketResponse> {
+    return this.tickets.get(id, context);
   }
 
   @Post(':id')
@@ -145,10 +124,9 @@ export class TicketsController {
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.update(id, body, user, this.urls.context(request, user));
+    return this.tickets.update(id, body, context.user, context);
   }
 
   @Put(':id')
@@ -156,10 +134,9 @@ export class TicketsController {
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.update(id, body, user, this.urls.context(request, user));
+    return this.tickets.update(id, body, context.user, context);
   }
 
   @Patch(':id')
@@ -167,10 +144,9 @@ export class TicketsController {
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.update(id, body, user, this.urls.context(request, user));
+    return this.tickets.update(id, body, context.user, context);
   }
 
   @Delete(':id')
@@ -194,9 +170,8 @@ export class TicketsController {
     @Param('id', RouteIdPipe) id: number,
     @Body() body: DeleteTicketParams,
     @Query() query: DeleteTicketParams,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.remove(id, body, query, user, this.urls.context(request, user));
+    return this.tickets.remove(id, body, query, context.user, context);
   }
 }

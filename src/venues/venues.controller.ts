@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -13,11 +13,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
+import type { Response } from 'express';
+import { RequireCapability } from '../auth/decorators';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
-import { ApiUrls } from '../common/http/api-urls.service';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateVenueDto } from './dto/create-venue.dto';
@@ -25,6 +23,7 @@ import { ListVenuesQuery } from './dto/list-venues.query';
 import { UpdateVenueDto } from './dto/update-venue.dto';
 import { VenueListResponse, VenueResponse } from './dto/venue.response';
 import { VenuesService } from './venues.service';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const IdParam = () => ApiParam({ name: 'id', description: 'Venue id', schema: { type: 'integer' } });
 const SlugParam = () => ApiParam({ name: 'slug', description: 'Venue slug', schema: { type: 'string' } });
@@ -97,10 +96,7 @@ const ReadDocs = () =>
 @ApiTags('events')
 @Controller('events/v1/venues')
 export class VenuesController {
-  constructor(
-    private readonly venues: VenuesService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly venues: VenuesService) {}
 
   @Get()
   @HttpCode(200)
@@ -110,11 +106,10 @@ export class VenuesController {
   @ApiNotFoundResponse({ type: ApiErrorResponse, description: '`venue-archive-page-not-found`: a page past the last one' })
   async list(
     @Query() query: ListVenuesQuery,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<VenueListResponse> {
-    const page = await this.venues.list(query, this.urls.context(request, user));
+    const page = await this.venues.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.total_pages);
     return page;
   }
@@ -131,12 +126,10 @@ export class VenuesController {
   })
   async create(
     @Body() body: CreateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<VenueResponse> {
-    const context = this.urls.context(request, user);
-    const venue = await this.venues.create(body, user, context);
+    const venue = await this.venues.create(body, context.user, context);
     response.setHeader('Location', context.namespaceUrl('events', `venues/${venue.id}`));
     return venue;
   }
@@ -144,12 +137,8 @@ export class VenuesController {
   @Get('by-slug/:slug')
   @ReadDocs()
   @SlugParam()
-  findBySlug(
-    @Param('slug') slug: string,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<VenueResponse> {
-    return this.venues.findOne({ slug }, this.urls.context(request, user));
+  findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<VenueResponse> {
+    return this.venues.findOne({ slug }, context);
   }
 
   @Post('by-slug/:slug')
@@ -158,10 +147,9 @@ export class VenuesController {
   updateBySlugWithPost(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ slug }, body, user, this.urls.context(request, user));
+    return this.venues.update({ slug }, body, context.user, context);
   }
 
   @Put('by-slug/:slug')
@@ -170,10 +158,9 @@ export class VenuesController {
   updateBySlugWithPut(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ slug }, body, user, this.urls.context(request, user));
+    return this.venues.update({ slug }, body, context.user, context);
   }
 
   @Patch('by-slug/:slug')
@@ -182,10 +169,9 @@ export class VenuesController {
   updateBySlugWithPatch(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ slug }, body, user, this.urls.context(request, user));
+    return this.venues.update({ slug }, body, context.user, context);
   }
 
   @Delete('by-slug/:slug')
@@ -194,21 +180,16 @@ export class VenuesController {
   removeBySlug(
     @Param('slug') slug: string,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.remove({ slug }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.venues.remove({ slug }, readForceFlag(force), context.user, context);
   }
 
   @Get(':id')
   @ReadDocs()
   @IdParam()
-  findById(
-    @Param('id', RouteIdPipe) id: number,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<VenueResponse> {
-    return this.venues.findOne({ id }, this.urls.context(request, user));
+  findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<VenueResponse> {
+    return this.venues.findOne({ id }, context);
   }
 
   @Post(':id')
@@ -217,10 +198,9 @@ export class VenuesController {
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ id }, body, user, this.urls.context(request, user));
+    return this.venues.update({ id }, body, context.user, context);
   }
 
   @Put(':id')
@@ -229,10 +209,9 @@ export class VenuesController {
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ id }, body, user, this.urls.context(request, user));
+    return this.venues.update({ id }, body, context.user, context);
   }
 
   @Patch(':id')
@@ -241,10 +220,9 @@ export class VenuesController {
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ id }, body, user, this.urls.context(request, user));
+    return this.venues.update({ id }, body, context.user, context);
   }
 
   @Delete(':id')
@@ -253,9 +231,8 @@ export class VenuesController {
   remove(
     @Param('id', RouteIdPipe) id: number,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.remove({ id }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.venues.remove({ id }, readForceFlag(force), context.user, context);
   }
 }
