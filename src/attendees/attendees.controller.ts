@@ -4,7 +4,6 @@ import {
   ApiBasicAuth,
   ApiConflictResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -30,14 +29,11 @@ const CheckInDocs = () =>
   applyDecorators(
     HttpCode(200),
     // Authors and up may manage attendees (of their own events); the service checks the event.
-    RequireCapability('publish_events'),
-    ApiBasicAuth('basic'),
+    RequireCapability('publish_events', { forbidden: 'rest_forbidden: the caller does not manage the attendee’s event' }),
     ID_PARAM,
     ApiOperation({ summary: 'Check an attendee in (check_in: true) or undo it (check_in: false); managers of the event only' }),
     ApiOkResponse({ type: AttendeeResponseDoc, description: 'The attendee with checked_in and checkin_details (source site)' }),
     ApiBadRequestResponse({ description: 'rest_missing_callback_param (check_in) or rest_invalid_param' }),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
-    ApiForbiddenResponse({ description: 'rest_forbidden: the caller does not manage the attendee’s event' }),
     ApiNotFoundResponse({ description: 'attendee-not-found' }),
     ApiConflictResponse({ description: 'attendee-already-checked-in, or attendee-invalid-check-in (order not completed, RSVP not going)' }),
   );

@@ -1,15 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBasicAuth,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireCapability } from '../auth/decorators';
 import type { AttendeeResponse } from './attendees.mapper';
 import { AttendeesService } from './attendees.service';
@@ -24,15 +14,12 @@ export class QrController {
 
   @Post()
   @HttpCode(200)
-  @RequireCapability('publish_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('publish_events', { forbidden: 'rest_forbidden: the caller does not manage the attendee’s event' })
   @ApiOperation({
     summary: 'Check in the attendee holding a security code (the check-in app scanning a QR code); managers of the event only',
   })
   @ApiOkResponse({ type: QrCheckInResponse, description: '{msg: "Checked In!", attendee} with checkin_details source app' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (security_code) or rest_invalid_param' })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden: the caller does not manage the attendee’s event' })
   @ApiNotFoundResponse({ description: 'attendee-not-found: no attendee holds this code' })
   @ApiConflictResponse({ description: 'attendee-already-checked-in or attendee-invalid-check-in' })
   async checkIn(

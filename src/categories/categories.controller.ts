@@ -6,6 +6,7 @@ import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import {
+  TERM_WRITE_ACCESS,
   TermCreateDocs,
   TermDeleteDocs,
   TermIdParam,
@@ -42,7 +43,7 @@ export class CategoriesController {
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermCreateDocs('category', CategoryResponse)
   async create(
     @Body() dto: CreateCategoryDto,
@@ -64,7 +65,7 @@ export class CategoriesController {
 
   @Post(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateByPost(
@@ -77,7 +78,7 @@ export class CategoriesController {
 
   @Put(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateByPut(
@@ -90,7 +91,7 @@ export class CategoriesController {
 
   @Patch(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateByPatch(
@@ -103,7 +104,7 @@ export class CategoriesController {
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermDeleteDocs('category', CategoryResponse)
   async remove(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<CategoryResponse> {
@@ -120,7 +121,7 @@ export class CategoriesController {
 
   @Post('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateBySlugByPost(
@@ -133,7 +134,7 @@ export class CategoriesController {
 
   @Put('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateBySlugByPut(
@@ -146,7 +147,7 @@ export class CategoriesController {
 
   @Patch('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateBySlugByPatch(
@@ -159,7 +160,7 @@ export class CategoriesController {
 
   @Delete('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermDeleteDocs('category', CategoryResponse)
   async removeBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<CategoryResponse> {

@@ -1,7 +1,6 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiForbiddenResponse,
@@ -12,7 +11,6 @@ import {
   ApiParam,
   ApiQuery,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
@@ -41,15 +39,12 @@ const SLUG_PARAM = ApiParam({ name: 'slug', description: 'Event slug', schema: {
 const EventUpdateDocs = (pathParameter: MethodDecorator) =>
   applyDecorators(
     HttpCode(200),
-    RequireCapability('edit_events'),
-    ApiBasicAuth('basic'),
+    RequireCapability('edit_events', { forbidden: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
     pathParameter,
     SCOPE_QUERY,
     ApiOperation({ summary: 'Update an event; fields left out keep their values (POST, PUT and PATCH alike)' }),
     ApiOkResponse({ type: EventResponseDoc }),
     ApiBadRequestResponse({ description: 'rest_invalid_param naming the field' }),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
-    ApiForbiddenResponse({ description: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
     ApiNotFoundResponse({ description: 'rest-event-not-found' }),
     ApiConflictResponse({
       description: 'series-occurrences-have-attendees: occurrences with attendees would move or be deleted (data.occurrences lists them)',
@@ -82,13 +77,10 @@ export class EventsController {
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('edit_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('edit_events', { forbidden: 'rest_forbidden: the role cannot create events' })
   @ApiOperation({ summary: 'Create an event' })
   @ApiCreatedResponse({ type: EventResponseDoc, description: 'The event; Location names it' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden: the role cannot create events' })
   async create(@Body() body: CreateEventDto, @RequestContext() context: SignedInContext, @Res({ passthrough: true }) response: Response) {
     const event = await this.events.create(body, context.user, context);
     response.setHeader('Location', event.rest_url);
@@ -185,15 +177,12 @@ export class EventsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireCapability('delete_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('delete_events', { unauthorized: 'rest_forbidden (anonymous)', forbidden: 'rest_forbidden' })
   @ID_PARAM
   @FORCE_QUERY
   @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash an event, or delete it for good with force=true' })
   @ApiOkResponse({ type: EventResponseDoc, description: 'The event as deleted' })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash: already trashed (use force=true)' })
   @ApiConflictResponse({
@@ -210,15 +199,12 @@ export class EventsController {
 
   @Delete('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('delete_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('delete_events', { unauthorized: 'rest_forbidden (anonymous)', forbidden: 'rest_forbidden' })
   @SLUG_PARAM
   @FORCE_QUERY
   @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash or delete an event by slug' })
   @ApiOkResponse({ type: EventResponseDoc })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash' })
   @ApiConflictResponse({ description: 'has-attendees; series-occurrences-have-attendees' })

@@ -1,7 +1,6 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiCreatedResponse,
   ApiForbiddenResponse,
   ApiGoneResponse,
@@ -11,7 +10,6 @@ import {
   ApiParam,
   ApiQuery,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
@@ -34,42 +32,31 @@ const NotFound = () =>
     description: '`organizer-not-found`: no organizer has this id or slug; `rest_no_route`: an id that is not a number',
   });
 
-const AuthErrors = () =>
-  applyDecorators(
-    ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials',
-    }),
-  );
+const UNAUTHORIZED = '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials';
 
-const WriteErrors = () =>
-  applyDecorators(
-    AuthErrors(),
-    ApiBadRequestResponse({
-      type: ApiErrorResponse,
-      description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
-    }),
-  );
+const BadRequest = () =>
+  ApiBadRequestResponse({
+    type: ApiErrorResponse,
+    description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
+  });
 
 const UpdateDocs = () =>
   applyDecorators(
     HttpCode(200),
-    RequireCapability('edit_events'),
+    RequireCapability('edit_events', {
+      unauthorized: UNAUTHORIZED,
+      forbidden: '`rest_forbidden`: not allowed to edit this organizer (or to name another author)',
+    }),
     ApiOperation({ summary: 'Update an organizer (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
     ApiOkResponse({ type: OrganizerResponse, description: 'The updated organizer' }),
-    WriteErrors(),
-    ApiForbiddenResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: not allowed to edit this organizer (or to name another author)',
-    }),
+    BadRequest(),
     NotFound(),
   );
 
 const DeleteDocs = () =>
   applyDecorators(
     HttpCode(200),
-    RequireCapability('delete_events'),
+    RequireCapability('delete_events', { unauthorized: UNAUTHORIZED, forbidden: '`rest_forbidden`: not allowed to delete this organizer' }),
     ApiOperation({ summary: 'Move an organizer to the trash, or delete it for good with force=true (its links to events go with it)' }),
     ApiQuery({
       name: 'force',
@@ -78,8 +65,6 @@ const DeleteDocs = () =>
       schema: { type: 'boolean', default: false },
     }),
     ApiOkResponse({ type: OrganizerResponse, description: 'The organizer as it was last: trashed, or before its removal' }),
-    AuthErrors(),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this organizer' }),
     ApiGoneResponse({ type: ApiErrorResponse, description: '`organizer-is-in-trash`: already trashed (use force=true)' }),
     NotFound(),
   );
@@ -119,14 +104,13 @@ export class OrganizersController {
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('edit_events')
+  @RequireCapability('edit_events', {
+    unauthorized: UNAUTHORIZED,
+    forbidden: '`rest_forbidden`: the caller may not create organizers (or name another author)',
+  })
   @ApiOperation({ summary: 'Create an organizer; a visible organizer matching every field sent is returned instead of a duplicate' })
   @ApiCreatedResponse({ type: OrganizerResponse, description: 'The organizer, with its URL in Location' })
-  @WriteErrors()
-  @ApiForbiddenResponse({
-    type: ApiErrorResponse,
-    description: '`rest_forbidden`: the caller may not create organizers (or name another author)',
-  })
+  @BadRequest()
   async create(
     @Body() body: CreateOrganizerDto,
     @RequestContext() context: SignedInContext,

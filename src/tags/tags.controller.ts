@@ -6,6 +6,7 @@ import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import {
+  TERM_WRITE_ACCESS,
   TermCreateDocs,
   TermDeleteDocs,
   TermIdParam,
@@ -42,7 +43,7 @@ export class TagsController {
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermCreateDocs('tag', TagResponse)
   async create(
     @Body() dto: CreateTagDto,
@@ -64,7 +65,7 @@ export class TagsController {
 
   @Post(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('tag', TagResponse)
   async updateByPost(
@@ -77,7 +78,7 @@ export class TagsController {
 
   @Put(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('tag', TagResponse)
   async updateByPut(
@@ -90,7 +91,7 @@ export class TagsController {
 
   @Patch(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('tag', TagResponse)
   async updateByPatch(
@@ -103,7 +104,7 @@ export class TagsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermDeleteDocs('tag', TagResponse)
   async remove(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TagResponse> {
@@ -120,7 +121,7 @@ export class TagsController {
 
   @Post('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('tag', TagResponse)
   async updateBySlugByPost(
@@ -133,7 +134,7 @@ export class TagsController {
 
   @Put('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('tag', TagResponse)
   async updateBySlugByPut(
@@ -146,7 +147,7 @@ export class TagsController {
 
   @Patch('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('tag', TagResponse)
   async updateBySlugByPatch(
@@ -159,7 +160,7 @@ export class TagsController {
 
   @Delete('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermDeleteDocs('tag', TagResponse)
   async removeBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<TagResponse> {

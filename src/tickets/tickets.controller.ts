@@ -1,10 +1,8 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -22,30 +20,29 @@ import { DeleteTicketParams } from './dto/delete-ticket.dto';
 import { ListTicketsQuery } from './dto/list-tickets.query';
 import { TicketListResponse, TicketResponseDoc } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
-import { TicketRemovalNonceGuard } from './ticket-removal-nonce.guard';
 import type { TicketResponse } from './tickets.mapper';
 import { TicketPage, TicketsService } from './tickets.service';
 import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
 
+const NONCE_FORBIDDEN = 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event';
+
 /** The documentation and rules shared by the POST, PUT and PATCH update routes. */
 const TicketUpdateDocs = () =>
   applyDecorators(
     HttpCode(200),
-    RequireAuthentication(),
+    RequireAuthentication({
+      unauthorized: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible',
+      forbidden: NONCE_FORBIDDEN,
+    }),
     RequiresNonce('edit_ticket_nonce'),
-    ApiBasicAuth('basic'),
     ID_PARAM,
     ApiOperation({ summary: 'Update a ticket; fields left out keep their values (POST, PUT and PATCH alike)' }),
     ApiOkResponse({ type: TicketResponseDoc }),
     ApiBadRequestResponse({
       description:
         'rest_missing_callback_param (post_id, edit_ticket_nonce), rest_invalid_param (post_id not the ticket event, dates, capacity), tec-tickets-rest-invalid_price',
-    }),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible' }),
-    ApiForbiddenResponse({
-      description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
     }),
     ApiNotFoundResponse({ description: 'ticket-not-found' }),
   );
@@ -75,18 +72,13 @@ export class TicketsController {
 
   @Post()
   @HttpCode(201)
-  @RequireAuthentication()
+  @RequireAuthentication({ forbidden: NONCE_FORBIDDEN })
   @RequiresNonce('add_ticket_nonce')
-  @ApiBasicAuth('basic')
   @ApiOperation({ summary: 'Create a ticket for an event the caller manages' })
   @ApiCreatedResponse({ type: TicketResponseDoc, description: 'The ticket; Location names it' })
   @ApiBadRequestResponse({
     description:
       'rest_missing_callback_param (add_ticket_nonce, post_id, provider, name, ticket[capacity], ticket[event_capacity]), rest_invalid_param, bad_request "Commerce Module invalid", tec-tickets-rest-invalid_price',
-  })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({
-    description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
   })
   @ApiQuery({
     name: 'scope',
@@ -151,18 +143,16 @@ export class TicketsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireAuthentication()
-  @UseGuards(TicketRemovalNonceGuard)
-  @ApiBasicAuth('basic')
+  @RequireAuthentication({
+    unauthorized: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible',
+    forbidden: NONCE_FORBIDDEN,
+  })
+  @RequiresNonce('remove_ticket_nonce', { alsoInQuery: true })
   @ID_PARAM
   @ApiOperation({ summary: 'Delete a ticket for good; post_id and remove_ticket_nonce come in the body or the query' })
   @ApiOkResponse({ type: TicketResponseDoc, description: 'The ticket as it was deleted' })
   @ApiBadRequestResponse({
     description: 'rest_missing_callback_param (remove_ticket_nonce, post_id) or rest_invalid_param (post_id not the ticket event)',
-  })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible' })
-  @ApiForbiddenResponse({
-    description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
   })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
   @ApiConflictResponse({ description: 'has-attendees: the ticket has attendees or orders' })

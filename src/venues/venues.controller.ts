@@ -1,7 +1,6 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiCreatedResponse,
   ApiForbiddenResponse,
   ApiGoneResponse,
@@ -11,7 +10,6 @@ import {
   ApiParam,
   ApiQuery,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
@@ -34,42 +32,31 @@ const NotFound = () =>
     description: '`venue-not-found`: no venue has this id or slug; `rest_no_route`: an id that is not a number',
   });
 
-const AuthErrors = () =>
-  applyDecorators(
-    ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials',
-    }),
-  );
+const UNAUTHORIZED = '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials';
 
-const WriteErrors = () =>
-  applyDecorators(
-    AuthErrors(),
-    ApiBadRequestResponse({
-      type: ApiErrorResponse,
-      description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
-    }),
-  );
+const BadRequest = () =>
+  ApiBadRequestResponse({
+    type: ApiErrorResponse,
+    description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
+  });
 
 const UpdateDocs = () =>
   applyDecorators(
     HttpCode(200),
-    RequireCapability('edit_events'),
+    RequireCapability('edit_events', {
+      unauthorized: UNAUTHORIZED,
+      forbidden: '`rest_forbidden`: not allowed to edit this venue (or to name another author)',
+    }),
     ApiOperation({ summary: 'Update a venue (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
     ApiOkResponse({ type: VenueResponse, description: 'The updated venue' }),
-    WriteErrors(),
-    ApiForbiddenResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: not allowed to edit this venue (or to name another author)',
-    }),
+    BadRequest(),
     NotFound(),
   );
 
 const DeleteDocs = () =>
   applyDecorators(
     HttpCode(200),
-    RequireCapability('delete_events'),
+    RequireCapability('delete_events', { unauthorized: UNAUTHORIZED, forbidden: '`rest_forbidden`: not allowed to delete this venue' }),
     ApiOperation({ summary: 'Move a venue to the trash, or delete it for good with force=true (its links to events go with it)' }),
     ApiQuery({
       name: 'force',
@@ -78,8 +65,6 @@ const DeleteDocs = () =>
       schema: { type: 'boolean', default: false },
     }),
     ApiOkResponse({ type: VenueResponse, description: 'The venue as it was last: trashed, or before its removal' }),
-    AuthErrors(),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this venue' }),
     ApiGoneResponse({ type: ApiErrorResponse, description: '`venue-is-in-trash`: already trashed (use force=true)' }),
     NotFound(),
   );
@@ -116,14 +101,13 @@ export class VenuesController {
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('edit_events')
+  @RequireCapability('edit_events', {
+    unauthorized: UNAUTHORIZED,
+    forbidden: '`rest_forbidden`: the caller may not create venues (or name another author)',
+  })
   @ApiOperation({ summary: 'Create a venue; a visible venue matching every field sent is returned instead of a duplicate' })
   @ApiCreatedResponse({ type: VenueResponse, description: 'The venue, with its URL in Location' })
-  @WriteErrors()
-  @ApiForbiddenResponse({
-    type: ApiErrorResponse,
-    description: '`rest_forbidden`: the caller may not create venues (or name another author)',
-  })
+  @BadRequest()
   async create(
     @Body() body: CreateVenueDto,
     @RequestContext() context: SignedInContext,
