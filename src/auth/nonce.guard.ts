@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, missingParams } from '../common/errors/api-error';
+import { missingParams } from '../common/errors/api-error';
 import { AuthenticatedRequest, NonceRequirement, REQUIRED_NONCE } from './decorators';
+import { invalidNonce } from './auth-errors';
 import { NonceService } from './nonce.service';
 
 function isMissing(value: unknown): value is undefined | null | '' {
@@ -36,7 +37,7 @@ export class NonceGuard implements CanActivate {
     const nonce = alsoInQuery && isMissing(fromBody) ? field(request.query, action) : fromBody;
     if (isMissing(nonce)) throw missingParams([action]);
     if (typeof nonce !== 'string' || !this.nonces.verify(nonce, action, request.user?.id ?? 0)) {
-      throw new ApiError('forbidden', 'Invalid nonce', 403);
+      throw invalidNonce();
     }
     return true;
   }
