@@ -13,6 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import type { AttendeeResponse } from './attendees.mapper';
@@ -20,7 +21,6 @@ import { AttendeePage, AttendeesService } from './attendees.service';
 import { AttendeeListResponse, AttendeeResponseDoc, CheckinDetailsDoc } from './dto/attendee.response';
 import { CheckInAttendeeDto } from './dto/check-in-attendee.dto';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } });
 

@@ -11,14 +11,14 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { RequestContext } from '../common/http/request-context';
+import { BuyerIdentity, cartBuyer } from './buyer-identity';
 import { CART_COOKIE, CART_TOKEN_HEADER } from './cart-identity';
 import type { CartResponse } from './cart.mapper';
 import { CartService } from './cart.service';
 import { CartResponseDoc } from './dto/cart.response';
 import { GetCartQuery } from './dto/get-cart.query';
 import { UpdateCartDto } from './dto/update-cart.dto';
-import { RequestContext } from '../common/http/request-context';
-import { BuyerIdentity, cartBuyer } from './buyer-identity';
 
 const CART_TOKEN_REQUEST_HEADER = ApiHeader({
   name: CART_TOKEN_HEADER,

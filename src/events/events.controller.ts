@@ -14,6 +14,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateEventDto } from './dto/create-event.dto';
@@ -22,7 +23,6 @@ import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import type { EventResponse } from './events.mapper';
 import { EventsService } from './events.service';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 /** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
 const SCOPE_QUERY = ApiQuery({

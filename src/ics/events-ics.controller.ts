@@ -12,12 +12,12 @@ import {
   OmitType,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { COSTLY_ROUTE_WEIGHT, CostlyRoute } from '../common/throttling/rate-limit.guard';
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { ICS_CONTENT_TYPE } from './event-calendar';
 import { EventsIcsService, ICS_FEED_MAX_EVENTS, IcsFile } from './events-ics.service';
-import { RequestContext } from '../common/http/request-context';
 
 /** The list's filters; a feed is not paged. */
 export class IcsFeedQuery extends OmitType(ListEventsQuery, ['page', 'per_page'] as const) {}

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
+import { RequestContext } from '../common/http/request-context';
 import { CheckoutMetricsInterceptor } from '../metrics/checkout-metrics.interceptor';
 import { CheckoutService } from './checkout.service';
 import { CheckoutDto } from './dto/checkout.dto';
@@ -19,7 +20,6 @@ import { OrderResponseDoc } from './dto/order.response';
 import { readIdempotencyKey } from './idempotency.service';
 import type { OrderResponse } from './orders.mapper';
 import { BuyerIdentity, cartBuyer } from '../cart/buyer-identity';
-import { RequestContext } from '../common/http/request-context';
 
 @ApiTags('tickets')
 @Controller('tickets/v1/cart/checkout')

@@ -15,6 +15,7 @@ import {
 import type { Request, Response } from 'express';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
 import { BuyerIdentity } from '../cart/buyer-identity';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CompleteOrderDto } from './dto/complete-order.dto';
@@ -23,7 +24,6 @@ import { OrderListResponse, OrderResponseDoc } from './dto/order.response';
 import type { OrderResponse } from './orders.mapper';
 import { OrdersService, SignedRequest } from './orders.service';
 import { canonicalJson } from './webhook-signature';
-import { RequestContext } from '../common/http/request-context';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } });
 const CART_TOKEN_REQUEST_HEADER = ApiHeader({

@@ -13,6 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireAuthentication, RequiresNonce } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateTicketDto } from './dto/create-ticket.dto';
@@ -22,7 +23,6 @@ import { TicketListResponse, TicketResponseDoc } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import type { TicketResponse } from './tickets.mapper';
 import { TicketPage, TicketsService } from './tickets.service';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
 
