@@ -1,10 +1,9 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
   ApiConflictResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -12,10 +11,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequireCapability } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import type { AttendeeResponse } from './attendees.mapper';
@@ -31,14 +29,11 @@ const CheckInDocs = () =>
   applyDecorators(
     HttpCode(200),
     // Authors and up may manage attendees (of their own events); the service checks the event.
-    RequireCapability('publish_events'),
-    ApiBasicAuth('basic'),
+    RequireCapability('publish_events', { forbidden: 'rest_forbidden: the caller does not manage the attendee’s event' }),
     ID_PARAM,
     ApiOperation({ summary: 'Check an attendee in (check_in: true) or undo it (check_in: false); managers of the event only' }),
     ApiOkResponse({ type: AttendeeResponseDoc, description: 'The attendee with checked_in and checkin_details (source site)' }),
     ApiBadRequestResponse({ description: 'rest_missing_callback_param (check_in) or rest_invalid_param' }),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
-    ApiForbiddenResponse({ description: 'rest_forbidden: the caller does not manage the attendee’s event' }),
     ApiNotFoundResponse({ description: 'attendee-not-found' }),
     ApiConflictResponse({ description: 'attendee-already-checked-in, or attendee-invalid-check-in (order not completed, RSVP not going)' }),
   );
@@ -47,10 +42,7 @@ const CheckInDocs = () =>
 @ApiExtraModels(CheckinDetailsDoc)
 @Controller('tickets/v1/attendees')
 export class AttendeesController {
-  constructor(
-    private readonly attendees: AttendeesService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly attendees: AttendeesService) {}
 
   @Get()
   @HttpCode(200)
@@ -67,11 +59,10 @@ export class AttendeesController {
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
   async list(
     @Query() query: ListAttendeesQuery,
-    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
+    @RequestContext() context: RequestContext,
   ): Promise<AttendeePage> {
-    const page = await this.attendees.list(query, this.urls.context(request, user));
+    const page = await this.attendees.list(query, context);
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;
   }
@@ -84,8 +75,8 @@ export class AttendeesController {
   @ApiOkResponse({ type: AttendeeResponseDoc })
   @ApiUnauthorizedResponse({ description: 'attendee-not-accessible: not public and not managed by the caller; or incorrect_password' })
   @ApiNotFoundResponse({ description: 'attendee-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<AttendeeResponse> {
-    return this.attendees.get(id, this.urls.context(request, user));
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<AttendeeResponse> {
+    return this.attendees.get(id, context);
   }
 
   @Post(':id')
@@ -93,10 +84,9 @@ export class AttendeesController {
   checkInWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: CheckInAttendeeDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<AttendeeResponse> {
-    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+    return this.attendees.setCheckIn(id, body.check_in, context.user, context);
   }
 
   @Put(':id')
@@ -104,10 +94,9 @@ export class AttendeesController {
   checkInWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: CheckInAttendeeDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<AttendeeResponse> {
-    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+    return this.attendees.setCheckIn(id, body.check_in, context.user, context);
   }
 
   @Patch(':id')
@@ -115,9 +104,8 @@ export class AttendeesController {
   checkInWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: CheckInAttendeeDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<AttendeeResponse> {
-    return this.attendees.setCheckIn(id, body.check_in, user, this.urls.context(request, user));
+    return this.attendees.setCheckIn(id, body.check_in, context.user, context);
   }
 }

@@ -7,7 +7,7 @@ import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder, WhereExpre
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { parseDateInput } from '../common/dates/date-input';
-import { ApiError, forbidden, invalidParam } from '../common/errors/api-error';
+import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset, QueryPairs } from '../common/pagination/pagination';
@@ -21,6 +21,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import { Attendee } from './attendee.entity';
 import { AttendeeResponse, toAttendeeResponse } from './attendees.mapper';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
+import { attendeeAlreadyCheckedIn, attendeeInvalidCheckIn, attendeeNotAccessible, attendeeNotFound } from './attendee-errors';
 
 export interface AttendeePage {
   rest_url: string;
@@ -102,7 +103,7 @@ export class AttendeesService {
     const attendee = await this.findOrFail(manager, { id });
     const event = await this.eventFacts(manager, attendee.eventId);
     if (!canManageEvent(context.user, event) && !isPubliclyVisible(attendee, event)) {
-      throw new ApiError('attendee-not-accessible', 'The requested attendee is not accessible.', 401);
+      throw attendeeNotAccessible();
     }
     const [response] = await this.present(manager, [attendee], context);
     return response;
@@ -146,9 +147,9 @@ export class AttendeesService {
       const current = await this.findOrFail(manager, { id: attendee.id });
       if (!result.affected) {
         if (!(PUBLIC_ORDER_STATUSES as readonly string[]).includes(current.orderStatus)) {
-          throw new ApiError('attendee-invalid-check-in', 'The attendee cannot be checked in: the order is not completed.', 409);
+          throw attendeeInvalidCheckIn();
         }
-        throw new ApiError('attendee-already-checked-in', 'The attendee is already checked in.', 409);
+        throw attendeeAlreadyCheckedIn();
       }
       await this.outbox.checkInChanged(manager, current, true);
       const [response] = await this.present(manager, [current], context);
@@ -205,11 +206,7 @@ export class AttendeesService {
   private async findOrFail(manager: EntityManager, where: { id: number } | { securityCode: string }): Promise<Attendee> {
     const attendee = await manager.findOne(Attendee, { where });
     if (!attendee) {
-      throw new ApiError(
-        'attendee-not-found',
-        'id' in where ? 'The requested attendee does not exist.' : 'No attendee holds this security code.',
-        404,
-      );
+      throw attendeeNotFound('id' in where ? undefined : 'No attendee holds this security code.');
     }
     return attendee;
   }

@@ -1,19 +1,7 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBasicAuth,
-  ApiConflictResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import type { Request } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireCapability } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import type { AttendeeResponse } from './attendees.mapper';
 import { AttendeesService } from './attendees.service';
 import { QrCheckInResponse } from './dto/attendee.response';
@@ -22,30 +10,23 @@ import { QrCheckInDto } from './dto/qr-check-in.dto';
 @ApiTags('tickets')
 @Controller('tickets/v1/qr')
 export class QrController {
-  constructor(
-    private readonly attendees: AttendeesService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly attendees: AttendeesService) {}
 
   @Post()
   @HttpCode(200)
-  @RequireCapability('publish_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('publish_events', { forbidden: 'rest_forbidden: the caller does not manage the attendee’s event' })
   @ApiOperation({
     summary: 'Check in the attendee holding a security code (the check-in app scanning a QR code); managers of the event only',
   })
   @ApiOkResponse({ type: QrCheckInResponse, description: '{msg: "Checked In!", attendee} with checkin_details source app' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (security_code) or rest_invalid_param' })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden: the caller does not manage the attendee’s event' })
   @ApiNotFoundResponse({ description: 'attendee-not-found: no attendee holds this code' })
   @ApiConflictResponse({ description: 'attendee-already-checked-in or attendee-invalid-check-in' })
   async checkIn(
     @Body() body: QrCheckInDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<{ msg: string; attendee: AttendeeResponse }> {
-    const attendee = await this.attendees.checkInByCode(body.security_code, user, this.urls.context(request, user));
+    const attendee = await this.attendees.checkInByCode(body.security_code, context.user, context);
     return { msg: 'Checked In!', attendee };
   }
 }

@@ -1,12 +1,22 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, missingParams } from '../common/errors/api-error';
-import { AuthenticatedRequest, REQUIRED_NONCE } from './decorators';
-import { NonceAction, NonceService } from './nonce.service';
+import { missingParams } from '../common/errors/api-error';
+import { AuthenticatedRequest, NonceRequirement, REQUIRED_NONCE } from './decorators';
+import { invalidNonce } from './auth-errors';
+import { NonceService } from './nonce.service';
+
+function isMissing(value: unknown): value is undefined | null | '' {
+  return value === undefined || value === null || value === '';
+}
+
+function field(source: unknown, name: string): unknown {
+  return typeof source === 'object' && source !== null ? (source as Record<string, unknown>)[name] : undefined;
+}
 
 /**
  * Checks the nonce a route declares with `@RequiresNonce(action)`: the body field named after the
- * action must hold a nonce minted for that action and this caller within the last two ticks.
+ * action (or the query parameter, with `alsoInQuery`) must hold a nonce minted for that action and
+ * this caller within the last two ticks.
  */
 @Injectable()
 export class NonceGuard implements CanActivate {
@@ -16,14 +26,18 @@ export class NonceGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const action = this.reflector.getAllAndOverride<NonceAction | undefined>(REQUIRED_NONCE, [context.getHandler(), context.getClass()]);
-    if (!action) return true;
+    const requirement = this.reflector.getAllAndOverride<NonceRequirement | undefined>(REQUIRED_NONCE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!requirement) return true;
+    const { action, alsoInQuery } = requirement;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const body: unknown = request.body;
-    const nonce = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[action] : undefined;
-    if (nonce === undefined || nonce === null || nonce === '') throw missingParams([action]);
+    const fromBody = field(request.body, action);
+    const nonce = alsoInQuery && isMissing(fromBody) ? field(request.query, action) : fromBody;
+    if (isMissing(nonce)) throw missingParams([action]);
     if (typeof nonce !== 'string' || !this.nonces.verify(nonce, action, request.user?.id ?? 0)) {
-      throw new ApiError('forbidden', 'Invalid nonce', 403);
+      throw invalidNonce();
     }
     return true;
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, RequireAuthentication } from './decorators';
 import { NonceService } from './nonce.service';
 import type { AuthenticatedUser } from './roles';
@@ -23,11 +23,9 @@ export class NoncesController {
 
   @Get()
   @HttpCode(200)
-  @RequireAuthentication()
-  @ApiBasicAuth('basic')
+  @RequireAuthentication({ unauthorized: 'Anonymous caller (rest_forbidden) or wrong credentials (incorrect_password)' })
   @ApiOperation({ summary: 'The ticket nonces of the authenticated caller' })
   @ApiOkResponse({ type: NoncesResponse })
-  @ApiUnauthorizedResponse({ description: 'Anonymous caller (rest_forbidden) or wrong credentials (incorrect_password)' })
   issue(@CurrentUser() user: AuthenticatedUser): NoncesResponse {
     return {
       add_ticket_nonce: this.nonces.create('add_ticket_nonce', user.id),

@@ -3,11 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/database/transactions';
-import { ApiError, invalidParam } from '../common/errors/api-error';
+import { invalidParam } from '../common/errors/api-error';
 import { ApplicationPassword } from './application-password.entity';
 import { generateApplicationPassword, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
 import { isRole, Role, ROLES } from './roles';
 import { User } from './user.entity';
+import { existingUserLogin, unknownUserLogin } from './auth-errors';
 
 const LOGIN_PATTERN = /^[A-Za-z0-9._@-]{1,60}$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -58,7 +59,7 @@ export class UsersService {
       throw invalidParam('email', 'email must be an email address');
     }
     if (await this.findByLogin(input.login)) {
-      throw new ApiError('existing_user_login', `A user with the login "${input.login}" already exists.`, 409);
+      throw existingUserLogin(input.login);
     }
     return this.users.save(
       this.users.create({
@@ -104,7 +105,7 @@ export class UsersService {
 
   async createApplicationPassword(login: string, name = 'cli'): Promise<IssuedApplicationPassword> {
     const user = await this.findByLogin(login);
-    if (!user) throw new ApiError('rest_user_invalid_id', `No user has the login "${login}".`, 404);
+    if (!user) throw unknownUserLogin(login);
     const password = generateApplicationPassword();
     const record = await this.applicationPasswords.save(
       this.applicationPasswords.create({
@@ -128,7 +129,7 @@ export class UsersService {
       return (await this.applicationPasswords.delete({ uuid: selector.uuid })).affected ?? 0;
     }
     const user = await this.findByLogin(selector.login);
-    if (!user) throw new ApiError('rest_user_invalid_id', `No user has the login "${selector.login}".`, 404);
+    if (!user) throw unknownUserLogin(selector.login);
     return (await this.applicationPasswords.delete({ userId: user.id })).affected ?? 0;
   }
 

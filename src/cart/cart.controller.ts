@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -10,10 +10,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequestContext } from '../common/http/request-context';
+import { BuyerIdentity, cartBuyer } from './buyer-identity';
 import { CART_COOKIE, CART_TOKEN_HEADER } from './cart-identity';
 import type { CartResponse } from './cart.mapper';
 import { CartService } from './cart.service';
@@ -54,10 +53,7 @@ const CartWriteDocs = () =>
 @ApiTags('tickets')
 @Controller('tickets/v1/cart')
 export class CartController {
-  constructor(
-    private readonly carts: CartService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly carts: CartService) {}
 
   @Get()
   @HttpCode(200)
@@ -67,53 +63,52 @@ export class CartController {
   @ApiBadRequestResponse({ description: 'rest_invalid_param: post_id is not an event id' })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @ApiForbiddenResponse({ description: 'post-has-no-tickets: post_id names an event without tickets' })
-  get(@Query() query: GetCartQuery, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<CartResponse> {
-    return this.carts.get(this.carts.buyerOf(request, user), query, this.urls.context(request, user));
+  get(
+    @Query() query: GetCartQuery,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
+  ): Promise<CartResponse> {
+    return this.carts.get(cartBuyer(buyer), query, context);
   }
 
   @Post()
   @CartWriteDocs()
   updateWithPost(
     @Body() body: UpdateCartDto,
-    @Req() request: Request,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ) {
-    return this.update(body, request, response, user);
+    return this.update(body, buyer, context, response);
   }
 
   @Put()
   @CartWriteDocs()
   updateWithPut(
     @Body() body: UpdateCartDto,
-    @Req() request: Request,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ) {
-    return this.update(body, request, response, user);
+    return this.update(body, buyer, context, response);
   }
 
   @Patch()
   @CartWriteDocs()
   updateWithPatch(
     @Body() body: UpdateCartDto,
-    @Req() request: Request,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ) {
-    return this.update(body, request, response, user);
+    return this.update(body, buyer, context, response);
   }
 
-  private async update(
-    body: UpdateCartDto,
-    request: Request,
-    response: Response,
-    user: AuthenticatedUser | undefined,
-  ): Promise<CartResponse> {
-    const result = await this.carts.update(this.carts.buyerOf(request, user), body, this.urls.context(request, user));
+  private async update(body: UpdateCartDto, buyer: BuyerIdentity, context: RequestContext, response: Response): Promise<CartResponse> {
+    const result = await this.carts.update(cartBuyer(buyer), body, context);
     if (result.token) {
       response.setHeader(CART_TOKEN_HEADER, result.token);
-      response.cookie(CART_COOKIE, result.token, { httpOnly: true, sameSite: 'lax', path: '/', secure: request.secure });
+      response.cookie(CART_COOKIE, result.token, { httpOnly: true, sameSite: 'lax', path: '/', secure: response.req.secure });
     }
     return result.cart;
   }

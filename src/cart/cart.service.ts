@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Request } from 'express';
 import { DataSource, EntityManager, In } from 'typeorm';
-import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
@@ -17,7 +15,7 @@ import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { Cart, CartItem } from './cart.entity';
 import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
-import { Buyer, CART_IDLE_MS, issueCartToken, requestCartToken } from './cart-identity';
+import { Buyer, CART_IDLE_MS, issueCartToken } from './cart-identity';
 import { CartLineView, CartResponse, toCartResponse } from './cart.mapper';
 import { normalizeProvider } from './cart-providers';
 import { GetCartQuery } from './dto/get-cart.query';
@@ -64,17 +62,6 @@ export class CartService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
   ) {}
-
-  /** The signed-in user, or the anonymous buyer of the cart token the request carries (if any). */
-  buyerOf(request: Pick<Request, 'headers'>, user: AuthenticatedUser | undefined): Buyer {
-    if (user) return { kind: 'user', userId: user.id };
-    return { kind: 'guest', token: requestCartToken(request, this.config.nonceSecret) };
-  }
-
-  /** The valid cart token a request carries, whoever is signed in (buyers read their anonymous orders with it). */
-  tokenOf(request: Pick<Request, 'headers'>): string | null {
-    return requestCartToken(request, this.config.nonceSecret);
-  }
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
     const manager = this.dataSource.manager;

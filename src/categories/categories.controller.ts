@@ -1,12 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
-import { ApiUrls } from '../common/http/api-urls.service';
-import type { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import {
+  TERM_WRITE_ACCESS,
   TermCreateDocs,
   TermDeleteDocs,
   TermIdParam,
@@ -26,38 +26,31 @@ import { UpdateCategoryDto } from './dto/update-category.dto';
 @ApiTags('events')
 @Controller('events/v1/categories')
 export class CategoriesController {
-  constructor(
-    private readonly categories: CategoriesService,
-    private readonly urls: ApiUrls,
-  ) {}
-
-  private context(request: Request): RequestContext {
-    return this.urls.context(request);
-  }
+  constructor(private readonly categories: CategoriesService) {}
 
   @Get()
   @HttpCode(200)
   @TermListDocs('category', CategoryListResponse)
   async list(
     @Query() query: ListCategoriesQuery,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CategoryListResponse> {
     const page = await this.categories.list(query);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
-    return toCategoryListResponse(page, this.context(request));
+    return toCategoryListResponse(page, context);
   }
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermCreateDocs('category', CategoryResponse)
   async create(
     @Body() dto: CreateCategoryDto,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CategoryResponse> {
-    const body = toCategoryResponse(await this.categories.create(dto), this.context(request));
+    const body = toCategoryResponse(await this.categories.create(dto), context);
     response.setHeader('Location', body.urls.self);
     return body;
   }
@@ -66,107 +59,111 @@ export class CategoriesController {
   @HttpCode(200)
   @TermIdParam()
   @TermReadDocs('category', CategoryResponse)
-  async get(@Param('id', RouteIdPipe) id: number, @Req() request: Request): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.get({ id }), this.context(request));
+  async get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<CategoryResponse> {
+    return toCategoryResponse(await this.categories.get({ id }), context);
   }
 
   @Post(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateByPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateCategoryDto,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
   ): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.update({ id }, dto), this.context(request));
+    return toCategoryResponse(await this.categories.update({ id }, dto), context);
   }
 
   @Put(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateByPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateCategoryDto,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
   ): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.update({ id }, dto), this.context(request));
+    return toCategoryResponse(await this.categories.update({ id }, dto), context);
   }
 
   @Patch(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateByPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateCategoryDto,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
   ): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.update({ id }, dto), this.context(request));
+    return toCategoryResponse(await this.categories.update({ id }, dto), context);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermDeleteDocs('category', CategoryResponse)
-  async remove(@Param('id', RouteIdPipe) id: number, @Req() request: Request): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.remove({ id }), this.context(request));
+  async remove(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<CategoryResponse> {
+    return toCategoryResponse(await this.categories.remove({ id }), context);
   }
 
   @Get('by-slug/:slug')
   @HttpCode(200)
   @TermSlugParam()
   @TermReadDocs('category', CategoryResponse)
-  async getBySlug(@Param('slug') slug: string, @Req() request: Request): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.get({ slug }), this.context(request));
+  async getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<CategoryResponse> {
+    return toCategoryResponse(await this.categories.get({ slug }), context);
   }
 
   @Post('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateBySlugByPost(
     @Param('slug') slug: string,
     @Body() dto: UpdateCategoryDto,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
   ): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.update({ slug }, dto), this.context(request));
+    return toCategoryResponse(await this.categories.update({ slug }, dto), context);
   }
 
   @Put('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
-  async updateBySlugByPut(@Param('slug') slug: string, @Body() dto: UpdateCategoryDto, @Req() request: Request): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.update({ slug }, dto), this.context(request));
+  async updateBySlugByPut(
+    @Param('slug') slug: string,
+    @Body() dto: UpdateCategoryDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<CategoryResponse> {
+    return toCategoryResponse(await this.categories.update({ slug }, dto), context);
   }
 
   @Patch('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('category', CategoryResponse)
   async updateBySlugByPatch(
     @Param('slug') slug: string,
     @Body() dto: UpdateCategoryDto,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
   ): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.update({ slug }, dto), this.context(request));
+    return toCategoryResponse(await this.categories.update({ slug }, dto), context);
   }
 
   @Delete('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermDeleteDocs('category', CategoryResponse)
-  async removeBySlug(@Param('slug') slug: string, @Req() request: Request): Promise<CategoryResponse> {
-    return toCategoryResponse(await this.categories.remove({ slug }), this.context(request));
+  async removeBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<CategoryResponse> {
+    return toCategoryResponse(await this.categories.remove({ slug }), context);
   }
 }

@@ -14,7 +14,7 @@ import { CreateCategoryDto } from '../categories/dto/create-category.dto';
 import { CLOCK, Clock } from '../common/clock';
 import { buildValidationError } from '../common/errors/validation-error.factory';
 import { ApiUrls } from '../common/http/api-urls.service';
-import type { RequestContext } from '../common/http/request-context';
+import { buildRequestContext, type RequestContext } from '../common/http/request-context';
 import { appConfig } from '../config/app.config';
 import { CreateEventDto } from '../events/dto/create-event.dto';
 import { Event } from '../events/event.entity';
@@ -270,7 +270,7 @@ export class DemoSeeder {
   private context(user: AuthenticatedUser): RequestContext {
     const host = `localhost:${this.config.port}`;
     const request = { protocol: 'http', get: (name: string) => (name.toLowerCase() === 'host' ? host : undefined) } as unknown as Request;
-    return this.urls.context(request, user);
+    return buildRequestContext(this.urls, request, user);
   }
 
   private async body<T extends object>(type: Type<T>, plain: object): Promise<T> {

@@ -7,7 +7,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser } from '../auth/roles';
 import { runInTransaction } from '../common/database/transactions';
-import { ApiError, forbidden } from '../common/errors/api-error';
+import { forbidden } from '../common/errors/api-error';
 import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../common/http/request-context';
 import { appConfig } from '../config/app.config';
@@ -25,6 +25,7 @@ import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-permissions';
 import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-templates';
 import { MailTransport } from './mail-transport.service';
+import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-errors';
 
 /** What an email row names: its order, and for a ticket email the one attendee. */
 interface EmailPayload {
@@ -247,12 +248,10 @@ export class EmailsService {
     const order = attendee ? await manager.findOne(Order, { where: { id: attendee.orderId } }) : null;
     const event = attendee ? await manager.findOne(Event, { select: { id: true, authorId: true }, where: { id: attendee.eventId } }) : null;
     if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || this.isBuyer(order, viewer))) {
-      throw new ApiError('attendee-not-found', 'attendee-not-found', 404);
+      throw attendeeNotFound('attendee-not-found');
     }
     if (!holdsTicket(attendee)) {
-      throw new ApiError('attendee-invalid-status', `The attendee holds no valid ticket (order ${attendee.orderStatus}).`, 409, {
-        order_status: attendee.orderStatus,
-      });
+      throw attendeeInvalidStatus(attendee.orderStatus);
     }
     return this.queue([this.message('ticket', attendee.holderEmail, { order_id: order.id, attendee_id: attendee.id })]);
   }

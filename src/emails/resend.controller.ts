@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiConflictResponse,
@@ -10,11 +10,8 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { CurrentUser } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
-import { CartService } from '../cart/cart.service';
+import { BuyerIdentity } from '../cart/buyer-identity';
 import { RouteIdPipe } from '../common/http/route-params';
 import { ResendResponse } from './dto/resend.response';
 import { EmailsService } from './emails.service';
@@ -28,10 +25,7 @@ const CART_TOKEN_REQUEST_HEADER = ApiHeader({
 @ApiTags('tickets')
 @Controller('tickets/v1')
 export class ResendController {
-  constructor(
-    private readonly emails: EmailsService,
-    private readonly carts: CartService,
-  ) {}
+  constructor(private readonly emails: EmailsService) {}
 
   @Post('orders/:id/resend')
   @HttpCode(202)
@@ -46,12 +40,8 @@ export class ResendController {
   @ApiForbiddenResponse({ description: 'rest_forbidden: a manager of only some of its events' })
   @ApiNotFoundResponse({ description: 'order-not-found: no such order, or one the caller may not see' })
   @ApiConflictResponse({ description: 'order-invalid-status: pending or expired orders have no email to send again' })
-  async resendOrder(
-    @Param('id', RouteIdPipe) id: number,
-    @Req() request: Request,
-    @CurrentUser() user?: AuthenticatedUser,
-  ): Promise<ResendResponse> {
-    return { queued: await this.emails.resendOrder(id, { user, cartToken: this.carts.tokenOf(request) }) };
+  async resendOrder(@Param('id', RouteIdPipe) id: number, @BuyerIdentity() buyer: BuyerIdentity): Promise<ResendResponse> {
+    return { queued: await this.emails.resendOrder(id, buyer) };
   }
 
   @Post('attendees/:id/resend')
@@ -63,11 +53,7 @@ export class ResendController {
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous without a cart token) or incorrect_password' })
   @ApiNotFoundResponse({ description: 'attendee-not-found: no such attendee, or one the caller may not see' })
   @ApiConflictResponse({ description: 'attendee-invalid-status: its order is not completed (or an RSVP "not going")' })
-  async resendAttendee(
-    @Param('id', RouteIdPipe) id: number,
-    @Req() request: Request,
-    @CurrentUser() user?: AuthenticatedUser,
-  ): Promise<ResendResponse> {
-    return { queued: await this.emails.resendAttendee(id, { user, cartToken: this.carts.tokenOf(request) }) };
+  async resendAttendee(@Param('id', RouteIdPipe) id: number, @BuyerIdentity() buyer: BuyerIdentity): Promise<ResendResponse> {
+    return { queued: await this.emails.resendAttendee(id, buyer) };
   }
 }

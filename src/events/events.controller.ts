@@ -1,7 +1,6 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiForbiddenResponse,
@@ -12,12 +11,10 @@ import {
   ApiParam,
   ApiQuery,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequireCapability } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateEventDto } from './dto/create-event.dto';
@@ -25,7 +22,7 @@ import { EventListResponse, EventResponseDoc } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import type { EventResponse } from './events.mapper';
-import { EventSelector, EventsService } from './events.service';
+import { EventsService } from './events.service';
 
 /** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
 const SCOPE_QUERY = ApiQuery({
@@ -42,15 +39,12 @@ const SLUG_PARAM = ApiParam({ name: 'slug', description: 'Event slug', schema: {
 const EventUpdateDocs = (pathParameter: MethodDecorator) =>
   applyDecorators(
     HttpCode(200),
-    RequireCapability('edit_events'),
-    ApiBasicAuth('basic'),
+    RequireCapability('edit_events', { forbidden: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
     pathParameter,
     SCOPE_QUERY,
     ApiOperation({ summary: 'Update an event; fields left out keep their values (POST, PUT and PATCH alike)' }),
     ApiOkResponse({ type: EventResponseDoc }),
     ApiBadRequestResponse({ description: 'rest_invalid_param naming the field' }),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
-    ApiForbiddenResponse({ description: 'rest_forbidden: not allowed to edit this event, or to name another author' }),
     ApiNotFoundResponse({ description: 'rest-event-not-found' }),
     ApiConflictResponse({
       description: 'series-occurrences-have-attendees: occurrences with attendees would move or be deleted (data.occurrences lists them)',
@@ -67,10 +61,7 @@ const FORCE_QUERY = ApiQuery({
 @ApiTags('events')
 @Controller('events/v1/events')
 export class EventsController {
-  constructor(
-    private readonly events: EventsService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly events: EventsService) {}
 
   @Get()
   @HttpCode(200)
@@ -78,33 +69,20 @@ export class EventsController {
   @ApiOkResponse({ type: EventListResponse, description: 'Headers X-TEC-Total and X-TEC-TotalPages carry the totals' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
   @ApiNotFoundResponse({ description: 'event-archive-page-not-found: a page past the last' })
-  async list(
-    @Query() query: ListEventsQuery,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
-  ) {
-    const page = await this.events.list(query, this.urls.context(request, user));
+  async list(@Query() query: ListEventsQuery, @Res({ passthrough: true }) response: Response, @RequestContext() context: RequestContext) {
+    const page = await this.events.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
     return { events: page.events, ...page.links, total: page.total, total_pages: page.totalPages };
   }
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('edit_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('edit_events', { forbidden: 'rest_forbidden: the role cannot create events' })
   @ApiOperation({ summary: 'Create an event' })
   @ApiCreatedResponse({ type: EventResponseDoc, description: 'The event; Location names it' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden: the role cannot create events' })
-  async create(
-    @Body() body: CreateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ) {
-    const event = await this.events.create(body, user, this.urls.context(request, user));
+  async create(@Body() body: CreateEventDto, @RequestContext() context: SignedInContext, @Res({ passthrough: true }) response: Response) {
+    const event = await this.events.create(body, context.user, context);
     response.setHeader('Location', event.rest_url);
     return event;
   }
@@ -116,8 +94,8 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponseDoc })
   @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<EventResponse> {
-    return this.events.get({ id }, this.urls.context(request, user));
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<EventResponse> {
+    return this.events.get({ id }, context);
   }
 
   @Get('by-slug/:slug')
@@ -127,8 +105,8 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponseDoc })
   @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  getBySlug(@Param('slug') slug: string, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<EventResponse> {
-    return this.events.get({ slug }, this.urls.context(request, user));
+  getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<EventResponse> {
+    return this.events.get({ slug }, context);
   }
 
   @Post(':id')
@@ -136,11 +114,10 @@ export class EventsController {
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ id }, body, context.user, context, scope);
   }
 
   @Put(':id')
@@ -148,11 +125,10 @@ export class EventsController {
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ id }, body, context.user, context, scope);
   }
 
   @Patch(':id')
@@ -160,11 +136,10 @@ export class EventsController {
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ id }, body, context.user, context, scope);
   }
 
   @Post('by-slug/:slug')
@@ -172,11 +147,10 @@ export class EventsController {
   updateBySlugWithPost(
     @Param('slug') slug: string,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ slug }, body, context.user, context, scope);
   }
 
   @Put('by-slug/:slug')
@@ -184,11 +158,10 @@ export class EventsController {
   updateBySlugWithPut(
     @Param('slug') slug: string,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ slug }, body, context.user, context, scope);
   }
 
   @Patch('by-slug/:slug')
@@ -196,24 +169,20 @@ export class EventsController {
   updateBySlugWithPatch(
     @Param('slug') slug: string,
     @Body() body: UpdateEventDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, user, this.urls.context(request, user), scope);
+    return this.events.update({ slug }, body, context.user, context, scope);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireCapability('delete_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('delete_events', { unauthorized: 'rest_forbidden (anonymous)', forbidden: 'rest_forbidden' })
   @ID_PARAM
   @FORCE_QUERY
   @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash an event, or delete it for good with force=true' })
   @ApiOkResponse({ type: EventResponseDoc, description: 'The event as deleted' })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash: already trashed (use force=true)' })
   @ApiConflictResponse({
@@ -222,44 +191,29 @@ export class EventsController {
   remove(
     @Param('id', RouteIdPipe) id: number,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ): Promise<EventResponse> {
-    return this.removeEvent({ id }, force, user, request, scope);
+    return this.events.remove({ id }, readForceFlag(force), context.user, context, scope);
   }
 
   @Delete('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('delete_events')
-  @ApiBasicAuth('basic')
+  @RequireCapability('delete_events', { unauthorized: 'rest_forbidden (anonymous)', forbidden: 'rest_forbidden' })
   @SLUG_PARAM
   @FORCE_QUERY
   @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash or delete an event by slug' })
   @ApiOkResponse({ type: EventResponseDoc })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous)' })
-  @ApiForbiddenResponse({ description: 'rest_forbidden' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash' })
   @ApiConflictResponse({ description: 'has-attendees; series-occurrences-have-attendees' })
   removeBySlug(
     @Param('slug') slug: string,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ): Promise<EventResponse> {
-    return this.removeEvent({ slug }, force, user, request, scope);
-  }
-
-  private removeEvent(
-    selector: EventSelector,
-    force: unknown,
-    user: AuthenticatedUser,
-    request: Request,
-    scope?: unknown,
-  ): Promise<EventResponse> {
-    return this.events.remove(selector, readForceFlag(force), user, this.urls.context(request, user), scope);
+    return this.events.remove({ slug }, readForceFlag(force), context.user, context, scope);
   }
 }

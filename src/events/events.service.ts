@@ -15,7 +15,7 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { OutboxService } from '../outbox/outbox.service';
-import { ApiError, invalidParam } from '../common/errors/api-error';
+import { invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import {
@@ -51,6 +51,7 @@ import { EventRelationsLoader } from './event-relations.loader';
 import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventRelations, EventResponse, toEventResponse } from './events.mapper';
+import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
 
 export type EventSelector = { id: number } | { slug: string };
 
@@ -347,7 +348,7 @@ export class EventsService {
     const event = await this.findOrFail(manager, selector, true);
     assertCanDelete(user, event);
     if (force && (await this.hooks.hasAttendees(event.id, manager))) {
-      throw new ApiError('has-attendees', 'The event has attendees and cannot be deleted for good; trash it instead.', 409);
+      throw eventHasAttendees();
     }
     // The response shows the event as it was removed, links included.
     const related = (await this.relations.load([event.id], manager)).get(event.id)!;
@@ -379,10 +380,10 @@ export class EventsService {
   private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {
     const event = await this.findOrFail(this.dataSource.manager, selector);
     if (event.status === 'trash' && !canEditPost(context.user, event)) {
-      throw new ApiError('event-no-longer-available', 'This event is no longer available', 403);
+      throw eventNoLongerAvailable();
     }
     if (!canReadPost(context.user, event)) {
-      throw new ApiError('event-not-accessible', 'The requested event is not accessible', 403);
+      throw eventNotAccessible();
     }
     return event;
   }
@@ -393,11 +394,7 @@ export class EventsService {
     else query.where('event.slug = :slug', { slug: selector.slug });
     if (forUpdate && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
     const event = await query.getOne();
-    if (!event) {
-      const message =
-        'id' in selector ? `Event with ID ${selector.id} does not exist.` : `Event with slug "${selector.slug}" does not exist.`;
-      throw new ApiError('rest-event-not-found', message, 404);
-    }
+    if (!event) throw eventNotFound(selector);
     return event;
   }
 
@@ -708,7 +705,7 @@ export class EventsService {
     if (input.author !== undefined && input.author !== event.authorId) {
       await this.assertAllExist(manager, User, [input.author], 'author');
       if (!canAssignAuthor(user, input.author)) {
-        throw new ApiError('rest_cannot_edit_others', 'Sorry, you are not allowed to create or edit events as this user.', 403);
+        throw cannotEditOthersEvents();
       }
       event.authorId = input.author;
     }

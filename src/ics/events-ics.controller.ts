@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiForbiddenResponse,
@@ -11,10 +11,8 @@ import {
   ApiUnauthorizedResponse,
   OmitType,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { COSTLY_ROUTE_WEIGHT, CostlyRoute } from '../common/throttling/rate-limit.guard';
 import { ListEventsQuery } from '../events/dto/list-events.query';
@@ -34,6 +32,13 @@ function send(response: Response, file: IcsFile, disposition: 'inline' | 'attach
   return file.body;
 }
 
+/** The absolute URL of this request, query included, as the calendar's URL property. */
+function selfUrl(context: RequestContext, response: Response, path: string): string {
+  const { originalUrl } = response.req;
+  const queryStart = originalUrl.indexOf('?');
+  return context.namespaceUrl('events', path) + (queryStart >= 0 ? originalUrl.slice(queryStart) : '');
+}
+
 /**
  * iCalendar renderings of the events routes. Registered before EventsController so that
  * `events/ics` is not taken for an event id.
@@ -41,10 +46,7 @@ function send(response: Response, file: IcsFile, disposition: 'inline' | 'attach
 @ApiTags('events')
 @Controller('events/v1/events')
 export class EventsIcsController {
-  constructor(
-    private readonly ics: EventsIcsService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly ics: EventsIcsService) {}
 
   @Get('ics')
   @HttpCode(200)
@@ -69,11 +71,10 @@ export class EventsIcsController {
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   async feed(
     @Query() query: IcsFeedQuery,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ): Promise<string> {
-    const file = await this.ics.feed(query, this.urls.context(request, user), this.selfUrl(request, 'events/ics'));
+    const file = await this.ics.feed(query, context, selfUrl(context, response, 'events/ics'));
     response.setHeader('X-TEC-Total', String(file.total));
     return send(response, file, 'inline');
   }
@@ -92,17 +93,10 @@ export class EventsIcsController {
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   async single(
     @Param('id', RouteIdPipe) id: number,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ): Promise<string> {
-    const file = await this.ics.single(id, this.urls.context(request, user), this.selfUrl(request, `events/${id}/ics`));
+    const file = await this.ics.single(id, context, selfUrl(context, response, `events/${id}/ics`));
     return send(response, file, 'attachment');
-  }
-
-  /** The absolute URL of this request, query included, as the calendar's URL property. */
-  private selfUrl(request: Request, path: string): string {
-    const queryStart = request.originalUrl.indexOf('?');
-    return this.urls.namespaceUrl(request, 'events', path) + (queryStart >= 0 ? request.originalUrl.slice(queryStart) : '');
   }
 }

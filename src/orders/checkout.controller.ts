@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Post, Res, UseInterceptors } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -10,27 +10,21 @@ import {
   ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
+import type { Response } from 'express';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
-import { CartService } from '../cart/cart.service';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { RequestContext } from '../common/http/request-context';
 import { CheckoutMetricsInterceptor } from '../metrics/checkout-metrics.interceptor';
 import { CheckoutService } from './checkout.service';
 import { CheckoutDto } from './dto/checkout.dto';
 import { OrderResponseDoc } from './dto/order.response';
 import { readIdempotencyKey } from './idempotency.service';
 import type { OrderResponse } from './orders.mapper';
+import { BuyerIdentity, cartBuyer } from '../cart/buyer-identity';
 
 @ApiTags('tickets')
 @Controller('tickets/v1/cart/checkout')
 export class CheckoutController {
-  constructor(
-    private readonly checkouts: CheckoutService,
-    private readonly carts: CartService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly checkouts: CheckoutService) {}
 
   @Post()
   @HttpCode(201)
@@ -62,19 +56,19 @@ export class CheckoutController {
   async checkout(
     @Body() body: CheckoutDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
-    @Req() request: Request,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ): Promise<OrderResponse> {
     const result = await this.checkouts.checkout({
-      buyer: this.carts.buyerOf(request, user),
+      buyer: cartBuyer(buyer),
       body,
-      rawBody: request.body as unknown,
+      rawBody: response.req.body as unknown,
       idempotencyKey: readIdempotencyKey(idempotencyKey),
-      context: this.urls.context(request, user),
+      context,
     });
     response.status(result.statusCode);
-    response.setHeader('Location', this.urls.namespaceUrl(request, 'tickets', `orders/${result.body.id}`));
+    response.setHeader('Location', context.namespaceUrl('tickets', `orders/${result.body.id}`));
     if (result.replayed) response.setHeader('Idempotent-Replayed', 'true');
     return result.body;
   }

@@ -13,18 +13,16 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
-import { CartService } from '../cart/cart.service';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { BuyerIdentity } from '../cart/buyer-identity';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CompleteOrderDto } from './dto/complete-order.dto';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { OrderListResponse, OrderResponseDoc } from './dto/order.response';
 import type { OrderResponse } from './orders.mapper';
-import { OrdersService, OrderViewer, SignedRequest } from './orders.service';
+import { OrdersService, SignedRequest } from './orders.service';
 import { canonicalJson } from './webhook-signature';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } });
@@ -55,11 +53,7 @@ const OrderTransitionDocs = (summary: string, forbiddenDescription: string, ...e
 @ApiTags('tickets')
 @Controller('tickets/v1/orders')
 export class OrdersController {
-  constructor(
-    private readonly orders: OrdersService,
-    private readonly carts: CartService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly orders: OrdersService) {}
 
   @Get()
   @HttpCode(200)
@@ -74,11 +68,11 @@ export class OrdersController {
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   async list(
     @Query() query: ListOrdersQuery,
-    @Req() request: Request,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ) {
-    const page = await this.orders.list(query, this.viewer(request, user), this.urls.context(request, user));
+    const page = await this.orders.list(query, buyer, context);
     setTotalHeaders(response, 'tickets', page.total, page.totalPages);
     return { rest_url: page.restUrl, total: page.total, total_pages: page.totalPages, orders: page.orders };
   }
@@ -91,8 +85,12 @@ export class OrdersController {
   @ApiOkResponse({ type: OrderResponseDoc })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @NOT_FOUND
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
-    return this.orders.get(id, this.viewer(request, user), this.urls.context(request, user));
+  get(
+    @Param('id', RouteIdPipe) id: number,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
+  ): Promise<OrderResponse> {
+    return this.orders.get(id, buyer, context);
   }
 
   @Post(':id/complete')
@@ -119,11 +117,12 @@ export class OrdersController {
     @Body() body: CompleteOrderDto,
     @Headers('x-signature') signature: string | undefined,
     @Req() request: Request,
-    @CurrentUser() user?: AuthenticatedUser,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
   ): Promise<OrderResponse> {
     const signed: SignedRequest | undefined =
       signature === undefined ? undefined : { signature, payload: this.signedPayload(request), orderId: body.order_id };
-    return this.orders.complete(id, this.viewer(request, user), signed, this.urls.context(request, user));
+    return this.orders.complete(id, buyer, signed, context);
   }
 
   @Post(':id/cancel')
@@ -131,8 +130,12 @@ export class OrdersController {
     'Cancel an order and give back its capacity: managers of all its events (pending or completed), or its buyer while it is pending',
     'rest_forbidden: a buyer cancelling a completed order, or a manager of only some of its events',
   )
-  cancel(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
-    return this.orders.cancel(id, this.viewer(request, user), this.urls.context(request, user));
+  cancel(
+    @Param('id', RouteIdPipe) id: number,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
+  ): Promise<OrderResponse> {
+    return this.orders.cancel(id, buyer, context);
   }
 
   @Post(':id/refund')
@@ -141,12 +144,12 @@ export class OrdersController {
     'rest_forbidden: not a manager of all its events',
     ApiBasicAuth('basic'),
   )
-  refund(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<OrderResponse> {
-    return this.orders.refund(id, this.viewer(request, user), this.urls.context(request, user));
-  }
-
-  private viewer(request: Request, user: AuthenticatedUser | undefined): OrderViewer {
-    return { user, cartToken: this.carts.tokenOf(request) };
+  refund(
+    @Param('id', RouteIdPipe) id: number,
+    @BuyerIdentity() buyer: BuyerIdentity,
+    @RequestContext() context: RequestContext,
+  ): Promise<OrderResponse> {
+    return this.orders.refund(id, buyer, context);
   }
 
   /** The exact bytes when the app keeps raw bodies, else the parsed body in canonical JSON. */

@@ -1,24 +1,18 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBasicAuth,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiGoneResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiErrorResponse } from '../common/errors/api-error.response';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
+import {
+  LinkedPostCreateDocs,
+  LinkedPostDeleteDocs,
+  LinkedPostIdParam,
+  LinkedPostKind,
+  LinkedPostListDocs,
+  LinkedPostReadDocs,
+  LinkedPostSlugParam,
+  LinkedPostUpdateDocs,
+} from '../common/linked-posts/linked-post-docs';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateOrganizerDto } from './dto/create-organizer.dto';
 import { ListOrganizersQuery } from './dto/list-organizers.query';
@@ -26,239 +20,137 @@ import { UpdateOrganizerDto } from './dto/update-organizer.dto';
 import { OrganizerListResponse, OrganizerResponse } from './dto/organizer.response';
 import { OrganizersService } from './organizers.service';
 
-const IdParam = () => ApiParam({ name: 'id', description: 'Organizer id', schema: { type: 'integer' } });
-const SlugParam = () => ApiParam({ name: 'slug', description: 'Organizer slug', schema: { type: 'string' } });
+const ORGANIZER: LinkedPostKind = { noun: 'organizer', type: OrganizerResponse, listType: OrganizerListResponse };
 
-const NotFound = () =>
-  ApiNotFoundResponse({
-    type: ApiErrorResponse,
-    description: '`organizer-not-found`: no organizer has this id or slug; `rest_no_route`: an id that is not a number',
-  });
-
-const AuthErrors = () =>
-  applyDecorators(
-    ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials',
-    }),
-  );
-
-const WriteErrors = () =>
-  applyDecorators(
-    AuthErrors(),
-    ApiBadRequestResponse({
-      type: ApiErrorResponse,
-      description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
-    }),
-  );
-
-const UpdateDocs = () =>
-  applyDecorators(
-    HttpCode(200),
-    RequireCapability('edit_events'),
-    ApiOperation({ summary: 'Update an organizer (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
-    ApiOkResponse({ type: OrganizerResponse, description: 'The updated organizer' }),
-    WriteErrors(),
-    ApiForbiddenResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: not allowed to edit this organizer (or to name another author)',
-    }),
-    NotFound(),
-  );
-
-const DeleteDocs = () =>
-  applyDecorators(
-    HttpCode(200),
-    RequireCapability('delete_events'),
-    ApiOperation({ summary: 'Move an organizer to the trash, or delete it for good with force=true (its links to events go with it)' }),
-    ApiQuery({
-      name: 'force',
-      required: false,
-      description: 'true: delete for good instead of trashing',
-      schema: { type: 'boolean', default: false },
-    }),
-    ApiOkResponse({ type: OrganizerResponse, description: 'The organizer as it was last: trashed, or before its removal' }),
-    AuthErrors(),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this organizer' }),
-    ApiGoneResponse({ type: ApiErrorResponse, description: '`organizer-is-in-trash`: already trashed (use force=true)' }),
-    NotFound(),
-  );
-
-const ReadDocs = () =>
-  applyDecorators(
-    HttpCode(200),
-    ApiOperation({ summary: 'One organizer, with its schema.org JSON-LD' }),
-    ApiOkResponse({ type: OrganizerResponse }),
-    ApiForbiddenResponse({
-      type: ApiErrorResponse,
-      description: '`organizer-not-accessible`: not published and not readable by the caller',
-    }),
-    NotFound(),
-  );
-
+/** The organizer routes; the organizer and venue controllers are one shape (see linked-post-docs.ts). */
 @ApiTags('events')
 @Controller('events/v1/organizers')
 export class OrganizersController {
-  constructor(
-    private readonly organizers: OrganizersService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly organizers: OrganizersService) {}
 
   @Get()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Organizers the caller may see, newest first' })
-  @ApiOkResponse({ type: OrganizerListResponse, description: 'One page; X-TEC-Total and X-TEC-TotalPages carry the totals' })
-  @ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_invalid_param`: a bad page, per_page, status or event' })
-  @ApiNotFoundResponse({ type: ApiErrorResponse, description: '`organizer-archive-page-not-found`: a page past the last one' })
+  @LinkedPostListDocs(ORGANIZER)
   async list(
     @Query() query: ListOrganizersQuery,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizerListResponse> {
-    const page = await this.organizers.list(query, this.urls.context(request, user));
+    const page = await this.organizers.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.total_pages);
     return page;
   }
 
   @Post()
-  @HttpCode(201)
-  @RequireCapability('edit_events')
-  @ApiOperation({ summary: 'Create an organizer; a visible organizer matching every field sent is returned instead of a duplicate' })
-  @ApiCreatedResponse({ type: OrganizerResponse, description: 'The organizer, with its URL in Location' })
-  @WriteErrors()
-  @ApiForbiddenResponse({
-    type: ApiErrorResponse,
-    description: '`rest_forbidden`: the caller may not create organizers (or name another author)',
-  })
+  @LinkedPostCreateDocs(ORGANIZER)
   async create(
     @Body() body: CreateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizerResponse> {
-    const context = this.urls.context(request, user);
-    const organizer = await this.organizers.create(body, user, context);
+    const organizer = await this.organizers.create(body, context.user, context);
     response.setHeader('Location', context.namespaceUrl('events', `organizers/${organizer.id}`));
     return organizer;
   }
 
   @Get('by-slug/:slug')
-  @ReadDocs()
-  @SlugParam()
-  findBySlug(
-    @Param('slug') slug: string,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<OrganizerResponse> {
-    return this.organizers.findOne({ slug }, this.urls.context(request, user));
+  @LinkedPostReadDocs(ORGANIZER)
+  @LinkedPostSlugParam('organizer')
+  findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<OrganizerResponse> {
+    return this.organizers.findOne({ slug }, context);
   }
 
   @Post('by-slug/:slug')
-  @UpdateDocs()
-  @SlugParam()
+  @LinkedPostUpdateDocs(ORGANIZER)
+  @LinkedPostSlugParam('organizer')
   updateBySlugWithPost(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ slug }, body, context.user, context);
   }
 
   @Put('by-slug/:slug')
-  @UpdateDocs()
-  @SlugParam()
+  @LinkedPostUpdateDocs(ORGANIZER)
+  @LinkedPostSlugParam('organizer')
   updateBySlugWithPut(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ slug }, body, context.user, context);
   }
 
   @Patch('by-slug/:slug')
-  @UpdateDocs()
-  @SlugParam()
+  @LinkedPostUpdateDocs(ORGANIZER)
+  @LinkedPostSlugParam('organizer')
   updateBySlugWithPatch(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ slug }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ slug }, body, context.user, context);
   }
 
   @Delete('by-slug/:slug')
-  @DeleteDocs()
-  @SlugParam()
+  @LinkedPostDeleteDocs(ORGANIZER)
+  @LinkedPostSlugParam('organizer')
   removeBySlug(
     @Param('slug') slug: string,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.remove({ slug }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.organizers.remove({ slug }, readForceFlag(force), context.user, context);
   }
 
   @Get(':id')
-  @ReadDocs()
-  @IdParam()
-  findById(
-    @Param('id', RouteIdPipe) id: number,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<OrganizerResponse> {
-    return this.organizers.findOne({ id }, this.urls.context(request, user));
+  @LinkedPostReadDocs(ORGANIZER)
+  @LinkedPostIdParam('organizer')
+  findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<OrganizerResponse> {
+    return this.organizers.findOne({ id }, context);
   }
 
   @Post(':id')
-  @UpdateDocs()
-  @IdParam()
+  @LinkedPostUpdateDocs(ORGANIZER)
+  @LinkedPostIdParam('organizer')
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ id }, body, context.user, context);
   }
 
   @Put(':id')
-  @UpdateDocs()
-  @IdParam()
+  @LinkedPostUpdateDocs(ORGANIZER)
+  @LinkedPostIdParam('organizer')
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ id }, body, context.user, context);
   }
 
   @Patch(':id')
-  @UpdateDocs()
-  @IdParam()
+  @LinkedPostUpdateDocs(ORGANIZER)
+  @LinkedPostIdParam('organizer')
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.update({ id }, body, user, this.urls.context(request, user));
+    return this.organizers.update({ id }, body, context.user, context);
   }
 
   @Delete(':id')
-  @DeleteDocs()
-  @IdParam()
+  @LinkedPostDeleteDocs(ORGANIZER)
+  @LinkedPostIdParam('organizer')
   remove(
     @Param('id', RouteIdPipe) id: number,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<OrganizerResponse> {
-    return this.organizers.remove({ id }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.organizers.remove({ id }, readForceFlag(force), context.user, context);
   }
 }

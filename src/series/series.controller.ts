@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Res } from '@nestjs/common';
 import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
@@ -9,10 +9,8 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { ICS_CONTENT_TYPE } from '../ics/event-calendar';
 import { SeriesCalendarService } from './series-calendar.service';
@@ -20,10 +18,7 @@ import { SeriesCalendarService } from './series-calendar.service';
 @ApiTags('events')
 @Controller('events/v1/series')
 export class SeriesController {
-  constructor(
-    private readonly calendar: SeriesCalendarService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly calendar: SeriesCalendarService) {}
 
   @Get(':id/ics')
   @HttpCode(200)
@@ -44,15 +39,10 @@ export class SeriesController {
   @ApiNotFoundResponse({ description: 'series-not-found' })
   async ics(
     @Param('id', RouteIdPipe) id: number,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
   ): Promise<string> {
-    const file = await this.calendar.file(
-      id,
-      this.urls.context(request, user),
-      this.urls.namespaceUrl(request, 'events', `series/${id}/ics`),
-    );
+    const file = await this.calendar.file(id, context, context.namespaceUrl('events', `series/${id}/ics`));
     response.setHeader('Content-Type', ICS_CONTENT_TYPE);
     response.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
     return file.body;

@@ -1,12 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
-import { ApiUrls } from '../common/http/api-urls.service';
-import type { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import {
+  TERM_WRITE_ACCESS,
   TermCreateDocs,
   TermDeleteDocs,
   TermIdParam,
@@ -26,34 +26,31 @@ import { UpdateTagDto } from './dto/update-tag.dto';
 @ApiTags('events')
 @Controller('events/v1/tags')
 export class TagsController {
-  constructor(
-    private readonly tags: TagsService,
-    private readonly urls: ApiUrls,
-  ) {}
-
-  private context(request: Request): RequestContext {
-    return this.urls.context(request);
-  }
+  constructor(private readonly tags: TagsService) {}
 
   @Get()
   @HttpCode(200)
   @TermListDocs('tag', TagListResponse)
   async list(
     @Query() query: ListTagsQuery,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TagListResponse> {
     const page = await this.tags.list(query);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
-    return toTagListResponse(page, this.context(request));
+    return toTagListResponse(page, context);
   }
 
   @Post()
   @HttpCode(201)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermCreateDocs('tag', TagResponse)
-  async create(@Body() dto: CreateTagDto, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TagResponse> {
-    const body = toTagResponse(await this.tags.create(dto), this.context(request));
+  async create(
+    @Body() dto: CreateTagDto,
+    @RequestContext() context: RequestContext,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TagResponse> {
+    const body = toTagResponse(await this.tags.create(dto), context);
     response.setHeader('Location', body.urls.self);
     return body;
   }
@@ -62,87 +59,111 @@ export class TagsController {
   @HttpCode(200)
   @TermIdParam()
   @TermReadDocs('tag', TagResponse)
-  async get(@Param('id', RouteIdPipe) id: number, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.get({ id }), this.context(request));
+  async get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TagResponse> {
+    return toTagResponse(await this.tags.get({ id }), context);
   }
 
   @Post(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('tag', TagResponse)
-  async updateByPost(@Param('id', RouteIdPipe) id: number, @Body() dto: UpdateTagDto, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.update({ id }, dto), this.context(request));
+  async updateByPost(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() dto: UpdateTagDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<TagResponse> {
+    return toTagResponse(await this.tags.update({ id }, dto), context);
   }
 
   @Put(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('tag', TagResponse)
-  async updateByPut(@Param('id', RouteIdPipe) id: number, @Body() dto: UpdateTagDto, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.update({ id }, dto), this.context(request));
+  async updateByPut(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() dto: UpdateTagDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<TagResponse> {
+    return toTagResponse(await this.tags.update({ id }, dto), context);
   }
 
   @Patch(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermUpdateDocs('tag', TagResponse)
-  async updateByPatch(@Param('id', RouteIdPipe) id: number, @Body() dto: UpdateTagDto, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.update({ id }, dto), this.context(request));
+  async updateByPatch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() dto: UpdateTagDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<TagResponse> {
+    return toTagResponse(await this.tags.update({ id }, dto), context);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermIdParam()
   @TermDeleteDocs('tag', TagResponse)
-  async remove(@Param('id', RouteIdPipe) id: number, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.remove({ id }), this.context(request));
+  async remove(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TagResponse> {
+    return toTagResponse(await this.tags.remove({ id }), context);
   }
 
   @Get('by-slug/:slug')
   @HttpCode(200)
   @TermSlugParam()
   @TermReadDocs('tag', TagResponse)
-  async getBySlug(@Param('slug') slug: string, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.get({ slug }), this.context(request));
+  async getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<TagResponse> {
+    return toTagResponse(await this.tags.get({ slug }), context);
   }
 
   @Post('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('tag', TagResponse)
-  async updateBySlugByPost(@Param('slug') slug: string, @Body() dto: UpdateTagDto, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.update({ slug }, dto), this.context(request));
+  async updateBySlugByPost(
+    @Param('slug') slug: string,
+    @Body() dto: UpdateTagDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<TagResponse> {
+    return toTagResponse(await this.tags.update({ slug }, dto), context);
   }
 
   @Put('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('tag', TagResponse)
-  async updateBySlugByPut(@Param('slug') slug: string, @Body() dto: UpdateTagDto, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.update({ slug }, dto), this.context(request));
+  async updateBySlugByPut(
+    @Param('slug') slug: string,
+    @Body() dto: UpdateTagDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<TagResponse> {
+    return toTagResponse(await this.tags.update({ slug }, dto), context);
   }
 
   @Patch('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermUpdateDocs('tag', TagResponse)
-  async updateBySlugByPatch(@Param('slug') slug: string, @Body() dto: UpdateTagDto, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.update({ slug }, dto), this.context(request));
+  async updateBySlugByPatch(
+    @Param('slug') slug: string,
+    @Body() dto: UpdateTagDto,
+    @RequestContext() context: RequestContext,
+  ): Promise<TagResponse> {
+    return toTagResponse(await this.tags.update({ slug }, dto), context);
   }
 
   @Delete('by-slug/:slug')
   @HttpCode(200)
-  @RequireCapability('manage_terms')
+  @RequireCapability('manage_terms', TERM_WRITE_ACCESS)
   @TermSlugParam()
   @TermDeleteDocs('tag', TagResponse)
-  async removeBySlug(@Param('slug') slug: string, @Req() request: Request): Promise<TagResponse> {
-    return toTagResponse(await this.tags.remove({ slug }), this.context(request));
+  async removeBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<TagResponse> {
+    return toTagResponse(await this.tags.remove({ slug }), context);
   }
 }

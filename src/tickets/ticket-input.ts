@@ -1,18 +1,15 @@
 import { DateTime } from 'luxon';
 import { sanitizePlainText } from '../common/security/text-sanitizing';
-import { ApiError, invalidParam, missingParams } from '../common/errors/api-error';
+import { invalidParam, missingParams } from '../common/errors/api-error';
 import { centsToMoney } from '../common/money';
 import type { CapacityMode } from './ticket.entity';
+import { invalidPrice } from './ticket-errors';
 
 /** Largest capacity a ticket or a shared pool may have (the columns are 32-bit integers). */
 export const MAX_CAPACITY = 1_000_000_000;
 
 const PRICE_PATTERN = /^(\d*)(?:\.(\d*))?$/;
 const MAX_PRICE_DIGITS = 10;
-
-function invalidPrice(): ApiError {
-  return new ApiError('tec-tickets-rest-invalid_price', 'Invalid price', 400);
-}
 
 /**
  * A ticket price as the money columns store it ("25.00"). Blank means free; anything that is not a

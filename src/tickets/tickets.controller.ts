@@ -1,25 +1,8 @@
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -28,10 +11,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireAuthentication, RequiresNonce } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiUrls } from '../common/http/api-urls.service';
+import type { Response } from 'express';
+import { RequireAuthentication, RequiresNonce } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateTicketDto } from './dto/create-ticket.dto';
@@ -39,19 +21,22 @@ import { DeleteTicketParams } from './dto/delete-ticket.dto';
 import { ListTicketsQuery } from './dto/list-tickets.query';
 import { TicketListResponse, TicketResponseDoc } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
-import { TicketRemovalNonceGuard } from './ticket-removal-nonce.guard';
 import type { TicketResponse } from './tickets.mapper';
 import { TicketPage, TicketsService } from './tickets.service';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
 
+const NONCE_FORBIDDEN = 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event';
+
 /** The documentation and rules shared by the POST, PUT and PATCH update routes. */
 const TicketUpdateDocs = () =>
   applyDecorators(
     HttpCode(200),
-    RequireAuthentication(),
+    RequireAuthentication({
+      unauthorized: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible',
+      forbidden: NONCE_FORBIDDEN,
+    }),
     RequiresNonce('edit_ticket_nonce'),
-    ApiBasicAuth('basic'),
     ID_PARAM,
     ApiOperation({ summary: 'Update a ticket; fields left out keep their values (POST, PUT and PATCH alike)' }),
     ApiOkResponse({ type: TicketResponseDoc }),
@@ -59,20 +44,13 @@ const TicketUpdateDocs = () =>
       description:
         'rest_missing_callback_param (post_id, edit_ticket_nonce), rest_invalid_param (post_id not the ticket event, dates, capacity), tec-tickets-rest-invalid_price',
     }),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible' }),
-    ApiForbiddenResponse({
-      description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
-    }),
     ApiNotFoundResponse({ description: 'ticket-not-found' }),
   );
 
 @ApiTags('tickets')
 @Controller('tickets/v1/tickets')
 export class TicketsController {
-  constructor(
-    private readonly tickets: TicketsService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly tickets: TicketsService) {}
 
   @Get()
   @HttpCode(200)
@@ -84,29 +62,23 @@ export class TicketsController {
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
   async list(
     @Query() query: ListTicketsQuery,
-    @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-    @CurrentUser() user?: AuthenticatedUser,
+    @RequestContext() context: RequestContext,
   ): Promise<TicketPage> {
-    const page = await this.tickets.list(query, this.urls.context(request, user));
+    const page = await this.tickets.list(query, context);
     setTotalHeaders(response, 'tickets', page.total, page.total_pages);
     return page;
   }
 
   @Post()
   @HttpCode(201)
-  @RequireAuthentication()
+  @RequireAuthentication({ forbidden: NONCE_FORBIDDEN })
   @RequiresNonce('add_ticket_nonce')
-  @ApiBasicAuth('basic')
   @ApiOperation({ summary: 'Create a ticket for an event the caller manages' })
   @ApiCreatedResponse({ type: TicketResponseDoc, description: 'The ticket; Location names it' })
   @ApiBadRequestResponse({
     description:
       'rest_missing_callback_param (add_ticket_nonce, post_id, provider, name, ticket[capacity], ticket[event_capacity]), rest_invalid_param, bad_request "Commerce Module invalid", tec-tickets-rest-invalid_price',
-  })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' })
-  @ApiForbiddenResponse({
-    description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
   })
   @ApiQuery({
     name: 'scope',
@@ -117,12 +89,11 @@ export class TicketsController {
   })
   async create(
     @Body() body: CreateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
     @Query('scope') scope?: unknown,
   ): Promise<TicketResponse> {
-    const ticket = await this.tickets.create(body, user, this.urls.context(request, user), scope);
+    const ticket = await this.tickets.create(body, context.user, context, scope);
     response.setHeader('Location', ticket.rest_url);
     return ticket;
   }
@@ -136,8 +107,8 @@ export class TicketsController {
     description: 'ticket-not-accessible: the ticket or its event is not published and the caller may not read it',
   })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @Req() request: Request, @CurrentUser() user?: AuthenticatedUser): Promise<TicketResponse> {
-    return this.tickets.get(id, this.urls.context(request, user));
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TicketResponse> {
+    return this.tickets.get(id, context);
   }
 
   @Post(':id')
@@ -145,10 +116,9 @@ export class TicketsController {
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.update(id, body, user, this.urls.context(request, user));
+    return this.tickets.update(id, body, context.user, context);
   }
 
   @Put(':id')
@@ -156,10 +126,9 @@ export class TicketsController {
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.update(id, body, user, this.urls.context(request, user));
+    return this.tickets.update(id, body, context.user, context);
   }
 
   @Patch(':id')
@@ -167,26 +136,23 @@ export class TicketsController {
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTicketDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.update(id, body, user, this.urls.context(request, user));
+    return this.tickets.update(id, body, context.user, context);
   }
 
   @Delete(':id')
   @HttpCode(200)
-  @RequireAuthentication()
-  @UseGuards(TicketRemovalNonceGuard)
-  @ApiBasicAuth('basic')
+  @RequireAuthentication({
+    unauthorized: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible',
+    forbidden: NONCE_FORBIDDEN,
+  })
+  @RequiresNonce('remove_ticket_nonce', { alsoInQuery: true })
   @ID_PARAM
   @ApiOperation({ summary: 'Delete a ticket for good; post_id and remove_ticket_nonce come in the body or the query' })
   @ApiOkResponse({ type: TicketResponseDoc, description: 'The ticket as it was deleted' })
   @ApiBadRequestResponse({
     description: 'rest_missing_callback_param (remove_ticket_nonce, post_id) or rest_invalid_param (post_id not the ticket event)',
-  })
-  @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible' })
-  @ApiForbiddenResponse({
-    description: 'forbidden "Invalid nonce": a nonce of another action or user, or a caller who does not manage the event',
   })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
   @ApiConflictResponse({ description: 'has-attendees: the ticket has attendees or orders' })
@@ -194,9 +160,8 @@ export class TicketsController {
     @Param('id', RouteIdPipe) id: number,
     @Body() body: DeleteTicketParams,
     @Query() query: DeleteTicketParams,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<TicketResponse> {
-    return this.tickets.remove(id, body, query, user, this.urls.context(request, user));
+    return this.tickets.remove(id, body, query, context.user, context);
   }
 }

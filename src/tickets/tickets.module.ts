@@ -7,7 +7,6 @@ import { CapacityService } from './capacity.service';
 import { Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
-import { TicketRemovalNonceGuard } from './ticket-removal-nonce.guard';
 import { TicketsController } from './tickets.controller';
 import { TicketsService } from './tickets.service';
 
@@ -19,7 +18,7 @@ import { TicketsService } from './tickets.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, EventsModule],
   controllers: [TicketsController],
-  providers: [CapacityService, TicketsService, TicketRemovalNonceGuard],
+  providers: [CapacityService, TicketsService],
   exports: [CapacityService, TicketsService],
 })
 export class TicketsModule implements OnModuleInit {

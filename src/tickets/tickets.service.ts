@@ -3,14 +3,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import { Brackets, DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { ApiError, invalidParam, missingParams } from '../common/errors/api-error';
+import { invalidParam, missingParams } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
 import { canReadPost, listVisibility } from '../common/posts/post-permissions';
@@ -40,6 +40,8 @@ import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
 import { TicketPool } from './ticket-pool.entity';
 import { TicketResponse, TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
+import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
+import { isForeignKeyViolation } from '../common/database/transactions';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -60,26 +62,6 @@ const COMPLETED_ORDER_STATUSES = ['completed', 'yes'];
 const DATE_HINT = 'a date (YYYY-MM-DD[ HH:MM:SS]), ISO 8601 or a unix timestamp';
 const ONE_MILLISECOND = 1;
 
-function ticketNotFound(): ApiError {
-  return new ApiError('ticket-not-found', 'The requested ticket does not exist.', 404);
-}
-
-function ticketNotAccessible(): ApiError {
-  return new ApiError('ticket-not-accessible', 'The requested ticket is not accessible.', 401);
-}
-
-/**
- * The original answers every refused ticket write with this body, whatever the reason (nonce or
- * capability); clients written for it expect it.
- */
-function ticketWriteForbidden(): ApiError {
-  return new ApiError('forbidden', 'Invalid nonce', 403);
-}
-
-function hasAttendeesError(): ApiError {
-  return new ApiError('has-attendees', 'The ticket has attendees and cannot be deleted.', 409);
-}
-
 /** Whether the caller may read a ticket: its managers always; others when it and its event are readable. */
 export function canReadTicket(user: AuthenticatedUser | undefined, ticket: Pick<Ticket, 'status'>, event: Event): boolean {
   if (canManageEvent(user, event)) return true;
@@ -91,12 +73,6 @@ function readTicketName(raw: string): string {
   const name = plainTicketText(raw);
   if (name === '') throw invalidParam('name', 'name must not be empty');
   return name;
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const code = (error.driverError as { code?: unknown } | undefined)?.code;
-  return code === 'ER_ROW_IS_REFERENCED_2' || code === 'ER_ROW_IS_REFERENCED' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 @Injectable()
@@ -247,7 +223,7 @@ export class TicketsService implements EventTicketingFacts {
   /** The single-ticket create inside the caller's transaction; series copy their tickets through it. */
   async createWithin(manager: EntityManager, input: CreateTicketDto, user: AuthenticatedUser): Promise<number> {
     const provider = resolveProvider(input.provider);
-    if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
+    if (!provider) throw invalidCommerceModule();
     const event = await manager.findOne(Event, { where: { id: input.post_id } });
     if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
     const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
@@ -339,7 +315,7 @@ export class TicketsService implements EventTicketingFacts {
         manager.exists(Attendee, { where: { ticketId: ticket.id } }),
         manager.exists(OrderItem, { where: { ticketId: ticket.id } }),
       ]);
-      if (hasAttendees || hasOrders) throw hasAttendeesError();
+      if (hasAttendees || hasOrders) throw ticketHasAttendees();
       const [view] = await this.buildViews(manager, [ticket], [event], user);
       const response = toTicketResponse(view, context, { currency: this.config.currency, kind: 'write' });
       await this.moveCountsBetweenPools(manager, ticket, 'own');
@@ -347,7 +323,7 @@ export class TicketsService implements EventTicketingFacts {
         await manager.delete(Ticket, { id: ticket.id });
       } catch (error) {
         // An order taken between the check and the delete keeps the ticket.
-        if (isForeignKeyViolation(error)) throw hasAttendeesError();
+        if (isForeignKeyViolation(error)) throw ticketHasAttendees();
         throw error;
       }
       return response;

@@ -1,24 +1,18 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBasicAuth,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiGoneResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { CurrentUser, RequireCapability } from '../auth/decorators';
-import type { AuthenticatedUser } from '../auth/roles';
-import { ApiErrorResponse } from '../common/errors/api-error.response';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequestContext, SignedInContext } from '../common/http/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
+import {
+  LinkedPostCreateDocs,
+  LinkedPostDeleteDocs,
+  LinkedPostIdParam,
+  LinkedPostKind,
+  LinkedPostListDocs,
+  LinkedPostReadDocs,
+  LinkedPostSlugParam,
+  LinkedPostUpdateDocs,
+} from '../common/linked-posts/linked-post-docs';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateVenueDto } from './dto/create-venue.dto';
 import { ListVenuesQuery } from './dto/list-venues.query';
@@ -26,236 +20,137 @@ import { UpdateVenueDto } from './dto/update-venue.dto';
 import { VenueListResponse, VenueResponse } from './dto/venue.response';
 import { VenuesService } from './venues.service';
 
-const IdParam = () => ApiParam({ name: 'id', description: 'Venue id', schema: { type: 'integer' } });
-const SlugParam = () => ApiParam({ name: 'slug', description: 'Venue slug', schema: { type: 'string' } });
+const VENUE: LinkedPostKind = { noun: 'venue', type: VenueResponse, listType: VenueListResponse };
 
-const NotFound = () =>
-  ApiNotFoundResponse({
-    type: ApiErrorResponse,
-    description: '`venue-not-found`: no venue has this id or slug; `rest_no_route`: an id that is not a number',
-  });
-
-const AuthErrors = () =>
-  applyDecorators(
-    ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: anonymous caller; `incorrect_password`: wrong credentials',
-    }),
-  );
-
-const WriteErrors = () =>
-  applyDecorators(
-    AuthErrors(),
-    ApiBadRequestResponse({
-      type: ApiErrorResponse,
-      description: '`rest_missing_callback_param` or `rest_invalid_param` naming the fields',
-    }),
-  );
-
-const UpdateDocs = () =>
-  applyDecorators(
-    HttpCode(200),
-    RequireCapability('edit_events'),
-    ApiOperation({ summary: 'Update a venue (POST, PUT and PATCH alike): fields left out keep their values, "" clears one' }),
-    ApiOkResponse({ type: VenueResponse, description: 'The updated venue' }),
-    WriteErrors(),
-    ApiForbiddenResponse({
-      type: ApiErrorResponse,
-      description: '`rest_forbidden`: not allowed to edit this venue (or to name another author)',
-    }),
-    NotFound(),
-  );
-
-const DeleteDocs = () =>
-  applyDecorators(
-    HttpCode(200),
-    RequireCapability('delete_events'),
-    ApiOperation({ summary: 'Move a venue to the trash, or delete it for good with force=true (its links to events go with it)' }),
-    ApiQuery({
-      name: 'force',
-      required: false,
-      description: 'true: delete for good instead of trashing',
-      schema: { type: 'boolean', default: false },
-    }),
-    ApiOkResponse({ type: VenueResponse, description: 'The venue as it was last: trashed, or before its removal' }),
-    AuthErrors(),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`rest_forbidden`: not allowed to delete this venue' }),
-    ApiGoneResponse({ type: ApiErrorResponse, description: '`venue-is-in-trash`: already trashed (use force=true)' }),
-    NotFound(),
-  );
-
-const ReadDocs = () =>
-  applyDecorators(
-    HttpCode(200),
-    ApiOperation({ summary: 'One venue, with its schema.org JSON-LD' }),
-    ApiOkResponse({ type: VenueResponse }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: '`venue-not-accessible`: not published and not readable by the caller' }),
-    NotFound(),
-  );
-
+/** The venue routes; the venue and organizer controllers are one shape (see linked-post-docs.ts). */
 @ApiTags('events')
 @Controller('events/v1/venues')
 export class VenuesController {
-  constructor(
-    private readonly venues: VenuesService,
-    private readonly urls: ApiUrls,
-  ) {}
+  constructor(private readonly venues: VenuesService) {}
 
   @Get()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Venues the caller may see, newest first' })
-  @ApiOkResponse({ type: VenueListResponse, description: 'One page; X-TEC-Total and X-TEC-TotalPages carry the totals' })
-  @ApiBadRequestResponse({ type: ApiErrorResponse, description: '`rest_invalid_param`: a bad page, per_page, status or event' })
-  @ApiNotFoundResponse({ type: ApiErrorResponse, description: '`venue-archive-page-not-found`: a page past the last one' })
+  @LinkedPostListDocs(VENUE)
   async list(
     @Query() query: ListVenuesQuery,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
+    @RequestContext() context: RequestContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<VenueListResponse> {
-    const page = await this.venues.list(query, this.urls.context(request, user));
+    const page = await this.venues.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.total_pages);
     return page;
   }
 
   @Post()
-  @HttpCode(201)
-  @RequireCapability('edit_events')
-  @ApiOperation({ summary: 'Create a venue; a visible venue matching every field sent is returned instead of a duplicate' })
-  @ApiCreatedResponse({ type: VenueResponse, description: 'The venue, with its URL in Location' })
-  @WriteErrors()
-  @ApiForbiddenResponse({
-    type: ApiErrorResponse,
-    description: '`rest_forbidden`: the caller may not create venues (or name another author)',
-  })
+  @LinkedPostCreateDocs(VENUE)
   async create(
     @Body() body: CreateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<VenueResponse> {
-    const context = this.urls.context(request, user);
-    const venue = await this.venues.create(body, user, context);
+    const venue = await this.venues.create(body, context.user, context);
     response.setHeader('Location', context.namespaceUrl('events', `venues/${venue.id}`));
     return venue;
   }
 
   @Get('by-slug/:slug')
-  @ReadDocs()
-  @SlugParam()
-  findBySlug(
-    @Param('slug') slug: string,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<VenueResponse> {
-    return this.venues.findOne({ slug }, this.urls.context(request, user));
+  @LinkedPostReadDocs(VENUE)
+  @LinkedPostSlugParam('venue')
+  findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<VenueResponse> {
+    return this.venues.findOne({ slug }, context);
   }
 
   @Post('by-slug/:slug')
-  @UpdateDocs()
-  @SlugParam()
+  @LinkedPostUpdateDocs(VENUE)
+  @LinkedPostSlugParam('venue')
   updateBySlugWithPost(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ slug }, body, user, this.urls.context(request, user));
+    return this.venues.update({ slug }, body, context.user, context);
   }
 
   @Put('by-slug/:slug')
-  @UpdateDocs()
-  @SlugParam()
+  @LinkedPostUpdateDocs(VENUE)
+  @LinkedPostSlugParam('venue')
   updateBySlugWithPut(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ slug }, body, user, this.urls.context(request, user));
+    return this.venues.update({ slug }, body, context.user, context);
   }
 
   @Patch('by-slug/:slug')
-  @UpdateDocs()
-  @SlugParam()
+  @LinkedPostUpdateDocs(VENUE)
+  @LinkedPostSlugParam('venue')
   updateBySlugWithPatch(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ slug }, body, user, this.urls.context(request, user));
+    return this.venues.update({ slug }, body, context.user, context);
   }
 
   @Delete('by-slug/:slug')
-  @DeleteDocs()
-  @SlugParam()
+  @LinkedPostDeleteDocs(VENUE)
+  @LinkedPostSlugParam('venue')
   removeBySlug(
     @Param('slug') slug: string,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.remove({ slug }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.venues.remove({ slug }, readForceFlag(force), context.user, context);
   }
 
   @Get(':id')
-  @ReadDocs()
-  @IdParam()
-  findById(
-    @Param('id', RouteIdPipe) id: number,
-    @CurrentUser() user: AuthenticatedUser | undefined,
-    @Req() request: Request,
-  ): Promise<VenueResponse> {
-    return this.venues.findOne({ id }, this.urls.context(request, user));
+  @LinkedPostReadDocs(VENUE)
+  @LinkedPostIdParam('venue')
+  findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<VenueResponse> {
+    return this.venues.findOne({ id }, context);
   }
 
   @Post(':id')
-  @UpdateDocs()
-  @IdParam()
+  @LinkedPostUpdateDocs(VENUE)
+  @LinkedPostIdParam('venue')
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ id }, body, user, this.urls.context(request, user));
+    return this.venues.update({ id }, body, context.user, context);
   }
 
   @Put(':id')
-  @UpdateDocs()
-  @IdParam()
+  @LinkedPostUpdateDocs(VENUE)
+  @LinkedPostIdParam('venue')
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ id }, body, user, this.urls.context(request, user));
+    return this.venues.update({ id }, body, context.user, context);
   }
 
   @Patch(':id')
-  @UpdateDocs()
-  @IdParam()
+  @LinkedPostUpdateDocs(VENUE)
+  @LinkedPostIdParam('venue')
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.update({ id }, body, user, this.urls.context(request, user));
+    return this.venues.update({ id }, body, context.user, context);
   }
 
   @Delete(':id')
-  @DeleteDocs()
-  @IdParam()
+  @LinkedPostDeleteDocs(VENUE)
+  @LinkedPostIdParam('venue')
   remove(
     @Param('id', RouteIdPipe) id: number,
     @Query('force') force: unknown,
-    @CurrentUser() user: AuthenticatedUser,
-    @Req() request: Request,
+    @RequestContext() context: SignedInContext,
   ): Promise<VenueResponse> {
-    return this.venues.remove({ id }, readForceFlag(force), user, this.urls.context(request, user));
+    return this.venues.remove({ id }, readForceFlag(force), context.user, context);
   }
 }

@@ -1,17 +1,14 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConflictResponse,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
@@ -32,13 +29,7 @@ const ID_PARAM = ApiParam({ name: 'id', description: 'Webhook id', schema: { typ
 const NOT_FOUND = ApiNotFoundResponse({ description: 'webhook-not-found' });
 
 /** Administrators only (`manage_users`): anonymous callers get 401, other roles 403 rest_forbidden. */
-const AdminOnly = () =>
-  applyDecorators(
-    RequireCapability('manage_users'),
-    ApiBasicAuth('basic'),
-    ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
-    ApiForbiddenResponse({ description: 'rest_forbidden: administrators only' }),
-  );
+const AdminOnly = () => RequireCapability('manage_users', { forbidden: 'rest_forbidden: administrators only' });
 
 @ApiTags('tickets')
 @Controller('tickets/v1/webhooks')

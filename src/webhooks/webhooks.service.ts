@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
-import { ApiError, invalidParam } from '../common/errors/api-error';
+import { invalidParam } from '../common/errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
 import type { EventType } from '../outbox/event-types';
@@ -18,17 +18,10 @@ import { CreatedWebhookResponse, WebhookDeliveryListResponse, WebhookDeliveryRes
 import { sendWebhook } from './webhook-sender';
 import { resolveWebhookTarget, WebhookTargetError } from './webhook-target';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { deliveryNotFound, webhookDisabled, webhookNotFound } from './webhook-errors';
 
 /** Secret bytes: 24 random bytes, as `whsec_<base64>` (the Standard Webhooks form). */
 const SECRET_BYTES = 24;
-
-function webhookNotFound(): ApiError {
-  return new ApiError('webhook-not-found', 'The requested webhook does not exist.', 404);
-}
-
-function deliveryNotFound(): ApiError {
-  return new ApiError('webhook-delivery-not-found', 'The requested delivery does not exist (or was pruned).', 404);
-}
 
 export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
   return {
@@ -147,7 +140,7 @@ export class WebhooksService {
   /** Sends a logged delivery again, as a new delivery with the same `webhook-id` and body. */
   async redeliver(id: number, deliveryId: number): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.findOrFail(id);
-    if (!endpoint.enabled) throw new ApiError('webhook-disabled', 'The webhook is disabled; enable it first.', 409);
+    if (!endpoint.enabled) throw webhookDisabled();
     return runInTransaction(this.dataSource, async (manager) => {
       const original = await manager.findOne(OutboxMessage, { where: { id: deliveryId, endpointId: id, channel: 'webhook' } });
       if (!original) throw deliveryNotFound();

@@ -8,8 +8,17 @@ const LOCK_CONFLICT_ERRNOS = new Set([1213, 1205]);
 /** Unique index violations, which decide races between inserts of the same key. */
 const UNIQUE_VIOLATION_CODES = new Set(['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
-/** Foreign key violations: a row referred to was removed (or added) by a concurrent request. */
-const FOREIGN_KEY_VIOLATION_CODES = new Set(['ER_ROW_IS_REFERENCED_2', 'ER_NO_REFERENCED_ROW_2', 'SQLITE_CONSTRAINT_FOREIGNKEY']);
+/**
+ * Foreign key violations: a row still referred to (a delete), or referring to one that is gone (an
+ * insert racing a delete). MariaDB/MySQL codes with and without the constraint name, and SQLite's.
+ */
+const FOREIGN_KEY_VIOLATION_CODES = new Set([
+  'ER_ROW_IS_REFERENCED_2',
+  'ER_ROW_IS_REFERENCED',
+  'ER_NO_REFERENCED_ROW_2',
+  'ER_NO_REFERENCED_ROW',
+  'SQLITE_CONSTRAINT_FOREIGNKEY',
+]);
 
 /** How many times a transaction that lost a lock conflict is run again before giving up. */
 export const LOCK_CONFLICT_RETRIES = 5;

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Request } from 'express';
-import type { AuthenticatedUser } from '../../auth/roles';
 import { appConfig } from '../../config/app.config';
-import { buildRequestContext, RequestContext } from './request-context';
 
 export type NamespaceName = 'events' | 'tickets';
 
@@ -34,11 +32,6 @@ export class ApiUrls {
   /** The API root as a client sees it, with a trailing slash (`https://host/wp-json/`). */
   apiRoot(request: Request): string {
     return `${this.origin(request)}${this.config.apiRoot}/`;
-  }
-
-  /** Everything a mapper needs to know about this request. */
-  context(request: Request, user?: AuthenticatedUser): RequestContext {
-    return buildRequestContext(this, request, user);
   }
 
   /** Absolute URL of a path inside a namespace: `namespaceUrl(req, 'events', 'events/5')`. */

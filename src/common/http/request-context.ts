@@ -1,10 +1,12 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuthenticatedUser } from '../../auth/roles';
-import type { ApiUrls, NamespaceName } from './api-urls.service';
+import { ApiUrls, NamespaceName } from './api-urls.service';
 
 /**
- * What mappers need to know about the request they answer: who asks (role-dependent fields) and
- * where the API lives (absolute URLs). Built once per request by `ApiUrls.context()`.
+ * What a handler and the mappers need to know about the request they answer: who asks
+ * (role-dependent fields) and where the API lives (absolute URLs). A handler receives it as one
+ * parameter, `@RequestContext() context: RequestContext`, built once per request.
  */
 export interface RequestContext {
   user?: AuthenticatedUser;
@@ -18,6 +20,9 @@ export interface RequestContext {
   siteTimezone: string;
   namespaceUrl(name: NamespaceName, path?: string): string;
 }
+
+/** The context of a route the capability guard has let through: the caller is signed in. */
+export type SignedInContext = RequestContext & { user: AuthenticatedUser };
 
 export function buildRequestContext(urls: ApiUrls, request: Request, user?: AuthenticatedUser): RequestContext {
   const origin = urls.origin(request);
@@ -34,3 +39,25 @@ export function buildRequestContext(urls: ApiUrls, request: Request, user?: Auth
     namespaceUrl: (name, path) => urls.namespaceUrlAt(apiRoot, name, path),
   };
 }
+
+/**
+ * Turns the request into its RequestContext. A pipe rather than the decorator's own factory
+ * because it needs ApiUrls (configuration), and Nest injects the pipes named in a parameter
+ * decorator; the authentication guard has set `request.user` by the time it runs.
+ */
+@Injectable()
+export class RequestContextPipe implements PipeTransform<Request & { user?: AuthenticatedUser }, RequestContext> {
+  constructor(private readonly urls: ApiUrls) {}
+
+  transform(request: Request & { user?: AuthenticatedUser }): RequestContext {
+    return buildRequestContext(this.urls, request, request.user);
+  }
+}
+
+/** The Express request, for pipes that derive a handler parameter from it. */
+export const HttpRequest = createParamDecorator((_data: unknown, context: ExecutionContext): Request =>
+  context.switchToHttp().getRequest<Request>(),
+);
+
+/** The handler parameter carrying the caller and the URL builder: `@RequestContext() context: RequestContext`. */
+export const RequestContext = (): ParameterDecorator => HttpRequest(undefined, RequestContextPipe);

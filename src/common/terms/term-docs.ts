@@ -1,10 +1,8 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBasicAuth,
   ApiConsumes,
   ApiCreatedResponse,
-  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -16,8 +14,12 @@ import { ApiErrorResponse } from '../errors/api-error.response';
 /** OpenAPI declarations shared by the category and tag routes. `noun` is "category" or "tag". */
 
 const UNAUTHORIZED_READ = 'Credentials sent and wrong (incorrect_password)';
-const UNAUTHORIZED_WRITE = 'Anonymous caller (rest_forbidden) or wrong credentials (incorrect_password)';
-const FORBIDDEN_WRITE = 'The caller may not manage terms (rest_forbidden): editors and administrators only';
+
+/** The 401 and 403 of the write routes, guarded by `@RequireCapability('manage_terms', TERM_WRITE_ACCESS)`. */
+export const TERM_WRITE_ACCESS = {
+  unauthorized: 'Anonymous caller (rest_forbidden) or wrong credentials (incorrect_password)',
+  forbidden: 'The caller may not manage terms (rest_forbidden): editors and administrators only',
+};
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 
 export const TermIdParam = () =>
@@ -51,7 +53,6 @@ export const TermReadDocs = (noun: string, type: Type<unknown>) =>
 export const TermCreateDocs = (noun: string, type: Type<unknown>) =>
   applyDecorators(
     ApiOperation({ summary: `Create an event ${noun} (editors and administrators)` }),
-    ApiBasicAuth('basic'),
     ApiConsumes(...BODY_TYPES),
     ApiCreatedResponse({
       type,
@@ -63,31 +64,23 @@ export const TermCreateDocs = (noun: string, type: Type<unknown>) =>
       description:
         'Missing name (rest_missing_callback_param), invalid field (rest_invalid_param) or a name already taken (term_exists, with data.term_id)',
     }),
-    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: UNAUTHORIZED_WRITE }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: FORBIDDEN_WRITE }),
   );
 
 export const TermUpdateDocs = (noun: string, type: Type<unknown>) =>
   applyDecorators(
     ApiOperation({ summary: `Update an event ${noun} (editors and administrators); fields left out keep their values` }),
-    ApiBasicAuth('basic'),
     ApiConsumes(...BODY_TYPES),
     ApiOkResponse({ type, description: `The updated ${noun}` }),
     ApiBadRequestResponse({
       type: ApiErrorResponse,
       description: 'Invalid field (rest_invalid_param) or a name already taken (term_exists)',
     }),
-    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: UNAUTHORIZED_WRITE }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: FORBIDDEN_WRITE }),
     ApiNotFoundResponse({ type: ApiErrorResponse, description: `No such ${noun} (term-not-found)` }),
   );
 
 export const TermDeleteDocs = (noun: string, type: Type<unknown>) =>
   applyDecorators(
     ApiOperation({ summary: `Delete an event ${noun} for good, with its links to events (editors and administrators)` }),
-    ApiBasicAuth('basic'),
     ApiOkResponse({ type, description: `The deleted ${noun}, as it was` }),
-    ApiUnauthorizedResponse({ type: ApiErrorResponse, description: UNAUTHORIZED_WRITE }),
-    ApiForbiddenResponse({ type: ApiErrorResponse, description: FORBIDDEN_WRITE }),
     ApiNotFoundResponse({ type: ApiErrorResponse, description: `No such ${noun} (term-not-found)` }),
   );
