@@ -82,7 +82,9 @@ describe('SQLite transactions beside another process on the same file', () => {
       type: 'better-sqlite3',
       database: file,
       enableWAL: true,
-      prepareDatabase: (db: { pragma(statement: string): unknown }) => db.pragma('busy_timeout = 5000'),
+      prepareDatabase: (db: { pragma(statement: string): unknown }) => {
+        db.pragma('busy_timeout = 5000');
+      },
     }).initialize();
     try {
       serialiseSqliteTransactions(dataSource);
