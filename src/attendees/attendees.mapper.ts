@@ -17,7 +17,7 @@ export interface AttendeeCurrencyConfig {
   number_of_decimals: number;
 }
 
-/** The ticket as an attendee object shows it (reference §4, recorded 38–41). */
+/** The ticket as the original shows it inside an attendee object. */
 export interface AttendeeTicketSummary {
   id: number;
   title: string;

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../common/http/request-context';
 
-/** A cart line as the original shows it (reference §8): `optout` is 0 or 1. */
+/** A cart line as the original shows it: `optout` is 0 or 1. */
 export interface CartTicketResponse {
   ticket_id: number;
   quantity: number;

@@ -39,7 +39,7 @@ export interface EventMappingOptions {
   currency: CurrencyConfig;
 }
 
-/** The event object, keys in the original's order (reference §2, recorded 14-event-single.json). */
+/** The event object, keys in the order of the original's recorded single event. */
 export interface EventResponse {
   id: number;
   global_id: string;

@@ -24,7 +24,7 @@ export function organizerJsonLd(organizer: Organizer): Record<string, unknown> {
   return jsonLd;
 }
 
-/** An organizer in the key order of reference §3; empty fields left out. */
+/** An organizer in the original's key order; empty fields left out. */
 export function toOrganizerResponse(organizer: Organizer, context: RequestContext, options: { jsonLd?: boolean } = {}): OrganizerResponse {
   const fields = {
     ...postBaseFields(organizer, 'organizer', context),

@@ -16,7 +16,7 @@ import { Organizer } from './organizer.entity';
 const CONTACT_FIELDS = ['phone', 'website', 'email'] as const;
 
 /**
- * Organizers (reference §3, §6, §8, §9). `findOrCreateForEvent(fields, user, manager)`, inherited,
+ * Organizers. `findOrCreateForEvent(fields, user, manager)`, inherited,
  * is what the events module calls for an organizer given as an object of fields.
  */
 @Injectable()

@@ -42,7 +42,7 @@ export function venueJsonLd(venue: Venue): Record<string, unknown> {
   return jsonLd;
 }
 
-/** A venue in the key order of reference §3; empty fields left out but for the map flags. */
+/** A venue in the original's key order; empty fields left out but for the map flags. */
 export function toVenueResponse(venue: Venue, context: RequestContext, options: { jsonLd?: boolean } = {}): VenueResponse {
   const fields = {
     ...postBaseFields(venue, 'venue', context),

@@ -22,7 +22,7 @@ function coordinate(value: number | null | undefined): number | null | undefined
 }
 
 /**
- * Venues (reference §3, §6, §8, §9). `findOrCreateForEvent(fields, user, manager)`, inherited,
+ * Venues. `findOrCreateForEvent(fields, user, manager)`, inherited,
  * is what the events module calls for a venue given as an object of fields.
  */
 @Injectable()

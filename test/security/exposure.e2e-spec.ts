@@ -14,7 +14,7 @@ import { Caller, EVENTS_NS, Principal, TICKETS_NS, World } from './world';
  * about them for anyone else.
  */
 
-/** The attendee object as anyone may see it (reference §4). */
+/** The attendee object as anyone may see it. */
 const PUBLIC_ATTENDEE_KEYS = [
   'id',
   'post_id',

@@ -17,7 +17,7 @@ export class CartMetaDoc {
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) items: unknown[];
 }
 
-/** The cart (reference §8, recorded 42–43). */
+/** The cart, as the original shows it. */
 @ApiSchema({ name: 'Cart' })
 export class CartResponseDoc {
   @ApiProperty({ type: [CartTicketDoc] }) tickets: CartTicketDoc[];

@@ -70,7 +70,7 @@ export class CartTicketMetaDto {
   items: Array<Record<string, unknown>>;
 }
 
-/** Body of POST, PUT and PATCH /cart (reference §8): replace-quantity semantics, validated as a whole. */
+/** Body of POST, PUT and PATCH /cart: replace-quantity semantics, validated as a whole. */
 @ApiSchema({ name: 'CartUpdate' })
 export class UpdateCartDto {
   @ApiProperty({ description: 'Cart provider', enum: CART_PROVIDER_NAMES })

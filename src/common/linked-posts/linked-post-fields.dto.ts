@@ -33,7 +33,7 @@ export function IsDateInput(options?: ValidationOptions): PropertyDecorator {
 }
 
 /**
- * Fields venues and organizers share on create (reference §8). Each resource adds its name and
+ * Fields venues and organizers share on create. Each resource adds its name and
  * its own fields. Unlike events, `""` is accepted here and clears the field. JSON `null` passes
  * `@IsOptional`: it clears text fields like `""` and counts as not sent for the others
  * (author, status, slug, dates, flags).

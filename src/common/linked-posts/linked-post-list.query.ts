@@ -3,7 +3,7 @@ import { Allow, IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min } from 'c
 import { ToBoolean, ToInteger } from '../http/transforms';
 import type { LinkedPostListQuery } from './linked-post-resource';
 
-/** Query parameters of GET /venues and GET /organizers (reference §6). */
+/** Query parameters of GET /venues and GET /organizers. */
 export class LinkedPostListQueryDto implements LinkedPostListQuery {
   @ApiPropertyOptional({ description: 'Page of the archive', default: 1, minimum: 1, type: 'integer' })
   @Allow()

@@ -15,7 +15,7 @@ export interface LinkedPostResource<T extends PostEntity> {
   entity: EntityTarget<T>;
   /** The table linking events to this resource, and its property naming this resource's id. */
   link: { entity: EntityTarget<ObjectLiteral>; property: string };
-  /** Properties `search` looks in (reference §6). */
+  /** Properties `search` looks in. */
   searchProperties: string[];
 }
 
@@ -70,7 +70,7 @@ export interface LinkedPostPage<T> {
   queryPairs: QueryPairs;
 }
 
-/** Event statuses that do not count for `has_events` (reference §6). */
+/** Event statuses that do not count for `has_events`. */
 const UNPUBLISHED_EVENT_STATUSES = ['draft', 'pending', 'trash'];
 
 /**
@@ -116,7 +116,7 @@ function linkedEventExists<T extends ObjectLiteral>(
 }
 
 /**
- * The filters of reference §6 that look at linked events, all in SQL: `event` (linked to that
+ * The filters that look at linked events, all in SQL: `event` (linked to that
  * event; 400 when it names none), `has_events` (linked to an event that is not a draft, pending
  * or trashed) and `only_with_upcoming` (linked to an event the caller can see that has not ended).
  */
@@ -165,7 +165,7 @@ function listQueryPairs(filters: LinkedPostListQuery, page: PageRequest): QueryP
 }
 
 /**
- * One page of venues or organizers: what the caller may see, filtered (reference §6), newest
+ * One page of venues or organizers: what the caller may see, filtered, newest
  * publication date first, then id. One query for the page and one for the count.
  */
 export async function listLinkedPosts<T extends PostEntity>(

@@ -25,8 +25,8 @@ export interface LinkedPostWrite {
 }
 
 /**
- * One column a write sets. `matches` marks the columns that duplicate avoidance compares
- * (reference §8): the descriptive ones, not presentation flags. `text` columns compare
+ * One column a write sets. `matches` marks the columns that duplicate avoidance compares:
+ * the descriptive ones, not presentation flags. `text` columns compare
  * case-insensitively, and `null` there also matches an empty string.
  */
 export interface ColumnValue {
@@ -85,7 +85,7 @@ export function assertCanAssignAuthor(write: LinkedPostWrite, authorId: number |
 
 /**
  * The existing post, visible to the writer and not trashed, whose every compared column equals
- * what the write supplies (reference §8, duplicate avoidance). The oldest such post wins.
+ * what the write supplies (the original's duplicate avoidance). The oldest such post wins.
  */
 export async function findMatchingPost<T extends PostEntity>(
   write: LinkedPostWrite,

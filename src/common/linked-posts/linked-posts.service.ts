@@ -35,7 +35,7 @@ export interface LinkedPostListPage<Response> extends PageLinks {
 }
 
 /**
- * The rules venues and organizers share (reference §6, §8, §9 and decisions.md): listing,
+ * The rules venues and organizers share (as the original, with our decisions where it is silent): listing,
  * reading, creating with duplicate avoidance, updating, trashing and deleting, and the inline
  * objects of event bodies. Each resource says which columns its fields set and how it is shown.
  */

@@ -3,7 +3,7 @@ import { IsDefined, IsEmail, IsOptional, IsString, IsUrl, Matches, MaxLength } f
 import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/linked-post-fields.dto';
 import { PlainText, TitleText } from '../../common/security/text-sanitizing';
 
-/** Fields of an organizer on create (reference §8); `organizer`, the name, is required. */
+/** Fields of an organizer on create; `organizer`, the name, is required. */
 @ApiSchema({ name: 'OrganizerCreate' })
 export class CreateOrganizerDto extends LinkedPostFieldsDto {
   @ApiProperty({ type: String, description: 'Name of the organizer', maxLength: 255, example: 'Ref Organizer' })

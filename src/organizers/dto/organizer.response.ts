@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
 
 /**
- * An organizer as the API returns it (reference §3). Empty fields are left out; `json_ld` only on
+ * An organizer as the API returns it. Empty fields are left out; `json_ld` only on
  * single GETs and inside events.
  */
 @ApiSchema({ name: 'Organizer' })

@@ -25,7 +25,7 @@ function CountBound(name: string, description: string) {
   );
 }
 
-/** Query parameters of GET /tickets (reference §6). Dates, statuses and providers are read by the service. */
+/** Query parameters of GET /tickets. Dates, statuses and providers are read by the service. */
 export class ListTicketsQuery {
   @ApiPropertyOptional({ description: 'Page of results', default: 1, minimum: 1, type: 'integer' })
   @Allow()

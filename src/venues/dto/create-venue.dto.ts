@@ -13,7 +13,7 @@ const ToCoordinate = () =>
     return value;
   });
 
-/** Fields of a venue on create (reference §8); `venue`, the name, is required. */
+/** Fields of a venue on create; `venue`, the name, is required. */
 @ApiSchema({ name: 'VenueCreate' })
 export class CreateVenueDto extends LinkedPostFieldsDto {
   @ApiProperty({ type: String, description: 'Name of the venue', maxLength: 255, example: 'Loopback Hall' })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
 
 /**
- * A venue as the API returns it (reference §3). Empty fields are left out, except `show_map`
+ * A venue as the API returns it. Empty fields are left out, except `show_map`
  * and `show_map_link`; `json_ld` only on single GETs and inside events.
  */
 @ApiSchema({ name: 'Venue' })
