@@ -318,6 +318,8 @@ describe('Events list read model (e2e)', () => {
     const park = await post('venues', { venue: 'Listing Park', geo_lat: 52.52, geo_lng: 13.4 });
     const crew = await post('organizers', { organizer: 'Listing Crew' });
     const before = await expectInSync();
+    const located = `geoloc=true&end_date=${daysAhead(800).slice(0, 10)}`;
+    const locatedBefore = await listTotal(located);
     const first = await post('events', {
       title: 'Listing series',
       start_date: daysAhead(3),
@@ -336,6 +338,7 @@ describe('Events list read model (e2e)', () => {
     // A new rule: every other week for 40 weeks keeps the even weeks and adds new dates.
     await post(`events/${first.id}?scope=all`, { recurrence: 'RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=40' }, editor, 200);
     expect(await expectInSync()).toBe(before + 40 * 8);
-    expect(await listTotal(`geoloc=true&end_date=${daysAhead(800).slice(0, 10)}`)).toBe(40);
+    expect(await listTotal(located)).toBe(locatedBefore + 40);
+    expect(await listTotal(`venue=${park.id}&end_date=${daysAhead(800).slice(0, 10)}`)).toBe(40);
   });
 });
