@@ -312,4 +312,33 @@ describe('Events list read model (e2e)', () => {
     await post('events', { title: 'After the rebuild', start_date: daysAhead(3), end_date: daysAhead(3, '21:00:00'), status: 'publish' });
     expect(await expectInSync()).toBe(before + 2);
   });
+
+  it('follows the occurrences of a series written in bulk: create, re-expansion with links, geoloc and featured', async () => {
+    const garden = await post('categories', { name: 'Listing Garden' });
+    const park = await post('venues', { venue: 'Listing Park', geo_lat: 52.52, geo_lng: 13.4 });
+    const crew = await post('organizers', { organizer: 'Listing Crew' });
+    const before = await expectInSync();
+    const located = `geoloc=true&end_date=${daysAhead(800).slice(0, 10)}`;
+    const locatedBefore = await listTotal(located);
+    const first = await post('events', {
+      title: 'Listing series',
+      start_date: daysAhead(3),
+      end_date: daysAhead(3, '21:00:00'),
+      timezone: 'Europe/Berlin',
+      categories: [garden.id],
+      tags: ['listing-weekly', 'listing-evening'],
+      venue: park.id,
+      organizer: crew.id,
+      featured: true,
+      recurrence: 'RRULE:FREQ=WEEKLY;COUNT=30',
+    });
+    // Per occurrence: all, 1 category, 2 tags, 1 venue, 1 organizer, featured, geoloc.
+    expect(await expectInSync()).toBe(before + 30 * 8);
+    expect(await listTotal(`categories=${garden.id}&end_date=${daysAhead(400).slice(0, 10)}`)).toBe(30);
+    // A new rule: every other week for 40 weeks keeps the even weeks and adds new dates.
+    await post(`events/${first.id}?scope=all`, { recurrence: 'RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=40' }, editor, 200);
+    expect(await expectInSync()).toBe(before + 40 * 8);
+    expect(await listTotal(located)).toBe(locatedBefore + 40);
+    expect(await listTotal(`venue=${park.id}&end_date=${daysAhead(800).slice(0, 10)}`)).toBe(40);
+  });
 });

@@ -2,9 +2,11 @@ import * as nodeIcal from 'node-ical';
 import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
 import { Event } from '../src/events/event.entity';
+import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { EventSeries, EventSeriesOccurrence } from '../src/series/event-series.entity';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { SeriesHorizonService } from '../src/series/series-horizon.service';
+import { SeriesService } from '../src/series/series.service';
 import { insertAttendee, noncesOf } from './helpers/ticket-fixtures';
 import { insertTicket, TestClock } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -170,22 +172,139 @@ describe('Recurring events (e2e)', () => {
       expect(response.body.code).toBe('rest_forbidden');
     });
 
-    it('creates a five-year daily series (1 826 occurrences) in one request', async () => {
-      const cpuBefore = process.cpuUsage();
-      const started = Date.now();
-      const first = await createSeries(editor, {
+    it('creates a five-year daily series (1 826 occurrences) with its links in a bounded number of statements', async () => {
+      const venue = await http()
+        .post('/cal/events/v1/venues')
+        .set('Authorization', editor.authorization)
+        .send({ venue: 'Riverside park', city: 'New York' })
+        .expect(201);
+      const organizer = await http()
+        .post('/cal/events/v1/organizers')
+        .set('Authorization', editor.authorization)
+        .send({ organizer: 'Morning club' })
+        .expect(201);
+      // A single event already holds the slug one occurrence would get: that occurrence gets -2.
+      await http()
+        .post(base)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Daily practice', slug: 'daily-practice-2027-06-01', start_date: '2027-06-01 20:00', end_date: '2027-06-01 21:00' })
+        .expect(201);
+      const body = {
         title: 'Daily practice',
         start_date: '2027-01-01 07:00:00',
         end_date: '2027-01-01 08:00:00',
         timezone: 'America/New_York',
+        venue: venue.body.id,
+        organizer: [organizer.body.id],
+        categories: ['Wellbeing'],
+        tags: ['morning', 'outdoor'],
         recurrence: { rrule: 'FREQ=DAILY;COUNT=1826' },
-      });
+      };
+      const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+      const cpuBefore = process.cpuUsage();
+      const started = Date.now();
+      let first: Body;
+      let statements: number;
+      try {
+        first = await createSeries(editor, body);
+      } finally {
+        statements = spy.mock.calls.length;
+        spy.mockRestore();
+      }
       const elapsed = Date.now() - started;
       const cpu = process.cpuUsage(cpuBefore);
       console.info(
-        `five-year daily series: ${elapsed} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU (${testApp.dataSource.options.type})`,
+        `five-year daily series: ${elapsed} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU, ` +
+          `${statements} statements (${testApp.dataSource.options.type})`,
       );
-      expect(await testApp.dataSource.getRepository(EventSeriesOccurrence).countBy({ seriesId: first.series_id })).toBe(1826);
+      // However many occurrences: the bulk path writes each kind of row with a few multi-row statements.
+      expect(statements).toBeLessThanOrEqual(100);
+
+      const occurrences = testApp.dataSource.getRepository(EventSeriesOccurrence);
+      expect(await occurrences.countBy({ seriesId: first.series_id })).toBe(1826);
+      const events = testApp.dataSource.getRepository(Event);
+      expect(await events.countBy({ postParentId: first.id })).toBe(1825);
+      // New York: EST (UTC-5) until 14 March 2027 and from 7 November 2027, EDT (UTC-4) between.
+      const day = async (slug: string) => {
+        const event = await events.findOneByOrFail({ slug });
+        return [event.startLocal, event.startUtc.toISOString(), event.endLocal, event.postParentId];
+      };
+      expect(await day('daily-practice-2027-03-13')).toEqual([
+        '2027-03-13 07:00:00',
+        '2027-03-13T12:00:00.000Z',
+        '2027-03-13 08:00:00',
+        first.id,
+      ]);
+      expect(await day('daily-practice-2027-03-14')).toEqual([
+        '2027-03-14 07:00:00',
+        '2027-03-14T11:00:00.000Z',
+        '2027-03-14 08:00:00',
+        first.id,
+      ]);
+      expect(await day('daily-practice-2027-11-07')).toEqual([
+        '2027-11-07 07:00:00',
+        '2027-11-07T12:00:00.000Z',
+        '2027-11-07 08:00:00',
+        first.id,
+      ]);
+      expect(await day('daily-practice-2031-07-01')).toEqual([
+        '2031-07-01 07:00:00',
+        '2031-07-01T11:00:00.000Z',
+        '2031-07-01 08:00:00',
+        first.id,
+      ]);
+      expect(await day('daily-practice-2031-12-31')).toEqual([
+        '2031-12-31 07:00:00',
+        '2031-12-31T12:00:00.000Z',
+        '2031-12-31 08:00:00',
+        first.id,
+      ]);
+      expect(await day('daily-practice-2027-06-01-2')).toEqual([
+        '2027-06-01 07:00:00',
+        '2027-06-01T11:00:00.000Z',
+        '2027-06-01 08:00:00',
+        first.id,
+      ]);
+
+      // Every occurrence has the first one's links, and the terms count them all.
+      const linked = async (table: string) =>
+        Number(
+          (
+            await testApp.dataSource.query<Array<{ total: number | string }>>(
+              `SELECT COUNT(*) AS total FROM ${table} l INNER JOIN event_series_occurrences o ON o.event_id = l.event_id WHERE o.series_id = ?`,
+              [first.series_id],
+            )
+          )[0].total,
+        );
+      expect(await linked('event_venue_links')).toBe(1826);
+      expect(await linked('event_organizer_links')).toBe(1826);
+      expect(await linked('event_category_links')).toBe(1826);
+      expect(await linked('event_tag_links')).toBe(3652);
+      const category = await http().get(`/cal/events/v1/categories/${first.categories[0].id}`).expect(200);
+      expect(category.body.count).toBe(1826);
+      const byVenue = await http().get(`${base}?venue=${venue.body.id}&start_date=2031-12-01&end_date=2031-12-31&per_page=50`).expect(200);
+      expect(byVenue.headers['x-tec-total']).toBe('31');
+
+      // One notification for the series, not one per occurrence.
+      const messages = await testApp.dataSource.getRepository(OutboxMessage).findBy({ channel: 'event' });
+      const ofSeries = messages.filter((message) => {
+        const data = JSON.parse(message.payload) as Body;
+        return data.series_id === first.series_id || (data.event_id !== undefined && data.title === 'Daily practice');
+      });
+      expect(ofSeries.map((message) => message.type).sort()).toEqual(['event.published', 'event.published', 'series.published']);
+      const published = JSON.parse(ofSeries.find((message) => message.type === 'series.published')!.payload) as Body;
+      expect(published).toMatchObject({
+        series_id: first.series_id,
+        first_event_id: first.id,
+        title: 'Daily practice',
+        timezone: 'America/New_York',
+        occurrence_count: 1826,
+        first_start_date: '2027-01-01 07:00:00',
+        last_start_date: '2031-12-31 07:00:00',
+      });
+      expect(published.event_ids).toHaveLength(1826);
+      expect(published.event_ids[0]).toBe(first.id);
+
       // Lists read a page of them as fast as any page: one extra primary-key lookup per page for the series.
       const listStarted = Date.now();
       const page = await http().get(`${base}?series=${first.series_id}&per_page=50&start_date=2027-01-01&end_date=2032-01-01`).expect(200);
@@ -486,6 +605,104 @@ describe('Recurring events (e2e)', () => {
       expect(otherUser.body.code).toBeDefined();
       expect(await testApp.dataSource.getRepository(Ticket).countBy({ name: 'Nope' })).toBe(0);
     });
+  });
+
+  describe('at scale', () => {
+    /** Runs `work`, answering its result and how many SQL statements it sent. */
+    async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statements: number }> {
+      const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
+      try {
+        const result = await work();
+        return { result, statements: spy.mock.calls.length };
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    it('copies tickets to every occurrence of a five-year daily series and extends it, in bounded numbers of statements', async () => {
+      const first = await createSeries(editor, {
+        title: 'Open gym',
+        start_date: '2027-01-01 18:00:00',
+        end_date: '2027-01-01 20:00:00',
+        timezone: 'Europe/Berlin',
+        categories: ['Sport'],
+        recurrence: 'RRULE:FREQ=DAILY',
+      });
+      const occurrences = () => testApp.dataSource.getRepository(EventSeriesOccurrence).findBy({ seriesId: first.series_id });
+      // 60 months from 2027-01-01: every day of 2027 to 2031.
+      expect(await occurrences()).toHaveLength(1826);
+      const { add_ticket_nonce } = await noncesOf(testApp, editor);
+      const copy = (ticket: Body) =>
+        counted(() =>
+          http()
+            .post('/cal/tickets/v1/tickets?scope=all')
+            .set('Authorization', editor.authorization)
+            .send({ add_ticket_nonce, post_id: first.id, provider: 'tc', price: '8', ...ticket })
+            .expect(201),
+        );
+      const own = await copy({ name: 'Gym entry', ticket: { mode: 'own', capacity: 12 } });
+      const shared = await copy({ name: 'Gym pass', ticket: { mode: 'global', event_capacity: 40 } });
+      console.info(`ticket copied to 1 826 occurrences: ${own.statements} and ${shared.statements} statements`);
+      expect(own.statements).toBeLessThanOrEqual(60);
+      expect(shared.statements).toBeLessThanOrEqual(60);
+      expect(own.result.body).toMatchObject({ post_id: first.id, capacity_details: { max: 12, available: 12 } });
+
+      const countTickets = async () => {
+        const rows = await testApp.dataSource.query<
+          Array<{ name: string; tickets: number | string; counters: number | string; pools: number | string }>
+        >(
+          `SELECT t.name, COUNT(*) AS tickets, COUNT(c.ticket_id) AS counters, COUNT(p.event_id) AS pools FROM tickets t
+           INNER JOIN event_series_occurrences o ON o.event_id = t.event_id
+           LEFT JOIN ticket_capacity_counters c ON c.ticket_id = t.id LEFT JOIN ticket_pools p ON p.event_id = t.event_id AND p.capacity = 40
+           WHERE o.series_id = ? GROUP BY t.name ORDER BY t.name`,
+          [first.series_id],
+        );
+        return rows.map((row) => [row.name, Number(row.tickets), Number(row.counters), Number(row.pools)]);
+      };
+      expect(await countTickets()).toEqual([
+        ['Gym entry', 1826, 1826, 1826],
+        ['Gym pass', 1826, 1826, 1826],
+      ]);
+      const lastDay = await testApp.dataSource.getRepository(Event).findOneByOrFail({ slug: 'open-gym-2031-12-31' });
+      const lastPass = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ eventId: lastDay.id, name: 'Gym pass' });
+      const pass = await http().get(`/cal/tickets/v1/tickets/${lastPass.id}`).set('Authorization', editor.authorization).expect(200);
+      expect(pass.body.capacity_details).toMatchObject({ available: 40, global_stock_mode: 'global' });
+
+      // Three months on, the horizon job adds January to March 2032, each day with both tickets.
+      clock.set(new Date('2027-04-01T00:00:00Z'));
+      let extended: { result: number; statements: number };
+      try {
+        extended = await counted(() => testApp.app.get(SeriesService).extend(first.series_id));
+      } finally {
+        clock.set(new Date('2027-01-01T00:00:00Z'));
+      }
+      console.info(`horizon extension by ${extended.result} occurrences: ${extended.statements} statements`);
+      expect(extended.result).toBe(91);
+      expect(extended.statements).toBeLessThanOrEqual(100);
+      expect(await occurrences()).toHaveLength(1917);
+      expect(await countTickets()).toEqual([
+        ['Gym entry', 1917, 1917, 1917],
+        ['Gym pass', 1917, 1917, 1917],
+      ]);
+      const category = await http().get(`/cal/events/v1/categories/${first.categories[0].id}`).expect(200);
+      expect(category.body.count).toBe(1917);
+      const added = await testApp.dataSource.getRepository(Event).findOneByOrFail({ slug: 'open-gym-2032-03-31' });
+      // Berlin is on summer time (UTC+2) from 28 March 2032.
+      expect([added.startLocal, added.startUtc.toISOString(), added.postParentId]).toEqual([
+        '2032-03-31 18:00:00',
+        '2032-03-31T16:00:00.000Z',
+        first.id,
+      ]);
+      const extension = (await testApp.dataSource.getRepository(OutboxMessage).findBy({ type: 'series.extended' }))
+        .map((message) => JSON.parse(message.payload) as Body)
+        .find((data) => data.series_id === first.series_id)!;
+      expect(extension).toMatchObject({
+        occurrence_count: 91,
+        first_start_date: '2032-01-01 18:00:00',
+        last_start_date: '2032-03-31 18:00:00',
+      });
+      expect(extension.event_ids).toHaveLength(91);
+    }, 300_000);
   });
 
   describe('iCalendar', () => {

@@ -13,6 +13,7 @@ import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
+import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { OutboxService } from '../outbox/outbox.service';
 import { invalidParam } from '../common/errors/api-error';
@@ -30,7 +31,7 @@ import { trashOrRemove } from '../common/posts/post-lifecycle';
 import { applyPostVisibility, escapeLike, parseStatusFilter } from '../common/posts/post-query';
 import type { PostStatus } from '../common/posts/post-status';
 import { sanitizeRichText } from '../common/posts/rich-text';
-import { uniqueSlug } from '../common/posts/slugs';
+import { uniqueSlug, uniqueSlugs } from '../common/posts/slugs';
 import { appConfig } from '../config/app.config';
 import { Organizer } from '../organizers/organizer.entity';
 import { OrganizersService } from '../organizers/organizers.service';
@@ -54,6 +55,13 @@ import { EventRelations, EventResponse, toEventResponse } from './events.mapper'
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
 
 export type EventSelector = { id: number } | { slug: string };
+
+/** One of the events `createManyWithin` creates: its slug as wanted (made unique) and its dates. */
+export interface BulkEventOccurrence {
+  slug: string;
+  start_date: string;
+  end_date: string;
+}
 
 export interface EventFeedRows {
   events: Event[];
@@ -299,6 +307,112 @@ export class EventsService {
     await this.applyInput(manager, event, input, user, true);
     await this.outbox.eventWritten(manager, event, null);
     return event;
+  }
+
+  /**
+   * Many new events that share every field but their slug and dates (the occurrences of a series),
+   * inside the caller's transaction, in a number of statements that does not grow with their
+   * number: what `createWithin` checks is checked once, the slugs are made unique with one read,
+   * and the events, their links and their terms' counts are written with multi-row statements
+   * (insertInSlices). The read model follows by its row triggers. Writes no notification: the
+   * caller writes one for them all. Answers the events in the order of `occurrences`.
+   */
+  async createManyWithin(
+    manager: EntityManager,
+    input: Omit<CreateEventDto, 'start_date' | 'end_date' | 'slug'>,
+    occurrences: BulkEventOccurrence[],
+    user: AuthenticatedUser,
+    postParentId: number | null = null,
+  ): Promise<Event[]> {
+    if (occurrences.length === 0) return [];
+    // The fields they share, as createWithin and applyInput set them, once.
+    const shared = manager.create(Event, {
+      authorId: user.id,
+      timezone: this.config.siteTimezone,
+      allDay: false,
+      showMap: true,
+      showMapLink: true,
+      hideFromListings: false,
+      sticky: false,
+      featured: false,
+      cost: null,
+      website: null,
+      image: null,
+      description: null,
+      excerpt: null,
+      postParentId,
+      showAttendeeList: false,
+      publishedAt: this.clock.now(),
+    });
+    applyContentFields(shared, input);
+    const events = occurrences.map((occurrence) => {
+      const event = manager.create(Event, { ...shared });
+      this.applySchedule(event, { ...input, start_date: occurrence.start_date, end_date: occurrence.end_date });
+      return event;
+    });
+    await this.applyAuthorAndPublication(manager, shared, input, user);
+    const status = resolveWriteStatus(user, input.status, undefined);
+    const slugs = await uniqueSlugs(
+      manager.getRepository(Event),
+      occurrences.map((occurrence) => occurrence.slug),
+    );
+    events.forEach((event, index) =>
+      Object.assign(event, { authorId: shared.authorId, publishedAt: shared.publishedAt, status, slug: slugs[index] }),
+    );
+
+    await insertInSlices(
+      manager,
+      Event,
+      events.map((event) => ({ ...event })),
+    );
+    // Ids by the unique slug: those of a multi-row INSERT are not consecutive everywhere.
+    const ids = new Map<string, number>();
+    for (const slice of inSlices(slugs)) {
+      const rows = await manager
+        .createQueryBuilder(Event, 'event')
+        .select(['event.id', 'event.slug'])
+        .where('event.slug IN (:...slugs)', { slugs: slice })
+        .getMany();
+      for (const row of rows) ids.set(row.slug, row.id);
+    }
+    for (const event of events) event.id = ids.get(event.slug)!;
+
+    const venues = readLinkedPosts(input.venue, 'venue');
+    const venueIds = venues ? await this.linkedPostIds(manager, venues, 'venue', user) : [];
+    await insertInSlices(
+      manager,
+      EventVenueLink,
+      events.flatMap((event) => venueIds.map((venueId, position) => ({ eventId: event.id, venueId, position }))),
+    );
+    const organizers = readLinkedPosts(input.organizer, 'organizer');
+    const organizerIds = organizers ? await this.linkedPostIds(manager, organizers, 'organizer', user) : [];
+    await insertInSlices(
+      manager,
+      EventOrganizerLink,
+      events.flatMap((event) => organizerIds.map((organizerId, position) => ({ eventId: event.id, organizerId, position }))),
+    );
+    const categories = readTermValues(input.categories, 'categories');
+    const categoryIds = categories?.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
+    const tags = readTermValues(input.tags, 'tags');
+    const tagIds = tags?.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
+    // Term rows before link rows, as every event write locks them (see applyTerms); one UPDATE per
+    // kind adds the number of events.
+    if (status === 'publish') {
+      const times = (termIds: number[]) => events.flatMap(() => termIds);
+      await this.categories.adjustPublishedEvents(manager, times(categoryIds), []);
+      await this.tags.adjustPublishedEvents(manager, times(tagIds), []);
+    }
+    await insertInSlices(
+      manager,
+      EventCategoryLink,
+      events.flatMap((event) => categoryIds.map((categoryId) => ({ eventId: event.id, categoryId }))),
+    );
+    await insertInSlices(
+      manager,
+      EventTagLink,
+      events.flatMap((event) => tagIds.map((tagId) => ({ eventId: event.id, tagId }))),
+    );
+    return events;
   }
 
   /** `scope` (this, following, all) matters for occurrences of a series only (src/series). */
@@ -720,6 +834,24 @@ export class EventsService {
     }
   }
 
+  /** The ids of the venues or organizers sent, in order, each once: checked, or found or created from fields. */
+  private async linkedPostIds(
+    manager: EntityManager,
+    inputs: LinkedPostInput[],
+    field: 'venue' | 'organizer',
+    user: AuthenticatedUser,
+  ): Promise<number[]> {
+    const ids = inputs.flatMap((input) => ('id' in input ? [input.id] : []));
+    if (ids.length) await (field === 'venue' ? this.venues : this.organizers).assertLinkable(ids, field, user, manager);
+    const linkedIds: number[] = [];
+    for (const input of inputs) {
+      if ('id' in input) linkedIds.push(input.id);
+      else if (field === 'venue') linkedIds.push((await this.venues.findOrCreateForEvent(input.fields, user, manager)).id);
+      else linkedIds.push((await this.organizers.findOrCreateForEvent(input.fields, user, manager)).id);
+    }
+    return unique(linkedIds);
+  }
+
   /**
    * A new event has no links to delete, and it must not try: on MySQL a DELETE of an empty range
    * takes a gap lock, and two concurrent creates holding one each deadlock on their INSERTs.
@@ -732,15 +864,7 @@ export class EventsService {
     user: AuthenticatedUser,
     isNew: boolean,
   ): Promise<void> {
-    const ids = inputs.flatMap((input) => ('id' in input ? [input.id] : []));
-    if (ids.length) await (field === 'venue' ? this.venues : this.organizers).assertLinkable(ids, field, user, manager);
-    const linkedIds: number[] = [];
-    for (const input of inputs) {
-      if ('id' in input) linkedIds.push(input.id);
-      else if (field === 'venue') linkedIds.push((await this.venues.findOrCreateForEvent(input.fields, user, manager)).id);
-      else linkedIds.push((await this.organizers.findOrCreateForEvent(input.fields, user, manager)).id);
-    }
-    const ordered = unique(linkedIds);
+    const ordered = await this.linkedPostIds(manager, inputs, field, user);
     if (field === 'venue') {
       if (!isNew) await manager.delete(EventVenueLink, { eventId });
       await insertRows(

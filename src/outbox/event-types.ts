@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'event.published',
   'event.updated',
   'event.trashed',
+  'series.published',
+  'series.extended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -8,7 +8,8 @@ import { Ticket } from '../tickets/ticket.entity';
 import { EventType } from './event-types';
 import { OutboxMessage } from './outbox-message.entity';
 
-export type EventData = Record<string, string | number | boolean | null>;
+/** A notification's data: flat values, and lists of ids (bounded: see MAX_OCCURRENCES_PER_WRITE for series). */
+export type EventData = Record<string, string | number | boolean | null | number[]>;
 
 /** A message for one recipient or endpoint, written by the worker's fan-out or by a resend or redeliver. */
 export interface DirectMessage {

@@ -10,6 +10,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { insertInSlices } from '../common/database/bulk-insert';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../common/http/request-context';
@@ -24,6 +25,7 @@ import { EventSeriesFacts, EventSeriesHandler, EventSeriesHooks } from '../event
 import { Event } from '../events/event.entity';
 import type { EventResponse } from '../events/events.mapper';
 import { EventSelector, EventsService } from '../events/events.service';
+import { OutboxService } from '../outbox/outbox.service';
 import { CreateTicketDto } from '../tickets/dto/create-ticket.dto';
 import { TicketsService } from '../tickets/tickets.service';
 import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
@@ -93,9 +95,10 @@ function jsonList(text: string): string[] {
 
 /**
  * Recurring events (README "Recurring events"). A series is a rule plus one real event per
- * occurrence, each written through the events service's own single-event path inside one
- * transaction, so that whatever event writes maintain (term counts, count generations, read
- * models) holds for occurrences too.
+ * occurrence. The first is written through the events service's single-event path; the others,
+ * and those the horizon job or an edit adds, through its bulk path (createManyWithin), inside the
+ * same transaction, so that whatever event writes maintain (term counts, count generations, read
+ * models) holds for occurrences too, in a number of statements that does not grow with them.
  */
 @Injectable()
 export class SeriesService implements EventSeriesHandler, OnModuleInit {
@@ -108,6 +111,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     private readonly eventHooks: EventHooks,
     private readonly seriesHooks: EventSeriesHooks,
     private readonly tickets: TicketsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   onModuleInit(): void {
@@ -202,13 +206,14 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           occurrenceLocal: first.startLocal,
           detached: false,
         });
-        await this.createOccurrences(
+        const occurrences = await this.createOccurrences(
           manager,
           series,
           template,
           starts.filter((start) => start !== first.startLocal),
           user,
         );
+        await this.notifyOccurrences(manager, 'series.published', series, [first, ...occurrences]);
         return first;
       },
       SERIES_WRITE,
@@ -259,7 +264,11 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     };
   }
 
-  /** One event per start, through the events service's create, and their occurrence rows. */
+  /**
+   * One event per start, with the template's links, terms and tickets, and their occurrence rows,
+   * in a number of statements that does not grow with the number of starts (the events service's
+   * and tickets service's bulk creates).
+   */
   private async createOccurrences(
     manager: EntityManager,
     series: EventSeries,
@@ -267,28 +276,55 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     starts: string[],
     user: AuthenticatedUser,
   ): Promise<Event[]> {
-    const created: Event[] = [];
-    const rows: EventSeriesOccurrence[] = [];
-    for (const start of starts) {
-      const { slug, ...fields } = template;
-      const input: CreateEventDto = {
-        ...fields,
-        venue: fields.venue,
-        organizer: fields.organizer,
+    if (starts.length === 0) return [];
+    const { slug, tickets, ...fields } = template;
+    const input: Omit<CreateEventDto, 'start_date' | 'end_date' | 'slug'> = { ...fields, timezone: series.timezone };
+    const created = await this.events.createManyWithin(
+      manager,
+      input,
+      starts.map((start) => ({
         slug: `${slug}-${start.slice(0, 10)}`,
-        timezone: series.timezone,
         start_date: start,
         end_date: plusWallClockSeconds(start, series.durationSeconds),
-      };
-      const event = await this.events.createWithin(manager, input, user, series.firstEventId);
-      for (const ticket of template.tickets ?? [])
-        await this.tickets.createWithin(manager, { ...ticket, post_id: event.id } as CreateTicketDto, user);
-      created.push(event);
-      rows.push(manager.create(EventSeriesOccurrence, { eventId: event.id, seriesId: series.id, occurrenceLocal: start, detached: false }));
-    }
-    // Inserted in slices: MySQL caps the placeholders of one statement.
-    for (let index = 0; index < rows.length; index += 500) await manager.insert(EventSeriesOccurrence, rows.slice(index, index + 500));
+      })),
+      user,
+      series.firstEventId,
+    );
+    for (const ticket of tickets ?? [])
+      await this.tickets.createCopiesWithin(manager, ticket as Omit<CreateTicketDto, 'post_id'>, created, user);
+    await insertInSlices(
+      manager,
+      EventSeriesOccurrence,
+      created.map((event, index) => ({ eventId: event.id, seriesId: series.id, occurrenceLocal: starts[index], detached: false })),
+    );
     return created;
+  }
+
+  /**
+   * The one notification for occurrences a write created (README "Webhooks"): `series.published`
+   * when the series was created (the first event also has its own `event.published`),
+   * `series.extended` when the horizon job or an edit added occurrences; never one per
+   * occurrence. Drafts, as for events, are nobody's business.
+   */
+  private async notifyOccurrences(
+    manager: EntityManager,
+    type: 'series.published' | 'series.extended',
+    series: EventSeries,
+    events: Event[],
+  ): Promise<void> {
+    const published = events.filter((event) => event.status === 'publish');
+    if (published.length === 0) return;
+    await this.outbox.publish(manager, type, {
+      series_id: series.id,
+      first_event_id: series.firstEventId,
+      title: published[0].title,
+      timezone: series.timezone,
+      rrule: series.rrule,
+      occurrence_count: published.length,
+      first_start_date: published[0].startLocal,
+      last_start_date: published[published.length - 1].startLocal,
+      event_ids: published.map((event) => event.id),
+    });
   }
 
   // ---------------------------------------------------------------- horizon
@@ -323,7 +359,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         );
         const fresh = starts.filter((start) => !existing.has(start));
         const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
-        await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
+        const created = await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
+        await this.notifyOccurrences(manager, 'series.extended', series, created);
         await manager.update(EventSeries, { id: series.id }, { expandedUntil: horizon, exhausted, claimedUntil: null });
         return fresh.length;
       },
@@ -580,7 +617,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const fresh = starts.filter((start) => !occupied.has(start));
     if (fresh.length > MAX_OCCURRENCES_PER_WRITE)
       throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
-    await this.createOccurrences(manager, series, template, fresh, user);
+    await this.notifyOccurrences(manager, 'series.extended', series, await this.createOccurrences(manager, series, template, fresh, user));
   }
 
   /** The template becomes the edited occurrence as it now is (and the series is saved). */

@@ -1,4 +1,5 @@
 import { CountCache } from '../common/caching/count-cache';
+import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -39,6 +40,7 @@ import { canManageEvent } from './ticket-permissions';
 import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
 import { TicketPool } from './ticket-pool.entity';
+import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketResponse, TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
 import { isForeignKeyViolation } from '../common/database/transactions';
@@ -208,11 +210,17 @@ export class TicketsService implements EventTicketingFacts {
       if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
       const targets = this.series.handler ? await this.series.handler.ticketTargets(input.post_id, manager) : null;
       if (!targets) throw invalidParam('scope', 'scope=all applies to occurrences of a series; this event is none');
-      let created = 0;
-      for (const eventId of targets) {
-        const id = await this.createWithin(manager, { ...input, post_id: eventId }, user);
-        if (eventId === input.post_id) created = id;
+      const events = new Map<number, Event>();
+      for (const slice of inSlices(targets)) {
+        for (const event of await manager.find(Event, { where: { id: In(slice) } })) events.set(event.id, event);
       }
+      const copies = await this.createCopiesWithin(
+        manager,
+        input,
+        targets.flatMap((eventId) => events.get(eventId) ?? []),
+        user,
+      );
+      const created = copies.get(input.post_id) ?? 0;
       await this.series.handler!.rememberTicket(input.post_id, input, manager);
       // The response is read inside the transaction: what was written, even if another request
       // deletes the ticket the moment this one commits.
@@ -258,6 +266,98 @@ export class TicketsService implements EventTicketingFacts {
     const ticketId = Number(result.identifiers[0].id);
     await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
     return ticketId;
+  }
+
+  /**
+   * The same ticket on many events (the occurrences of a series) inside the caller's transaction:
+   * what `createWithin` checks and writes for each event, in a number of statements that does not
+   * grow with their number (multi-row INSERTs, see insertInSlices). Answers each event's new
+   * ticket id.
+   */
+  async createCopiesWithin(
+    manager: EntityManager,
+    input: Omit<CreateTicketDto, 'post_id'>,
+    events: Event[],
+    user: AuthenticatedUser,
+  ): Promise<Map<number, number>> {
+    if (events.length === 0) return new Map();
+    const provider = resolveProvider(input.provider);
+    if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
+    const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
+    const eventIds = events.map((event) => event.id);
+    const pooled = new Set<number>();
+    for (const slice of inSlices(eventIds)) {
+      for (const pool of await manager.find(TicketPool, { select: { eventId: true }, where: { eventId: In(slice) } }))
+        pooled.add(pool.eventId);
+    }
+    const now = this.clock.now();
+    const description = input.description ? plainTicketText(input.description) : null;
+    let name: string | undefined;
+    const pools = new Map<number, number[]>();
+    const rows = events.map((event) => {
+      // Checked in createWithin's order, so that a bad input answers the same error.
+      const plan = planCapacity(input.ticket, null, pooled.has(event.id))!;
+      const window = this.saleWindow(input as CreateTicketDto, event, null);
+      name ??= readTicketName(input.name);
+      if (!canManageEvent(user, event)) throw ticketWriteForbidden();
+      if (plan.eventCapacity !== null) pools.set(plan.eventCapacity, [...(pools.get(plan.eventCapacity) ?? []), event.id]);
+      return {
+        eventId: event.id,
+        authorId: user.id,
+        provider,
+        status: 'publish' as const,
+        name,
+        description,
+        price,
+        sku: input.sku?.trim() || null,
+        iac: input.iac || 'none',
+        showDescription: input.show_description ?? true,
+        menuOrder: input.menu_order ?? 0,
+        saleStartUtc: window.start ?? null,
+        saleEndUtc: window.end ?? null,
+        capacityMode: plan.mode,
+        capacity: plan.capacity,
+        publishedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    // setPoolCapacity for each event that gets a pool capacity, grouped by the capacity.
+    for (const [capacity, ids] of pools) {
+      await insertInSlices(
+        manager,
+        TicketPool,
+        ids.map((eventId) => ({ eventId, capacity, sold: 0, pending: 0 })),
+        { orIgnore: true },
+      );
+      for (const slice of inSlices(ids))
+        await manager
+          .createQueryBuilder()
+          .update(TicketPool)
+          .set({ capacity })
+          .where({ eventId: In(slice) })
+          .execute();
+    }
+    await insertInSlices(manager, Ticket, rows);
+    // The new tickets are those of these events without a counter: every other ticket got its
+    // counter in the transaction that created it, and ids of a multi-row INSERT are not known.
+    const created = new Map<number, number>();
+    const counters: Array<Pick<TicketCapacityCounter, 'ticketId' | 'capacityMode' | 'capacity' | 'sold' | 'pending'>> = [];
+    for (const slice of inSlices(eventIds)) {
+      const fresh = await manager
+        .createQueryBuilder(Ticket, 'ticket')
+        .select(['ticket.id', 'ticket.eventId', 'ticket.capacityMode', 'ticket.capacity'])
+        .leftJoin(TicketCapacityCounter, 'counter', 'counter.ticketId = ticket.id')
+        .where('ticket.eventId IN (:...eventIds)', { eventIds: slice })
+        .andWhere('counter.ticketId IS NULL')
+        .getMany();
+      for (const ticket of fresh) {
+        created.set(ticket.eventId, ticket.id);
+        counters.push({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, sold: 0, pending: 0 });
+      }
+    }
+    await insertInSlices(manager, TicketCapacityCounter, counters);
+    return created;
   }
 
   async update(id: number, input: UpdateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {

@@ -39,3 +39,45 @@ export async function uniqueSlug(
     if (!taken.has(candidate)) return candidate;
   }
 }
+
+/**
+ * The slugs to store for several new rows at once, in order: each as `uniqueSlug` would give it
+ * had the rows before it been saved already (`-2`, `-3`... on a collision with the table or with
+ * an earlier one of them). One read of the slugs sharing the wanted slugs' common prefix; wanted
+ * slugs with no common prefix fall back to one read each.
+ */
+export async function uniqueSlugs(repository: Repository<{ id: number; slug: string }>, desired: string[]): Promise<string[]> {
+  const bases = desired.map((text) => slugify(text) || 'item');
+  if (bases.length === 0) return [];
+  let prefix = bases[0];
+  for (const base of bases) while (!base.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  if (prefix === '') {
+    const slugs: string[] = [];
+    // uniqueSlug reads the table, which does not hold the earlier ones yet: they are added here.
+    for (const base of bases) slugs.push(nextFree(base, new Set([...(await takenSlugs(repository, base)), ...slugs])));
+    return slugs;
+  }
+  const taken = new Set(await takenSlugs(repository, prefix, true));
+  return bases.map((base) => {
+    const slug = nextFree(base, taken);
+    taken.add(slug);
+    return slug;
+  });
+}
+
+/** Slugs of the table equal to `base` or continuing it with `-` (or with anything, for a prefix). */
+async function takenSlugs(repository: Repository<{ id: number; slug: string }>, base: string, isPrefix = false): Promise<string[]> {
+  const query = repository.createQueryBuilder('row').select(['row.id', 'row.slug']);
+  // Slugs hold only [a-z0-9-], so the patterns need no escaping.
+  if (isPrefix) query.where('row.slug LIKE :pattern', { pattern: `${base}%` });
+  else query.where('(row.slug = :base OR row.slug LIKE :pattern)', { base, pattern: `${base}-%` });
+  return (await query.getMany()).map((row) => row.slug);
+}
+
+function nextFree(base: string, taken: Set<string>): string {
+  if (!taken.has(base)) return base;
+  for (let suffix = 2; ; suffix += 1) {
+    const candidate = `${base}-${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
