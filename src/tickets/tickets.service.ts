@@ -282,7 +282,7 @@ export class TicketsService implements EventTicketingFacts {
   ): Promise<Map<number, number>> {
     if (events.length === 0) return new Map();
     const provider = resolveProvider(input.provider);
-    if (!provider) throw new ApiError('bad_request', 'Commerce Module invalid', 400);
+    if (!provider) throw invalidCommerceModule();
     const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
     const eventIds = events.map((event) => event.id);
     const pooled = new Set<number>();
