@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
+import { runInTransaction } from '../common/database/transactions';
 import { limitSqliteTransactionWaits, serialiseSqliteTransactions } from './sqlite-serialization';
 
 describe('serialiseSqliteTransactions', () => {
@@ -75,7 +76,7 @@ describe('limitSqliteTransactionWaits', () => {
 });
 
 describe('SQLite transactions beside another process on the same file', () => {
-  it('take the write lock at BEGIN, so a write committed elsewhere after their first read waits instead of failing them', async () => {
+  it('run again from the start when another process committed between their first read and first write', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'cal-sqlite-'));
     const file = join(folder, 'shared.sqlite');
     const dataSource = await new DataSource({
@@ -91,16 +92,16 @@ describe('SQLite transactions beside another process on the same file', () => {
       await dataSource.query('CREATE TABLE items (name TEXT NOT NULL)');
       const writer = `const Database = require('better-sqlite3'); const db = new Database(process.argv[1]);
         db.pragma('busy_timeout = 5000'); db.prepare("INSERT INTO items VALUES ('other process')").run(); db.close();`;
-      let other: Promise<void> | undefined;
-      await dataSource.transaction(async (manager) => {
+      let attempts = 0;
+      await runInTransaction(dataSource, async (manager) => {
+        attempts += 1;
         await manager.query('SELECT COUNT(*) FROM items');
-        other = promisify(execFile)(process.execPath, ['-e', writer, file]).then(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (attempts === 1) await promisify(execFile)(process.execPath, ['-e', writer, file]);
         await manager.query("INSERT INTO items VALUES ('this process')");
       });
-      await other;
+      expect(attempts).toBe(2);
       const rows = await dataSource.query<Array<{ name: string }>>('SELECT name FROM items ORDER BY rowid');
-      expect(rows.map((row) => row.name)).toEqual(['this process', 'other process']);
+      expect(rows.map((row) => row.name)).toEqual(['other process', 'this process']);
     } finally {
       await dataSource.destroy();
       rmSync(folder, { recursive: true, force: true });

@@ -63,11 +63,6 @@ export function serialiseSqliteTransactions(dataSource: DataSource): void {
   const queryRunner: QueryRunner = dataSource.createQueryRunner();
   const runQuery = queryRunner.query.bind(queryRunner) as (...args: unknown[]) => Promise<unknown>;
   queryRunner.query = (async (...args: unknown[]) => {
-    // Another process on the same file (a second instance, the CLI) may commit between a
-    // transaction's first read and its first write; SQLite then refuses the write at once
-    // ("database is locked", busy_timeout does not apply). Taking the write lock at BEGIN makes the
-    // other process wait for busy_timeout instead.
-    if (args[0] === 'BEGIN TRANSACTION') args[0] = 'BEGIN IMMEDIATE TRANSACTION';
     if (insideTransaction.getStore()) return runQuery(...args);
     const release = await mutex.acquire();
     try {

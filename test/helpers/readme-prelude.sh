@@ -57,6 +57,9 @@ npm() {
       if [ "$1" != cli ]; then echo "npm run $1: not run by the README test (fence the block as console)" >&2; return 1; fi
       shift
       if [ "$1" = -- ]; then shift; fi
+      # The demo's block seeds before `npm start`: a server left running by an earlier section
+      # would be a second writer of the SQLite file while the demo is written.
+      if [ "$1" = seed:demo ]; then __stop_server; fi
       node "$CAL_DIST/cli.js" "$@"
       ;;
     *) echo "npm $1: not run by the README test (fence the block as console)" >&2; return 1 ;;

@@ -43,6 +43,14 @@ export function isLockConflict(error: unknown): boolean {
   return (typeof code === 'string' && LOCK_CONFLICT_CODES.has(code)) || (typeof errno === 'number' && LOCK_CONFLICT_ERRNOS.has(errno));
 }
 
+/**
+ * SQLite refused a transaction's first write because another process committed since its first
+ * read (WAL mode; busy_timeout does not apply): run from the start, it reads the new state.
+ */
+function isStaleSqliteSnapshot(error: unknown): boolean {
+  return driverCodes(error).code === 'SQLITE_BUSY_SNAPSHOT';
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const { code } = driverCodes(error);
   return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);
@@ -87,14 +95,15 @@ export async function runInTransaction<T>(
   work: (manager: EntityManager) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
-  // On SQLite transactions are made exclusive at the data source (database/sqlite-serialization.ts).
-  if (dataSource.options.type !== 'mysql') return dataSource.transaction(work);
-  const attempt = () => (options.readCommitted ? dataSource.transaction('READ COMMITTED', work) : dataSource.transaction(work));
+  // On SQLite transactions are made exclusive at the data source (database/sqlite-serialization.ts);
+  // only another process on the same file (a second instance, the CLI) can collide with one.
+  const sqlite = dataSource.options.type !== 'mysql';
+  const attempt = () => (options.readCommitted && !sqlite ? dataSource.transaction('READ COMMITTED', work) : dataSource.transaction(work));
   for (let retries = 0; ; retries += 1) {
     try {
       return await attempt();
     } catch (error) {
-      if (!isLockConflict(error)) throw error;
+      if (!(sqlite ? isStaleSqliteSnapshot(error) : isLockConflict(error))) throw error;
       if (retries >= LOCK_CONFLICT_RETRIES) throw databaseBusy();
       await backOff(retries);
     }
