@@ -1,5 +1,5 @@
 import { hashApplicationPassword } from '../../src/auth/passwords';
-import { slugify } from '../../src/common/posts/slugs';
+import { slugify } from '../../src/posts/slugs';
 import { BENCH_ADMIN_APPLICATION_PASSWORD, BENCH_ADMIN_LOGIN, BENCH_EDITOR_APPLICATION_PASSWORD, BENCH_EDITOR_LOGIN } from '../credentials';
 import { Random, uuidFrom } from './random';
 import { SlugAllocator } from './slugs';

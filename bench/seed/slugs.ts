@@ -1,4 +1,4 @@
-import { slugify } from '../../src/common/posts/slugs';
+import { slugify } from '../../src/posts/slugs';
 
 const SUFFIXED = /^(.*)-(\d+)$/;
 

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { Attendee } from './attendee.entity';
 import { formattedPrice, rawPrice, toAttendeeResponse } from './attendees.mapper';

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { moneyToCents } from '../common/money';
-import { globalIdFields } from '../common/posts/post-response';
+import { globalIdFields } from '../posts/post-response';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { Attendee } from './attendee.entity';

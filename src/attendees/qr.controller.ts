@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireCapability } from '../auth/decorators';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
+import { RequestContext, SignedInContext } from '../auth/request-context';
 import type { AttendeeResponse } from './attendees.mapper';
 import { AttendeesService } from './attendees.service';
 import { QrCheckInResponse } from './dto/attendee.response';

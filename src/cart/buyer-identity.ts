@@ -2,7 +2,7 @@ import { Inject, Injectable, PipeTransform } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Request } from 'express';
 import type { AuthenticatedUser } from '../auth/roles';
-import { HttpRequest } from '../common/http/request-context';
+import { HttpRequest } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
 import { Buyer, requestCartToken } from './cart-identity';
 

@@ -11,7 +11,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../auth/request-context';
 import { BuyerIdentity, cartBuyer } from './buyer-identity';
 import { CART_COOKIE, CART_TOKEN_HEADER } from './cart-identity';
 import type { CartResponse } from './cart.mapper';

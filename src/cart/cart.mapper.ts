@@ -1,4 +1,4 @@
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 
 /** A cart line as the original shows it: `optout` is 0 or 1. */
 export interface CartTicketResponse {

@@ -5,7 +5,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { toList } from '../common/http/transforms';
 import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';

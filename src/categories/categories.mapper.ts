@@ -1,6 +1,6 @@
-import type { RequestContext } from '../common/http/request-context';
-import { CategoryResponse } from '../common/terms/term-response.dto';
-import { CountedTerm, TermListPage, toTermListResponse, toTermResponse } from '../common/terms/term-response';
+import type { RequestContext } from '../auth/request-context';
+import { CategoryResponse } from '../terms/term-response.dto';
+import { CountedTerm, TermListPage, toTermListResponse, toTermResponse } from '../terms/term-response';
 import type { Category } from './category.entity';
 import type { CategoryListResponse } from './dto/category-list.response';
 

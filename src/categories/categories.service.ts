@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { invalidParam } from '../common/errors/api-error';
-import { TermListFilters, TermStore } from '../common/terms/term-store';
-import { TermsService } from '../common/terms/terms.service';
+import { TermListFilters, TermStore } from '../terms/term-store';
+import { TermsService } from '../terms/terms.service';
 import { EventCategoryLink } from '../events/event-links.entity';
 import { Category } from './category.entity';
 import { CreateCategoryDto } from './dto/create-category.dto';

@@ -14,7 +14,7 @@ import { CreateCategoryDto } from '../categories/dto/create-category.dto';
 import { CLOCK, Clock } from '../common/clock';
 import { buildValidationError } from '../common/errors/validation-error.factory';
 import { ApiUrls } from '../common/http/api-urls.service';
-import { buildRequestContext, type RequestContext } from '../common/http/request-context';
+import { buildRequestContext, type RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
 import { CreateEventDto } from '../events/dto/create-event.dto';
 import { Event } from '../events/event.entity';

@@ -9,7 +9,7 @@ import { AuthenticatedUser } from '../auth/roles';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
 import { ApiUrls } from '../common/http/api-urls.service';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
 import { EventRelationsLoader } from '../events/event-relations.loader';
 import { Event } from '../events/event.entity';

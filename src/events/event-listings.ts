@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CountCache } from '../common/caching/count-cache';
-import { listVisibility } from '../common/posts/post-permissions';
-import { POST_STATUSES, PostStatus } from '../common/posts/post-status';
+import { listVisibility } from '../posts/post-permissions';
+import { POST_STATUSES, PostStatus } from '../posts/post-status';
 import { EventListing, EventListingDimension } from './event-listing.entity';
 import { Event } from './event.entity';
 

@@ -14,7 +14,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
+import { RequestContext, SignedInContext } from '../auth/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateEventDto } from './dto/create-event.dto';

@@ -1,13 +1,13 @@
 import { DateTime } from 'luxon';
 import { Category } from '../categories/category.entity';
 import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
-import { PostImageResponse, toPostImage } from '../common/linked-posts/linked-post-response';
+import { PostImageResponse, toPostImage } from '../linked-posts/linked-post-response';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { timeZoneAbbreviation } from '../common/dates/timezone-abbreviation';
-import type { RequestContext } from '../common/http/request-context';
-import { globalIdFields, postBaseFields } from '../common/posts/post-response';
-import { plainText, renderParagraphs } from '../common/posts/rich-text';
-import { toEmbeddedTermResponse } from '../common/terms/term-response';
+import type { RequestContext } from '../auth/request-context';
+import { globalIdFields, postBaseFields } from '../posts/post-response';
+import { plainText, renderParagraphs } from '../posts/rich-text';
+import { toEmbeddedTermResponse } from '../terms/term-response';
 import type { CurrencyConfig } from '../config/app.config';
 import { Organizer } from '../organizers/organizer.entity';
 import { organizerJsonLd, toOrganizerResponse } from '../organizers/organizers.mapper';

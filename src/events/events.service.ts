@@ -17,21 +17,14 @@ import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { OutboxService } from '../outbox/outbox.service';
 import { invalidParam } from '../common/errors/api-error';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
-import {
-  assertCanDelete,
-  assertCanEdit,
-  canAssignAuthor,
-  canEditPost,
-  canReadPost,
-  resolveWriteStatus,
-} from '../common/posts/post-permissions';
-import { trashOrRemove } from '../common/posts/post-lifecycle';
-import { applyPostVisibility, escapeLike, parseStatusFilter } from '../common/posts/post-query';
-import type { PostStatus } from '../common/posts/post-status';
-import { sanitizeRichText } from '../common/posts/rich-text';
-import { uniqueSlug, uniqueSlugs } from '../common/posts/slugs';
+import { assertCanDelete, assertCanEdit, canAssignAuthor, canEditPost, canReadPost, resolveWriteStatus } from '../posts/post-permissions';
+import { trashOrRemove } from '../posts/post-lifecycle';
+import { applyPostVisibility, escapeLike, parseStatusFilter } from '../posts/post-query';
+import type { PostStatus } from '../posts/post-status';
+import { sanitizeRichText } from '../posts/rich-text';
+import { uniqueSlug, uniqueSlugs } from '../posts/slugs';
 import { appConfig } from '../config/app.config';
 import { Organizer } from '../organizers/organizer.entity';
 import { OrganizersService } from '../organizers/organizers.service';

@@ -1,6 +1,6 @@
 import ical, { ICalEventData, ICalEventStatus, ICalLocationWithTitle } from 'ical-generator';
 import { DateTime } from 'luxon';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import type { Event } from '../events/event.entity';
 import type { EventRelations } from '../events/events.mapper';
 import type { Venue } from '../venues/venue.entity';

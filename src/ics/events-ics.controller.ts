@@ -12,7 +12,7 @@ import {
   OmitType,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { COSTLY_ROUTE_WEIGHT, CostlyRoute } from '../common/throttling/rate-limit.guard';
 import { ListEventsQuery } from '../events/dto/list-events.query';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CountCache } from '../common/caching/count-cache';
 import { CLOCK, Clock } from '../common/clock';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { EventsService } from '../events/events.service';
 import { buildEventCalendar } from './event-calendar';

@@ -12,7 +12,7 @@ import {
   TransactionCommitEvent,
   UpdateEvent,
 } from 'typeorm';
-import type { PostStatus } from '../common/posts/post-status';
+import type { PostStatus } from '../posts/post-status';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
 

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
-import { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../auth/request-context';
 import { CheckoutMetricsInterceptor } from '../metrics/checkout-metrics.interceptor';
 import { CheckoutService } from './checkout.service';
 import { CheckoutDto } from './dto/checkout.dto';

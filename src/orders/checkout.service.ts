@@ -13,7 +13,7 @@ import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';

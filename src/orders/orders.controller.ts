@@ -15,7 +15,7 @@ import {
 import type { Request, Response } from 'express';
 import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
 import { BuyerIdentity } from '../cart/buyer-identity';
-import { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CompleteOrderDto } from './dto/complete-order.dto';

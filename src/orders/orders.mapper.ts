@@ -2,7 +2,7 @@ import { toAttendeeResponse, AttendeeResponse } from '../attendees/attendees.map
 import type { Attendee } from '../attendees/attendee.entity';
 import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { Order, OrderStatus } from './order.entity';

@@ -7,7 +7,7 @@ import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import { assertPageInRange, buildPageLinks, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { PostEntity } from '../common/posts/post.entity-base';
+import { PostEntity } from '../posts/post.entity-base';
 
 @Entity({ name: 'organizers' })
 @Index('UQ_organizers_slug', ['slug'], { unique: true })

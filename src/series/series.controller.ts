@@ -10,7 +10,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { ICS_CONTENT_TYPE } from '../ics/event-calendar';
 import { SeriesCalendarService } from './series-calendar.service';

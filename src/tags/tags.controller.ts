@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireCapability } from '../auth/decorators';
-import { RequestContext } from '../common/http/request-context';
+import { RequestContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import {
@@ -14,8 +14,8 @@ import {
   TermReadDocs,
   TermSlugParam,
   TermUpdateDocs,
-} from '../common/terms/term-docs';
-import { TagResponse } from '../common/terms/term-response.dto';
+} from '../terms/term-docs';
+import { TagResponse } from '../terms/term-response.dto';
 import { toTagListResponse, toTagResponse } from './tags.mapper';
 import { TagsService } from './tags.service';
 import { TagListResponse } from './dto/tag-list.response';

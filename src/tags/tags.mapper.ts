@@ -1,6 +1,6 @@
-import type { RequestContext } from '../common/http/request-context';
-import { TagResponse } from '../common/terms/term-response.dto';
-import { CountedTerm, TermListPage, toTermListResponse, toTermResponse } from '../common/terms/term-response';
+import type { RequestContext } from '../auth/request-context';
+import { TagResponse } from '../terms/term-response.dto';
+import { CountedTerm, TermListPage, toTermListResponse, toTermResponse } from '../terms/term-response';
 import type { TagListResponse } from './dto/tag-list.response';
 import type { Tag } from './tag.entity';
 

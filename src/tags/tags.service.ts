@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TermStore } from '../common/terms/term-store';
-import { TermsService } from '../common/terms/terms.service';
+import { TermStore } from '../terms/term-store';
+import { TermsService } from '../terms/terms.service';
 import { EventTagLink } from '../events/event-links.entity';
 import { CreateTagDto } from './dto/create-tag.dto';
 import { ListTagsQuery } from './dto/list-tags.query';

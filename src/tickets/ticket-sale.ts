@@ -1,4 +1,4 @@
-import type { PostStatus } from '../common/posts/post-status';
+import type { PostStatus } from '../posts/post-status';
 import { availableUnits, CapacityState } from './capacity';
 import type { Ticket } from './ticket.entity';
 

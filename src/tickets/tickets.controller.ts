@@ -13,7 +13,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireAuthentication, RequiresNonce } from '../auth/decorators';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
+import { RequestContext, SignedInContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateTicketDto } from './dto/create-ticket.dto';

@@ -1,5 +1,5 @@
 import type { Attendee } from '../attendees/attendee.entity';
-import type { RequestContext } from '../common/http/request-context';
+import type { RequestContext } from '../auth/request-context';
 import type { Ticket } from './ticket.entity';
 import { checkinReport, formatTicketCost, toTicketResponse } from './tickets.mapper';
 

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { decimalToNumber, PostEntity } from '../common/posts/post.entity-base';
+import { decimalToNumber, PostEntity } from '../posts/post.entity-base';
 
 @Entity({ name: 'venues' })
 @Index('UQ_venues_slug', ['slug'], { unique: true })

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RequestContext, SignedInContext } from '../common/http/request-context';
+import { RequestContext, SignedInContext } from '../auth/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import {
   LinkedPostCreateDocs,
@@ -12,7 +12,7 @@ import {
   LinkedPostReadDocs,
   LinkedPostSlugParam,
   LinkedPostUpdateDocs,
-} from '../common/linked-posts/linked-post-docs';
+} from '../linked-posts/linked-post-docs';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateVenueDto } from './dto/create-venue.dto';
 import { ListVenuesQuery } from './dto/list-venues.query';

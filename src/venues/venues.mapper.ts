@@ -1,7 +1,7 @@
-import type { RequestContext } from '../common/http/request-context';
-import { toPostImage } from '../common/linked-posts/linked-post-response';
-import { globalIdFields, omitEmpty, postBaseFields } from '../common/posts/post-response';
-import { plainText, renderParagraphs } from '../common/posts/rich-text';
+import type { RequestContext } from '../auth/request-context';
+import { toPostImage } from '../linked-posts/linked-post-response';
+import { globalIdFields, omitEmpty, postBaseFields } from '../posts/post-response';
+import { plainText, renderParagraphs } from '../posts/rich-text';
 import type { VenueResponse } from './dto/venue.response';
 import { Venue } from './venue.entity';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { Attendee } from '../../src/attendees/attendee.entity';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { Order, OrderStatus } from '../../src/orders/order.entity';
 import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Event } from '../../src/events/event.entity';
 import { EventOrganizerLink, EventVenueLink } from '../../src/events/event-links.entity';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { Organizer } from '../../src/organizers/organizer.entity';
 import { Venue } from '../../src/venues/venue.entity';
 

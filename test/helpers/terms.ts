@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { CategoriesService } from '../../src/categories/categories.service';
 import { TagsService } from '../../src/tags/tags.service';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { EventCategoryLink, EventTagLink } from '../../src/events/event-links.entity';
 import { Event } from '../../src/events/event.entity';
 import type { TestApp } from './test-app';

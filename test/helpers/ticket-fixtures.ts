@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { Attendee } from '../../src/attendees/attendee.entity';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { Order, OrderItem } from '../../src/orders/order.entity';
 import { CapacityService } from '../../src/tickets/capacity.service';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { CapacityMode, Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 import { TicketCapacityCounter } from '../../src/tickets/ticket-capacity-counter.entity';

@@ -3,7 +3,7 @@ import { Attendee } from '../../src/attendees/attendee.entity';
 import { NONCE_ACTIONS, NonceService } from '../../src/auth/nonce.service';
 import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
 import { EventSeries, EventSeriesOccurrence } from '../../src/series/event-series.entity';

@@ -4,7 +4,7 @@ import { Attendee } from '../../src/attendees/attendee.entity';
 import { NonceAction, NonceService } from '../../src/auth/nonce.service';
 import { issueCartToken } from '../../src/cart/cart-identity';
 import { Category } from '../../src/categories/category.entity';
-import type { PostStatus } from '../../src/common/posts/post-status';
+import type { PostStatus } from '../../src/posts/post-status';
 import { appConfig, AppConfig } from '../../src/config/app.config';
 import { Event } from '../../src/events/event.entity';
 import { Order, OrderItem } from '../../src/orders/order.entity';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { CategoryResponse } from '../../common/terms/term-response.dto';
+import { CategoryResponse } from '../../terms/term-response.dto';
 
 @ApiSchema({ name: 'CategoryList' })
 export class CategoryListResponse {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { ToInteger } from '../../common/http/transforms';
-import { CreateTermDto } from '../../common/terms/term-body.dto';
+import { CreateTermDto } from '../../terms/term-body.dto';
 
 /** Fields of an event category on create: a term's fields plus its parent. */
 @ApiSchema({ name: 'CategoryCreate' })

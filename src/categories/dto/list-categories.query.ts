@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { ToInteger } from '../../common/http/transforms';
-import { ListTermsQuery } from '../../common/terms/list-terms.query';
+import { ListTermsQuery } from '../../terms/list-terms.query';
 
 /** Query parameters of GET /categories: the term list filters plus `parent`. */
 export class ListCategoriesQuery extends ListTermsQuery {

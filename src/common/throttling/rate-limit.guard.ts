@@ -3,11 +3,11 @@ import { ThrottlerGuard, ThrottlerModuleOptions, normalizeIp } from '@nestjs/thr
 import type { ThrottlerLimitDetail } from '@nestjs/throttler/dist/throttler.guard.interface';
 import type { Request } from 'express';
 import type { AppConfig } from '../../config/app.config';
-import type { AuthenticatedUser } from '../../auth/roles';
 import { tooManyRequests } from './rate-limit-errors';
 import type { RateLimitStore } from './rate-limit-store';
 
-type LimitedRequest = Request & { user?: AuthenticatedUser };
+/** The authentication guard, which runs first, has set `user` when the caller signed in. */
+type LimitedRequest = Request & { user?: { id: number } };
 
 const WINDOW_MS = 60_000;
 

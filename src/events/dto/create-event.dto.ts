@@ -14,7 +14,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
-import { POST_STATUSES, PostStatus } from '../../common/posts/post-status';
+import { POST_STATUSES, PostStatus } from '../../posts/post-status';
 import { MaxListValues } from '../../common/security/list-limits';
 import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing';
 

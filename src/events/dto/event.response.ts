@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import { PostImageResponse } from '../../common/linked-posts/linked-post-response';
-import { EmbeddedTermResponse } from '../../common/terms/term-response.dto';
+import { PostImageResponse } from '../../linked-posts/linked-post-response';
+import { EmbeddedTermResponse } from '../../terms/term-response.dto';
 import { OrganizerResponse } from '../../organizers/dto/organizer.response';
 import { VenueResponse } from '../../venues/dto/venue.response';
 

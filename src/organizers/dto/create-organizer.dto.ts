@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsEmail, IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
-import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/linked-post-fields.dto';
+import { LinkedPostFieldsDto, UnlessEmpty } from '../../linked-posts/linked-post-fields.dto';
 import { PlainText, TitleText } from '../../common/security/text-sanitizing';
 
 /** Fields of an organizer on create; `organizer`, the name, is required. */

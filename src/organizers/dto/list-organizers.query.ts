@@ -1,4 +1,4 @@
-import { LinkedPostListQueryDto } from '../../common/linked-posts/linked-post-list.query';
+import { LinkedPostListQueryDto } from '../../linked-posts/linked-post-list.query';
 
 /**
  * Query parameters of GET /organizers: page, per_page, search (title, description, excerpt,

@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { CreateTermDto } from '../../common/terms/term-body.dto';
+import { CreateTermDto } from '../../terms/term-body.dto';
 
 /** Fields of an event tag on create: exactly a term's fields (tags have no parent). */
 @ApiSchema({ name: 'TagCreate' })

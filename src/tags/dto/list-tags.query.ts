@@ -1,4 +1,4 @@
-import { ListTermsQuery } from '../../common/terms/list-terms.query';
+import { ListTermsQuery } from '../../terms/list-terms.query';
 
 /** Query parameters of GET /tags: the term list filters, nothing more. */
 export class ListTagsQuery extends ListTermsQuery {}

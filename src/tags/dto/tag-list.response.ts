@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { TagResponse } from '../../common/terms/term-response.dto';
+import { TagResponse } from '../../terms/term-response.dto';
 
 @ApiSchema({ name: 'TagList' })
 export class TagListResponse {

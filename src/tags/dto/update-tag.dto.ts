@@ -1,5 +1,5 @@
 import { ApiSchema, OmitType, PartialType } from '@nestjs/swagger';
-import { OptionalTermName } from '../../common/terms/term-body.dto';
+import { OptionalTermName } from '../../terms/term-body.dto';
 import { CreateTagDto } from './create-tag.dto';
 
 /**

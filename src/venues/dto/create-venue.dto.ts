@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsDefined, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ToBoolean } from '../../common/http/transforms';
 import { PlainText, TitleText } from '../../common/security/text-sanitizing';
-import { LinkedPostFieldsDto, UnlessEmpty } from '../../common/linked-posts/linked-post-fields.dto';
+import { LinkedPostFieldsDto, UnlessEmpty } from '../../linked-posts/linked-post-fields.dto';
 
 /** Coordinates arrive as numbers or, from forms, as strings; `""` clears them. */
 const ToCoordinate = () =>

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PostBaseResponse, PostImageResponse } from '../../common/linked-posts/linked-post-response';
+import { PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
 
 /**
  * A venue as the API returns it. Empty fields are left out, except `show_map`

@@ -1,10 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
-import type { AuthenticatedUser } from '../../auth/roles';
-import type { Clock } from '../clock';
-import { invalidParam } from '../errors/api-error';
-import type { ApiUrls } from '../http/api-urls.service';
-import type { RequestContext } from '../http/request-context';
-import { buildPageLinks, PageLinks } from '../pagination/pagination';
+import type { AuthenticatedUser } from '../auth/roles';
+import type { Clock } from '../common/clock';
+import { invalidParam } from '../common/errors/api-error';
+import type { ApiUrls } from '../common/http/api-urls.service';
+import type { RequestContext } from '../auth/request-context';
+import { buildPageLinks, PageLinks } from '../common/pagination/pagination';
 import { trashOrRemove } from '../posts/post-lifecycle';
 import { assertCanDelete, assertCanEdit } from '../posts/post-permissions';
 import type { PostEntity } from '../posts/post.entity-base';

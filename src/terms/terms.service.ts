@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { AuthenticatedUser, hasCapability } from '../../auth/roles';
-import { invalidParam, invalidParams } from '../errors/api-error';
-import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../pagination/pagination';
+import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { invalidParam, invalidParams } from '../common/errors/api-error';
+import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
 import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
 import { termCreationForbidden, termExists, termNotFound } from './term-errors';

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../common/errors/api-error';
 
 /** Unknown term id or slug in the path (decisions.md: 404, where the original answers 400). */
 export function termNotFound(): ApiError {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { User } from '../../auth/user.entity';
+import { User } from '../auth/user.entity';
 import type { PostStatus } from './post-status';
 
 /** Columns shared by events, venues and organizers, which the original stores as WordPress posts. */

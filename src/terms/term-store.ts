@@ -1,8 +1,8 @@
 import { EntityManager, EntityTarget, Repository, SelectQueryBuilder } from 'typeorm';
-import { EventCategoryLink, EventTagLink } from '../../events/event-links.entity';
-import { Event } from '../../events/event.entity';
-import { invalidParam } from '../errors/api-error';
-import type { PageRequest } from '../pagination/pagination';
+import { EventCategoryLink, EventTagLink } from '../events/event-links.entity';
+import { Event } from '../events/event.entity';
+import { invalidParam } from '../common/errors/api-error';
+import type { PageRequest } from '../common/pagination/pagination';
 import { escapeLike } from '../posts/post-query';
 import { slugify, uniqueSlug } from '../posts/slugs';
 import type { TermOrderField } from './list-terms.query';

@@ -1,5 +1,5 @@
-import { AuthenticatedUser, canOnObject, hasCapability } from '../../auth/roles';
-import { forbidden } from '../errors/api-error';
+import { AuthenticatedUser, canOnObject, hasCapability } from '../auth/roles';
+import { forbidden } from '../common/errors/api-error';
 import { PostStatus } from './post-status';
 
 export interface OwnedPost {

@@ -1,5 +1,5 @@
-import { formatInZone } from '../dates/date-format';
-import type { RequestContext } from '../http/request-context';
+import { formatInZone } from '../common/dates/date-format';
+import type { RequestContext } from '../auth/request-context';
 import type { PostEntity } from './post.entity-base';
 
 /** The permalink segment of each post type, as the original's front end routes them. */

@@ -1,6 +1,6 @@
-import { Category } from '../../categories/category.entity';
-import { Tag } from '../../tags/tag.entity';
-import type { RequestContext } from '../http/request-context';
+import { Category } from '../categories/category.entity';
+import { Tag } from '../tags/tag.entity';
+import type { RequestContext } from '../auth/request-context';
 import { toEmbeddedTermResponse, toTermListResponse, toTermResponse } from './term-response';
 
 const context: RequestContext = {

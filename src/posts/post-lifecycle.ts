@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { ApiError } from '../errors/api-error';
+import { ApiError } from '../common/errors/api-error';
 import type { PostEntity } from './post.entity-base';
 import type { PostType } from './post-response';
 

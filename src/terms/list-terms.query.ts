@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { LowerCased, ToBoolean, ToInteger, ToIntList } from '../http/transforms';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../pagination/pagination';
-import { MaxListValues } from '../security/list-limits';
+import { LowerCased, ToBoolean, ToInteger, ToIntList } from '../common/http/transforms';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../common/pagination/pagination';
+import { MaxListValues } from '../common/security/list-limits';
 
 export const TERM_ORDER_DIRECTIONS = ['asc', 'desc'] as const;
 export type TermOrderDirection = (typeof TERM_ORDER_DIRECTIONS)[number];

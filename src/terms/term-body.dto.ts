@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { Trimmed } from '../http/transforms';
-import { InlineHtmlText, PlainText, RichTextLimits } from '../security/text-sanitizing';
+import { Trimmed } from '../common/http/transforms';
+import { InlineHtmlText, PlainText, RichTextLimits } from '../common/security/text-sanitizing';
 
 export const TERM_NAME_MAX_LENGTH = 200;
 

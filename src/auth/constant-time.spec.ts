@@ -1,11 +1,11 @@
-import { AuthenticationService } from '../../auth/authentication.service';
-import { NonceService } from '../../auth/nonce.service';
-import { constantTimeEqual, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from '../../auth/passwords';
-import type { UsersService } from '../../auth/users.service';
-import { isValidCartToken, issueCartToken } from '../../cart/cart-identity';
-import type { AppConfig } from '../../config/app.config';
-import { isValidSignature, signPayload } from '../../orders/webhook-signature';
-import type { LoginAttempts } from '../throttling/login-attempts.service';
+import { AuthenticationService } from './authentication.service';
+import { NonceService } from './nonce.service';
+import { constantTimeEqual, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
+import type { UsersService } from './users.service';
+import { isValidCartToken, issueCartToken } from '../cart/cart-identity';
+import type { AppConfig } from '../config/app.config';
+import { isValidSignature, signPayload } from '../orders/webhook-signature';
+import type { LoginAttempts } from '../common/throttling/login-attempts.service';
 
 /**
  * Every comparison of a secret goes through crypto.timingSafeEqual, so that how long a refusal

@@ -9,7 +9,7 @@ import {
   ApiParam,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { ApiErrorResponse } from '../errors/api-error.response';
+import { ApiErrorResponse } from '../common/errors/api-error.response';
 
 /** OpenAPI declarations shared by the category and tag routes. `noun` is "category" or "tag". */
 

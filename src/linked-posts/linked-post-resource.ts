@@ -1,8 +1,8 @@
 import { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { AuthenticatedUser, hasCapability } from '../../auth/roles';
-import { Event } from '../../events/event.entity';
-import { ApiError, invalidParam } from '../errors/api-error';
-import { assertPageInRange, countPages, PageRequest, parsePageRequest, QueryPairs } from '../pagination/pagination';
+import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { Event } from '../events/event.entity';
+import { ApiError, invalidParam } from '../common/errors/api-error';
+import { assertPageInRange, countPages, PageRequest, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { canReadPost } from '../posts/post-permissions';
 import { applyPostVisibility, applyWordSearch, parseStatusFilter } from '../posts/post-query';
 import type { PostEntity } from '../posts/post.entity-base';

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { ToBoolean, ToInteger } from '../http/transforms';
+import { ToBoolean, ToInteger } from '../common/http/transforms';
 import type { LinkedPostListQuery } from './linked-post-resource';
 
 /** Query parameters of GET /venues and GET /organizers. */

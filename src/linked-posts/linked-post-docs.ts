@@ -10,8 +10,8 @@ import {
   ApiParam,
   ApiQuery,
 } from '@nestjs/swagger';
-import { RequireCapability } from '../../auth/decorators';
-import { ApiErrorResponse } from '../errors/api-error.response';
+import { RequireCapability } from '../auth/decorators';
+import { ApiErrorResponse } from '../common/errors/api-error.response';
 
 /**
  * OpenAPI declarations and access rules shared by the venue and organizer routes, as term-docs.ts

@@ -12,10 +12,10 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { FixedOffsetZone } from 'luxon';
-import { parseDateInput } from '../dates/date-input';
-import { ToInteger } from '../http/transforms';
+import { parseDateInput } from '../common/dates/date-input';
+import { ToInteger } from '../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
-import { RichTextLimits } from '../security/text-sanitizing';
+import { RichTextLimits } from '../common/security/text-sanitizing';
 
 /** Skips the validators that follow for `""`, which clears a field (or, for dates, leaves it as it is). */
 export const UnlessEmpty = () => ValidateIf((_object, value) => value !== '');

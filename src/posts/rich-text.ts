@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 
-export { sanitizeRichText } from '../security/text-sanitizing';
+export { sanitizeRichText } from '../common/security/text-sanitizing';
 
 const BLOCK_START = /^\s*<(p|div|h[1-6]|ul|ol|dl|table|blockquote|pre|figure|hr)[\s>/]/i;
 

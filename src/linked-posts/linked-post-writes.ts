@@ -1,11 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { EntityManager, ObjectLiteral, Repository } from 'typeorm';
-import { User } from '../../auth/user.entity';
-import type { AuthenticatedUser } from '../../auth/roles';
-import { parseDateInput } from '../dates/date-input';
-import { resolveTimeZone } from '../dates/timezone';
-import { forbidden, invalidParam, invalidParams } from '../errors/api-error';
+import { User } from '../auth/user.entity';
+import type { AuthenticatedUser } from '../auth/roles';
+import { parseDateInput } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { forbidden, invalidParam, invalidParams } from '../common/errors/api-error';
 import { canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
 import { applyPostVisibility } from '../posts/post-query';
 import type { PostEntity } from '../posts/post.entity-base';

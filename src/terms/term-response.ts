@@ -1,7 +1,7 @@
-import type { Category } from '../../categories/category.entity';
-import type { Tag } from '../../tags/tag.entity';
-import type { RequestContext } from '../http/request-context';
-import { buildPageLinks, QueryPairs } from '../pagination/pagination';
+import type { Category } from '../categories/category.entity';
+import type { Tag } from '../tags/tag.entity';
+import type { RequestContext } from '../auth/request-context';
+import { buildPageLinks, QueryPairs } from '../common/pagination/pagination';
 import type { EmbeddedTermResponse, TermResponse, TermUrlsResponse } from './term-response.dto';
 
 export { CategoryResponse, EmbeddedTermResponse, TagResponse, TermUrlsResponse } from './term-response.dto';

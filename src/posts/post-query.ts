@@ -1,8 +1,8 @@
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import type { AuthenticatedUser } from '../../auth/roles';
-import { invalidParam } from '../errors/api-error';
-import { toList } from '../http/transforms';
-import { MAX_LIST_VALUES } from '../security/list-limits';
+import type { AuthenticatedUser } from '../auth/roles';
+import { invalidParam } from '../common/errors/api-error';
+import { toList } from '../common/http/transforms';
+import { MAX_LIST_VALUES } from '../common/security/list-limits';
 import { listVisibility } from './post-permissions';
 import { isPostStatus, POST_STATUSES, PostStatus } from './post-status';
 

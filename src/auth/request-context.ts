@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AuthenticatedUser } from '../../auth/roles';
-import { ApiUrls, NamespaceName } from './api-urls.service';
+import type { AuthenticatedUser } from './roles';
+import { ApiUrls, NamespaceName } from '../common/http/api-urls.service';
 
 /**
  * What a handler and the mappers need to know about the request they answer: who asks
