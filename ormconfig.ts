@@ -1,2 +1,2 @@
 // The TypeORM CLI's data source; the one definition lives in src/database/data-source.ts.
-export { AppDataSource as default } from './src/database/data-source';
+export { default } from './src/database/data-source';

@@ -11,9 +11,8 @@ import { buildDataSourceOptions } from './data-source-options';
  */
 const config = loadAppConfig(process.env);
 
-export const AppDataSource = new DataSource({
+// One export only: the CLI refuses a file that exports more than one DataSource.
+export default new DataSource({
   ...buildDataSourceOptions(config.database),
   entities: [join(__dirname, '..', '**', '*.entity.{ts,js}')],
 });
-
-export default AppDataSource;
