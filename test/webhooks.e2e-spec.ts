@@ -7,6 +7,7 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
+import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
 import { OutboxWorker } from '../src/outbox/outbox-worker.service';
 import { checkout, fillCart } from './helpers/buyers';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp } from './helpers/test-app';
@@ -173,6 +174,10 @@ describe('Webhooks', () => {
       const path = `${WEBHOOKS}/${created.body.id}`;
       const read = await request(testApp.server).get(path).set('Authorization', ADMIN_AUTH).expect(200);
       expect(read.body.secret).toBeUndefined();
+      // Stored sealed: the database holds no trace of the secret (deliveries, below, sign with it).
+      const stored = await testApp.dataSource.manager.findOneByOrFail(WebhookEndpoint, { id: created.body.id as number });
+      expect(stored.secret).not.toContain((created.body.secret as string).slice(6));
+      expect(stored.secret).toMatch(/^v1\./);
       const list = await request(testApp.server).get(WEBHOOKS).set('Authorization', ADMIN_AUTH).expect(200);
       expect(list.body.webhooks).toEqual([read.body]);
 

@@ -15,7 +15,7 @@ export class WebhookEndpoint {
   @Column({ name: 'event_types', type: 'text', nullable: true })
   eventTypes: string | null;
 
-  /** `whsec_<base64>`: the signing key, which the signatures need in clear. */
+  /** The signing key (`whsec_<base64>`) sealed by WebhookSecretBox: the signatures need it in clear, the database does not. */
   @Column({ type: 'varchar', length: 128 })
   secret: string;
 

@@ -15,6 +15,7 @@ import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.servic
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/create-webhook.dto';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
 import { CreatedWebhookResponse, WebhookDeliveryListResponse, WebhookDeliveryResponse, WebhookResponse } from './dto/webhook.response';
+import { WebhookSecretBox } from './webhook-secret-box';
 import { sendWebhook } from './webhook-sender';
 import { resolveWebhookTarget, WebhookTargetError } from './webhook-target';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -64,7 +65,11 @@ export class WebhooksService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: OutboxService,
-  ) {}
+  ) {
+    this.secrets = new WebhookSecretBox(config.nonceSecret);
+  }
+
+  private readonly secrets: WebhookSecretBox;
 
   // ---------------------------------------------------------------- endpoints
 
@@ -86,7 +91,7 @@ export class WebhooksService {
         url: input.url,
         description: input.description ?? '',
         eventTypes: input.event_types ? JSON.stringify(input.event_types) : null,
-        secret,
+        secret: this.secrets.seal(secret),
         enabled: input.enabled ?? true,
         disabledReason: null,
         createdAt: now,
@@ -169,6 +174,12 @@ export class WebhooksService {
       message.endpointId === null ? null : await this.dataSource.manager.findOne(WebhookEndpoint, { where: { id: message.endpointId } });
     if (!endpoint) throw new PermanentDeliveryError('the endpoint was deleted');
     if (!endpoint.enabled) throw new PermanentDeliveryError(endpoint.disabledReason ?? 'the endpoint is disabled');
+    let secret: string;
+    try {
+      secret = this.secrets.open(endpoint.secret);
+    } catch {
+      throw new PermanentDeliveryError('the signing secret cannot be decrypted: NONCE_SECRET changed since the endpoint was created');
+    }
     let target;
     try {
       target = await resolveWebhookTarget(endpoint.url, this.config.notifications.webhookAllowPrivate);
@@ -178,7 +189,7 @@ export class WebhooksService {
     try {
       return await sendWebhook({
         target,
-        secret: endpoint.secret,
+        secret,
         messageId: message.messageId ?? `msg_${message.id}`,
         payload: message.payload,
         timeoutMs: this.config.notifications.webhookTimeoutMs,
