@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
+import { insertedId } from '../common/database/inserted-id';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -93,15 +94,15 @@ export class CartService {
       this.checkProviders(lines, provider, tickets);
       if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
 
-      const { cart, token } = await this.openCart(manager, buyer, now);
-      const quantities = await this.resultingQuantities(manager, cart.id, lines, tickets);
+      const { cart, token, fresh } = await this.openCart(manager, buyer, now);
+      const quantities = await this.resultingQuantities(manager, fresh ? null : cart.id, lines, tickets);
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
       await this.checkAvailability(manager, lines, tickets, quantities, now);
 
       await this.saveLines(manager, cart.id, lines, tickets);
       await this.saveMeta(manager, cart.id, metaEntries);
-      await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
+      if (!fresh) await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
       const view = await this.loadLines(manager, cart.id, { providers: [provider], eventId: body.post_id });
       return { cart: toCartResponse(view, body.post_id, context), token };
     });
@@ -289,14 +290,13 @@ export class CartService {
    * The buyer's cart, created on their first write (an anonymous buyer gets a token then). A cart
    * that has been idle too long is emptied and starts over. Concurrent first writes of one user
    * meet on the unique index: the insert that loses is ignored and the winner's cart is used.
+   * `fresh`: the cart is empty and its `updated_at` is now (created or restarted by this call).
    */
-  private async openCart(manager: EntityManager, buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null }> {
-    const identity =
-      buyer.kind === 'user'
-        ? { userId: buyer.userId, token: null }
-        : { userId: null, token: buyer.token ?? issueCartToken(this.config.nonceSecret) };
-    const lookup: Buyer = buyer.kind === 'user' ? buyer : { kind: 'guest', token: identity.token };
-    let cart = await this.findCart(manager, lookup);
+  private async openCart(manager: EntityManager, buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null; fresh: boolean }> {
+    if (buyer.kind === 'guest' && !buyer.token) return this.openGuestCart(manager, issueCartToken(this.config.nonceSecret), now);
+    const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : { userId: null, token: buyer.token ?? null };
+    let cart = await this.findCart(manager, buyer);
+    let fresh = false;
     if (!cart) {
       await manager
         .createQueryBuilder()
@@ -308,7 +308,7 @@ export class CartService {
         .execute();
       // A locking read sees the latest committed row: when a concurrent first write won the unique
       // index, its cart is not in this transaction's snapshot (a plain read found nothing: 500).
-      const created = await this.findCart(manager, lookup, true);
+      const created = await this.findCart(manager, buyer, true);
       if (!created) throw new Error('the cart row inserted or found by this transaction is missing');
       cart = created;
     } else if (!this.isLive(cart, now)) {
@@ -319,18 +319,27 @@ export class CartService {
         .set({ meta: null, createdAt: now, updatedAt: now })
         .where('id = :id', { id: cart.id })
         .execute();
+      fresh = true;
     }
-    return { cart, token: identity.token };
+    return { cart, token: identity.token, fresh };
   }
 
-  /** Quantity and provider of every line the cart will hold once `lines` are applied. */
+  /** The first write of an anonymous buyer: the token was issued just now, so no cart can hold it yet. */
+  private async openGuestCart(manager: EntityManager, token: string, now: Date): Promise<{ cart: Cart; token: string; fresh: true }> {
+    const cart = manager.create(Cart, { userId: null, token, meta: null, createdAt: now, updatedAt: now });
+    const inserted = await manager.createQueryBuilder().insert().into(Cart).values(cart).updateEntity(false).execute();
+    cart.id = insertedId(inserted.raw);
+    return { cart, token, fresh: true };
+  }
+
+  /** Quantity and provider of every line the cart will hold once `lines` are applied (`cartId` null: an empty cart). */
   private async resultingQuantities(
     manager: EntityManager,
-    cartId: number,
+    cartId: number | null,
     lines: CartTicketLineDto[],
     tickets: Map<number, Ticket>,
   ): Promise<Map<number, { quantity: number; provider: string }>> {
-    const existing = await manager.find(CartItem, { where: { cartId } });
+    const existing = cartId === null ? [] : await manager.find(CartItem, { where: { cartId } });
     const quantities = new Map(existing.map((item) => [item.ticketId, { quantity: item.quantity, provider: item.provider }]));
     for (const line of lines) {
       if (line.quantity === 0) quantities.delete(line.ticket_id);
@@ -364,6 +373,7 @@ export class CartService {
           meta: null,
         })
         .orUpdate(overwrite, ['cart_id', 'ticket_id'])
+        .updateEntity(false)
         .execute();
     }
   }

@@ -11,6 +11,7 @@ import { CartService } from '../cart/cart.service';
 import { normalizeProvider } from '../cart/cart-providers';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
+import { insertedId } from '../common/database/inserted-id';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -62,12 +63,6 @@ interface PlacedOrder {
 /** A DATETIME column without fractions stores whole seconds. */
 function wholeSeconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
-
-/** The generated id of a one-row INSERT: mysql2 reports `insertId`, better-sqlite3 the row id. */
-function insertedId(raw: unknown): number {
-  if (typeof raw === 'number' || typeof raw === 'bigint') return Number(raw);
-  return Number((raw as { insertId: number | string }).insertId);
 }
 
 interface Holder {
