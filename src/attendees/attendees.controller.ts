@@ -16,9 +16,8 @@ import { RequireCapability } from '../auth/decorators';
 import { RequestContext, SignedInContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
-import type { AttendeeResponse } from './attendees.mapper';
 import { AttendeePage, AttendeesService } from './attendees.service';
-import { AttendeeListResponse, AttendeeResponseDoc, CheckinDetailsDoc } from './dto/attendee.response';
+import { AttendeeListResponse, AttendeeResponse, CheckinDetails } from './dto/attendee.response';
 import { CheckInAttendeeDto } from './dto/check-in-attendee.dto';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
 
@@ -32,14 +31,14 @@ const CheckInDocs = () =>
     RequireCapability('publish_events', { forbidden: 'rest_forbidden: the caller does not manage the attendee’s event' }),
     ID_PARAM,
     ApiOperation({ summary: 'Check an attendee in (check_in: true) or undo it (check_in: false); managers of the event only' }),
-    ApiOkResponse({ type: AttendeeResponseDoc, description: 'The attendee with checked_in and checkin_details (source site)' }),
+    ApiOkResponse({ type: AttendeeResponse, description: 'The attendee with checked_in and checkin_details (source site)' }),
     ApiBadRequestResponse({ description: 'rest_missing_callback_param (check_in) or rest_invalid_param' }),
     ApiNotFoundResponse({ description: 'attendee-not-found' }),
     ApiConflictResponse({ description: 'attendee-already-checked-in, or attendee-invalid-check-in (order not completed, RSVP not going)' }),
   );
 
 @ApiTags('tickets')
-@ApiExtraModels(CheckinDetailsDoc)
+@ApiExtraModels(CheckinDetails)
 @Controller('tickets/v1/attendees')
 export class AttendeesController {
   constructor(private readonly attendees: AttendeesService) {}
@@ -72,7 +71,7 @@ export class AttendeesController {
   @ApiBasicAuth('basic')
   @ID_PARAM
   @ApiOperation({ summary: 'Read an attendee (all fields for managers of its event, public fields for others when public)' })
-  @ApiOkResponse({ type: AttendeeResponseDoc })
+  @ApiOkResponse({ type: AttendeeResponse })
   @ApiUnauthorizedResponse({ description: 'attendee-not-accessible: not public and not managed by the caller; or incorrect_password' })
   @ApiNotFoundResponse({ description: 'attendee-not-found' })
   get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<AttendeeResponse> {

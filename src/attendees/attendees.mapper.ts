@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
+import { dateDetails, formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import type { RequestContext } from '../auth/request-context';
 import { moneyToCents } from '../common/money';
@@ -7,81 +7,7 @@ import { globalIdFields } from '../posts/post-response';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { Attendee } from './attendee.entity';
-
-/** How the site shows money; the decimal and thousands separators are fixed. */
-export interface AttendeeCurrencyConfig {
-  symbol: string;
-  placement: 'prefix' | 'postfix';
-  decimal_point: string;
-  thousands_sep: string;
-  number_of_decimals: number;
-}
-
-/** The ticket as the original shows it inside an attendee object. */
-export interface AttendeeTicketSummary {
-  id: number;
-  title: string;
-  description: string;
-  /** The price without trailing zeros ("25", "25.5"). */
-  raw_price: string;
-  /** Two decimals and thousands separators ("1,025.00"). */
-  formatted_price: string;
-  currency_config: AttendeeCurrencyConfig;
-  /** Sale window as dates (`YYYY-MM-DD`) in the event's time zone; "" when open. */
-  start_sale: string;
-  end_sale: string;
-}
-
-export interface AttendeeCheckinDetails {
-  /** Site time zone. */
-  date: string;
-  date_details: DateDetails;
-  /** `site` (the API) or `app` (a QR scan). */
-  source: string;
-  /** Id of the user who checked the attendee in, as a string. */
-  author: string;
-}
-
-export interface AttendeePayment {
-  provider: string;
-  price: string;
-  currency: string;
-  date: string;
-  date_details: DateDetails;
-}
-
-/**
- * The attendee object, keys in the original's order. The keys from `provider` on are shown only to
- * managers of the attendee's event; `title` is left out of public views of opted-out attendees.
- */
-export interface AttendeeResponse {
-  id: number;
-  post_id: number;
-  ticket_id: number;
-  global_id: string;
-  global_id_lineage: string[];
-  author: string;
-  status: string;
-  date: string;
-  date_utc: string;
-  modified: string;
-  modified_utc: string;
-  rest_url: string;
-  ticket: AttendeeTicketSummary;
-  title?: string;
-  optout: boolean;
-  provider?: string;
-  order?: number;
-  sku?: string;
-  email?: string;
-  checked_in?: boolean;
-  checkin_details?: false | AttendeeCheckinDetails;
-  is_subscribed?: false;
-  is_purchaser?: true;
-  security_code?: string;
-  rsvp_going?: boolean;
-  payment?: AttendeePayment;
-}
+import type { AttendeeCurrencyConfig, AttendeeResponse, AttendeeTicket, CheckinDetails } from './dto/attendee.response';
 
 export interface AttendeeMappingOptions {
   /** Whether the caller manages the attendee's event (sees buyer data and check-in). */
@@ -127,7 +53,7 @@ function currencyConfig(currency: CurrencyConfig): AttendeeCurrencyConfig {
   };
 }
 
-function ticketSummary(ticket: Ticket, options: AttendeeMappingOptions): AttendeeTicketSummary {
+function ticketSummary(ticket: Ticket, options: AttendeeMappingOptions): AttendeeTicket {
   return {
     id: ticket.id,
     title: ticket.name,
@@ -140,7 +66,7 @@ function ticketSummary(ticket: Ticket, options: AttendeeMappingOptions): Attende
   };
 }
 
-function checkinDetails(attendee: Attendee, context: RequestContext): false | AttendeeCheckinDetails {
+function checkinDetails(attendee: Attendee, context: RequestContext): false | CheckinDetails {
   if (!attendee.checkedIn || !attendee.checkedInAt) return false;
   const date = formatInZone(attendee.checkedInAt, resolveTimeZone(context.siteTimezone) ?? 'UTC');
   return {

@@ -19,7 +19,8 @@ import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-permissions';
 import { OutboxService } from '../outbox/outbox.service';
 import { Attendee } from './attendee.entity';
-import { AttendeeResponse, toAttendeeResponse } from './attendees.mapper';
+import { toAttendeeResponse } from './attendees.mapper';
+import type { AttendeeResponse } from './dto/attendee.response';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
 import { attendeeAlreadyCheckedIn, attendeeInvalidCheckIn, attendeeNotAccessible, attendeeNotFound } from './attendee-errors';
 

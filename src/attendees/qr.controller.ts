@@ -2,7 +2,6 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireCapability } from '../auth/decorators';
 import { RequestContext, SignedInContext } from '../auth/request-context';
-import type { AttendeeResponse } from './attendees.mapper';
 import { AttendeesService } from './attendees.service';
 import { QrCheckInResponse } from './dto/attendee.response';
 import { QrCheckInDto } from './dto/qr-check-in.dto';
@@ -22,10 +21,7 @@ export class QrController {
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (security_code) or rest_invalid_param' })
   @ApiNotFoundResponse({ description: 'attendee-not-found: no attendee holds this code' })
   @ApiConflictResponse({ description: 'attendee-already-checked-in or attendee-invalid-check-in' })
-  async checkIn(
-    @Body() body: QrCheckInDto,
-    @RequestContext() context: SignedInContext,
-  ): Promise<{ msg: string; attendee: AttendeeResponse }> {
+  async checkIn(@Body() body: QrCheckInDto, @RequestContext() context: SignedInContext): Promise<QrCheckInResponse> {
     const attendee = await this.attendees.checkInByCode(body.security_code, context.user, context);
     return { msg: 'Checked In!', attendee };
   }

@@ -14,9 +14,8 @@ import type { Response } from 'express';
 import { RequestContext } from '../auth/request-context';
 import { BuyerIdentity, cartBuyer } from './buyer-identity';
 import { CART_COOKIE, CART_TOKEN_HEADER } from './cart-identity';
-import type { CartResponse } from './cart.mapper';
 import { CartService } from './cart.service';
-import { CartResponseDoc } from './dto/cart.response';
+import { CartResponse } from './dto/cart.response';
 import { GetCartQuery } from './dto/get-cart.query';
 import { UpdateCartDto } from './dto/update-cart.dto';
 
@@ -36,7 +35,7 @@ const CartWriteDocs = () =>
         'Set quantities in the cart: listed tickets get the quantity sent (0 removes), others stay; all lines are checked before anything is saved',
     }),
     ApiOkResponse({
-      type: CartResponseDoc,
+      type: CartResponse,
       description: `The cart as GET shows it, for the request's provider (and post_id). Anonymous buyers get their token in ${CART_TOKEN_HEADER} and the ${CART_COOKIE} cookie (HttpOnly, SameSite=Lax).`,
       headers: { [CART_TOKEN_HEADER]: { description: "The anonymous buyer's cart token", schema: { type: 'string' } } },
     }),
@@ -59,7 +58,7 @@ export class CartController {
   @HttpCode(200)
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({ summary: "Read the caller's cart (the signed-in user's, else the one of the cart token)" })
-  @ApiOkResponse({ type: CartResponseDoc })
+  @ApiOkResponse({ type: CartResponse })
   @ApiBadRequestResponse({ description: 'rest_invalid_param: post_id is not an event id' })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @ApiForbiddenResponse({ description: 'post-has-no-tickets: post_id names an event without tickets' })

@@ -1,27 +1,5 @@
 import type { RequestContext } from '../auth/request-context';
-
-/** A cart line as the original shows it: `optout` is 0 or 1. */
-export interface CartTicketResponse {
-  ticket_id: number;
-  quantity: number;
-  post_id: number;
-  optout: 0 | 1;
-  iac: string;
-  provider: string;
-}
-
-export interface CartMetaResponse {
-  ticket_id: number;
-  provider: string;
-  items: unknown[];
-}
-
-export interface CartResponse {
-  tickets: CartTicketResponse[];
-  meta: CartMetaResponse[];
-  cart_url: string;
-  checkout_url: string;
-}
+import type { CartMeta, CartResponse, CartTicket } from './dto/cart.response';
 
 /** A cart line with what the response needs of its ticket. */
 export interface CartLineView {
@@ -50,15 +28,15 @@ export function parseStoredItems(meta: string | null): unknown[] | null {
  * the cart shows tickets and the request named an event (`post_id`).
  */
 export function toCartResponse(lines: CartLineView[], postId: number | undefined, context: RequestContext): CartResponse {
-  const tickets = lines.map((line) => ({
+  const tickets = lines.map((line): CartTicket => ({
     ticket_id: line.ticketId,
     quantity: line.quantity,
     post_id: line.eventId,
-    optout: line.optout ? (1 as const) : (0 as const),
+    optout: line.optout ? 1 : 0,
     iac: line.iac,
     provider: line.provider,
   }));
-  const meta: CartMetaResponse[] = [];
+  const meta: CartMeta[] = [];
   for (const line of lines) {
     const items = parseStoredItems(line.meta);
     if (items) meta.push({ ticket_id: line.ticketId, provider: line.provider, items });

@@ -24,6 +24,7 @@ import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.servic
 import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-permissions';
 import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-templates';
+import type { QueuedEmail } from './dto/resend.response';
 import { MailTransport } from './mail-transport.service';
 import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-errors';
 
@@ -31,11 +32,6 @@ import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-e
 interface EmailPayload {
   order_id: number;
   attendee_id?: number;
-}
-
-export interface QueuedEmail {
-  template: EmailTemplate;
-  recipient: string;
 }
 
 /** Who asks for a resend: the signed-in user, and the cart token of an anonymous buyer. */

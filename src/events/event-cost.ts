@@ -1,13 +1,7 @@
 import { invalidParam } from '../common/errors/api-error';
 import type { CurrencyConfig } from '../config/app.config';
 import { sanitizePlainText } from '../common/security/text-sanitizing';
-
-export interface CostDetails {
-  currency_symbol: string;
-  currency_code: string;
-  currency_position: '' | 'prefix' | 'postfix';
-  values: string[];
-}
+import type { CostDetails } from './dto/event.response';
 
 export interface EventCost {
   /** The display string: "" unset, "Free", "$10", "$5 – $20", "Free – $30", or the text as given. */

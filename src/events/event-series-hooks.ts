@@ -4,20 +4,13 @@ import type { AuthenticatedUser } from '../auth/roles';
 import type { RequestContext } from '../auth/request-context';
 import type { CreateEventDto } from './dto/create-event.dto';
 import type { UpdateEventDto } from './dto/update-event.dto';
-import type { EventResponse } from './events.mapper';
+import type { EventResponse, Recurrence } from './dto/event.response';
 import type { EventSelector } from './events.service';
-
-/** The recurrence of a series as responses show it: wall-clock dates in the event's zone. */
-export interface EventRecurrence {
-  rrule: string;
-  rdate: string[];
-  exdate: string[];
-}
 
 /** What an occurrence's response shows of its series. */
 export interface EventSeriesFacts {
   seriesId: number;
-  recurrence: EventRecurrence;
+  recurrence: Recurrence;
 }
 
 /**

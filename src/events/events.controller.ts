@@ -18,10 +18,9 @@ import { RequestContext, SignedInContext } from '../auth/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateEventDto } from './dto/create-event.dto';
-import { EventListResponse, EventResponseDoc } from './dto/event.response';
+import { EventListResponse, EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
-import type { EventResponse } from './events.mapper';
 import { EventsService } from './events.service';
 
 /** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
@@ -43,7 +42,7 @@ const EventUpdateDocs = (pathParameter: MethodDecorator) =>
     pathParameter,
     SCOPE_QUERY,
     ApiOperation({ summary: 'Update an event; fields left out keep their values (POST, PUT and PATCH alike)' }),
-    ApiOkResponse({ type: EventResponseDoc }),
+    ApiOkResponse({ type: EventResponse }),
     ApiBadRequestResponse({ description: 'rest_invalid_param naming the field' }),
     ApiNotFoundResponse({ description: 'rest-event-not-found' }),
     ApiConflictResponse({
@@ -79,7 +78,7 @@ export class EventsController {
   @HttpCode(201)
   @RequireCapability('edit_events', { forbidden: 'rest_forbidden: the role cannot create events' })
   @ApiOperation({ summary: 'Create an event' })
-  @ApiCreatedResponse({ type: EventResponseDoc, description: 'The event; Location names it' })
+  @ApiCreatedResponse({ type: EventResponse, description: 'The event; Location names it' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
   async create(@Body() body: CreateEventDto, @RequestContext() context: SignedInContext, @Res({ passthrough: true }) response: Response) {
     const event = await this.events.create(body, context.user, context);
@@ -91,7 +90,7 @@ export class EventsController {
   @HttpCode(200)
   @ID_PARAM
   @ApiOperation({ summary: 'Read an event (with json_ld)' })
-  @ApiOkResponse({ type: EventResponseDoc })
+  @ApiOkResponse({ type: EventResponse })
   @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<EventResponse> {
@@ -102,7 +101,7 @@ export class EventsController {
   @HttpCode(200)
   @SLUG_PARAM
   @ApiOperation({ summary: 'Read an event by slug (with json_ld)' })
-  @ApiOkResponse({ type: EventResponseDoc })
+  @ApiOkResponse({ type: EventResponse })
   @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<EventResponse> {
@@ -182,7 +181,7 @@ export class EventsController {
   @FORCE_QUERY
   @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash an event, or delete it for good with force=true' })
-  @ApiOkResponse({ type: EventResponseDoc, description: 'The event as deleted' })
+  @ApiOkResponse({ type: EventResponse, description: 'The event as deleted' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash: already trashed (use force=true)' })
   @ApiConflictResponse({
@@ -204,7 +203,7 @@ export class EventsController {
   @FORCE_QUERY
   @SCOPE_QUERY
   @ApiOperation({ summary: 'Trash or delete an event by slug' })
-  @ApiOkResponse({ type: EventResponseDoc })
+  @ApiOkResponse({ type: EventResponse })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
   @ApiGoneResponse({ description: 'event-is-in-trash' })
   @ApiConflictResponse({ description: 'has-attendees; series-occurrences-have-attendees' })

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { Category } from '../categories/category.entity';
-import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
-import { PostImageResponse, toPostImage } from '../linked-posts/linked-post-response';
+import { dateDetails, formatInZone } from '../common/dates/date-format';
+import { toPostImage } from '../linked-posts/linked-post-response';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { timeZoneAbbreviation } from '../common/dates/timezone-abbreviation';
 import type { RequestContext } from '../auth/request-context';
@@ -14,9 +14,10 @@ import { organizerJsonLd, toOrganizerResponse } from '../organizers/organizers.m
 import { Tag } from '../tags/tag.entity';
 import { Venue } from '../venues/venue.entity';
 import { toVenueResponse, venueJsonLd } from '../venues/venues.mapper';
+import type { EventResponse } from './dto/event.response';
 import { describeCost } from './event-cost';
 import type { EventTicketOffer } from './event-hooks';
-import type { EventRecurrence, EventSeriesFacts } from './event-series-hooks';
+import type { EventSeriesFacts } from './event-series-hooks';
 import { Event } from './event.entity';
 
 /** What an event response shows besides the event row, loaded in bulk for a whole page. */
@@ -37,55 +38,6 @@ export interface EventMappingOptions {
   /** schema.org JSON-LD, on single GETs only. */
   jsonLd: boolean;
   currency: CurrencyConfig;
-}
-
-/** The event object, keys in the order of the original's recorded single event. */
-export interface EventResponse {
-  id: number;
-  global_id: string;
-  global_id_lineage: string[];
-  author: string;
-  status: string;
-  date: string;
-  date_utc: string;
-  modified: string;
-  modified_utc: string;
-  url: string;
-  rest_url: string;
-  title: string;
-  description: string;
-  excerpt: string;
-  slug: string;
-  image: false | PostImageResponse;
-  all_day: boolean;
-  start_date: string;
-  start_date_details: DateDetails;
-  end_date: string;
-  end_date_details: DateDetails;
-  utc_start_date: string;
-  utc_start_date_details: DateDetails;
-  utc_end_date: string;
-  utc_end_date_details: DateDetails;
-  timezone: string;
-  timezone_abbr: string;
-  cost: string;
-  cost_details: ReturnType<typeof describeCost>['cost_details'];
-  website: string;
-  show_map: boolean;
-  show_map_link: boolean;
-  hide_from_listings: boolean;
-  sticky: boolean;
-  featured: boolean;
-  categories: unknown[];
-  tags: unknown[];
-  venue: unknown;
-  organizer: unknown[];
-  custom_fields: unknown[];
-  json_ld?: Record<string, unknown>;
-  ticketed: false | string[];
-  /** The series the event is an occurrence of, or null. */
-  series_id: number | null;
-  recurrence: EventRecurrence | null;
 }
 
 function isoInZone(instant: Date, timezone: string): string {

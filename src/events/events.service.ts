@@ -33,6 +33,7 @@ import { TagsService } from '../tags/tags.service';
 import { Venue } from '../venues/venue.entity';
 import { VenuesService } from '../venues/venues.service';
 import { CreateEventDto } from './dto/create-event.dto';
+import type { EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import { parseCostInput } from './event-cost';
@@ -44,7 +45,7 @@ import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES, visibleStatu
 import { EventRelationsLoader } from './event-relations.loader';
 import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
-import { EventRelations, EventResponse, toEventResponse } from './events.mapper';
+import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
 
 export type EventSelector = { id: number } | { slug: string };

@@ -16,9 +16,8 @@ import { RequestContext } from '../auth/request-context';
 import { CheckoutMetricsInterceptor } from '../metrics/checkout-metrics.interceptor';
 import { CheckoutService } from './checkout.service';
 import { CheckoutDto } from './dto/checkout.dto';
-import { OrderResponseDoc } from './dto/order.response';
+import { OrderResponse } from './dto/order.response';
 import { readIdempotencyKey } from './idempotency.service';
-import type { OrderResponse } from './orders.mapper';
 import { BuyerIdentity, cartBuyer } from '../cart/buyer-identity';
 
 @ApiTags('tickets')
@@ -42,7 +41,7 @@ export class CheckoutController {
       'One transaction: capacity is taken with conditional updates (never oversold), the order and one attendee per unit are created and the lines leave the cart. Free orders complete at once; paid ones stay pending, holding capacity, for ORDER_HOLD_MINUTES.',
   })
   @ApiCreatedResponse({
-    type: OrderResponseDoc,
+    type: OrderResponse,
     description: 'The order; Location names it. A replay (same Idempotency-Key) carries Idempotent-Replayed: true.',
   })
   @ApiBadRequestResponse({

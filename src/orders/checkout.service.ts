@@ -28,7 +28,8 @@ import { IdempotencyService } from './idempotency.service';
 import { Order, OrderItem, OrderStatus } from './order.entity';
 import { cartEmpty } from './order-errors';
 import { attendeeOrderStatus } from './order-status';
-import { OrderRelations, OrderResponse, toOrderResponse } from './orders.mapper';
+import { OrderRelations, toOrderResponse } from './orders.mapper';
+import type { OrderResponse } from './dto/order.response';
 import { bodyHash } from './webhook-signature';
 
 const SECURITY_CODE_BYTES = 16;

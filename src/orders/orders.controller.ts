@@ -20,8 +20,7 @@ import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CompleteOrderDto } from './dto/complete-order.dto';
 import { ListOrdersQuery } from './dto/list-orders.query';
-import { OrderListResponse, OrderResponseDoc } from './dto/order.response';
-import type { OrderResponse } from './orders.mapper';
+import { OrderListResponse, OrderResponse } from './dto/order.response';
 import { OrdersService, SignedRequest } from './orders.service';
 import { canonicalJson } from './webhook-signature';
 
@@ -43,7 +42,7 @@ const OrderTransitionDocs = (summary: string, forbiddenDescription: string, ...e
     ID_PARAM,
     CART_TOKEN_REQUEST_HEADER,
     ApiOperation({ summary }),
-    ApiOkResponse({ type: OrderResponseDoc, description: 'The order after the change' }),
+    ApiOkResponse({ type: OrderResponse, description: 'The order after the change' }),
     ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous) or incorrect_password' }),
     ApiForbiddenResponse({ description: forbiddenDescription }),
     NOT_FOUND,
@@ -82,7 +81,7 @@ export class OrdersController {
   @ID_PARAM
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({ summary: 'Read an order: its buyer, or a manager of any of its events' })
-  @ApiOkResponse({ type: OrderResponseDoc })
+  @ApiOkResponse({ type: OrderResponse })
   @ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' })
   @NOT_FOUND
   get(
@@ -103,7 +102,7 @@ export class OrdersController {
       'Payment webhooks: hex HMAC-SHA256 with PAYMENT_WEBHOOK_SECRET of the body in canonical JSON (keys sorted at every level, no blanks), which must name the order: {"order_id":<id>}',
   })
   @ApiOperation({ summary: 'Mark a pending order paid: its tickets move from pending to sold and its attendees to completed' })
-  @ApiOkResponse({ type: OrderResponseDoc, description: 'The completed order' })
+  @ApiOkResponse({ type: OrderResponse, description: 'The completed order' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param: order_id is not an id' })
   @ApiUnauthorizedResponse({ description: 'rest_forbidden (anonymous, unsigned) or incorrect_password' })
   @ApiForbiddenResponse({

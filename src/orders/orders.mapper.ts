@@ -1,24 +1,13 @@
-import { toAttendeeResponse, AttendeeResponse } from '../attendees/attendees.mapper';
+import { toAttendeeResponse } from '../attendees/attendees.mapper';
+import type { AttendeeResponse } from '../attendees/dto/attendee.response';
 import type { Attendee } from '../attendees/attendee.entity';
 import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import type { RequestContext } from '../auth/request-context';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Ticket } from '../tickets/ticket.entity';
-import type { Order, OrderStatus } from './order.entity';
-
-/** The order (decisions.md "Checkout request"), keys in this order. */
-export interface OrderResponse {
-  id: number;
-  status: OrderStatus;
-  provider: string;
-  total: string;
-  currency: string;
-  purchaser: { name: string; email: string };
-  attendees: AttendeeResponse[];
-  created: string;
-  expires?: string;
-}
+import type { OrderResponse } from './dto/order.response';
+import type { Order } from './order.entity';
 
 /** What an order response shows besides the order row, loaded in bulk for a whole page. */
 export interface OrderRelations {

@@ -21,7 +21,8 @@ import { Order, OrderStatus } from './order.entity';
 import { invalidSignature, orderInvalidStatus, orderNotFound } from './order-errors';
 import { ACTION_TARGET, canTransition, heldCount, OrderAction } from './order-status';
 import { loadOrderRelations, orderEventIds } from './order-relations';
-import { OrderRelations, OrderResponse, toOrderResponse } from './orders.mapper';
+import { OrderRelations, toOrderResponse } from './orders.mapper';
+import type { OrderResponse } from './dto/order.response';
 import { isValidSignature } from './webhook-signature';
 
 /** Who is asking about orders: the signed-in user (if any) and the cart token the request carries. */

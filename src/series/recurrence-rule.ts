@@ -3,22 +3,13 @@ import { Frequency, Options, RRule } from 'rrule';
 import { WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
 import { invalidParam } from '../common/errors/api-error';
+import type { Recurrence } from '../events/dto/event.response';
 
 /** Most occurrences one write may create (a daily series over five years is about 1 830). */
 export const MAX_OCCURRENCES_PER_WRITE = 2000;
 
-/** The recurrence of a series as responses show it: wall-clock dates in the event's zone. */
-export interface RecurrenceResponse {
-  /** The RRULE value (without `RRULE:`), as sent. */
-  rrule: string;
-  /** Extra dates (`YYYY-MM-DD HH:MM:SS`, event zone). */
-  rdate: string[];
-  /** Dates left out (`YYYY-MM-DD HH:MM:SS`, event zone). */
-  exdate: string[];
-}
-
 /** A validated rule, ready to expand. */
-export interface ParsedRecurrence extends RecurrenceResponse {
+export interface ParsedRecurrence extends Recurrence {
   /** rrule's options without DTSTART; UNTIL, when set, as floating wall-clock time. */
   options: Partial<Options>;
 }

@@ -23,7 +23,7 @@ import { EventHooks } from '../events/event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from '../events/event-links.entity';
 import { EventSeriesFacts, EventSeriesHandler, EventSeriesHooks } from '../events/event-series-hooks';
 import { Event } from '../events/event.entity';
-import type { EventResponse } from '../events/events.mapper';
+import type { EventResponse, Recurrence } from '../events/dto/event.response';
 import { EventSelector, EventsService } from '../events/events.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { CreateTicketDto } from '../tickets/dto/create-ticket.dto';
@@ -36,7 +36,6 @@ import {
   parseRecurrence,
   parseRule,
   plusWallClockSeconds,
-  RecurrenceResponse,
   wallClockSecondsBetween,
   withEnd,
 } from './recurrence-rule';
@@ -736,7 +735,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 }
 
-function recurrenceOf(series: Pick<EventSeries, 'rrule' | 'rdates' | 'exdates'>): RecurrenceResponse {
+function recurrenceOf(series: Pick<EventSeries, 'rrule' | 'rdates' | 'exdates'>): Recurrence {
   return { rrule: series.rrule, rdate: jsonList(series.rdates), exdate: jsonList(series.exdates) };
 }
 

@@ -1,3 +1,4 @@
+import type { TicketCapacityDetails } from './dto/ticket.response';
 import type { CapacityMode } from './ticket.entity';
 
 export interface PoolCounts {
@@ -17,15 +18,8 @@ export interface CapacityState {
   pool: PoolCounts | null;
 }
 
-export interface CapacityDetails {
-  available_percentage: number;
-  available: number;
-  max: number;
-  sold: number;
-  pending: number;
-  /** The original's stock mode: `""` for unlimited tickets, whose stock it does not manage. */
-  global_stock_mode: Exclude<CapacityMode, 'unlimited'> | '';
-}
+/** Every key of a ticket's `capacity_details`, as managers see them (others get the first two). */
+export type CapacityDetails = Required<TicketCapacityDetails>;
 
 const UNLIMITED = -1;
 

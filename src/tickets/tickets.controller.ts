@@ -19,9 +19,8 @@ import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateTicketDto } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
 import { ListTicketsQuery } from './dto/list-tickets.query';
-import { TicketListResponse, TicketResponseDoc } from './dto/ticket.response';
+import { TicketListResponse, TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
-import type { TicketResponse } from './tickets.mapper';
 import { TicketPage, TicketsService } from './tickets.service';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
@@ -39,7 +38,7 @@ const TicketUpdateDocs = () =>
     RequiresNonce('edit_ticket_nonce'),
     ID_PARAM,
     ApiOperation({ summary: 'Update a ticket; fields left out keep their values (POST, PUT and PATCH alike)' }),
-    ApiOkResponse({ type: TicketResponseDoc }),
+    ApiOkResponse({ type: TicketResponse }),
     ApiBadRequestResponse({
       description:
         'rest_missing_callback_param (post_id, edit_ticket_nonce), rest_invalid_param (post_id not the ticket event, dates, capacity), tec-tickets-rest-invalid_price',
@@ -75,7 +74,7 @@ export class TicketsController {
   @RequireAuthentication({ forbidden: NONCE_FORBIDDEN })
   @RequiresNonce('add_ticket_nonce')
   @ApiOperation({ summary: 'Create a ticket for an event the caller manages' })
-  @ApiCreatedResponse({ type: TicketResponseDoc, description: 'The ticket; Location names it' })
+  @ApiCreatedResponse({ type: TicketResponse, description: 'The ticket; Location names it' })
   @ApiBadRequestResponse({
     description:
       'rest_missing_callback_param (add_ticket_nonce, post_id, provider, name, ticket[capacity], ticket[event_capacity]), rest_invalid_param, bad_request "Commerce Module invalid", tec-tickets-rest-invalid_price',
@@ -102,7 +101,7 @@ export class TicketsController {
   @HttpCode(200)
   @ID_PARAM
   @ApiOperation({ summary: 'Read a ticket' })
-  @ApiOkResponse({ type: TicketResponseDoc })
+  @ApiOkResponse({ type: TicketResponse })
   @ApiUnauthorizedResponse({
     description: 'ticket-not-accessible: the ticket or its event is not published and the caller may not read it',
   })
@@ -150,7 +149,7 @@ export class TicketsController {
   @RequiresNonce('remove_ticket_nonce', { alsoInQuery: true })
   @ID_PARAM
   @ApiOperation({ summary: 'Delete a ticket for good; post_id and remove_ticket_nonce come in the body or the query' })
-  @ApiOkResponse({ type: TicketResponseDoc, description: 'The ticket as it was deleted' })
+  @ApiOkResponse({ type: TicketResponse, description: 'The ticket as it was deleted' })
   @ApiBadRequestResponse({
     description: 'rest_missing_callback_param (remove_ticket_nonce, post_id) or rest_invalid_param (post_id not the ticket event)',
   })

@@ -1,14 +1,15 @@
 import type { Attendee } from '../attendees/attendee.entity';
-import { AttendeeResponse, formattedPrice, rawPrice, toAttendeeResponse } from '../attendees/attendees.mapper';
-import { dateDetails, DateDetails, formatInZone } from '../common/dates/date-format';
+import { formattedPrice, rawPrice, toAttendeeResponse } from '../attendees/attendees.mapper';
+import { dateDetails, formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import type { RequestContext } from '../auth/request-context';
 import { globalIdFields } from '../posts/post-response';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Event } from '../events/event.entity';
-import { CapacityDetails, capacityDetails, effectiveCapacity, PoolCounts } from './capacity';
+import { capacityDetails, effectiveCapacity, PoolCounts } from './capacity';
 import { CapacityService } from './capacity.service';
-import type { CapacityMode, Ticket, TicketProvider } from './ticket.entity';
+import type { TicketCheckinReport, TicketCostDetails, TicketResponse, TicketRsvpReport } from './dto/ticket.response';
+import type { Ticket } from './ticket.entity';
 
 /** Everything one ticket response is built from; loaded in bulk for a page. */
 export interface TicketView {
@@ -31,84 +32,6 @@ export type TicketResponseKind = 'list' | 'single' | 'write';
 export interface TicketMappingOptions {
   currency: CurrencyConfig;
   kind: TicketResponseKind;
-}
-
-export interface TicketCostDetails {
-  currency_symbol: string;
-  currency_position: 'prefix' | 'postfix';
-  values: string[];
-  suffix: null;
-  currency_decimal_separator: string;
-  currency_decimal_numbers: number;
-  currency_thousand_separator: string;
-}
-
-export interface TicketCheckinReport {
-  checked_in: number;
-  unchecked_in: number;
-  checked_in_percentage: number;
-  unchecked_in_percentage: number;
-}
-
-export interface TicketRsvpReport {
-  rsvp_going: number;
-  rsvp_not_going: number;
-}
-
-export interface TicketSalePriceData {
-  enabled: string;
-  sale_price: string;
-  start_date: string;
-  end_date: string;
-}
-
-export interface TicketFees {
-  available_fees: never[];
-  automatic_fees: never[];
-  selected_fees: never[];
-}
-
-/** The ticket object, keys in the recorded order (responses 29, 30, 32–35). */
-export interface TicketResponse {
-  description: string;
-  capacity: number | '';
-  on_sale: boolean | null;
-  iac: string;
-  price_suffix: null;
-  post_id: number;
-  provider: TicketProvider;
-  id: number;
-  type: 'default';
-  global_id: string;
-  global_id_lineage: string[];
-  author: string;
-  status: string;
-  date: string;
-  date_utc: string;
-  modified: string;
-  modified_utc: string;
-  title: string;
-  image: false;
-  available_from: string;
-  available_from_details: DateDetails;
-  available_until: string;
-  available_until_details: DateDetails;
-  capacity_details: Partial<CapacityDetails> & Pick<CapacityDetails, 'available_percentage' | 'available'>;
-  is_available: boolean;
-  cost: string;
-  cost_details: TicketCostDetails;
-  sale_price_data: TicketSalePriceData | never[];
-  supports_attendee_information: false;
-  attendees: AttendeeResponse[];
-  rsvp?: TicketRsvpReport;
-  checkin?: TicketCheckinReport;
-  rest_url: string;
-  fees?: TicketFees;
-  capacity_type?: CapacityMode;
-  sku?: string;
-  available_from_start_time?: string;
-  available_from_end_time?: string;
-  totals?: { stock: number; sold: number; pending: number };
 }
 
 const DECIMAL_SEPARATOR = '.';

@@ -26,6 +26,7 @@ import { CapacityService } from './capacity.service';
 import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
 import { ListTicketsQuery } from './dto/list-tickets.query';
+import type { TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
 import {
@@ -41,7 +42,7 @@ import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
 import { TicketPool } from './ticket-pool.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
-import { TicketResponse, TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
+import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
 import { isForeignKeyViolation } from '../common/database/transactions';
 

@@ -1,47 +1,52 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { DateDetailsDoc } from '../../events/dto/event.response';
+import { DateDetails } from '../../common/dates/date-format';
 
+/** How the site shows money; the decimal and thousands separators are fixed. */
 @ApiSchema({ name: 'CurrencyConfig' })
-export class AttendeeCurrencyConfigDoc {
+export class AttendeeCurrencyConfig {
   @ApiProperty({ example: '$' }) symbol: string;
-  @ApiProperty({ enum: ['prefix', 'postfix'] }) placement: string;
+  @ApiProperty({ enum: ['prefix', 'postfix'] }) placement: 'prefix' | 'postfix';
   @ApiProperty({ example: '.' }) decimal_point: string;
   @ApiProperty({ example: ',' }) thousands_sep: string;
   @ApiProperty({ example: 2 }) number_of_decimals: number;
 }
 
+/** The ticket as the original shows it inside an attendee object. */
 @ApiSchema({ name: 'AttendeeTicket' })
-export class AttendeeTicketDoc {
+export class AttendeeTicket {
   @ApiProperty() id: number;
   @ApiProperty() title: string;
   @ApiProperty() description: string;
   @ApiProperty({ example: '25', description: 'Price without trailing zeros' }) raw_price: string;
-  @ApiProperty({ example: '25.00' }) formatted_price: string;
-  @ApiProperty({ type: AttendeeCurrencyConfigDoc }) currency_config: AttendeeCurrencyConfigDoc;
+  @ApiProperty({ example: '1,025.00', description: 'Two decimals and thousands separators' }) formatted_price: string;
+  @ApiProperty({ type: AttendeeCurrencyConfig }) currency_config: AttendeeCurrencyConfig;
   @ApiProperty({ example: '2026-11-01', description: "Start of sale (date in the event's time zone), '' when open" }) start_sale: string;
   @ApiProperty({ example: '2027-01-15', description: "End of sale, '' when open" }) end_sale: string;
 }
 
 @ApiSchema({ name: 'CheckinDetails' })
-export class CheckinDetailsDoc {
+export class CheckinDetails {
   @ApiProperty({ description: 'Site time zone' }) date: string;
-  @ApiProperty({ type: DateDetailsDoc }) date_details: DateDetailsDoc;
-  @ApiProperty({ enum: ['site', 'app'] }) source: string;
+  @ApiProperty({ type: DateDetails }) date_details: DateDetails;
+  @ApiProperty({ enum: ['site', 'app'], description: '`site` (the API) or `app` (a QR scan)' }) source: string;
   @ApiProperty({ description: 'Id of the user who checked in, as a string' }) author: string;
 }
 
 @ApiSchema({ name: 'PaymentDetails' })
-export class PaymentDetailsDoc {
+export class PaymentDetails {
   @ApiProperty({ example: 'tc' }) provider: string;
   @ApiProperty({ example: '25' }) price: string;
   @ApiProperty({ example: '$' }) currency: string;
   @ApiProperty() date: string;
-  @ApiProperty({ type: DateDetailsDoc }) date_details: DateDetailsDoc;
+  @ApiProperty({ type: DateDetails }) date_details: DateDetails;
 }
 
-/** The attendee object (OpenAPI view of `AttendeeResponse` in attendees.mapper.ts). */
+/**
+ * The attendee object, keys in the original's order. The keys from `provider` on are shown only to
+ * managers of the attendee's event; `title` is left out of public views of opted-out attendees.
+ */
 @ApiSchema({ name: 'Attendee' })
-export class AttendeeResponseDoc {
+export class AttendeeResponse {
   @ApiProperty() id: number;
   @ApiProperty({ description: 'Event id' }) post_id: number;
   @ApiProperty() ticket_id: number;
@@ -54,7 +59,7 @@ export class AttendeeResponseDoc {
   @ApiProperty() modified: string;
   @ApiProperty() modified_utc: string;
   @ApiProperty() rest_url: string;
-  @ApiProperty({ type: AttendeeTicketDoc }) ticket: AttendeeTicketDoc;
+  @ApiProperty({ type: AttendeeTicket }) ticket: AttendeeTicket;
   @ApiPropertyOptional({ description: "Holder's name; left out of public views of opted-out attendees" }) title?: string;
   @ApiProperty() optout: boolean;
   @ApiPropertyOptional({ description: 'Managers only', enum: ['rsvp', 'tc'] }) provider?: string;
@@ -66,12 +71,12 @@ export class AttendeeResponseDoc {
     description: 'Managers only: false, or the check-in',
     oneOf: [{ type: 'boolean', enum: [false] }, { $ref: '#/components/schemas/CheckinDetails' }],
   })
-  checkin_details?: false | CheckinDetailsDoc;
-  @ApiPropertyOptional({ description: 'Managers only', enum: [false] }) is_subscribed?: boolean;
-  @ApiPropertyOptional({ description: 'Managers only', enum: [true] }) is_purchaser?: boolean;
+  checkin_details?: false | CheckinDetails;
+  @ApiPropertyOptional({ description: 'Managers only', enum: [false] }) is_subscribed?: false;
+  @ApiPropertyOptional({ description: 'Managers only', enum: [true] }) is_purchaser?: true;
   @ApiPropertyOptional({ description: 'Managers only: the code of the QR code' }) security_code?: string;
   @ApiPropertyOptional({ description: 'Managers only, RSVP attendees' }) rsvp_going?: boolean;
-  @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetailsDoc }) payment?: PaymentDetailsDoc;
+  @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetails }) payment?: PaymentDetails;
 }
 
 @ApiSchema({ name: 'AttendeeList' })
@@ -79,11 +84,11 @@ export class AttendeeListResponse {
   @ApiProperty({ description: 'This list with the recognised query parameters' }) rest_url: string;
   @ApiProperty() total: number;
   @ApiProperty() total_pages: number;
-  @ApiProperty({ type: [AttendeeResponseDoc] }) attendees: AttendeeResponseDoc[];
+  @ApiProperty({ type: [AttendeeResponse] }) attendees: AttendeeResponse[];
 }
 
 @ApiSchema({ name: 'QrCheckInResult' })
 export class QrCheckInResponse {
   @ApiProperty({ example: 'Checked In!' }) msg: string;
-  @ApiProperty({ type: AttendeeResponseDoc }) attendee: AttendeeResponseDoc;
+  @ApiProperty({ type: AttendeeResponse }) attendee: AttendeeResponse;
 }

@@ -1,27 +1,29 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+/** A cart line as the original shows it: `optout` is 0 or 1. */
 @ApiSchema({ name: 'CartTicket' })
-export class CartTicketDoc {
+export class CartTicket {
   @ApiProperty() ticket_id: number;
   @ApiProperty() quantity: number;
   @ApiProperty({ description: 'Event id of the ticket' }) post_id: number;
-  @ApiProperty({ enum: [0, 1] }) optout: number;
+  @ApiProperty({ enum: [0, 1] }) optout: 0 | 1;
   @ApiProperty({ example: 'none' }) iac: string;
   @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
 }
 
+/** The registration answers stored for a cart line. */
 @ApiSchema({ name: 'CartMeta' })
-export class CartMetaDoc {
+export class CartMeta {
   @ApiProperty() ticket_id: number;
   @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) items: unknown[];
 }
 
-/** The cart, as the original shows it. */
+/** The cart, as the original shows it, keys in the recorded order. */
 @ApiSchema({ name: 'Cart' })
-export class CartResponseDoc {
-  @ApiProperty({ type: [CartTicketDoc] }) tickets: CartTicketDoc[];
-  @ApiProperty({ type: [CartMetaDoc] }) meta: CartMetaDoc[];
+export class CartResponse {
+  @ApiProperty({ type: [CartTicket] }) tickets: CartTicket[];
+  @ApiProperty({ type: [CartMeta] }) meta: CartMeta[];
   @ApiProperty({ description: "The cart's URL; '' unless the cart holds tickets and post_id was given" }) cart_url: string;
   @ApiProperty({ description: "Where to check out; '' unless the cart holds tickets and post_id was given" }) checkout_url: string;
 }

@@ -1,15 +1,18 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { DateTime, Zone } from 'luxon';
 
 /** `YYYY-MM-DD HH:MM:SS`, the only date format of responses. */
 export const WALL_CLOCK_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
-export interface DateDetails {
-  year: string;
-  month: string;
-  day: string;
-  hour: string;
-  minutes: string;
-  seconds: string;
+/** Zero-padded parts of a date, all strings. */
+@ApiSchema({ name: 'DateDetails' })
+export class DateDetails {
+  @ApiProperty() year: string;
+  @ApiProperty() month: string;
+  @ApiProperty() day: string;
+  @ApiProperty() hour: string;
+  @ApiProperty() minutes: string;
+  @ApiProperty() seconds: string;
 }
 
 /** The instant as wall-clock time in `zone` (UTC when omitted). */

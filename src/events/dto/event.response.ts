@@ -1,41 +1,32 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { DateDetails } from '../../common/dates/date-format';
 import { PostImageResponse } from '../../linked-posts/linked-post-response';
 import { EmbeddedTermResponse } from '../../terms/term-response.dto';
 import { OrganizerResponse } from '../../organizers/dto/organizer.response';
 import { VenueResponse } from '../../venues/dto/venue.response';
 
-/** Zero-padded parts of a date, all strings. */
-@ApiSchema({ name: 'DateDetails' })
-export class DateDetailsDoc {
-  @ApiProperty() year: string;
-  @ApiProperty() month: string;
-  @ApiProperty() day: string;
-  @ApiProperty() hour: string;
-  @ApiProperty() minutes: string;
-  @ApiProperty() seconds: string;
-}
-
+/** The prices an event's cost names; all empty when it names none. */
 @ApiSchema({ name: 'CostDetails' })
-export class CostDetailsDoc {
+export class CostDetails {
   @ApiProperty({ example: '$' }) currency_symbol: string;
   @ApiProperty({ example: 'USD' }) currency_code: string;
-  @ApiProperty({ enum: ['', 'prefix', 'postfix'] }) currency_position: string;
+  @ApiProperty({ enum: ['', 'prefix', 'postfix'] }) currency_position: '' | 'prefix' | 'postfix';
   @ApiProperty({ type: [String], example: ['10'] }) values: string[];
 }
 
-/** The recurrence of a series, as responses show it. */
+/** The recurrence of a series as responses show it: wall-clock dates in the event's zone. */
 @ApiSchema({ name: 'Recurrence' })
-export class EventRecurrenceDoc {
+export class Recurrence {
   @ApiProperty({ example: 'FREQ=WEEKLY;BYDAY=TU;COUNT=10', description: 'RRULE value (RFC 5545), UNTIL as sent' }) rrule: string;
   @ApiProperty({ type: [String], example: ['2027-03-20 10:00:00'], description: 'Extra dates (RDATE)' }) rdate: string[];
   @ApiProperty({ type: [String], example: ['2027-03-16 10:00:00'], description: 'Dates left out (EXDATE), deleted occurrences included' })
   exdate: string[];
 }
 
-/** The event object (OpenAPI view of `EventResponse` in events.mapper.ts). */
+/** The event object, keys in the order of the original's recorded single event. */
 @ApiSchema({ name: 'Event' })
 @ApiExtraModels(PostImageResponse, VenueResponse)
-export class EventResponseDoc {
+export class EventResponse {
   @ApiProperty() id: number;
   @ApiProperty({ example: 'example.org?id=6' }) global_id: string;
   @ApiProperty({ type: [String] }) global_id_lineage: string[];
@@ -55,34 +46,34 @@ export class EventResponseDoc {
     description: 'false, or the image',
     oneOf: [{ type: 'boolean', enum: [false] }, { $ref: getSchemaPath(PostImageResponse) }],
   })
-  image: unknown;
+  image: false | PostImageResponse;
   @ApiProperty() all_day: boolean;
   @ApiProperty({ description: 'Wall-clock start in the event time zone' }) start_date: string;
-  @ApiProperty({ type: DateDetailsDoc }) start_date_details: DateDetailsDoc;
+  @ApiProperty({ type: DateDetails }) start_date_details: DateDetails;
   @ApiProperty() end_date: string;
-  @ApiProperty({ type: DateDetailsDoc }) end_date_details: DateDetailsDoc;
+  @ApiProperty({ type: DateDetails }) end_date_details: DateDetails;
   @ApiProperty() utc_start_date: string;
-  @ApiProperty({ type: DateDetailsDoc }) utc_start_date_details: DateDetailsDoc;
+  @ApiProperty({ type: DateDetails }) utc_start_date_details: DateDetails;
   @ApiProperty() utc_end_date: string;
-  @ApiProperty({ type: DateDetailsDoc }) utc_end_date_details: DateDetailsDoc;
+  @ApiProperty({ type: DateDetails }) utc_end_date_details: DateDetails;
   @ApiProperty({ example: 'America/New_York' }) timezone: string;
   @ApiProperty({ example: 'EST' }) timezone_abbr: string;
   @ApiProperty({ example: '$10' }) cost: string;
-  @ApiProperty({ type: CostDetailsDoc }) cost_details: CostDetailsDoc;
+  @ApiProperty({ type: CostDetails }) cost_details: CostDetails;
   @ApiProperty({ description: 'Event website, or the event URL when none' }) website: string;
   @ApiProperty() show_map: boolean;
   @ApiProperty() show_map_link: boolean;
   @ApiProperty() hide_from_listings: boolean;
   @ApiProperty() sticky: boolean;
   @ApiProperty() featured: boolean;
-  @ApiProperty({ type: [EmbeddedTermResponse], description: 'Category term objects' }) categories: unknown[];
-  @ApiProperty({ type: [EmbeddedTermResponse], description: 'Tag term objects' }) tags: unknown[];
+  @ApiProperty({ type: [EmbeddedTermResponse], description: 'Category term objects' }) categories: EmbeddedTermResponse[];
+  @ApiProperty({ type: [EmbeddedTermResponse], description: 'Tag term objects' }) tags: EmbeddedTermResponse[];
   @ApiProperty({
     description: 'A venue object, [] when none, an array of venues when several',
     oneOf: [{ $ref: getSchemaPath(VenueResponse) }, { type: 'array', items: { $ref: getSchemaPath(VenueResponse) } }],
   })
-  venue: unknown;
-  @ApiProperty({ type: [OrganizerResponse], description: 'Organizer objects' }) organizer: unknown[];
+  venue: VenueResponse | VenueResponse[];
+  @ApiProperty({ type: [OrganizerResponse], description: 'Organizer objects' }) organizer: OrganizerResponse[];
   @ApiProperty({ type: 'array', items: { type: 'object' } }) custom_fields: unknown[];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'schema.org Event; single GET only' }) json_ld?: Record<
     string,
@@ -100,16 +91,16 @@ export class EventResponseDoc {
   })
   series_id: number | null;
   @ApiProperty({
-    type: EventRecurrenceDoc,
+    type: Recurrence,
     nullable: true,
     description: 'The series’ rule, wall-clock dates in the event time zone; null outside a series',
   })
-  recurrence: EventRecurrenceDoc | null;
+  recurrence: Recurrence | null;
 }
 
 @ApiSchema({ name: 'EventList' })
 export class EventListResponse {
-  @ApiProperty({ type: [EventResponseDoc] }) events: EventResponseDoc[];
+  @ApiProperty({ type: [EventResponse] }) events: EventResponse[];
   @ApiProperty() rest_url: string;
   @ApiPropertyOptional() next_rest_url?: string;
   @ApiPropertyOptional() previous_rest_url?: string;

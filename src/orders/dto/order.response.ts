@@ -1,24 +1,24 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { AttendeeResponseDoc } from '../../attendees/dto/attendee.response';
-import { ORDER_STATUSES } from '../order.entity';
+import { AttendeeResponse } from '../../attendees/dto/attendee.response';
+import { ORDER_STATUSES, type OrderStatus } from '../order.entity';
 
 @ApiSchema({ name: 'Purchaser' })
-export class PurchaserDoc {
+export class Purchaser {
   @ApiProperty() name: string;
   @ApiProperty() email: string;
 }
 
-/** The order (decisions.md "Checkout request"; OpenAPI view of `OrderResponse` in orders.mapper.ts). */
+/** The order (decisions.md "Checkout request"), keys in this order. */
 @ApiSchema({ name: 'Order' })
-export class OrderResponseDoc {
+export class OrderResponse {
   @ApiProperty() id: number;
-  @ApiProperty({ enum: ORDER_STATUSES }) status: string;
+  @ApiProperty({ enum: ORDER_STATUSES }) status: OrderStatus;
   @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
   @ApiProperty({ example: '50.00', description: 'Exact decimal' }) total: string;
   @ApiProperty({ example: 'USD' }) currency: string;
-  @ApiProperty({ type: PurchaserDoc }) purchaser: PurchaserDoc;
-  @ApiProperty({ type: [AttendeeResponseDoc], description: 'One attendee per unit, with the manager fields (email, security_code...)' })
-  attendees: AttendeeResponseDoc[];
+  @ApiProperty({ type: Purchaser }) purchaser: Purchaser;
+  @ApiProperty({ type: [AttendeeResponse], description: 'One attendee per unit, with the manager fields (email, security_code...)' })
+  attendees: AttendeeResponse[];
   @ApiProperty({ description: 'Creation date, site time zone (YYYY-MM-DD HH:MM:SS)' }) created: string;
   @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
 }
@@ -28,5 +28,5 @@ export class OrderListResponse {
   @ApiProperty() rest_url: string;
   @ApiProperty() total: number;
   @ApiProperty() total_pages: number;
-  @ApiProperty({ type: [OrderResponseDoc] }) orders: OrderResponseDoc[];
+  @ApiProperty({ type: [OrderResponse] }) orders: OrderResponse[];
 }
