@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { CountCache } from '../common/caching/count-cache';
 import { listVisibility } from '../posts/post-permissions';
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
+import type { ListedEvent } from './event-documents';
 import { EventListing, EventListingDimension } from './event-listing.entity';
 import { Event } from './event.entity';
 
@@ -33,6 +34,7 @@ interface ListingRange {
 
 interface RangeRow {
   eventId: number | string;
+  documentVersion: number | string;
   startUtc: Date | string;
   publishedAt: Date | string;
 }
@@ -182,21 +184,21 @@ export class EventListingsReader {
     }
   }
 
-  /** The events of one page (`offset`, `limit`), in the list's order. */
-  async page(selection: ListingSelection, offset: number, limit: number): Promise<Event[]> {
+  /** The events of one page (`offset`, `limit`), in the list's order, with their document versions. */
+  async page(selection: ListingSelection, offset: number, limit: number): Promise<ListedEvent[]> {
     const ranges: ListingRange[] = [...new Set(selection.values)].flatMap((value) => [
       ...selection.statuses.map((status) => ({ value, status })),
       ...selection.ownStatuses.map((status) => ({ value, status, authorId: selection.authorId })),
     ]);
-    let ids: number[];
+    let rows: RangeRow[];
     if (ranges.length === 0) {
-      ids = [];
+      rows = [];
     } else if (ranges.length === 1) {
-      ids = (await this.range(selection, ranges[0]).offset(offset).limit(limit).getRawMany<RangeRow>()).map((row) => Number(row.eventId));
+      rows = await this.range(selection, ranges[0]).offset(offset).limit(limit).getRawMany<RangeRow>();
     } else {
       // Each range's first offset + limit rows hold the merged page's; an event listed under two
       // values comes with the same sort key from both, and is kept once.
-      const rows = (
+      const merged = (
         await Promise.all(
           ranges.map((range) =>
             this.range(selection, range)
@@ -205,17 +207,22 @@ export class EventListingsReader {
           ),
         )
       ).flat();
-      rows.sort(compareRows);
+      merged.sort(compareRows);
       const seen = new Set<number>();
-      ids = [];
-      for (const row of rows) {
+      rows = [];
+      for (const row of merged) {
         const id = Number(row.eventId);
         if (seen.has(id)) continue;
         seen.add(id);
-        ids.push(id);
+        rows.push(row);
       }
-      ids = ids.slice(offset, offset + limit);
+      rows = rows.slice(offset, offset + limit);
     }
+    return rows.map((row) => ({ id: Number(row.eventId), documentVersion: Number(row.documentVersion) }));
+  }
+
+  /** The rows of these events, in the order of `ids` (those found). */
+  async events(ids: number[]): Promise<Event[]> {
     if (ids.length === 0) return [];
     const events = await this.dataSource.manager.find(Event, { where: { id: In(ids) } });
     const byId = new Map(events.map((event) => [event.id, event]));
@@ -250,6 +257,9 @@ export class EventListingsReader {
       .select('listing.eventId', 'eventId')
       .addSelect('listing.startUtc', 'startUtc')
       .addSelect('listing.publishedAt', 'publishedAt')
+      // By primary key, row by row of the range: the page carries the keys of the cached documents (EventDocuments).
+      .innerJoin(Event, 'event', 'event.id = listing.eventId')
+      .addSelect('event.documentVersion', 'documentVersion')
       .where('listing.dim = :dim', { dim: selection.dim })
       .andWhere('listing.value = :value', { value: range.value })
       .andWhere('listing.status = :status', { status: range.status });
