@@ -76,6 +76,11 @@ export class EventDocuments {
         : null;
   }
 
+  /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
+  get cachedBytes(): number {
+    return this.documents?.calculatedSize ?? 0;
+  }
+
   /**
    * The list responses of a page's events, in order. Events without their row are read in one
    * statement when their document is not cached; the relations of every missing document in the
