@@ -17,6 +17,8 @@ export interface ListedEvent {
   id: number;
   documentVersion: number;
   event?: Event;
+  /** The stored counts of its terms (`category:3`, `tag:5`), when the page query read them. */
+  termCounts?: TermCounts;
 }
 
 /**
@@ -31,8 +33,8 @@ interface EventDocument {
   hasTerms: boolean;
 }
 
-/** The terms' stored counts of published events, by kind and id. */
-type TermCounts = Map<string, number>;
+/** The terms' stored counts of published events, by kind and id (`category:3`). */
+export type TermCounts = Map<string, number>;
 
 /**
  * Each document is counted as twice the length of its JSON: about what V8 holds for its strings
@@ -93,8 +95,7 @@ export class EventDocuments {
     this.metrics.eventDocuments('hit', listed.length - missing.length);
     this.metrics.eventDocuments('miss', missing.length);
     const built = await this.build(missing, context, identity, loadEvents);
-    const cachedWithTerms = documents.some((document) => document?.hasTerms);
-    const counts = cachedWithTerms ? await this.termCounts(documents.flatMap((document) => (document ? [document.response] : []))) : null;
+    const counts = await this.pageTermCounts(listed, documents);
     return listed.map((entry, index) => {
       const document = documents[index] ?? built.get(entry.id)!;
       const { json_ld: _jsonLd, ...listResponse } = withTermCounts(document.response, counts);
@@ -121,6 +122,13 @@ export class EventDocuments {
     const { offers: _costOffers, ...jsonLd } = response.json_ld!;
     const { ticketed, series_id, recurrence, json_ld: _jsonLd, ...beforeJsonLd } = response;
     return { ...beforeJsonLd, json_ld: offers ? { ...jsonLd, offers } : jsonLd, ticketed, series_id, recurrence };
+  }
+
+  /** The counts of the terms the cached documents embed: as the page query read them, else in one statement. */
+  private async pageTermCounts(listed: ListedEvent[], documents: Array<EventDocument | undefined>): Promise<TermCounts | null> {
+    if (!documents.some((document) => document?.hasTerms)) return null;
+    if (listed.every((entry) => entry.termCounts)) return new Map(listed.flatMap((entry) => [...entry.termCounts!]));
+    return this.termCounts(documents.flatMap((document) => (document ? [document.response] : [])));
   }
 
   private async build(
