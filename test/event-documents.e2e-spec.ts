@@ -245,7 +245,7 @@ describe('Cached event documents on two instances (e2e)', () => {
       try {
         check(await expectReaderFresh());
       } catch (error) {
-        throw new Error(`after the ${name}: ${(error as Error).message}`);
+        throw new Error(`after the ${name}: ${(error as Error).message}`, { cause: error });
       }
     }
   });

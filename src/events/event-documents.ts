@@ -37,8 +37,8 @@ interface EventDocument {
 export type TermCounts = Map<string, number>;
 
 /**
- * Each document is counted as twice the length of its JSON: about what V8 holds for its strings
- * and objects (measured with heap snapshots of a page of 25: 1.6 to 2.2 times).
+ * A document is counted as twice the length of its JSON, an estimate of what the heap holds for
+ * it: V8 keeps its strings at one or two bytes a character, and the objects around them.
  */
 function documentBytes(document: EventDocument): number {
   return 2 * JSON.stringify(document.response).length + 200;
