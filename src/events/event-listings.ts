@@ -183,8 +183,8 @@ export class EventListingsReader {
       const compound = [
         'BEGIN NOT ATOMIC',
         'DECLARE inside BIGINT; DECLARE overrun_start DATETIME(3);',
-        `SELECT COALESCE(${inside}, 0), GREATEST(:windowStart, DATE_SUB(:windowEnd, INTERVAL COALESCE(MAX(longest), 0) + 1 SECOND)) INTO inside, overrun_start ${days};`,
-        `SELECT inside + ${edges('overrun_start')} AS n;`,
+        `SELECT ${inside}, GREATEST(:windowStart, DATE_SUB(:windowEnd, INTERVAL COALESCE(MAX(longest), 0) + 1 SECOND)) INTO inside, overrun_start ${days};`,
+        `SELECT ${edges('overrun_start')} + COALESCE(inside, 0) AS n;`,
         'END',
       ].join('\n');
       try {
