@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import request from 'supertest';
+import { EventDocumentVersions1764910000000 } from '../src/database/migrations/1764910000000-EventDocumentVersions';
 import { EventDocuments } from '../src/events/event-documents';
 import { Event } from '../src/events/event.entity';
 import { MetricsService } from '../src/metrics/metrics.service';
@@ -319,4 +320,37 @@ describe('Cached event documents on two instances (e2e)', () => {
       await tiny.close();
     }
   }, 120_000);
+
+  it('reverts its migration whole (column and triggers) and applies it again', async () => {
+    const runner = writer.dataSource.createQueryRunner();
+    const migration = new EventDocumentVersions1764910000000();
+    const triggers = async () =>
+      (
+        (await runner.query(
+          writer.dataSource.options.type === 'mysql'
+            ? "SELECT TRIGGER_NAME AS name FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME LIKE '%\\_document'"
+            : "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_document' ESCAPE '\\'",
+        )) as Array<{ name: string }>
+      ).map((row) => row.name);
+    try {
+      expect((await triggers()).length).toBeGreaterThan(20);
+      await migration.down(runner);
+      expect(await runner.hasColumn('events', 'document_version')).toBe(false);
+      expect(await triggers()).toEqual([]);
+      // No trigger left refers to the column: the events and their links still take writes.
+      await runner.query('UPDATE events SET featured = 1 WHERE id = ?', [event.id]);
+      await runner.query('DELETE FROM event_tag_links WHERE event_id = ?', [event.id]);
+    } finally {
+      if (!(await runner.hasColumn('events', 'document_version'))) await migration.up(runner);
+      await runner.release();
+    }
+    const version = async () => (await writer.dataSource.getRepository(Event).findOneByOrFail({ id: event.id as number })).documentVersion;
+    const before = await version();
+    await request(writer.server)
+      .post(`${EVENTS}/venues/${venue.id as number}`)
+      .set('Authorization', admin)
+      .send({ city: 'Nice' })
+      .expect(200);
+    expect(await version()).toBeGreaterThan(before);
+  }, 60_000);
 });

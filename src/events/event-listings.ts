@@ -135,7 +135,7 @@ export class EventListingsReader {
    * start within the longest duration (the counters' bound over the window's days) before E. Each
    * is a short range: at most one counter per day, and the rows of about two days plus that
    * longest duration. The caller's own events of other statuses (authors, contributors) are few
-   * and counted from the rows.
+   * and counted from the rows. One statement, the longest duration bounding the last range inside it.
    */
   private async countOneValue(selection: ListingSelection, value: number): Promise<number> {
     const start = selection.windowStart;

@@ -7,7 +7,9 @@ import { createTrigger, isMysql, Trigger } from '../migration-helpers';
  * organizer or term, its tickets' providers, its series. The cached event documents are keyed by
  * it (src/events/event-documents.ts), so a write committed by any instance changes the key every
  * instance reads with its page. Counters that change constantly (stored term counts, ticket
- * capacity and sales) do not move it: the responses read them per request.
+ * capacity and sales) do not move it: the responses read them per request. Reverted and applied
+ * again, the versions start over: restart the instances then, or their caches may hold a version
+ * the counter reaches again.
  */
 
 const bump = (eventId: string) => `UPDATE events SET document_version = document_version + 1 WHERE id = ${eventId}`;
