@@ -81,7 +81,30 @@ const SMALL_TABLE_ROWS = 1000;
     } finally {
       spy.mockRestore();
     }
-    return statements.filter(([sql]) => /^\s*SELECT/i.test(sql) && !/cache_generations/.test(sql));
+    return statements.flatMap(compoundSelects).filter(([sql]) => /^\s*SELECT/i.test(sql) && !/cache_generations/.test(sql));
+  }
+
+  /**
+   * The SELECTs of an anonymous compound statement (an events list's total, EventListingsReader),
+   * each with its parameters, its variables read as NULL and now: the plans do not depend on them.
+   */
+  function compoundSelects([sql, parameters]: [string, unknown[]]): Array<[string, unknown[]]> {
+    if (!/^\s*BEGIN NOT ATOMIC/.test(sql)) return [[sql, parameters]];
+    let next = 0;
+    return sql
+      .replace(/^\s*BEGIN NOT ATOMIC|END\s*$/g, '')
+      .split(';')
+      .flatMap((part) => {
+        const used = (part.match(/\?/g) ?? []).length;
+        const own = parameters.slice(next, next + used);
+        next += used;
+        if (!/^\s*SELECT/i.test(part)) return [];
+        const select = part
+          .replace(/ INTO inside, overrun_start/, '')
+          .replace(/\binside\b/g, 'NULL')
+          .replace(/\boverrun_start\b/g, 'UTC_TIMESTAMP()');
+        return [[select.trim(), own] as [string, unknown[]]];
+      });
   }
 
   /** The table an alias of a TypeORM statement stands for (the alias itself when it is a table name). */
@@ -170,7 +193,9 @@ const SMALL_TABLE_ROWS = 1000;
       const sorts: string[] = [];
       for (const [sql, parameters] of pages) {
         const plan = await testApp.dataSource.query<PlanRow[]>(`EXPLAIN ${sql}`, parameters);
-        expect(plan.map((row) => [row.table, row.key])).toEqual([['listing', 'PRIMARY']]);
+        // The range, then by primary key for each of its rows: the event's document version and its terms' counts.
+        expect(plan[0]).toMatchObject({ table: 'listing', key: 'PRIMARY' });
+        expect(plan.filter((row) => row.key !== 'PRIMARY')).toEqual([]);
         for (const row of plan) if (/temporary|filesort/i.test(row.Extra ?? '')) sorts.push(`${row.Extra} in: ${sql.slice(0, 200)}`);
       }
       expect(sorts).toEqual([]);

@@ -137,6 +137,12 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
     expect(config.trustProxy).toBe('loopback');
   });
 
+  it('reads EVENT_DOCUMENT_CACHE_MB in whole MB: 32 by default, 0 turning the cache off', () => {
+    expect(loadAppConfig(base()).eventDocumentCacheMb).toBe(32);
+    expect(loadAppConfig({ ...base(), EVENT_DOCUMENT_CACHE_MB: '0' }).eventDocumentCacheMb).toBe(0);
+    expect(() => loadAppConfig({ ...base(), EVENT_DOCUMENT_CACHE_MB: '-1' })).toThrow(/EVENT_DOCUMENT_CACHE_MB/);
+  });
+
   it('reads COUNT_CACHE_MB in whole MB: 4 by default, 0 turning the cache off', () => {
     expect(loadAppConfig(base()).countCacheMb).toBe(4);
     expect(loadAppConfig({ ...base(), COUNT_CACHE_MB: '16' }).countCacheMb).toBe(16);

@@ -38,6 +38,8 @@ export interface AppConfig {
   countCacheSeconds: number;
   /** Most memory the cached list counts may take, in MB (src/common/caching/count-cache.ts); 0: counts are never cached. */
   countCacheMb: number;
+  /** Most memory the cached event documents may take, in MB (src/events/event-documents.ts); 0: documents are built on every request. */
+  eventDocumentCacheMb: number;
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
   notifications: NotificationsConfig;
@@ -439,6 +441,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),
     countCacheSeconds: readNonNegativeInt(env, 'COUNT_CACHE_SECONDS', 300),
     countCacheMb: readNonNegativeInt(env, 'COUNT_CACHE_MB', 4),
+    eventDocumentCacheMb: readNonNegativeInt(env, 'EVENT_DOCUMENT_CACHE_MB', 32),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     notifications: readNotifications(env),
   };

@@ -33,3 +33,28 @@ export function timestampColumns(queryRunner: QueryRunner): TableColumnOptions[]
     { name: 'updated_at', type: 'datetime', precision, default: now },
   ];
 }
+
+/** A row trigger written once for both dialects (createTrigger). */
+export interface Trigger {
+  name: string;
+  /** e.g. `AFTER INSERT ON events` */
+  timing: string;
+  /** SQLite only: limits an update trigger to these columns. */
+  columns?: string[];
+  /** Runs the body only when true (both dialects). */
+  when?: string;
+  body: string[];
+}
+
+/** The CREATE TRIGGER statement of `trigger` in the dialect: MySQL guards the body with IF, SQLite with WHEN. */
+export function createTrigger(mysql: boolean, trigger: Trigger): string {
+  const [timing, event, , table] = trigger.timing.split(' ');
+  if (mysql) {
+    const body = trigger.body.map((statement) => `${statement};`).join(' ');
+    const guarded = trigger.when ? `IF ${trigger.when} THEN ${body} END IF;` : body;
+    return `CREATE TRIGGER ${trigger.name} ${timing} ${event} ON ${table} FOR EACH ROW BEGIN ${guarded} END`;
+  }
+  const of = trigger.columns ? ` OF ${trigger.columns.join(', ')}` : '';
+  const when = trigger.when ? ` WHEN ${trigger.when}` : '';
+  return `CREATE TRIGGER ${trigger.name} ${timing} ${event}${of} ON ${table} FOR EACH ROW${when} BEGIN ${trigger.body.map((statement) => `${statement};`).join(' ')} END`;
+}

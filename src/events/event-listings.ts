@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { CountCache } from '../common/caching/count-cache';
 import { listVisibility } from '../posts/post-permissions';
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
+import type { ListedEvent } from './event-documents';
 import { EventListing, EventListingDimension } from './event-listing.entity';
 import { Event } from './event.entity';
 
@@ -33,6 +34,10 @@ interface ListingRange {
 
 interface RangeRow {
   eventId: number | string;
+  documentVersion: number | string;
+  /** `id:count,...` of the event's categories and tags. */
+  categoryCounts: string | null;
+  tagCounts: string | null;
   startUtc: Date | string;
   publishedAt: Date | string;
 }
@@ -64,6 +69,14 @@ function utcDay(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 
+function termCounts(kind: 'category' | 'tag', pairs: string | null): Array<[string, number]> {
+  if (!pairs) return [];
+  return pairs.split(',').map((pair) => {
+    const [id, count] = pair.split(':');
+    return [`${kind}:${Number(id)}`, Number(count)];
+  });
+}
+
 function sortKey(value: Date | string): number | string {
   return value instanceof Date ? value.getTime() : value;
 }
@@ -85,6 +98,9 @@ function compareRows(a: RangeRow, b: RangeRow): number {
  */
 @Injectable()
 export class EventListingsReader {
+  /** Whether the server runs anonymous compound statements (MariaDB); unknown until tried. */
+  private compoundStatements: boolean | undefined;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly counts: CountCache,
@@ -119,7 +135,7 @@ export class EventListingsReader {
    * start within the longest duration (the counters' bound over the window's days) before E. Each
    * is a short range: at most one counter per day, and the rows of about two days plus that
    * longest duration. The caller's own events of other statuses (authors, contributors) are few
-   * and counted from the rows.
+   * and counted from the rows. One statement, the longest duration bounding the last range inside it.
    */
   private async countOneValue(selection: ListingSelection, value: number): Promise<number> {
     const start = selection.windowStart;
@@ -149,25 +165,51 @@ export class EventListingsReader {
         parameters,
       );
     }
-    const [days] = await this.query<{ inside: string | number | null; longest: string | number | null }>(
-      `SELECT SUM(CASE WHEN day > :firstDay AND day < :lastDay THEN events ELSE 0 END) AS inside, MAX(longest) AS longest
-       FROM event_listing_days WHERE dim = :dim AND value = :value AND status IN (:...statuses) AND day >= :firstDay AND day <= :lastDay`,
-      parameters,
-    );
-    const longestMs = Math.max(0, Number(days?.longest ?? 0)) * 1000;
-    parameters.overrunStart = new Date(Math.max(start.getTime(), end.getTime() - longestMs - 1000));
-    const edges = await this.scalar(
-      `SELECT (SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND start_utc < :afterFirstDay)
+    const days =
+      'FROM event_listing_days WHERE dim = :dim AND value = :value AND status IN (:...statuses) AND day >= :firstDay AND day <= :lastDay';
+    const inside = 'SUM(CASE WHEN day > :firstDay AND day < :lastDay THEN events ELSE 0 END)';
+    const edges = (overrunStart: string) => `(SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND start_utc < :afterFirstDay)
         + (SELECT COUNT(1) ${rows} AND start_utc >= :lastDayStart AND start_utc <= :windowEnd)
-        - (SELECT COUNT(1) ${rows} AND start_utc >= :overrunStart AND start_utc <= :windowEnd AND end_utc > :windowEnd)
-        + ${own} AS n`,
+        - (SELECT COUNT(1) ${rows} AND start_utc >= ${overrunStart} AND start_utc <= :windowEnd AND end_utc > :windowEnd)
+        + ${own}`;
+    if (this.dataSource.options.type !== 'mysql') {
+      // SQLite reads a range bounded by a subquery's value through the index.
+      const overrunStart = `MAX(:windowStart, (SELECT strftime('%Y-%m-%d %H:%M:%f', :windowEnd, '-' || (COALESCE(MAX(longest), 0) + 1) || ' seconds') ${days}))`;
+      return this.scalar(`SELECT COALESCE((SELECT ${inside} ${days}), 0) + ${edges(overrunStart)} AS n`, parameters);
+    }
+    if (this.compoundStatements !== false) {
+      // MariaDB's range optimiser does not bound a range by a subquery's value, but by a variable
+      // of a compound statement: one round trip still.
+      const compound = [
+        'BEGIN NOT ATOMIC',
+        'DECLARE inside BIGINT; DECLARE overrun_start DATETIME(3);',
+        `SELECT ${inside}, GREATEST(:windowStart, DATE_SUB(:windowEnd, INTERVAL COALESCE(MAX(longest), 0) + 1 SECOND)) INTO inside, overrun_start ${days};`,
+        `SELECT ${edges('overrun_start')} + COALESCE(inside, 0) AS n;`,
+        'END',
+      ].join('\n');
+      try {
+        const count = await this.scalar(compound, parameters);
+        this.compoundStatements = true;
+        return count;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'ER_PARSE_ERROR' || this.compoundStatements === true) throw error;
+        this.compoundStatements = false;
+      }
+    }
+    // MySQL has no compound statements outside stored programs: the counters first, then the rows.
+    const [counters] = await this.query<{ inside: string | number | null; longest: string | number | null }>(
+      `SELECT ${inside} AS inside, MAX(longest) AS longest ${days}`,
       parameters,
     );
-    return Number(days?.inside ?? 0) + edges;
+    const longestMs = Math.max(0, Number(counters?.longest ?? 0)) * 1000;
+    parameters.overrunStart = new Date(Math.max(start.getTime(), end.getTime() - longestMs - 1000));
+    return Number(counters?.inside ?? 0) + (await this.scalar(`SELECT ${edges(':overrunStart')} AS n`, parameters));
   }
 
   private async scalar(sql: string, parameters: Record<string, unknown>): Promise<number> {
-    const [row] = await this.query<{ n: string | number | null }>(sql, parameters);
+    const result = await this.query<{ n: string | number | null } | Array<{ n: string | number | null }>>(sql, parameters);
+    // A compound statement answers its SELECT's rows first, then the statement's own result.
+    const row = Array.isArray(result[0]) ? result[0][0] : result[0];
     return Number(row?.n ?? 0);
   }
 
@@ -182,21 +224,21 @@ export class EventListingsReader {
     }
   }
 
-  /** The events of one page (`offset`, `limit`), in the list's order. */
-  async page(selection: ListingSelection, offset: number, limit: number): Promise<Event[]> {
+  /** The events of one page (`offset`, `limit`), in the list's order, with their document versions. */
+  async page(selection: ListingSelection, offset: number, limit: number): Promise<ListedEvent[]> {
     const ranges: ListingRange[] = [...new Set(selection.values)].flatMap((value) => [
       ...selection.statuses.map((status) => ({ value, status })),
       ...selection.ownStatuses.map((status) => ({ value, status, authorId: selection.authorId })),
     ]);
-    let ids: number[];
+    let rows: RangeRow[];
     if (ranges.length === 0) {
-      ids = [];
+      rows = [];
     } else if (ranges.length === 1) {
-      ids = (await this.range(selection, ranges[0]).offset(offset).limit(limit).getRawMany<RangeRow>()).map((row) => Number(row.eventId));
+      rows = await this.range(selection, ranges[0]).offset(offset).limit(limit).getRawMany<RangeRow>();
     } else {
       // Each range's first offset + limit rows hold the merged page's; an event listed under two
       // values comes with the same sort key from both, and is kept once.
-      const rows = (
+      const merged = (
         await Promise.all(
           ranges.map((range) =>
             this.range(selection, range)
@@ -205,17 +247,26 @@ export class EventListingsReader {
           ),
         )
       ).flat();
-      rows.sort(compareRows);
+      merged.sort(compareRows);
       const seen = new Set<number>();
-      ids = [];
-      for (const row of rows) {
+      rows = [];
+      for (const row of merged) {
         const id = Number(row.eventId);
         if (seen.has(id)) continue;
         seen.add(id);
-        ids.push(id);
+        rows.push(row);
       }
-      ids = ids.slice(offset, offset + limit);
+      rows = rows.slice(offset, offset + limit);
     }
+    return rows.map((row) => ({
+      id: Number(row.eventId),
+      documentVersion: Number(row.documentVersion),
+      termCounts: new Map([...termCounts('category', row.categoryCounts), ...termCounts('tag', row.tagCounts)]),
+    }));
+  }
+
+  /** The rows of these events, in the order of `ids` (those found). */
+  async events(ids: number[]): Promise<Event[]> {
     if (ids.length === 0) return [];
     const events = await this.dataSource.manager.find(Event, { where: { id: In(ids) } });
     const byId = new Map(events.map((event) => [event.id, event]));
@@ -250,6 +301,11 @@ export class EventListingsReader {
       .select('listing.eventId', 'eventId')
       .addSelect('listing.startUtc', 'startUtc')
       .addSelect('listing.publishedAt', 'publishedAt')
+      // By primary key, row by row of the range: the page carries the keys of the cached documents (EventDocuments).
+      .innerJoin(Event, 'event', 'event.id = listing.eventId')
+      .addSelect('event.documentVersion', 'documentVersion')
+      .addSelect(this.termCountsOf('event_category_links', 'category_id', 'event_categories'), 'categoryCounts')
+      .addSelect(this.termCountsOf('event_tag_links', 'tag_id', 'event_tags'), 'tagCounts')
       .where('listing.dim = :dim', { dim: selection.dim })
       .andWhere('listing.value = :value', { value: range.value })
       .andWhere('listing.status = :status', { status: range.status });
@@ -258,6 +314,15 @@ export class EventListingsReader {
       .orderBy('listing.startUtc', 'ASC')
       .addOrderBy('listing.publishedAt', 'ASC')
       .addOrderBy('listing.eventId', 'ASC');
+  }
+
+  /** The stored counts of the event's terms of one kind, as `id:count,...`: read with the page, they are as fresh as its rows. */
+  private termCountsOf(links: string, column: string, terms: string): string {
+    const pair =
+      this.dataSource.options.type === 'mysql'
+        ? "CONCAT(term.id, ':', term.published_event_count)"
+        : "term.id || ':' || term.published_event_count";
+    return `(SELECT GROUP_CONCAT(${pair}) FROM ${links} link INNER JOIN ${terms} term ON term.id = link.${column} WHERE link.event_id = listing.eventId)`;
   }
 
   private inWindow(query: SelectQueryBuilder<EventListing>, selection: ListingSelection): SelectQueryBuilder<EventListing> {

@@ -58,4 +58,8 @@ export class Event extends PostEntity {
   /** Whether the public may see the event's attendee list (names only). */
   @Column({ name: 'show_attendee_list', type: 'boolean', default: false })
   showAttendeeList: boolean;
+
+  /** Moved by database triggers whenever anything the event's response shows changes (the document cache's key). */
+  @Column({ name: 'document_version', type: 'int', default: 1, insert: false, update: false })
+  documentVersion: number;
 }

@@ -80,7 +80,7 @@ function offerPrice(price: string): string {
 }
 
 /** One Offer per published ticket: its price, sold out or not, and its sale window. */
-function ticketOffersJsonLd(
+export function ticketOffersJsonLd(
   event: Event,
   tickets: EventTicketOffer[],
   response: EventResponse,

@@ -6,6 +6,8 @@ import { TagsModule } from '../tags/tags.module';
 import { EventsIcsController } from '../ics/events-ics.controller';
 import { EventsIcsService } from '../ics/events-ics.service';
 import { VenuesModule } from '../venues/venues.module';
+import { MetricsModule } from '../metrics/metrics.module';
+import { EventDocuments } from './event-documents';
 import { EventHooks } from './event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventListingDay } from './event-listing-day.entity';
@@ -24,10 +26,11 @@ import { EventsService } from './events.service';
     OrganizersModule,
     CategoriesModule,
     TagsModule,
+    MetricsModule,
   ],
   // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
   controllers: [EventsIcsController, EventsController],
-  providers: [EventsService, EventListingsReader, EventRelationsLoader, EventHooks, EventSeriesHooks, EventsIcsService],
+  providers: [EventsService, EventDocuments, EventListingsReader, EventRelationsLoader, EventHooks, EventSeriesHooks, EventsIcsService],
   exports: [EventsService, EventHooks, EventSeriesHooks, EventRelationsLoader],
 })
 export class EventsModule {}

@@ -37,6 +37,7 @@ import type { EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import { parseCostInput } from './event-cost';
+import { EventDocuments, ListedEvent } from './event-documents';
 import { EventHooks } from './event-hooks';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
@@ -115,13 +116,14 @@ export class EventsService {
     private readonly listings: EventListingsReader,
     private readonly outbox: OutboxService,
     private readonly series: EventSeriesHooks,
+    private readonly documents: EventDocuments,
   ) {}
 
   // ---------------------------------------------------------------- reading
 
   async get(selector: EventSelector, context: RequestContext): Promise<EventResponse> {
     const event = await this.findReadable(selector, context);
-    return this.present(event, context, true);
+    return this.documents.single(event, context);
   }
 
   /**
@@ -143,7 +145,7 @@ export class EventsService {
     let events: Event[] = [];
     if (total > 0)
       events = listing
-        ? await this.listings.page(listing, 0, limit)
+        ? await this.listings.events((await this.listings.page(listing, 0, limit)).map((listed) => listed.id))
         : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
@@ -156,16 +158,18 @@ export class EventsService {
     const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
-    let events: Event[] = [];
+    let listed: ListedEvent[] = [];
     if (total > 0) {
-      events = listing
+      listed = listing
         ? await this.listings.page(listing, paging.offset, paging.perPage)
-        : await this.pageQuery(builder, narrowed, total).offset(paging.offset).limit(paging.perPage).getMany();
+        : (await this.pageQuery(builder, narrowed, total).offset(paging.offset).limit(paging.perPage).getMany()).map((event) => ({
+            id: event.id,
+            documentVersion: event.documentVersion,
+            event,
+          }));
     }
-    const related = await this.relations.load(events.map((event) => event.id));
-    const currency = this.config.currency;
     return {
-      events: events.map((event) => toEventResponse(event, related.get(event.id)!, context, { jsonLd: false, currency })),
+      events: await this.documents.page(listed, context, (ids) => this.listings.events(ids)),
       links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo, paging.page, totalPages),
       total,
       totalPages,
@@ -266,7 +270,7 @@ export class EventsService {
     if (input.recurrence !== undefined && input.recurrence !== null && this.series.handler)
       return this.series.handler.create(input, user, context);
     const saved = await runInTransaction(this.dataSource, (manager) => this.createWithin(manager, input, user), EVENT_WRITE);
-    return this.present(saved, context, false);
+    return this.present(saved, context);
   }
 
   /**
@@ -420,7 +424,7 @@ export class EventsService {
     const handled = this.series.handler ? await this.series.handler.update(selector, input, scope, user, context) : null;
     if (handled) return handled;
     const saved = await runInTransaction(this.dataSource, (manager) => this.updateWithin(manager, selector, input, user), EVENT_WRITE);
-    return this.present(saved, context, false);
+    return this.present(saved, context);
   }
 
   /** The single-event update inside the caller's transaction. */
@@ -474,15 +478,15 @@ export class EventsService {
 
   /** An event just written, as write routes answer it. */
   respond(event: Event, context: RequestContext): Promise<EventResponse> {
-    return this.present(event, context, false);
+    return this.present(event, context);
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private async present(event: Event, context: RequestContext, jsonLd: boolean): Promise<EventResponse> {
+  /** Write routes answer what they wrote, built from the rows (the row in hand lacks its new document version). */
+  private async present(event: Event, context: RequestContext): Promise<EventResponse> {
     const related = (await this.relations.load([event.id])).get(event.id)!;
-    if (jsonLd && related.ticketed) related.ticketOffers = await this.hooks.ticketOffers(event.id);
-    return toEventResponse(event, related, context, { jsonLd, currency: this.config.currency });
+    return toEventResponse(event, related, context, { jsonLd: false, currency: this.config.currency });
   }
 
   private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {

@@ -21,6 +21,7 @@ export class MetricsService {
   private readonly httpDuration: Histogram<HttpLabels>;
   private readonly ticketsSoldCounter: Counter<'provider'>;
   private readonly checkoutsFailedCounter: Counter<'reason'>;
+  private readonly eventDocumentsCounter: Counter<'result'>;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
     const registers = [this.registry];
@@ -52,6 +53,13 @@ export class MetricsService {
       labelNames: ['reason'],
       registers,
     });
+    this.eventDocumentsCounter = new Counter({
+      name: 'cal_event_document_cache_total',
+      help: 'Event documents looked up in the per-instance cache (hit, miss) and dropped from it to stay under its size (eviction)',
+      labelNames: ['result'],
+      registers,
+    });
+    for (const result of ['hit', 'miss', 'eviction']) this.eventDocumentsCounter.inc({ result }, 0);
     if (dataSource.options.type === 'mysql') this.registerPoolGauges(dataSource);
   }
 
@@ -67,6 +75,10 @@ export class MetricsService {
 
   checkoutFailed(reason: string): void {
     this.checkoutsFailedCounter.inc({ reason });
+  }
+
+  eventDocuments(result: 'hit' | 'miss' | 'eviction', count = 1): void {
+    if (count > 0) this.eventDocumentsCounter.inc({ result }, count);
   }
 
   /** The exposition text and its content type. */

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { isMysql } from '../migration-helpers';
+import { createTrigger, isMysql, Trigger } from '../migration-helpers';
 
 /**
  * The events list's read model (see src/events/event-listings.ts): one row per listed event and
@@ -85,17 +85,6 @@ function venueGeolocRows(mysql: boolean, venue: string, except: boolean): string
   ];
 }
 
-interface Trigger {
-  name: string;
-  /** e.g. `AFTER INSERT ON events` */
-  timing: string;
-  /** SQLite only: limits an update trigger to these columns. */
-  columns?: string[];
-  /** Runs the body only when true (both dialects). */
-  when?: string;
-  body: string[];
-}
-
 const EVENT_COLUMNS = ['status', 'start_utc', 'end_utc', 'published_at', 'author_id', 'hide_from_listings', 'featured'];
 
 function triggers(mysql: boolean): Trigger[] {
@@ -158,18 +147,6 @@ function triggers(mysql: boolean): Trigger[] {
       body: venueGeolocRows(mysql, 'NEW.id', false),
     },
   ];
-}
-
-function createTrigger(mysql: boolean, trigger: Trigger): string {
-  const [timing, event, , table] = trigger.timing.split(' ');
-  if (mysql) {
-    const body = trigger.body.map((statement) => `${statement};`).join(' ');
-    const guarded = trigger.when ? `IF ${trigger.when} THEN ${body} END IF;` : body;
-    return `CREATE TRIGGER ${trigger.name} ${timing} ${event} ON ${table} FOR EACH ROW BEGIN ${guarded} END`;
-  }
-  const of = trigger.columns ? ` OF ${trigger.columns.join(', ')}` : '';
-  const when = trigger.when ? ` WHEN ${trigger.when}` : '';
-  return `CREATE TRIGGER ${trigger.name} ${timing} ${event}${of} ON ${table} FOR EACH ROW${when} BEGIN ${trigger.body.map((statement) => `${statement};`).join(' ')} END`;
 }
 
 /**

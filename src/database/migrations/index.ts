@@ -12,6 +12,7 @@ import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapac
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
 import { CreateEventSeries1764880000000 } from './1764880000000-CreateEventSeries';
 import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockCountScope';
+import { EventDocumentVersions1764910000000 } from './1764910000000-EventDocumentVersions';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   CreateOutbox1764870000000,
   CreateEventSeries1764880000000,
   TicketStockCountScope1764895000000,
+  EventDocumentVersions1764910000000,
 ];

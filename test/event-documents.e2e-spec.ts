@@ -1,0 +1,356 @@
+import { join } from 'node:path';
+import request from 'supertest';
+import { EventDocumentVersions1764910000000 } from '../src/database/migrations/1764910000000-EventDocumentVersions';
+import { EventDocuments } from '../src/events/event-documents';
+import { Event } from '../src/events/event.entity';
+import { MetricsService } from '../src/metrics/metrics.service';
+import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
+
+/**
+ * The cached event documents (src/events/event-documents.ts) on two instances sharing one
+ * database (MariaDB when TEST_DATABASE_URL is set, else one SQLite file): every write made on
+ * the first shows at once on the second, whose cache is warm, exactly as a third instance without
+ * a cache (EVENT_DOCUMENT_CACHE_MB=0) builds it; a warm page costs at most three statements.
+ */
+process.env.PUBLIC_URL = 'https://calendar.example.org';
+if (!process.env.TEST_DATABASE_URL) {
+  process.env.DATABASE_URL = `sqlite:${join(process.env.DATA_DIR as string, 'event-documents.sqlite')}`;
+}
+
+const admin = basicAuth(ADMIN.login, ADMIN.password);
+const EVENTS = '/cal/events/v1';
+
+function daysAhead(days: number, time = '19:00:00'): string {
+  return `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)} ${time}`;
+}
+
+type Body = Record<string, any>;
+
+describe('Cached event documents on two instances (e2e)', () => {
+  let writer: TestApp;
+  let reader: TestApp;
+  let uncached: TestApp;
+  let statements: string[] = [];
+  let event: Body;
+  let venue: Body;
+  let organizer: Body;
+  let category: Body;
+  let tag: Body;
+
+  async function startWithCache(megabytes?: string): Promise<TestApp> {
+    if (megabytes === undefined) delete process.env.EVENT_DOCUMENT_CACHE_MB;
+    else process.env.EVENT_DOCUMENT_CACHE_MB = megabytes;
+    try {
+      return await createTestApp({ keepTables: true });
+    } finally {
+      delete process.env.EVENT_DOCUMENT_CACHE_MB;
+    }
+  }
+
+  beforeAll(async () => {
+    // The first empties the tables (MariaDB); the others find them as it left them.
+    writer = await createTestApp();
+    reader = await startWithCache();
+    uncached = await startWithCache('0');
+    const logger = reader.dataSource.logger;
+    const logQuery = logger.logQuery.bind(logger);
+    logger.logQuery = (query, parameters, runner) => {
+      statements.push(query.replace(/\s+/g, ' ').trim());
+      logQuery(query, parameters, runner);
+    };
+
+    const post = async (path: string, body: Body) =>
+      (await request(writer.server).post(`${EVENTS}/${path}`).set('Authorization', admin).send(body).expect(201)).body as Body;
+    venue = await post('venues', { venue: 'Hall', city: 'Lyon' });
+    organizer = await post('organizers', { organizer: 'Ada' });
+    category = await post('categories', { name: 'Concerts' });
+    tag = await post('tags', { name: 'Jazz' });
+    event = await post('events', {
+      title: 'Cached concert',
+      description: 'Evening of music',
+      start_date: daysAhead(3),
+      end_date: daysAhead(3, '22:00:00'),
+      cost: '15',
+      venue: venue.id,
+      organizer: [organizer.id],
+      categories: [category.id],
+      tags: [tag.id],
+    });
+    await post('events', { title: 'Plain neighbour', start_date: daysAhead(4), end_date: daysAhead(4, '21:00:00') });
+  });
+
+  afterAll(async () => {
+    await uncached?.close();
+    await reader?.close();
+    await writer?.close();
+  });
+
+  const get = async (app: TestApp, path: string, authorization?: string) => {
+    const test = request(app.server).get(`${EVENTS}/${path}`);
+    if (authorization) test.set('Authorization', authorization);
+    const response = await test.expect(200);
+    return { body: response.body as Body, text: response.text };
+  };
+
+  /** The reader's list pages and single GET as the uncached instance answers them, byte for byte. */
+  async function expectReaderFresh(): Promise<{ list: Body; single: Body }> {
+    const pages = ['events', `events?categories=${category.id as number}`, `events?tags=${tag.id as number}`];
+    const answers: Body[] = [];
+    for (const path of pages) {
+      const [cached, built] = [await get(reader, path), await get(uncached, path)];
+      expect(cached.text).toBe(built.text);
+      answers.push(cached.body);
+    }
+    // Signed in, which also reads a trashed event.
+    const single = `events/${event.id as number}`;
+    const singles = [await get(reader, single, admin), await get(uncached, single, admin)];
+    expect(singles[0].text).toBe(singles[1].text);
+    // Signed in: drafts and the same documents.
+    const signedIn = [await get(reader, 'events', admin), await get(uncached, 'events', admin)];
+    expect(signedIn[0].text).toBe(signedIn[1].text);
+    return { list: answers[0], single: singles[0].body };
+  }
+
+  const listed = (list: Body) => (list.events as Body[]).find((entry) => entry.id === event.id)!;
+
+  async function warm(): Promise<void> {
+    await expectReaderFresh();
+    await expectReaderFresh();
+  }
+
+  it('answers lists and single events byte for byte as an instance without the cache', async () => {
+    const { list, single } = await expectReaderFresh();
+    expect(listed(list)).toMatchObject({ title: 'Cached concert', venue: { id: venue.id }, categories: [{ id: category.id, count: 1 }] });
+    expect(listed(list).json_ld).toBeUndefined();
+    expect(single.json_ld).toMatchObject({ name: 'Cached concert', offers: { price: '15' } });
+  });
+
+  it('shows on the warm reader every write made on the other instance', async () => {
+    const http = () => request(writer.server);
+    const id = event.id as number;
+    const steps: Array<[string, () => Promise<unknown>, (fresh: { list: Body; single: Body }) => void]> = [
+      [
+        'event update',
+        () => http().post(`${EVENTS}/events/${id}`).set('Authorization', admin).send({ title: 'Renamed concert' }).expect(200),
+        ({ single }) => expect(single.title).toBe('Renamed concert'),
+      ],
+      [
+        'venue update',
+        () =>
+          http()
+            .post(`${EVENTS}/venues/${venue.id as number}`)
+            .set('Authorization', admin)
+            .send({ city: 'Grenoble' })
+            .expect(200),
+        ({ list }) => expect(listed(list).venue.city).toBe('Grenoble'),
+      ],
+      [
+        'organizer update',
+        () =>
+          http()
+            .post(`${EVENTS}/organizers/${organizer.id as number}`)
+            .set('Authorization', admin)
+            .send({ phone: '555-0100' })
+            .expect(200),
+        ({ single }) => expect(single.organizer[0].phone).toBe('555-0100'),
+      ],
+      [
+        'category rename',
+        () =>
+          http()
+            .post(`${EVENTS}/categories/${category.id as number}`)
+            .set('Authorization', admin)
+            .send({ name: 'Live music' })
+            .expect(200),
+        ({ list }) => expect(listed(list).categories[0].name).toBe('Live music'),
+      ],
+      [
+        'link change',
+        () => http().post(`${EVENTS}/events/${id}`).set('Authorization', admin).send({ tags: [] }).expect(200),
+        ({ list }) => expect(listed(list).tags).toEqual([]),
+      ],
+      [
+        'term count change by publishing another event in the term',
+        () =>
+          http()
+            .post(`${EVENTS}/events`)
+            .set('Authorization', admin)
+            .send({ title: 'Second concert', start_date: daysAhead(5), end_date: daysAhead(5, '22:00:00'), categories: [category.id] })
+            .expect(201),
+        ({ list }) => expect(listed(list).categories[0].count).toBe(2),
+      ],
+      [
+        'ticket create',
+        async () => {
+          const nonces = (await http().get('/cal/tickets/v1/nonces').set('Authorization', admin).expect(200)).body as Body;
+          const ticket = await http()
+            .post('/cal/tickets/v1/tickets')
+            .set('Authorization', admin)
+            .send({
+              post_id: id,
+              provider: 'tc',
+              name: 'Seat',
+              price: '20',
+              ticket: { mode: 'own', capacity: 1 },
+              add_ticket_nonce: nonces.add_ticket_nonce,
+            })
+            .expect(201);
+          event.ticketId = ticket.body.id;
+        },
+        ({ list, single }) => {
+          expect(listed(list).ticketed).toEqual(['tc']);
+          expect(single.json_ld.offers).toEqual([expect.objectContaining({ price: '20', availability: 'https://schema.org/InStock' })]);
+        },
+      ],
+      [
+        'ticket update',
+        async () => {
+          const nonces = (await http().get('/cal/tickets/v1/nonces').set('Authorization', admin).expect(200)).body as Body;
+          await http()
+            .patch(`/cal/tickets/v1/tickets/${event.ticketId as number}`)
+            .set('Authorization', admin)
+            .send({ post_id: id, price: '25', edit_ticket_nonce: nonces.edit_ticket_nonce })
+            .expect(200);
+        },
+        ({ single }) => expect(single.json_ld.offers).toEqual([expect.objectContaining({ price: '25' })]),
+      ],
+      [
+        'a sale taking the last seat',
+        async () => {
+          const cart = await http()
+            .post('/cal/tickets/v1/cart')
+            .send({ provider: 'tc', tickets: [{ ticket_id: event.ticketId, quantity: 1 }] })
+            .expect(200);
+          await http()
+            .post('/cal/tickets/v1/cart/checkout')
+            .set('X-Cart-Token', cart.headers['x-cart-token'])
+            .send({ provider: 'tc', purchaser: { name: 'Grace Hopper', email: 'grace@example.org' } })
+            .expect(201);
+        },
+        ({ single }) => expect(single.json_ld.offers).toEqual([expect.objectContaining({ availability: 'https://schema.org/SoldOut' })]),
+      ],
+      [
+        'trash',
+        () => http().delete(`${EVENTS}/events/${id}`).set('Authorization', admin).expect(200),
+        ({ list }) => expect(listed(list)).toBeUndefined(),
+      ],
+      [
+        'restore',
+        () => http().post(`${EVENTS}/events/${id}`).set('Authorization', admin).send({ status: 'publish' }).expect(200),
+        ({ list }) => expect(listed(list).status).toBe('publish'),
+      ],
+    ];
+    for (const [name, write, check] of steps) {
+      await warm();
+      await write();
+      try {
+        check(await expectReaderFresh());
+      } catch (error) {
+        throw new Error(`after the ${name}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+  }, 120_000);
+
+  it('reads a warm default page and a warm category page in at most 3 statements, a warm single event in at most 2 (4 with tickets)', async () => {
+    const count = async (path: string) => {
+      await get(reader, path);
+      await get(reader, path);
+      statements = [];
+      await get(reader, path);
+      return statements.filter((statement) => !/^(START TRANSACTION|BEGIN|BEGIN TRANSACTION|COMMIT)$/i.test(statement));
+    };
+    // A ticketed event's single GET reads its offers' availability too (the tickets, then their pool).
+    expect((await get(reader, `events/${event.id as number}`)).body.ticketed).toEqual(['tc']);
+    // The total (one statement) and the page with its versions and term counts.
+    expect(await count('events')).toHaveLength(2);
+    // The category named is checked first.
+    expect(await count(`events?categories=${category.id as number}`)).toHaveLength(3);
+    // The row (with the caller's access to it) and the counts of its terms.
+    expect(await count(`events/${event.id as number}`)).toHaveLength(2 + 2);
+    const plain = (await get(reader, 'events')).body.events.find((entry: Body) => entry.title === 'Plain neighbour') as Body;
+    expect(await count(`events/${plain.id as number}`)).toHaveLength(1);
+  });
+
+  it('counts hits, misses and evictions in the metrics', async () => {
+    const body = await reader.app.get(MetricsService).registry.getSingleMetricAsString('cal_event_document_cache_total');
+    expect(body).toMatch(/cal_event_document_cache_total\{result="hit"\} [1-9]/);
+    expect(body).toMatch(/cal_event_document_cache_total\{result="miss"\} [1-9]/);
+  });
+
+  it('keeps a 1 MB cache within its cap, evicting the documents read longest ago, and its answers right', async () => {
+    const start = Date.now() + 30 * 86_400_000;
+    const rows = Array.from({ length: 400 }, (_, index) => {
+      const startUtc = new Date(start + index * 3_600_000);
+      const local = startUtc.toISOString().slice(0, 19).replace('T', ' ');
+      return {
+        title: `Capped event ${index}`,
+        slug: `capped-event-${index}`,
+        status: 'publish' as const,
+        publishedAt: new Date('2026-11-01T10:00:00Z'),
+        timezone: 'UTC',
+        startUtc,
+        endUtc: startUtc,
+        startLocal: local,
+        endLocal: local,
+        description: 'A description long enough to weigh something. '.repeat(10),
+      };
+    });
+    for (let index = 0; index < rows.length; index += 100)
+      await writer.dataSource.getRepository(Event).insert(rows.slice(index, index + 100));
+    const tiny = await startWithCache('1');
+    try {
+      const documents = tiny.app.get(EventDocuments);
+      const evictions = async () =>
+        Number(
+          /result="eviction"\} (\d+)/.exec(
+            await tiny.app.get(MetricsService).registry.getSingleMetricAsString('cal_event_document_cache_total'),
+          )![1],
+        );
+      for (let page = 1; page <= 9; page += 1) {
+        const path = `events?per_page=50&page=${page}`;
+        const [cached, built] = [await get(tiny, path), await get(uncached, path)];
+        expect(cached.text).toBe(built.text);
+        expect(documents.cachedBytes).toBeLessThanOrEqual(1024 * 1024);
+      }
+      expect(await evictions()).toBeGreaterThan(0);
+      // Read again: the first pages were evicted and are built again, still right.
+      const [again, built] = [await get(tiny, 'events?per_page=50'), await get(uncached, 'events?per_page=50')];
+      expect(again.text).toBe(built.text);
+    } finally {
+      await tiny.close();
+    }
+  }, 120_000);
+
+  it('reverts its migration whole (column and triggers) and applies it again', async () => {
+    const runner = writer.dataSource.createQueryRunner();
+    const migration = new EventDocumentVersions1764910000000();
+    const triggers = async () =>
+      (
+        (await runner.query(
+          writer.dataSource.options.type === 'mysql'
+            ? "SELECT TRIGGER_NAME AS name FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME LIKE '%\\_document'"
+            : "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_document' ESCAPE '\\'",
+        )) as Array<{ name: string }>
+      ).map((row) => row.name);
+    try {
+      expect((await triggers()).length).toBeGreaterThan(20);
+      await migration.down(runner);
+      expect(await runner.hasColumn('events', 'document_version')).toBe(false);
+      expect(await triggers()).toEqual([]);
+      // No trigger left refers to the column: the events and their links still take writes.
+      await runner.query('UPDATE events SET featured = 1 WHERE id = ?', [event.id]);
+      await runner.query('DELETE FROM event_tag_links WHERE event_id = ?', [event.id]);
+    } finally {
+      if (!(await runner.hasColumn('events', 'document_version'))) await migration.up(runner);
+      await runner.release();
+    }
+    const version = async () => (await writer.dataSource.getRepository(Event).findOneByOrFail({ id: event.id as number })).documentVersion;
+    const before = await version();
+    await request(writer.server)
+      .post(`${EVENTS}/venues/${venue.id as number}`)
+      .set('Authorization', admin)
+      .send({ city: 'Nice' })
+      .expect(200);
+    expect(await version()).toBeGreaterThan(before);
+  }, 60_000);
+});
