@@ -10,7 +10,8 @@ import type { EmbeddedTermResponse } from '../terms/term-response';
 import { EventHooks } from './event-hooks';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
-import { EventResponse, ticketOffersJsonLd, toEventResponse } from './events.mapper';
+import type { EventResponse } from './dto/event.response';
+import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
 
 /** An event a page shows: its id and document version, and its row when the page query read it. */
 export interface ListedEvent {
@@ -163,8 +164,8 @@ export class EventDocuments {
     const categoryIds = new Set<number>();
     const tagIds = new Set<number>();
     for (const response of responses) {
-      for (const term of response.categories as EmbeddedTermResponse[]) categoryIds.add(term.id);
-      for (const term of response.tags as EmbeddedTermResponse[]) tagIds.add(term.id);
+      for (const term of response.categories) categoryIds.add(term.id);
+      for (const term of response.tags) tagIds.add(term.id);
     }
     const selects: string[] = [];
     const parameters: number[] = [];
@@ -213,7 +214,7 @@ function withTermCounts(response: EventResponse, counts: TermCounts | null): Eve
   };
   return {
     ...response,
-    categories: (response.categories as EmbeddedTermResponse[]).map(recount('category')),
-    tags: (response.tags as EmbeddedTermResponse[]).map(recount('tag')),
+    categories: response.categories.map(recount('category')),
+    tags: response.tags.map(recount('tag')),
   };
 }
