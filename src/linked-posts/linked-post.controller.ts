@@ -1,4 +1,4 @@
-import { Body, Delete, Get, Inject, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
+import { applyDecorators, Body, Delete, Get, Inject, Param, Patch, Post, Put, Query, Res, Type } from '@nestjs/common';
 import type { Response as HttpResponse } from 'express';
 import { RequestContext, SignedInContext } from '../auth/request-context';
 import { ParameterTypes } from '../common/http/parameter-types';
@@ -40,14 +40,24 @@ export interface LinkedPostRoutes<Input extends LinkedPostFieldsDto, Response, C
  * The subclass's name makes the OpenAPI operation ids (`venues_findById`). Routes are registered
  * in the order of the methods here: the by-slug routes before the id routes.
  */
-export function createLinkedPostController<Input extends LinkedPostFieldsDto, Response extends { id: number }, Collection extends string>(
-  routes: LinkedPostRoutes<Input, Response, Collection>,
+export function createLinkedPostController<Input extends LinkedPostFieldsDto, Output extends { id: number }, Collection extends string>(
+  routes: LinkedPostRoutes<Input, Output, Collection>,
 ) {
   const { noun, listQuery, createBody, updateBody } = routes;
-  type Page = LinkedPostListPage<Collection, Response>;
+  type Page = LinkedPostListPage<Collection, Output>;
+  type Update = Partial<Input>;
+
+  /**
+   * A route on `by-slug/:slug` or `:id`: its HTTP method, its OpenAPI operation and access rule,
+   * the path parameter, and the classes of the handler's other parameters.
+   */
+  const BySlug = (method: (path: string) => MethodDecorator, docs: MethodDecorator, ...types: unknown[]) =>
+    applyDecorators(ParameterTypes(String, ...types), LinkedPostSlugParam(noun), docs, method('by-slug/:slug'));
+  const ById = (method: (path: string) => MethodDecorator, docs: MethodDecorator, ...types: unknown[]) =>
+    applyDecorators(ParameterTypes(Number, ...types), LinkedPostIdParam(noun), docs, method(':id'));
 
   class LinkedPostController {
-    constructor(@Inject(routes.service) readonly service: LinkedPostsService<PostEntity, Input, Response, Collection>) {}
+    constructor(@Inject(routes.service) readonly service: LinkedPostsService<PostEntity, Input, Output, Collection>) {}
 
     @Get()
     @LinkedPostListDocs(routes)
@@ -69,121 +79,71 @@ export function createLinkedPostController<Input extends LinkedPostFieldsDto, Re
       @Body() body: Input,
       @RequestContext() context: SignedInContext,
       @Res({ passthrough: true }) response: HttpResponse,
-    ): Promise<Response> {
+    ): Promise<Output> {
       const post = await this.service.create(body, context.user, context);
       response.setHeader('Location', context.namespaceUrl('events', `${noun}s/${post.id}`));
       return post;
     }
 
-    @Get('by-slug/:slug')
-    @LinkedPostReadDocs(routes)
-    @LinkedPostSlugParam(noun)
-    @ParameterTypes(String, Object)
-    findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<Response> {
+    @BySlug(Get, LinkedPostReadDocs(routes), Object)
+    findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<Output> {
       return this.service.findOne({ slug }, context);
     }
 
-    @Post('by-slug/:slug')
-    @LinkedPostUpdateDocs(routes)
-    @LinkedPostSlugParam(noun)
-    @ParameterTypes(String, updateBody, Object)
-    updateBySlugWithPost(
-      @Param('slug') slug: string,
-      @Body() body: Partial<Input>,
-      @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    @BySlug(Post, LinkedPostUpdateDocs(routes), updateBody, Object)
+    updateBySlugWithPost(@Param('slug') slug: string, @Body() body: Update, @RequestContext() context: SignedInContext): Promise<Output> {
       return this.service.update({ slug }, body, context.user, context);
     }
 
-    @Put('by-slug/:slug')
-    @LinkedPostUpdateDocs(routes)
-    @LinkedPostSlugParam(noun)
-    @ParameterTypes(String, updateBody, Object)
-    updateBySlugWithPut(
-      @Param('slug') slug: string,
-      @Body() body: Partial<Input>,
-      @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    @BySlug(Put, LinkedPostUpdateDocs(routes), updateBody, Object)
+    updateBySlugWithPut(@Param('slug') slug: string, @Body() body: Update, @RequestContext() context: SignedInContext): Promise<Output> {
       return this.service.update({ slug }, body, context.user, context);
     }
 
-    @Patch('by-slug/:slug')
-    @LinkedPostUpdateDocs(routes)
-    @LinkedPostSlugParam(noun)
-    @ParameterTypes(String, updateBody, Object)
-    updateBySlugWithPatch(
-      @Param('slug') slug: string,
-      @Body() body: Partial<Input>,
-      @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    @BySlug(Patch, LinkedPostUpdateDocs(routes), updateBody, Object)
+    updateBySlugWithPatch(@Param('slug') slug: string, @Body() body: Update, @RequestContext() context: SignedInContext): Promise<Output> {
       return this.service.update({ slug }, body, context.user, context);
     }
 
-    @Delete('by-slug/:slug')
-    @LinkedPostDeleteDocs(routes)
-    @LinkedPostSlugParam(noun)
-    @ParameterTypes(String, Object, Object)
-    removeBySlug(
-      @Param('slug') slug: string,
-      @Query('force') force: unknown,
-      @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    @BySlug(Delete, LinkedPostDeleteDocs(routes), Object, Object)
+    removeBySlug(@Param('slug') slug: string, @Query('force') force: unknown, @RequestContext() context: SignedInContext): Promise<Output> {
       return this.service.remove({ slug }, readForceFlag(force), context.user, context);
     }
 
-    @Get(':id')
-    @LinkedPostReadDocs(routes)
-    @LinkedPostIdParam(noun)
-    @ParameterTypes(Number, Object)
-    findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<Response> {
+    @ById(Get, LinkedPostReadDocs(routes), Object)
+    findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<Output> {
       return this.service.findOne({ id }, context);
     }
 
-    @Post(':id')
-    @LinkedPostUpdateDocs(routes)
-    @LinkedPostIdParam(noun)
-    @ParameterTypes(Number, updateBody, Object)
+    @ById(Post, LinkedPostUpdateDocs(routes), updateBody, Object)
     updateWithPost(
       @Param('id', RouteIdPipe) id: number,
-      @Body() body: Partial<Input>,
+      @Body() body: Update,
       @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    ): Promise<Output> {
       return this.service.update({ id }, body, context.user, context);
     }
 
-    @Put(':id')
-    @LinkedPostUpdateDocs(routes)
-    @LinkedPostIdParam(noun)
-    @ParameterTypes(Number, updateBody, Object)
-    updateWithPut(
-      @Param('id', RouteIdPipe) id: number,
-      @Body() body: Partial<Input>,
-      @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    @ById(Put, LinkedPostUpdateDocs(routes), updateBody, Object)
+    updateWithPut(@Param('id', RouteIdPipe) id: number, @Body() body: Update, @RequestContext() context: SignedInContext): Promise<Output> {
       return this.service.update({ id }, body, context.user, context);
     }
 
-    @Patch(':id')
-    @LinkedPostUpdateDocs(routes)
-    @LinkedPostIdParam(noun)
-    @ParameterTypes(Number, updateBody, Object)
+    @ById(Patch, LinkedPostUpdateDocs(routes), updateBody, Object)
     updateWithPatch(
       @Param('id', RouteIdPipe) id: number,
-      @Body() body: Partial<Input>,
+      @Body() body: Update,
       @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    ): Promise<Output> {
       return this.service.update({ id }, body, context.user, context);
     }
 
-    @Delete(':id')
-    @LinkedPostDeleteDocs(routes)
-    @LinkedPostIdParam(noun)
-    @ParameterTypes(Number, Object, Object)
+    @ById(Delete, LinkedPostDeleteDocs(routes), Object, Object)
     remove(
       @Param('id', RouteIdPipe) id: number,
       @Query('force') force: unknown,
       @RequestContext() context: SignedInContext,
-    ): Promise<Response> {
+    ): Promise<Output> {
       return this.service.remove({ id }, readForceFlag(force), context.user, context);
     }
   }
