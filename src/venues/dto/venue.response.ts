@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
+import { LinkedPostPageResponse, PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
 
 /**
  * A venue as the API returns it. Empty fields are left out, except `show_map`
@@ -72,22 +72,7 @@ export class VenueResponse extends PostBaseResponse {
 }
 
 @ApiSchema({ name: 'VenueList' })
-export class VenueListResponse {
+export class VenueListResponse extends LinkedPostPageResponse('Venues') {
   @ApiProperty({ type: [VenueResponse] })
   venues: VenueResponse[];
-
-  @ApiProperty({ description: 'This page, with the effective query' })
-  rest_url: string;
-
-  @ApiPropertyOptional({ description: 'The next page, when there is one' })
-  next_rest_url?: string;
-
-  @ApiPropertyOptional({ description: 'The previous page, when there is one' })
-  previous_rest_url?: string;
-
-  @ApiProperty({ description: 'Venues matching the query (also in X-TEC-Total)' })
-  total: number;
-
-  @ApiProperty({ description: 'Pages (also in X-TEC-TotalPages)' })
-  total_pages: number;
 }
