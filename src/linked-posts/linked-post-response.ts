@@ -60,6 +60,21 @@ export class PostBaseResponse {
   url: string;
 }
 
+/**
+ * The optional fields venues and organizers share after the base ones, for the OpenAPI document.
+ * Their name and slug, which are required, stay in each class, so that `required` lists them in the order of the body.
+ */
+export class LinkedPostResponse extends PostBaseResponse {
+  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
+  excerpt?: string;
+
+  @ApiPropertyOptional({ type: PostImageResponse })
+  image?: PostImageResponse;
+}
+
 /** The fields a venue or an organizer starts with, in the original's key order; the name is keyed by the type. */
 export function linkedPostHeadFields(post: PostEntity, type: LinkedPostType, context: RequestContext) {
   return {

@@ -1,26 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { LinkedPostPageResponse, PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
+import { LinkedPostPageResponse, LinkedPostResponse } from '../../linked-posts/linked-post-response';
 
 /**
  * An organizer as the API returns it. Empty fields are left out; `json_ld` only on
  * single GETs and inside events.
  */
 @ApiSchema({ name: 'Organizer' })
-export class OrganizerResponse extends PostBaseResponse {
+export class OrganizerResponse extends LinkedPostResponse {
   @ApiProperty({ description: 'Name', example: 'Ref Organizer' })
   organizer: string;
 
-  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
-  description?: string;
-
-  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
-  excerpt?: string;
-
   @ApiProperty({ example: 'ref-organizer' })
   slug: string;
-
-  @ApiPropertyOptional({ type: PostImageResponse })
-  image?: PostImageResponse;
 
   @ApiPropertyOptional()
   phone?: string;

@@ -1,26 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { LinkedPostPageResponse, PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
+import { LinkedPostPageResponse, LinkedPostResponse } from '../../linked-posts/linked-post-response';
 
 /**
  * A venue as the API returns it. Empty fields are left out, except `show_map`
  * and `show_map_link`; `json_ld` only on single GETs and inside events.
  */
 @ApiSchema({ name: 'Venue' })
-export class VenueResponse extends PostBaseResponse {
+export class VenueResponse extends LinkedPostResponse {
   @ApiProperty({ description: 'Name', example: 'Loopback Hall' })
   venue: string;
 
-  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
-  description?: string;
-
-  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
-  excerpt?: string;
-
   @ApiProperty({ example: 'loopback-hall' })
   slug: string;
-
-  @ApiPropertyOptional({ type: PostImageResponse })
-  image?: PostImageResponse;
 
   @ApiPropertyOptional()
   address?: string;
