@@ -1,10 +1,13 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  IsDefined,
   IsIn,
   IsInt,
   IsOptional,
   IsString,
   IsUrl,
+  Matches,
   MaxLength,
   Min,
   registerDecorator,
@@ -15,7 +18,7 @@ import { FixedOffsetZone } from 'luxon';
 import { parseDateInput } from '../common/dates/date-input';
 import { ToInteger } from '../common/http/transforms';
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
-import { RichTextLimits } from '../common/security/text-sanitizing';
+import { PlainText, RichTextLimits, TitleText } from '../common/security/text-sanitizing';
 
 /** Skips the validators that follow for `""`, which clears a field (or, for dates, leaves it as it is). */
 export const UnlessEmpty = () => ValidateIf((_object, value) => value !== '');
@@ -31,6 +34,50 @@ export function IsDateInput(options?: ValidationOptions): PropertyDecorator {
       validator: { validate: (value: unknown) => parseDateInput(value, FixedOffsetZone.utcInstance) !== null },
     });
 }
+
+// The field decorators below list their rules bottom-up, the order stacked decorators run in: a
+// field's first failing rule, which names it in a 400, stays the one it was when they were stacked.
+
+/** The resource's name (`venue`, `organizer`): required, a title of up to 255 characters. */
+export const LinkedPostName = (noun: string, example: string) =>
+  applyDecorators(
+    TitleText(),
+    MaxLength(255),
+    Matches(/\S/, { message: `${noun} must not be empty` }),
+    IsString(),
+    IsDefined(),
+    ApiProperty({ type: String, description: `Name of the ${noun}`, maxLength: 255, example }),
+  );
+
+/** An optional line of plain text of up to 255 characters (an address part, a telephone); `""` clears it. */
+export const OptionalPlainText = (description: string) =>
+  applyDecorators(
+    PlainText(),
+    MaxLength(255),
+    IsString(),
+    IsOptional(),
+    ApiPropertyOptional({ type: String, description, maxLength: 255, nullable: true }),
+  );
+
+/** An optional absolute http(s) URL of up to 500 characters (`image`, `website`); `""` clears it. */
+export const OptionalHttpUrl = (field: string, description: string) =>
+  applyDecorators(
+    MaxLength(500),
+    IsUrl(
+      { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+      { message: `${field} must be an absolute http(s) URL` },
+    ),
+    UnlessEmpty(),
+    IsString(),
+    IsOptional(),
+    ApiPropertyOptional({ type: String, description, maxLength: 500, nullable: true }),
+  );
+
+/** The telephone of a venue or an organizer. */
+export const ContactPhone = () => OptionalPlainText('Telephone. "" clears it.');
+
+/** The website of a venue or an organizer. */
+export const ContactWebsite = () => OptionalHttpUrl('website', 'Website: an absolute http(s) URL. "" clears it.');
 
 /**
  * Fields venues and organizers share on create. Each resource adds its name and
@@ -70,12 +117,7 @@ export class LinkedPostFieldsDto {
   @IsIn(POST_STATUSES, { message: `status must be one of ${POST_STATUSES.join(', ')}` })
   status?: PostStatus | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Image: an absolute http(s) URL. "" removes it.', maxLength: 500, nullable: true })
-  @IsOptional()
-  @IsString()
-  @UnlessEmpty()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'image must be an absolute http(s) URL' })
-  @MaxLength(500)
+  @OptionalHttpUrl('image', 'Image: an absolute http(s) URL. "" removes it.')
   image?: string | null;
 
   @ApiPropertyOptional({ description: 'Author user id; only editors and administrators may name another user.', type: 'integer' })

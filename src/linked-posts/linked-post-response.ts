@@ -1,4 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { RequestContext } from '../auth/request-context';
+import { postBaseFields } from '../posts/post-response';
+import type { PostEntity } from '../posts/post.entity-base';
+import { plainText, renderParagraphs } from '../posts/rich-text';
+import type { LinkedPostType } from './linked-post-resource';
 
 /** The image object of the original, for an image given as a URL (no media library stands behind it). */
 @ApiSchema({ name: 'Image' })
@@ -53,4 +58,64 @@ export class PostBaseResponse {
 
   @ApiProperty({ description: 'Permalink of the post on the site' })
   url: string;
+}
+
+/**
+ * The optional fields venues and organizers share after the base ones, for the OpenAPI document.
+ * Their name and slug, which are required, stay in each class, so that `required` lists them in the order of the body.
+ */
+export class LinkedPostResponse extends PostBaseResponse {
+  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
+  excerpt?: string;
+
+  @ApiPropertyOptional({ type: PostImageResponse })
+  image?: PostImageResponse;
+}
+
+/** The fields a venue or an organizer starts with, in the original's key order; the name is keyed by the type. */
+export function linkedPostHeadFields(post: PostEntity, type: LinkedPostType, context: RequestContext) {
+  return {
+    ...postBaseFields(post, type, context),
+    [type]: post.title,
+    description: renderParagraphs(post.description),
+    excerpt: renderParagraphs(post.excerpt),
+    slug: post.slug,
+    image: toPostImage(post.image),
+  };
+}
+
+/** The schema.org object of a venue (`Place`) or an organizer (`Person`) up to its image; each adds the rest. */
+export function linkedPostJsonLd(post: PostEntity, schemaType: 'Place' | 'Person'): Record<string, unknown> {
+  const jsonLd: Record<string, unknown> = {
+    '@type': schemaType,
+    name: post.title,
+    description: plainText(post.excerpt || post.description),
+  };
+  const image = toPostImage(post.image);
+  if (image) jsonLd.image = image.url;
+  return jsonLd;
+}
+
+/** The page fields of a list of venues or organizers, which follow the posts themselves. */
+export function LinkedPostPageResponse(plural: 'Venues' | 'Organizers') {
+  class LinkedPostPage {
+    @ApiProperty({ description: 'This page, with the effective query' })
+    rest_url: string;
+
+    @ApiPropertyOptional({ description: 'The next page, when there is one' })
+    next_rest_url?: string;
+
+    @ApiPropertyOptional({ description: 'The previous page, when there is one' })
+    previous_rest_url?: string;
+
+    @ApiProperty({ description: `${plural} matching the query (also in X-TEC-Total)` })
+    total: number;
+
+    @ApiProperty({ description: 'Pages (also in X-TEC-TotalPages)' })
+    total_pages: number;
+  }
+  return LinkedPostPage;
 }

@@ -1,8 +1,9 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
-import type { Clock } from '../common/clock';
+import { Clock, CLOCK } from '../common/clock';
 import { invalidParam } from '../common/errors/api-error';
-import type { ApiUrls } from '../common/http/api-urls.service';
+import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../auth/request-context';
 import { buildPageLinks, PageLinks } from '../common/pagination/pagination';
 import { trashOrRemove } from '../posts/post-lifecycle';
@@ -28,26 +29,29 @@ import {
   validateInlineFields,
 } from './linked-post-writes';
 
-export interface LinkedPostListPage<Response> extends PageLinks {
-  items: Response[];
-  total: number;
-  total_pages: number;
-}
+/** One page of the list: the posts under their collection's name (`venues`, `organizers`), then the page links and totals. */
+export type LinkedPostListPage<Collection extends string, Response> = { [key in Collection]: Response[] } & PageLinks & {
+    total: number;
+    total_pages: number;
+  };
 
 /**
  * The rules venues and organizers share (as the original, with our decisions where it is silent): listing,
  * reading, creating with duplicate avoidance, updating, trashing and deleting, and the inline
  * objects of event bodies. Each resource says which columns its fields set and how it is shown.
  */
-export abstract class LinkedPostsService<T extends PostEntity, Input extends LinkedPostFieldsDto, Response> {
+@Injectable()
+export abstract class LinkedPostsService<T extends PostEntity, Input extends LinkedPostFieldsDto, Response, Collection extends string> {
   protected abstract readonly resource: LinkedPostResource<T>;
   /** The create DTO, whose rules inline objects are checked with. */
   protected abstract readonly createInput: new () => Input;
+  /** The list's path below the namespace and the key of its posts in a page (`venues`). */
+  protected abstract readonly collection: Collection;
 
-  protected constructor(
+  constructor(
     protected readonly dataSource: DataSource,
     protected readonly urls: ApiUrls,
-    protected readonly clock: Clock,
+    @Inject(CLOCK) protected readonly clock: Clock,
   ) {}
 
   /** The columns a write sets from the fields sent; validation errors name fields with `write.fieldName`. */
@@ -61,15 +65,12 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   /** Columns that follow others (a venue's `stateprovince`), after the sent ones are applied. */
   protected deriveColumns(_post: T, _input: Partial<Input>, _existing: boolean): void {}
 
-  protected async listPage(
-    query: LinkedPostListQuery,
-    context: RequestContext,
-    collectionPath: string,
-  ): Promise<LinkedPostListPage<Response>> {
+  async list(query: LinkedPostListQuery, context: RequestContext): Promise<LinkedPostListPage<Collection, Response>> {
     const page = await listLinkedPosts(this.dataSource.manager, this.resource, query, context.user, this.clock.now());
+    const posts = { [this.collection]: page.posts.map((post) => this.toResponse(post, context)) } as { [key in Collection]: Response[] };
     return {
-      items: page.posts.map((post) => this.toResponse(post, context)),
-      ...buildPageLinks(context.namespaceUrl('events', collectionPath), page.queryPairs, page.page.page, page.totalPages),
+      ...posts,
+      ...buildPageLinks(context.namespaceUrl('events', `${this.collection}/`), page.queryPairs, page.page.page, page.totalPages),
       total: page.total,
       total_pages: page.totalPages,
     };

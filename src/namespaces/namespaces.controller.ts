@@ -1,8 +1,9 @@
-import { applyDecorators, Controller, Get, HttpCode, Query, Req, RequestMethod } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Inject, Query, Req, RequestMethod } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import type { NamespaceName } from '../common/http/api-urls.service';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
 import { NamespaceIndex, NamespacesService, RootIndex } from './namespaces.service';
 
@@ -44,48 +45,35 @@ export function mountAtApiRoot(apiRoot: string): RouteInfo {
   return { path, method: RequestMethod.GET };
 }
 
+/** The index and the OpenAPI document of one namespace, as a controller class to extend. */
+function createNamespaceController(namespace: NamespaceName) {
+  class NamespaceController {
+    constructor(@Inject(NamespacesService) readonly namespaces: NamespacesService) {}
+
+    @Get()
+    @HttpCode(200)
+    @IndexQuery()
+    @ApiOperation({ summary: `Index of the ${namespace} namespace: its routes, methods and arguments` })
+    @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
+    index(@Req() request: Request, @Query('namespace') requested?: unknown): NamespaceIndex {
+      return this.namespaces.index(namespace, request, requested);
+    }
+
+    @Get('doc')
+    @HttpCode(200)
+    @ApiOperation({ summary: `OpenAPI 3 document of the ${namespace} namespace` })
+    @ApiOkResponse({ description: 'OpenAPI 3 document' })
+    doc(@Req() request: Request): object {
+      return this.namespaces.doc(namespace, request);
+    }
+  }
+  return NamespaceController;
+}
+
 @ApiTags('events')
 @Controller('events/v1')
-export class EventsNamespaceController {
-  constructor(private readonly namespaces: NamespacesService) {}
-
-  @Get()
-  @HttpCode(200)
-  @IndexQuery()
-  @ApiOperation({ summary: 'Index of the events namespace: its routes, methods and arguments' })
-  @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
-  index(@Req() request: Request, @Query('namespace') namespace?: unknown): NamespaceIndex {
-    return this.namespaces.index('events', request, namespace);
-  }
-
-  @Get('doc')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'OpenAPI 3 document of the events namespace' })
-  @ApiOkResponse({ description: 'OpenAPI 3 document' })
-  doc(@Req() request: Request): object {
-    return this.namespaces.doc('events', request);
-  }
-}
+export class EventsNamespaceController extends createNamespaceController('events') {}
 
 @ApiTags('tickets')
 @Controller('tickets/v1')
-export class TicketsNamespaceController {
-  constructor(private readonly namespaces: NamespacesService) {}
-
-  @Get()
-  @HttpCode(200)
-  @IndexQuery()
-  @ApiOperation({ summary: 'Index of the tickets namespace: its routes, methods and arguments' })
-  @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
-  index(@Req() request: Request, @Query('namespace') namespace?: unknown): NamespaceIndex {
-    return this.namespaces.index('tickets', request, namespace);
-  }
-
-  @Get('doc')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'OpenAPI 3 document of the tickets namespace' })
-  @ApiOkResponse({ description: 'OpenAPI 3 document' })
-  doc(@Req() request: Request): object {
-    return this.namespaces.doc('tickets', request);
-  }
-}
+export class TicketsNamespaceController extends createNamespaceController('tickets') {}

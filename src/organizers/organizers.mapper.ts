@@ -1,7 +1,6 @@
 import type { RequestContext } from '../auth/request-context';
-import { toPostImage } from '../linked-posts/linked-post-response';
-import { globalIdFields, omitEmpty, postBaseFields } from '../posts/post-response';
-import { plainText, renderParagraphs } from '../posts/rich-text';
+import { linkedPostHeadFields, linkedPostJsonLd } from '../linked-posts/linked-post-response';
+import { globalIdFields, omitEmpty } from '../posts/post-response';
 import type { OrganizerResponse } from './dto/organizer.response';
 import { Organizer } from './organizer.entity';
 
@@ -10,13 +9,7 @@ import { Organizer } from './organizer.entity';
  * the website as `url` and `sameAs`. The email is plain, not HTML-entity obfuscated.
  */
 export function organizerJsonLd(organizer: Organizer): Record<string, unknown> {
-  const jsonLd: Record<string, unknown> = {
-    '@type': 'Person',
-    name: organizer.title,
-    description: plainText(organizer.excerpt || organizer.description),
-  };
-  const image = toPostImage(organizer.image);
-  if (image) jsonLd.image = image.url;
+  const jsonLd = linkedPostJsonLd(organizer, 'Person');
   jsonLd.url = organizer.website ?? '';
   jsonLd.telephone = organizer.phone ?? '';
   jsonLd.email = organizer.email ?? '';
@@ -27,12 +20,7 @@ export function organizerJsonLd(organizer: Organizer): Record<string, unknown> {
 /** An organizer in the original's key order; empty fields left out. */
 export function toOrganizerResponse(organizer: Organizer, context: RequestContext, options: { jsonLd?: boolean } = {}): OrganizerResponse {
   const fields = {
-    ...postBaseFields(organizer, 'organizer', context),
-    organizer: organizer.title,
-    description: renderParagraphs(organizer.description),
-    excerpt: renderParagraphs(organizer.excerpt),
-    slug: organizer.slug,
-    image: toPostImage(organizer.image),
+    ...linkedPostHeadFields(organizer, 'organizer', context),
     phone: organizer.phone,
     website: organizer.website,
     email: organizer.email,

@@ -1,14 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, CLOCK } from '../common/clock';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
-import type { LinkedPostListQuery, LinkedPostResource } from '../linked-posts/linked-post-resource';
+import type { LinkedPostResource } from '../linked-posts/linked-post-resource';
 import { ColumnValue, LinkedPostWrite, plainTextValue, sharedContentColumns } from '../linked-posts/linked-post-writes';
 import { LinkedPostsService } from '../linked-posts/linked-posts.service';
 import { EventOrganizerLink } from '../events/event-links.entity';
 import { CreateOrganizerDto } from './dto/create-organizer.dto';
-import type { OrganizerListResponse, OrganizerResponse } from './dto/organizer.response';
+import type { OrganizerResponse } from './dto/organizer.response';
 import type { UpdateOrganizerDto } from './dto/update-organizer.dto';
 import { toOrganizerResponse } from './organizers.mapper';
 import { Organizer } from './organizer.entity';
@@ -20,7 +18,7 @@ const CONTACT_FIELDS = ['phone', 'website', 'email'] as const;
  * is what the events module calls for an organizer given as an object of fields.
  */
 @Injectable()
-export class OrganizersService extends LinkedPostsService<Organizer, CreateOrganizerDto, OrganizerResponse> {
+export class OrganizersService extends LinkedPostsService<Organizer, CreateOrganizerDto, OrganizerResponse, 'organizers'> {
   protected readonly resource: LinkedPostResource<Organizer> = {
     type: 'organizer',
     entity: Organizer,
@@ -29,15 +27,7 @@ export class OrganizersService extends LinkedPostsService<Organizer, CreateOrgan
   };
 
   protected readonly createInput = CreateOrganizerDto;
-
-  constructor(dataSource: DataSource, urls: ApiUrls, @Inject(CLOCK) clock: Clock) {
-    super(dataSource, urls, clock);
-  }
-
-  async list(query: LinkedPostListQuery, context: RequestContext): Promise<OrganizerListResponse> {
-    const { items, ...page } = await this.listPage(query, context, 'organizers/');
-    return { organizers: items, ...page };
-  }
+  protected readonly collection = 'organizers';
 
   protected columns(input: UpdateOrganizerDto, write: LinkedPostWrite): ColumnValue[] {
     const columns: ColumnValue[] = [];

@@ -91,3 +91,24 @@ export class EmbeddedTermResponse {
   @ApiProperty({ type: TermUrlsResponse })
   urls: TermUrlsResponse;
 }
+
+/** The page fields of a list of categories or tags; the terms themselves are the subclass's. */
+export function TermPageResponse(plural: 'categories' | 'tags') {
+  class TermPage {
+    @ApiProperty({ description: 'This page of the list, with its effective query' })
+    rest_url: string;
+
+    @ApiProperty({ description: `Number of matching ${plural}` })
+    total: number;
+
+    @ApiProperty({ description: 'Number of pages (0 when nothing matches)' })
+    total_pages: number;
+
+    @ApiPropertyOptional({ description: 'The next page, when there is one' })
+    next_rest_url?: string;
+
+    @ApiPropertyOptional({ description: 'The previous page, when there is one' })
+    previous_rest_url?: string;
+  }
+  return TermPage;
+}

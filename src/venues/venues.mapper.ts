@@ -1,7 +1,6 @@
 import type { RequestContext } from '../auth/request-context';
-import { toPostImage } from '../linked-posts/linked-post-response';
-import { globalIdFields, omitEmpty, postBaseFields } from '../posts/post-response';
-import { plainText, renderParagraphs } from '../posts/rich-text';
+import { linkedPostHeadFields, linkedPostJsonLd } from '../linked-posts/linked-post-response';
+import { globalIdFields, omitEmpty } from '../posts/post-response';
 import type { VenueResponse } from './dto/venue.response';
 import { Venue } from './venue.entity';
 
@@ -16,13 +15,7 @@ function regionOf(venue: Venue): string {
  * `url` is empty there, and stays so here.
  */
 export function venueJsonLd(venue: Venue): Record<string, unknown> {
-  const jsonLd: Record<string, unknown> = {
-    '@type': 'Place',
-    name: venue.title,
-    description: plainText(venue.excerpt || venue.description),
-  };
-  const image = toPostImage(venue.image);
-  if (image) jsonLd.image = image.url;
+  const jsonLd = linkedPostJsonLd(venue, 'Place');
   jsonLd.url = '';
   jsonLd.address = {
     '@type': 'PostalAddress',
@@ -45,12 +38,7 @@ export function venueJsonLd(venue: Venue): Record<string, unknown> {
 /** A venue in the original's key order; empty fields left out but for the map flags. */
 export function toVenueResponse(venue: Venue, context: RequestContext, options: { jsonLd?: boolean } = {}): VenueResponse {
   const fields = {
-    ...postBaseFields(venue, 'venue', context),
-    venue: venue.title,
-    description: renderParagraphs(venue.description),
-    excerpt: renderParagraphs(venue.excerpt),
-    slug: venue.slug,
-    image: toPostImage(venue.image),
+    ...linkedPostHeadFields(venue, 'venue', context),
     address: venue.address,
     city: venue.city,
     country: venue.country,

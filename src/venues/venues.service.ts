@@ -1,15 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, CLOCK } from '../common/clock';
-import { ApiUrls } from '../common/http/api-urls.service';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
-import type { LinkedPostListQuery, LinkedPostResource } from '../linked-posts/linked-post-resource';
+import type { LinkedPostResource } from '../linked-posts/linked-post-resource';
 import { ColumnValue, LinkedPostWrite, plainTextValue, sharedContentColumns } from '../linked-posts/linked-post-writes';
 import { LinkedPostsService } from '../linked-posts/linked-posts.service';
 import { EventVenueLink } from '../events/event-links.entity';
 import { CreateVenueDto } from './dto/create-venue.dto';
 import type { UpdateVenueDto } from './dto/update-venue.dto';
-import type { VenueListResponse, VenueResponse } from './dto/venue.response';
+import type { VenueResponse } from './dto/venue.response';
 import { toVenueResponse } from './venues.mapper';
 import { Venue } from './venue.entity';
 
@@ -26,7 +24,7 @@ function coordinate(value: number | null | undefined): number | null | undefined
  * is what the events module calls for a venue given as an object of fields.
  */
 @Injectable()
-export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, VenueResponse> {
+export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, VenueResponse, 'venues'> {
   protected readonly resource: LinkedPostResource<Venue> = {
     type: 'venue',
     entity: Venue,
@@ -35,15 +33,7 @@ export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, Ven
   };
 
   protected readonly createInput = CreateVenueDto;
-
-  constructor(dataSource: DataSource, urls: ApiUrls, @Inject(CLOCK) clock: Clock) {
-    super(dataSource, urls, clock);
-  }
-
-  async list(query: LinkedPostListQuery, context: RequestContext): Promise<VenueListResponse> {
-    const { items, ...page } = await this.listPage(query, context, 'venues/');
-    return { venues: items, ...page };
-  }
+  protected readonly collection = 'venues';
 
   protected columns(input: UpdateVenueDto, write: LinkedPostWrite): ColumnValue[] {
     const columns: ColumnValue[] = [];

@@ -1,26 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
+import { LinkedPostPageResponse, LinkedPostResponse } from '../../linked-posts/linked-post-response';
 
 /**
  * An organizer as the API returns it. Empty fields are left out; `json_ld` only on
  * single GETs and inside events.
  */
 @ApiSchema({ name: 'Organizer' })
-export class OrganizerResponse extends PostBaseResponse {
+export class OrganizerResponse extends LinkedPostResponse {
   @ApiProperty({ description: 'Name', example: 'Ref Organizer' })
   organizer: string;
 
-  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
-  description?: string;
-
-  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
-  excerpt?: string;
-
   @ApiProperty({ example: 'ref-organizer' })
   slug: string;
-
-  @ApiPropertyOptional({ type: PostImageResponse })
-  image?: PostImageResponse;
 
   @ApiPropertyOptional()
   phone?: string;
@@ -42,22 +33,7 @@ export class OrganizerResponse extends PostBaseResponse {
 }
 
 @ApiSchema({ name: 'OrganizerList' })
-export class OrganizerListResponse {
+export class OrganizerListResponse extends LinkedPostPageResponse('Organizers') {
   @ApiProperty({ type: [OrganizerResponse] })
   organizers: OrganizerResponse[];
-
-  @ApiProperty({ description: 'This page, with the effective query' })
-  rest_url: string;
-
-  @ApiPropertyOptional({ description: 'The next page, when there is one' })
-  next_rest_url?: string;
-
-  @ApiPropertyOptional({ description: 'The previous page, when there is one' })
-  previous_rest_url?: string;
-
-  @ApiProperty({ description: 'Organizers matching the query (also in X-TEC-Total)' })
-  total: number;
-
-  @ApiProperty({ description: 'Pages (also in X-TEC-TotalPages)' })
-  total_pages: number;
 }

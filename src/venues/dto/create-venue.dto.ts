@@ -1,9 +1,14 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { ToBoolean } from '../../common/http/transforms';
-import { PlainText, TitleText } from '../../common/security/text-sanitizing';
-import { LinkedPostFieldsDto, UnlessEmpty } from '../../linked-posts/linked-post-fields.dto';
+import {
+  ContactPhone,
+  ContactWebsite,
+  LinkedPostFieldsDto,
+  LinkedPostName,
+  OptionalPlainText,
+} from '../../linked-posts/linked-post-fields.dto';
 
 /** Coordinates arrive as numbers or, from forms, as strings; `""` clears them. */
 const ToCoordinate = () =>
@@ -16,84 +21,34 @@ const ToCoordinate = () =>
 /** Fields of a venue on create; `venue`, the name, is required. */
 @ApiSchema({ name: 'VenueCreate' })
 export class CreateVenueDto extends LinkedPostFieldsDto {
-  @ApiProperty({ type: String, description: 'Name of the venue', maxLength: 255, example: 'Loopback Hall' })
-  @IsDefined()
-  @IsString()
-  @Matches(/\S/, { message: 'venue must not be empty' })
-  @MaxLength(255)
-  @TitleText()
+  @LinkedPostName('venue', 'Loopback Hall')
   venue: string;
 
-  @ApiPropertyOptional({ type: String, description: 'Street address. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('Street address. "" clears it.')
   address?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'City. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('City. "" clears it.')
   city?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Country. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('Country. "" clears it.')
   country?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Province. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('Province. "" clears it.')
   province?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'State. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('State. "" clears it.')
   state?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    description: 'State or province as shown; when omitted it follows `state`, else `province`. "" clears it.',
-    maxLength: 255,
-    nullable: true,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('State or province as shown; when omitted it follows `state`, else `province`. "" clears it.')
   stateprovince?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Postal code. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @OptionalPlainText('Postal code. "" clears it.')
   zip?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Telephone. "" clears it.', maxLength: 255, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  @PlainText()
+  @ContactPhone()
   phone?: string | null;
 
-  @ApiPropertyOptional({ type: String, description: 'Website: an absolute http(s) URL. "" clears it.', maxLength: 500, nullable: true })
-  @IsOptional()
-  @IsString()
-  @UnlessEmpty()
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: 'website must be an absolute http(s) URL' },
-  )
-  @MaxLength(500)
+  @ContactWebsite()
   website?: string | null;
 
   @ApiPropertyOptional({ description: 'Whether events at this venue show a map ("true"/"false" accepted)', default: true, type: Boolean })

@@ -1,26 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PostBaseResponse, PostImageResponse } from '../../linked-posts/linked-post-response';
+import { LinkedPostPageResponse, LinkedPostResponse } from '../../linked-posts/linked-post-response';
 
 /**
  * A venue as the API returns it. Empty fields are left out, except `show_map`
  * and `show_map_link`; `json_ld` only on single GETs and inside events.
  */
 @ApiSchema({ name: 'Venue' })
-export class VenueResponse extends PostBaseResponse {
+export class VenueResponse extends LinkedPostResponse {
   @ApiProperty({ description: 'Name', example: 'Loopback Hall' })
   venue: string;
 
-  @ApiPropertyOptional({ description: 'Description, as HTML paragraphs' })
-  description?: string;
-
-  @ApiPropertyOptional({ description: 'Summary, as HTML paragraphs' })
-  excerpt?: string;
-
   @ApiProperty({ example: 'loopback-hall' })
   slug: string;
-
-  @ApiPropertyOptional({ type: PostImageResponse })
-  image?: PostImageResponse;
 
   @ApiPropertyOptional()
   address?: string;
@@ -72,22 +63,7 @@ export class VenueResponse extends PostBaseResponse {
 }
 
 @ApiSchema({ name: 'VenueList' })
-export class VenueListResponse {
+export class VenueListResponse extends LinkedPostPageResponse('Venues') {
   @ApiProperty({ type: [VenueResponse] })
   venues: VenueResponse[];
-
-  @ApiProperty({ description: 'This page, with the effective query' })
-  rest_url: string;
-
-  @ApiPropertyOptional({ description: 'The next page, when there is one' })
-  next_rest_url?: string;
-
-  @ApiPropertyOptional({ description: 'The previous page, when there is one' })
-  previous_rest_url?: string;
-
-  @ApiProperty({ description: 'Venues matching the query (also in X-TEC-Total)' })
-  total: number;
-
-  @ApiProperty({ description: 'Pages (also in X-TEC-TotalPages)' })
-  total_pages: number;
 }
