@@ -3,20 +3,29 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { FixedOffsetZone } from 'luxon';
-import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
-import { parseDateInput } from '../common/dates/date-input';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
-import { assertPageInRange, countPages, parsePageRequest, totalWithOffset, QueryPairs } from '../common/pagination/pagination';
+import { readDateFilter } from '../common/list-filters/date-filter';
+import { assertIdsExist } from '../common/list-filters/ids-must-exist';
+import { QueryEcho } from '../common/list-filters/query-echo';
+import { parseStatusList } from '../common/list-filters/status-list';
+import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
 import { escapeLike } from '../posts/post-query';
-import { isPostStatus, POST_STATUSES } from '../posts/post-status';
+import { POST_STATUSES } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent } from '../tickets/ticket-permissions';
+import {
+  applyAttendeeVisibility,
+  canManageEvent,
+  isPubliclyVisible,
+  managedEventCondition,
+  PUBLIC_ORDER_STATUSES,
+} from '../tickets/ticket-visibility';
 import { OutboxService } from '../outbox/outbox.service';
 import { Attendee } from './attendee.entity';
 import { toAttendeeResponse } from './attendees.mapper';
@@ -36,8 +45,6 @@ export type CheckinSource = 'site' | 'app';
 
 /** Order statuses of paid orders, and the RSVP answers that stand in for them. */
 export const ATTENDEE_ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded', 'expired', 'yes', 'no'] as const;
-/** Attendees whose order counts as done: shown publicly and allowed to check in. */
-export const PUBLIC_ORDER_STATUSES = ['completed', 'yes'] as const;
 const PRIVATE_ORDER_STATUSES = ATTENDEE_ORDER_STATUSES.filter((status) => !(PUBLIC_ORDER_STATUSES as readonly string[]).includes(status));
 
 const PROVIDER_ALIASES: Record<string, string> = { rsvp: 'rsvp', tc: 'tc', 'tribe-commerce': 'tc', tpp: 'tc' };
@@ -51,7 +58,7 @@ const EVENT_FACT_COLUMNS = { id: true, authorId: true, status: true, showAttende
  * Attendee lists, single reads and check-ins. Who sees what: managers of an event (editors and
  * administrators for all events, authors for their own) see all its attendees with every field;
  * everyone else sees only the public ones (`isPubliclyVisible`) with public fields. Lists mix both,
- * decided per attendee in SQL.
+ * decided per attendee in SQL. The rules are in ticket-visibility.ts.
  */
 @Injectable()
 export class AttendeesService {
@@ -69,13 +76,7 @@ export class AttendeesService {
     const paging = parsePageRequest(query, 'tickets');
     const manager = this.dataSource.manager;
     const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
-    builder.where(
-      new Brackets((visible) => {
-        visible
-          .where(this.managedCondition(context.user, builder))
-          .orWhere(new Brackets((open) => this.applyPublicVisibility(open, builder)));
-      }),
-    );
+    applyAttendeeVisibility(builder, context.user);
     await this.applyFilters(manager, builder, query, context.user);
     this.applyOrder(builder, query);
 
@@ -92,7 +93,7 @@ export class AttendeesService {
             .limit(paging.perPage)
             .getMany();
     return {
-      rest_url: this.collectionUrl(context, echoedQuery(query)),
+      rest_url: QueryEcho.of(query, ECHOED_PARAMETERS).url(context.namespaceUrl('tickets', 'attendees/')),
       total,
       total_pages: totalPages,
       attendees: await this.present(manager, attendees, context),
@@ -216,36 +217,6 @@ export class AttendeesService {
     return manager.findOneOrFail(Event, { select: EVENT_FACT_COLUMNS, where: { id: eventId } });
   }
 
-  /** SQL for "the caller manages this attendee's event", matching `canManageEvent`. */
-  private managedCondition(user: AuthenticatedUser | undefined, builder: SelectQueryBuilder<Attendee>): string {
-    if (hasCapability(user, 'manage_attendees')) return '1 = 1';
-    if (user && hasCapability(user, 'publish_events')) {
-      builder.setParameter('managingAuthorId', user.id);
-      return 'event.authorId = :managingAuthorId';
-    }
-    return '1 = 0';
-  }
-
-  /** SQL of `isPubliclyVisible`. */
-  private applyPublicVisibility(where: WhereExpressionBuilder, builder: SelectQueryBuilder<Attendee>): void {
-    builder.setParameters({
-      publicEventStatus: 'publish',
-      publicListShown: true,
-      publicOptout: false,
-      publicAttendeeStatus: 'publish',
-      publicRsvpProvider: 'rsvp',
-      publicRsvpGoing: true,
-      publicOrderStatuses: [...PUBLIC_ORDER_STATUSES],
-    });
-    where
-      .where('event.status = :publicEventStatus')
-      .andWhere('event.showAttendeeList = :publicListShown')
-      .andWhere('attendee.optout = :publicOptout')
-      .andWhere('attendee.status = :publicAttendeeStatus')
-      .andWhere('(attendee.provider <> :publicRsvpProvider OR attendee.rsvpGoing = :publicRsvpGoing)')
-      .andWhere('attendee.orderStatus IN (:...publicOrderStatuses)');
-  }
-
   private async applyFilters(
     manager: EntityManager,
     builder: SelectQueryBuilder<Attendee>,
@@ -276,7 +247,7 @@ export class AttendeesService {
     if (query.search !== undefined && query.search.trim() !== '') {
       const pattern = `%${escapeLike(query.search.trim().toLowerCase())}%`;
       // Email and security code are manager-only data: matching on them for other callers would leak them.
-      const managed = this.managedCondition(user, builder);
+      const managed = managedEventCondition(user, builder);
       builder.andWhere(
         new Brackets((text) => {
           text
@@ -295,32 +266,35 @@ export class AttendeesService {
     builder: SelectQueryBuilder<Attendee>,
     query: ListAttendeesQuery,
   ): Promise<void> {
-    // An empty list (`include_post=`) filters nothing, as if it were not sent.
-    const eventIds = query.include_post?.length ? query.include_post : query.post_id !== undefined ? [query.post_id] : undefined;
-    if (eventIds) {
-      await this.assertExist(manager, Event, eventIds, query.include_post?.length ? 'include_post' : 'post_id', 'event');
-      builder.andWhere('attendee.eventId IN (:...includedEventIds)', { includedEventIds: eventIds });
-    }
-    if (query.exclude_post?.length) {
-      await this.assertExist(manager, Event, query.exclude_post, 'exclude_post', 'event');
-      builder.andWhere('attendee.eventId NOT IN (:...excludedEventIds)', { excludedEventIds: query.exclude_post });
-    }
-    const ticketIds = query.include_ticket?.length ? query.include_ticket : query.ticket_id !== undefined ? [query.ticket_id] : undefined;
-    if (ticketIds) {
-      await this.assertExist(manager, Ticket, ticketIds, query.include_ticket?.length ? 'include_ticket' : 'ticket_id', 'ticket');
-      builder.andWhere('attendee.ticketId IN (:...includedTicketIds)', { includedTicketIds: ticketIds });
-    }
-    if (query.exclude_ticket?.length) {
-      await this.assertExist(manager, Ticket, query.exclude_ticket, 'exclude_ticket', 'ticket');
-      builder.andWhere('attendee.ticketId NOT IN (:...excludedTicketIds)', { excludedTicketIds: query.exclude_ticket });
+    const filters = [
+      { field: 'include_post', ids: query.include_post, single: query.post_id, singleField: 'post_id', entity: Event, column: 'eventId' },
+      { field: 'exclude_post', ids: query.exclude_post, entity: Event, column: 'eventId' },
+      {
+        field: 'include_ticket',
+        ids: query.include_ticket,
+        single: query.ticket_id,
+        singleField: 'ticket_id',
+        entity: Ticket,
+        column: 'ticketId',
+      },
+      { field: 'exclude_ticket', ids: query.exclude_ticket, entity: Ticket, column: 'ticketId' },
+    ] as const;
+    for (const filter of filters) {
+      // An empty list (`include_post=`) filters nothing, as if it were not sent; the list wins over the single id.
+      const single = 'single' in filter && filter.single !== undefined ? { field: filter.singleField, ids: [filter.single] } : undefined;
+      const named = filter.ids?.length ? { field: filter.field, ids: filter.ids } : single;
+      if (!named) continue;
+      await assertIdsExist(manager, filter.entity, named.ids, named.field);
+      const operator = filter.field.startsWith('include') ? 'IN' : 'NOT IN';
+      builder.andWhere(`attendee.${filter.column} ${operator} (:...${filter.field}Ids)`, { [`${filter.field}Ids`]: named.ids });
     }
   }
 
   private applyIdAndDateFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
-    if (query.after !== undefined)
-      builder.andWhere('attendee.createdAt >= :createdAfter', { createdAfter: readUtcDate(query.after, 'after', 'start') });
-    if (query.before !== undefined)
-      builder.andWhere('attendee.createdAt <= :createdBefore', { createdBefore: readUtcDate(query.before, 'before', 'end') });
+    const after = readDateFilter(query.after, 'after', FixedOffsetZone.utcInstance, 'from');
+    if (after) builder.andWhere('attendee.createdAt >= :createdAfter', { createdAfter: after.instant });
+    const before = readDateFilter(query.before, 'before', FixedOffsetZone.utcInstance, 'until');
+    if (before) builder.andWhere('attendee.createdAt <= :createdBefore', { createdBefore: before.instant });
 
     if (query.include?.length) builder.andWhere('attendee.id IN (:...includedIds)', { includedIds: query.include });
     if (query.exclude?.length) builder.andWhere('attendee.id NOT IN (:...excludedIds)', { excludedIds: query.exclude });
@@ -330,29 +304,29 @@ export class AttendeesService {
     // What was paid and who checked in are manager-only data too: only attendees the caller manages
     // can match these filters, so that they cannot be used to sort other attendees by them.
     if (query.price_min !== undefined) {
-      const managed = this.managedCondition(user, builder);
+      const managed = managedEventCondition(user, builder);
       builder.andWhere(`(${managed} AND attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2)))`, {
         priceMin: readPrice(query.price_min, 'price_min'),
       });
     }
     if (query.price_max !== undefined) {
-      const managed = this.managedCondition(user, builder);
+      const managed = managedEventCondition(user, builder);
       builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, {
         priceMax: readPrice(query.price_max, 'price_max'),
       });
     }
     if (query.checkedin !== undefined) {
-      builder.andWhere(`(${this.managedCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
+      builder.andWhere(`(${managedEventCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
     }
   }
 
   private applyStatusFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
-    const eventStatuses = readPostStatuses(query.post_status, 'post_status');
-    if (eventStatuses) builder.andWhere('event.status IN (:...eventStatuses)', { eventStatuses });
-    const attendeeStatuses = readPostStatuses(query.status, 'status');
-    if (attendeeStatuses) builder.andWhere('attendee.status IN (:...attendeeStatuses)', { attendeeStatuses });
-    const orderStatuses = readOrderStatuses(query.order_status);
-    if (orderStatuses) builder.andWhere('attendee.orderStatus IN (:...orderStatuses)', { orderStatuses });
+    const eventStatuses = parseStatusList(query.post_status, 'post_status', POST_STATUS_FILTER);
+    if (Array.isArray(eventStatuses)) builder.andWhere('event.status IN (:...eventStatuses)', { eventStatuses });
+    const attendeeStatuses = parseStatusList(query.status, 'status', POST_STATUS_FILTER);
+    if (Array.isArray(attendeeStatuses)) builder.andWhere('attendee.status IN (:...attendeeStatuses)', { attendeeStatuses });
+    const orderStatuses = parseStatusList(query.order_status, 'order_status', ORDER_STATUS_FILTER);
+    if (Array.isArray(orderStatuses)) builder.andWhere('attendee.orderStatus IN (:...orderStatuses)', { orderStatuses });
 
     if (query.rsvp_going_status?.length) {
       const going = [...new Set(query.rsvp_going_status.map((answer) => answer === 'yes'))];
@@ -402,50 +376,6 @@ export class AttendeesService {
         builder.orderBy('attendee.id', direction);
     }
   }
-
-  private async assertExist(
-    manager: EntityManager,
-    entity: typeof Event | typeof Ticket,
-    ids: number[],
-    field: string,
-    what: string,
-  ): Promise<void> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return;
-    const found = await manager
-      .createQueryBuilder(entity, 'existing')
-      .where('existing.id IN (:...existingIds)', { existingIds: unique })
-      .getCount();
-    if (found !== unique.length) throw invalidParam(field, `${field} must hold existing ${what} ids`);
-  }
-
-  private collectionUrl(context: RequestContext, pairs: QueryPairs): string {
-    const url = context.namespaceUrl('tickets', 'attendees/');
-    return pairs.length === 0 ? url : `${url}?${new URLSearchParams(pairs).toString()}`;
-  }
-}
-
-/**
- * What the public (and signed-in callers who do not manage the event) may see: attendees of a
- * published event that shows its list, published, not opted out, RSVP going or not RSVP, order done.
- */
-export function isPubliclyVisible(attendee: Attendee, event: Pick<Event, 'status' | 'showAttendeeList'>): boolean {
-  return (
-    event.status === 'publish' &&
-    event.showAttendeeList &&
-    !attendee.optout &&
-    attendee.status === 'publish' &&
-    (attendee.provider !== 'rsvp' || attendee.rsvpGoing === true) &&
-    (PUBLIC_ORDER_STATUSES as readonly string[]).includes(attendee.orderStatus)
-  );
-}
-
-function readUtcDate(raw: string, field: string, edge: 'start' | 'end'): Date {
-  const parsed = parseDateInput(raw, FixedOffsetZone.utcInstance);
-  if (!parsed) throw invalidParam(field, `${field} must be a UTC date (YYYY-MM-DD[ HH:MM:SS], ISO 8601) or a unix timestamp`);
-  // A date alone covers its whole day.
-  if (parsed.dateOnly && edge === 'end') return new Date(parsed.instant.getTime() + 86_400_000 - 1);
-  return parsed.instant;
 }
 
 function readPrice(raw: string, field: string): string {
@@ -454,63 +384,38 @@ function readPrice(raw: string, field: string): string {
   return centsToMoney(cents);
 }
 
-function readPostStatuses(raw: string[] | undefined, field: string): string[] | undefined {
-  if (!raw || raw.length === 0) return undefined;
-  if (raw.includes('any')) return undefined;
-  for (const status of raw) {
-    if (!isPostStatus(status)) throw invalidParam(field, `${field} must hold ${[...POST_STATUSES, 'any'].join(', ')}`);
-  }
-  return [...new Set(raw)];
-}
-
-function readOrderStatuses(raw: string[] | undefined): string[] | undefined {
-  if (!raw || raw.length === 0) return undefined;
-  const statuses = new Set<string>();
-  for (const value of raw) {
-    if (value === 'any') return undefined;
-    if (value === 'public') PUBLIC_ORDER_STATUSES.forEach((status) => statuses.add(status));
-    else if (value === 'private') PRIVATE_ORDER_STATUSES.forEach((status) => statuses.add(status));
-    else if ((ATTENDEE_ORDER_STATUSES as readonly string[]).includes(value)) statuses.add(value);
-    else
-      throw invalidParam('order_status', `order_status must hold ${[...ATTENDEE_ORDER_STATUSES, 'public', 'private', 'any'].join(', ')}`);
-  }
-  return [...statuses];
-}
+const POST_STATUS_FILTER = { allowed: POST_STATUSES, acceptsAny: true };
+const ORDER_STATUS_FILTER = {
+  allowed: ATTENDEE_ORDER_STATUSES,
+  acceptsAny: true,
+  groups: { public: PUBLIC_ORDER_STATUSES, private: PRIVATE_ORDER_STATUSES },
+};
 
 /** The recognised parameters the caller sent, in the interface's order, lists as CSV. */
-function echoedQuery(query: ListAttendeesQuery): QueryPairs {
-  const pairs: QueryPairs = [];
-  const keys: Array<keyof ListAttendeesQuery> = [
-    'page',
-    'per_page',
-    'provider',
-    'search',
-    'offset',
-    'order',
-    'orderby',
-    'post_id',
-    'ticket_id',
-    'after',
-    'before',
-    'include',
-    'exclude',
-    'price_max',
-    'price_min',
-    'include_post',
-    'exclude_post',
-    'include_ticket',
-    'exclude_ticket',
-    'post_status',
-    'status',
-    'order_status',
-    'checkedin',
-    'rsvp_going_status',
-    'attendee_information_available',
-  ];
-  for (const key of keys) {
-    const value = query[key];
-    if (value === undefined || value === null) continue;
-    pairs.push([key, Array.isArray(value) ? value.join(',') : String(value)]);
-  }
-  return pairs;
-}
+const ECHOED_PARAMETERS: Array<keyof ListAttendeesQuery> = [
+  'page',
+  'per_page',
+  'provider',
+  'search',
+  'offset',
+  'order',
+  'orderby',
+  'post_id',
+  'ticket_id',
+  'after',
+  'before',
+  'include',
+  'exclude',
+  'price_max',
+  'price_min',
+  'include_post',
+  'exclude_post',
+  'include_ticket',
+  'exclude_ticket',
+  'post_status',
+  'status',
+  'order_status',
+  'checkedin',
+  'rsvp_going_status',
+  'attendee_information_available',
+];

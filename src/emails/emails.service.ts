@@ -5,7 +5,6 @@ import type Mail from 'nodemailer/lib/mailer';
 import QRCode from 'qrcode';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
-import { AuthenticatedUser } from '../auth/roles';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
 import { ApiUrls } from '../common/http/api-urls.service';
@@ -22,7 +21,7 @@ import { PermanentDeliveryError } from '../outbox/delivery-errors';
 import type { OutboxMessage } from '../outbox/outbox-message.entity';
 import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.service';
 import { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent } from '../tickets/ticket-permissions';
+import { canManageEvent, isBuyer, managesAllEvents, managesAnyEvent, OrderViewer } from '../tickets/ticket-visibility';
 import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-templates';
 import type { QueuedEmail } from './dto/resend.response';
 import { MailTransport } from './mail-transport.service';
@@ -35,10 +34,7 @@ interface EmailPayload {
 }
 
 /** Who asks for a resend: the signed-in user, and the cart token of an anonymous buyer. */
-export interface ResendViewer {
-  user?: AuthenticatedUser;
-  cartToken: string | null;
-}
+export type ResendViewer = OrderViewer;
 
 /** Attendees whose order is done (RSVP "yes" included): they hold a ticket worth emailing. */
 const TICKET_STATUSES = ['completed', 'yes'];
@@ -226,9 +222,8 @@ export class EmailsService {
       this.dataSource.manager,
       await this.dataSource.manager.find(Attendee, { where: { orderId: id } }),
     );
-    const managesAll = events.length > 0 && events.every((event) => canManageEvent(viewer.user, event));
-    if (!managesAll && !this.isBuyer(order, viewer)) {
-      if (events.some((event) => canManageEvent(viewer.user, event))) throw forbidden(!viewer.user);
+    if (!managesAllEvents(viewer.user, events) && !isBuyer(order, viewer)) {
+      if (managesAnyEvent(viewer.user, events)) throw forbidden(!viewer.user);
       throw orderNotFound();
     }
     const template = ORDER_TEMPLATE[order.status];
@@ -243,7 +238,7 @@ export class EmailsService {
     const attendee = await manager.findOne(Attendee, { where: { id } });
     const order = attendee ? await manager.findOne(Order, { where: { id: attendee.orderId } }) : null;
     const event = attendee ? await manager.findOne(Event, { select: { id: true, authorId: true }, where: { id: attendee.eventId } }) : null;
-    if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || this.isBuyer(order, viewer))) {
+    if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || isBuyer(order, viewer))) {
       throw attendeeNotFound('attendee-not-found');
     }
     if (!holdsTicket(attendee)) {
@@ -255,10 +250,5 @@ export class EmailsService {
   private async queue(messages: DirectMessage[]): Promise<QueuedEmail[]> {
     await runInTransaction(this.dataSource, (manager) => this.outbox.queue(manager, messages));
     return messages.map((message) => ({ template: message.type as EmailTemplate, recipient: message.recipient as string }));
-  }
-
-  private isBuyer(order: Order, viewer: ResendViewer): boolean {
-    if (viewer.user && order.userId === viewer.user.id) return true;
-    return !!viewer.cartToken && order.cartToken === viewer.cartToken;
   }
 }

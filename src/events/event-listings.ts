@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
-import type { AuthenticatedUser } from '../auth/roles';
 import { CountCache } from '../common/caching/count-cache';
-import { listVisibility } from '../posts/post-permissions';
-import { POST_STATUSES, PostStatus } from '../posts/post-status';
+import type { PostStatus } from '../posts/post-status';
 import type { ListedEvent } from './event-documents';
 import { EventListing, EventListingDimension } from './event-listing.entity';
 import { Event } from './event.entity';
@@ -44,23 +42,6 @@ interface RangeRow {
 
 /** Pages read by merging more ordered ranges than this fall back to the events table. */
 export const MAX_LISTING_RANGES = 60;
-
-/**
- * The statuses a list shows to `user` when it asks for `statuses` (or none): the caller's
- * visibility (applyPostVisibility) split into statuses seen on every event and statuses seen on
- * the caller's own events only.
- */
-export function visibleStatuses(
-  user: AuthenticatedUser | undefined,
-  statuses: PostStatus[] | undefined,
-): Pick<ListingSelection, 'statuses' | 'ownStatuses' | 'authorId'> {
-  const asked = statuses ? [...new Set(statuses)] : POST_STATUSES.filter((status) => status !== 'trash');
-  const visibility = listVisibility(user);
-  if (visibility.kind === 'all') return { statuses: asked, ownStatuses: [] };
-  const published = asked.filter((status) => status === 'publish');
-  if (visibility.kind === 'published-only') return { statuses: published, ownStatuses: [] };
-  return { statuses: published, ownStatuses: asked.filter((status) => status !== 'publish'), authorId: visibility.userId };
-}
 
 const DAY_MS = 86_400_000;
 

@@ -11,6 +11,7 @@ import { Category } from '../categories/category.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
+import type { DateFilter } from '../common/list-filters/date-filter';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
 import { insertInSlices, inSlices } from '../common/database/bulk-insert';
@@ -18,10 +19,14 @@ import { runInTransaction, TransactionOptions } from '../common/database/transac
 import { OutboxService } from '../outbox/outbox.service';
 import { invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
-import { assertCanDelete, assertCanEdit, canAssignAuthor, canEditPost, canReadPost, resolveWriteStatus } from '../posts/post-permissions';
+import { assertIdsExist } from '../common/list-filters/ids-must-exist';
+import { readDateFilter } from '../common/list-filters/date-filter';
+import { QueryEcho } from '../common/list-filters/query-echo';
+import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest } from '../common/pagination/pagination';
+import { assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
 import { trashOrRemove } from '../posts/post-lifecycle';
-import { applyPostVisibility, escapeLike, parseStatusFilter } from '../posts/post-query';
+import { escapeLike } from '../posts/post-query';
+import { applyEventListVisibility, parseStatusFilter, singleReadAccess, visibleStatuses } from '../posts/post-visibility';
 import type { PostStatus } from '../posts/post-status';
 import { sanitizeRichText } from '../posts/rich-text';
 import { uniqueSlug, uniqueSlugs } from '../posts/slugs';
@@ -42,7 +47,7 @@ import { EventHooks } from './event-hooks';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventListingDimension } from './event-listing.entity';
-import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES, visibleStatuses } from './event-listings';
+import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
 import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
@@ -140,7 +145,7 @@ export class EventsService {
    * first `limit` events, with their relations and how many matched in all.
    */
   async findForFeed(query: ListEventsQuery, context: RequestContext, limit: number): Promise<EventFeedRows> {
-    const { builder, narrowed, listing } = await this.listQuery(query, context, []);
+    const { builder, narrowed, listing } = await this.listQuery(query, context, new QueryEcho());
     const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
     let events: Event[] = [];
     if (total > 0)
@@ -152,7 +157,7 @@ export class EventsService {
 
   async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
     const paging = parsePageRequest(query, 'events');
-    const echo: QueryPairs = [['per_page', String(paging.perPage)]];
+    const echo = new QueryEcho().add('per_page', paging.perPage);
     const { builder, narrowed, listing } = await this.listQuery(query, context, echo);
 
     const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
@@ -170,7 +175,7 @@ export class EventsService {
     }
     return {
       events: await this.documents.page(listed, context, (ids) => this.listings.events(ids)),
-      links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo, paging.page, totalPages),
+      links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo.pairs, paging.page, totalPages),
       total,
       totalPages,
     };
@@ -194,7 +199,7 @@ export class EventsService {
   private async listQuery(
     query: ListEventsQuery,
     context: RequestContext,
-    echo: QueryPairs,
+    echo: QueryEcho,
   ): Promise<{ builder: SelectQueryBuilder<Event>; narrowed: SelectQueryBuilder<Event>; listing: ListingSelection | null }> {
     const statuses = parseStatusFilter(query.status, context.user);
     if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
@@ -202,43 +207,36 @@ export class EventsService {
       throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be sent together');
     }
     const builder = this.dataSource.manager.createQueryBuilder(Event, 'event');
-    applyPostVisibility(builder, 'event', context.user, statuses);
-    builder.andWhere('event.hideFromListings = :listed', { listed: false });
+    applyEventListVisibility(builder, 'event', context.user, statuses);
+    const window = this.applyWindowOrInclude(builder, query, echo);
+    const dimensions = await this.applyFilters(builder, query, echo);
+    const listing = window && !query.search ? this.listingSelection(dimensions, statuses, context, window) : null;
+    if (statuses) echo.add('status', statuses);
+    else if (!context.user) echo.add('status', 'publish');
+    echo.add('include', query.include);
+    const words = query.search && this.dataSource.options.type === 'mysql' ? fullTextWords(query.search) : null;
+    if (!words) return { builder, narrowed: builder, listing };
+    return { builder, narrowed: narrowToFullTextWords(builder, words), listing: null };
+  }
 
-    let window: { start: Date; end: Date } | undefined;
+  /** `include` lists those events in publication order; otherwise the date window applies, in date order. */
+  private applyWindowOrInclude(
+    builder: SelectQueryBuilder<Event>,
+    query: ListEventsQuery,
+    echo: QueryEcho,
+  ): { start: Date; end: Date } | undefined {
     if (query.include?.length) {
       builder.andWhere('event.id IN (:...include)', { include: query.include });
       builder.orderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
-    } else {
-      const dates = this.dateWindow(query);
-      window = dates;
-      builder
-        .andWhere('event.startUtc >= :windowStart', { windowStart: dates.start })
-        .andWhere('event.endUtc <= :windowEnd', { windowEnd: dates.end });
-      echo.push(['start_date', dates.startLabel], ['end_date', dates.endLabel]);
-      builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
+      return undefined;
     }
-    const dimensions = await this.applyFilters(builder, query, echo);
-    const listing = window && !query.search ? this.listingSelection(dimensions, statuses, context, window) : null;
-    if (statuses) echo.push(['status', statuses.join(',')]);
-    else if (!context.user) echo.push(['status', 'publish']);
-    if (query.include?.length) echo.push(['include', query.include.join(',')]);
-    const words = query.search && this.dataSource.options.type === 'mysql' ? fullTextWords(query.search) : null;
-    if (!words) return { builder, narrowed: builder, listing };
-    const fullText = words.map((word) => `+${word}*`).join(' ');
-    const narrowed = builder
-      .clone()
-      .andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
-    // The same rule row by row, for pages read in date order: each word begins a word of the text.
-    words.forEach((word, index) => {
-      builder.andWhere(
-        `(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`,
-        {
-          [`wordStart${index}`]: `\\b${word}`,
-        },
-      );
-    });
-    return { builder, narrowed, listing: null };
+    const window = this.dateWindow(query);
+    builder
+      .andWhere('event.startUtc >= :windowStart', { windowStart: window.start.instant })
+      .andWhere('event.endUtc <= :windowEnd', { windowEnd: window.end.instant });
+    echo.add('start_date', window.start.local).add('end_date', window.end.local);
+    builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
+    return { start: window.start.instant, end: window.end.instant };
   }
 
   /**
@@ -247,7 +245,7 @@ export class EventsService {
    * several dimensions at once, a parent, a distance).
    */
   private listingSelection(
-    dimensions: Array<{ dim: EventListingDimension; values: number[] } | null>,
+    dimensions: ListingDimension[],
     statuses: PostStatus[] | undefined,
     context: RequestContext,
     window: { start: Date; end: Date },
@@ -283,25 +281,7 @@ export class EventsService {
     user: AuthenticatedUser,
     postParentId: number | null = null,
   ): Promise<Event> {
-    const now = this.clock.now();
-    const event = manager.create(Event, {
-      authorId: user.id,
-      timezone: this.config.siteTimezone,
-      allDay: false,
-      showMap: true,
-      showMapLink: true,
-      hideFromListings: false,
-      sticky: false,
-      featured: false,
-      cost: null,
-      website: null,
-      image: null,
-      description: null,
-      excerpt: null,
-      postParentId,
-      showAttendeeList: false,
-      publishedAt: now,
-    });
+    const event = this.newEvent(manager, user, postParentId);
     await this.applyInput(manager, event, input, user, true);
     await this.outbox.eventWritten(manager, event, null);
     return event;
@@ -324,24 +304,7 @@ export class EventsService {
   ): Promise<Event[]> {
     if (occurrences.length === 0) return [];
     // The fields they share, as createWithin and applyInput set them, once.
-    const shared = manager.create(Event, {
-      authorId: user.id,
-      timezone: this.config.siteTimezone,
-      allDay: false,
-      showMap: true,
-      showMapLink: true,
-      hideFromListings: false,
-      sticky: false,
-      featured: false,
-      cost: null,
-      website: null,
-      image: null,
-      description: null,
-      excerpt: null,
-      postParentId,
-      showAttendeeList: false,
-      publishedAt: this.clock.now(),
-    });
+    const shared = this.newEvent(manager, user, postParentId);
     applyContentFields(shared, input);
     const events = occurrences.map((occurrence) => {
       const event = manager.create(Event, { ...shared });
@@ -491,12 +454,9 @@ export class EventsService {
 
   private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {
     const event = await this.findOrFail(this.dataSource.manager, selector);
-    if (event.status === 'trash' && !canEditPost(context.user, event)) {
-      throw eventNoLongerAvailable();
-    }
-    if (!canReadPost(context.user, event)) {
-      throw eventNotAccessible();
-    }
+    const access = singleReadAccess(context.user, event);
+    if (access === 'trashed') throw eventNoLongerAvailable();
+    if (access === 'forbidden') throw eventNotAccessible();
     return event;
   }
 
@@ -512,53 +472,37 @@ export class EventsService {
 
   /**
    * The list's date window. Default: from the start of today to 24 months from now (site time
-   * zone). Dates given are read in the site zone and widened to the start and end of their days.
+   * zone). Dates given are read in the site zone and widened to the start and end of their days
+   * (the reference's inclusive mode).
    */
-  private dateWindow(query: ListEventsQuery): { start: Date; end: Date; startLabel: string; endLabel: string } {
+  private dateWindow(query: ListEventsQuery): { start: DateFilter; end: DateFilter } {
     const siteZone = resolveTimeZone(this.config.siteTimezone)!;
     const now = DateTime.fromJSDate(this.clock.now(), { zone: siteZone });
-    const read = (field: 'start_date' | 'end_date', fallback: DateTime, time: '00:00:00' | '23:59:59') => {
-      const raw = query[field];
-      let local: string;
-      if (raw === undefined || raw === '') {
-        local = fallback.toFormat(WALL_CLOCK_FORMAT);
-      } else {
-        const parsed = parseDateInput(raw, siteZone);
-        if (!parsed) throw invalidParam(field, `${field} must be a date: ${DATE_FORMATS_HINT}`);
-        local = parsed.local;
-      }
-      const widened = withTimeOfDay(local, time);
-      return { instant: wallClockToInstant(widened, siteZone), label: widened };
+    const read = (field: 'start_date' | 'end_date', fallback: DateTime): DateFilter => {
+      const edge = field === 'start_date' ? 'from' : 'until';
+      const given = readDateFilter(query[field], field, siteZone, edge, { wholeDays: true });
+      return given ?? readDateFilter(fallback.toFormat(WALL_CLOCK_FORMAT), field, siteZone, edge, { wholeDays: true })!;
     };
-    const start = read('start_date', now.startOf('day'), '00:00:00');
-    const end = read('end_date', now.plus({ months: 24 }), '23:59:59');
-    return { start: start.instant, end: end.instant, startLabel: start.label, endLabel: end.label };
+    return { start: read('start_date', now), end: read('end_date', now.plus({ months: 24 })) };
   }
 
   /**
    * Adds the filters to `builder`; answers the read model's dimension of each (null for a filter
    * the read model does not answer).
    */
-  private async applyFilters(
-    builder: SelectQueryBuilder<Event>,
-    query: ListEventsQuery,
-    echo: QueryPairs,
-  ): Promise<Array<{ dim: EventListingDimension; values: number[] } | null>> {
+  private async applyFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
+    applySearch(builder, query, echo);
+    return [
+      ...(await this.applyTermFilters(builder, query, echo)),
+      ...(await this.applyLinkedPostFilters(builder, query, echo)),
+      ...(await this.applyEventFieldFilters(builder, query, echo)),
+      ...this.applyGeoFilters(builder, query, echo),
+    ];
+  }
+
+  private async applyTermFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
     const manager = this.dataSource.manager;
-    const dimensions: Array<{ dim: EventListingDimension; values: number[] } | null> = [];
-    if (query.search) {
-      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-      builder.andWhere(
-        new Brackets((any) =>
-          any
-            .where("LOWER(event.title) LIKE :search ESCAPE '!'")
-            .orWhere("LOWER(event.description) LIKE :search ESCAPE '!'")
-            .orWhere("LOWER(event.excerpt) LIKE :search ESCAPE '!'"),
-        ),
-        { search: pattern },
-      );
-      echo.push(['search', query.search]);
-    }
+    const dimensions: ListingDimension[] = [];
     if (query.categories?.length) {
       const ids = await this.termIds(manager, Category, query.categories, 'categories');
       builder.andWhere(
@@ -566,7 +510,7 @@ export class EventsService {
         { categoryIds: ids },
       );
       dimensions.push({ dim: EventListingDimension.Category, values: ids });
-      echo.push(['categories', query.categories.join(',')]);
+      echo.add('categories', query.categories);
     }
     if (query.tags?.length) {
       const ids = await this.termIds(manager, Tag, query.tags, 'tags');
@@ -574,59 +518,79 @@ export class EventsService {
         tagIds: ids,
       });
       dimensions.push({ dim: EventListingDimension.Tag, values: ids });
-      echo.push(['tags', query.tags.join(',')]);
+      echo.add('tags', query.tags);
     }
+    return dimensions;
+  }
+
+  private async applyLinkedPostFilters(
+    builder: SelectQueryBuilder<Event>,
+    query: ListEventsQuery,
+    echo: QueryEcho,
+  ): Promise<ListingDimension[]> {
+    const manager = this.dataSource.manager;
+    const dimensions: ListingDimension[] = [];
     if (query.venue?.length) {
-      await this.assertAllExist(manager, Venue, query.venue, 'venue');
+      await assertIdsExist(manager, Venue, query.venue, 'venue');
       builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, {
         venueIds: query.venue,
       });
       dimensions.push({ dim: EventListingDimension.Venue, values: query.venue });
-      echo.push(['venue', query.venue.join(',')]);
+      echo.add('venue', query.venue);
     }
     if (query.organizer?.length) {
-      await this.assertAllExist(manager, Organizer, query.organizer, 'organizer');
+      await assertIdsExist(manager, Organizer, query.organizer, 'organizer');
       builder.andWhere(
         `EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`,
-        {
-          organizerIds: query.organizer,
-        },
+        { organizerIds: query.organizer },
       );
       dimensions.push({ dim: EventListingDimension.Organizer, values: query.organizer });
-      echo.push(['organizer', query.organizer.join(',')]);
+      echo.add('organizer', query.organizer);
     }
+    return dimensions;
+  }
+
+  /** `featured`, `series` and `post_parent`; the read model has no series or parent dimension. */
+  private async applyEventFieldFilters(
+    builder: SelectQueryBuilder<Event>,
+    query: ListEventsQuery,
+    echo: QueryEcho,
+  ): Promise<ListingDimension[]> {
+    const dimensions: ListingDimension[] = [];
     if (query.featured !== undefined) {
       builder.andWhere('event.featured = :featured', { featured: query.featured });
       dimensions.push({ dim: EventListingDimension.Featured, values: [query.featured ? 1 : 0] });
-      echo.push(['featured', String(query.featured)]);
+      echo.add('featured', query.featured);
     }
     if (query.series !== undefined) {
       await this.series.handler?.assertSeriesExists(query.series);
       builder.andWhere('EXISTS (SELECT 1 FROM event_series_occurrences eso WHERE eso.event_id = event.id AND eso.series_id = :seriesId)', {
         seriesId: query.series,
       });
-      // The read model has no series dimension: a series is read from the events table.
       dimensions.push(null);
-      echo.push(['series', String(query.series)]);
+      echo.add('series', query.series);
     }
     if (query.post_parent !== undefined) {
-      await this.assertAllExist(manager, Event, [query.post_parent], 'post_parent');
+      await assertIdsExist(this.dataSource.manager, Event, [query.post_parent], 'post_parent');
       builder.andWhere('event.postParentId = :postParent', { postParent: query.post_parent });
       dimensions.push(null);
-      echo.push(['post_parent', String(query.post_parent)]);
-    }
-    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-      this.applyDistance(builder, query.geoloc_lat, query.geoloc_lng);
-      dimensions.push(null);
-      echo.push(['geoloc_lat', String(query.geoloc_lat)], ['geoloc_lng', String(query.geoloc_lng)]);
-    } else if (query.geoloc) {
-      builder.andWhere(
-        'EXISTS (SELECT 1 FROM event_venue_links gvl INNER JOIN venues gv ON gv.id = gvl.venue_id WHERE gvl.event_id = event.id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL)',
-      );
-      dimensions.push({ dim: EventListingDimension.Geoloc, values: [0] });
-      echo.push(['geoloc', 'true']);
+      echo.add('post_parent', query.post_parent);
     }
     return dimensions;
+  }
+
+  private applyGeoFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): ListingDimension[] {
+    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
+      this.applyDistance(builder, query.geoloc_lat, query.geoloc_lng);
+      echo.add('geoloc_lat', query.geoloc_lat).add('geoloc_lng', query.geoloc_lng);
+      return [null];
+    }
+    if (!query.geoloc) return [];
+    builder.andWhere(
+      'EXISTS (SELECT 1 FROM event_venue_links gvl INNER JOIN venues gv ON gv.id = gvl.venue_id WHERE gvl.event_id = event.id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL)',
+    );
+    echo.add('geoloc', 'true');
+    return [{ dim: EventListingDimension.Geoloc, values: [0] }];
   }
 
   /**
@@ -688,17 +652,6 @@ export class EventsService {
     return found.map((term) => term.id);
   }
 
-  private async assertAllExist(
-    manager: EntityManager,
-    entity: typeof Venue | typeof Organizer | typeof Event | typeof User,
-    ids: number[],
-    field: string,
-  ): Promise<void> {
-    const found = await manager.find(entity, { select: { id: true }, where: { id: In(ids) } });
-    const missing = ids.filter((id) => !found.some((row) => row.id === id));
-    if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
-  }
-
   /** Applies a create or update body to `event` and its links, inside the caller's transaction. */
   private async applyInput(
     manager: EntityManager,
@@ -709,20 +662,56 @@ export class EventsService {
   ): Promise<void> {
     applyContentFields(event, input);
     const termsBefore = isNew ? null : await this.termState(manager, event);
-
     this.applySchedule(event, input);
     await this.applyAuthorAndPublication(manager, event, input, user);
     event.status = resolveWriteStatus(user, input.status, isNew ? undefined : event.status);
+    await this.saveWithSlug(manager, event, input, isNew);
+    await this.applyPostLinks(manager, event, input, user, isNew);
+    await this.applyTerms(manager, event, input, user, termsBefore);
+  }
+
+  /** A new event with the defaults of a create, before its body applies. */
+  private newEvent(manager: EntityManager, user: AuthenticatedUser, postParentId: number | null): Event {
+    return manager.create(Event, {
+      authorId: user.id,
+      timezone: this.config.siteTimezone,
+      allDay: false,
+      showMap: true,
+      showMapLink: true,
+      hideFromListings: false,
+      sticky: false,
+      featured: false,
+      cost: null,
+      website: null,
+      image: null,
+      description: null,
+      excerpt: null,
+      postParentId,
+      showAttendeeList: false,
+      publishedAt: this.clock.now(),
+    });
+  }
+
+  /** Saves the event, with a slug made unique from the one sent (or the title) when new or asked for. */
+  private async saveWithSlug(manager: EntityManager, event: Event, input: UpdateEventDto, isNew: boolean): Promise<void> {
     if (isNew || input.slug !== undefined) {
       event.slug = await uniqueSlug(manager.getRepository(Event), input.slug ?? event.title, isNew ? undefined : event.id);
     }
     await manager.save(event);
+  }
 
+  /** The venues and organizers sent replace the event's; those not sent are left as they are. */
+  private async applyPostLinks(
+    manager: EntityManager,
+    event: Event,
+    input: UpdateEventDto,
+    user: AuthenticatedUser,
+    isNew: boolean,
+  ): Promise<void> {
     const venues = readLinkedPosts(input.venue, 'venue');
     if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user, isNew);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
     if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
-    await this.applyTerms(manager, event, input, user, termsBefore);
   }
 
   private async applyTerms(
@@ -815,7 +804,7 @@ export class EventsService {
     user: AuthenticatedUser,
   ): Promise<void> {
     if (input.author !== undefined && input.author !== event.authorId) {
-      await this.assertAllExist(manager, User, [input.author], 'author');
+      await assertIdsExist(manager, User, [input.author], 'author');
       if (!canAssignAuthor(user, input.author)) {
         throw cannotEditOthersEvents();
       }
@@ -879,6 +868,43 @@ export class EventsService {
       );
     }
   }
+}
+
+/** What the read model answers of one filter: a dimension and its values, or null when it cannot. */
+type ListingDimension = { dim: EventListingDimension; values: number[] } | null;
+
+function applySearch(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): void {
+  if (!query.search) return;
+  const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+  builder.andWhere(
+    new Brackets((any) =>
+      any
+        .where("LOWER(event.title) LIKE :search ESCAPE '!'")
+        .orWhere("LOWER(event.description) LIKE :search ESCAPE '!'")
+        .orWhere("LOWER(event.excerpt) LIKE :search ESCAPE '!'"),
+    ),
+    { search: pattern },
+  );
+  echo.add('search', query.search);
+}
+
+/**
+ * The list's query also matched against the full-text index (MySQL), which selects the same rows
+ * but can be counted without reading the whole window; `builder` gets the same rule row by row,
+ * for pages read in date order: each word begins a word of the text.
+ */
+function narrowToFullTextWords(builder: SelectQueryBuilder<Event>, words: string[]): SelectQueryBuilder<Event> {
+  const fullText = words.map((word) => `+${word}*`).join(' ');
+  const narrowed = builder
+    .clone()
+    .andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
+  words.forEach((word, index) => {
+    builder.andWhere(
+      `(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`,
+      { [`wordStart${index}`]: `\\b${word}` },
+    );
+  });
+  return narrowed;
 }
 
 function unique(ids: number[]): number[] {

@@ -1,10 +1,12 @@
 import { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import type { AuthenticatedUser } from '../auth/roles';
 import { Event } from '../events/event.entity';
-import { ApiError, invalidParam } from '../common/errors/api-error';
+import { ApiError } from '../common/errors/api-error';
+import { assertIdsExist } from '../common/list-filters/ids-must-exist';
+import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, countPages, PageRequest, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
-import { canReadPost } from '../posts/post-permissions';
-import { applyPostVisibility, applyWordSearch, parseStatusFilter } from '../posts/post-query';
+import { applyWordSearch } from '../posts/post-query';
+import { applyPostVisibility, canReadPost, parseStatusFilter, restrictToVisibleEvents } from '../posts/post-visibility';
 import type { PostEntity } from '../posts/post.entity-base';
 
 /** Venues and organizers: posts that events link to, with the same routes and rules. */
@@ -74,27 +76,6 @@ export interface LinkedPostPage<T> {
 const UNPUBLISHED_EVENT_STATUSES = ['draft', 'pending', 'trash'];
 
 /**
- * Events the caller would see in a list, as WordPress queries them by default: published ones,
- * plus private ones for those who read private posts or wrote them.
- */
-function restrictToVisibleEvents(query: SelectQueryBuilder<ObjectLiteral>, alias: string, user: AuthenticatedUser | undefined): void {
-  if (!user) {
-    query.andWhere(`${alias}.status = :visibleEventStatus`, { visibleEventStatus: 'publish' });
-  } else if (hasCapability(user, 'read_private_events')) {
-    query.andWhere(`${alias}.status IN (:...visibleEventStatuses)`, { visibleEventStatuses: ['publish', 'private'] });
-  } else {
-    query.andWhere(
-      `(${alias}.status = :visibleEventStatus OR (${alias}.status = :privateEventStatus AND ${alias}.authorId = :eventReader))`,
-      {
-        visibleEventStatus: 'publish',
-        privateEventStatus: 'private',
-        eventReader: user.id,
-      },
-    );
-  }
-}
-
-/**
  * `EXISTS (SELECT 1 FROM <links> JOIN events ...)` for one post of the outer query, with the
  * event conditions `restrict` adds. Parameters of the subquery go to the outer query.
  */
@@ -131,7 +112,7 @@ async function applyLinkedEventFilters<T extends ObjectLiteral>(
 ): Promise<void> {
   if (filters.event !== undefined) {
     const eventId = filters.event;
-    if (!(await manager.existsBy(Event, { id: eventId }))) throw invalidParam('event', 'event must be the id of an existing event');
+    await assertIdsExist(manager, Event, [eventId], 'event');
     query.andWhere(
       linkedEventExists(query, alias, resource, (events) =>
         events.andWhere('eventLink.eventId = :linkedEventId', { linkedEventId: eventId }),
@@ -155,13 +136,13 @@ async function applyLinkedEventFilters<T extends ObjectLiteral>(
 }
 
 function listQueryPairs(filters: LinkedPostListQuery, page: PageRequest): QueryPairs {
-  const pairs: QueryPairs = [['per_page', String(page.perPage)]];
-  if (filters.search) pairs.push(['search', filters.search]);
-  if (filters.event !== undefined) pairs.push(['event', String(filters.event)]);
-  if (filters.has_events !== undefined) pairs.push(['has_events', String(filters.has_events)]);
-  if (filters.only_with_upcoming !== undefined) pairs.push(['only_with_upcoming', String(filters.only_with_upcoming)]);
-  if (typeof filters.status === 'string' && filters.status !== '') pairs.push(['status', filters.status]);
-  return pairs;
+  return new QueryEcho()
+    .add('per_page', page.perPage)
+    .add('search', filters.search || undefined)
+    .add('event', filters.event)
+    .add('has_events', filters.has_events)
+    .add('only_with_upcoming', filters.only_with_upcoming)
+    .add('status', typeof filters.status === 'string' && filters.status !== '' ? filters.status : undefined).pairs;
 }
 
 /**

@@ -7,7 +7,7 @@ import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { forbidden, invalidParam, invalidParams } from '../common/errors/api-error';
 import { canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
-import { applyPostVisibility } from '../posts/post-query';
+import { applyPostVisibility } from '../posts/post-visibility';
 import type { PostEntity } from '../posts/post.entity-base';
 import { sanitizeRichText } from '../posts/rich-text';
 import { uniqueSlug } from '../posts/slugs';

@@ -144,7 +144,9 @@ export class CheckoutService {
 
   /**
    * Inserts the order, its items and attendees and empties the cart lines; returns the answer and
-   * the capacity to take (none for RSVP "not going"), which the caller takes last.
+   * the capacity to take (none for RSVP "not going"), which the caller takes last. The statements
+   * run in this order: the cart lines locked, the tickets read, the lines removed, then the order,
+   * its items and its attendees inserted and the notifications written.
    */
   private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
     const { buyer, body } = request;
@@ -153,7 +155,38 @@ export class CheckoutService {
     const items = await this.carts.lockLines(manager, cart.id, provider);
     if (items.length === 0) throw cartEmpty();
     const holders = this.assignHolders(items, body);
+    const { tickets, eventTimezones } = await this.readSaleableTickets(manager, items, now);
+    // Another checkout of the same cart may have taken these lines since they were read (SQLite).
+    if (!(await this.carts.removeLines(manager, cart.id, provider, items.length))) throw cartEmpty();
 
+    const pricing = priceOrder(items, tickets, provider, body.going);
+    const order = await this.insertOrder(manager, request, provider, pricing, now);
+    await insertOrderItems(manager, order.id, items, tickets, pricing);
+    await insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
+
+    const relations: OrderRelations = {
+      attendees: await manager.find(Attendee, { where: { orderId: order.id }, order: { id: 'ASC' } }),
+      tickets,
+      eventTimezones,
+    };
+    // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
+    await this.outbox.orderPlaced(manager, order, relations.attendees);
+    return {
+      response: toOrderResponse(order, relations, request.context, this.config.currency),
+      capacity: pricing.capacity,
+      tickets,
+    };
+  }
+
+  /**
+   * The tickets of the cart lines, each on sale now (status and sale window only: no units asked,
+   * so no counts read; capacity is decided by the conditional updates the caller runs last).
+   */
+  private async readSaleableTickets(
+    manager: EntityManager,
+    items: CartItem[],
+    now: Date,
+  ): Promise<{ tickets: Map<number, Ticket>; eventTimezones: Map<number, string> }> {
     const catalog = await this.catalog.tickets(
       manager,
       items.map((item) => item.ticketId),
@@ -166,27 +199,21 @@ export class CheckoutService {
       if (!entry) throw cartEmpty();
       tickets.set(entry.ticket.id, entry.ticket);
       eventTimezones.set(entry.ticket.eventId, entry.eventTimezone);
-      // Status and sale window only (no units asked, so no counts read): capacity is decided by the
-      // conditional updates the caller runs last.
       const problem = saleProblem(entry.ticket, entry.eventStatus, CapacityService.stateOf(entry.ticket, undefined), 0, now);
       if (problem) throw ticketCapacityNotAvailable(entry.ticket.id, problem);
     }
-    // Another checkout of the same cart may have taken these lines since they were read (SQLite).
-    if (!(await this.carts.removeLines(manager, cart.id, provider, items.length))) throw cartEmpty();
+    return { tickets, eventTimezones };
+  }
 
-    const going = provider === 'rsvp' ? body.going !== false : null;
-    const unitPrice = (ticket: Ticket) => (provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0));
-    const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
-    const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
-    const capacity =
-      going === false
-        ? null
-        : {
-            lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
-            count: status === 'completed' ? ('sold' as const) : ('pending' as const),
-          };
-
-    // The row as stored, so that the answer needs no read back: DATETIME columns keep whole seconds.
+  /** The order row, inserted as stored, so that the answer needs no read back: DATETIME columns keep whole seconds. */
+  private async insertOrder(
+    manager: EntityManager,
+    { buyer, body }: CheckoutRequest,
+    provider: TicketProvider,
+    pricing: OrderPricing,
+    now: Date,
+  ): Promise<Order> {
+    const { status } = pricing;
     const order = Object.assign(new Order(), {
       provider,
       status,
@@ -194,7 +221,7 @@ export class CheckoutService {
       cartToken: buyer.kind === 'guest' ? buyer.token : null,
       purchaserName: body.purchaser.name,
       purchaserEmail: body.purchaser.email,
-      total: centsToMoney(totalCents),
+      total: centsToMoney(pricing.totalCents),
       currency: this.config.currency.code,
       expiresAt: status === 'pending' ? wholeSeconds(new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000)) : null,
       completedAt: status === 'completed' ? wholeSeconds(now) : null,
@@ -203,65 +230,7 @@ export class CheckoutService {
     });
     const inserted = await manager.createQueryBuilder().insert().into(Order).values(order).updateEntity(false).execute();
     order.id = insertedId(inserted.raw);
-    const orderId = order.id;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(OrderItem)
-      .values(
-        items.map((item) => ({
-          orderId,
-          ticketId: item.ticketId,
-          quantity: item.quantity,
-          unitPrice: centsToMoney(unitPrice(tickets.get(item.ticketId) as Ticket)),
-        })),
-      )
-      .updateEntity(false)
-      .execute();
-    const attendeeRows = items.flatMap((item) => {
-      const ticket = tickets.get(item.ticketId) as Ticket;
-      return (holders.get(item.ticketId) as Holder[]).map((holder) => ({
-        orderId,
-        ticketId: ticket.id,
-        eventId: ticket.eventId,
-        userId: buyer.kind === 'user' ? buyer.userId : null,
-        provider,
-        status: 'publish',
-        orderStatus: attendeeOrderStatus(provider, status, going),
-        rsvpGoing: going,
-        holderName: holder.name,
-        holderEmail: holder.email,
-        securityCode: randomBytes(SECURITY_CODE_BYTES).toString('hex'),
-        pricePaid: centsToMoney(unitPrice(ticket)),
-        optout: item.optout,
-        meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),
-        checkedIn: false,
-        createdAt: now,
-        updatedAt: now,
-      }));
-    });
-    for (let start = 0; start < attendeeRows.length; start += INSERT_BATCH_ROWS) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(Attendee)
-        .values(attendeeRows.slice(start, start + INSERT_BATCH_ROWS))
-        .updateEntity(false)
-        .execute();
-    }
-
-    const relations: OrderRelations = {
-      attendees: await manager.find(Attendee, { where: { orderId }, order: { id: 'ASC' } }),
-      tickets,
-      eventTimezones,
-    };
-    // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
-    await this.outbox.orderPlaced(manager, order, relations.attendees);
-    return {
-      response: toOrderResponse(order, relations, request.context, this.config.currency),
-      capacity,
-      tickets,
-    };
+    return order;
   }
 
   /**
@@ -303,5 +272,107 @@ export class CheckoutService {
       holders.set(item.ticketId, units);
     }
     return holders;
+  }
+}
+
+/** What an order costs and takes: free orders complete at once, paid ones wait for payment. */
+interface OrderPricing {
+  /** RSVP answer (null for paid tickets). */
+  going: boolean | null;
+  unitPrice: (ticket: Ticket) => number;
+  totalCents: number;
+  status: OrderStatus;
+  /** The capacity to take, none for RSVP "not going". */
+  capacity: PlacedOrder['capacity'];
+}
+
+function priceOrder(
+  items: CartItem[],
+  tickets: Map<number, Ticket>,
+  provider: TicketProvider,
+  goingAnswer: boolean | undefined,
+): OrderPricing {
+  const going = provider === 'rsvp' ? goingAnswer !== false : null;
+  const unitPrice = (ticket: Ticket) => (provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0));
+  const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
+  const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
+  const capacity =
+    going === false
+      ? null
+      : {
+          lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
+          count: status === 'completed' ? ('sold' as const) : ('pending' as const),
+        };
+  return { going, unitPrice, totalCents, status, capacity };
+}
+
+async function insertOrderItems(
+  manager: EntityManager,
+  orderId: number,
+  items: CartItem[],
+  tickets: Map<number, Ticket>,
+  pricing: OrderPricing,
+): Promise<void> {
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(OrderItem)
+    .values(
+      items.map((item) => ({
+        orderId,
+        ticketId: item.ticketId,
+        quantity: item.quantity,
+        unitPrice: centsToMoney(pricing.unitPrice(tickets.get(item.ticketId) as Ticket)),
+      })),
+    )
+    .updateEntity(false)
+    .execute();
+}
+
+/** One attendee row per unit, each with its holder and a fresh security code. */
+function attendeeRows(
+  order: Order,
+  items: CartItem[],
+  tickets: Map<number, Ticket>,
+  holders: Map<number, Holder[]>,
+  buyer: Buyer,
+  pricing: OrderPricing,
+  now: Date,
+): Array<Partial<Attendee>> {
+  const { going } = pricing;
+  return items.flatMap((item) => {
+    const ticket = tickets.get(item.ticketId) as Ticket;
+    return (holders.get(item.ticketId) as Holder[]).map((holder) => ({
+      orderId: order.id,
+      ticketId: ticket.id,
+      eventId: ticket.eventId,
+      userId: buyer.kind === 'user' ? buyer.userId : null,
+      provider: order.provider,
+      status: 'publish',
+      orderStatus: attendeeOrderStatus(order.provider, pricing.status, going),
+      rsvpGoing: going,
+      holderName: holder.name,
+      holderEmail: holder.email,
+      securityCode: randomBytes(SECURITY_CODE_BYTES).toString('hex'),
+      pricePaid: centsToMoney(pricing.unitPrice(ticket)),
+      optout: item.optout,
+      meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),
+      checkedIn: false,
+      createdAt: now,
+      updatedAt: now,
+    }));
+  });
+}
+
+/** Multi-row INSERTs of INSERT_BATCH_ROWS rows at most. */
+async function insertAttendees(manager: EntityManager, rows: Array<Partial<Attendee>>): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(Attendee)
+      .values(rows.slice(start, start + INSERT_BATCH_ROWS))
+      .updateEntity(false)
+      .execute();
   }
 }

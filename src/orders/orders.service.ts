@@ -1,21 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { assertPageInRange, buildPageLinks, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
+import { QueryEcho } from '../common/list-filters/query-echo';
+import { assertPageInRange, buildPageLinks, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent } from '../tickets/ticket-permissions';
+import {
+  applyOrderVisibility,
+  canManageEvent,
+  isBuyer,
+  managesAllEvents,
+  managesAnyEvent,
+  OrderViewer,
+} from '../tickets/ticket-visibility';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderStatus } from './order.entity';
 import { invalidSignature, orderInvalidStatus, orderNotFound } from './order-errors';
@@ -24,12 +31,6 @@ import { loadOrderRelations, orderEventIds } from './order-relations';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
 import type { OrderResponse } from './dto/order.response';
 import { isValidSignature } from './webhook-signature';
-
-/** Who is asking about orders: the signed-in user (if any) and the cart token the request carries. */
-export interface OrderViewer {
-  user?: AuthenticatedUser;
-  cartToken: string | null;
-}
 
 /** A payment webhook's proof: the `X-Signature` header and what it signs. */
 export interface SignedRequest {
@@ -73,21 +74,11 @@ export class OrdersService {
   /** Managers (`manage_attendees`) see every order; buyers their own, by user or by cart token. */
   async list(query: ListOrdersQuery, viewer: OrderViewer, context: RequestContext): Promise<OrderPage> {
     const page = parsePageRequest(query, 'tickets');
-    const pairs: QueryPairs = [];
-    if (query.per_page !== undefined) pairs.push(['per_page', String(page.perPage)]);
-    if (query.status?.length) pairs.push(['status', query.status.join(',')]);
+    const echo = new QueryEcho().add('per_page', query.per_page === undefined ? undefined : page.perPage).add('status', query.status);
     const collectionUrl = context.namespaceUrl('tickets', 'orders');
 
     const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
-    if (!hasCapability(viewer.user, 'manage_attendees')) {
-      if (!viewer.user && !viewer.cartToken) return this.emptyPage(collectionUrl, pairs, page.page);
-      builder.andWhere(
-        new Brackets((own) => {
-          if (viewer.user) own.orWhere('purchase.userId = :userId', { userId: viewer.user.id });
-          if (viewer.cartToken) own.orWhere('purchase.cartToken = :cartToken', { cartToken: viewer.cartToken });
-        }),
-      );
-    }
+    if (!applyOrderVisibility(builder, 'purchase', viewer)) return this.emptyPage(collectionUrl, echo, page.page);
     if (query.status?.length) builder.andWhere('purchase.status IN (:...statuses)', { statuses: query.status });
     const [orders, total] = await builder.orderBy('purchase.id', 'ASC').skip(page.offset).take(page.perPage).getManyAndCount();
     const totalPages = countPages(total, page.perPage);
@@ -98,7 +89,7 @@ export class OrdersService {
     );
     return {
       orders: orders.map((order) => toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency)),
-      restUrl: buildPageLinks(collectionUrl, pairs, page.page, totalPages).rest_url,
+      restUrl: buildPageLinks(collectionUrl, echo.pairs, page.page, totalPages).rest_url,
       total,
       totalPages,
     };
@@ -112,7 +103,7 @@ export class OrdersService {
     const order = await this.findOrFail(this.dataSource.manager, id);
     const events = await this.eventsOf(this.dataSource.manager, id);
     const managed = new Set(events.filter((event) => canManageEvent(viewer.user, event)).map((event) => event.id));
-    if (this.isBuyer(order, viewer)) return this.present(this.dataSource.manager, order, context);
+    if (isBuyer(order, viewer)) return this.present(this.dataSource.manager, order, context);
     if (managed.size === 0) throw orderNotFound();
     return this.present(this.dataSource.manager, order, context, (attendee) => managed.has(attendee.eventId));
   }
@@ -133,11 +124,10 @@ export class OrdersService {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
     const order = await this.findOrFail(this.dataSource.manager, id);
     const events = await this.eventsOf(this.dataSource.manager, id);
-    const managesAll = events.length > 0 && events.every((event) => canManageEvent(viewer.user, event));
-    if (!managesAll) {
-      const isBuyer = this.isBuyer(order, viewer);
-      if (!isBuyer && !events.some((event) => canManageEvent(viewer.user, event))) throw orderNotFound();
-      if (!isBuyer) throw forbidden(!viewer.user);
+    if (!managesAllEvents(viewer.user, events)) {
+      const buyer = isBuyer(order, viewer);
+      if (!buyer && !managesAnyEvent(viewer.user, events)) throw orderNotFound();
+      if (!buyer) throw forbidden(!viewer.user);
       if (order.status === 'completed' || order.status === 'refunded') {
         throw forbidden(!viewer.user, 'Only the managers of its events can cancel an order once it is completed.');
       }
@@ -258,16 +248,11 @@ export class OrdersService {
     if (signed.orderId !== id) throw invalidSignature('The signed body must name this order in order_id.');
   }
 
-  private isBuyer(order: Order, viewer: OrderViewer): boolean {
-    if (viewer.user && order.userId === viewer.user.id) return true;
-    return !!viewer.cartToken && order.cartToken === viewer.cartToken;
-  }
-
   /** Only managers of every event the order is for may complete or refund it; others who cannot see it get 404. */
   private async assertManagesAll(order: Order, viewer: OrderViewer): Promise<void> {
     const events = await this.eventsOf(this.dataSource.manager, order.id);
-    if (events.length > 0 && events.every((event) => canManageEvent(viewer.user, event))) return;
-    if (this.isBuyer(order, viewer) || events.some((event) => canManageEvent(viewer.user, event))) throw forbidden(!viewer.user);
+    if (managesAllEvents(viewer.user, events)) return;
+    if (isBuyer(order, viewer) || managesAnyEvent(viewer.user, events)) throw forbidden(!viewer.user);
     throw orderNotFound();
   }
 
@@ -295,8 +280,8 @@ export class OrdersService {
     return toOrderResponse(order, relations, context, this.config.currency, shows);
   }
 
-  private emptyPage(collectionUrl: string, pairs: QueryPairs, page: number): OrderPage {
+  private emptyPage(collectionUrl: string, echo: QueryEcho, page: number): OrderPage {
     assertPageInRange(page, 0, { kind: 'invalid' });
-    return { orders: [], restUrl: buildPageLinks(collectionUrl, pairs, page, 0).rest_url, total: 0, totalPages: 0 };
+    return { orders: [], restUrl: buildPageLinks(collectionUrl, echo.pairs, page, 0).rest_url, total: 0, totalPages: 0 };
   }
 }

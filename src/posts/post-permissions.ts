@@ -9,14 +9,6 @@ export interface OwnedPost {
 
 const PUBLISHED_STATUSES: ReadonlySet<PostStatus> = new Set(['publish', 'future', 'private']);
 
-/** Published content is public; anything else only for its author and those who read others' drafts. */
-export function canReadPost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
-  if (post.status === 'publish') return true;
-  if (!user) return false;
-  if (hasCapability(user, 'read_private_events')) return true;
-  return post.authorId === user.id && hasCapability(user, 'edit_events');
-}
-
 /**
  * Editing as WordPress decides it: own posts with `edit_events`, others' with
  * `edit_others_events`, and a published post only with `edit_published_events` (so a contributor
@@ -55,17 +47,4 @@ export function resolveWriteStatus(user: AuthenticatedUser, requested: PostStatu
 /** Who may set `author` to someone else: those who edit others' posts. */
 export function canAssignAuthor(user: AuthenticatedUser, authorId: number): boolean {
   return authorId === user.id || hasCapability(user, 'edit_others_events');
-}
-
-/**
- * Which posts a caller may list: anonymous callers only published ones; editors every status but
- * trash (unless asked for); others published ones plus their own of any status.
- */
-export type ListVisibility = { kind: 'published-only' } | { kind: 'all' } | { kind: 'published-or-own'; userId: number };
-
-export function listVisibility(user: AuthenticatedUser | undefined): ListVisibility {
-  if (!user) return { kind: 'published-only' };
-  if (hasCapability(user, 'read_private_events')) return { kind: 'all' };
-  if (hasCapability(user, 'edit_events')) return { kind: 'published-or-own', userId: user.id };
-  return { kind: 'published-only' };
 }

@@ -5,7 +5,7 @@ import { wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { ApiError } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { canReadPost } from '../posts/post-permissions';
+import { canReadPost } from '../posts/post-visibility';
 import { EventRelationsLoader } from '../events/event-relations.loader';
 import { Event } from '../events/event.entity';
 import { EventsService } from '../events/events.service';

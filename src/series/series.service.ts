@@ -13,6 +13,7 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { insertInSlices } from '../common/database/bulk-insert';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
+import { assertIdsExist } from '../common/list-filters/ids-must-exist';
 import type { RequestContext } from '../auth/request-context';
 import { assertCanEdit } from '../posts/post-permissions';
 import { slugify } from '../posts/slugs';
@@ -152,8 +153,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   async assertSeriesExists(seriesId: number): Promise<void> {
-    if (!(await this.dataSource.manager.exists(EventSeries, { where: { id: seriesId } })))
-      throw invalidParam('series', `series refers to nothing: ${seriesId}`);
+    await assertIdsExist(this.dataSource.manager, EventSeries, [seriesId], 'series');
   }
 
   /** A series with its first event and every occurrence, for the iCalendar file of the series. */

@@ -1,7 +1,7 @@
 import { EntityManager, EntityTarget, Repository, SelectQueryBuilder } from 'typeorm';
 import { EventCategoryLink, EventTagLink } from '../events/event-links.entity';
-import { Event } from '../events/event.entity';
 import { invalidParam } from '../common/errors/api-error';
+import { missingIdsReason } from '../common/list-filters/ids-must-exist';
 import type { PageRequest } from '../common/pagination/pagination';
 import { escapeLike } from '../posts/post-query';
 import { slugify, uniqueSlug } from '../posts/slugs';
@@ -180,15 +180,10 @@ export class TermStore<T extends TermEntity> {
     return { found, missing: uniqueIds.filter((id) => !known.has(id)) };
   }
 
-  /** The ids among `ids` that are no term of this kind. */
-  async missingIds(manager: EntityManager, ids: number[]): Promise<number[]> {
-    return (await this.findByIds(manager, ids)).missing;
-  }
-
   /** The terms with these ids; 400 naming `field` when one of them does not exist. */
   async findAllOrFail(manager: EntityManager, ids: number[], field: string): Promise<T[]> {
     const { found, missing } = await this.findByIds(manager, ids);
-    if (missing.length > 0) throw invalidParam(field, unknownTermsReason(field, missing));
+    if (missing.length > 0) throw invalidParam(field, missingIdsReason(field, missing));
     return found;
   }
 
@@ -215,16 +210,6 @@ export class TermStore<T extends TermEntity> {
   }
 }
 
-export function unknownTermsReason(field: string, missingIds: number[]): string {
-  return `${field} refers to terms that do not exist: ${missingIds.join(', ')}`;
-}
-
 function sameName(left: string, right: string): boolean {
   return left.toLowerCase() === right.toLowerCase();
-}
-
-/** 400 naming `field` unless `eventId` is an event (of any status). */
-export async function assertEventExists(manager: EntityManager, eventId: number, field: string): Promise<void> {
-  const exists = await manager.getRepository(Event).exists({ where: { id: eventId } });
-  if (!exists) throw invalidParam(field, `${field} must be the id of an existing event`);
 }

@@ -1,12 +1,15 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
+import { assertIdsExist, findMissingIds, missingIdsReason } from '../common/list-filters/ids-must-exist';
+import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
+import { Event } from '../events/event.entity';
 import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
 import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
 import { termCreationForbidden, termExists, termNotFound } from './term-errors';
 import type { CountedTerm, TermEntity, TermKind, TermListPage } from './term-response';
-import { assertEventExists, TermListFilters, TermStore, unknownTermsReason } from './term-store';
+import { TermListFilters, TermStore } from './term-store';
 
 /** A term addressed by the path: `/{id}` or `/by-slug/{slug}`. */
 export type TermLocator = { id: number } | { slug: string };
@@ -56,11 +59,11 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     const eventId = query.event ?? query.post;
     const reasons: Record<string, string> = {};
     for (const field of ['include', 'exclude'] as const) {
-      const missing = await this.store.missingIds(manager, query[field] ?? []);
-      if (missing.length > 0) reasons[field] = unknownTermsReason(field, missing);
+      const missing = await findMissingIds(manager, this.store.table.entity, query[field] ?? []);
+      if (missing.length > 0) reasons[field] = missingIdsReason(field, missing);
     }
     if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
-    if (eventId !== undefined) await assertEventExists(manager, eventId, eventField);
+    if (eventId !== undefined) await assertIdsExist(manager, Event, [eventId], eventField);
     const filters: TermListFilters = {
       search: query.search,
       include: query.include,
@@ -186,7 +189,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     if (text === '') return [];
     if (/^-?\d+$/.test(text)) {
       const id = Number(text);
-      if (!Number.isSafeInteger(id)) throw invalidParam(field, unknownTermsReason(field, [id]));
+      if (!Number.isSafeInteger(id)) throw invalidParam(field, missingIdsReason(field, [id]));
       return [{ id }];
     }
     if (text.length > TERM_NAME_MAX_LENGTH)
@@ -215,16 +218,6 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
 
   /** The list's effective parameters under their public names, for `rest_url` and the page links. */
   private listQueryPairs(query: ListQuery): QueryPairs {
-    const pairs: QueryPairs = [];
-    for (const name of [...TERM_LIST_PARAMETERS, ...this.extraListParameters]) {
-      const value: unknown = query[name as keyof ListQuery];
-      if (value === undefined || value === null) continue;
-      if (Array.isArray(value)) {
-        if (value.length > 0) pairs.push([name, value.join(',')]);
-      } else {
-        pairs.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
-      }
-    }
-    return pairs;
+    return QueryEcho.of(query, [...TERM_LIST_PARAMETERS, ...this.extraListParameters] as Array<keyof ListQuery & string>).pairs;
   }
 }

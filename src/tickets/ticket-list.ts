@@ -1,7 +1,6 @@
 import type { CountScope } from '../common/caching/count-cache';
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { escapeLike } from '../posts/post-query';
 import type { PostStatus } from '../posts/post-status';
 import type { TicketOrderBy } from './dto/list-tickets.query';
@@ -26,11 +25,11 @@ export interface TicketListFilters {
   providers?: TicketProvider[];
   isAvailable?: boolean;
   createdFrom?: Date;
-  /** Created strictly before this instant. */
-  createdBefore?: Date;
+  /** Created on or before this instant. */
+  createdUntil?: Date;
   saleStartsFrom?: Date;
-  /** Sale ends strictly before this instant. */
-  saleEndsBefore?: Date;
+  /** Sale ends on or before this instant. */
+  saleEndsUntil?: Date;
   /** Event statuses; null means any but trash. */
   eventStatuses: PostStatus[] | null;
   /** Ticket statuses; null means any but trash. */
@@ -42,26 +41,6 @@ export interface TicketListFilters {
   capacity?: CountRange;
   order: 'ASC' | 'DESC';
   orderBy: TicketOrderBy;
-}
-
-/**
- * Which tickets a caller may list, as `canReadTicket` decides for one: editors and administrators
- * all; others published tickets of published events, plus, for the author of an event, the
- * tickets of that event (authors manage them; contributors read the published ones).
- */
-export function applyTicketVisibility<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, user: AuthenticatedUser | undefined): void {
-  if (hasCapability(user, 'read_private_events')) return;
-  builder.setParameter('visiblePublish', 'publish');
-  if (!user || !hasCapability(user, 'edit_events')) {
-    builder.andWhere('t.status = :visiblePublish AND e.status = :visiblePublish');
-    return;
-  }
-  builder.setParameter('visibleOwner', user.id);
-  if (hasCapability(user, 'publish_events')) {
-    builder.andWhere('((t.status = :visiblePublish AND e.status = :visiblePublish) OR e.authorId = :visibleOwner)');
-  } else {
-    builder.andWhere('(t.status = :visiblePublish AND (e.status = :visiblePublish OR e.authorId = :visibleOwner))');
-  }
 }
 
 /**
@@ -120,11 +99,11 @@ export function applyTicketFilters<T extends ObjectLiteral>(builder: SelectQuery
     else builder.andWhere('t.provider IN (:...providers)', { providers: filters.providers });
   }
   if (filters.createdFrom) builder.andWhere('t.createdAt >= :createdFrom', { createdFrom: filters.createdFrom });
-  if (filters.createdBefore) builder.andWhere('t.createdAt < :createdBefore', { createdBefore: filters.createdBefore });
+  if (filters.createdUntil) builder.andWhere('t.createdAt <= :createdUntil', { createdUntil: filters.createdUntil });
   if (filters.saleStartsFrom)
     builder.andWhere('(t.saleStartUtc IS NULL OR t.saleStartUtc >= :saleStartsFrom)', { saleStartsFrom: filters.saleStartsFrom });
-  if (filters.saleEndsBefore)
-    builder.andWhere('(t.saleEndUtc IS NULL OR t.saleEndUtc < :saleEndsBefore)', { saleEndsBefore: filters.saleEndsBefore });
+  if (filters.saleEndsUntil)
+    builder.andWhere('(t.saleEndUtc IS NULL OR t.saleEndUtc <= :saleEndsUntil)', { saleEndsUntil: filters.saleEndsUntil });
 
   builder.setParameter('trashStatus', 'trash');
   if (filters.eventStatuses) builder.andWhere('e.status IN (:...eventStatuses)', { eventStatuses: filters.eventStatuses });

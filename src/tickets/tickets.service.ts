@@ -3,19 +3,22 @@ import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DateTime, FixedOffsetZone } from 'luxon';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { FixedOffsetZone } from 'luxon';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
-import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
+import { wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { invalidParam, missingParams } from '../common/errors/api-error';
+import { DateFilterEdge, readDateFilter } from '../common/list-filters/date-filter';
+import { assertIdsExist } from '../common/list-filters/ids-must-exist';
+import { QueryEcho } from '../common/list-filters/query-echo';
+import { parseStatusList } from '../common/list-filters/status-list';
 import type { RequestContext } from '../auth/request-context';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
-import { canReadPost, listVisibility } from '../posts/post-permissions';
-import { isPostStatus, POST_STATUSES, PostStatus } from '../posts/post-status';
+import { POST_STATUSES, PostStatus } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
 import { OrderItem } from '../orders/order.entity';
 import { Event } from '../events/event.entity';
@@ -29,15 +32,15 @@ import { ListTicketsQuery } from './dto/list-tickets.query';
 import type { TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
+import { applyTicketFilters, applyTicketOrder, CountRange, TicketListFilters, ticketListScopes } from './ticket-list';
 import {
-  applyTicketFilters,
-  applyTicketOrder,
+  applyTicketAttendeeVisibility,
   applyTicketVisibility,
-  CountRange,
-  TicketListFilters,
-  ticketListScopes,
-} from './ticket-list';
-import { canManageEvent } from './ticket-permissions';
+  canManageEvent,
+  canReadTicket,
+  defaultTicketEventStatuses,
+  ticketAttendeeLists,
+} from './ticket-visibility';
 import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
 import { TicketPool } from './ticket-pool.entity';
@@ -58,17 +61,6 @@ export interface TicketPage {
   total: number;
   total_pages: number;
   tickets: TicketResponse[];
-}
-
-/** Order statuses of attendees who hold a place: completed orders and RSVP "yes" answers. */
-const COMPLETED_ORDER_STATUSES = ['completed', 'yes'];
-const DATE_HINT = 'a date (YYYY-MM-DD[ HH:MM:SS]), ISO 8601 or a unix timestamp';
-const ONE_MILLISECOND = 1;
-
-/** Whether the caller may read a ticket: its managers always; others when it and its event are readable. */
-export function canReadTicket(user: AuthenticatedUser | undefined, ticket: Pick<Ticket, 'status'>, event: Event): boolean {
-  if (canManageEvent(user, event)) return true;
-  return ticket.status === 'publish' && canReadPost(user, event);
 }
 
 /** The name as stored: plain text, which must not end up empty. */
@@ -104,9 +96,10 @@ export class TicketsService implements EventTicketingFacts {
   async list(query: ListTicketsQuery, context: RequestContext): Promise<TicketPage> {
     const paging = parsePageRequest(query, 'tickets');
     const manager = this.dataSource.manager;
-    const echo: Array<[string, string]> = [];
-    if (query.page !== undefined) echo.push(['page', String(paging.page)]);
-    if (query.per_page !== undefined) echo.push(['per_page', String(paging.perPage)]);
+    const echo = new QueryEcho();
+    echo
+      .add('page', query.page === undefined ? undefined : paging.page)
+      .add('per_page', query.per_page === undefined ? undefined : paging.perPage);
     const filters = await this.readListFilters(manager, query, context.user, echo);
 
     const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
@@ -130,9 +123,8 @@ export class TicketsService implements EventTicketingFacts {
       ? await manager.find(Event, { where: { id: In([...new Set(tickets.map((ticket) => ticket.eventId))]) } })
       : [];
     const views = await this.buildViews(manager, tickets, events, context.user);
-    const collection = context.namespaceUrl('tickets', 'tickets/');
     return {
-      rest_url: echo.length ? `${collection}?${new URLSearchParams(echo).toString()}` : collection,
+      rest_url: echo.url(context.namespaceUrl('tickets', 'tickets/')),
       total,
       total_pages: totalPages,
       tickets: views.map((view) => toTicketResponse(view, context, { currency: this.config.currency, kind: 'list' })),
@@ -474,21 +466,15 @@ export class TicketsService implements EventTicketingFacts {
     if (tickets.length === 0) return [];
     const eventsById = new Map(events.map((event) => [event.id, event]));
     const pools = await this.capacity.pools(manager, [...eventsById.keys()]);
-    const managedIds: number[] = [];
-    const publicListIds: number[] = [];
-    for (const ticket of tickets) {
-      const event = eventsById.get(ticket.eventId)!;
-      if (canManageEvent(user, event)) managedIds.push(ticket.id);
-      else if (event.showAttendeeList && event.status === 'publish') publicListIds.push(ticket.id);
-    }
-    const attendees = await this.loadVisibleAttendees(manager, managedIds, publicListIds);
+    const lists = ticketAttendeeLists(user, tickets, eventsById);
+    const attendees = await this.loadVisibleAttendees(manager, lists);
     const attendeesByTicket = new Map<number, Attendee[]>();
     for (const attendee of attendees) {
       const list = attendeesByTicket.get(attendee.ticketId) ?? [];
       list.push(attendee);
       attendeesByTicket.set(attendee.ticketId, list);
     }
-    const managed = new Set(managedIds);
+    const managed = new Set(lists.managedIds);
     return tickets.map((ticket) => ({
       ticket,
       event: eventsById.get(ticket.eventId)!,
@@ -498,26 +484,13 @@ export class TicketsService implements EventTicketingFacts {
     }));
   }
 
-  private async loadVisibleAttendees(manager: EntityManager, managedIds: number[], publicListIds: number[]): Promise<Attendee[]> {
-    if (managedIds.length === 0 && publicListIds.length === 0) return [];
+  private async loadVisibleAttendees(
+    manager: EntityManager,
+    lists: { managedIds: number[]; publicListIds: number[] },
+  ): Promise<Attendee[]> {
+    if (lists.managedIds.length === 0 && lists.publicListIds.length === 0) return [];
     const query = manager.createQueryBuilder(Attendee, 'a');
-    query.where(
-      new Brackets((visible) => {
-        if (managedIds.length) visible.orWhere('a.ticketId IN (:...managedIds)', { managedIds });
-        if (publicListIds.length) {
-          visible.orWhere(
-            new Brackets((shown) =>
-              shown
-                .where('a.ticketId IN (:...publicListIds)', { publicListIds })
-                .andWhere('a.status = :publishedAttendee', { publishedAttendee: 'publish' })
-                .andWhere('a.optout = :notOptedOut', { notOptedOut: false })
-                .andWhere('(a.rsvpGoing IS NULL OR a.rsvpGoing = :going)', { going: true })
-                .andWhere('a.orderStatus IN (:...completedStatuses)', { completedStatuses: COMPLETED_ORDER_STATUSES }),
-            ),
-          );
-        }
-      }),
-    );
+    applyTicketAttendeeVisibility(query, lists);
     return query.orderBy('a.id', 'ASC').getMany();
   }
 
@@ -589,133 +562,106 @@ export class TicketsService implements EventTicketingFacts {
     manager: EntityManager,
     query: ListTicketsQuery,
     user: AuthenticatedUser | undefined,
-    echo: Array<[string, string]>,
+    echo: QueryEcho,
   ): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
-      eventStatuses: null,
-      ticketStatuses: null,
+      ...readSearchAndOrder(query, echo),
+      ...(await readIdFilters(manager, query, echo)),
+      // Counts and capacities are the business of those who run events; the original ignores them for others.
+      ...(hasCapability(user, 'manage_attendees') ? readCountRanges(query, echo) : {}),
+      ...readDateFilters(query, echo),
+      eventStatuses: readStatusFilter(query.post_status, 'post_status', echo, defaultTicketEventStatuses(user)),
+      ticketStatuses: readStatusFilter(query.status, 'status', echo, ['publish']),
       matchNothing: false,
-      order: query.order ?? 'ASC',
-      orderBy: query.orderby ?? 'title',
     };
-    if (query.search !== undefined && query.search.trim() !== '') {
-      filters.search = query.search.trim();
-      echo.push(['search', filters.search]);
-    }
-    if (query.offset !== undefined) echo.push(['offset', String(query.offset)]);
-    if (query.order !== undefined) echo.push(['order', query.order]);
-    if (query.orderby !== undefined) echo.push(['orderby', query.orderby]);
-    if (query.is_available !== undefined) {
-      filters.isAvailable = query.is_available;
-      echo.push(['is_available', String(query.is_available)]);
-    }
-    if (query.provider !== undefined) {
-      filters.providers = [...new Set(query.provider.map(resolveProvider).filter((provider) => provider !== null))];
-      echo.push(['provider', query.provider.join(',')]);
-    }
-    // Ticket ids filter as the original's post__in and post__not_in do: ids that name nothing match nothing.
-    filters.include = this.readTicketIds(query.include, 'include', echo);
-    filters.exclude = this.readTicketIds(query.exclude, 'exclude', echo);
-    filters.includePost = await this.readEventIds(manager, query.include_post, 'include_post', echo);
-    filters.excludePost = await this.readEventIds(manager, query.exclude_post, 'exclude_post', echo);
-    // Counts and capacities are the business of those who run events; the original ignores them for others.
-    if (hasCapability(user, 'manage_attendees')) {
-      filters.attendees = this.readRange(query.attendees_min, query.attendees_max, 'attendees', echo);
-      filters.checkedIn = this.readRange(query.checkedin_min, query.checkedin_max, 'checkedin', echo);
-      filters.capacity = this.readRange(query.capacity_min, query.capacity_max, 'capacity', echo);
-    }
-    const after = this.readDateFilter(query.after, 'after', echo);
-    if (after) filters.createdFrom = after.instant;
-    const before = this.readDateFilter(query.before, 'before', echo);
-    if (before) filters.createdBefore = before.limit;
-    const availableFrom = this.readDateFilter(query.available_from, 'available_from', echo);
-    if (availableFrom) filters.saleStartsFrom = availableFrom.instant;
-    const availableUntil = this.readDateFilter(query.available_until, 'available_until', echo);
-    if (availableUntil) filters.saleEndsBefore = availableUntil.limit;
-    // By default, tickets of every event the caller may read (their own drafts and pending events
-    // too, as the original lists them): the visibility decides. Callers who read published events
-    // only keep the plain status filter, which the indexes serve.
-    const readableEvents = listVisibility(user).kind === 'published-only' ? (['publish'] as PostStatus[]) : null;
-    filters.eventStatuses = this.readStatuses(query.post_status, 'post_status', echo, readableEvents);
-    filters.ticketStatuses = this.readStatuses(query.status, 'status', echo, ['publish']);
-
     if (query.currency !== undefined) {
       const codes = query.currency.map((code) => code.trim().toUpperCase());
       const invalid = codes.find((code) => !/^[A-Z]{3}$/.test(code));
       if (invalid !== undefined) throw invalidParam('currency', 'currency must hold ISO 4217 codes such as USD');
       if (!codes.includes(this.config.currency.code)) filters.matchNothing = true;
-      echo.push(['currency', codes.join(',')]);
+      echo.add('currency', codes);
     }
     if (query.attendee_information_available !== undefined) {
       // Collecting attendee information needs an add-on of the original that this service does not have.
       if (query.attendee_information_available) filters.matchNothing = true;
-      echo.push(['attendee_information_available', String(query.attendee_information_available)]);
+      echo.add('attendee_information_available', query.attendee_information_available);
     }
     return filters;
   }
+}
 
-  /** Post statuses or `any` (null: everything but trash); `absent` when none is asked for. */
-  private readStatuses(
-    raw: string[] | undefined,
-    field: string,
-    echo: Array<[string, string]>,
-    absent: PostStatus[] | null,
-  ): PostStatus[] | null {
-    if (raw === undefined || raw.length === 0) return absent;
-    const values = raw.map((value) => value.trim().toLowerCase());
-    for (const value of values) {
-      if (value !== 'any' && !isPostStatus(value))
-        throw invalidParam(field, `${field} must hold any or post statuses: ${POST_STATUSES.join(', ')}`);
-    }
-    echo.push([field, values.join(',')]);
-    return values.includes('any') ? null : [...new Set(values as PostStatus[])];
-  }
+type ListFilterPart = Partial<TicketListFilters>;
 
-  /**
-   * A UTC date filter: the instant, and the exclusive upper limit that "on or before" means (the
-   * next day for a date alone, so that the whole day counts).
-   */
-  private readDateFilter(
-    raw: string | undefined,
-    field: string,
-    echo: Array<[string, string]>,
-  ): { instant: Date; limit: Date } | undefined {
-    if (raw === undefined || raw.trim() === '') return undefined;
-    const parsed = parseDateInput(raw, FixedOffsetZone.utcInstance);
-    if (!parsed) throw invalidParam(field, `${field} must be ${DATE_HINT}`);
-    const limit = parsed.dateOnly
-      ? DateTime.fromJSDate(parsed.instant, { zone: 'UTC' }).plus({ days: 1 }).toJSDate()
-      : new Date(parsed.instant.getTime() + ONE_MILLISECOND);
-    echo.push([field, raw.trim()]);
-    return { instant: parsed.instant, limit };
-  }
+function readSearchAndOrder(query: ListTicketsQuery, echo: QueryEcho): ListFilterPart & Pick<TicketListFilters, 'order' | 'orderBy'> {
+  const search = query.search?.trim() || undefined;
+  echo.add('search', search).add('offset', query.offset).add('order', query.order).add('orderby', query.orderby);
+  echo.add('is_available', query.is_available);
+  echo.add('provider', query.provider);
+  return {
+    search,
+    order: query.order ?? 'ASC',
+    orderBy: query.orderby ?? 'title',
+    isAvailable: query.is_available,
+    providers: query.provider && [...new Set(query.provider.map(resolveProvider).filter((provider) => provider !== null))],
+  };
+}
 
-  private readTicketIds(ids: number[] | undefined, field: string, echo: Array<[string, string]>): number[] | undefined {
-    if (ids === undefined || ids.length === 0) return undefined;
-    echo.push([field, ids.join(',')]);
-    return ids;
+/**
+ * Ticket ids filter as the original's post__in and post__not_in do: ids that name nothing match
+ * nothing. Event ids must each name an event (else 400 naming the field).
+ */
+async function readIdFilters(manager: EntityManager, query: ListTicketsQuery, echo: QueryEcho): Promise<ListFilterPart> {
+  const named = (ids: number[] | undefined) => (ids?.length ? ids : undefined);
+  for (const field of ['include_post', 'exclude_post'] as const) {
+    if (named(query[field])) await assertIdsExist(manager, Event, query[field]!, field);
   }
+  echo
+    .add('include', query.include)
+    .add('exclude', query.exclude)
+    .add('include_post', query.include_post)
+    .add('exclude_post', query.exclude_post);
+  return {
+    include: named(query.include),
+    exclude: named(query.exclude),
+    includePost: named(query.include_post),
+    excludePost: named(query.exclude_post),
+  };
+}
 
-  /** Event ids of a filter, each of which must name an existing event (else 400 naming the field). */
-  private async readEventIds(
-    manager: EntityManager,
-    ids: number[] | undefined,
-    field: string,
-    echo: Array<[string, string]>,
-  ): Promise<number[] | undefined> {
-    if (ids === undefined || ids.length === 0) return undefined;
-    const unique = [...new Set(ids)];
-    const found = await manager.find(Event, { select: { id: true }, where: { id: In(unique) } });
-    const missing = unique.filter((id) => !found.some((row) => row.id === id));
-    if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
-    echo.push([field, ids.join(',')]);
-    return ids;
-  }
+function readCountRanges(query: ListTicketsQuery, echo: QueryEcho): ListFilterPart {
+  const range = (name: string, min: number | undefined, max: number | undefined): CountRange | undefined => {
+    echo.add(`${name}_min`, min).add(`${name}_max`, max);
+    return min === undefined && max === undefined ? undefined : { min, max };
+  };
+  return {
+    attendees: range('attendees', query.attendees_min, query.attendees_max),
+    checkedIn: range('checkedin', query.checkedin_min, query.checkedin_max),
+    capacity: range('capacity', query.capacity_min, query.capacity_max),
+  };
+}
 
-  private readRange(min: number | undefined, max: number | undefined, name: string, echo: Array<[string, string]>): CountRange | undefined {
-    if (min === undefined && max === undefined) return undefined;
-    if (min !== undefined) echo.push([`${name}_min`, String(min)]);
-    if (max !== undefined) echo.push([`${name}_max`, String(max)]);
-    return { min, max };
-  }
+/** Creation and sale dates, read in UTC. */
+function readDateFilters(query: ListTicketsQuery, echo: QueryEcho): ListFilterPart {
+  const read = (field: 'after' | 'before' | 'available_from' | 'available_until', edge: DateFilterEdge) => {
+    const filter = readDateFilter(query[field], field, FixedOffsetZone.utcInstance, edge);
+    if (filter) echo.add(field, query[field]!.trim());
+    return filter?.instant;
+  };
+  return {
+    createdFrom: read('after', 'from'),
+    createdUntil: read('before', 'until'),
+    saleStartsFrom: read('available_from', 'from'),
+    saleEndsUntil: read('available_until', 'until'),
+  };
+}
+
+/** Post statuses or `any` (null: everything but trash); `absent` when none is asked for. */
+function readStatusFilter(raw: string[] | undefined, field: string, echo: QueryEcho, absent: PostStatus[] | null): PostStatus[] | null {
+  const statuses = parseStatusList(raw, field, { allowed: POST_STATUSES, acceptsAny: true });
+  if (statuses === undefined) return absent;
+  echo.add(
+    field,
+    raw!.map((value) => value.trim().toLowerCase()),
+  );
+  return statuses === 'any' ? null : statuses;
 }

@@ -77,7 +77,8 @@ export function assertPageInRange(page: number, totalPages: number, policy: Past
 
 export type QueryPairs = Array<[string, string]>;
 
-function withQuery(collectionUrl: string, pairs: QueryPairs): string {
+/** The collection URL with `pairs` as its query string. */
+export function urlWithQuery(collectionUrl: string, pairs: QueryPairs): string {
   if (pairs.length === 0) return collectionUrl;
   return `${collectionUrl}?${new URLSearchParams(pairs).toString()}`;
 }
@@ -95,11 +96,11 @@ export interface PageLinks {
  */
 export function buildPageLinks(collectionUrl: string, query: QueryPairs, page: number, totalPages: number): PageLinks {
   const others = query.filter(([name]) => name !== 'page');
-  const links: PageLinks = { rest_url: withQuery(collectionUrl, [['page', String(page)], ...others]) };
-  if (page < totalPages) links.next_rest_url = withQuery(collectionUrl, [['page', String(page + 1)], ...others]);
+  const links: PageLinks = { rest_url: urlWithQuery(collectionUrl, [['page', String(page)], ...others]) };
+  if (page < totalPages) links.next_rest_url = urlWithQuery(collectionUrl, [['page', String(page + 1)], ...others]);
   if (page > 1 && totalPages > 0) {
     const previous = Math.min(page - 1, totalPages);
-    links.previous_rest_url = withQuery(collectionUrl, previous === 1 ? others : [['page', String(previous)], ...others]);
+    links.previous_rest_url = urlWithQuery(collectionUrl, previous === 1 ? others : [['page', String(previous)], ...others]);
   }
   return links;
 }

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import {
   Allow,
   IsBoolean,
@@ -20,6 +21,12 @@ import { RichTextLimits, TitleText } from '../../common/security/text-sanitizing
 
 const DATE_FORMATS =
   '`YYYY-MM-DD HH:MM:SS` (also without seconds, or a date alone) read in the event time zone, ISO 8601 with an offset, or a unix timestamp';
+
+/** An optional boolean of the body: `null` counts as absent, and form words (`"1"`, `"yes"`) are read. */
+function OptionalFlag(docs: ApiPropertyOptions) {
+  // Listed bottom-up, the order in which stacked decorators apply.
+  return applyDecorators(IsBoolean(), ToBoolean(), NullAsAbsent(), IsOptional(), ApiPropertyOptional(docs));
+}
 
 /** Fields of an event on create. Venue, organizer, terms and cost take several shapes and are checked by the service. */
 @ApiSchema({ name: 'EventCreate' })
@@ -89,11 +96,7 @@ export class CreateEventDto {
   @MaxLength(64)
   timezone?: string;
 
-  @ApiPropertyOptional({ description: 'Lasts all day: the dates snap to 00:00:00 and 23:59:59.', default: false })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Lasts all day: the dates snap to 00:00:00 and 23:59:59.', default: false })
   all_day?: boolean;
 
   @ApiPropertyOptional({ description: 'Featured image: an absolute http(s) URL. "" removes it.' })
@@ -119,49 +122,25 @@ export class CreateEventDto {
   @MaxLength(500)
   website?: string;
 
-  @ApiPropertyOptional({ description: 'Show a map', default: true })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Show a map', default: true })
   show_map?: boolean;
 
-  @ApiPropertyOptional({ description: 'Show a map link', default: true })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Show a map link', default: true })
   show_map_link?: boolean;
 
-  @ApiPropertyOptional({ description: 'Hide from calendar lists (still readable by id)', default: false })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Hide from calendar lists (still readable by id)', default: false })
   hide_from_listings?: boolean;
 
-  @ApiPropertyOptional({ description: 'Sticky in calendar views', default: false })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Sticky in calendar views', default: false })
   sticky?: boolean;
 
-  @ApiPropertyOptional({ description: 'Featured event', default: false })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
+  @OptionalFlag({ description: 'Featured event', default: false })
   featured?: boolean;
 
-  @ApiPropertyOptional({
+  @OptionalFlag({
     description: 'Show the attendee list (names of going attendees who did not opt out) to the public',
     default: false,
   })
-  @IsOptional()
-  @NullAsAbsent()
-  @ToBoolean()
-  @IsBoolean()
   show_attendee_list?: boolean;
 
   @ApiPropertyOptional({

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -22,22 +23,35 @@ import { CART_PROVIDER_NAMES } from '../../cart/cart-providers';
 import { IsProviderName } from '../../cart/dto/provider-name.validator';
 import { MAX_ID } from '../../cart/dto/update-cart.dto';
 
+/** A person's name on an order or an attendee: plain text, not empty. Decorators listed bottom-up, as stacked ones apply. */
+function PersonName(description: string) {
+  return applyDecorators(
+    PlainText(),
+    MaxLength(255),
+    IsNotEmpty({ message: 'name must not be empty' }),
+    IsString(),
+    IsDefined(),
+    ApiProperty({ description, maxLength: 255 }),
+  );
+}
+
+function PersonEmail(description: string) {
+  return applyDecorators(
+    IsEmail({}, { message: 'email must be an email address' }),
+    MaxLength(255),
+    IsString(),
+    IsDefined(),
+    ApiProperty({ description, maxLength: 255 }),
+  );
+}
+
 /** Who pays: named on the order and on every attendee not given a holder of their own. */
 @ApiSchema({ name: 'CheckoutPurchaser' })
 export class PurchaserDto {
-  @ApiProperty({ description: "Purchaser's full name", maxLength: 255 })
-  @IsDefined()
-  @IsString()
-  @IsNotEmpty({ message: 'name must not be empty' })
-  @MaxLength(255)
-  @PlainText()
+  @PersonName("Purchaser's full name")
   name: string;
 
-  @ApiProperty({ description: "Purchaser's email address", maxLength: 255 })
-  @IsDefined()
-  @IsString()
-  @MaxLength(255)
-  @IsEmail({}, { message: 'email must be an email address' })
+  @PersonEmail("Purchaser's email address")
   email: string;
 }
 
@@ -55,19 +69,10 @@ export class CheckoutAttendeeDto {
   @Max(MAX_ID, { message: 'ticket_id must be a ticket id' })
   ticket_id: number;
 
-  @ApiProperty({ description: "Holder's full name", maxLength: 255 })
-  @IsDefined()
-  @IsString()
-  @IsNotEmpty({ message: 'name must not be empty' })
-  @MaxLength(255)
-  @PlainText()
+  @PersonName("Holder's full name")
   name: string;
 
-  @ApiProperty({ description: "Holder's email address", maxLength: 255 })
-  @IsDefined()
-  @IsString()
-  @MaxLength(255)
-  @IsEmail({}, { message: 'email must be an email address' })
+  @PersonEmail("Holder's email address")
   email: string;
 
   @ApiPropertyOptional({
