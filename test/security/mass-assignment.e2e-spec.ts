@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
 import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
+import { appConfig, type AppConfig } from '../../src/config/app.config';
 import { Event } from '../../src/events/event.entity';
 import { Order } from '../../src/orders/order.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
@@ -10,6 +11,7 @@ import { Tag } from '../../src/tags/tag.entity';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
 import { WebhookEndpoint } from '../../src/webhooks/webhook-endpoint.entity';
+import { WebhookSecretBox } from '../../src/webhooks/webhook-secret-box';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { setTicketCounts } from '../helpers/ticketing-fixtures';
@@ -81,6 +83,16 @@ describe('Mass assignment (e2e)', () => {
   }
 
   const as = (key: UserKey): Caller => ({ principal: 'administrator', user: world.users[key] });
+
+  const eventRow = (id: number) => testApp.dataSource.getRepository(Event).findOneByOrFail({ id });
+
+  /** A ticket write moves its event's document version (the cached document shows the tickets), and nothing else of it. */
+  async function expectOnlyDocumentVersionMoved(before: Event): Promise<void> {
+    const { documentVersion, ...after } = await eventRow(before.id);
+    const { documentVersion: versionBefore, ...rest } = before;
+    expect(after).toEqual(rest);
+    expect(documentVersion).toBeGreaterThan(versionBefore);
+  }
 
   // ---------------------------------------------------------------- events, venues, organizers
 
@@ -321,8 +333,14 @@ describe('Mass assignment (e2e)', () => {
       ...privilegedFields(world),
       ...computedTicketFields,
     };
-    const response = await write('POST', { path: `${TICKETS_NS}/tickets`, body }, author, ['tickets', 'ticket_capacity_counters']);
+    const eventBefore = await eventRow(event.id);
+    const response = await write('POST', { path: `${TICKETS_NS}/tickets`, body }, author, [
+      'tickets',
+      'ticket_capacity_counters',
+      'events',
+    ]);
     expect(response.status).toBe(201);
+    await expectOnlyDocumentVersionMoved(eventBefore);
     const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: response.body.id as number });
     expect(saved).toMatchObject({
       eventId: event.id,
@@ -382,6 +400,7 @@ describe('Mass assignment (e2e)', () => {
     const author = as('author');
     const event = await world.event('author');
     const [ticket, bystander] = [await world.ticket(event), await world.ticket(event)];
+    const eventBefore = await eventRow(event.id);
     const response = await write(
       'DELETE',
       {
@@ -394,9 +413,10 @@ describe('Mass assignment (e2e)', () => {
         },
       },
       author,
-      ['tickets', 'ticket_capacity_counters'],
+      ['tickets', 'ticket_capacity_counters', 'events'],
     );
     expect(response.status).toBe(200);
+    await expectOnlyDocumentVersionMoved(eventBefore);
     expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: bystander.id })).toBe(true);
   });
 
@@ -667,10 +687,9 @@ describe('Mass assignment (e2e)', () => {
       expect(response.status).toBe(201);
       expect(response.body.id).not.toBe(bystander.id);
       expect(response.body.secret).not.toBe('whsec_YXR0YWNrZXItY2hvc2VuLXNlY3JldA==');
-      expect(await endpoints().findOneByOrFail({ id: response.body.id as number })).toMatchObject({
-        disabledReason: null,
-        secret: response.body.secret,
-      });
+      const stored = await endpoints().findOneByOrFail({ id: response.body.id as number });
+      expect(stored.disabledReason).toBeNull();
+      expect(new WebhookSecretBox(testApp.app.get<AppConfig>(appConfig.KEY).nonceSecret).open(stored.secret)).toBe(response.body.secret);
       expect(await endpoints().findOneByOrFail({ id: bystander.id })).toEqual(bystander);
     });
 
