@@ -91,14 +91,26 @@ async function startProcess(
 }
 
 /**
- * The service as `npm start` runs it (dist/main.js, production mode, its default logging to
- * stdout, discarded here) with request limits off: the benchmark is one client sending far more
- * than any one client may.
+ * The V8 flags `npm start` gives the service (package.json), `${NAME:-default}` read from the
+ * environment as the shell would: the benchmarks measure the service as it is run.
+ */
+export function npmStartFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  return start
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'))
+    .map((flag) => flag.replace(/\$\{(\w+):-([^}]*)\}/g, (_match, name: string, fallback: string) => process.env[name] || fallback));
+}
+
+/**
+ * The service as `npm start` runs it (dist/main.js with its V8 flags, production mode, its default
+ * logging to stdout, discarded here) with request limits off: the benchmark is one client sending
+ * far more than any one client may. NODE_OPTIONS passes through, to profile it (`--cpu-prof`).
  */
 export function startService(settings: TargetSettings): Promise<Target> {
   return startProcess(
     'service',
-    [join(ROOT, 'dist', 'main.js')],
+    [...npmStartFlags(), join(ROOT, 'dist', 'main.js')],
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
@@ -109,6 +121,7 @@ export function startService(settings: TargetSettings): Promise<Target> {
       RATE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_AUTHENTICATED_PER_MINUTE: '0',
       DATA_DIR: join(ROOT, 'data', 'bench'),
+      ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
     },
     '/health/live',
   );

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { npmStartFlags } from './processes';
 
 const ROOT = join(__dirname, '..');
 const execFileAsync = promisify(execFile);
@@ -264,22 +265,10 @@ async function heapMb(baseUrl: string): Promise<{ heapUsed: number; external: nu
   }
 }
 
-/**
- * The V8 flags `npm start` gives the service (package.json), `${NAME:-default}` read from the
- * environment as the shell would: the soak measures the service as it is run.
- */
-function startFlags(): string[] {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
-  return start
-    .split(/\s+/)
-    .filter((word) => word.startsWith('--'))
-    .map((flag) => flag.replace(/\$\{(\w+):-([^}]*)\}/g, (_match, name: string, fallback: string) => process.env[name] || fallback));
-}
-
 /** Starts dist/main.js with `npm start`'s flags; its log (pino's JSON lines, warnings and errors) is appended to `logFile`. */
 async function startService(env: NodeJS.ProcessEnv, logFile: string, nodeFlags: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(), ...nodeFlags, join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...npmStartFlags(), ...nodeFlags, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

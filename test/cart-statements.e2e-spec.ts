@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { CART_PATH, fillCart, identify } from './helpers/buyers';
+import { recordStatements, StatementRecorder, withoutTransactionControl } from './helpers/statement-recorder';
 import { createTestApp, TestApp } from './helpers/test-app';
 import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
 
@@ -10,18 +11,13 @@ import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
  */
 describe('Cart write statements (e2e)', () => {
   let testApp: TestApp;
-  let statements: string[] = [];
+  let recorder: StatementRecorder;
   let ticketId: number;
   let otherTicketId: number;
 
   beforeAll(async () => {
     testApp = await createTestApp();
-    const logger = testApp.dataSource.logger;
-    const logQuery = logger.logQuery.bind(logger);
-    logger.logQuery = (query, parameters, runner) => {
-      statements.push(query.replace(/[`"]/g, '').replace(/\s+/g, ' ').trim());
-      logQuery(query, parameters, runner);
-    };
+    recorder = recordStatements(testApp.dataSource);
     const event = await insertEvent(testApp.dataSource);
     ticketId = (await insertTicket(testApp.dataSource, { eventId: event.id, capacity: 100 })).id;
     otherTicketId = (await insertTicket(testApp.dataSource, { eventId: event.id, capacity: 100 })).id;
@@ -34,9 +30,9 @@ describe('Cart write statements (e2e)', () => {
   const verbs = (recorded: string[]) => recorded.map((statement) => statement.split(' ').slice(0, 3).join(' '));
 
   it("creates an anonymous buyer's cart in one INSERT and reads no cart line before writing its own", async () => {
-    statements = [];
+    recorder.clear();
     await fillCart(testApp, {}, 'tc', [{ ticket_id: ticketId, quantity: 2 }]);
-    const recorded = statements.filter((statement) => !/^(START TRANSACTION|BEGIN|COMMIT)/.test(statement));
+    const recorded = withoutTransactionControl(recorder.statements);
     expect(verbs(recorded)).toEqual([
       'SELECT Ticket.id AS', // the listed tickets
       'INSERT INTO carts(id,',
@@ -49,12 +45,12 @@ describe('Cart write statements (e2e)', () => {
 
   it('reads the lines of a cart that has some, and keeps them', async () => {
     const buyer = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticketId, quantity: 1 }]);
-    statements = [];
+    recorder.clear();
     const response = await identify(request(testApp.server).post(CART_PATH), buyer)
       .send({ provider: 'tc', tickets: [{ ticket_id: otherTicketId, quantity: 1 }] })
       .expect(200);
-    expect(statements.some((statement) => /^SELECT .* FROM cart_items/.test(statement))).toBe(true);
-    expect(statements.some((statement) => statement.startsWith('UPDATE carts SET updated_at'))).toBe(true);
+    expect(recorder.statements.some((statement) => /^SELECT .* FROM cart_items/.test(statement))).toBe(true);
+    expect(recorder.statements.some((statement) => statement.startsWith('UPDATE carts SET updated_at'))).toBe(true);
     expect((response.body.tickets as Array<{ ticket_id: number }>).map((line) => line.ticket_id).sort()).toEqual(
       [ticketId, otherTicketId].sort(),
     );

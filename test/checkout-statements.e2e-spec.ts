@@ -1,5 +1,6 @@
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { checkout, fillCart, PURCHASER } from './helpers/buyers';
+import { recordStatements, StatementRecorder } from './helpers/statement-recorder';
 import { createTestApp, TestApp } from './helpers/test-app';
 import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket } from './helpers/ticketing-fixtures';
 
@@ -10,16 +11,11 @@ import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket } from 
  */
 describe('Checkout statements (e2e)', () => {
   let testApp: TestApp;
-  let statements: string[] = [];
+  let recorder: StatementRecorder;
 
   beforeAll(async () => {
     testApp = await createTestApp();
-    const logger = testApp.dataSource.logger;
-    const logQuery = logger.logQuery.bind(logger);
-    logger.logQuery = (query, parameters, runner) => {
-      statements.push(query.replace(/[`"]/g, '').replace(/\s+/g, ' ').trim());
-      logQuery(query, parameters, runner);
-    };
+    recorder = recordStatements(testApp.dataSource);
   });
 
   afterAll(async () => {
@@ -39,10 +35,10 @@ describe('Checkout statements (e2e)', () => {
       'tc',
       ticketIds.map((ticket_id) => ({ ticket_id, quantity: units })),
     );
-    statements = [];
+    recorder.clear();
     const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }, idempotencyKey);
     expect(response.status).toBe(201);
-    return statements;
+    return recorder.statements;
   }
 
   /**

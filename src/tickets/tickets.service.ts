@@ -31,7 +31,7 @@ import { DeleteTicketParams } from './dto/delete-ticket.dto';
 import { ListTicketsQuery } from './dto/list-tickets.query';
 import type { TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
-import { isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
+import { CapacityPlan, isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
 import { applyTicketFilters, applyTicketOrder, CountRange, TicketListFilters, ticketListScopes } from './ticket-list';
 import {
   applyTicketAttendeeVisibility,
@@ -175,12 +175,28 @@ export class TicketsService implements EventTicketingFacts {
     return manager.exists(Attendee, { where: { eventId } });
   }
 
-  /** The event's published tickets in menu order, with whether any unit is left (pending holds count as taken). */
+  /**
+   * The event's published tickets in menu order, with whether any unit is left (pending holds count
+   * as taken): one statement, the event's pool joined to each ticket, since a single GET of a
+   * ticketed event pays it on every request.
+   */
   async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {
-    const manager = this.dataSource.manager;
-    const tickets = await manager.find(Ticket, { where: { eventId, status: 'publish' }, order: { menuOrder: 'ASC', id: 'ASC' } });
-    if (tickets.length === 0) return [];
-    const pool = (await this.capacity.pools(manager, [eventId])).get(eventId);
+    const { entities: tickets, raw } = await this.dataSource.manager
+      .createQueryBuilder(Ticket, 'ticket')
+      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
+      .addSelect('pool.capacity', 'pool_capacity')
+      .addSelect('pool.sold', 'pool_sold')
+      .addSelect('pool.pending', 'pool_pending')
+      .where('ticket.eventId = :eventId', { eventId })
+      .andWhere('ticket.status = :status', { status: 'publish' })
+      .orderBy('ticket.menuOrder', 'ASC')
+      .addOrderBy('ticket.id', 'ASC')
+      .getRawAndEntities<{ pool_capacity: number | string | null; pool_sold: number | string; pool_pending: number | string }>();
+    const row = raw[0];
+    const pool: PoolCounts | undefined =
+      row && row.pool_capacity !== null
+        ? { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) }
+        : undefined;
     return tickets.map((ticket) => ({
       price: ticket.price,
       saleStartUtc: ticket.saleStartUtc,
@@ -235,27 +251,9 @@ export class TicketsService implements EventTicketingFacts {
     if (!canManageEvent(user, event)) throw ticketWriteForbidden();
 
     if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
-    const now = this.clock.now();
-    const result = await manager.insert(Ticket, {
-      eventId: event.id,
-      authorId: user.id,
-      provider,
-      status: 'publish',
-      name,
-      description: input.description ? plainTicketText(input.description) : null,
-      price,
-      sku: input.sku?.trim() || null,
-      iac: input.iac || 'none',
-      showDescription: input.show_description ?? true,
-      menuOrder: input.menu_order ?? 0,
-      saleStartUtc: window.start ?? null,
-      saleEndUtc: window.end ?? null,
-      capacityMode: plan.mode,
-      capacity: plan.capacity,
-      publishedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const description = input.description ? plainTicketText(input.description) : null;
+    const row = newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window }, this.clock.now());
+    const result = await manager.insert(Ticket, row);
     const ticketId = Number(result.identifiers[0].id);
     await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
     return ticketId;
@@ -294,26 +292,7 @@ export class TicketsService implements EventTicketingFacts {
       name ??= readTicketName(input.name);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
       if (plan.eventCapacity !== null) pools.set(plan.eventCapacity, [...(pools.get(plan.eventCapacity) ?? []), event.id]);
-      return {
-        eventId: event.id,
-        authorId: user.id,
-        provider,
-        status: 'publish' as const,
-        name,
-        description,
-        price,
-        sku: input.sku?.trim() || null,
-        iac: input.iac || 'none',
-        showDescription: input.show_description ?? true,
-        menuOrder: input.menu_order ?? 0,
-        saleStartUtc: window.start ?? null,
-        saleEndUtc: window.end ?? null,
-        capacityMode: plan.mode,
-        capacity: plan.capacity,
-        publishedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      };
+      return newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window }, now);
     });
     // setPoolCapacity for each event that gets a pool capacity, grouped by the capacity.
     for (const [capacity, ids] of pools) {
@@ -664,4 +643,40 @@ function readStatusFilter(raw: string[] | undefined, field: string, echo: QueryE
     raw!.map((value) => value.trim().toLowerCase()),
   );
   return statuses === 'any' ? null : statuses;
+}
+
+/** What a new ticket's row is made of besides the input: worked out once per create, or once per series. */
+interface NewTicketParts {
+  eventId: number;
+  authorId: number;
+  provider: Ticket['provider'];
+  name: string;
+  description: string | null;
+  price: string;
+  plan: CapacityPlan;
+  window: { start?: Date | null; end?: Date | null };
+}
+
+/** The row a ticket create inserts, for one event or for each occurrence of a series. */
+function newTicketRow(input: Omit<CreateTicketDto, 'post_id'>, parts: NewTicketParts, now: Date): Partial<Ticket> {
+  return {
+    eventId: parts.eventId,
+    authorId: parts.authorId,
+    provider: parts.provider,
+    status: 'publish',
+    name: parts.name,
+    description: parts.description,
+    price: parts.price,
+    sku: input.sku?.trim() || null,
+    iac: input.iac || 'none',
+    showDescription: input.show_description ?? true,
+    menuOrder: input.menu_order ?? 0,
+    saleStartUtc: parts.window.start ?? null,
+    saleEndUtc: parts.window.end ?? null,
+    capacityMode: parts.plan.mode,
+    capacity: parts.plan.capacity,
+    publishedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
