@@ -539,7 +539,7 @@ async function main(): Promise<void> {
       serviceLog,
       options.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [],
     );
-    log(`service log: ${serviceLog}; flags: ${startFlags().join(' ') || 'none'}`);
+    log(`service log: ${serviceLog}; flags: ${npmStartFlags().join(' ') || 'none'}`);
     const pid = service.process.pid as number;
     log(`service started (pid ${pid}), RSS ${residentMb(pid, 'VmRSS')} MB`);
     const client = new Client(service.url, recorder);

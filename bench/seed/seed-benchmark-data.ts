@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { runMigrations } from '../../src/database/database.module';
 import { EventListings1764830000000 } from '../../src/database/migrations/1764830000000-EventListings';
 import { EventListingDays1764830000001 } from '../../src/database/migrations/1764830000001-EventListingDays';
+import { AttendeeTallies1764930000000 } from '../../src/database/migrations/1764930000000-AttendeeTallies';
 import { BENCH_ADMIN_APPLICATION_PASSWORD, BENCH_ADMIN_LOGIN, BENCH_EDITOR_APPLICATION_PASSWORD, BENCH_EDITOR_LOGIN } from '../credentials';
 import { chronologicalOrder, EVENT_TABLES, EventRowsWriter, NextIds } from './events';
 import { seedToInt } from './random';
@@ -156,10 +157,11 @@ function summariseShared(shared: SharedRows): SeedSummary['ids'] {
 }
 
 /**
- * The events list's read model, kept by triggers row by row: a bulk load takes it down first and
- * puts it back after, filled set-based as its migrations fill it on an existing calendar.
+ * The events list's read model and the attendee tally, kept by triggers row by row: a bulk load
+ * takes them down first and puts them back after, filled set-based as their migrations fill them
+ * on an existing calendar.
  */
-const READ_MODEL_MIGRATIONS = [new EventListings1764830000000(), new EventListingDays1764830000001()];
+const READ_MODEL_MIGRATIONS = [new EventListings1764830000000(), new EventListingDays1764830000001(), new AttendeeTallies1764930000000()];
 
 async function hasReadModel(dataSource: DataSource): Promise<boolean> {
   const runner = dataSource.createQueryRunner();

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AttendeeTallies } from './attendee-tallies';
+import { AttendeeTally } from './attendee-tally.entity';
 import { Attendee } from './attendee.entity';
 import { AttendeesController } from './attendees.controller';
 import { AttendeesService } from './attendees.service';
 import { QrController } from './qr.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Attendee])],
+  imports: [TypeOrmModule.forFeature([Attendee, AttendeeTally])],
   controllers: [AttendeesController, QrController],
-  providers: [AttendeesService],
+  providers: [AttendeesService, AttendeeTallies],
   exports: [AttendeesService],
 })
 export class AttendeesModule {}

@@ -24,9 +24,11 @@ import {
   canManageEvent,
   isPubliclyVisible,
   managedEventCondition,
+  managesEveryEvent,
   PUBLIC_ORDER_STATUSES,
 } from '../tickets/ticket-visibility';
 import { OutboxService } from '../outbox/outbox.service';
+import { AttendeeTallies } from './attendee-tallies';
 import { Attendee } from './attendee.entity';
 import { toAttendeeResponse } from './attendees.mapper';
 import type { AttendeeResponse } from './dto/attendee.response';
@@ -68,6 +70,7 @@ export class AttendeesService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly counts: CountCache,
     private readonly outbox: OutboxService,
+    private readonly tallies: AttendeeTallies,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -81,7 +84,9 @@ export class AttendeesService {
     this.applyOrder(builder, query);
 
     const skipped = query.offset ?? 0;
-    const matching = await this.counts.count('attendees', builder, manager);
+    const matching = isEveryAttendee(query, context.user)
+      ? await this.tallies.total()
+      : await this.counts.count('attendees', builder, manager);
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
@@ -390,6 +395,20 @@ const ORDER_STATUS_FILTER = {
   acceptsAny: true,
   groups: { public: PUBLIC_ORDER_STATUSES, private: PRIVATE_ORDER_STATUSES },
 };
+
+/** Parameters that page or order the list without choosing its attendees. */
+const PAGING_PARAMETERS: ReadonlySet<string> = new Set<keyof ListAttendeesQuery>(['page', 'per_page', 'offset', 'order', 'orderby']);
+
+/**
+ * Whether the list is every attendee: a caller who manages every event's attendees, choosing none
+ * (an empty id list chooses none). Its total is the attendee tally, not a count of the table.
+ */
+function isEveryAttendee(query: ListAttendeesQuery, user: AuthenticatedUser | undefined): boolean {
+  if (!managesEveryEvent(user)) return false;
+  return Object.entries(query).every(
+    ([name, value]) => PAGING_PARAMETERS.has(name) || value === undefined || (Array.isArray(value) && value.length === 0),
+  );
+}
 
 /** The recognised parameters the caller sent, in the interface's order, lists as CSV. */
 const ECHOED_PARAMETERS: Array<keyof ListAttendeesQuery> = [

@@ -28,7 +28,13 @@ describe('loadAppConfig', () => {
       bodyLimitBytes: 1024 * 1024,
       currency: { code: 'USD', symbol: '$', position: 'prefix' },
       geolocRadiusKm: 50,
-      tickets: { maxTicketsPerOrder: 100, orderHoldMinutes: 15, orderSweepIntervalSeconds: 60, paymentWebhookSecret: null },
+      tickets: {
+        maxTicketsPerOrder: 100,
+        orderHoldMinutes: 15,
+        orderSweepIntervalSeconds: 60,
+        attendeeTallyCompactSeconds: 5,
+        paymentWebhookSecret: null,
+      },
     });
     expect(config.database).toEqual({ type: 'sqlite', path: join(env.DATA_DIR, 'cal.sqlite') });
   });

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   DataSource,
@@ -12,7 +13,7 @@ import {
   UpdateEvent,
 } from 'typeorm';
 import { isLockConflict } from '../database/transactions';
-import { COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
+import { COUNT_GENERATION_STRIPES, COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
 
 /** Tries of the generation bump after a commit before it is given up. */
 const RENEW_ATTEMPTS = 3;
@@ -83,9 +84,10 @@ export class CountCacheInvalidation implements EntitySubscriberInterface {
   /**
    * The write is committed: a failure here must neither fail the request nor make
    * runInTransaction run the committed work again (a checkout would answer 400 cart-empty for an
-   * order it placed). The generation rows are shared by every writer, so on a Galera cluster two
-   * nodes bumping one at once conflict at certification: tried again a few times, then given up
-   * with a warning (counts are then at most COUNT_CACHE_SECONDS old).
+   * order it placed). The generation rows are shared by every writer (one of COUNT_GENERATION_STRIPES
+   * per scope, at random), so on a Galera cluster two nodes bumping one at once may still conflict
+   * at certification: tried again a few times, then given up with a warning (counts are then at
+   * most COUNT_CACHE_SECONDS old).
    */
   private async renewCommitted(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
@@ -102,9 +104,10 @@ export class CountCacheInvalidation implements EntitySubscriberInterface {
 
   private async renew(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
     const names = [...scopes];
+    const stripe = randomInt(COUNT_GENERATION_STRIPES);
     await runner.query(
-      `UPDATE cache_generations SET generation = generation + 1 WHERE name IN (${names.map(() => '?').join(', ')})`,
-      names,
+      `UPDATE cache_generations SET generation = generation + 1 WHERE name IN (${names.map(() => '?').join(', ')}) AND stripe = ?`,
+      [...names, stripe],
     );
   }
 }

@@ -36,6 +36,13 @@ export const COUNT_SCOPE_TABLES: Readonly<Record<CountScope, readonly string[]>>
 };
 
 /**
+ * Rows per scope in `cache_generations` (migration StripedCountGenerations): a scope's generation is
+ * their sum, and a committed write renews one of them at random, so that concurrent writers (the
+ * buyers of a sale) do not all queue on one row.
+ */
+export const COUNT_GENERATION_STRIPES = 16;
+
+/**
  * What one kept count costs in the heap, in bytes: its key (a 27-character SHA-1 digest), the entry
  * object and lru-cache's slots for it (measured with 5 000 kept: 350-440 bytes; a key holding the
  * SQL of an events list cost 1.7 KB and more).
@@ -163,10 +170,10 @@ export class CountCache {
   private async readGeneration(scope: CountScope): Promise<number> {
     const row = await this.dataSource
       .createQueryBuilder()
-      .select('generation.generation', 'generation')
+      .select('SUM(generation.generation)', 'generation')
       .from('cache_generations', 'generation')
       .where('generation.name = :scope', { scope })
-      .getRawOne<{ generation: number | string }>();
+      .getRawOne<{ generation: number | string | null }>();
     return Number(row?.generation ?? 0);
   }
 

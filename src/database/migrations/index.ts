@@ -13,6 +13,8 @@ import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
 import { CreateEventSeries1764880000000 } from './1764880000000-CreateEventSeries';
 import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockCountScope';
 import { EventDocumentVersions1764910000000 } from './1764910000000-EventDocumentVersions';
+import { StripedCountGenerations1764920000000 } from './1764920000000-StripedCountGenerations';
+import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -31,4 +33,6 @@ export const MIGRATIONS = [
   CreateEventSeries1764880000000,
   TicketStockCountScope1764895000000,
   EventDocumentVersions1764910000000,
+  StripedCountGenerations1764920000000,
+  AttendeeTallies1764930000000,
 ];

@@ -1,0 +1,80 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { inSlices } from '../common/database/bulk-insert';
+import { runInTransaction } from '../common/database/transactions';
+import { appConfig } from '../config/app.config';
+import { AttendeeTally } from './attendee-tally.entity';
+
+/** Rows folded per pass; a backlog takes several passes. */
+const FOLD_BATCH = 5000;
+
+/**
+ * The number of attendees, kept in `attendee_tallies` (see its migration): read as the sum of a few
+ * rows, exact at every commit on every instance. Every ATTENDEE_TALLY_COMPACT_SECONDS this instance
+ * folds the committed rows into one, so that the sum stays a read of a few rows during a sale.
+ * Several instances may fold at once: each locks the rows it folds and skips those locked by
+ * another fold or by a transaction still writing them, so no row is counted twice or lost.
+ */
+@Injectable()
+export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(AttendeeTallies.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.tickets.attendeeTallyCompactSeconds;
+    if (seconds === 0) return;
+    this.timer = setInterval(() => this.tick(), seconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** How many attendees there are, as committed. */
+  async total(): Promise<number> {
+    const row = await this.dataSource
+      .createQueryBuilder(AttendeeTally, 'tally')
+      .select('COALESCE(SUM(tally.delta), 0)', 'total')
+      .getRawOne<{ total: number | string }>();
+    return Number(row?.total ?? 0);
+  }
+
+  /** Folds up to FOLD_BATCH committed rows into one; answers how many rows it removed. */
+  async fold(): Promise<number> {
+    const mysql = this.dataSource.options.type === 'mysql';
+    return runInTransaction(
+      this.dataSource,
+      async (manager) => {
+        let rows = manager.createQueryBuilder(AttendeeTally, 'tally').select(['tally.id', 'tally.delta']).orderBy('tally.id').limit(FOLD_BATCH);
+        // Read committed: no gap locks, so checkouts inserting their rows meanwhile never wait.
+        if (mysql) rows = rows.setLock('pessimistic_write').setOnLocked('skip_locked');
+        const folded = await rows.getMany();
+        if (folded.length < 2) return 0;
+        for (const slice of inSlices(folded.map((row) => row.id))) await manager.delete(AttendeeTally, { id: In(slice) });
+        await manager.insert(AttendeeTally, { delta: folded.reduce((sum, row) => sum + row.delta, 0) });
+        return folded.length - 1;
+      },
+      { readCommitted: true },
+    );
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.fold()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'attendee tally fold failed'))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+}
