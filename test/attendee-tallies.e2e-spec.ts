@@ -117,7 +117,9 @@ describe('Attendee tallies (e2e)', () => {
     const tallies = [writer.app.get(AttendeeTallies), reader.app.get(AttendeeTallies)];
     const buyers = 40;
     const carts = await Promise.all(
-      Array.from({ length: buyers }, () => postOnOwnConnection(port, CART_PATH, { provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] })),
+      Array.from({ length: buyers }, () =>
+        postOnOwnConnection(port, CART_PATH, { provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] }),
+      ),
     );
     let selling = true;
     const folding = (async () => {
@@ -130,7 +132,12 @@ describe('Attendee tallies (e2e)', () => {
     })();
     const answers = await Promise.all(
       carts.map((cart) =>
-        postOnOwnConnection(port, CHECKOUT_PATH, { provider: 'tc', purchaser: PURCHASER }, { 'X-Cart-Token': cart.headers['x-cart-token'] as string }),
+        postOnOwnConnection(
+          port,
+          CHECKOUT_PATH,
+          { provider: 'tc', purchaser: PURCHASER },
+          { 'X-Cart-Token': cart.headers['x-cart-token'] as string },
+        ),
       ),
     );
     selling = false;

@@ -56,7 +56,11 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
     return runInTransaction(
       this.dataSource,
       async (manager) => {
-        let rows = manager.createQueryBuilder(AttendeeTally, 'tally').select(['tally.id', 'tally.delta']).orderBy('tally.id').limit(FOLD_BATCH);
+        let rows = manager
+          .createQueryBuilder(AttendeeTally, 'tally')
+          .select(['tally.id', 'tally.delta'])
+          .orderBy('tally.id')
+          .limit(FOLD_BATCH);
         // Read committed: no gap locks, so checkouts inserting their rows meanwhile never wait.
         if (mysql) rows = rows.setLock('pessimistic_write').setOnLocked('skip_locked');
         const folded = await rows.getMany();

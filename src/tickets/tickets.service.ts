@@ -252,7 +252,11 @@ export class TicketsService implements EventTicketingFacts {
 
     if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
     const description = input.description ? plainTicketText(input.description) : null;
-    const row = newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window }, this.clock.now());
+    const row = newTicketRow(
+      input,
+      { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window },
+      this.clock.now(),
+    );
     const result = await manager.insert(Ticket, row);
     const ticketId = Number(result.identifiers[0].id);
     await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });

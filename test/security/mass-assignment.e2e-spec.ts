@@ -567,6 +567,7 @@ describe('Mass assignment (e2e)', () => {
         'orders',
         'order_items',
         'attendees',
+        'attendee_tallies',
         'ticket_capacity_counters',
         'cart_items',
         'carts',

@@ -34,9 +34,13 @@ export class StripedCountGenerations1764920000000 implements MigrationInterface 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('ALTER TABLE cache_generations RENAME TO cache_generations_single');
     await createPortableTable(queryRunner, STRIPED);
-    await queryRunner.query(`INSERT INTO cache_generations (name, stripe, generation) SELECT name, 0, generation FROM cache_generations_single`);
+    await queryRunner.query(
+      `INSERT INTO cache_generations (name, stripe, generation) SELECT name, 0, generation FROM cache_generations_single`,
+    );
     for (let stripe = 1; stripe < STRIPES; stripe += 1) {
-      await queryRunner.query(`INSERT INTO cache_generations (name, stripe, generation) SELECT name, ?, 0 FROM cache_generations_single`, [stripe]);
+      await queryRunner.query(`INSERT INTO cache_generations (name, stripe, generation) SELECT name, ?, 0 FROM cache_generations_single`, [
+        stripe,
+      ]);
     }
     await queryRunner.dropTable('cache_generations_single');
   }
