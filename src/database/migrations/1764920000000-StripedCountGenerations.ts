@@ -22,11 +22,10 @@ const SINGLE = new Table({
 });
 
 /**
- * Each count scope's generation becomes the sum of STRIPES rows, and a write
- * renews one of them chosen at random: every checkout of a sale renewed the same row after its
- * commit, so the buyers queued on that row's lock (and its redo flush), and on a Galera cluster
- * two nodes renewing it at once failed certification. A sum only grows, so it still changes with
- * every committed write.
+ * Each count scope's generation becomes the sum of STRIPES rows, and a write renews one of them
+ * chosen at random: every checkout of a sale renewed the same row after its commit, so the buyers
+ * queued on that row's lock, and on a Galera cluster two nodes renewing it at once failed
+ * certification. A sum only grows, so it still changes with every committed write.
  */
 export class StripedCountGenerations1764920000000 implements MigrationInterface {
   name = 'StripedCountGenerations1764920000000';
