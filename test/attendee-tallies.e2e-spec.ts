@@ -98,6 +98,31 @@ describe('Attendee tallies (e2e)', () => {
     expect(before).toBe(await attendeeRows());
   });
 
+  it('folds on its own every ATTENDEE_TALLY_COMPACT_SECONDS (the suite turns it off)', async () => {
+    process.env.ATTENDEE_TALLY_COMPACT_SECONDS = '1';
+    let folding: TestApp;
+    try {
+      folding = await createTestApp({ keepTables: true });
+    } finally {
+      process.env.ATTENDEE_TALLY_COMPACT_SECONDS = '0';
+    }
+    try {
+      const event = await insertEvent(folding.dataSource);
+      const ticket = await insertTicket(folding.dataSource, { eventId: event.id, price: '0.00', capacity: 10 });
+      for (const units of [1, 2]) {
+        const buyer = await fillCart(folding, {}, 'tc', [{ ticket_id: ticket.id, quantity: units }]);
+        expect((await checkout(folding, buyer, { provider: 'tc', purchaser: PURCHASER })).status).toBe(201);
+      }
+      const rows = () => folding.dataSource.getRepository(AttendeeTally).count();
+      expect(await rows()).toBeGreaterThan(1);
+      for (let waited = 0; (await rows()) > 1 && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await rows()).toBe(1);
+      expect(await folding.app.get(AttendeeTallies).total()).toBe(await folding.dataSource.getRepository(Attendee).count());
+    } finally {
+      await folding.close();
+    }
+  });
+
   it('follows attendees deleted one by one and with their order', async () => {
     await buy(2);
     await buy(3);

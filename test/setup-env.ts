@@ -25,6 +25,9 @@ delete process.env.CORS_ORIGINS;
 // The outbox worker does not poll in tests: the notification tests drive it (OutboxWorker.drain()),
 // and no other suite's writes are sent anywhere.
 process.env.OUTBOX_WORKER = 'false';
+// Nor does the attendee tally fold on a timer: a fold between two snapshots of the security specs
+// would look like a change made by the request between them; test/attendee-tallies folds itself.
+process.env.ATTENDEE_TALLY_COMPACT_SECONDS = '0';
 delete process.env.SMTP_URL;
 delete process.env.EMAIL_TEMPLATES_DIR;
 delete process.env.WEBHOOK_ALLOW_PRIVATE;
