@@ -105,12 +105,14 @@ export function npmStartFlags(): string[] {
 /**
  * The service as `npm start` runs it (dist/main.js with its V8 flags, production mode, its default
  * logging to stdout, discarded here) with request limits off: the benchmark is one client sending
- * far more than any one client may. NODE_OPTIONS passes through, to profile it (`--cpu-prof`).
+ * far more than any one client may. BENCH_SERVICE_NODE_FLAGS adds flags to the service's node
+ * alone, e.g. `--cpu-prof --cpu-prof-dir=…` (which NODE_OPTIONS may not carry).
  */
 export function startService(settings: TargetSettings): Promise<Target> {
+  const extraFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
   return startProcess(
     'service',
-    [...npmStartFlags(), join(ROOT, 'dist', 'main.js')],
+    [...npmStartFlags(), ...extraFlags, join(ROOT, 'dist', 'main.js')],
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
