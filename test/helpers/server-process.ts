@@ -64,14 +64,14 @@ export async function serverEntry(): Promise<string> {
 }
 
 /** GET `url`: the status, or null when nothing answers. */
-export function probe(url: string): Promise<number | null> {
+export function probe(url: string, timeoutMs = 2000): Promise<number | null> {
   return new Promise((resolve) => {
     const request = get(url, (response) => {
       response.resume();
       resolve(response.statusCode ?? null);
     });
     request.on('error', () => resolve(null));
-    request.setTimeout(2000, () => request.destroy());
+    request.setTimeout(timeoutMs, () => request.destroy());
   });
 }
 
