@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { insertedId } from '../common/database/inserted-id';
 import { runInTransaction } from '../common/database/transactions';
@@ -12,6 +12,8 @@ import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { CapacityService } from '../tickets/capacity.service';
 import type { PoolCounts } from '../tickets/capacity';
+import { TicketPool } from '../tickets/ticket-pool.entity';
+import type { PostStatus } from '../posts/post-status';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { Cart, CartItem } from './cart.entity';
@@ -52,6 +54,53 @@ function toBooleanColumn(value: boolean | number | string): boolean {
 }
 
 /**
+ * How often a cart's `updated_at` (its idle clock) is moved by writes: a buyer adding tickets many
+ * times a minute, as in a flash sale, updates the cart row once, not at every write.
+ */
+const CART_TOUCH_INTERVAL_MS = 60_000;
+
+/** A ticket as a cart write checks it: its counts, its event's status and its event's shared pool. */
+interface TicketSaleState {
+  ticket: Ticket;
+  eventStatus: PostStatus;
+  pool: PoolCounts | undefined;
+}
+
+interface RawSaleState {
+  ticket_id: number | string;
+  event_status: PostStatus | null;
+  pool_capacity: number | string | null;
+  pool_sold: number | string;
+  pool_pending: number | string;
+}
+
+/**
+ * The cart's lines once `lines` are applied to `existing`, by ticket id: a quantity of 0 removes
+ * a line; an existing line keeps its registration answers and, unless the write names it, its opt-out.
+ */
+function applyLines(existing: CartLineView[], lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Map<number, CartLineView> {
+  const resulting = new Map(existing.map((line) => [line.ticketId, line]));
+  for (const line of lines) {
+    if (line.quantity === 0) {
+      resulting.delete(line.ticket_id);
+      continue;
+    }
+    const ticket = tickets.get(line.ticket_id) as Ticket;
+    const before = resulting.get(line.ticket_id);
+    resulting.set(line.ticket_id, {
+      ticketId: ticket.id,
+      provider: ticket.provider,
+      quantity: line.quantity,
+      optout: line.optout ?? before?.optout ?? false,
+      meta: before?.meta ?? null,
+      eventId: ticket.eventId,
+      iac: ticket.iac,
+    });
+  }
+  return resulting;
+}
+
+/**
  * The buyer's cart, kept in the database so that any instance serves it (decisions.md "Providers,
  * orders and capacity"). Writes replace the quantities of the tickets they list and are validated
  * as a whole before anything is saved.
@@ -85,26 +134,36 @@ export class CartService {
     const now = this.clock.now();
     return runInTransaction(this.dataSource, async (manager) => {
       if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
-      const tickets = await this.loadTickets(manager, [
+      const states = await this.loadSaleStates(manager, [
         ...lines.map((line) => line.ticket_id),
         ...metaEntries.map((entry) => entry.ticket_id),
       ]);
       for (const line of lines) {
-        if (!tickets.has(line.ticket_id)) throw ticketDoesNotExist(line.ticket_id);
+        if (!states.has(line.ticket_id)) throw ticketDoesNotExist(line.ticket_id);
       }
+      const tickets = new Map([...states].map(([id, state]) => [id, state.ticket]));
       this.checkProviders(lines, provider, tickets);
       if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
 
       const { cart, token, fresh } = await this.openCart(manager, buyer, now);
-      const quantities = await this.resultingQuantities(manager, fresh ? null : cart.id, lines, tickets);
+      const resulting = applyLines(fresh ? [] : await this.loadLines(manager, cart.id, {}), lines, tickets);
+      const quantities = new Map([...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]));
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
-      await this.checkAvailability(manager, lines, tickets, quantities, now);
+      await this.checkAvailability(manager, lines, states, quantities, now);
 
       await this.saveLines(manager, cart.id, lines, tickets);
       await this.saveMeta(manager, cart.id, metaEntries);
-      if (!fresh) await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
-      const view = await this.loadLines(manager, cart.id, { providers: [provider], eventId: body.post_id });
+      if (!fresh && now.getTime() - cart.updatedAt.getTime() >= CART_TOUCH_INTERVAL_MS) {
+        await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
+      }
+      for (const entry of metaEntries) {
+        const line = resulting.get(entry.ticket_id) as CartLineView;
+        line.meta = entry.items.length === 0 ? null : JSON.stringify(entry.items);
+      }
+      const view = [...resulting.values()]
+        .filter((line) => line.provider === provider && (body.post_id === undefined || line.eventId === body.post_id))
+        .sort((a, b) => a.ticketId - b.ticketId);
       return { cart: toCartResponse(view, body.post_id, context), token };
     });
   }
@@ -115,11 +174,20 @@ export class CartService {
     return cart && this.isLive(cart, this.clock.now()) ? cart : null;
   }
 
-  /** Lines of `provider` in the cart, locked against concurrent writes on MySQL, lowest ticket id first. */
-  async lockLines(manager: EntityManager, cartId: number, provider: TicketProvider): Promise<CartItem[]> {
+  /**
+   * Lines of `provider` in the buyer's live cart, lowest ticket id first, in one statement that on
+   * MySQL locks them (and the cart row) against concurrent writes; none when the buyer has no live
+   * cart. A checkout reads nothing else of the cart.
+   */
+  async lockLiveLines(manager: EntityManager, buyer: Buyer, provider: TicketProvider): Promise<CartItem[]> {
+    const owner = buyer.kind === 'user' ? { column: 'cart.userId', value: buyer.userId } : { column: 'cart.token', value: buyer.token };
+    if (owner.value === undefined || owner.value === null) return [];
     const query = manager
       .createQueryBuilder(CartItem, 'item')
-      .where('item.cartId = :cartId AND item.provider = :provider', { cartId, provider })
+      .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
+      .where(`${owner.column} = :owner`, { owner: owner.value })
+      .andWhere('cart.updatedAt > :idleSince', { idleSince: new Date(this.clock.now().getTime() - CART_IDLE_MS) })
+      .andWhere('item.provider = :provider', { provider })
       .orderBy('item.ticketId', 'ASC');
     if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
     return query.getMany();
@@ -209,44 +277,32 @@ export class CartService {
   private async checkAvailability(
     manager: EntityManager,
     lines: CartTicketLineDto[],
-    tickets: Map<number, Ticket>,
+    states: Map<number, TicketSaleState>,
     quantities: Map<number, { quantity: number; provider: string }>,
     now: Date,
   ): Promise<void> {
     const wanted = lines.filter((line) => line.quantity > 0);
-    if (wanted.length === 0) return;
-    const eventIds = [...new Set(wanted.map((line) => (tickets.get(line.ticket_id) as Ticket).eventId))];
-    const events = await manager.find(Event, { select: { id: true, status: true }, where: { id: In(eventIds) } });
-    const statusByEvent = new Map(events.map((event) => [event.id, event.status]));
-    const pools = await this.capacity.pools(manager, eventIds);
     for (const line of wanted) {
-      const ticket = tickets.get(line.ticket_id) as Ticket;
-      const problem = saleProblem(
-        ticket,
-        statusByEvent.get(ticket.eventId) ?? 'trash',
-        CapacityService.stateOf(ticket, pools.get(ticket.eventId)),
-        line.quantity,
-        now,
-      );
+      const { ticket, eventStatus, pool } = states.get(line.ticket_id) as TicketSaleState;
+      const problem = saleProblem(ticket, eventStatus, CapacityService.stateOf(ticket, pool), line.quantity, now);
       if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
     }
-    await this.checkSharedPools(manager, wanted, tickets, quantities, pools);
+    await this.checkSharedPools(manager, wanted, states, quantities);
   }
 
   private async checkSharedPools(
     manager: EntityManager,
     wanted: CartTicketLineDto[],
-    tickets: Map<number, Ticket>,
+    states: Map<number, TicketSaleState>,
     quantities: Map<number, { quantity: number; provider: string }>,
-    pools: Map<number, PoolCounts>,
   ): Promise<void> {
     const drawsOnPool = (ticket: Ticket) => ticket.capacityMode === 'capped' || ticket.capacityMode === 'global';
-    const pooled = wanted.map((line) => tickets.get(line.ticket_id) as Ticket).filter(drawsOnPool);
+    const pooled = wanted.map((line) => states.get(line.ticket_id) as TicketSaleState).filter(({ ticket }) => drawsOnPool(ticket));
     if (pooled.length === 0) return;
-    const otherLineIds = [...quantities.keys()].filter((ticketId) => !tickets.has(ticketId));
-    const cartTickets = new Map([...tickets, ...(await this.loadTickets(manager, otherLineIds))]);
-    for (const ticket of pooled) {
-      const pool = pools.get(ticket.eventId);
+    const otherLineIds = [...quantities.keys()].filter((ticketId) => !states.has(ticketId));
+    const others = await this.loadSaleStates(manager, otherLineIds);
+    const cartTickets = new Map([...states, ...others].map(([id, state]) => [id, state.ticket]));
+    for (const { ticket, pool } of pooled) {
       const provider = quantities.get(ticket.id)?.provider;
       let unitsInPool = 0;
       for (const [ticketId, line] of quantities) {
@@ -333,22 +389,6 @@ export class CartService {
     return { cart, token, fresh: true };
   }
 
-  /** Quantity and provider of every line the cart will hold once `lines` are applied (`cartId` null: an empty cart). */
-  private async resultingQuantities(
-    manager: EntityManager,
-    cartId: number | null,
-    lines: CartTicketLineDto[],
-    tickets: Map<number, Ticket>,
-  ): Promise<Map<number, { quantity: number; provider: string }>> {
-    const existing = cartId === null ? [] : await manager.find(CartItem, { where: { cartId } });
-    const quantities = new Map(existing.map((item) => [item.ticketId, { quantity: item.quantity, provider: item.provider }]));
-    for (const line of lines) {
-      if (line.quantity === 0) quantities.delete(line.ticket_id);
-      else quantities.set(line.ticket_id, { quantity: line.quantity, provider: (tickets.get(line.ticket_id) as Ticket).provider });
-    }
-    return quantities;
-  }
-
   private async saveLines(manager: EntityManager, cartId: number, lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Promise<void> {
     for (const line of lines) {
       if (line.quantity === 0) {
@@ -390,10 +430,30 @@ export class CartService {
     }
   }
 
-  private async loadTickets(manager: EntityManager, ids: number[]): Promise<Map<number, Ticket>> {
+  /** The tickets of `ids` that exist, each with its counts, its event's status and its event's pool, in one query. */
+  private async loadSaleStates(manager: EntityManager, ids: number[]): Promise<Map<number, TicketSaleState>> {
     if (ids.length === 0) return new Map();
-    const tickets = await manager.find(Ticket, { where: { id: In([...new Set(ids)]) } });
-    return new Map(tickets.map((ticket) => [ticket.id, ticket]));
+    const { entities, raw } = await manager
+      .createQueryBuilder(Ticket, 'ticket')
+      .leftJoin(Event, 'event', 'event.id = ticket.eventId')
+      .addSelect('event.status', 'event_status')
+      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
+      .addSelect('pool.capacity', 'pool_capacity')
+      .addSelect('pool.sold', 'pool_sold')
+      .addSelect('pool.pending', 'pool_pending')
+      .where('ticket.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getRawAndEntities<RawSaleState>();
+    const rawById = new Map(raw.map((row) => [Number(row.ticket_id), row]));
+    return new Map(
+      entities.map((ticket) => {
+        const row = rawById.get(ticket.id) as RawSaleState;
+        const pool =
+          row.pool_capacity === null
+            ? undefined
+            : { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) };
+        return [ticket.id, { ticket, eventStatus: row.event_status ?? 'trash', pool }];
+      }),
+    );
   }
 
   /** The cart's lines with their tickets' event and `iac`, in one query, filters in SQL. */

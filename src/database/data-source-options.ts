@@ -42,6 +42,9 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     supportBigNumbers: true,
     bigNumberStrings: false,
     extra: { connectionLimit: database.poolSize },
+    // mysql2 otherwise captures a stack trace for every statement (4 % of the service's CPU in a
+    // flash sale); TypeORM's QueryFailedError already names the statement that failed.
+    trace: false,
     // A server that does not take a connection within this long counts as down: the request
     // answers 503 db-unavailable instead of waiting mysql2's default 10 s.
     connectTimeout: CONNECT_TIMEOUT_MS,

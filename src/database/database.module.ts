@@ -7,6 +7,7 @@ import { appConfig } from '../config/app.config';
 import { ConnectionWaitLimit } from './connection-waits';
 import { enableCausalReadsOnGalera } from './galera';
 import { takeMigrationLease } from './migration-lease';
+import { detectServerFeatures } from './server-features';
 import { buildDataSourceOptions } from './data-source-options';
 import { ReplicaReadsInterceptor, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
@@ -56,6 +57,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
         if (dataSource.options.type === 'better-sqlite3') serialiseSqliteTransactions(dataSource);
         routeListReadsToReplicas(dataSource);
         await enableCausalReadsOnGalera(dataSource);
+        await detectServerFeatures(dataSource);
         await runMigrations(dataSource);
         return dataSource;
       },

@@ -12,11 +12,13 @@ import { normalizeProvider } from '../cart/cart-providers';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { insertedId } from '../common/database/inserted-id';
+import { announceRawWrites } from '../common/database/raw-writes';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
+import { supportsInsertReturning } from '../database/server-features';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
@@ -150,25 +152,20 @@ export class CheckoutService {
    */
   private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
     const { buyer, body } = request;
-    const cart = await this.carts.findLiveCart(manager, buyer);
-    if (!cart) throw cartEmpty();
-    const items = await this.carts.lockLines(manager, cart.id, provider);
+    const items = await this.carts.lockLiveLines(manager, buyer, provider);
     if (items.length === 0) throw cartEmpty();
+    const cartId = items[0].cartId;
     const holders = this.assignHolders(items, body);
     const { tickets, eventTimezones } = await this.readSaleableTickets(manager, items, now);
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
-    if (!(await this.carts.removeLines(manager, cart.id, provider, items.length))) throw cartEmpty();
+    if (!(await this.carts.removeLines(manager, cartId, provider, items.length))) throw cartEmpty();
 
     const pricing = priceOrder(items, tickets, provider, body.going);
     const order = await this.insertOrder(manager, request, provider, pricing, now);
     await insertOrderItems(manager, order.id, items, tickets, pricing);
-    await insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
+    const attendees = await insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
 
-    const relations: OrderRelations = {
-      attendees: await manager.find(Attendee, { where: { orderId: order.id }, order: { id: 'ASC' } }),
-      tickets,
-      eventTimezones,
-    };
+    const relations: OrderRelations = { attendees, tickets, eventTimezones };
     // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
     await this.outbox.orderPlaced(manager, order, relations.attendees);
     return {
@@ -329,6 +326,9 @@ async function insertOrderItems(
     .execute();
 }
 
+/** An attendee as inserted: every column but the generated id. */
+type AttendeeRow = Omit<Attendee, 'id'>;
+
 /** One attendee row per unit, each with its holder and a fresh security code. */
 function attendeeRows(
   order: Order,
@@ -338,7 +338,7 @@ function attendeeRows(
   buyer: Buyer,
   pricing: OrderPricing,
   now: Date,
-): Array<Partial<Attendee>> {
+): AttendeeRow[] {
   const { going } = pricing;
   return items.flatMap((item) => {
     const ticket = tickets.get(item.ticketId) as Ticket;
@@ -358,21 +358,47 @@ function attendeeRows(
       optout: item.optout,
       meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),
       checkedIn: false,
+      checkedInAt: null,
+      checkinSource: null,
+      checkinUserId: null,
       createdAt: now,
       updatedAt: now,
     }));
   });
 }
 
-/** Multi-row INSERTs of INSERT_BATCH_ROWS rows at most. */
-async function insertAttendees(manager: EntityManager, rows: Array<Partial<Attendee>>): Promise<void> {
+/**
+ * Multi-row INSERTs of INSERT_BATCH_ROWS rows at most; the attendees as stored, ids included, in
+ * row order. Their ids come back with the INSERT where the server can (MariaDB's RETURNING), else
+ * from one read of the order's ids; the rest of each row is what was inserted.
+ */
+async function insertAttendees(manager: EntityManager, rows: AttendeeRow[]): Promise<Attendee[]> {
+  const returning = supportsInsertReturning(manager.connection);
+  const idsByCode = new Map<string, number>();
+  const remember = (stored: Array<{ id: number | string; security_code: string }>) => {
+    for (const row of stored) idsByCode.set(row.security_code, Number(row.id));
+  };
   for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
-    await manager
+    const insert = manager
       .createQueryBuilder()
       .insert()
       .into(Attendee)
       .values(rows.slice(start, start + INSERT_BATCH_ROWS))
-      .updateEntity(false)
-      .execute();
+      .updateEntity(false);
+    if (!returning) {
+      await insert.execute();
+      continue;
+    }
+    const [sql, parameters] = insert.getQueryAndParameters();
+    remember(await manager.query(`${sql} RETURNING id, security_code`, parameters));
+    await announceRawWrites(manager, 'insert', [Attendee]);
   }
+  if (!returning && rows.length > 0) {
+    remember(await manager.query('SELECT id, security_code FROM attendees WHERE order_id = ?', [rows[0].orderId]));
+  }
+  return rows.map((row) => {
+    const id = idsByCode.get(row.securityCode);
+    if (id === undefined) throw new Error(`the attendee inserted with security code ${row.securityCode} has no id`);
+    return Object.assign(new Attendee(), row, { id });
+  });
 }

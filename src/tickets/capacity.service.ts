@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, QueryRunner } from 'typeorm';
-import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
+import { EntityManager, In } from 'typeorm';
+import { announceRawWrites } from '../common/database/raw-writes';
 import { CapacityState, PoolCounts } from './capacity';
 import { CapacityMode, Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
@@ -124,14 +124,6 @@ export class CapacityService {
   /** Whether the server runs anonymous compound statements (MariaDB); unknown until first tried. */
   private compoundStatements: boolean | undefined;
 
-  private async announceWrites(manager: EntityManager, pools: boolean): Promise<void> {
-    const runner = manager.queryRunner as QueryRunner;
-    const result = new BroadcasterResult();
-    runner.broadcaster.broadcastAfterUpdateEvent(result, manager.connection.getMetadata(TicketCapacityCounter));
-    if (pools) runner.broadcaster.broadcastAfterUpdateEvent(result, manager.connection.getMetadata(TicketPool));
-    await result.wait();
-  }
-
   /**
    * Takes the units of every line, or none. `short` is the id of the first ticket that has not
    * enough left, or null when all were taken (then the caller commits; otherwise it must roll
@@ -213,10 +205,8 @@ export class CapacityService {
       'END',
     ].join('\n');
     // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
-    await this.announceWrites(
-      manager,
-      lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode)),
-    );
+    const pools = lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode));
+    await announceRawWrites(manager, 'update', pools ? [TicketCapacityCounter, TicketPool] : [TicketCapacityCounter]);
     let raw: unknown;
     try {
       raw = await manager.query(sql, parameters);
