@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { announceRawWrites } from '../common/database/raw-writes';
+import { answerNextCommitLocally } from '../common/database/transactions';
 import { CapacityState, PoolCounts } from './capacity';
 import { CapacityMode, Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
@@ -179,7 +180,8 @@ export class CapacityService {
    * anonymous compound statement (BEGIN NOT ATOMIC), so that the counter rows are held for no round
    * trip to the service: under load its event loop answers late, and every buyer of the ticket
    * would wait for it. When the take empties a row, nothing is ended: the caller writes the
-   * sold-out notice and commits. Null when the server has no compound statements (MySQL): then
+   * sold-out notice and commits. When it commits, the COMMIT TypeORM sends next is answered without
+   * a round trip (answerNextCommitLocally). Null when the server has no compound statements (MySQL): then
    * the caller runs takeAll. Everything the caller writes must be written before this.
    */
   async takeAllAndFinish(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
@@ -223,7 +225,9 @@ export class CapacityService {
       .split(',')
       .filter((part) => part !== '')
       .flatMap((part) => steps[Number(part) - 1].soldOut);
-    return { short: null, soldOut: [...new Set(emptied)].sort((a, b) => a - b), finished: emptied.length === 0 };
+    if (emptied.length > 0) return { short: null, soldOut: [...new Set(emptied)].sort((a, b) => a - b), finished: false };
+    answerNextCommitLocally(manager.queryRunner);
+    return { short: null, soldOut: [], finished: true };
   }
 
   /** Takes `quantity` units of one ticket; false when there is not enough left. */

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ApiError } from '../errors/api-error';
 
 /** MariaDB/MySQL answers that mean "two transactions collided; running it again may succeed". */
@@ -108,4 +108,19 @@ export async function runInTransaction<T>(
       await backOff(retries);
     }
   }
+}
+
+/**
+ * For a transaction the server has just committed inside a statement of its own (a MariaDB compound
+ * statement ending in COMMIT): the COMMIT that TypeORM sends when the transaction's callback returns
+ * would end nothing, so it is answered here without a round trip. TypeORM's commit bookkeeping and
+ * its subscribers' commit events run as usual. Nothing else may be sent in the transaction after it.
+ */
+export function answerNextCommitLocally(runner: QueryRunner): void {
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  runner.query = ((sql: string, ...rest: unknown[]) => {
+    runner.query = query as QueryRunner['query'];
+    if (sql === 'COMMIT') return Promise.resolve(undefined);
+    return query(sql, ...rest);
+  }) as QueryRunner['query'];
 }
