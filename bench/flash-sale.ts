@@ -10,7 +10,9 @@
  *    (50) units, all checked out at once; the time to the last answer, and exactly capacity sold.
  *
  * With --database-urls (one per service instance, e.g. one per Galera node) the buyers are spread
- * over several instances; the database is created and migrated through the first.
+ * over several instances; the database is created and migrated through the first. With --galera
+ * the run starts a throwaway three-node Galera cluster on free loopback ports (the tests' helper),
+ * one instance per node, and stops it afterwards.
  */
 import { Command } from 'commander';
 import { cpus, tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { GaleraCluster } from '../test/helpers/galera-cluster';
 import { BenchDatabase } from './database';
 import type { FlashJob, FlashResult } from './flash-buyers';
 import type { BurstJob, BurstResult } from './load';
@@ -188,6 +191,7 @@ interface Options {
   deadline: number;
   logLevel: string;
   keep: boolean;
+  galera: boolean;
 }
 
 function log(message: string): void {
@@ -220,13 +224,33 @@ async function main(): Promise<void> {
     )
     .option('--log-level <level>', "the service's LOG_LEVEL", 'warn')
     .option('--keep', 'keep the database', false)
+    .option('--galera', 'start a three-node Galera cluster on loopback and run one instance per node', false)
     .parse()
     .opts<Options>();
 
   const name = `cal_flash_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
-  const databaseUrls = options.databaseUrls
-    ? options.databaseUrls.split(',').map((url) => url.trim())
-    : [`${options.server.replace(/\/$/, '')}/${name}`];
+  if (!options.galera) {
+    const databaseUrls = options.databaseUrls
+      ? options.databaseUrls.split(',').map((url) => url.trim())
+      : [`${options.server.replace(/\/$/, '')}/${name}`];
+    await sell(options, databaseUrls, null);
+    return;
+  }
+  log('starting a three-node Galera cluster on loopback');
+  const cluster = await GaleraCluster.start(3);
+  try {
+    await sell(
+      options,
+      cluster.nodes.map((node) => node.url(name)),
+      cluster,
+    );
+  } finally {
+    await cluster.destroy();
+  }
+}
+
+/** Creates and migrates the database, starts one instance per URL, runs both sales and reports them. */
+async function sell(options: Options, databaseUrls: string[], cluster: GaleraCluster | null): Promise<void> {
   const first = new URL(databaseUrls[0]);
   const databaseName = first.pathname.replace(/^\//, '');
   const serverUrl = `${first.protocol}//${first.username ? `${first.username}${first.password ? `:${first.password}` : ''}@` : ''}${first.host}`;
@@ -260,7 +284,8 @@ async function main(): Promise<void> {
       log,
     );
     const machine = { cpus: cpus().length, node: process.version, database: await database.serverVersion() };
-    const text = `Flash-sale benchmark of ${new Date().toISOString()} on ${machine.database}, ${machine.cpus} cores, Node ${machine.node}, pool ${options.poolSize} per instance.\n\n${flashSaleMarkdown(report)}\n`;
+    const server = cluster ? `a three-node Galera cluster of ${machine.database} on the same machine` : machine.database;
+    const text = `Flash-sale benchmark of ${new Date().toISOString()} on ${server}, ${machine.cpus} cores, Node ${machine.node}, pool ${options.poolSize} per instance.\n\n${flashSaleMarkdown(report)}\n`;
     const folder = join(__dirname, 'results');
     mkdirSync(folder, { recursive: true });
     const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
