@@ -105,6 +105,28 @@ describe('Ticket writes racing each other (e2e)', () => {
     }
   });
 
+  it('runs an update that lost a lock conflict again instead of answering 503', async () => {
+    const id = await createTicket();
+    // What the first attempt's transaction would throw: a deadlock or Galera certification failure
+    // on MySQL/MariaDB, a stale snapshot on SQLite.
+    const conflict =
+      testApp.dataSource.options.type === 'mysql'
+        ? Object.assign(new Error('Deadlock found when trying to get lock'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 })
+        : Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' });
+    const spy = jest.spyOn(testApp.dataSource, 'transaction').mockRejectedValueOnce(conflict);
+    try {
+      const response = await http()
+        .patch(`${TICKETS}/${id}`)
+        .set('Authorization', editor.authorization)
+        .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price: '19' });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ id, cost: expect.stringContaining('19') });
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('answers concurrent updates and deletes of one ticket with 200 or 404, never 500', async () => {
     for (let round = 0; round < 5; round += 1) {
       const id = await createTicket();

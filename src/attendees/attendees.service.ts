@@ -14,6 +14,7 @@ import { assertIdsExist } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { parseStatusList } from '../common/list-filters/status-list';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
+import { runInTransaction } from '../common/database/transactions';
 import { escapeLike } from '../posts/post-query';
 import { POST_STATUSES } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
@@ -141,7 +142,7 @@ export class AttendeesService {
     context: RequestContext,
   ): Promise<AttendeeResponse> {
     await this.assertManages(user, attendee);
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       const result = await manager
         .createQueryBuilder()
@@ -166,7 +167,7 @@ export class AttendeesService {
 
   private async undoCheckIn(attendee: Attendee, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
     await this.assertManages(user, attendee);
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       const undone = await manager
         .createQueryBuilder()

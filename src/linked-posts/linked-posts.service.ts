@@ -6,6 +6,7 @@ import { invalidParam } from '../common/errors/api-error';
 import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../auth/request-context';
 import { buildPageLinks, PageLinks } from '../common/pagination/pagination';
+import { runInTransaction } from '../common/database/transactions';
 import { trashOrRemove } from '../posts/post-lifecycle';
 import { assertCanDelete, assertCanEdit } from '../posts/post-permissions';
 import type { PostEntity } from '../posts/post.entity-base';
@@ -84,7 +85,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
 
   /** Creates the post, or returns the visible one that already matches every field sent. */
   async create(input: Input, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await this.dataSource.transaction((manager) =>
+    const post = await runInTransaction(this.dataSource, (manager) =>
       this.findOrCreate(
         this.writeFor(manager, user, (field) => field),
         input,
@@ -94,7 +95,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   }
 
   async update(key: PostKey, input: Partial<Input>, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await this.dataSource.transaction(async (manager) => {
+    const post = await runInTransaction(this.dataSource, async (manager) => {
       const write = this.writeFor(manager, user, (field) => field);
       const columns = this.columns(input, write);
       await assertAuthorExists(write, input.author);
@@ -111,7 +112,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
 
   /** Trashes the post, or with `force` deletes it and, by the foreign keys, its links to events. */
   async remove(key: PostKey, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await this.dataSource.transaction(async (manager) => {
+    const post = await runInTransaction(this.dataSource, async (manager) => {
       const existing = await findPostOr404(manager, this.resource, key);
       assertCanDelete(user, existing);
       return trashOrRemove(manager, existing, this.resource.type, force);

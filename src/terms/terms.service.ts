@@ -4,6 +4,7 @@ import { invalidParam, invalidParams } from '../common/errors/api-error';
 import { assertIdsExist, findMissingIds, missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
+import { runInTransaction } from '../common/database/transactions';
 import { Event } from '../events/event.entity';
 import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
 import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
@@ -88,7 +89,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   }
 
   async create(dto: CreateDto): Promise<CountedTerm<T>> {
-    const term = await this.dataSource.transaction(async (manager) => {
+    const term = await runInTransaction(this.dataSource, async (manager) => {
       await this.checkBodyReferences(manager, dto);
       const created = this.store.repository(manager).create();
       created.name = dto.name;
@@ -102,7 +103,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
 
   /** Fields left out keep their values; `""` or `null` clears the description. */
   async update(locator: TermLocator, dto: UpdateTermDto<CreateDto>): Promise<CountedTerm<T>> {
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       await this.checkBodyReferences(manager, dto);
       const term = await this.findOrFail(manager, locator);
       const nameBefore = term.name;
@@ -118,7 +119,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
 
   /** Deleted for good, with its links to events (by foreign key); answers the term as it was. */
   async remove(locator: TermLocator): Promise<CountedTerm<T>> {
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       const term = await this.findOrFail(manager, locator);
       const count = term.publishedEventCount;
       await this.beforeRemove(manager, term);

@@ -47,7 +47,7 @@ import { TicketPool } from './ticket-pool.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
-import { isForeignKeyViolation } from '../common/database/transactions';
+import { isForeignKeyViolation, runInTransaction } from '../common/database/transactions';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -215,7 +215,7 @@ export class TicketsService implements EventTicketingFacts {
   async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<TicketResponse> {
     if (scope !== undefined && scope !== '' && scope !== 'this' && scope !== 'all')
       throw invalidParam('scope', 'scope must be this or all');
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
       const targets = this.series.handler ? await this.series.handler.ticketTargets(input.post_id, manager) : null;
       if (!targets) throw invalidParam('scope', 'scope=all applies to occurrences of a series; this event is none');
@@ -338,7 +338,7 @@ export class TicketsService implements EventTicketingFacts {
 
   async update(id: number, input: UpdateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
     // The response is read inside the transaction (see create).
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       const { ticket, event } = await this.findForWrite(manager, id, input.post_id, user);
       const changes: Partial<Ticket> = {};
       if (input.price !== undefined && ticket.provider === 'tc') changes.price = parseTicketPrice(input.price);
@@ -384,7 +384,7 @@ export class TicketsService implements EventTicketingFacts {
   ): Promise<TicketResponse> {
     const postId = body.post_id ?? query.post_id;
     if (postId === undefined) throw missingParams(['post_id']);
-    return this.dataSource.transaction(async (manager) => {
+    return runInTransaction(this.dataSource, async (manager) => {
       const { ticket, event } = await this.findForWrite(manager, id, postId, user);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
       const [hasAttendees, hasOrders] = await Promise.all([
