@@ -81,9 +81,9 @@ describe('Checkout statements (e2e)', () => {
     expect(recorded.filter((statement) => /FROM (tickets|events) /.test(statement))).toEqual([]);
     // BEGIN, the live cart's lines, DELETE lines, INSERT order, items, attendees (with their ids on
     // MariaDB, else one SELECT of the ids), INSERT outbox, take (and COMMIT on MariaDB).
-    expect(
-      recorded.filter((statement) => statement !== 'COMMIT' && !statement.startsWith('UPDATE cache_generations')).length,
-    ).toBe(mariadb() ? 8 : 9);
+    expect(recorded.filter((statement) => statement !== 'COMMIT' && !statement.startsWith('UPDATE cache_generations')).length).toBe(
+      mariadb() ? 8 : 9,
+    );
   });
 
   it('takes the last units with a second UPDATE and writes the sold-out notice before COMMIT', async () => {

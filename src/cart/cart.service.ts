@@ -147,7 +147,9 @@ export class CartService {
 
       const { cart, token, fresh } = await this.openCart(manager, buyer, now);
       const resulting = applyLines(fresh ? [] : await this.loadLines(manager, cart.id, {}), lines, tickets);
-      const quantities = new Map([...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]));
+      const quantities = new Map(
+        [...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]),
+      );
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
       await this.checkAvailability(manager, lines, states, quantities, now);

@@ -6,7 +6,11 @@ import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
  * SQL through `manager` inserts or updates rows of `entities`: TypeORM reports only the writes of
  * its own builders. Call it in the same transaction, before or after the statement.
  */
-export async function announceRawWrites(manager: EntityManager, kind: 'insert' | 'update', entities: EntityTarget<unknown>[]): Promise<void> {
+export async function announceRawWrites(
+  manager: EntityManager,
+  kind: 'insert' | 'update',
+  entities: EntityTarget<unknown>[],
+): Promise<void> {
   const runner = manager.queryRunner as QueryRunner;
   const result = new BroadcasterResult();
   for (const entity of entities) {
