@@ -4,6 +4,7 @@
  * Buyers are spread over the service instances in turn (one instance per Galera node, say) and
  * stay with theirs, since a cart token is answered by any instance but a buyer keeps one address.
  */
+import { send } from './http-client';
 
 export interface FlashJob {
   kind: 'flash';
@@ -70,13 +71,10 @@ export async function runFlashSale(job: FlashJob): Promise<FlashResult> {
   ): Promise<{ status: number; token: string | null; body: string }> => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token) headers['x-cart-token'] = token;
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(Math.round(Math.max(1000, deadline - performance.now() + 60_000))),
-    });
-    return { status: response.status, token: response.headers.get('x-cart-token'), body: await response.text() };
+    const timeoutMs = Math.round(Math.max(1000, deadline - performance.now() + 60_000));
+    const answer = await send(url, { method: 'POST', headers, body: JSON.stringify(body) }, timeoutMs);
+    const issued = answer.headers['x-cart-token'];
+    return { status: answer.status, token: typeof issued === 'string' ? issued : null, body: answer.body };
   };
 
   const buyer = async (index: number): Promise<void> => {

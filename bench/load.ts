@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { BenchRequest, ScenarioContext } from './scenarios';
 import { SCENARIOS } from './scenarios';
 import { FlashJob, runFlashSale } from './flash-buyers';
+import { send } from './http-client';
 
 export interface SteadyJob {
   kind: 'steady';
@@ -82,8 +83,8 @@ async function runBurst(job: BurstJob): Promise<BurstResult> {
   const answers = await Promise.all(
     job.requests.map(async (request) => {
       try {
-        const response = await fetch(job.url + request.path, { method: request.method, headers: request.headers, body: request.body });
-        return { status: String(response.status), body: await response.text() };
+        const answer = await send(job.url + request.path, request);
+        return { status: String(answer.status), body: answer.body };
       } catch (error) {
         return { status: 'error', body: (error as Error).message };
       }

@@ -5,8 +5,8 @@ import { removeTranspiledServer, ServerProcess } from './helpers/server-process'
 
 /**
  * The service on a three-node MariaDB Galera cluster (test/helpers/galera-cluster.ts), one
- * instance per node. Only with GALERA_TESTS=1 (`npm run test:galera`): starting the cluster takes
- * too much of CI's time budget.
+ * instance per node. Only with GALERA_TESTS=1 (`npm run test:galera`, which CI runs on its own after
+ * the two suites): the cluster's three servers would compete for the cores with the suites.
  */
 const enabled = process.env.GALERA_TESTS === '1';
 const describeOnGalera = enabled ? describe : describe.skip;
