@@ -29,8 +29,8 @@ type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unkn
  * Renews the generation of every count scope a write touched (CountCache), once the write is
  * committed: inside the transaction the new generation would stay invisible to other instances
  * while it held a lock every writer of the scope waits for. A write outside a transaction renews
- * at once. TypeORM reports entity saves and query-builder writes alike; the service runs no raw
- * write SQL.
+ * at once. TypeORM reports entity saves and query-builder writes alike; the few writes run as raw
+ * SQL (the checkout's capacity take and attendee INSERT) are reported by announceRawWrites.
  */
 @Injectable()
 export class CountCacheInvalidation implements EntitySubscriberInterface {
