@@ -617,6 +617,56 @@ describe('Cart (e2e)', () => {
         { requiredKeys: [] },
       );
 
+    it('answers every valid write with the cart a read gives right after it', async () => {
+      // The answer is built from the lines as written, not read back: over any sequence of writes
+      // (lines added, changed and removed, opt-outs, registration answers set and cleared, with and
+      // without post_id) it must be what the database then holds.
+      const ticketOf = (id: number) => ({ id, provider: id === rsvpId ? 'rsvp' : 'tc' });
+      const write = fc.record(
+        {
+          ticket: fc.constantFrom(generalId, vipId, rsvpId, otherEventTicketId).map(ticketOf),
+          quantity: fc.integer({ min: 0, max: 3 }),
+          optout: fc.option(fc.boolean(), { nil: undefined }),
+          meta: fc.option(fc.array(fc.dictionary(fc.constantFrom('name', 'shirt'), fc.string({ maxLength: 5 })), { maxLength: 3 }), {
+            nil: undefined,
+          }),
+          byEvent: fc.boolean(),
+        },
+        { requiredKeys: ['ticket', 'quantity', 'byEvent'] },
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 6 }), async (writes) => {
+          let token: string | undefined;
+          for (const step of writes) {
+            const body = {
+              provider: step.ticket.provider,
+              tickets: [
+                { ticket_id: step.ticket.id, quantity: step.quantity, ...(step.optout === undefined ? {} : { optout: step.optout }) },
+              ],
+              // Registration answers only for a line the write keeps (others are a 400, tested above).
+              ...(step.meta !== undefined && step.quantity > 0 ? { meta: [{ ticket_id: step.ticket.id, items: step.meta }] } : {}),
+              ...(step.byEvent ? { post_id: step.ticket.id === otherEventTicketId ? otherEvent.id : event.id } : {}),
+            };
+            const written = await (token ? http().post(cartPath).set('X-Cart-Token', token) : http().post(cartPath)).send(body).expect(200);
+            token = token ?? written.headers['x-cart-token'];
+            const read = await http()
+              .get(cartPath)
+              .set('X-Cart-Token', token)
+              .query({ provider: body.provider, ...(body.post_id === undefined ? {} : { post_id: body.post_id }) })
+              .expect(200);
+            // Each supertest request gets a port of its own: compare the URLs without their origin.
+            const withoutOrigin = (cart: Record<string, unknown>) => ({
+              ...cart,
+              cart_url: String(cart.cart_url).replace(/^http:\/\/[^/]+/, ''),
+              checkout_url: String(cart.checkout_url).replace(/^http:\/\/[^/]+/, ''),
+            });
+            expect(withoutOrigin(written.body as Record<string, unknown>)).toEqual(withoutOrigin(read.body as Record<string, unknown>));
+          }
+        }),
+        { numRuns: 25 },
+      );
+    });
+
     it('never answers a cart write or read with a 500', async () => {
       await fc.assert(
         fc.asyncProperty(body(), async (payload) => {

@@ -1,6 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ApiError } from '../errors/api-error';
-import { isLockConflict, isUniqueViolation, LOCK_CONFLICT_RETRIES, runInTransaction } from './transactions';
+import { answerNextCommitLocally, isLockConflict, isUniqueViolation, LOCK_CONFLICT_RETRIES, runInTransaction } from './transactions';
 
 function fakeDataSource(type: string, transaction: (work: (manager: EntityManager) => Promise<unknown>) => Promise<unknown>): DataSource {
   return { options: { type }, transaction } as unknown as DataSource;
@@ -65,5 +65,35 @@ describe('driver error codes', () => {
     expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_UNIQUE' })).toBe(true);
     expect(isUniqueViolation({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' })).toBe(false);
     expect(isUniqueViolation(null)).toBe(false);
+  });
+});
+
+describe('answerNextCommitLocally', () => {
+  function recordingRunner(): { runner: QueryRunner; sent: string[] } {
+    const sent: string[] = [];
+    const runner = {
+      query: (sql: string) => {
+        sent.push(sql);
+        return Promise.resolve([]);
+      },
+    } as unknown as QueryRunner;
+    return { runner, sent };
+  }
+
+  it('answers the next COMMIT without sending it, then sends statements again', async () => {
+    const { runner, sent } = recordingRunner();
+    answerNextCommitLocally(runner);
+    await runner.query('COMMIT');
+    await runner.query('UPDATE cache_generations SET generation = generation + 1');
+    await runner.query('COMMIT');
+    expect(sent).toEqual(['UPDATE cache_generations SET generation = generation + 1', 'COMMIT']);
+  });
+
+  it('sends anything else that comes first, and the COMMIT after it', async () => {
+    const { runner, sent } = recordingRunner();
+    answerNextCommitLocally(runner);
+    await runner.query('SELECT 1');
+    await runner.query('COMMIT');
+    expect(sent).toEqual(['SELECT 1', 'COMMIT']);
   });
 });
