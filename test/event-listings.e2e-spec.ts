@@ -2,6 +2,7 @@ import request from 'supertest';
 import { EventListings1764830000000, expectedEventListingsSql } from '../src/database/migrations/1764830000000-EventListings';
 import { EventListingDays1764830000001 } from '../src/database/migrations/1764830000001-EventListingDays';
 import { Event } from '../src/events/event.entity';
+import { EventListingsReader } from '../src/events/event-listings';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 type Row = Record<string, unknown>;
@@ -177,6 +178,29 @@ describe('Events list read model (e2e)', () => {
     await remove(`tags/${outdoor.id}`);
     await expectInSync();
     expect(await listTotal('')).toBe(1);
+  });
+
+  it('leaves out of a page an event deleted between the page query and the read of its row, never a 500', async () => {
+    // The soak found it: a category page answered 500 when one of its events was deleted meanwhile.
+    const category = await post('categories', { name: 'Listing Race' });
+    const event = (title: string, days: number) =>
+      post('events', { title, start_date: daysAhead(days), end_date: daysAhead(days, '21:00:00'), categories: [category.id] });
+    const kept = await event('Listing race kept', 20);
+    const gone = await event('Listing race gone', 21);
+    const reader = testApp.app.get(EventListingsReader);
+    const readRows = reader.events.bind(reader);
+    const spy = jest.spyOn(reader, 'events').mockImplementationOnce(async (ids: number[]) => {
+      await testApp.dataSource.getRepository(Event).delete({ id: gone.id as number });
+      return readRows(ids);
+    });
+    try {
+      const response = await http().get(`${ns}/events?categories=${category.id}`).expect(200);
+      expect(spy).toHaveBeenCalled();
+      expect((response.body.events as Array<{ id: number }>).map((event) => event.id)).toEqual([kept.id]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await listTotal(`categories=${category.id}`)).toBe(1);
   });
 
   it('totals windows from the day counters as the rows count them: partial days, long events, statuses', async () => {

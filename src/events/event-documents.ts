@@ -87,7 +87,7 @@ export class EventDocuments {
   /**
    * The list responses of a page's events, in order. Events without their row are read in one
    * statement when their document is not cached; the relations of every missing document in the
-   * loader's statements.
+   * loader's statements. The page and the rows are two reads: an event deleted in between is left out.
    */
   async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventResponse[]> {
     const identity = urlIdentity(context);
@@ -97,10 +97,12 @@ export class EventDocuments {
     this.metrics.eventDocuments('miss', missing.length);
     const built = await this.build(missing, context, identity, loadEvents);
     const counts = await this.pageTermCounts(listed, documents);
-    return listed.map((entry, index) => {
-      const document = documents[index] ?? built.get(entry.id)!;
+    return listed.flatMap((entry, index) => {
+      // An event deleted between the page's query and the read of its row is left out of the page.
+      const document = documents[index] ?? built.get(entry.id);
+      if (!document) return [];
       const { json_ld: _jsonLd, ...listResponse } = withTermCounts(document.response, counts);
-      return listResponse;
+      return [listResponse];
     });
   }
 
@@ -144,7 +146,8 @@ export class EventDocuments {
     const read = new Map((unread.length ? await loadEvents(unread) : []).map((event) => [event.id, event]));
     const related = await this.relations.load(missing.map((entry) => entry.id));
     for (const entry of missing) {
-      const event = entry.event ?? read.get(entry.id)!;
+      const event = entry.event ?? read.get(entry.id);
+      if (!event) continue;
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, context, { jsonLd: true, currency: this.config.currency });
       const document: EventDocument = {
