@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     const databaseUrls = options.databaseUrls
       ? options.databaseUrls.split(',').map((url) => url.trim())
       : [`${options.server.replace(/\/$/, '')}/${name}`];
-    await sell(options, databaseUrls, null);
+    await sell(options, databaseUrls);
     return;
   }
   log('starting a three-node Galera cluster on loopback');
@@ -242,7 +242,6 @@ async function main(): Promise<void> {
     await sell(
       options,
       cluster.nodes.map((node) => node.url(name)),
-      cluster,
     );
   } finally {
     await cluster.destroy();
@@ -250,7 +249,7 @@ async function main(): Promise<void> {
 }
 
 /** Creates and migrates the database, starts one instance per URL, runs both sales and reports them. */
-async function sell(options: Options, databaseUrls: string[], cluster: GaleraCluster | null): Promise<void> {
+async function sell(options: Options, databaseUrls: string[]): Promise<void> {
   const first = new URL(databaseUrls[0]);
   const databaseName = first.pathname.replace(/^\//, '');
   const serverUrl = `${first.protocol}//${first.username ? `${first.username}${first.password ? `:${first.password}` : ''}@` : ''}${first.host}`;
@@ -284,7 +283,7 @@ async function sell(options: Options, databaseUrls: string[], cluster: GaleraClu
       log,
     );
     const machine = { cpus: cpus().length, node: process.version, database: await database.serverVersion() };
-    const server = cluster ? `a three-node Galera cluster of ${machine.database} on the same machine` : machine.database;
+    const server = options.galera ? `a three-node Galera cluster of ${machine.database} on the same machine` : machine.database;
     const text = `Flash-sale benchmark of ${new Date().toISOString()} on ${server}, ${machine.cpus} cores, Node ${machine.node}, pool ${options.poolSize} per instance.\n\n${flashSaleMarkdown(report)}\n`;
     const folder = join(__dirname, 'results');
     mkdirSync(folder, { recursive: true });

@@ -46,6 +46,14 @@ describe('Ticket writes racing each other (e2e)', () => {
     return response.body.id as number;
   }
 
+  /** PATCHes the ticket's price as the editor. */
+  function patchPrice(id: number, price: string) {
+    return http()
+      .patch(`${TICKETS}/${id}`)
+      .set('Authorization', editor.authorization)
+      .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price });
+  }
+
   /** Runs `after` once, right after the next transaction of the service commits (another request's write). */
   function afterNextCommit(after: () => Promise<unknown>): jest.SpyInstance {
     const dataSource = testApp.dataSource;
@@ -61,10 +69,7 @@ describe('Ticket writes racing each other (e2e)', () => {
     const id = await createTicket();
     const spy = afterNextCommit(() => testApp.dataSource.getRepository(Ticket).delete({ id }));
     try {
-      const response = await http()
-        .patch(`${TICKETS}/${id}`)
-        .set('Authorization', editor.authorization)
-        .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price: '17' });
+      const response = await patchPrice(id, '17');
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ id, post_id: event.id, title: 'General', cost: expect.stringContaining('17') });
     } finally {
@@ -72,10 +77,7 @@ describe('Ticket writes racing each other (e2e)', () => {
     }
     expect(await testApp.dataSource.getRepository(Ticket).findOne({ where: { id } })).toBeNull();
     // The ticket is gone for everyone after: a 404 for the next write, not a 500.
-    const again = await http()
-      .patch(`${TICKETS}/${id}`)
-      .set('Authorization', editor.authorization)
-      .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price: '18' });
+    const again = await patchPrice(id, '18');
     expect(again.status).toBe(404);
     expect(again.body).toMatchObject({ code: 'ticket-not-found', data: { status: 404 } });
   });
@@ -115,10 +117,7 @@ describe('Ticket writes racing each other (e2e)', () => {
         : Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' });
     const spy = jest.spyOn(testApp.dataSource, 'transaction').mockRejectedValueOnce(conflict);
     try {
-      const response = await http()
-        .patch(`${TICKETS}/${id}`)
-        .set('Authorization', editor.authorization)
-        .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price: '19' });
+      const response = await patchPrice(id, '19');
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ id, cost: expect.stringContaining('19') });
       expect(spy).toHaveBeenCalledTimes(2);
@@ -130,11 +129,7 @@ describe('Ticket writes racing each other (e2e)', () => {
   it('answers concurrent updates and deletes of one ticket with 200 or 404, never 500', async () => {
     for (let round = 0; round < 5; round += 1) {
       const id = await createTicket();
-      const update = (price: string) =>
-        http()
-          .patch(`${TICKETS}/${id}`)
-          .set('Authorization', editor.authorization)
-          .send({ edit_ticket_nonce: nonces.edit_ticket_nonce, post_id: event.id, price });
+      const update = (price: string) => patchPrice(id, price);
       const remove = () =>
         http()
           .delete(`${TICKETS}/${id}`)

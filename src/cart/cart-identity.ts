@@ -9,6 +9,11 @@ export const CART_TOKEN_HEADER = 'X-Cart-Token';
 /** Carts untouched for this long read as empty and are replaced on the next write. */
 export const CART_IDLE_MS = 24 * 60 * 60 * 1000;
 
+/** Carts last written at or before this instant are idle: they read as empty and are purged. */
+export function idleCutoff(now: Date): Date {
+  return new Date(now.getTime() - CART_IDLE_MS);
+}
+
 const TOKEN_RANDOM_BYTES = 18;
 const TOKEN_SIGNATURE_CHARS = 24;
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{24})\.([A-Za-z0-9_-]{24})$/;

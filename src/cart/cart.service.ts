@@ -18,7 +18,7 @@ import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { Cart, CartItem } from './cart.entity';
 import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
-import { Buyer, CART_IDLE_MS, issueCartToken } from './cart-identity';
+import { Buyer, idleCutoff, issueCartToken } from './cart-identity';
 import { CartLineView, toCartResponse } from './cart.mapper';
 import type { CartResponse } from './dto/cart.response';
 import { normalizeProvider } from './cart-providers';
@@ -187,7 +187,7 @@ export class CartService {
       .createQueryBuilder(CartItem, 'item')
       .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
       .where(`${owner.column} = :owner`, { owner: owner.value })
-      .andWhere('cart.updatedAt > :idleSince', { idleSince: new Date(this.clock.now().getTime() - CART_IDLE_MS) })
+      .andWhere('cart.updatedAt > :idleCutoff', { idleCutoff: idleCutoff(this.clock.now()) })
       .andWhere('item.provider = :provider', { provider })
       .orderBy('item.ticketId', 'ASC');
     if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
@@ -211,7 +211,7 @@ export class CartService {
       .createQueryBuilder()
       .delete()
       .from(Cart)
-      .where('updated_at <= :cutoff', { cutoff: new Date(now.getTime() - CART_IDLE_MS) })
+      .where('updated_at <= :cutoff', { cutoff: idleCutoff(now) })
       .execute();
     return result.affected ?? 0;
   }
@@ -334,7 +334,7 @@ export class CartService {
   // ---------------------------------------------------------------- storage
 
   private isLive(cart: Cart, now: Date): boolean {
-    return now.getTime() - cart.updatedAt.getTime() < CART_IDLE_MS;
+    return cart.updatedAt.getTime() > idleCutoff(now).getTime();
   }
 
   private findCart(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {

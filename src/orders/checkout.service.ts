@@ -391,9 +391,9 @@ async function insertAttendees(manager: EntityManager, rows: AttendeeRow[]): Pro
     }
     const [sql, parameters] = insert.getQueryAndParameters();
     remember(await manager.query(`${sql} RETURNING id, security_code`, parameters));
-    await announceRawWrites(manager, 'insert', [Attendee]);
   }
-  if (!returning && rows.length > 0) {
+  if (returning) await announceRawWrites(manager, 'insert', [Attendee]);
+  else if (rows.length > 0) {
     remember(await manager.query('SELECT id, security_code FROM attendees WHERE order_id = ?', [rows[0].orderId]));
   }
   return rows.map((row) => {
