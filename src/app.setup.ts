@@ -1,4 +1,5 @@
 import { RequestMethod } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppLogger } from './common/app-logger';
@@ -7,6 +8,8 @@ import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { documentErrorBodies } from './common/errors/openapi-errors';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
+import { answerClientErrorsWithJson } from './common/http/client-errors';
+import { HttpCachingInterceptor } from './common/http/http-caching';
 import { queryStringLimits } from './common/http/query-limits';
 import { restRouteRewrite } from './common/http/rest-route';
 import { SizedValidationPipe } from './common/http/sized-validation.pipe';
@@ -33,6 +36,9 @@ const OUTSIDE_API_ROOT = [
 export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
+  // A strong ETag (a hash of the body) on every answer; Express answers a matching If-None-Match with 304.
+  app.set('etag', 'strong');
+  answerClientErrorsWithJson(app.getHttpServer());
   // Whose X-Forwarded-For names the client: the per-address limits depend on it (TRUST_PROXY).
   app.set('trust proxy', config.trustProxy);
   // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
@@ -57,6 +63,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
     }),
   );
   app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalInterceptors(new HttpCachingInterceptor(app.get(Reflector), config.httpCache));
 
   const document = SwaggerModule.createDocument(
     app,

@@ -43,6 +43,17 @@ export interface AppConfig {
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
   notifications: NotificationsConfig;
+  httpCache: HttpCacheConfig;
+}
+
+/** HTTP caching of anonymous public reads, and purges sent to a cache in front (src/common/http/http-caching.ts). */
+export interface HttpCacheConfig {
+  /** HTTP_CACHE_MAX_AGE: `max-age` of anonymous public reads, in seconds; 0: caches store them but revalidate every time. */
+  maxAgeSeconds: number;
+  /** HTTP_CACHE_STALE_WHILE_REVALIDATE: seconds a cache may serve a stale answer while it revalidates; 0: none. */
+  staleWhileRevalidateSeconds: number;
+  /** PURGE_URL: where the surrogate keys of each committed write are sent (through the outbox); null: no purges. */
+  purgeUrl: string | null;
 }
 
 /** The transactional outbox, its worker, and the two channels it delivers to (src/outbox, src/emails, src/webhooks). */
@@ -447,7 +458,26 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     eventDocumentCacheMb: readNonNegativeInt(env, 'EVENT_DOCUMENT_CACHE_MB', 32),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     notifications: readNotifications(env),
+    httpCache: {
+      maxAgeSeconds: readNonNegativeInt(env, 'HTTP_CACHE_MAX_AGE', 0),
+      staleWhileRevalidateSeconds: readNonNegativeInt(env, 'HTTP_CACHE_STALE_WHILE_REVALIDATE', 0),
+      purgeUrl: readPurgeUrl(env.PURGE_URL),
+    },
   };
+}
+
+function readPurgeUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError('PURGE_URL', `must be an http:// or https:// URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PURGE_URL', `must be an http:// or https:// URL (got "${raw}")`);
+  }
+  return url.toString();
 }
 
 export const appConfig = registerAs('app', () => loadAppConfig(process.env));

@@ -22,6 +22,7 @@ import { EventListResponse, EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import { EventsService } from './events.service';
+import { PublicRead } from '../common/http/http-caching';
 
 /** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
 const SCOPE_QUERY = ApiQuery({
@@ -64,6 +65,7 @@ export class EventsController {
 
   @Get()
   @HttpCode(200)
+  @PublicRead('event')
   @ApiOperation({ summary: 'List events (published and upcoming by default, ordered by start)' })
   @ApiOkResponse({ type: EventListResponse, description: 'Headers X-TEC-Total and X-TEC-TotalPages carry the totals' })
   @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
@@ -88,6 +90,7 @@ export class EventsController {
 
   @Get(':id')
   @HttpCode(200)
+  @PublicRead('event')
   @ID_PARAM
   @ApiOperation({ summary: 'Read an event (with json_ld)' })
   @ApiOkResponse({ type: EventResponse })
@@ -99,6 +102,7 @@ export class EventsController {
 
   @Get('by-slug/:slug')
   @HttpCode(200)
+  @PublicRead('event')
   @SLUG_PARAM
   @ApiOperation({ summary: 'Read an event by slug (with json_ld)' })
   @ApiOkResponse({ type: EventResponse })

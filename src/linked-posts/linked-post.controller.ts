@@ -18,6 +18,7 @@ import {
 import type { LinkedPostFieldsDto } from './linked-post-fields.dto';
 import type { LinkedPostListQuery } from './linked-post-resource';
 import { LinkedPostListPage, LinkedPostsService } from './linked-posts.service';
+import { PublicRead } from '../common/http/http-caching';
 
 /** What makes the venue routes venue routes; see `createLinkedPostController`. */
 export interface LinkedPostRoutes<Input extends LinkedPostFieldsDto, Response, Collection extends string> extends LinkedPostKind {
@@ -60,6 +61,7 @@ export function createLinkedPostController<Input extends LinkedPostFieldsDto, Ou
     constructor(@Inject(routes.service) readonly service: LinkedPostsService<PostEntity, Input, Output, Collection>) {}
 
     @Get()
+    @PublicRead(noun)
     @LinkedPostListDocs(routes)
     @ParameterTypes(listQuery, Object, Object)
     async list(
@@ -86,6 +88,7 @@ export function createLinkedPostController<Input extends LinkedPostFieldsDto, Ou
     }
 
     @BySlug(Get, LinkedPostReadDocs(routes), Object)
+    @PublicRead(noun)
     findBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<Output> {
       return this.service.findOne({ slug }, context);
     }
@@ -111,6 +114,7 @@ export function createLinkedPostController<Input extends LinkedPostFieldsDto, Ou
     }
 
     @ById(Get, LinkedPostReadDocs(routes), Object)
+    @PublicRead(noun)
     findById(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<Output> {
       return this.service.findOne({ id }, context);
     }

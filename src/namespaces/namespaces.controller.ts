@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import type { NamespaceName } from '../common/http/api-urls.service';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
 import { NamespaceIndex, NamespacesService, RootIndex } from './namespaces.service';
+import { PublicRead } from '../common/http/http-caching';
 
 const IndexQuery = () =>
   applyDecorators(
@@ -30,6 +31,7 @@ export class ApiRootController {
 
   @Get()
   @HttpCode(200)
+  @PublicRead('index')
   @ApiQuery({ name: 'context', required: false, description: 'Scope of the request', schema: { type: 'string', default: 'view' } })
   @ApiOperation({ summary: 'Root index of the API: its namespaces and all their routes, as WordPress serves at /wp-json/' })
   @ApiOkResponse({ description: '`{url, home, timezone_string, namespaces, authentication, routes, _links}`' })
@@ -52,6 +54,7 @@ function createNamespaceController(namespace: NamespaceName) {
 
     @Get()
     @HttpCode(200)
+    @PublicRead('index')
     @IndexQuery()
     @ApiOperation({ summary: `Index of the ${namespace} namespace: its routes, methods and arguments` })
     @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
@@ -61,6 +64,7 @@ function createNamespaceController(namespace: NamespaceName) {
 
     @Get('doc')
     @HttpCode(200)
+    @PublicRead('index')
     @ApiOperation({ summary: `OpenAPI 3 document of the ${namespace} namespace` })
     @ApiOkResponse({ description: 'OpenAPI 3 document' })
     doc(@Req() request: Request): object {

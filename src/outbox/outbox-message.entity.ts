@@ -5,7 +5,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  * that caused them; the worker turns each into `email` and `webhook` rows, one per recipient or
  * endpoint, which it then delivers (and retries) one by one.
  */
-export const OUTBOX_CHANNELS = ['event', 'email', 'webhook'] as const;
+export const OUTBOX_CHANNELS = ['event', 'email', 'webhook', 'purge'] as const;
 export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
 
 export const OUTBOX_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { EmailsModule } from '../emails/emails.module';
+import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OutboxWorker } from './outbox-worker.service';
 
 /** The worker that delivers the outbox (OUTBOX_WORKER=false: this instance only writes into it). */
 @Module({
-  imports: [EmailsModule, WebhooksModule, MetricsModule],
+  imports: [EmailsModule, WebhooksModule, MetricsModule, HttpCacheModule],
   providers: [OutboxWorker],
   exports: [OutboxWorker],
 })

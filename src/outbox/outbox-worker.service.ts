@@ -8,6 +8,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { EmailsService } from '../emails/emails.service';
+import { PurgeSender } from '../http-cache/purge-sender';
 import { MetricsService } from '../metrics/metrics.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { DeliveryAttemptError, PermanentDeliveryError } from './delivery-errors';
@@ -65,6 +66,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly outbox: OutboxService,
     private readonly emails: EmailsService,
     private readonly webhooks: WebhooksService,
+    private readonly purges: PurgeSender,
     metrics: MetricsService,
   ) {
     const registers = [metrics.registry];
@@ -263,14 +265,21 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
         this.deliveredCounter.inc({ channel: 'event' });
         return 'delivered';
       }
-      const responseStatus =
-        message.channel === 'webhook' ? await this.webhooks.deliver(message) : (await this.emails.deliver(message), null);
+      const responseStatus = await this.deliver(message);
       await this.record(message, token, { status: 'delivered', deliveredAt: this.clock.now(), responseStatus, lastError: null });
       this.deliveredCounter.inc({ channel: message.channel });
       return 'delivered';
     } catch (error) {
       return this.recordFailure(message, token, error);
     }
+  }
+
+  /** One attempt at a direct message; the receiver's status where it has one. */
+  private async deliver(message: OutboxMessage): Promise<number | null> {
+    if (message.channel === 'webhook') return this.webhooks.deliver(message);
+    if (message.channel === 'purge') return this.purges.deliver(message);
+    await this.emails.deliver(message);
+    return null;
   }
 
   /** The event's emails and webhook deliveries, written with marking it done: once, whoever holds the claim. */

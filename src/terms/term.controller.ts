@@ -19,6 +19,7 @@ import {
 } from './term-docs';
 import { TermEntity, TermKind, TermListResponse, TermResponse, toTermListResponse, toTermResponse } from './term-response';
 import { TermsService } from './terms.service';
+import { PublicRead } from '../common/http/http-caching';
 
 /** What makes the category routes category routes; see `createTermController`. */
 export interface TermRoutes<Create extends CreateTermDto, ListQuery extends ListTermsQuery> {
@@ -67,6 +68,7 @@ export function createTermController<Create extends CreateTermDto, ListQuery ext
 
     @Get()
     @HttpCode(200)
+    @PublicRead(kind)
     @TermListDocs(kind, listResponse)
     @ParameterTypes(listQuery, Object, Object)
     async list(
@@ -94,6 +96,7 @@ export function createTermController<Create extends CreateTermDto, ListQuery ext
     }
 
     @ById(Get, TermRead(TermReadDocs(kind, response)), Object)
+    @PublicRead(kind)
     async get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext) {
       return this.respond(await this.service.get({ id }), context);
     }
@@ -119,6 +122,7 @@ export function createTermController<Create extends CreateTermDto, ListQuery ext
     }
 
     @BySlug(Get, TermRead(TermReadDocs(kind, response)), Object)
+    @PublicRead(kind)
     async getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<TermResponse> {
       return this.respond(await this.service.get({ slug }), context);
     }

@@ -22,6 +22,7 @@ import { ListTicketsQuery } from './dto/list-tickets.query';
 import { TicketListResponse, TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { TicketPage, TicketsService } from './tickets.service';
+import { PublicRead } from '../common/http/http-caching';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
 
@@ -53,6 +54,7 @@ export class TicketsController {
 
   @Get()
   @HttpCode(200)
+  @PublicRead('ticket')
   @ApiOperation({ summary: 'List tickets (published tickets of published events by default, ordered by title)' })
   @ApiOkResponse({ type: TicketListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
   @ApiBadRequestResponse({
@@ -99,6 +101,7 @@ export class TicketsController {
 
   @Get(':id')
   @HttpCode(200)
+  @PublicRead('ticket')
   @ID_PARAM
   @ApiOperation({ summary: 'Read a ticket' })
   @ApiOkResponse({ type: TicketResponse })

@@ -1,0 +1,67 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { map, Observable } from 'rxjs';
+import type { HttpCacheConfig } from '../../config/app.config';
+import { PublicResource, surrogateKeyHeader, surrogateKeysOf } from './surrogate-keys';
+
+const PUBLIC_READ = 'cal:public-read';
+
+/**
+ * Marks a GET whose anonymous answer is public content: shared caches may keep it
+ * (Cache-Control public) and file it under the surrogate keys of what it shows.
+ */
+export const PublicRead = (resource: PublicResource) => SetMetadata(PUBLIC_READ, resource);
+
+/** Cache-Control of an anonymous public read: stored by caches, revalidated after HTTP_CACHE_MAX_AGE. */
+export function publicCacheControl(config: HttpCacheConfig): string {
+  if (config.maxAgeSeconds === 0) return 'public, no-cache';
+  const staleWhileRevalidate =
+    config.staleWhileRevalidateSeconds > 0 ? `, stale-while-revalidate=${config.staleWhileRevalidateSeconds}` : '';
+  return `public, max-age=${config.maxAgeSeconds}${staleWhileRevalidate}`;
+}
+
+/** Cache-Control of every other answer of the API: a browser may keep it and must revalidate; no shared cache keeps it. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+
+/**
+ * HTTP caching as the ecosystem expects it. Every answer carries a strong ETag (Express's, a hash
+ * of the body: app.setup.ts) and a conditional GET whose If-None-Match matches answers 304 without
+ * the body. Anonymous reads of public content (routes marked PublicRead) may be kept by shared
+ * caches: `Cache-Control: public` and the Surrogate-Key/Cache-Tag headers naming what they show, so
+ * that a CDN or Varnish purges them by key when a write changes it (PurgeKeyCollector sends the
+ * keys). A signed-in caller's answer, or any other route's, is `private`: never kept by a shared cache.
+ */
+@Injectable()
+export class HttpCachingInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: HttpCacheConfig,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request & { user?: unknown }>();
+    if (request.method !== 'GET' && request.method !== 'HEAD') return next.handle();
+    const response = http.getResponse<Response>();
+    const resource = this.reflector.get<PublicResource | undefined>(PUBLIC_READ, context.getHandler());
+    const anonymous = request.user === undefined && request.headers.authorization === undefined;
+    // Set before the handler runs, so that a handler with a policy of its own (iCalendar feeds)
+    // overrides it, and so that an error answer stays private.
+    response.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+    if (!resource) return next.handle();
+    // The same URL answers a signed-in caller differently: a cache keeps the anonymous answer apart.
+    response.vary('Authorization');
+    if (!anonymous) return next.handle();
+    return next.handle().pipe(
+      map((body: unknown) => {
+        response.setHeader('Cache-Control', publicCacheControl(this.config));
+        const keys = surrogateKeyHeader(surrogateKeysOf(resource, body), resource);
+        response.setHeader('Surrogate-Key', keys);
+        response.setHeader('Cache-Tag', keys.replace(/ /g, ','));
+        return body;
+      }),
+    );
+  }
+}
