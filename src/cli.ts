@@ -107,6 +107,43 @@ export function buildProgram(): Command {
       }
     });
 
+  program
+    .command('documents:store')
+    .description(
+      'build and store the document of every event whose stored document is missing or older (event_documents), in id order, printing a progress line per batch on stderr; run again to resume, or start at --after-id; prints {read, built, last_id}',
+    )
+    .option('--batch <n>', 'events per batch', (value) => Number(value), 500)
+    .option('--after-id <id>', 'start after this event id', (value) => Number(value), 0)
+    .action(async (options: { batch: number; afterId: number }) => {
+      if (!Number.isInteger(options.batch) || options.batch < 1 || options.batch > 5000)
+        throw new CliUsageError('--batch must be 1 to 5000');
+      if (!Number.isInteger(options.afterId) || options.afterId < 0) throw new CliUsageError('--after-id must be a whole number');
+      const { DocumentsCliModule } = await import('./events/documents-cli.module');
+      const { EventDocuments } = await import('./events/event-documents');
+      const context = await NestFactory.createApplicationContext(DocumentsCliModule, { logger: ['error'], abortOnError: false });
+      try {
+        const documents = context.get(EventDocuments);
+        const started = Date.now();
+        let afterId = options.afterId;
+        let read = 0;
+        let built = 0;
+        for (;;) {
+          const batch = await documents.storeBatch(afterId, options.batch);
+          if (batch.lastId === null) break;
+          afterId = batch.lastId;
+          read += batch.read;
+          built += batch.built;
+          const seconds = (Date.now() - started) / 1000;
+          process.stderr.write(
+            `documents: ${read} read, ${built} built, up to id ${afterId}, ${Math.round(read / Math.max(seconds, 0.001))}/s\n`,
+          );
+        }
+        print({ read, built, last_id: afterId });
+      } finally {
+        await context.close();
+      }
+    });
+
   return program;
 }
 

@@ -31,6 +31,7 @@ describe('Cached event documents on two instances (e2e)', () => {
   let writer: TestApp;
   let reader: TestApp;
   let uncached: TestApp;
+  let storedOnly: TestApp;
   let recorder: StatementRecorder;
   let event: Body;
   let venue: Body;
@@ -38,13 +39,15 @@ describe('Cached event documents on two instances (e2e)', () => {
   let category: Body;
   let tag: Body;
 
-  async function startWithCache(megabytes?: string): Promise<TestApp> {
+  async function startWithCache(megabytes?: string, store = true): Promise<TestApp> {
     if (megabytes === undefined) delete process.env.EVENT_DOCUMENT_CACHE_MB;
     else process.env.EVENT_DOCUMENT_CACHE_MB = megabytes;
+    process.env.EVENT_DOCUMENT_STORE = String(store);
     try {
       return await createTestApp({ keepTables: true });
     } finally {
       delete process.env.EVENT_DOCUMENT_CACHE_MB;
+      delete process.env.EVENT_DOCUMENT_STORE;
     }
   }
 
@@ -52,7 +55,10 @@ describe('Cached event documents on two instances (e2e)', () => {
     // The first empties the tables (MariaDB); the others find them as it left them.
     writer = await createTestApp();
     reader = await startWithCache();
-    uncached = await startWithCache('0');
+    // Builds every document from rows: what the stored and cached ones must equal byte for byte.
+    uncached = await startWithCache('0', false);
+    // Reads every document from the database's stored documents (event_documents), none kept in memory.
+    storedOnly = await startWithCache('0');
     recorder = recordStatements(reader.dataSource);
 
     const post = async (path: string, body: Body) =>
@@ -77,6 +83,7 @@ describe('Cached event documents on two instances (e2e)', () => {
 
   afterAll(async () => {
     await uncached?.close();
+    await storedOnly?.close();
     await reader?.close();
     await writer?.close();
   });
@@ -93,14 +100,16 @@ describe('Cached event documents on two instances (e2e)', () => {
     const pages = ['events', `events?categories=${category.id as number}`, `events?tags=${tag.id as number}`];
     const answers: Body[] = [];
     for (const path of pages) {
-      const [cached, built] = [await get(reader, path), await get(uncached, path)];
+      const [cached, built, stored] = [await get(reader, path), await get(uncached, path), await get(storedOnly, path)];
       expect(cached.text).toBe(built.text);
+      expect(stored.text).toBe(built.text);
       answers.push(cached.body);
     }
     // Signed in, which also reads a trashed event.
     const single = `events/${event.id as number}`;
-    const singles = [await get(reader, single, admin), await get(uncached, single, admin)];
+    const singles = [await get(reader, single, admin), await get(uncached, single, admin), await get(storedOnly, single, admin)];
     expect(singles[0].text).toBe(singles[1].text);
+    expect(singles[2].text).toBe(singles[1].text);
     // Signed in: drafts and the same documents.
     const signedIn = [await get(reader, 'events', admin), await get(uncached, 'events', admin)];
     expect(signedIn[0].text).toBe(signedIn[1].text);

@@ -864,7 +864,8 @@ describe('Events (e2e)', () => {
       const small = await countQueries('?per_page=1');
       const large = await countQueries('?per_page=12');
       expect(large).toBe(small);
-      expect(small).toBeLessThanOrEqual(10);
+      // Documents built cold: one read of the stored ones and one write-back of those built (EVENT_DOCUMENT_STORE).
+      expect(small).toBeLessThanOrEqual(12);
     });
   });
 });

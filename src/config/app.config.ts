@@ -40,6 +40,8 @@ export interface AppConfig {
   countCacheMb: number;
   /** Most memory the cached event documents may take, in MB (src/events/event-documents.ts); 0: documents are built on every request. */
   eventDocumentCacheMb: number;
+  /** EVENT_DOCUMENT_STORE: whether built event documents are kept in the database for every instance (src/events/stored-event-documents.ts). */
+  eventDocumentStore: boolean;
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
   notifications: NotificationsConfig;
@@ -247,6 +249,11 @@ function readFlag(env: Env, name: string): boolean {
   throw new ConfigError(name, `must be true or false (got "${env[name]}")`);
 }
 
+/** A flag that is on unless set to false. */
+function readFlagDefaultTrue(env: Env, name: string): boolean {
+  return env[name] === undefined || env[name].trim() === '' ? true : readFlag(env, name);
+}
+
 function readPositiveNumber(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -308,7 +315,7 @@ function readSmtpUrl(raw: string | undefined): string | null {
 }
 
 function readNotifications(env: Env): NotificationsConfig {
-  const worker = env.OUTBOX_WORKER === undefined || env.OUTBOX_WORKER.trim() === '' ? true : readFlag(env, 'OUTBOX_WORKER');
+  const worker = readFlagDefaultTrue(env, 'OUTBOX_WORKER');
   const emailFrom = (env.EMAIL_FROM ?? '').trim() || 'Tickets <tickets@localhost>';
   if (/[\r\n]/.test(emailFrom)) throw new ConfigError('EMAIL_FROM', 'must be one line');
   return {
@@ -456,6 +463,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     countCacheSeconds: readNonNegativeInt(env, 'COUNT_CACHE_SECONDS', 300),
     countCacheMb: readNonNegativeInt(env, 'COUNT_CACHE_MB', 4),
     eventDocumentCacheMb: readNonNegativeInt(env, 'EVENT_DOCUMENT_CACHE_MB', 32),
+    eventDocumentStore: readFlagDefaultTrue(env, 'EVENT_DOCUMENT_STORE'),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     notifications: readNotifications(env),
     httpCache: {

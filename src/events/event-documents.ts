@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { DataSource } from 'typeorm';
+import { DataSource, MoreThan } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -10,6 +10,7 @@ import type { EmbeddedTermResponse } from '../terms/term-response';
 import { EventHooks } from './event-hooks';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
+import { DocumentToStore, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
 
@@ -65,6 +66,7 @@ export class EventDocuments {
     private readonly relations: EventRelationsLoader,
     private readonly hooks: EventHooks,
     private readonly metrics: MetricsService,
+    private readonly stored: StoredEventDocuments,
   ) {
     const maxSize = Math.floor(config.eventDocumentCacheMb * 1024 * 1024);
     this.documents =
@@ -95,11 +97,16 @@ export class EventDocuments {
     const missing = listed.filter((_entry, index) => !documents[index]);
     this.metrics.eventDocuments('hit', listed.length - missing.length);
     this.metrics.eventDocuments('miss', missing.length);
-    const built = await this.build(missing, context, identity, loadEvents);
-    const counts = await this.pageTermCounts(listed, documents);
+    const { built, fresh } = await this.build(missing, context, identity, loadEvents);
+    const resolved = listed.map((entry, index) => documents[index] ?? built.get(entry.id));
+    // Documents built from rows just now show the terms' counts as they are; cached and stored ones are recounted.
+    const counts = await this.pageTermCounts(
+      listed,
+      resolved.map((document, index) => (fresh.has(listed[index].id) ? undefined : document)),
+    );
     return listed.flatMap((entry, index) => {
       // An event deleted between the page's query and the read of its row is left out of the page.
-      const document = documents[index] ?? built.get(entry.id);
+      const document = resolved[index];
       if (!document) return [];
       const { json_ld: _jsonLd, ...listResponse } = withTermCounts(document.response, counts);
       return [listResponse];
@@ -117,7 +124,9 @@ export class EventDocuments {
       if (document.hasTerms) counts = await this.termCounts([document.response]);
     } else {
       this.metrics.eventDocuments('miss');
-      document = (await this.build([listed], context, identity, () => Promise.resolve([]))).get(event.id)!;
+      const { built, fresh } = await this.build([listed], context, identity, () => Promise.resolve([]));
+      document = built.get(event.id)!;
+      if (!fresh.has(event.id) && document.hasTerms) counts = await this.termCounts([document.response]);
     }
     const response = withTermCounts(document.response, counts);
     const tickets = response.ticketed ? await this.hooks.ticketOffers(event.id) : [];
@@ -127,6 +136,20 @@ export class EventDocuments {
     return { ...beforeJsonLd, json_ld: offers ? { ...jsonLd, offers } : jsonLd, ticketed, series_id, recurrence };
   }
 
+  /**
+   * Stores the documents of the events after `afterId` (by id, `limit` of them) that are not
+   * stored current: one batch of the backfill (`npm run cli -- documents:store`). Returns the last
+   * id read (null when none is left) and how many documents were built.
+   */
+  async storeBatch(afterId: number, limit: number): Promise<{ lastId: number | null; read: number; built: number }> {
+    const events = await this.dataSource.manager.find(Event, { where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
+    if (events.length === 0) return { lastId: null, read: 0, built: 0 };
+    const context = this.stored.backfillContext();
+    const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
+    const { fresh } = await this.build(listed, context, urlIdentity(context), () => Promise.resolve([]));
+    return { lastId: events[events.length - 1].id, read: events.length, built: fresh.size };
+  }
+
   /** The counts of the terms the cached documents embed: as the page query read them, else in one statement. */
   private async pageTermCounts(listed: ListedEvent[], documents: Array<EventDocument | undefined>): Promise<TermCounts | null> {
     if (!documents.some((document) => document?.hasTerms)) return null;
@@ -134,32 +157,62 @@ export class EventDocuments {
     return this.termCounts(documents.flatMap((document) => (document ? [document.response] : [])));
   }
 
+  /**
+   * The documents missing from this instance's cache: read as stored where the stored one is
+   * current, else built from rows and stored for every instance (StoredEventDocuments).
+   */
   private async build(
     missing: ListedEvent[],
     context: RequestContext,
     identity: string,
     loadEvents: (ids: number[]) => Promise<Event[]>,
-  ): Promise<Map<number, EventDocument>> {
+  ): Promise<{ built: Map<number, EventDocument>; fresh: Set<number> }> {
     const built = new Map<number, EventDocument>();
-    if (missing.length === 0) return built;
-    const unread = missing.filter((entry) => !entry.event).map((entry) => entry.id);
-    const read = new Map((unread.length ? await loadEvents(unread) : []).map((event) => [event.id, event]));
-    const related = await this.relations.load(missing.map((entry) => entry.id));
+    const fresh = new Set<number>();
+    if (missing.length === 0) return { built, fresh };
+    const stored = this.stored.enabled ? await this.stored.read(missing) : new Map<number, string>();
+    const toBuild: ListedEvent[] = [];
     for (const entry of missing) {
+      const body = stored.get(entry.id);
+      if (body === undefined) {
+        toBuild.push(entry);
+        continue;
+      }
+      const document = this.stored.render<EventDocument>(body, context);
+      built.set(entry.id, document);
+      this.documents?.set(documentKey(entry, identity), document);
+    }
+    this.metrics.eventDocuments('stored', missing.length - toBuild.length);
+    this.metrics.eventDocuments('built', toBuild.length);
+    if (toBuild.length === 0) return { built, fresh };
+
+    const unread = toBuild.filter((entry) => !entry.event).map((entry) => entry.id);
+    const read = new Map((unread.length ? await loadEvents(unread) : []).map((event) => [event.id, event]));
+    const related = await this.relations.load(toBuild.map((entry) => entry.id));
+    const buildContext = this.stored.enabled ? this.stored.buildContext(context) : context;
+    const toStore: DocumentToStore[] = [];
+    for (const entry of toBuild) {
       const event = entry.event ?? read.get(entry.id);
       if (!event) continue;
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
-      const response = toEventResponse(event, related.get(entry.id)!, context, { jsonLd: true, currency: this.config.currency });
-      const document: EventDocument = {
+      const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
+      let document: EventDocument = {
         response,
         costOffers: response.json_ld?.offers,
         hasTerms: response.categories.length + response.tags.length > 0,
       };
+      if (this.stored.enabled) {
+        const body = JSON.stringify(document);
+        toStore.push({ id: entry.id, documentVersion: event.documentVersion, body });
+        document = this.stored.render<EventDocument>(body, context);
+      }
       built.set(entry.id, document);
+      fresh.add(entry.id);
       // The version read with the page: a row read afterwards may be newer, and its document is kept under its own version.
       this.documents?.set(documentKey({ id: entry.id, documentVersion: event.documentVersion }, identity), document);
     }
-    return built;
+    await this.stored.write(toStore);
+    return { built, fresh };
   }
 
   /** The stored counts of the terms these responses embed, in one statement. */

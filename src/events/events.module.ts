@@ -8,6 +8,8 @@ import { EventsIcsService } from '../ics/events-ics.service';
 import { VenuesModule } from '../venues/venues.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { EventDocuments } from './event-documents';
+import { StoredEventDocuments } from './stored-event-documents';
+import { StoredEventDocument } from './stored-event-document.entity';
 import { EventHooks } from './event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventListingDay } from './event-listing-day.entity';
@@ -21,7 +23,16 @@ import { EventsService } from './events.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Event, EventListing, EventListingDay, EventVenueLink, EventOrganizerLink, EventCategoryLink, EventTagLink]),
+    TypeOrmModule.forFeature([
+      Event,
+      StoredEventDocument,
+      EventListing,
+      EventListingDay,
+      EventVenueLink,
+      EventOrganizerLink,
+      EventCategoryLink,
+      EventTagLink,
+    ]),
     VenuesModule,
     OrganizersModule,
     CategoriesModule,
@@ -30,7 +41,16 @@ import { EventsService } from './events.service';
   ],
   // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
   controllers: [EventsIcsController, EventsController],
-  providers: [EventsService, EventDocuments, EventListingsReader, EventRelationsLoader, EventHooks, EventSeriesHooks, EventsIcsService],
-  exports: [EventsService, EventHooks, EventSeriesHooks, EventRelationsLoader],
+  providers: [
+    EventsService,
+    EventDocuments,
+    StoredEventDocuments,
+    EventListingsReader,
+    EventRelationsLoader,
+    EventHooks,
+    EventSeriesHooks,
+    EventsIcsService,
+  ],
+  exports: [EventsService, EventHooks, EventSeriesHooks, EventRelationsLoader, EventDocuments],
 })
 export class EventsModule {}

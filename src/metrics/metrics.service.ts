@@ -55,11 +55,11 @@ export class MetricsService {
     });
     this.eventDocumentsCounter = new Counter({
       name: 'cal_event_document_cache_total',
-      help: 'Event documents looked up in the per-instance cache (hit, miss) and dropped from it to stay under its size (eviction)',
+      help: 'Event documents looked up in the per-instance cache (hit, miss), missing there but read as stored (stored) or built from rows (built), and dropped from the cache to stay under its size (eviction)',
       labelNames: ['result'],
       registers,
     });
-    for (const result of ['hit', 'miss', 'eviction']) this.eventDocumentsCounter.inc({ result }, 0);
+    for (const result of ['hit', 'miss', 'stored', 'built', 'eviction']) this.eventDocumentsCounter.inc({ result }, 0);
     if (dataSource.options.type === 'mysql') this.registerPoolGauges(dataSource);
   }
 
@@ -77,7 +77,7 @@ export class MetricsService {
     this.checkoutsFailedCounter.inc({ reason });
   }
 
-  eventDocuments(result: 'hit' | 'miss' | 'eviction', count = 1): void {
+  eventDocuments(result: 'hit' | 'miss' | 'stored' | 'built' | 'eviction', count = 1): void {
     if (count > 0) this.eventDocumentsCounter.inc({ result }, count);
   }
 

@@ -91,6 +91,8 @@ export class EventDocumentVersions1764910000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    // Versions start again from the column's default: documents stored under the old ones would match again.
+    if (await queryRunner.hasTable('event_documents')) await queryRunner.query('DELETE FROM event_documents');
     const mysql = isMysql(queryRunner);
     for (const trigger of triggers(mysql)) await queryRunner.query(`DROP TRIGGER IF EXISTS ${trigger.name}`);
     await queryRunner.query('ALTER TABLE events DROP COLUMN document_version');

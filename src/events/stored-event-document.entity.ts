@@ -1,0 +1,20 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** An event's document as built once, serialized (migration StoredEventDocuments; src/events/stored-event-documents.ts). */
+@Entity({ name: 'event_documents' })
+export class StoredEventDocument {
+  @PrimaryColumn({ name: 'event_id', type: 'int' })
+  eventId: number;
+
+  /** The event's `document_version` the body was built at. */
+  @Column({ name: 'document_version', type: 'int' })
+  documentVersion: number;
+
+  /** The configuration and document format the body was built under (storedDocumentIdentity). */
+  @Column({ type: 'varchar', length: 32 })
+  identity: string;
+
+  /** The EventDocument as JSON, with placeholders for the request's origin and site id. */
+  @Column({ type: 'text' })
+  body: string;
+}

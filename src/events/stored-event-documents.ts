@@ -1,0 +1,167 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../auth/request-context';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { appConfig } from '../config/app.config';
+
+/**
+ * The format of stored documents, part of their identity with the release's version (package.json):
+ * a new release rebuilds each document on its first read, and a change to what toEventResponse
+ * builds between releases bumps this number (CONTRIBUTING: "Stored event documents").
+ */
+export const EVENT_DOCUMENT_FORMAT = 1;
+
+/** The release, read once: stored documents of another release are rebuilt. */
+const RELEASE = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Documents written back in one statement at most. */
+const WRITE_BATCH = 50;
+
+/** What one stored document is: its event, the version it was built at, the serialized EventDocument. */
+export interface DocumentToStore {
+  id: number;
+  documentVersion: number;
+  body: string;
+}
+
+/** A string as it appears inside a JSON string literal. */
+function jsonStringContent(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+/**
+ * The `event_documents` table: each event's document built once and kept serialized, for every
+ * instance, so that a document missing from an instance's memory is one read of a stored string
+ * rather than a build from rows (the event, its venue, organizers, terms).
+ *
+ * A document shows absolute URLs, which depend on the request (the origin of PUBLIC_URL or of the
+ * Host header, and the site id that comes from it). It is built with a placeholder origin, a host
+ * name derived from NONCE_SECRET (the same on every instance; content cannot forge it) under the
+ * reserved `.invalid` domain, and the request's origin and site id replace it when it is read, in
+ * the string, before it is parsed. The rest of what differs between requests (the terms' counts,
+ * a ticketed event's offers) is applied per request by EventDocuments as before.
+ *
+ * A row is valid for one `document_version` of its event (moved by the triggers of every write to
+ * what the document shows) and one `identity` (the format and release above, API_ROOT, API_PREFIX,
+ * SITE_TIMEZONE); a read that finds it older or of another identity builds the document from rows
+ * and writes it back, never over a newer one. EVENT_DOCUMENT_STORE=false builds from rows on every
+ * miss (the tests compare the two byte for byte).
+ */
+@Injectable()
+export class StoredEventDocuments {
+  readonly enabled: boolean;
+  /** The configuration and format the stored documents of this instance are built under. */
+  readonly identity: string;
+  private readonly placeholderHost: string;
+  private readonly placeholderOrigin: string;
+  private readonly logger = new Logger(StoredEventDocuments.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    private readonly urls: ApiUrls,
+  ) {
+    this.enabled = config.eventDocumentStore;
+    const secret = createHmac('sha256', config.nonceSecret).update('cal-event-document-origin').digest('hex').slice(0, 24);
+    this.placeholderHost = `x${secret}.invalid`;
+    this.placeholderOrigin = `https://${this.placeholderHost}`;
+    this.identity = createHash('sha256')
+      .update(JSON.stringify([EVENT_DOCUMENT_FORMAT, RELEASE, config.apiRoot, config.apiPrefix, config.siteTimezone, this.placeholderHost]))
+      .digest('base64url')
+      .slice(0, 32);
+  }
+
+  /** The request's context with the placeholder origin: what stored documents are built in. */
+  buildContext(context: RequestContext): RequestContext {
+    const apiRoot = `${this.placeholderOrigin}${this.config.apiRoot}/`;
+    return {
+      origin: this.placeholderOrigin,
+      siteId: this.placeholderHost,
+      apiPrefix: context.apiPrefix,
+      siteTimezone: context.siteTimezone,
+      namespaceUrl: (name, path) => this.urls.namespaceUrlAt(apiRoot, name, path),
+    };
+  }
+
+  /** A context for building documents outside a request (the backfill): PUBLIC_URL's origin, else localhost. */
+  backfillContext(): RequestContext {
+    const origin = this.config.publicUrl ?? 'http://localhost';
+    const { hostname, pathname } = new URL(origin);
+    const apiRoot = `${origin}${this.config.apiRoot}/`;
+    return {
+      origin,
+      siteId: `${hostname}${pathname === '/' ? '' : pathname}`,
+      apiPrefix: this.config.apiPrefix,
+      siteTimezone: this.config.siteTimezone,
+      namespaceUrl: (name, path) => this.urls.namespaceUrlAt(apiRoot, name, path),
+    };
+  }
+
+  /** A stored body as the request sees it: its origin and site id in place of the placeholders. */
+  render<T>(body: string, context: RequestContext): T {
+    const withOrigin = body.split(this.placeholderOrigin).join(jsonStringContent(context.origin));
+    return JSON.parse(withOrigin.split(this.placeholderHost).join(jsonStringContent(context.siteId))) as T;
+  }
+
+  /** The stored bodies of these events that are current: of the version given and of this identity. */
+  async read(entries: Array<{ id: number; documentVersion: number }>): Promise<Map<number, string>> {
+    const bodies = new Map<number, string>();
+    if (entries.length === 0) return bodies;
+    const wanted = new Map(entries.map((entry) => [entry.id, Number(entry.documentVersion)]));
+    const runner = this.dataSource.createQueryRunner(this.dataSource.defaultReplicationModeForReads());
+    try {
+      const rows = (await runner.query(
+        `SELECT event_id AS id, document_version AS version, identity, body FROM event_documents WHERE event_id IN (${entries.map(() => '?').join(', ')})`,
+        entries.map((entry) => entry.id),
+      )) as Array<{ id: number | string; version: number | string; identity: string; body: string }>;
+      for (const row of rows) {
+        const id = Number(row.id);
+        if (wanted.get(id) === Number(row.version) && row.identity === this.identity) bodies.set(id, row.body);
+      }
+    } finally {
+      await runner.release();
+    }
+    return bodies;
+  }
+
+  /**
+   * Writes documents back, each unless a newer version is stored already. A read writes them: a
+   * failure (the event deleted meanwhile, a lock conflict) is logged and the read still answers.
+   */
+  async write(documents: DocumentToStore[]): Promise<void> {
+    for (let start = 0; start < documents.length; start += WRITE_BATCH) {
+      const batch = documents.slice(start, start + WRITE_BATCH);
+      try {
+        await this.dataSource.query(
+          this.upsertSql(batch.length),
+          batch.flatMap((document) => [document.id, document.documentVersion, this.identity, document.body]),
+        );
+      } catch (error) {
+        this.logger.warn({ err: error, events: batch.map((document) => document.id) }, 'event documents not stored');
+      }
+    }
+  }
+
+  private upsertSql(rows: number): string {
+    const values = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
+    const insert = `INSERT INTO event_documents (event_id, document_version, identity, body) VALUES ${values}`;
+    if (this.dataSource.options.type === 'mysql') {
+      // Assignments run left to right: body and identity are compared with the version stored before.
+      return (
+        `${insert} ON DUPLICATE KEY UPDATE ` +
+        'body = IF(VALUES(document_version) >= document_version, VALUES(body), body), ' +
+        'identity = IF(VALUES(document_version) >= document_version, VALUES(identity), identity), ' +
+        'document_version = GREATEST(document_version, VALUES(document_version))'
+      );
+    }
+    return (
+      `${insert} ON CONFLICT (event_id) DO UPDATE SET document_version = excluded.document_version, identity = excluded.identity, ` +
+      'body = excluded.body WHERE excluded.document_version >= event_documents.document_version'
+    );
+  }
+}
