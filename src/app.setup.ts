@@ -10,6 +10,7 @@ import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { answerClientErrorsWithJson } from './common/http/client-errors';
 import { HttpCachingInterceptor } from './common/http/http-caching';
+import { JsonTextInterceptor } from './common/http/json-text';
 import { queryStringLimits } from './common/http/query-limits';
 import { restRouteRewrite } from './common/http/rest-route';
 import { SizedValidationPipe } from './common/http/sized-validation.pipe';
@@ -63,7 +64,8 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
     }),
   );
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalInterceptors(new HttpCachingInterceptor(app.get(Reflector), config.httpCache));
+  // JsonTextInterceptor first: the outermost, it turns a pre-serialized body into the answer after the others saw it.
+  app.useGlobalInterceptors(new JsonTextInterceptor(), new HttpCachingInterceptor(app.get(Reflector), config.httpCache));
 
   const document = SwaggerModule.createDocument(
     app,

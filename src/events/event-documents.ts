@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource, MoreThan } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
+import { surrogateKeysOf } from '../common/http/surrogate-keys';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddedTermResponse } from '../terms/term-response';
@@ -24,41 +25,59 @@ export interface ListedEvent {
 }
 
 /**
- * An event's response as built once: the single GET's shape (JSON-LD included, without the offers
- * of its tickets, which sales change) and what the per-request parts need.
+ * An event's response as built once, as JSON text: the list item's and the single GET's, with
+ * placeholders for what each request shows its own way (the origin in URLs: StoredEventDocuments;
+ * the embedded terms' counts and the JSON-LD offers: here), and what filling them needs.
  */
 interface EventDocument {
-  response: EventResponse;
-  /** The offers the JSON-LD takes from the cost, used when the event has no published ticket. */
-  costOffers: unknown;
-  /** Whether the embedded terms' counts are to be read again. */
-  hasTerms: boolean;
+  /** The list item: the response without `json_ld`. */
+  list: string;
+  /** The single GET's response, its JSON-LD `offers` a placeholder. */
+  single: string;
+  /** The event's URL, which the offers of its tickets name. */
+  url: string;
+  /** The offers the JSON-LD takes from the cost (when the event has no published ticket), as JSON, or null. */
+  costOffers: string | null;
+  /** The terms it embeds (`category:3`), whose counts are read per request. */
+  terms: string[];
+  /** Whether the single GET reads its tickets' offers. */
+  ticketed: boolean;
+  /** The surrogate keys of what it shows (common/http/surrogate-keys.ts). */
+  keys: string[];
 }
 
 /** The terms' stored counts of published events, by kind and id (`category:3`). */
 export type TermCounts = Map<string, number>;
 
-/**
- * A document is counted as twice the length of its JSON, an estimate of what the heap holds for
- * it: V8 keeps its strings at one or two bytes a character, and the objects around them.
- */
+/** A page of list items as JSON text (the items joined by commas) and the surrogate keys of what they show. */
+export interface EventItemsText {
+  json: string;
+  keys: string[];
+}
+
+/** What the heap holds for a document: its strings at one or two bytes a character, and the object around them. */
 function documentBytes(document: EventDocument): number {
-  return 2 * JSON.stringify(document.response).length + 200;
+  return 2 * (document.list.length + document.single.length + document.url.length + (document.costOffers?.length ?? 0)) + 300;
 }
 
 /**
- * Event responses for lists and single GETs, assembled from documents cached per instance (an
- * LRU bounded by EVENT_DOCUMENT_CACHE_MB) and keyed by the event's id, its `document_version`
- * and the URL identity of the request. The version is moved by database triggers in the
- * transaction of any write to what the document shows (migration EventDocumentVersions) and read
- * with the page, so a write committed on any instance changes the key every instance looks up: no
- * instance can serve a stale document, without messages between instances. Per request: the
+ * Event responses for lists and single GETs, assembled from documents built once and kept as JSON
+ * text: per instance in an LRU bounded by EVENT_DOCUMENT_CACHE_MB, and for every instance in the
+ * database (StoredEventDocuments), both keyed by the event's id and its `document_version`. The
+ * version is moved by database triggers in the transaction of any write to what the document shows
+ * (migration EventDocumentVersions) and read with the page, so a write committed on any instance
+ * changes the key every instance looks up: no instance can serve a stale document, without messages
+ * between instances. Per request, in the text, never parsing it: the origin of its URLs, the
  * embedded terms' counts (one statement for a page) and, on a single GET of a ticketed event, the
  * JSON-LD offers (their availability).
  */
 @Injectable()
 export class EventDocuments {
   private readonly documents: LRUCache<string, EventDocument> | null;
+  /** `"count":"<placeholder>"` of an embedded term: its kind, id and the count it was built with. */
+  private readonly termCountPattern: RegExp;
+  /** The JSON-LD offers of a single GET, last member of `json_ld`. */
+  private readonly offersPlaceholder: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -79,6 +98,8 @@ export class EventDocuments {
             },
           })
         : null;
+    this.termCountPattern = new RegExp(`"${stored.marker}:(category|tag):(\\d+):(\\d+)"`, 'g');
+    this.offersPlaceholder = `,"offers":"${stored.marker}:offers"`;
   }
 
   /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
@@ -87,53 +108,58 @@ export class EventDocuments {
   }
 
   /**
-   * The list responses of a page's events, in order. Events without their row are read in one
-   * statement when their document is not cached; the relations of every missing document in the
-   * loader's statements. The page and the rows are two reads: an event deleted in between is left out.
+   * The list items of a page's events, in order, as JSON text. Events without their row are read in
+   * one statement when their document is neither cached nor stored current; the relations of every
+   * document built in the loader's statements. The page and the rows are two reads: an event deleted
+   * in between is left out.
    */
-  async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventResponse[]> {
-    const identity = urlIdentity(context);
+  async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventItemsText> {
+    const identity = this.cacheIdentity(context);
     const documents = listed.map((entry) => this.documents?.get(documentKey(entry, identity)));
     const missing = listed.filter((_entry, index) => !documents[index]);
     this.metrics.eventDocuments('hit', listed.length - missing.length);
     this.metrics.eventDocuments('miss', missing.length);
     const { built, fresh } = await this.build(missing, context, identity, loadEvents);
-    const resolved = listed.map((entry, index) => documents[index] ?? built.get(entry.id));
+    const resolved = listed.flatMap((entry, index) => {
+      // An event deleted between the page's query and the read of its row is left out of the page.
+      const document = documents[index] ?? built.get(entry.id);
+      return document ? [{ entry, document }] : [];
+    });
     // Documents built from rows just now show the terms' counts as they are; cached and stored ones are recounted.
     const counts = await this.pageTermCounts(
-      listed,
-      resolved.map((document, index) => (fresh.has(listed[index].id) ? undefined : document)),
+      resolved.map(({ entry }) => entry),
+      resolved.flatMap(({ entry, document }) => (fresh.has(entry.id) ? [] : [document])),
     );
-    return listed.flatMap((entry, index) => {
-      // An event deleted between the page's query and the read of its row is left out of the page.
-      const document = resolved[index];
-      if (!document) return [];
-      const { json_ld: _jsonLd, ...listResponse } = withTermCounts(document.response, counts);
-      return [listResponse];
+    const keys = new Set<string>();
+    const items = resolved.map(({ document }) => {
+      for (const key of document.keys) keys.add(key);
+      return this.render(document.list, context, counts);
     });
+    return { json: items.join(','), keys: [...keys] };
   }
 
-  /** The single GET's response of a readable event: JSON-LD with the offers of its tickets as they are now. */
-  async single(event: Event, context: RequestContext): Promise<EventResponse> {
-    const identity = urlIdentity(context);
+  /** The single GET's response of a readable event, as JSON text: JSON-LD with the offers of its tickets as they are now. */
+  async single(event: Event, context: RequestContext): Promise<{ json: string; keys: string[] }> {
+    const identity = this.cacheIdentity(context);
     const listed: ListedEvent = { id: event.id, documentVersion: event.documentVersion, event };
     let document = this.documents?.get(documentKey(listed, identity));
     let counts: TermCounts | null = null;
     if (document) {
       this.metrics.eventDocuments('hit');
-      if (document.hasTerms) counts = await this.termCounts([document.response]);
+      if (document.terms.length) counts = await this.termCounts([document]);
     } else {
       this.metrics.eventDocuments('miss');
       const { built, fresh } = await this.build([listed], context, identity, () => Promise.resolve([]));
       document = built.get(event.id)!;
-      if (!fresh.has(event.id) && document.hasTerms) counts = await this.termCounts([document.response]);
+      if (!fresh.has(event.id) && document.terms.length) counts = await this.termCounts([document]);
     }
-    const response = withTermCounts(document.response, counts);
-    const tickets = response.ticketed ? await this.hooks.ticketOffers(event.id) : [];
-    const offers = tickets.length ? ticketOffersJsonLd(event, tickets, response, this.config.currency) : document.costOffers;
-    const { offers: _costOffers, ...jsonLd } = response.json_ld!;
-    const { ticketed, series_id, recurrence, json_ld: _jsonLd, ...beforeJsonLd } = response;
-    return { ...beforeJsonLd, json_ld: offers ? { ...jsonLd, offers } : jsonLd, ticketed, series_id, recurrence };
+    const tickets = document.ticketed ? await this.hooks.ticketOffers(event.id) : [];
+    const url = this.stored.enabled ? this.renderUrl(document.url, context) : document.url;
+    const offers = tickets.length
+      ? JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))
+      : document.costOffers && this.render(document.costOffers, context, null);
+    const single = this.render(document.single, context, counts).replace(this.offersPlaceholder, () => (offers ? `,"offers":${offers}` : ''));
+    return { json: single, keys: document.keys };
   }
 
   /**
@@ -146,15 +172,37 @@ export class EventDocuments {
     if (events.length === 0) return { lastId: null, read: 0, built: 0 };
     const context = this.stored.backfillContext();
     const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
-    const { fresh } = await this.build(listed, context, urlIdentity(context), () => Promise.resolve([]));
+    const { fresh } = await this.build(listed, context, this.cacheIdentity(context), () => Promise.resolve([]));
     return { lastId: events[events.length - 1].id, read: events.length, built: fresh.size };
   }
 
-  /** The counts of the terms the cached documents embed: as the page query read them, else in one statement. */
-  private async pageTermCounts(listed: ListedEvent[], documents: Array<EventDocument | undefined>): Promise<TermCounts | null> {
-    if (!documents.some((document) => document?.hasTerms)) return null;
+  /**
+   * Stored documents are built with placeholders for the request's origin, the same for every
+   * request; without the store (EVENT_DOCUMENT_STORE=false) they are built in the request's own
+   * context, and cached apart for each origin.
+   */
+  private cacheIdentity(context: RequestContext): string {
+    return this.stored.enabled ? '' : `${context.namespaceUrl('events')}|${context.origin}|${context.apiPrefix}|${context.siteTimezone}`;
+  }
+
+  /** A document's text as this request shows it: its origin, and the terms' counts read now where given. */
+  private render(text: string, context: RequestContext, counts: TermCounts | null): string {
+    const withOrigin = this.stored.enabled ? this.stored.renderText(text, context) : text;
+    return withOrigin.replace(this.termCountPattern, (_match, kind: string, id: string, builtCount: string) => {
+      const count = counts?.get(`${kind}:${id}`);
+      return count === undefined ? builtCount : String(count);
+    });
+  }
+
+  private renderUrl(url: string, context: RequestContext): string {
+    return JSON.parse(`"${this.stored.renderText(JSON.stringify(url).slice(1, -1), context)}"`) as string;
+  }
+
+  /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */
+  private async pageTermCounts(listed: ListedEvent[], recounted: EventDocument[]): Promise<TermCounts | null> {
+    if (!recounted.some((document) => document.terms.length)) return null;
     if (listed.every((entry) => entry.termCounts)) return new Map(listed.flatMap((entry) => [...entry.termCounts!]));
-    return this.termCounts(documents.flatMap((document) => (document ? [document.response] : [])));
+    return this.termCounts(recounted);
   }
 
   /**
@@ -178,7 +226,7 @@ export class EventDocuments {
         toBuild.push(entry);
         continue;
       }
-      const document = this.stored.render<EventDocument>(body, context);
+      const document = JSON.parse(body) as EventDocument;
       built.set(entry.id, document);
       this.documents?.set(documentKey(entry, identity), document);
     }
@@ -196,16 +244,8 @@ export class EventDocuments {
       if (!event) continue;
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
-      let document: EventDocument = {
-        response,
-        costOffers: response.json_ld?.offers,
-        hasTerms: response.categories.length + response.tags.length > 0,
-      };
-      if (this.stored.enabled) {
-        const body = JSON.stringify(document);
-        toStore.push({ id: entry.id, documentVersion: event.documentVersion, body });
-        document = this.stored.render<EventDocument>(body, context);
-      }
+      const document = this.toDocument(response);
+      if (this.stored.enabled) toStore.push({ id: entry.id, documentVersion: event.documentVersion, body: JSON.stringify(document) });
       built.set(entry.id, document);
       fresh.add(entry.id);
       // The version read with the page: a row read afterwards may be newer, and its document is kept under its own version.
@@ -215,25 +255,51 @@ export class EventDocuments {
     return { built, fresh };
   }
 
-  /** The stored counts of the terms these responses embed, in one statement. */
-  private async termCounts(responses: EventResponse[]): Promise<TermCounts> {
-    const categoryIds = new Set<number>();
-    const tagIds = new Set<number>();
-    for (const response of responses) {
-      for (const term of response.categories) categoryIds.add(term.id);
-      for (const term of response.tags) tagIds.add(term.id);
+  /** A built response as a document: its two renderings as text, with the per-request parts as placeholders. */
+  private toDocument(response: EventResponse): EventDocument {
+    const marker = this.stored.marker;
+    const placeholder = (kind: string) => (term: EmbeddedTermResponse) => ({ ...term, count: `${marker}:${kind}:${term.id}:${term.count}` });
+    const withPlaceholders = {
+      ...response,
+      categories: response.categories.map(placeholder('category')),
+      tags: response.tags.map(placeholder('tag')),
+    };
+    const { json_ld: jsonLd, ...listItem } = withPlaceholders;
+    const { offers: costOffers, ...jsonLdWithoutOffers } = jsonLd!;
+    return {
+      list: JSON.stringify(listItem),
+      single: JSON.stringify({ ...withPlaceholders, json_ld: { ...jsonLdWithoutOffers, offers: `${marker}:offers` } }),
+      url: response.url,
+      costOffers: costOffers === undefined ? null : JSON.stringify(costOffers),
+      terms: [
+        ...response.categories.map((term) => `category:${term.id}`),
+        ...response.tags.map((term) => `tag:${term.id}`),
+      ],
+      ticketed: Boolean(response.ticketed),
+      keys: surrogateKeysOf('event', response),
+    };
+  }
+
+  /** The stored counts of the terms these documents embed, in one statement. */
+  private async termCounts(documents: EventDocument[]): Promise<TermCounts> {
+    const ids = { category: new Set<number>(), tag: new Set<number>() };
+    for (const document of documents) {
+      for (const term of document.terms) {
+        const [kind, id] = term.split(':');
+        ids[kind as 'category' | 'tag'].add(Number(id));
+      }
     }
     const selects: string[] = [];
     const parameters: number[] = [];
-    for (const [kind, table, ids] of [
-      ['category', 'event_categories', categoryIds],
-      ['tag', 'event_tags', tagIds],
+    for (const [kind, table] of [
+      ['category', 'event_categories'],
+      ['tag', 'event_tags'],
     ] as const) {
-      if (ids.size === 0) continue;
+      if (ids[kind].size === 0) continue;
       selects.push(
-        `SELECT '${kind}' AS kind, id, published_event_count AS count FROM ${table} WHERE id IN (${[...ids].map(() => '?').join(', ')})`,
+        `SELECT '${kind}' AS kind, id, published_event_count AS count FROM ${table} WHERE id IN (${[...ids[kind]].map(() => '?').join(', ')})`,
       );
-      parameters.push(...ids);
+      parameters.push(...ids[kind]);
     }
     const counts: TermCounts = new Map();
     if (selects.length === 0) return counts;
@@ -252,25 +318,6 @@ export class EventDocuments {
   }
 }
 
-/** What a document's URLs and dates depend on in the request: origin, API root and prefix, site time zone. */
-function urlIdentity(context: RequestContext): string {
-  return `${context.namespaceUrl('events')}|${context.origin}|${context.apiPrefix}|${context.siteTimezone}`;
-}
-
 function documentKey(entry: { id: number; documentVersion: number }, identity: string): string {
   return `${entry.id}:${entry.documentVersion}:${identity}`;
-}
-
-/** The response with its embedded terms' counts as read now (unchanged without counts). */
-function withTermCounts(response: EventResponse, counts: TermCounts | null): EventResponse {
-  if (!counts) return response;
-  const recount = (kind: string) => (term: EmbeddedTermResponse) => {
-    const count = counts.get(`${kind}:${term.id}`);
-    return count === undefined || count === term.count ? term : { ...term, count };
-  };
-  return {
-    ...response,
-    categories: response.categories.map(recount('category')),
-    tags: response.tags.map(recount('tag')),
-  };
 }

@@ -21,7 +21,9 @@ import { CreateEventDto } from './dto/create-event.dto';
 import { EventListResponse, EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
+import { eventListJson } from './events.mapper';
 import { EventsService } from './events.service';
+import { JsonText } from '../common/http/json-text';
 import { PublicRead } from '../common/http/http-caching';
 
 /** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
@@ -73,7 +75,7 @@ export class EventsController {
   async list(@Query() query: ListEventsQuery, @Res({ passthrough: true }) response: Response, @RequestContext() context: RequestContext) {
     const page = await this.events.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
-    return { events: page.events, ...page.links, total: page.total, total_pages: page.totalPages };
+    return eventListJson(page);
   }
 
   @Post()
@@ -96,7 +98,7 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponse })
   @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<EventResponse> {
+  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<JsonText> {
     return this.events.get({ id }, context);
   }
 
@@ -108,7 +110,7 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponse })
   @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<EventResponse> {
+  getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<JsonText> {
     return this.events.get({ slug }, context);
   }
 

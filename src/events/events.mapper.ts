@@ -19,6 +19,8 @@ import { describeCost } from './event-cost';
 import type { EventTicketOffer } from './event-hooks';
 import type { EventSeriesFacts } from './event-series-hooks';
 import { Event } from './event.entity';
+import { JsonText } from '../common/http/json-text';
+import type { PageLinks } from '../common/pagination/pagination';
 
 /** What an event response shows besides the event row, loaded in bulk for a whole page. */
 export interface EventRelations {
@@ -83,7 +85,7 @@ function offerPrice(price: string): string {
 export function ticketOffersJsonLd(
   event: Event,
   tickets: EventTicketOffer[],
-  response: EventResponse,
+  response: Pick<EventResponse, 'url'>,
   currency: CurrencyConfig,
 ): Record<string, unknown>[] {
   return tickets.map((ticket) => {
@@ -184,4 +186,14 @@ export function toEventResponse(
     };
   }
   return response;
+}
+
+/**
+ * The events list's body, `{events, rest_url, next_rest_url?, previous_rest_url?, total, total_pages}`
+ * (EventListResponse), as JSON text around the page's items already serialized; with the surrogate
+ * keys of the list and of what its items show.
+ */
+export function eventListJson(page: { events: { json: string; keys: string[] }; links: PageLinks; total: number; totalPages: number }): JsonText {
+  const rest = JSON.stringify({ ...page.links, total: page.total, total_pages: page.totalPages });
+  return new JsonText(`{"events":[${page.events.json}],${rest.slice(1)}`, ['events', 'events-list', ...page.events.keys.filter((key) => key !== 'events')]);
 }

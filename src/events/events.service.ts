@@ -42,7 +42,8 @@ import type { EventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import { parseCostInput } from './event-cost';
-import { EventDocuments, ListedEvent } from './event-documents';
+import { EventDocuments, EventItemsText, ListedEvent } from './event-documents';
+import { JsonText } from '../common/http/json-text';
 import { EventHooks } from './event-hooks';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
@@ -71,7 +72,8 @@ export interface EventFeedRows {
 }
 
 export interface EventPage {
-  events: EventResponse[];
+  /** The page's list items as JSON text, joined by commas (EventDocuments). */
+  events: EventItemsText;
   links: PageLinks;
   total: number;
   totalPages: number;
@@ -126,9 +128,11 @@ export class EventsService {
 
   // ---------------------------------------------------------------- reading
 
-  async get(selector: EventSelector, context: RequestContext): Promise<EventResponse> {
+  /** The event as the single GET shows it, serialized (the EventResponse OpenAPI documents). */
+  async get(selector: EventSelector, context: RequestContext): Promise<JsonText> {
     const event = await this.findReadable(selector, context);
-    return this.documents.single(event, context);
+    const { json, keys } = await this.documents.single(event, context);
+    return new JsonText(json, keys);
   }
 
   /**

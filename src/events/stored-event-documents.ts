@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
@@ -16,8 +16,15 @@ import { appConfig } from '../config/app.config';
  */
 export const EVENT_DOCUMENT_FORMAT = 1;
 
-/** The release, read once: stored documents of another release are rebuilt. */
-const RELEASE = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+/** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
+const RELEASE = ((): string => {
+  for (const path of [join(__dirname, '..', '..', 'package.json'), join(process.cwd(), 'package.json')]) {
+    if (!existsSync(path)) continue;
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
+    if (manifest.name === 'cal' && manifest.version) return manifest.version;
+  }
+  return 'unknown';
+})();
 
 /** Documents written back in one statement at most. */
 const WRITE_BATCH = 50;
@@ -42,9 +49,9 @@ function jsonStringContent(value: string): string {
  * A document shows absolute URLs, which depend on the request (the origin of PUBLIC_URL or of the
  * Host header, and the site id that comes from it). It is built with a placeholder origin, a host
  * name derived from NONCE_SECRET (the same on every instance; content cannot forge it) under the
- * reserved `.invalid` domain, and the request's origin and site id replace it when it is read, in
- * the string, before it is parsed. The rest of what differs between requests (the terms' counts,
- * a ticketed event's offers) is applied per request by EventDocuments as before.
+ * reserved `.invalid` domain, and the request's origin and site id replace it in the text. The
+ * rest of what differs between requests (the terms' counts, a ticketed event's offers) has
+ * placeholders made from `marker` that EventDocuments fills per request, in the text too.
  *
  * A row is valid for one `document_version` of its event (moved by the triggers of every write to
  * what the document shows) and one `identity` (the format and release above, API_ROOT, API_PREFIX,
@@ -57,6 +64,8 @@ export class StoredEventDocuments {
   readonly enabled: boolean;
   /** The configuration and format the stored documents of this instance are built under. */
   readonly identity: string;
+  /** A token no content can contain: the placeholders of the per-request parts are made from it. */
+  readonly marker: string;
   private readonly placeholderHost: string;
   private readonly placeholderOrigin: string;
   private readonly logger = new Logger(StoredEventDocuments.name);
@@ -68,6 +77,7 @@ export class StoredEventDocuments {
   ) {
     this.enabled = config.eventDocumentStore;
     const secret = createHmac('sha256', config.nonceSecret).update('cal-event-document-origin').digest('hex').slice(0, 24);
+    this.marker = `m${secret}`;
     this.placeholderHost = `x${secret}.invalid`;
     this.placeholderOrigin = `https://${this.placeholderHost}`;
     this.identity = createHash('sha256')
@@ -102,10 +112,10 @@ export class StoredEventDocuments {
     };
   }
 
-  /** A stored body as the request sees it: its origin and site id in place of the placeholders. */
-  render<T>(body: string, context: RequestContext): T {
-    const withOrigin = body.split(this.placeholderOrigin).join(jsonStringContent(context.origin));
-    return JSON.parse(withOrigin.split(this.placeholderHost).join(jsonStringContent(context.siteId))) as T;
+  /** Text built in buildContext as the request sees it: its origin and site id in place of the placeholders. */
+  renderText(text: string, context: RequestContext): string {
+    const withOrigin = text.split(this.placeholderOrigin).join(jsonStringContent(context.origin));
+    return withOrigin.split(this.placeholderHost).join(jsonStringContent(context.siteId));
   }
 
   /** The stored bodies of these events that are current: of the version given and of this identity. */

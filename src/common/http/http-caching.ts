@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, Observable } from 'rxjs';
 import type { HttpCacheConfig } from '../../config/app.config';
+import { JsonText } from './json-text';
 import { PublicResource, surrogateKeyHeader, surrogateKeysOf } from './surrogate-keys';
 
 const PUBLIC_READ = 'cal:public-read';
@@ -57,7 +58,7 @@ export class HttpCachingInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body: unknown) => {
         response.setHeader('Cache-Control', publicCacheControl(this.config));
-        const keys = surrogateKeyHeader(surrogateKeysOf(resource, body), resource);
+        const keys = surrogateKeyHeader(body instanceof JsonText ? body.surrogateKeys : surrogateKeysOf(resource, body), resource);
         response.setHeader('Surrogate-Key', keys);
         response.setHeader('Cache-Tag', keys.replace(/ /g, ','));
         return body;
