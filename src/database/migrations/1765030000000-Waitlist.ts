@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { createPortableTable, idColumn, isMysql } from '../migration-helpers';
 
 /**
@@ -42,18 +42,17 @@ export class Waitlist1765030000000 implements MigrationInterface {
         ],
       }),
     );
-    await queryRunner.addColumn('tickets', new TableColumn({ name: 'waitlist', type: 'boolean', isNullable: false, default: false }));
-    await queryRunner.addColumn(
-      'tickets',
-      new TableColumn({ name: 'waitlist_auto_offer', type: 'boolean', isNullable: false, default: true }),
-    );
-    await queryRunner.addColumn('cart_items', new TableColumn({ name: 'waitlist_offer', type: 'varchar', length: '64', isNullable: true }));
+    // ALTER TABLE itself: TypeORM rebuilds a SQLite table to add a column, which drops its triggers
+    // (the tickets' document-version triggers, 1764910000000-EventDocumentVersions).
+    await queryRunner.query('ALTER TABLE tickets ADD COLUMN waitlist boolean NOT NULL DEFAULT 0');
+    await queryRunner.query('ALTER TABLE tickets ADD COLUMN waitlist_auto_offer boolean NOT NULL DEFAULT 1');
+    await queryRunner.query('ALTER TABLE cart_items ADD COLUMN waitlist_offer varchar(64) NULL');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.dropColumn('cart_items', 'waitlist_offer');
-    await queryRunner.dropColumn('tickets', 'waitlist_auto_offer');
-    await queryRunner.dropColumn('tickets', 'waitlist');
+    await queryRunner.query('ALTER TABLE cart_items DROP COLUMN waitlist_offer');
+    await queryRunner.query('ALTER TABLE tickets DROP COLUMN waitlist_auto_offer');
+    await queryRunner.query('ALTER TABLE tickets DROP COLUMN waitlist');
     await queryRunner.dropTable('waitlist_entries', true);
   }
 }
