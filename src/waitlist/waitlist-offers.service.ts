@@ -16,8 +16,10 @@ import { WaitlistRepository } from './waitlist.repository';
 import { isOfferLive, offerExpiry, planOffers, splitRedeemed } from './waitlist-rules';
 
 const OFFER_TOKEN_BYTES = 24;
-/** Entries read per offer round: more than any release frees for people wanting at least one unit each. */
+/** Entries read per offer round at most. */
 const MAX_OFFERS_PER_ROUND = 1000;
+/** Entries read beyond the units to offer, for those another transaction offered meanwhile. */
+const QUEUE_SLACK = 20;
 
 /** The capacity a checkout takes: its lines and the count they go into (checkout.service.ts). */
 export interface CheckoutCapacity {
@@ -77,19 +79,24 @@ export class WaitlistOffersService implements OnModuleInit {
     if (!state) return [];
     const available = availableUnits(state);
     if (available <= 0) return [];
-    const queue = await this.entries.waitingQueue(manager, ticket.id, Math.min(available, MAX_OFFERS_PER_ROUND));
-    const plan = planOffers(available, queue, limit);
+    let left = limit === undefined ? available : Math.min(available, limit);
+    // A few more entries than units: an entry offered meanwhile by another transaction is skipped.
+    const queue = await this.entries.waitingQueue(manager, ticket.id, Math.min(left + QUEUE_SLACK, MAX_OFFERS_PER_ROUND));
     const now = this.clock.now();
     const expiresAt = offerExpiry(now, this.config.tickets.waitlistOfferHours);
     const offeredIds: number[] = [];
-    for (const { entryId, quantity } of plan) {
+    for (const candidate of queue) {
+      const [planned] = planOffers(left, [candidate]);
+      if (!planned) break;
       const token = randomBytes(OFFER_TOKEN_BYTES).toString('hex');
-      if (!(await this.entries.markOffered(manager, entryId, { token, quantity, now, expiresAt }))) continue;
+      // Read from this transaction's snapshot: the conditional UPDATE decides on the latest row.
+      if (!(await this.entries.markOffered(manager, planned.entryId, { token, quantity: planned.quantity, now, expiresAt }))) continue;
       // The rows are locked and the units counted free: a failed take means the counts moved under the lock.
-      if (!(await this.capacity.take(manager, ticket, quantity, 'pending'))) {
-        throw new Error(`waitlist offer of ${quantity} unit(s) of ticket ${ticket.id} found them gone under its lock`);
+      if (!(await this.capacity.take(manager, ticket, planned.quantity, 'pending'))) {
+        throw new Error(`waitlist offer of ${planned.quantity} unit(s) of ticket ${ticket.id} found them gone under its lock`);
       }
-      offeredIds.push(entryId);
+      offeredIds.push(planned.entryId);
+      left -= planned.quantity;
     }
     const offered: WaitlistEntry[] = [];
     for (const id of offeredIds) offered.push((await this.entries.findById(manager, id)) as WaitlistEntry);
