@@ -273,9 +273,11 @@ export class CapacityService {
         .where('event_id = :eventId', { eventId, quantity })
         .execute();
     }
+    // Tickets read whole and known to have no waitlist are left out: no listener has anything to do for them.
+    const listened = plan.tickets.filter(({ ticket }) => (ticket as Partial<Ticket>).waitlist !== false);
     await this.unitsMayBeFree(
       manager,
-      plan.tickets.map(({ ticket }) => ticket.id),
+      listened.map(({ ticket }) => ticket.id),
     );
   }
 
