@@ -676,6 +676,49 @@ describe('Waitlist (e2e)', () => {
       }
     });
 
+    it('shares released units between ordinary buyers and manual offers without losing or doubling one (automatic offers off)', async () => {
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const CAPACITY = 10;
+        const ticket = await waitlistTicket({ capacity: CAPACITY, price: '0.00', autoOffer: false });
+        const buyers = await Promise.all(
+          Array.from({ length: 10 }, () => fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }])),
+        );
+        const orders = [];
+        for (let index = 0; index < 5; index += 1) orders.push((await buy(ticket, 2)).order);
+        for (let index = 0; index < 6; index += 1) await join(ticket.id, unique(`m${round}w${index}`), 2).expect(201);
+
+        const [cancels, checkouts, manual] = await Promise.all([
+          Promise.all(
+            orders.map((order) =>
+              http()
+                .post(`${ORDERS_PATH}/${order.id}/cancel`)
+                .set('Authorization', ADMIN_AUTH)
+                .then((r) => r.status),
+            ),
+          ),
+          Promise.all(buyers.map((buyer) => checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).then((r) => r.status))),
+          Promise.all(
+            Array.from({ length: 4 }, () =>
+              http()
+                .post(`${WAITLIST}/offer-next`)
+                .set('Authorization', ADMIN_AUTH)
+                .send({ ticket_id: ticket.id, quantity: 3 })
+                .then((r) => (r.status === 200 ? (r.body as { offers: Array<{ offer_quantity: number }> }).offers : [])),
+            ),
+          ),
+        ]);
+        expect(cancels.every((status) => status === 200)).toBe(true);
+        for (const status of checkouts) expect([201, 409]).toContain(status);
+        const bought = checkouts.filter((status) => status === 201).length;
+        const offeredByManagers = manual.flat().reduce((sum, offer) => sum + offer.offer_quantity, 0);
+        const after = await expectCountsMatchRows(ticket.id);
+        // Every released unit is sold, offered or for sale; none twice.
+        expect(after.sold).toBe(bought);
+        expect(after.offered).toBe(offeredByManagers);
+        expect(after.sold + after.offered + (await counts(ticket.id)).available).toBe(CAPACITY);
+      }
+    });
+
     it('expires an offer and redeems it at most once when a checkout and two sweeps meet', async () => {
       const ticket = await waitlistTicket({ capacity: 1, price: '0.00' });
       const sold = await buy(ticket, 1);
