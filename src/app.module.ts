@@ -22,6 +22,7 @@ import { EmailsModule } from './emails/emails.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { VenuesModule } from './venues/venues.module';
+import { WaitlistModule } from './waitlist/waitlist.module';
 
 @Module({
   imports: [
@@ -48,6 +49,7 @@ import { VenuesModule } from './venues/venues.module';
     OrdersModule,
     EmailsModule,
     WebhooksModule,
+    WaitlistModule,
     OutboxWorkerModule,
   ],
 })

@@ -28,7 +28,15 @@ const RECORDED_SINGLE_TC = recorded('35-ticket-single-tc.json');
 // The recorded code, status and data; the message in words where the original repeats the code.
 const NOT_FOUND = { ...recorded('36-ticket-404.json').body, message: 'The requested ticket does not exist.' };
 const RECORDED_BAD_NONCE = recorded('31-ticket-create-bad-nonce.json');
-const MANAGER_SINGLE_EXTRAS = ['fees', 'capacity_type', 'sku', 'available_from_start_time', 'available_from_end_time', 'totals'];
+const MANAGER_SINGLE_EXTRAS = [
+  'fees',
+  'capacity_type',
+  'sku',
+  'available_from_start_time',
+  'available_from_end_time',
+  'totals',
+  'waitlist',
+];
 
 /** The recorded create body as a form, with our event id and nonce. */
 function recordedForm(file: typeof RECORDED_RSVP_CREATE, postId: number, nonce: string): string {

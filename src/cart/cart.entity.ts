@@ -48,4 +48,8 @@ export class CartItem {
   /** Per-ticket registration meta stored for the attendees, JSON. */
   @Column({ type: 'text', nullable: true })
   meta: string | null;
+
+  /** The waitlist offer (its token) whose held units this line redeems at checkout (src/waitlist). */
+  @Column({ name: 'waitlist_offer', type: 'varchar', length: 64, nullable: true })
+  waitlistOffer: string | null;
 }

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TicketsModule } from '../tickets/tickets.module';
+import { WaitlistModule } from '../waitlist/waitlist.module';
 import { CartController } from './cart.controller';
 import { Cart, CartItem } from './cart.entity';
 import { CartService } from './cart.service';
 
 /** The buyer's cart (`{prefix}/tickets/v1/cart`); checkout lives in the orders module and uses `CartService`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Cart, CartItem]), TicketsModule],
+  imports: [TypeOrmModule.forFeature([Cart, CartItem]), TicketsModule, WaitlistModule],
   controllers: [CartController],
   providers: [CartService],
   exports: [CartService],

@@ -16,6 +16,7 @@ import { TicketPool } from '../tickets/ticket-pool.entity';
 import type { PostStatus } from '../posts/post-status';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
+import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { Cart, CartItem } from './cart.entity';
 import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
 import { Buyer, idleCutoff, issueCartToken } from './cart-identity';
@@ -111,6 +112,7 @@ export class CartService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly waitlistOffers: WaitlistOffersService,
   ) {}
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
@@ -151,10 +153,13 @@ export class CartService {
       );
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
-      await this.checkAvailability(manager, lines, states, quantities, now);
+      // Units a waitlist offer holds for a line are not asked of what is left (docs/waitlist.md).
+      const covered = await this.waitlistOffers.coveredByOffers(manager, cart.id, body.waitlist_offer, lines, tickets);
+      await this.checkAvailability(manager, lines, states, quantities, now, covered);
 
       await this.saveLines(manager, cart.id, lines, tickets);
       await this.saveMeta(manager, cart.id, metaEntries);
+      await this.waitlistOffers.attachToCart(manager, cart.id, body.waitlist_offer);
       if (!fresh && now.getTime() - cart.updatedAt.getTime() >= CART_TOUCH_INTERVAL_MS) {
         await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
       }
@@ -281,14 +286,16 @@ export class CartService {
     states: Map<number, TicketSaleState>,
     quantities: Map<number, { quantity: number; provider: string }>,
     now: Date,
+    covered: ReadonlyMap<number, number> = new Map(),
   ): Promise<void> {
     const wanted = lines.filter((line) => line.quantity > 0);
+    const asked = (ticketId: number, quantity: number) => Math.max(quantity - (covered.get(ticketId) ?? 0), 0);
     for (const line of wanted) {
       const { ticket, eventStatus, pool } = states.get(line.ticket_id) as TicketSaleState;
-      const problem = saleProblem(ticket, eventStatus, CapacityService.stateOf(ticket, pool), line.quantity, now);
+      const problem = saleProblem(ticket, eventStatus, CapacityService.stateOf(ticket, pool), asked(ticket.id, line.quantity), now);
       if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
     }
-    await this.checkSharedPools(manager, wanted, states, quantities);
+    await this.checkSharedPools(manager, wanted, states, quantities, asked);
   }
 
   private async checkSharedPools(
@@ -296,6 +303,7 @@ export class CartService {
     wanted: CartTicketLineDto[],
     states: Map<number, TicketSaleState>,
     quantities: Map<number, { quantity: number; provider: string }>,
+    asked: (ticketId: number, quantity: number) => number,
   ): Promise<void> {
     const drawsOnPool = (ticket: Ticket) => ticket.capacityMode === 'capped' || ticket.capacityMode === 'global';
     const pooled = wanted.map((line) => states.get(line.ticket_id) as TicketSaleState).filter(({ ticket }) => drawsOnPool(ticket));
@@ -308,7 +316,8 @@ export class CartService {
       let unitsInPool = 0;
       for (const [ticketId, line] of quantities) {
         const other = cartTickets.get(ticketId);
-        if (other && line.provider === provider && other.eventId === ticket.eventId && drawsOnPool(other)) unitsInPool += line.quantity;
+        if (other && line.provider === provider && other.eventId === ticket.eventId && drawsOnPool(other))
+          unitsInPool += asked(ticketId, line.quantity);
       }
       const left = pool ? pool.capacity - pool.sold - pool.pending : 0;
       if (unitsInPool > left) throw ticketCapacityNotAvailable(ticket.id, 'not-enough-left');

@@ -114,6 +114,10 @@ export interface TicketsConfig {
   attendeeTallyCompactSeconds: number;
   /** HMAC-SHA256 secret of the payment webhook's `X-Signature`; null disables signed completion. */
   paymentWebhookSecret: string | null;
+  /** How long units offered to a waitlist entry are held for it (WAITLIST_OFFER_HOURS). */
+  waitlistOfferHours: number;
+  /** How often lapsed waitlist offers are expired and their units passed on. */
+  waitlistSweepIntervalSeconds: number;
 }
 
 export interface CurrencyConfig {
@@ -454,6 +458,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       orderSweepIntervalSeconds: readPositiveInt(env, 'ORDER_SWEEP_INTERVAL_SECONDS', 60),
       attendeeTallyCompactSeconds: readNonNegativeInt(env, 'ATTENDEE_TALLY_COMPACT_SECONDS', 5),
       paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
+      waitlistOfferHours: readPositiveNumber(env, 'WAITLIST_OFFER_HOURS', 12),
+      waitlistSweepIntervalSeconds: readPositiveInt(env, 'WAITLIST_SWEEP_INTERVAL_SECONDS', 60),
     },
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),

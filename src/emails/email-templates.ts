@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 
-export const EMAIL_TEMPLATES = ['order-confirmation', 'ticket', 'order-cancelled', 'order-refunded'] as const;
+export const EMAIL_TEMPLATES = ['order-confirmation', 'ticket', 'order-cancelled', 'order-refunded', 'waitlist-offer'] as const;
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 export function isEmailTemplate(value: string): value is EmailTemplate {

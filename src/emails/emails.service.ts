@@ -26,6 +26,7 @@ import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-template
 import type { QueuedEmail } from './dto/resend.response';
 import { MailTransport } from './mail-transport.service';
 import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-errors';
+import type { WaitlistOfferEmail } from '../waitlist/waitlist-offers.service';
 
 /** What an email row names: its order, and for a ticket email the one attendee. */
 interface EmailPayload {
@@ -105,7 +106,10 @@ export class EmailsService {
 
   async deliver(message: OutboxMessage): Promise<void> {
     if (!isEmailTemplate(message.type) || !message.recipient) throw new PermanentDeliveryError(`unknown email ${message.type}`);
-    const mail = await this.build(message.type, message.recipient, JSON.parse(message.payload) as EmailPayload);
+    const mail =
+      message.type === 'waitlist-offer'
+        ? this.buildWaitlistOffer(message.recipient, JSON.parse(message.payload) as WaitlistOfferEmail)
+        : await this.build(message.type, message.recipient, JSON.parse(message.payload) as EmailPayload);
     const stamp = message.createdAt
       .toISOString()
       .replace(/[-:]/g, '')
@@ -181,6 +185,19 @@ export class EmailsService {
       tickets: ticketViews,
     });
     return { to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, attachments };
+  }
+
+  /** A waitlist offer (src/waitlist): everything it says is in its payload, written with the offer. */
+  buildWaitlistOffer(recipient: string, payload: WaitlistOfferEmail): Mail.Options {
+    const rendered = this.templates.render('waitlist-offer', {
+      name: payload.name,
+      quantity: payload.quantity,
+      ticketName: inlineHtmlToText(payload.ticket_name),
+      offerToken: payload.offer_token,
+      expiresAt: payload.offer_expires_at.replace('T', ' ').replace(/\.\d+Z$/, ''),
+      cartUrl: this.context().namespaceUrl('tickets', 'cart'),
+    });
+    return { to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html };
   }
 
   private async eventsOfOrder(manager: EntityManager, attendees: Attendee[]): Promise<Event[]> {

@@ -24,6 +24,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
+import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
 import { IdempotencyService } from './idempotency.service';
@@ -92,6 +93,7 @@ export class CheckoutService {
     private readonly metrics: MetricsService,
     private readonly outbox: OutboxService,
     private readonly catalog: CheckoutCatalog,
+    private readonly waitlistOffers: WaitlistOffersService,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -162,6 +164,8 @@ export class CheckoutService {
 
     const pricing = priceOrder(items, tickets, provider, body.going);
     const order = await this.insertOrder(manager, request, provider, pricing, now);
+    // Lines redeeming a waitlist offer: its held units become the order's; only the rest is taken last.
+    const capacity = await this.waitlistOffers.redeem(manager, order.id, items, pricing.capacity, now);
     await insertOrderItems(manager, order.id, items, tickets, pricing);
     const attendees = await insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
 
@@ -170,7 +174,7 @@ export class CheckoutService {
     await this.outbox.orderPlaced(manager, order, relations.attendees);
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
-      capacity: pricing.capacity,
+      capacity,
       tickets,
     };
   }

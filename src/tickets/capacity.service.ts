@@ -37,6 +37,12 @@ interface TakeStep {
   soldOut: number[];
 }
 
+/**
+ * Told, inside the releasing transaction, that units of these tickets may have come back (a hold
+ * released, an order cancelled or refunded, a cap raised): the waitlist offers them to the next in line.
+ */
+export type FreedUnitsListener = (manager: EntityManager, ticketIds: number[]) => Promise<void>;
+
 interface FinishRow {
   short_step: number | string;
   emptied: string;
@@ -124,6 +130,18 @@ function firstRow(raw: unknown): FinishRow {
 export class CapacityService {
   /** Whether the server runs anonymous compound statements (MariaDB); unknown until first tried. */
   private compoundStatements: boolean | undefined;
+  private readonly freedUnitsListeners: FreedUnitsListener[] = [];
+
+  /** Registers a listener for units coming back (the waitlist module, at start). */
+  onUnitsMayBeFree(listener: FreedUnitsListener): void {
+    this.freedUnitsListeners.push(listener);
+  }
+
+  /** Tells the listeners, in the caller's transaction, that units of these tickets may be free again. */
+  async unitsMayBeFree(manager: EntityManager, ticketIds: number[]): Promise<void> {
+    if (ticketIds.length === 0) return;
+    for (const listener of this.freedUnitsListeners) await listener(manager, ticketIds);
+  }
 
   /**
    * Takes the units of every line, or none. `short` is the id of the first ticket that has not
@@ -255,6 +273,12 @@ export class CapacityService {
         .where('event_id = :eventId', { eventId, quantity })
         .execute();
     }
+    // Tickets read whole and known to have no waitlist are left out: no listener has anything to do for them.
+    const listened = plan.tickets.filter(({ ticket }) => (ticket as Partial<Ticket>).waitlist !== false);
+    await this.unitsMayBeFree(
+      manager,
+      listened.map(({ ticket }) => ticket.id),
+    );
   }
 
   /** Turns units held by a pending order into sold ones (the order was paid). */

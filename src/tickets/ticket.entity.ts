@@ -85,6 +85,14 @@ export class Ticket {
   @VirtualColumn({ type: 'int', query: (alias) => counterQuery(alias, 'pending'), transformer: countColumn })
   pending: number;
 
+  /** Whether people may join the waitlist once the ticket is sold out (src/waitlist). */
+  @Column({ type: 'boolean', default: false })
+  waitlist: boolean;
+
+  /** Whether units that come back are offered to the waitlist automatically (else a manager offers them). */
+  @Column({ name: 'waitlist_auto_offer', type: 'boolean', default: true })
+  waitlistAutoOffer: boolean;
+
   @Column({ name: 'published_at', type: 'datetime' })
   publishedAt: Date;
 

@@ -28,6 +28,8 @@ const ticket = {
   saleEndUtc: null,
   capacityMode: 'own',
   capacity: 30,
+  waitlist: false,
+  waitlistAutoOffer: true,
   sold: 7,
   pending: 0,
   publishedAt: new Date('2024-06-13T15:25:00Z'),
@@ -89,13 +91,13 @@ describe('ticket mapper', () => {
       'fees',
     ]);
     expect(keys('single')).toEqual([
-      'rest_url',
       'fees',
       'capacity_type',
       'sku',
       'available_from_start_time',
       'available_from_end_time',
       'totals',
+      'waitlist',
     ]);
     expect(toTicketResponse(view, context, { currency, kind: 'write' })).not.toHaveProperty('fees');
     expect(toTicketResponse(view, context, { currency, kind: 'single' }).totals).toEqual({ stock: 23, sold: 7, pending: 0 });

@@ -135,6 +135,7 @@ export function toTicketResponse(view: TicketView, context: RequestContext, opti
           available_from_start_time: availableFrom.slice(11),
           available_from_end_time: availableUntil.slice(11),
           totals: { stock: details.available, sold: ticket.sold, pending: ticket.pending },
+          waitlist: { enabled: ticket.waitlist, auto_offer: ticket.waitlistAutoOffer },
         }
       : {}),
   };

@@ -355,6 +355,8 @@ export class TicketsService implements EventTicketingFacts {
       if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
       if (input.show_description !== undefined) changes.showDescription = input.show_description;
       if (input.menu_order !== undefined) changes.menuOrder = input.menu_order;
+      if (input.waitlist !== undefined) changes.waitlist = input.waitlist;
+      if (input.waitlist_auto_offer !== undefined) changes.waitlistAutoOffer = input.waitlist_auto_offer;
       if (window.start !== undefined) changes.saleStartUtc = window.start;
       if (window.end !== undefined) changes.saleEndUtc = window.end;
       if (plan) {
@@ -371,6 +373,8 @@ export class TicketsService implements EventTicketingFacts {
         .set({ ...changes, updatedAt: this.clock.now() })
         .where({ id: ticket.id })
         .execute();
+      // A raised cap (or a waitlist switched on) may free units for the waitlist: offered in this transaction.
+      if (plan || input.waitlist || input.waitlist_auto_offer) await this.capacity.unitsMayBeFree(manager, [ticket.id]);
       return this.present(manager, ticket.id, context, 'write');
     });
   }
@@ -675,6 +679,8 @@ function newTicketRow(input: Omit<CreateTicketDto, 'post_id'>, parts: NewTicketP
     iac: input.iac || 'none',
     showDescription: input.show_description ?? true,
     menuOrder: input.menu_order ?? 0,
+    waitlist: input.waitlist ?? false,
+    waitlistAutoOffer: input.waitlist_auto_offer ?? true,
     saleStartUtc: parts.window.start ?? null,
     saleEndUtc: parts.window.end ?? null,
     capacityMode: parts.plan.mode,

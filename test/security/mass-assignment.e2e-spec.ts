@@ -10,6 +10,7 @@ import { Organizer } from '../../src/organizers/organizer.entity';
 import { Tag } from '../../src/tags/tag.entity';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
+import { WaitlistEntry } from '../../src/waitlist/waitlist-entry.entity';
 import { WebhookEndpoint } from '../../src/webhooks/webhook-endpoint.entity';
 import { WebhookSecretBox } from '../../src/webhooks/webhook-secret-box';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
@@ -660,6 +661,109 @@ describe('Mass assignment (e2e)', () => {
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
+    });
+  });
+
+  describe('waitlist', () => {
+    const WAITLIST = `${TICKETS_NS}/waitlist`;
+    const entries = () => testApp.dataSource.getRepository(WaitlistEntry);
+
+    /** Author A's sold-out ticket (capacity 0) with its waitlist on, and two people waiting. */
+    async function waitlist(): Promise<{ ticket: Ticket; first: WaitlistEntry; second: WaitlistEntry }> {
+      const ticket = await world.ticket(await world.event('author'), { capacity: 0 });
+      await testApp.dataSource.getRepository(Ticket).update(ticket.id, { waitlist: true });
+      const join = async (name: string) => {
+        const response = await world.send(
+          'POST',
+          { path: WAITLIST, body: { ticket_id: ticket.id, name, email: `${uniqueName('w').replace(/\W/g, '')}@example.org`, quantity: 1 } },
+          { principal: 'anonymous' },
+        );
+        expect(response.status).toBe(201);
+        return entries().findOneByOrFail({ id: (response.body as { id: number }).id });
+      };
+      return { ticket, first: await join('First'), second: await join('Second') };
+    }
+
+    const entryBody = (other: WaitlistEntry) => ({
+      ...privilegedFields(world),
+      id: other.id,
+      status: 'offered',
+      priority: 1000,
+      position: 1,
+      cancel_token: other.cancelToken,
+      offer_token: 'f'.repeat(48),
+      offer_quantity: 10,
+      offer_expires_at: '2099-01-01T00:00:00Z',
+      order_id: FOREIGN_ID,
+      post_id: FOREIGN_ID,
+      event_id: FOREIGN_ID,
+    });
+
+    it(covers('POST', WAITLIST) + ': status, priority, tokens and offers are not assignable', async () => {
+      const { ticket, first } = await waitlist();
+      const response = await write(
+        'POST',
+        { path: WAITLIST, body: { ...entryBody(first), ticket_id: ticket.id, name: 'Eve', email: 'eve-mass@example.org', quantity: 2 } },
+        { principal: 'anonymous' },
+        ['waitlist_entries'],
+      );
+      expect(response.status).toBe(201);
+      expect(response.body.cancel_token).not.toBe(first.cancelToken);
+      expect(await entries().findOneByOrFail({ id: (response.body as { id: number }).id })).toMatchObject({
+        ticketId: ticket.id,
+        eventId: ticket.eventId,
+        status: 'waiting',
+        priority: 0,
+        quantity: 2,
+        offerToken: null,
+        offerQuantity: null,
+        orderId: null,
+      });
+      expect(await entries().findOneByOrFail({ id: first.id })).toEqual(first);
+    });
+
+    it(covers('PATCH', `${WAITLIST}/:id`) + ': only the priority of the path entry changes', async () => {
+      const { first, second } = await waitlist();
+      const response = await write(
+        'PATCH',
+        { path: `${WAITLIST}/${first.id}`, body: { ...entryBody(second), priority: 7, quantity: 9, ticket_id: FOREIGN_ID } },
+        as('author'),
+        ['waitlist_entries'],
+      );
+      expect(response.status).toBe(200);
+      const { priority, updatedAt, ...rest } = await entries().findOneByOrFail({ id: first.id });
+      expect(priority).toBe(7);
+      expect(updatedAt.getTime()).toBeGreaterThanOrEqual(first.updatedAt.getTime());
+      const { priority: _priority, updatedAt: _updatedAt, ...firstRest } = first;
+      expect(rest).toEqual(firstRest);
+      expect(await entries().findOneByOrFail({ id: second.id })).toEqual(second);
+    });
+
+    it(covers('POST', `${WAITLIST}/offer-next`) + ': offers only free units of the path ticket (none here), nothing else', async () => {
+      const { ticket, first, second } = await waitlist();
+      const response = await write(
+        'POST',
+        { path: `${WAITLIST}/offer-next`, body: { ...entryBody(first), ticket_id: ticket.id, quantity: 5 } },
+        as('author'),
+        ['waitlist_entries', 'ticket_capacity_counters', 'outbox_messages'],
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ offers: [] });
+      expect(await entries().findOneByOrFail({ id: first.id })).toEqual(first);
+      expect(await entries().findOneByOrFail({ id: second.id })).toEqual(second);
+    });
+
+    it(covers('DELETE', `${WAITLIST}/:cancel_token`) + ': an id in the body cancels nothing else', async () => {
+      const { first, second } = await waitlist();
+      const response = await write(
+        'DELETE',
+        { path: `${WAITLIST}/${first.cancelToken}`, body: { ...entryBody(second), status: 'purchased' } },
+        { principal: 'anonymous' },
+        ['waitlist_entries'],
+      );
+      expect(response.status).toBe(200);
+      expect(await entries().findOneByOrFail({ id: first.id })).toMatchObject({ status: 'cancelled', liveEmail: null });
+      expect(await entries().findOneByOrFail({ id: second.id })).toEqual(second);
     });
   });
 

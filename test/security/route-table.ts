@@ -11,6 +11,7 @@ import { Organizer } from '../../src/organizers/organizer.entity';
 import { Tag } from '../../src/tags/tag.entity';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
+import { WaitlistEntry } from '../../src/waitlist/waitlist-entry.entity';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
 import { Caller, EVENTS_NS, Method, OtherIdentity, Principal, RequestSpec, TICKETS_NS, uniqueName, UserKey, World } from './world';
 
@@ -886,6 +887,149 @@ function orderRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- waitlist
+
+/** Author A's sold-out ticket (capacity 0) with its waitlist on. */
+function waitlistTicket(world: World): Promise<Ticket> {
+  return world.shared('waitlist-ticket', async () => {
+    const ticket = await world.ticket((await sharedTicket(world)).event, { capacity: 0 });
+    await world.dataSource.getRepository(Ticket).update(ticket.id, { waitlist: true });
+    return ticket;
+  });
+}
+
+let waitlistEntries = 0;
+
+/** A waiting entry on author A's waitlist ticket (rows only). */
+async function waitlistEntry(world: World): Promise<WaitlistEntry> {
+  const ticket = await waitlistTicket(world);
+  waitlistEntries += 1;
+  const email = `matrix-waiting-${waitlistEntries}-${Date.now()}@example.org`;
+  const now = new Date();
+  return world.dataSource.getRepository(WaitlistEntry).save({
+    ticketId: ticket.id,
+    eventId: ticket.eventId,
+    name: 'Matrix waiting',
+    email,
+    liveEmail: email,
+    quantity: 1,
+    priority: 0,
+    status: 'waiting',
+    cancelToken: `${waitlistEntries.toString(16).padStart(8, '0')}${'a'.repeat(40)}`,
+    offerToken: null,
+    offerQuantity: null,
+    offeredAt: null,
+    offerExpiresAt: null,
+    orderId: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+function waitlistRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/waitlist`;
+  const MANAGERS_OF_A = row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN);
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists show author A's waitlist to its managers only",
+          other: 'authorB',
+          prepare: async (world, caller) => {
+            const entry = await world.shared('waitlist-entry', () => waitlistEntry(world));
+            return {
+              request: { path: base, query: { per_page: 100 } },
+              verify: (response) => {
+                const listed = ids(response.body.entries);
+                const sees = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(listed.includes(entry.id) === sees, `${caller.principal} ${sees ? 'does not see' : 'sees'} author A's waitlist`);
+              },
+            };
+          },
+          expect: row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, 200),
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: "join author A's sold-out ticket",
+          prepare: async (world) => {
+            waitlistEntries += 1;
+            return {
+              request: {
+                path: base,
+                body: {
+                  ticket_id: (await waitlistTicket(world)).id,
+                  name: 'Matrix joiner',
+                  email: `matrix-join-${waitlistEntries}-${Date.now()}@example.org`,
+                  quantity: 1,
+                },
+              },
+            };
+          },
+          expect: row(201, 201, 201, 201, 201, 201),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/stats`,
+      scenarios: [
+        {
+          name: "author A's waitlist ticket",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/stats`, query: { ticket_id: (await waitlistTicket(world)).id } } }),
+          expect: MANAGERS_OF_A,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${base}/offer-next`,
+      scenarios: [
+        {
+          name: "author A's waitlist ticket (nothing free: no offer)",
+          other: 'authorB',
+          prepare: async (world) => ({
+            request: { path: `${base}/offer-next`, body: { ticket_id: (await waitlistTicket(world)).id, quantity: 1 } },
+          }),
+          expect: MANAGERS_OF_A,
+        },
+      ],
+    },
+    {
+      method: 'PATCH',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "an entry on author A's waitlist",
+          other: 'authorB',
+          prepare: async (world) => ({
+            request: { path: `${base}/${(await world.shared('waitlist-entry', () => waitlistEntry(world))).id}`, body: { priority: 1 } },
+          }),
+          expect: row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, { status: 404, code: 'waitlist-entry-not-found' }),
+        },
+      ],
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:cancel_token`,
+      scenarios: [
+        {
+          name: 'leave by the cancel token (a bearer secret: whoever holds it)',
+          prepare: async (world) => ({ request: { path: `${base}/${(await waitlistEntry(world)).cancelToken}` } }),
+          expect: row(200, 200, 200, 200, 200, 200),
+        },
+      ],
+    },
+  ];
+}
+
 // ---------------------------------------------------------------- notifications
 
 /** Buyer A's completed (free) order and its attendee, for the resend routes. */
@@ -1056,6 +1200,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...attendeeRoutes(),
   ...cartRoutes(),
   ...orderRoutes(),
+  ...waitlistRoutes(),
   ...resendRoutes(),
   ...webhookRoutes(),
 ];

@@ -1,6 +1,19 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { CART_PROVIDER_NAMES } from '../cart-providers';
 import { IsProviderName } from './provider-name.validator';
@@ -113,4 +126,16 @@ export class UpdateCartDto {
   @Min(1, { message: 'post_id must be an event id' })
   @Max(MAX_ID, { message: 'post_id must be an event id' })
   post_id?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'A waitlist offer token (docs/waitlist.md): its held units go to the line of its ticket, which this write must list; null removes offers from the cart',
+    type: 'string',
+    nullable: true,
+    maxLength: 64,
+  })
+  @IsOptional()
+  @IsString({ message: 'waitlist_offer must be an offer token' })
+  @Matches(/^[0-9a-f]{48}$/, { message: 'waitlist_offer must be an offer token' })
+  waitlist_offer?: string | null;
 }

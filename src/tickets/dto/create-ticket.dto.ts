@@ -174,6 +174,28 @@ export class CreateTicketDto {
   @IsBoolean({ message: 'show_description must be yes or no' })
   show_description?: boolean;
 
+  @ApiPropertyOptional({
+    description: 'Let people join a waitlist once the ticket is sold out (docs/waitlist.md): yes/no or a boolean',
+    default: false,
+    oneOf: [{ type: 'string', enum: ['yes', 'no'] }, { type: 'boolean' }],
+  })
+  @IsOptional()
+  @NullAsAbsent()
+  @ToBoolean()
+  @IsBoolean({ message: 'waitlist must be yes or no' })
+  waitlist?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Offer units that come back to the waitlist automatically (else managers offer them): yes/no or a boolean',
+    default: true,
+    oneOf: [{ type: 'string', enum: ['yes', 'no'] }, { type: 'boolean' }],
+  })
+  @IsOptional()
+  @NullAsAbsent()
+  @ToBoolean()
+  @IsBoolean({ message: 'waitlist_auto_offer must be yes or no' })
+  waitlist_auto_offer?: boolean;
+
   @ApiPropertyOptional({ description: 'Position among the event tickets', type: 'integer', default: 0 })
   @IsOptional()
   @NullAsAbsent()

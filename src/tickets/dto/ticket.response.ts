@@ -39,6 +39,13 @@ export class TicketRsvpReport {
   @ApiProperty() rsvp_not_going: number;
 }
 
+/** A ticket's waitlist switches, as its managers see them. */
+@ApiSchema({ name: 'TicketWaitlistSettings' })
+export class TicketWaitlistSettings {
+  @ApiProperty({ description: 'People may join the waitlist once the ticket is sold out' }) enabled: boolean;
+  @ApiProperty({ description: 'Units that come back are offered to the waitlist automatically' }) auto_offer: boolean;
+}
+
 @ApiSchema({ name: 'TicketTotals' })
 export class TicketTotals {
   @ApiProperty({ description: 'Units left; -1 when unlimited' }) stock: number;
@@ -117,6 +124,8 @@ export class TicketResponse {
   @ApiPropertyOptional({ description: 'Managers, single GET only: time of day the sale starts' }) available_from_start_time?: string;
   @ApiPropertyOptional({ description: 'Managers, single GET only: time of day the sale ends' }) available_from_end_time?: string;
   @ApiPropertyOptional({ type: TicketTotals, description: 'Managers, single GET only' }) totals?: TicketTotals;
+  @ApiPropertyOptional({ type: TicketWaitlistSettings, description: 'Managers, single GET only (docs/waitlist.md)' })
+  waitlist?: TicketWaitlistSettings;
 }
 
 @ApiSchema({ name: 'TicketList' })
