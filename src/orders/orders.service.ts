@@ -10,6 +10,7 @@ import type { RequestContext } from '../auth/request-context';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, buildPageLinks, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
+import { CouponsService } from '../coupons/coupons.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { Event } from '../events/event.entity';
@@ -67,6 +68,7 @@ export class OrdersService {
     private readonly capacity: CapacityService,
     private readonly metrics: MetricsService,
     private readonly outbox: OutboxService,
+    private readonly coupons: CouponsService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -157,6 +159,7 @@ export class OrdersService {
     if (!expired.affected) return false;
     await this.releaseHeld(manager, orderId, 'pending');
     await this.setAttendeeStatus(manager, orderId, 'expired');
+    await this.coupons.giveBackUses(manager, orderId);
     return true;
   }
 
@@ -202,6 +205,7 @@ export class OrdersService {
       const count = heldCount(order.status) as CapacityCount;
       await this.releaseHeld(manager, order.id, count);
       await this.setAttendeeStatus(manager, order.id, target);
+      if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
     }
     await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
     return { kind: 'done', unitsSold };

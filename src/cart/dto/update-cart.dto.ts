@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { CART_PROVIDER_NAMES } from '../cart-providers';
 import { IsProviderName } from './provider-name.validator';
@@ -113,4 +127,16 @@ export class UpdateCartDto {
   @Min(1, { message: 'post_id must be an event id' })
   @Max(MAX_ID, { message: 'post_id must be an event id' })
   post_id?: number;
+
+  @ApiPropertyOptional({
+    description: 'A coupon or access code for the cart (case ignored); "" or null removes it. Checked again at checkout.',
+    type: 'string',
+    nullable: true,
+    maxLength: 64,
+  })
+  @IsOptional()
+  @ValidateIf((_dto, value) => value !== null)
+  @IsString({ message: 'coupon must be a code' })
+  @MaxLength(64, { message: 'coupon must be a code' })
+  coupon?: string | null;
 }

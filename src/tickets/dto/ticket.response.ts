@@ -1,3 +1,4 @@
+import { AttendeeInformationField } from '../../attendee-questions/dto/attendee-information.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { AttendeeResponse } from '../../attendees/dto/attendee.response';
 import { DateDetails } from '../../common/dates/date-format';
@@ -101,7 +102,12 @@ export class TicketResponse {
     oneOf: [{ $ref: getSchemaPath(TicketSalePriceData) }, { type: 'array', items: {}, maxItems: 0 }],
   })
   sale_price_data: TicketSalePriceData | never[];
-  @ApiProperty({ example: false }) supports_attendee_information: false;
+  @ApiProperty({ example: true, description: 'Attendee questions are supported (as the original with Event Tickets Plus)' })
+  supports_attendee_information: true;
+  @ApiProperty({ description: 'Whether some attendee question is required' }) requires_attendee_information: boolean;
+  @ApiProperty({ type: [AttendeeInformationField], description: 'The attendee questions, in order' })
+  attendee_information_fields: AttendeeInformationField[];
+  @ApiPropertyOptional({ description: 'Managers only: listed and sold only with a revealing coupon' }) hidden_without_coupon?: boolean;
   @ApiProperty({
     type: [AttendeeResponse],
     description: 'Attendee objects: all for managers; for others the public ones of events that show their list',
