@@ -1,5 +1,5 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
-import { createPortableTable, idColumn, timestampColumns } from '../migration-helpers';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { addColumns, createPortableTable, dropColumns, idColumn, isMysql, timestampColumns } from '../migration-helpers';
 
 /**
  * Coupons and access codes (docs/coupons.md): the `coupons` table, the cart's chosen coupon, what
@@ -37,25 +37,24 @@ export class CreateCoupons1765010000000 implements MigrationInterface {
         ],
       }),
     );
-    await queryRunner.addColumn('carts', new TableColumn({ name: 'coupon_id', type: 'int', isNullable: true }));
-    await queryRunner.addColumns('orders', [
-      new TableColumn({ name: 'coupon_id', type: 'int', isNullable: true }),
-      new TableColumn({ name: 'coupon_code', type: 'varchar', length: '64', isNullable: true }),
-      new TableColumn({ name: 'coupon_uses', type: 'int', default: 0 }),
-      new TableColumn({ name: 'discount', type: 'decimal', precision: 12, scale: 2, default: 0 }),
+    // ALTER TABLE ... ADD COLUMN on both dialects: TypeORM's addColumn rebuilds a SQLite table,
+    // which drops its triggers (the attendee tally, the event document versions).
+    await addColumns(queryRunner, 'carts', ['coupon_id int NULL']);
+    await addColumns(queryRunner, 'orders', [
+      'coupon_id int NULL',
+      'coupon_code varchar(64) NULL',
+      'coupon_uses int NOT NULL DEFAULT 0',
+      'discount decimal(12,2) NOT NULL DEFAULT 0',
     ]);
-    await queryRunner.addColumns('attendees', [
-      new TableColumn({ name: 'coupon_code', type: 'varchar', length: '64', isNullable: true }),
-      new TableColumn({ name: 'discount', type: 'decimal', precision: 12, scale: 2, default: 0 }),
-    ]);
-    await queryRunner.addColumn('tickets', new TableColumn({ name: 'hidden_without_coupon', type: 'boolean', default: false }));
+    await addColumns(queryRunner, 'attendees', ['coupon_code varchar(64) NULL', 'discount decimal(12,2) NOT NULL DEFAULT 0']);
+    await addColumns(queryRunner, 'tickets', [`hidden_without_coupon ${isMysql(queryRunner) ? 'tinyint' : 'boolean'} NOT NULL DEFAULT 0`]);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.dropColumn('tickets', 'hidden_without_coupon');
-    await queryRunner.dropColumns('attendees', ['coupon_code', 'discount']);
-    await queryRunner.dropColumns('orders', ['coupon_id', 'coupon_code', 'coupon_uses', 'discount']);
-    await queryRunner.dropColumn('carts', 'coupon_id');
+    await dropColumns(queryRunner, 'tickets', ['hidden_without_coupon']);
+    await dropColumns(queryRunner, 'attendees', ['coupon_code', 'discount']);
+    await dropColumns(queryRunner, 'orders', ['coupon_id', 'coupon_code', 'coupon_uses', 'discount']);
+    await dropColumns(queryRunner, 'carts', ['coupon_id']);
     await queryRunner.dropTable('coupons', true);
   }
 }

@@ -1,4 +1,5 @@
-import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumns, dropColumns } from '../migration-helpers';
 
 /**
  * Attendee questions (docs/attendee-questions.md): a ticket's registration fields, JSON, NULL when
@@ -8,10 +9,10 @@ export class AttendeeInformationFields1765010000001 implements MigrationInterfac
   name = 'AttendeeInformationFields1765010000001';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('tickets', new TableColumn({ name: 'attendee_information_fields', type: 'text', isNullable: true }));
+    await addColumns(queryRunner, 'tickets', ['attendee_information_fields text NULL']);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.dropColumn('tickets', 'attendee_information_fields');
+    await dropColumns(queryRunner, 'tickets', ['attendee_information_fields']);
   }
 }
