@@ -220,8 +220,19 @@ describe('Coupons and access codes (e2e)', () => {
         .set('Authorization', author.authorization)
         .send({ discount_type: 'flat', amount: '3.00', max_uses: '', uses: 50, reveals_hidden: true })
         .expect(200);
-      expect(response.body).toMatchObject({ discount_type: 'flat', amount: '3.00', max_uses: null, uses: 0, reveals_hidden: true, post_id: event.id });
-      const renamed = await http().put(`${COUPONS}/${coupon.id}`).set('Authorization', author.authorization).send({ code: 'Renamed-1' }).expect(200);
+      expect(response.body).toMatchObject({
+        discount_type: 'flat',
+        amount: '3.00',
+        max_uses: null,
+        uses: 0,
+        reveals_hidden: true,
+        post_id: event.id,
+      });
+      const renamed = await http()
+        .put(`${COUPONS}/${coupon.id}`)
+        .set('Authorization', author.authorization)
+        .send({ code: 'Renamed-1' })
+        .expect(200);
       expect(renamed.body).toMatchObject({ code: 'Renamed-1', discount_type: 'flat', amount: '3.00' });
       await http().patch(`${COUPONS}/${coupon.id}`).set('Authorization', author.authorization).send({ amount: '-1' }).expect(400);
     });
@@ -237,7 +248,9 @@ describe('Coupons and access codes (e2e)', () => {
   describe('carts and checkout', () => {
     it('refuses an unknown code on a cart write and stores nothing', async () => {
       const buyer = await fillCart(testApp, {}, 'tc', [{ ticket_id: general.id, quantity: 1 }]);
-      const response = await identify(http().post(CART_PATH), buyer).send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 3 }], coupon: 'NOPE-NOPE' }).expect(400);
+      const response = await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 3 }], coupon: 'NOPE-NOPE' })
+        .expect(400);
       expect(response.body).toEqual({
         code: 'coupon-not-valid',
         message: 'The coupon cannot be used: no coupon has this code.',
@@ -252,7 +265,14 @@ describe('Coupons and access codes (e2e)', () => {
       const coupon = await createCoupon(author, { code: nextCode('TENOFF'), discount_type: 'percent', amount: 10, post_id: event.id });
       const written = await http()
         .post(CART_PATH)
-        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 2 }, { ticket_id: cheap.id, quantity: 3 }], coupon: coupon.code.toLowerCase() })
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: general.id, quantity: 2 },
+            { ticket_id: cheap.id, quantity: 3 },
+          ],
+          coupon: coupon.code.toLowerCase(),
+        })
         .expect(200);
       const buyer = { token: written.headers['x-cart-token'] as string };
       expect(written.body.coupon).toEqual({ code: coupon.code, discount_type: 'percent', amount: '10' });
@@ -268,16 +288,25 @@ describe('Coupons and access codes (e2e)', () => {
       expect(placed.body).toMatchObject({ status: 'pending', total: '45.12', coupon: coupon.code, discount: '5.03' });
       const attendees = placed.body.attendees as Array<Record<string, any>>;
       expect(attendees).toHaveLength(5);
-      expect(attendees.filter((item) => item.ticket_id === general.id).map((item) => [item.coupon, item.discount, item.payment.price])).toEqual([
+      expect(
+        attendees.filter((item) => item.ticket_id === general.id).map((item) => [item.coupon, item.discount, item.payment.price]),
+      ).toEqual([
         [coupon.code, '2.50', '22.5'],
         [coupon.code, '2.50', '22.5'],
       ]);
       expect(await usesOf(coupon.id)).toBe(5);
       const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: placed.body.id });
-      expect({ total: order.total, discount: order.discount, uses: order.couponUses }).toEqual({ total: '45.12', discount: '5.03', uses: 5 });
+      expect({ total: order.total, discount: order.discount, uses: order.couponUses }).toEqual({
+        total: '45.12',
+        discount: '5.03',
+        uses: 5,
+      });
       const again = await identify(http().get(`${ORDERS_PATH}/${placed.body.id}`), buyer).expect(200);
       expect(again.body).toMatchObject({ coupon: coupon.code, discount: '5.03' });
-      const attendee = await http().get(`/cal/tickets/v1/attendees/${attendees[0].id}`).set('Authorization', author.authorization).expect(200);
+      const attendee = await http()
+        .get(`/cal/tickets/v1/attendees/${attendees[0].id}`)
+        .set('Authorization', author.authorization)
+        .expect(200);
       expect(attendee.body).toMatchObject({ coupon: coupon.code, discount: expect.any(String) });
 
       const refused = await http().delete(`${COUPONS}/${coupon.id}`).set('Authorization', author.authorization).expect(409);
@@ -310,20 +339,37 @@ describe('Coupons and access codes (e2e)', () => {
       expect(after.pending).toBe(before.pending);
       expect(await usesOf(coupon.id)).toBe(0);
       // The lines are still in the cart: fewer units go through.
-      await identify(http().post(CART_PATH), buyer).send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 3 }] }).expect(200);
+      await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 3 }] })
+        .expect(200);
       await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(201);
       expect(await usesOf(coupon.id)).toBe(3);
-      const exhausted = await http().post(CART_PATH).send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 1 }], coupon: coupon.code }).expect(400);
+      const exhausted = await http()
+        .post(CART_PATH)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 1 }], coupon: coupon.code })
+        .expect(400);
       expect(exhausted.body).toMatchObject({ code: 'coupon-not-valid', data: { params: { coupon: 'the coupon has no uses left' } } });
     });
 
     it('applies to the listed tickets only, and a flat amount never below 0 (a free order completes)', async () => {
-      const listed = await createCoupon(author, { code: nextCode(), discount_type: 'flat', amount: '100', post_id: event.id, ticket_ids: [cheap.id] });
+      const listed = await createCoupon(author, {
+        code: nextCode(),
+        discount_type: 'flat',
+        amount: '100',
+        post_id: event.id,
+        ticket_ids: [cheap.id],
+      });
       const buyer = await cartWithCoupon([{ ticket_id: cheap.id, quantity: 2 }], listed.code);
       const free = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(201);
       expect(free.body).toMatchObject({ status: 'completed', total: '0.00', discount: '0.10' });
 
-      const mixed = await cartWithCoupon([{ ticket_id: general.id, quantity: 1 }, { ticket_id: cheap.id, quantity: 1 }], listed.code);
+      const mixed = await cartWithCoupon(
+        [
+          { ticket_id: general.id, quantity: 1 },
+          { ticket_id: cheap.id, quantity: 1 },
+        ],
+        listed.code,
+      );
       const order = await checkout(testApp, mixed, { provider: 'tc', purchaser: PURCHASER }).expect(201);
       expect(order.body).toMatchObject({ total: '25.00', discount: '0.05' });
       const byTicket = new Map((order.body.attendees as Array<Record<string, any>>).map((item) => [item.ticket_id, item]));
@@ -336,7 +382,13 @@ describe('Coupons and access codes (e2e)', () => {
       const secondTicket = await insertTicket(testApp.dataSource, { eventId: secondEvent.id, price: '40.00', capacity: 10 });
       const wide = await createCoupon(author, { code: nextCode(), discount_type: 'percent', amount: 25 });
       expect(wide.post_id).toBeNull();
-      const buyer = await cartWithCoupon([{ ticket_id: secondTicket.id, quantity: 1 }, { ticket_id: otherTicket.id, quantity: 1 }], wide.code);
+      const buyer = await cartWithCoupon(
+        [
+          { ticket_id: secondTicket.id, quantity: 1 },
+          { ticket_id: otherTicket.id, quantity: 1 },
+        ],
+        wide.code,
+      );
       const cart = await identify(http().get(CART_PATH), buyer).expect(200);
       expect(cart.body.tickets).toEqual([
         expect.objectContaining({ ticket_id: otherTicket.id, discount: '0.00', discounted_price: '10.00' }),
@@ -348,12 +400,26 @@ describe('Coupons and access codes (e2e)', () => {
     });
 
     it('honours the validity window on cart writes and again at checkout', async () => {
-      const later = await createCoupon(author, { code: nextCode(), discount_type: 'none', post_id: event.id, starts_at: '2039-01-01 00:00:00' });
-      const early = await http().post(CART_PATH).send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 1 }], coupon: later.code }).expect(400);
+      const later = await createCoupon(author, {
+        code: nextCode(),
+        discount_type: 'none',
+        post_id: event.id,
+        starts_at: '2039-01-01 00:00:00',
+      });
+      const early = await http()
+        .post(CART_PATH)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 1 }], coupon: later.code })
+        .expect(400);
       expect(early.body).toMatchObject({ code: 'coupon-not-valid', data: { reason: 'not-started' } });
 
       const endsSoon = new Date(clock.now().getTime() + 30 * 60_000).toISOString().replace('T', ' ').slice(0, 19);
-      const short = await createCoupon(author, { code: nextCode(), discount_type: 'percent', amount: 10, post_id: event.id, ends_at: endsSoon });
+      const short = await createCoupon(author, {
+        code: nextCode(),
+        discount_type: 'percent',
+        amount: 10,
+        post_id: event.id,
+        ends_at: endsSoon,
+      });
       const buyer = await cartWithCoupon([{ ticket_id: general.id, quantity: 1 }], short.code);
       clock.advanceMinutes(31);
       const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(409);
@@ -407,7 +473,10 @@ describe('Coupons and access codes (e2e)', () => {
       expect(await listedIds('', author)).toContain(hidden.id);
       expect(await listedIds('', editor)).toContain(hidden.id);
       const unknown = await http().get(`${TICKETS}?coupon=NOSUCHCODE`).expect(400);
-      expect(unknown.body).toMatchObject({ code: 'coupon-not-valid', data: { status: 400, params: { coupon: 'no coupon has this code' } } });
+      expect(unknown.body).toMatchObject({
+        code: 'coupon-not-valid',
+        data: { status: 400, params: { coupon: 'no coupon has this code' } },
+      });
 
       const anonymous = await http().get(`${TICKETS}/${hidden.id}`).expect(404);
       expect(anonymous.body.code).toBe('ticket-not-found');
@@ -417,7 +486,10 @@ describe('Coupons and access codes (e2e)', () => {
     });
 
     it('sells it only with the code, checked again at checkout', async () => {
-      const without = await http().post(CART_PATH).send({ provider: 'tc', tickets: [{ ticket_id: hidden.id, quantity: 1 }] }).expect(404);
+      const without = await http()
+        .post(CART_PATH)
+        .send({ provider: 'tc', tickets: [{ ticket_id: hidden.id, quantity: 1 }] })
+        .expect(404);
       expect(without.body.code).toBe('ticket-does-not-exist');
       const wrongCode = await http()
         .post(CART_PATH)
@@ -450,7 +522,13 @@ describe('Coupons and access codes (e2e)', () => {
       for (let round = 1; round <= rounds; round += 1) {
         const roundEvent = await insertEvent(testApp.dataSource, { authorId: author.id });
         const ticket = await insertTicket(testApp.dataSource, { eventId: roundEvent.id, price: '20.00', capacity: 200 });
-        const coupon = await createCoupon(author, { code: nextCode('RUSH'), discount_type: 'percent', amount: 50, post_id: roundEvent.id, max_uses: 10 });
+        const coupon = await createCoupon(author, {
+          code: nextCode('RUSH'),
+          discount_type: 'percent',
+          amount: 50,
+          post_id: roundEvent.id,
+          max_uses: 10,
+        });
         const quantities = Array.from({ length: 50 }, (_, index) => (index % 3 === 0 ? 2 : 1));
         const carts = await Promise.all(
           quantities.map((quantity) =>
@@ -460,7 +538,12 @@ describe('Coupons and access codes (e2e)', () => {
         for (const cart of carts) expect(cart.status).toBe(200);
         const responses: RawResponse[] = await Promise.all(
           carts.map((cart) =>
-            postOnOwnConnection(port, CHECKOUT_PATH, { provider: 'tc', purchaser: PURCHASER }, { 'X-Cart-Token': cart.headers['x-cart-token'] as string }),
+            postOnOwnConnection(
+              port,
+              CHECKOUT_PATH,
+              { provider: 'tc', purchaser: PURCHASER },
+              { 'X-Cart-Token': cart.headers['x-cart-token'] as string },
+            ),
           ),
         );
         const created = responses.filter((response) => response.status === 201);
@@ -469,7 +552,11 @@ describe('Coupons and access codes (e2e)', () => {
         for (const response of refused) expect(response.body).toMatchObject({ code: 'coupon-not-usable', data: { reason: 'used-up' } });
         const unitsWithCoupon = created.reduce((sum, response) => sum + (response.body.attendees as unknown[]).length, 0);
         for (const response of created) expect(response.body.coupon).toBe(coupon.code);
-        expect({ round, atMost10: unitsWithCoupon <= 10, atLeast9: unitsWithCoupon >= 9 }).toEqual({ round, atMost10: true, atLeast9: true });
+        expect({ round, atMost10: unitsWithCoupon <= 10, atLeast9: unitsWithCoupon >= 9 }).toEqual({
+          round,
+          atMost10: true,
+          atLeast9: true,
+        });
         expect(await usesOf(coupon.id)).toBe(unitsWithCoupon);
 
         const orderIds = created.map((response) => response.body.id as number);

@@ -124,10 +124,15 @@ export function toTicketResponse(view: TicketView, context: RequestContext, opti
     cost: formatTicketCost(ticket.price, options.currency),
     cost_details: costDetails(ticket.price, options.currency),
     sale_price_data: isTicketsCommerce ? { enabled: '', sale_price: '', start_date: '', end_date: '' } : [],
-    supports_attendee_information: true,
-    requires_attendee_information: fields.some((field) => field.required),
-    attendee_information_fields: fields,
-    ...(manage ? { hidden_without_coupon: ticket.hiddenWithoutCoupon } : {}),
+    // A ticket without questions keeps the recorded shape of the original without Event Tickets Plus.
+    ...(fields.length === 0
+      ? { supports_attendee_information: false as const }
+      : {
+          supports_attendee_information: true as const,
+          requires_attendee_information: fields.some((field) => field.required),
+          attendee_information_fields: fields,
+        }),
+    ...(manage && ticket.hiddenWithoutCoupon ? { hidden_without_coupon: true } : {}),
     attendees,
     ...(manage && ticket.provider === 'rsvp' ? { rsvp: rsvpReport(view.attendees) } : {}),
     ...(manage ? { checkin: checkinReport(view.attendees) } : {}),

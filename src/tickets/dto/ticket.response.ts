@@ -102,12 +102,17 @@ export class TicketResponse {
     oneOf: [{ $ref: getSchemaPath(TicketSalePriceData) }, { type: 'array', items: {}, maxItems: 0 }],
   })
   sale_price_data: TicketSalePriceData | never[];
-  @ApiProperty({ example: true, description: 'Attendee questions are supported (as the original with Event Tickets Plus)' })
-  supports_attendee_information: true;
-  @ApiProperty({ description: 'Whether some attendee question is required' }) requires_attendee_information: boolean;
-  @ApiProperty({ type: [AttendeeInformationField], description: 'The attendee questions, in order' })
-  attendee_information_fields: AttendeeInformationField[];
-  @ApiPropertyOptional({ description: 'Managers only: listed and sold only with a revealing coupon' }) hidden_without_coupon?: boolean;
+  @ApiProperty({
+    example: true,
+    description: 'true when the ticket asks attendee questions (then with the two fields below, as the original with Event Tickets Plus)',
+  })
+  supports_attendee_information: boolean;
+  @ApiPropertyOptional({ description: 'Tickets with questions: whether some question is required' })
+  requires_attendee_information?: boolean;
+  @ApiPropertyOptional({ type: [AttendeeInformationField], description: 'Tickets with questions: the questions, in order' })
+  attendee_information_fields?: AttendeeInformationField[];
+  @ApiPropertyOptional({ description: 'Managers only, present (true) on tickets listed and sold only with a revealing coupon' })
+  hidden_without_coupon?: boolean;
   @ApiProperty({
     type: [AttendeeResponse],
     description: 'Attendee objects: all for managers; for others the public ones of events that show their list',
