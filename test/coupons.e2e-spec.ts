@@ -70,7 +70,7 @@ describe('Coupons and access codes (e2e)', () => {
   async function cartWithCoupon(lines: Array<{ ticket_id: number; quantity: number }>, coupon: string): Promise<BuyerIdentity> {
     const response = await http().post(CART_PATH).send({ provider: 'tc', tickets: lines, coupon });
     if (response.status !== 200) throw new Error(`cart write failed: ${response.status} ${JSON.stringify(response.body)}`);
-    return { token: response.headers['x-cart-token'] as string };
+    return { token: response.headers['x-cart-token'] };
   }
 
   describe('managing coupons', () => {
@@ -274,7 +274,7 @@ describe('Coupons and access codes (e2e)', () => {
           coupon: coupon.code.toLowerCase(),
         })
         .expect(200);
-      const buyer = { token: written.headers['x-cart-token'] as string };
+      const buyer = { token: written.headers['x-cart-token'] };
       expect(written.body.coupon).toEqual({ code: coupon.code, discount_type: 'percent', amount: '10' });
       expect(written.body.tickets).toEqual([
         expect.objectContaining({ ticket_id: general.id, quantity: 2, price: '25.00', discount: '2.50', discounted_price: '22.50' }),

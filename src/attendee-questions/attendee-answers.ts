@@ -40,55 +40,68 @@ function calendarDate(text: string): Date | null {
 }
 
 type Checked = { value: string | number | string[] } | { reason: string };
+type Checker = (field: AttendeeField, raw: unknown, text: string | null, today: string) => Checked;
+
+function textOf(max: number): Checker {
+  return (_field, _raw, text) => {
+    if (text === null) return { reason: 'must be text' };
+    return text.length > max ? { reason: `must be at most ${max} characters` } : { value: text };
+  };
+}
+
+function checkUrl(text: string | null): Checked {
+  const refused = { reason: 'must be an http or https URL' };
+  if (text === null || text.length > 2048) return refused;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? { value: text } : refused;
+  } catch {
+    return refused;
+  }
+}
+
+function checkDate(field: AttendeeField, text: string | null, today: string): Checked {
+  if (text === null || !calendarDate(text)) return { reason: 'must be a date (YYYY-MM-DD)' };
+  if (field.type === 'birth_date' && text > today) return { reason: 'must not be in the future' };
+  return { value: text };
+}
+
+function checkChoices(field: AttendeeField, raw: unknown): Checked {
+  const list: unknown[] = Array.isArray(raw) ? raw : [raw];
+  const chosen = list.map((item) => (typeof item === 'string' ? item.trim() : item));
+  if (chosen.some((item) => typeof item !== 'string' || !field.options.includes(item)))
+    return { reason: `must be a list of ${field.options.join(', ')}` };
+  // In the order of the options, each once.
+  return { value: field.options.filter((option) => chosen.includes(option)) };
+}
+
+const CHECKERS: Record<AttendeeField['type'], Checker> = {
+  text: textOf(MAX_TEXT),
+  textarea: textOf(MAX_TEXTAREA),
+  email: (_field, _raw, text) =>
+    text !== null && text.length <= 254 && EMAIL.test(text) ? { value: text } : { reason: 'must be an email address' },
+  telephone: (_field, _raw, text) =>
+    text !== null && TELEPHONE.test(text) && (text.match(/\d/g) ?? []).length >= 3
+      ? { value: text }
+      : { reason: 'must be a telephone number' },
+  url: (_field, _raw, text) => checkUrl(text),
+  number: (_field, raw, text) => {
+    if (typeof raw === 'number') return Number.isFinite(raw) ? { value: raw } : { reason: 'must be a number' };
+    return text !== null && NUMBER.test(text) ? { value: Number(text) } : { reason: 'must be a number' };
+  },
+  date: (field, _raw, text, today) => checkDate(field, text, today),
+  birth_date: (field, _raw, text, today) => checkDate(field, text, today),
+  select: (field, _raw, text) =>
+    text !== null && field.options.includes(text) ? { value: text } : { reason: `must be one of ${field.options.join(', ')}` },
+  radio: (field, _raw, text) =>
+    text !== null && field.options.includes(text) ? { value: text } : { reason: `must be one of ${field.options.join(', ')}` },
+  checkbox: (field, raw) => checkChoices(field, raw),
+};
 
 function checkValue(field: AttendeeField, raw: unknown, today: string): Checked {
-  const text = typeof raw === 'string' ? raw.trim() : null;
-  switch (field.type) {
-    case 'text':
-    case 'textarea': {
-      const max = field.type === 'text' ? MAX_TEXT : MAX_TEXTAREA;
-      if (text === null) return { reason: 'must be text' };
-      return text.length > max ? { reason: `must be at most ${max} characters` } : { value: text };
-    }
-    case 'email':
-      return text !== null && text.length <= 254 && EMAIL.test(text) ? { value: text } : { reason: 'must be an email address' };
-    case 'telephone':
-      return text !== null && TELEPHONE.test(text) && (text.match(/\d/g) ?? []).length >= 3
-        ? { value: text }
-        : { reason: 'must be a telephone number' };
-    case 'url': {
-      if (text === null || text.length > 2048) return { reason: 'must be an http or https URL' };
-      try {
-        const url = new URL(text);
-        return url.protocol === 'http:' || url.protocol === 'https:' ? { value: text } : { reason: 'must be an http or https URL' };
-      } catch {
-        return { reason: 'must be an http or https URL' };
-      }
-    }
-    case 'number': {
-      if (typeof raw === 'number') return Number.isFinite(raw) ? { value: raw } : { reason: 'must be a number' };
-      return text !== null && NUMBER.test(text) ? { value: Number(text) } : { reason: 'must be a number' };
-    }
-    case 'date':
-    case 'birth_date': {
-      if (text === null || !calendarDate(text)) return { reason: 'must be a date (YYYY-MM-DD)' };
-      if (field.type === 'birth_date' && text > today) return { reason: 'must not be in the future' };
-      return { value: text };
-    }
-    case 'select':
-    case 'radio':
-      return text !== null && field.options.includes(text) ? { value: text } : { reason: `must be one of ${field.options.join(', ')}` };
-    case 'checkbox': {
-      const list = Array.isArray(raw) ? raw : [raw];
-      const chosen = list.map((item) => (typeof item === 'string' ? item.trim() : item));
-      if (chosen.some((item) => typeof item !== 'string' || !field.options.includes(item)))
-        return { reason: `must be a list of ${field.options.join(', ')}` };
-      // In the order of the options, each once.
-      return { value: field.options.filter((option) => chosen.includes(option)) };
-    }
-    default:
-      return { reason: 'has an unknown type' };
-  }
+  const checker = CHECKERS[field.type] as Checker | undefined;
+  if (!checker) return { reason: 'has an unknown type' };
+  return checker(field, raw, typeof raw === 'string' ? raw.trim() : null, today);
 }
 
 /** `today` is the current date (YYYY-MM-DD) for birth dates. */

@@ -59,12 +59,84 @@ function readBoolean(value: unknown): boolean | null {
 
 /** A list sent as an array, or as an object with numeric keys (form fields `x[0][label]`). */
 function asList(value: unknown): unknown[] | null {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.every(([key]) => /^\d+$/.test(key))) return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, item]) => item);
   }
   return null;
+}
+
+type Reasons = Record<string, string>;
+
+function readType(input: Record<string, unknown>, at: (key: string) => string, reasons: Reasons): AttendeeFieldType {
+  const type = input.type;
+  if (typeof type !== 'string' || !(ATTENDEE_FIELD_TYPES as readonly string[]).includes(type)) {
+    reasons[at('type')] = `type must be one of ${ATTENDEE_FIELD_TYPES.join(', ')}`;
+  }
+  return type as AttendeeFieldType;
+}
+
+function readSlug(
+  input: Record<string, unknown>,
+  label: string,
+  slugs: Set<string>,
+  at: (key: string) => string,
+  reasons: Reasons,
+): string {
+  const derived = input.slug === undefined || input.slug === null || input.slug === '';
+  const slug = derived ? slugFromLabel(label) : input.slug;
+  // An empty label has its own error; the slug made from it says nothing more.
+  if (derived && label === '') return '';
+  if (typeof slug !== 'string' || !SLUG.test(slug)) {
+    reasons[at('slug')] = 'slug must be 1 to 64 lower-case letters, digits, "-" or "_"';
+    return '';
+  }
+  if (slugs.has(slug)) reasons[at('slug')] = `slug ${slug} is used by another field of this ticket`;
+  slugs.add(slug);
+  return slug;
+}
+
+function readOptions(input: Record<string, unknown>, type: AttendeeFieldType, at: (key: string) => string, reasons: Reasons): string[] {
+  const options = input.options === undefined || input.options === null || input.options === '' ? [] : asList(input.options);
+  const clean = (options ?? []).map((option) => (typeof option === 'string' ? option.trim() : option));
+  const isChoice = CHOICE_TYPES.includes(type);
+  const valid =
+    options !== null &&
+    clean.every((option) => typeof option === 'string' && option !== '' && option.length <= MAX_OPTION) &&
+    clean.length <= MAX_OPTIONS &&
+    new Set(clean).size === clean.length;
+  if (!valid) reasons[at('options')] = `options must be a list of at most ${MAX_OPTIONS} different texts`;
+  else if (isChoice && clean.length === 0) reasons[at('options')] = `a ${String(type)} field needs options`;
+  else if (!isChoice && clean.length > 0 && ATTENDEE_FIELD_TYPES.includes(type))
+    reasons[at('options')] = `a ${type} field takes no options`;
+  return clean as string[];
+}
+
+function readField(item: unknown, at: (key: string) => string, slugs: Set<string>, reasons: Reasons): AttendeeField | null {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    reasons[at('').slice(0, -2)] = 'each field must be an object';
+    return null;
+  }
+  const input = item as Record<string, unknown>;
+  const type = readType(input, at, reasons);
+  const label = typeof input.label === 'string' ? input.label.trim() : '';
+  if (label === '' || label.length > MAX_LABEL) reasons[at('label')] = `label must be text of 1 to ${MAX_LABEL} characters`;
+  const slug = readSlug(input, label, slugs, at, reasons);
+  const required = readBoolean(input.required);
+  if (required === null) reasons[at('required')] = 'required must be a boolean';
+  const description = input.description ?? '';
+  if (typeof description !== 'string' || description.length > MAX_DESCRIPTION)
+    reasons[at('description')] = `description must be text of at most ${MAX_DESCRIPTION} characters`;
+  const options = readOptions(input, type, at, reasons);
+  return {
+    type,
+    label,
+    slug,
+    required: required ?? false,
+    options,
+    description: typeof description === 'string' ? description.trim() : '',
+  };
 }
 
 /**
@@ -73,10 +145,10 @@ function asList(value: unknown): unknown[] | null {
  */
 export function parseAttendeeFields(raw: unknown, name = 'attendee_information_fields'): AttendeeField[] {
   if (raw === null || raw === '') return [];
-  let value = raw;
+  let value: unknown = raw;
   if (typeof raw === 'string') {
     try {
-      value = JSON.parse(raw);
+      value = JSON.parse(raw) as unknown;
     } catch {
       throw invalidParams({ [name]: `${name} must be a list of fields (JSON)` });
     }
@@ -84,61 +156,9 @@ export function parseAttendeeFields(raw: unknown, name = 'attendee_information_f
   const list = asList(value);
   if (!list) throw invalidParams({ [name]: `${name} must be a list of fields` });
   if (list.length > MAX_FIELDS) throw invalidParams({ [name]: `${name} may hold at most ${MAX_FIELDS} fields` });
-  const reasons: Record<string, string> = {};
-  const fields: AttendeeField[] = [];
+  const reasons: Reasons = {};
   const slugs = new Set<string>();
-  list.forEach((item, index) => {
-    const at = (key: string) => `${name}[${index}][${key}]`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      reasons[`${name}[${index}]`] = 'each field must be an object';
-      return;
-    }
-    const input = item as Record<string, unknown>;
-    const type = input.type;
-    if (typeof type !== 'string' || !(ATTENDEE_FIELD_TYPES as readonly string[]).includes(type)) {
-      reasons[at('type')] = `type must be one of ${ATTENDEE_FIELD_TYPES.join(', ')}`;
-    }
-    const label = typeof input.label === 'string' ? input.label.trim() : '';
-    if (label === '' || label.length > MAX_LABEL) reasons[at('label')] = `label must be text of 1 to ${MAX_LABEL} characters`;
-    const slug = input.slug === undefined || input.slug === null || input.slug === '' ? slugFromLabel(label) : input.slug;
-    const derived = input.slug === undefined || input.slug === null || input.slug === '';
-    if (derived && label === '') {
-      // The label's own error says it all.
-    } else if (typeof slug !== 'string' || !SLUG.test(slug)) {
-      reasons[at('slug')] = 'slug must be 1 to 64 lower-case letters, digits, "-" or "_"';
-    } else if (slugs.has(slug)) {
-      reasons[at('slug')] = `slug ${slug} is used by another field of this ticket`;
-    }
-    const required = readBoolean(input.required);
-    if (required === null) reasons[at('required')] = 'required must be a boolean';
-    const description = input.description === undefined || input.description === null ? '' : input.description;
-    if (typeof description !== 'string' || description.length > MAX_DESCRIPTION)
-      reasons[at('description')] = `description must be text of at most ${MAX_DESCRIPTION} characters`;
-    const options = input.options === undefined || input.options === null || input.options === '' ? [] : asList(input.options);
-    const isChoice = CHOICE_TYPES.includes(type as AttendeeFieldType);
-    const cleanOptions = (options ?? []).map((option) => (typeof option === 'string' ? option.trim() : option));
-    if (
-      !options ||
-      cleanOptions.some((option) => typeof option !== 'string' || option === '' || option.length > MAX_OPTION) ||
-      cleanOptions.length > MAX_OPTIONS ||
-      new Set(cleanOptions).size !== cleanOptions.length
-    ) {
-      reasons[at('options')] = `options must be a list of at most ${MAX_OPTIONS} different texts`;
-    } else if (isChoice && cleanOptions.length === 0) {
-      reasons[at('options')] = `a ${String(type)} field needs options`;
-    } else if (!isChoice && cleanOptions.length > 0) {
-      reasons[at('options')] = `a ${String(type)} field takes no options`;
-    }
-    if (typeof slug === 'string') slugs.add(slug);
-    fields.push({
-      type: type as AttendeeFieldType,
-      label,
-      slug: slug as string,
-      required: required ?? false,
-      options: cleanOptions as string[],
-      description: typeof description === 'string' ? description.trim() : '',
-    });
-  });
+  const fields = list.flatMap((item, index) => readField(item, (key) => `${name}[${index}][${key}]`, slugs, reasons) ?? []);
   if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
   return fields;
 }

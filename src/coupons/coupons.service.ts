@@ -130,22 +130,7 @@ export class CouponsService {
       const changes: Partial<Coupon> = { discountType: terms.discountType, amount: terms.amount, updatedAt: this.clock.now() };
       if (window.startsAt !== undefined) changes.startsAt = window.startsAt;
       if (window.endsAt !== undefined) changes.endsAt = window.endsAt;
-      if (input.post_id !== undefined) {
-        const eventId = input.post_id === null || input.post_id === '' ? null : input.post_id;
-        const event = eventId === null ? null : await this.eventOrFail(manager, eventId);
-        if (event && !canManageEvent(context.user, event)) throw couponForbidden();
-        changes.eventId = eventId;
-      }
-      if (input.ticket_ids !== undefined) {
-        const ids = [...new Set(input.ticket_ids)];
-        changes.ticketIds = ids.length ? JSON.stringify(ids) : null;
-      }
-      const scope: CouponScope = {
-        eventId: changes.eventId === undefined ? coupon.eventId : changes.eventId,
-        authorId: coupon.authorId,
-        ticketIds: couponTicketIds({ ticketIds: changes.ticketIds === undefined ? coupon.ticketIds : changes.ticketIds }),
-      };
-      if (input.post_id !== undefined || input.ticket_ids !== undefined) await this.assertTicketsInScope(manager, scope);
+      Object.assign(changes, await this.scopeChanges(manager, coupon, input, context));
       if (input.max_uses !== undefined) changes.maxUses = input.max_uses === null || input.max_uses === '' ? null : input.max_uses;
       if (input.reveals_hidden !== undefined) changes.revealsHidden = input.reveals_hidden;
       if (input.code !== undefined && input.code !== coupon.code) {
@@ -247,6 +232,33 @@ export class CouponsService {
 
   // ---------------------------------------------------------------- helpers
 
+  /** The event and ticket list an update sets, checked against each other and the caller's rights. */
+  private async scopeChanges(
+    manager: EntityManager,
+    coupon: Coupon,
+    input: UpdateCouponDto,
+    context: SignedInContext,
+  ): Promise<Pick<Partial<Coupon>, 'eventId' | 'ticketIds'>> {
+    const changes: Pick<Partial<Coupon>, 'eventId' | 'ticketIds'> = {};
+    if (input.post_id !== undefined) {
+      const eventId = input.post_id === null || input.post_id === '' ? null : input.post_id;
+      const event = eventId === null ? null : await this.eventOrFail(manager, eventId);
+      if (event && !canManageEvent(context.user, event)) throw couponForbidden();
+      changes.eventId = eventId;
+    }
+    if (input.ticket_ids !== undefined) {
+      const ids = [...new Set(input.ticket_ids)];
+      changes.ticketIds = ids.length ? JSON.stringify(ids) : null;
+    }
+    if (input.post_id === undefined && input.ticket_ids === undefined) return changes;
+    await this.assertTicketsInScope(manager, {
+      eventId: changes.eventId === undefined ? coupon.eventId : changes.eventId,
+      authorId: coupon.authorId,
+      ticketIds: couponTicketIds({ ticketIds: changes.ticketIds === undefined ? coupon.ticketIds : changes.ticketIds }),
+    });
+    return changes;
+  }
+
   private async findManaged(manager: EntityManager, id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
     const query = manager.createQueryBuilder(Coupon, 'coupon').where('coupon.id = :id', { id });
     if (lock && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
@@ -313,7 +325,7 @@ function readTerms(discountType: DiscountType, raw: unknown, sent: boolean): { d
   } else if (amount === null || amount < 1 || amount > MAX_FLAT_CENTS) {
     throw invalidParam('amount', 'amount must be a positive decimal with two decimals at most');
   }
-  return { discountType, amount: amount as number };
+  return { discountType, amount: amount };
 }
 
 /** starts_at / ends_at in the site time zone; undefined when not sent, null when cleared. */
