@@ -376,6 +376,13 @@ describe('Coupons and access codes (e2e)', () => {
       expect(byTicket.get(general.id)?.coupon).toBeUndefined();
       expect(byTicket.get(cheap.id)?.coupon).toBe(listed.code);
       expect(await usesOf(listed.id)).toBe(3);
+
+      // A code that covers nothing of the order is not used by it.
+      const uncovered = await cartWithCoupon([{ ticket_id: general.id, quantity: 1 }], listed.code);
+      const plainOrder = await checkout(testApp, uncovered, { provider: 'tc', purchaser: PURCHASER }).expect(201);
+      expect(plainOrder.body.total).toBe('25.00');
+      expect(plainOrder.body).not.toHaveProperty('coupon');
+      expect(await usesOf(listed.id)).toBe(3);
     });
 
     it("applies a coupon without an event to all of its author's events, and to no one else's", async () => {

@@ -203,6 +203,8 @@ export class CouponsService {
     const hidden = lines.find((line) => line.hidden && !(coupon.revealsHidden && covered.has(line.ticketId)));
     if (hidden) throw couponUnusable('hidden-ticket', hidden.ticketId);
     const discounts = lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon);
+    // A code that covers nothing of this order is not used by it: no check, no use taken.
+    if (discounts.units === 0) return null;
     const problem = couponProblem(coupon, this.clock.now(), discounts.units);
     if (problem) throw couponUnusable(problem);
     return { coupon, discounts };

@@ -157,9 +157,10 @@ export class OrdersService {
       .where('id = :orderId AND status = :pending AND expires_at <= :now', { orderId, pending: 'pending', now })
       .execute();
     if (!expired.affected) return false;
+    // The coupon row before the capacity counters, in the order checkout locks them.
+    await this.coupons.giveBackUses(manager, orderId);
     await this.releaseHeld(manager, orderId, 'pending');
     await this.setAttendeeStatus(manager, orderId, 'expired');
-    await this.coupons.giveBackUses(manager, orderId);
     return true;
   }
 
@@ -203,9 +204,10 @@ export class OrdersService {
       await this.setAttendeeStatus(manager, order.id, 'completed');
     } else {
       const count = heldCount(order.status) as CapacityCount;
+      // The coupon row before the capacity counters, in the order checkout locks them.
+      if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
       await this.releaseHeld(manager, order.id, count);
       await this.setAttendeeStatus(manager, order.id, target);
-      if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
     }
     await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
     return { kind: 'done', unitsSold };
