@@ -4,6 +4,8 @@ import { In } from 'typeorm';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { CLOCK } from '../src/common/clock';
 import { Coupon } from '../src/coupons/coupon.entity';
+import { CreateCoupons1765010000000 } from '../src/database/migrations/1765010000000-CreateCoupons';
+import { AttendeeInformationFields1765010000001 } from '../src/database/migrations/1765010000001-AttendeeInformationFields';
 import type { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
@@ -514,6 +516,33 @@ describe('Coupons and access codes (e2e)', () => {
       expect(order.body).toMatchObject({ total: '80.00', coupon: vip.code, discount: '0.00' });
       expect(await usesOf(vip.id)).toBe(1);
     });
+  });
+
+  it('reverts its migrations and applies them again, keeping the tables’ triggers', async () => {
+    const runner = testApp.dataSource.createQueryRunner();
+    const triggerCount = async () =>
+      (
+        (await runner.query(
+          testApp.dataSource.options.type === 'mysql'
+            ? 'SELECT TRIGGER_NAME AS name FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()'
+            : "SELECT name FROM sqlite_master WHERE type = 'trigger'",
+        )) as unknown[]
+      ).length;
+    const before = await triggerCount();
+    const migrations = [new CreateCoupons1765010000000(), new AttendeeInformationFields1765010000001()];
+    try {
+      await migrations[1].down(runner);
+      await migrations[0].down(runner);
+      expect(await runner.hasTable('coupons')).toBe(false);
+      expect(await runner.hasColumn('tickets', 'hidden_without_coupon')).toBe(false);
+      expect(await triggerCount()).toBe(before);
+    } finally {
+      if (!(await runner.hasTable('coupons'))) await migrations[0].up(runner);
+      if (!(await runner.hasColumn('tickets', 'attendee_information_fields'))) await migrations[1].up(runner);
+      await runner.release();
+    }
+    expect(await triggerCount()).toBe(before);
+    await createCoupon(author, { code: nextCode(), discount_type: 'none', post_id: event.id });
   });
 
   describe('concurrency', () => {
