@@ -530,6 +530,7 @@ describe('Coupons and access codes (e2e)', () => {
       ).length;
     const before = await triggerCount();
     const migrations = [new CreateCoupons1765010000000(), new AttendeeInformationFields1765010000001()];
+    let after: number;
     try {
       await migrations[1].down(runner);
       await migrations[0].down(runner);
@@ -539,9 +540,10 @@ describe('Coupons and access codes (e2e)', () => {
     } finally {
       if (!(await runner.hasTable('coupons'))) await migrations[0].up(runner);
       if (!(await runner.hasColumn('tickets', 'attendee_information_fields'))) await migrations[1].up(runner);
+      after = await triggerCount();
       await runner.release();
     }
-    expect(await triggerCount()).toBe(before);
+    expect(after).toBe(before);
     await createCoupon(author, { code: nextCode(), discount_type: 'none', post_id: event.id });
   });
 
