@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AttendeeQuestionsModule } from './attendee-questions/attendee-questions.module';
 import { AttendeesModule } from './attendees/attendees.module';
 import { AuthModule } from './auth/auth.module';
 import { CartModule } from './cart/cart.module';
 import { CategoriesModule } from './categories/categories.module';
+import { CouponsModule } from './coupons/coupons.module';
 import { CommonModule } from './common/common.module';
 import { LoggingModule } from './common/logging.module';
 import { SecurityModule } from './common/security/security.module';
@@ -47,6 +49,8 @@ import { WaitlistModule } from './waitlist/waitlist.module';
     AttendeesModule,
     CartModule,
     OrdersModule,
+    CouponsModule,
+    AttendeeQuestionsModule,
     EmailsModule,
     WebhooksModule,
     WaitlistModule,

@@ -108,6 +108,9 @@ describe('Attendees (e2e)', () => {
         price: '25.00',
         name: 'General Admission',
         iac: 'optional',
+        attendeeInformationFields: JSON.stringify([
+          { type: 'text', label: 'Company', slug: 'company', required: false, options: [], description: '' },
+        ]),
         sku: 'GA-1',
         saleStartUtc: new Date('2026-10-31T23:30:00Z'),
         saleEndUtc: new Date('2027-01-15T09:00:00Z'),

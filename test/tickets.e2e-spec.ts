@@ -894,7 +894,7 @@ describe('Tickets (e2e)', () => {
       expect(Object.keys(doc.paths['/tickets'])).toEqual(['get', 'post']);
       expect(Object.keys(doc.paths['/tickets/{id}'])).toEqual(['get', 'post', 'put', 'patch', 'delete']);
       const listParameters = doc.paths['/tickets'].get.parameters.map((parameter: { name: string }) => parameter.name);
-      expect(listParameters).toHaveLength(26);
+      expect(listParameters).toHaveLength(27);
       expect(Object.keys(doc.paths['/tickets'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403']));
       expect(Object.keys(doc.paths['/tickets/{id}'].delete.responses)).toEqual(
         expect.arrayContaining(['200', '400', '401', '403', '404', '409']),

@@ -75,6 +75,13 @@ export class Attendee {
   @Column({ name: 'checkin_user_id', type: 'int', nullable: true })
   checkinUserId: number | null;
 
+  /** The coupon this unit was bought with (src/coupons), and what it took off the price. */
+  @Column({ name: 'coupon_code', type: 'varchar', length: 64, nullable: true })
+  couponCode: string | null;
+
+  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
+  discount: string;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 

@@ -44,6 +44,8 @@ function attendee(overrides: Partial<Attendee> = {}): Attendee {
     checkedInAt: null,
     checkinSource: null,
     checkinUserId: null,
+    couponCode: null,
+    discount: '0.00',
     createdAt: new Date('2026-11-21T22:42:48Z'),
     updatedAt: new Date('2026-11-21T22:42:49Z'),
     ...overrides,

@@ -77,6 +77,17 @@ function checkinDetails(attendee: Attendee, context: RequestContext): false | Ch
   };
 }
 
+/** The stored registration answers when they are an object of answers by field slug. */
+export function storedInformation(meta: string | null): Record<string, unknown> | null {
+  if (meta === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(meta);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The attendee object for `context.user`; `options.manage` adds the manager-only keys. */
 export function toAttendeeResponse(
   attendee: Attendee,
@@ -125,5 +136,11 @@ export function toAttendeeResponse(
       date_details: dateDetails(created),
     };
   }
+  if (attendee.couponCode) {
+    response.coupon = attendee.couponCode;
+    response.discount = attendee.discount;
+  }
+  const information = storedInformation(attendee.meta);
+  if (information) response.information = information;
   return response;
 }

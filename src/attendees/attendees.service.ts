@@ -349,10 +349,10 @@ export class AttendeesService {
         .subQuery()
         .select('information_ticket.id')
         .from(Ticket, 'information_ticket')
-        .where('information_ticket.iac <> :noInformation')
+        .where('information_ticket.attendeeInformationFields IS NOT NULL')
         .getQuery();
       const operator = query.attendee_information_available ? 'IN' : 'NOT IN';
-      builder.andWhere(`attendee.ticketId ${operator} ${tickets}`, { noInformation: 'none' });
+      builder.andWhere(`attendee.ticketId ${operator} ${tickets}`);
     }
   }
 

@@ -22,6 +22,10 @@ export class Cart {
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 
+  /** The coupon the buyer entered (src/coupons), checked again at checkout. */
+  @Column({ name: 'coupon_id', type: 'int', nullable: true })
+  couponId: number | null;
+
   /** Last write; carts idle for 24 hours are expired. */
   @UpdateDateColumn({ name: 'updated_at', type: 'datetime', precision: 3 })
   updatedAt: Date;

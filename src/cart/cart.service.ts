@@ -6,9 +6,14 @@ import { CLOCK, Clock } from '../common/clock';
 import { insertedId } from '../common/database/inserted-id';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
+import { moneyToCents } from '../common/money';
 import type { RequestContext } from '../auth/request-context';
 import { toList } from '../common/http/transforms';
 import { appConfig } from '../config/app.config';
+import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
+import type { Coupon } from '../coupons/coupon.entity';
+import { toAppliedCoupon } from '../coupons/coupons.mapper';
+import { CouponsService } from '../coupons/coupons.service';
 import { Event } from '../events/event.entity';
 import { CapacityService } from '../tickets/capacity.service';
 import type { PoolCounts } from '../tickets/capacity';
@@ -20,7 +25,7 @@ import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { Cart, CartItem } from './cart.entity';
 import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
 import { Buyer, idleCutoff, issueCartToken } from './cart-identity';
-import { CartLineView, toCartResponse } from './cart.mapper';
+import { CartCouponView, CartLineView, toCartResponse } from './cart.mapper';
 import type { CartResponse } from './dto/cart.response';
 import { normalizeProvider } from './cart-providers';
 import { GetCartQuery } from './dto/get-cart.query';
@@ -48,6 +53,7 @@ interface RawCartLine {
   meta: string | null;
   eventId: number | string;
   iac: string;
+  price: string | number;
 }
 
 function toBooleanColumn(value: boolean | number | string): boolean {
@@ -96,6 +102,7 @@ function applyLines(existing: CartLineView[], lines: CartTicketLineDto[], ticket
       meta: before?.meta ?? null,
       eventId: ticket.eventId,
       iac: ticket.iac,
+      price: ticket.price,
     });
   }
   return resulting;
@@ -113,6 +120,8 @@ export class CartService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly waitlistOffers: WaitlistOffersService,
+    private readonly coupons: CouponsService,
+    private readonly questions: AttendeeQuestionsService,
   ) {}
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
@@ -124,7 +133,8 @@ export class CartService {
     const providers = query.provider === undefined ? undefined : this.providerFilter(query.provider);
     const cart = await this.findLiveCart(manager, buyer);
     const lines = cart && providers?.length !== 0 ? await this.loadLines(manager, cart.id, { providers, eventId: query.post_id }) : [];
-    return toCartResponse(lines, query.post_id, context);
+    const coupon = cart?.couponId ? await this.coupons.findById(manager, cart.couponId) : null;
+    return toCartResponse(lines, query.post_id, context, coupon ? await this.couponView(manager, coupon, lines) : null);
   }
 
   async update(buyer: Buyer, body: UpdateCartDto, context: RequestContext): Promise<CartWriteResult> {
@@ -144,9 +154,14 @@ export class CartService {
       }
       const tickets = new Map([...states].map(([id, state]) => [id, state.ticket]));
       this.checkProviders(lines, provider, tickets);
+      this.questions.checkCartMeta(metaEntries, tickets);
       if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
+      // Looked up only when the write names one: a cart without a coupon costs no statement more.
+      const enteredCoupon = await this.enteredCoupon(manager, body.coupon);
 
       const { cart, token, fresh } = await this.openCart(manager, buyer, now);
+      const coupon = enteredCoupon !== undefined ? enteredCoupon : await this.storedCoupon(manager, fresh ? null : cart.couponId);
+      await this.checkHiddenTickets(manager, lines, tickets, coupon);
       const resulting = applyLines(fresh ? [] : await this.loadLines(manager, cart.id, {}), lines, tickets);
       const quantities = new Map(
         [...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]),
@@ -160,7 +175,14 @@ export class CartService {
       await this.saveLines(manager, cart.id, lines, tickets);
       await this.saveMeta(manager, cart.id, metaEntries);
       await this.waitlistOffers.attachToCart(manager, cart.id, body.waitlist_offer);
-      if (!fresh && now.getTime() - cart.updatedAt.getTime() >= CART_TOUCH_INTERVAL_MS) {
+      if (enteredCoupon !== undefined) {
+        await manager
+          .createQueryBuilder()
+          .update(Cart)
+          .set({ couponId: enteredCoupon?.id ?? null, updatedAt: now })
+          .where('id = :id', { id: cart.id })
+          .execute();
+      } else if (!fresh && now.getTime() - cart.updatedAt.getTime() >= CART_TOUCH_INTERVAL_MS) {
         await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
       }
       for (const entry of metaEntries) {
@@ -170,8 +192,55 @@ export class CartService {
       const view = [...resulting.values()]
         .filter((line) => line.provider === provider && (body.post_id === undefined || line.eventId === body.post_id))
         .sort((a, b) => a.ticketId - b.ticketId);
-      return { cart: toCartResponse(view, body.post_id, context), token };
+      return { cart: toCartResponse(view, body.post_id, context, coupon ? await this.couponView(manager, coupon, view) : null), token };
     });
+  }
+
+  // ---------------------------------------------------------------- coupons (src/coupons)
+
+  /** The coupon a write names: undefined when it names none, null when it removes it (`""` or null). */
+  private async enteredCoupon(manager: EntityManager, code: string | null | undefined): Promise<Coupon | null | undefined> {
+    if (code === undefined) return undefined;
+    if (code === null || code.trim() === '') return null;
+    return this.coupons.usableByCode(manager, code.trim());
+  }
+
+  private async storedCoupon(manager: EntityManager, couponId: number | null | undefined): Promise<Coupon | null> {
+    return couponId ? this.coupons.findById(manager, couponId) : null;
+  }
+
+  /** Tickets flagged `hidden_without_coupon` exist, for a cart, only with a code that reveals them. */
+  private async checkHiddenTickets(
+    manager: EntityManager,
+    lines: CartTicketLineDto[],
+    tickets: Map<number, Ticket>,
+    coupon: Coupon | null,
+  ): Promise<void> {
+    const hidden = lines.filter((line) => line.quantity > 0 && tickets.get(line.ticket_id)?.hiddenWithoutCoupon);
+    if (hidden.length === 0) return;
+    const revealed =
+      coupon?.revealsHidden === true
+        ? await this.coupons.coveredTickets(
+            manager,
+            coupon,
+            hidden.map((line) => line.ticket_id),
+          )
+        : new Set<number>();
+    const refused = hidden.find((line) => !revealed.has(line.ticket_id));
+    if (refused) throw ticketDoesNotExist(refused.ticket_id);
+  }
+
+  private async couponView(manager: EntityManager, coupon: Coupon, lines: CartLineView[]): Promise<CartCouponView> {
+    const discounts = await this.coupons.cartDiscounts(
+      manager,
+      coupon,
+      lines.map((line) => ({
+        ticketId: line.ticketId,
+        quantity: line.quantity,
+        priceCents: line.provider === 'rsvp' ? 0 : (moneyToCents(String(line.price)) ?? 0),
+      })),
+    );
+    return { coupon: toAppliedCoupon(coupon), perUnit: discounts.perUnit };
   }
 
   /** The buyer's cart unless it has none or it has been idle too long (an expired cart reads as empty). */
@@ -186,17 +255,29 @@ export class CartService {
    * cart. A checkout reads nothing else of the cart.
    */
   async lockLiveLines(manager: EntityManager, buyer: Buyer, provider: TicketProvider): Promise<CartItem[]> {
+    return (await this.lockLiveCart(manager, buyer, provider)).items;
+  }
+
+  /** `lockLiveLines` with the cart's coupon (src/coupons), read by the same statement. */
+  async lockLiveCart(
+    manager: EntityManager,
+    buyer: Buyer,
+    provider: TicketProvider,
+  ): Promise<{ items: CartItem[]; couponId: number | null }> {
     const owner = buyer.kind === 'user' ? { column: 'cart.userId', value: buyer.userId } : { column: 'cart.token', value: buyer.token };
-    if (owner.value === undefined || owner.value === null) return [];
+    if (owner.value === undefined || owner.value === null) return { items: [], couponId: null };
     const query = manager
       .createQueryBuilder(CartItem, 'item')
       .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
       .where(`${owner.column} = :owner`, { owner: owner.value })
       .andWhere('cart.updatedAt > :idleCutoff', { idleCutoff: idleCutoff(this.clock.now()) })
       .andWhere('item.provider = :provider', { provider })
+      .addSelect('cart.couponId', 'cart_coupon_id')
       .orderBy('item.ticketId', 'ASC');
     if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
-    return query.getMany();
+    const { entities, raw } = await query.getRawAndEntities<{ cart_coupon_id: number | string | null }>();
+    const couponId = raw[0]?.cart_coupon_id;
+    return { items: entities, couponId: couponId === null || couponId === undefined ? null : Number(couponId) };
   }
 
   /** Removes the checked-out lines; false when some were already gone (a concurrent checkout took them). */
@@ -383,7 +464,7 @@ export class CartService {
       await manager
         .createQueryBuilder()
         .update(Cart)
-        .set({ meta: null, createdAt: now, updatedAt: now })
+        .set({ meta: null, couponId: null, createdAt: now, updatedAt: now })
         .where('id = :id', { id: cart.id })
         .execute();
       fresh = true;
@@ -478,6 +559,7 @@ export class CartService {
       .addSelect('item.meta', 'meta')
       .addSelect('ticket.eventId', 'eventId')
       .addSelect('ticket.iac', 'iac')
+      .addSelect('ticket.price', 'price')
       .where('item.cartId = :cartId', { cartId })
       .andWhere('item.quantity > 0')
       .orderBy('item.ticketId', 'ASC');
@@ -492,6 +574,7 @@ export class CartService {
       meta: row.meta,
       eventId: Number(row.eventId),
       iac: row.iac,
+      price: String(row.price),
     }));
   }
 }

@@ -32,6 +32,7 @@ describe('loadAppConfig', () => {
         maxTicketsPerOrder: 100,
         orderHoldMinutes: 15,
         orderSweepIntervalSeconds: 60,
+        attendeeEditCutoffHours: 24,
         attendeeTallyCompactSeconds: 5,
         paymentWebhookSecret: null,
       },
@@ -97,6 +98,7 @@ describe('loadAppConfig', () => {
     ['GEOLOC_RADIUS_KM', '-3'],
     ['MAX_TICKETS_PER_ORDER', '0'],
     ['ORDER_HOLD_MINUTES', 'soon'],
+    ['ATTENDEE_EDIT_CUTOFF_HOURS', '-1'],
     ['PAYMENT_WEBHOOK_SECRET', 'short'],
   ])('stops on a bad %s, naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(ConfigError);

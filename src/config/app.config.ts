@@ -110,6 +110,8 @@ export interface TicketsConfig {
   orderHoldMinutes: number;
   /** How often expired holds are released. */
   orderSweepIntervalSeconds: number;
+  /** Buyers may edit their attendees' answers until this many hours before the event starts. */
+  attendeeEditCutoffHours: number;
   /** How often this instance folds the attendee tally's rows into one (0: never; another instance does). */
   attendeeTallyCompactSeconds: number;
   /** HMAC-SHA256 secret of the payment webhook's `X-Signature`; null disables signed completion. */
@@ -456,6 +458,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       maxTicketsPerOrder: readPositiveInt(env, 'MAX_TICKETS_PER_ORDER', 100),
       orderHoldMinutes: readPositiveInt(env, 'ORDER_HOLD_MINUTES', 15),
       orderSweepIntervalSeconds: readPositiveInt(env, 'ORDER_SWEEP_INTERVAL_SECONDS', 60),
+      attendeeEditCutoffHours: readNonNegativeInt(env, 'ATTENDEE_EDIT_CUTOFF_HOURS', 24),
       attendeeTallyCompactSeconds: readNonNegativeInt(env, 'ATTENDEE_TALLY_COMPACT_SECONDS', 5),
       paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
       waitlistOfferHours: readPositiveNumber(env, 'WAITLIST_OFFER_HOURS', 12),

@@ -58,3 +58,16 @@ export function createTrigger(mysql: boolean, trigger: Trigger): string {
   const when = trigger.when ? ` WHEN ${trigger.when}` : '';
   return `CREATE TRIGGER ${trigger.name} ${timing} ${event}${of} ON ${table} FOR EACH ROW${when} BEGIN ${trigger.body.map((statement) => `${statement};`).join(' ')} END`;
 }
+
+/**
+ * Adds columns with plain `ALTER TABLE ... ADD COLUMN` (one per statement, as SQLite wants): TypeORM's
+ * addColumn rebuilds a SQLite table, which drops the triggers defined on it.
+ */
+export async function addColumns(queryRunner: QueryRunner, table: string, definitions: string[]): Promise<void> {
+  for (const definition of definitions) await queryRunner.query(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
+}
+
+/** The reverse of addColumns, also without rebuilding a SQLite table. */
+export async function dropColumns(queryRunner: QueryRunner, table: string, columns: string[]): Promise<void> {
+  for (const column of columns) await queryRunner.query(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+}

@@ -55,6 +55,8 @@ const TICKET_COLUMNS = {
   saleEndUtc: true,
   capacityMode: true,
   capacity: true,
+  hiddenWithoutCoupon: true,
+  attendeeInformationFields: true,
   publishedAt: true,
   createdAt: true,
   updatedAt: true,

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
 import { Attendee } from '../attendees/attendee.entity';
 import { ticketCapacityNotAvailable } from '../cart/cart-errors';
 import { Buyer, buyerScope } from '../cart/cart-identity';
@@ -11,6 +12,7 @@ import { CartService } from '../cart/cart.service';
 import { normalizeProvider } from '../cart/cart-providers';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
+import { CheckoutCoupon, CouponsService } from '../coupons/coupons.service';
 import { insertedId } from '../common/database/inserted-id';
 import { announceRawWrites } from '../common/database/raw-writes';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
@@ -60,6 +62,8 @@ export interface CheckoutRequest {
 interface PlacedOrder {
   response: OrderResponse;
   capacity: { lines: CapacityLine[]; count: CapacityCount } | null;
+  /** The coupon uses to take (units it covers), taken right before the capacity. */
+  couponUses: { couponId: number; units: number } | null;
   /** The order's tickets, as checked out. */
   tickets: ReadonlyMap<number, Ticket>;
 }
@@ -94,6 +98,8 @@ export class CheckoutService {
     private readonly outbox: OutboxService,
     private readonly catalog: CheckoutCatalog,
     private readonly waitlistOffers: WaitlistOffersService,
+    private readonly coupons: CouponsService,
+    private readonly questions: AttendeeQuestionsService,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -120,6 +126,7 @@ export class CheckoutService {
         // Last, right before COMMIT: the counter rows every other buyer of these tickets waits for
         // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order;
         // a second one, and the sold-out notice, only for the take that empties a row).
+        if (placed.couponUses) await this.coupons.takeUses(manager, placed.couponUses.couponId, placed.couponUses.units);
         if (placed.capacity) {
           const { lines, count } = placed.capacity;
           const take =
@@ -154,15 +161,29 @@ export class CheckoutService {
    */
   private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
     const { buyer, body } = request;
-    const items = await this.carts.lockLiveLines(manager, buyer, provider);
+    const { items, couponId } = await this.carts.lockLiveCart(manager, buyer, provider);
     if (items.length === 0) throw cartEmpty();
     const cartId = items[0].cartId;
     const holders = this.assignHolders(items, body);
     const { tickets, eventTimezones } = await this.readSaleableTickets(manager, items, now);
+    this.questions.checkCheckoutAnswers(holders, tickets);
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
     if (!(await this.carts.removeLines(manager, cartId, provider, items.length))) throw cartEmpty();
 
-    const pricing = priceOrder(items, tickets, provider, body.going);
+    const coupon = await this.coupons.priceCheckout(
+      manager,
+      couponId,
+      items.map((item) => {
+        const ticket = tickets.get(item.ticketId) as Ticket;
+        return {
+          ticketId: item.ticketId,
+          quantity: item.quantity,
+          priceCents: basePrice(ticket, provider),
+          hidden: ticket.hiddenWithoutCoupon,
+        };
+      }),
+    );
+    const pricing = priceOrder(items, tickets, provider, body.going, coupon);
     const order = await this.insertOrder(manager, request, provider, pricing, now);
     // Lines redeeming a waitlist offer: its held units become the order's; only the rest is taken last.
     const capacity = await this.waitlistOffers.redeem(manager, order.id, items, pricing.capacity, now);
@@ -175,6 +196,7 @@ export class CheckoutService {
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
       capacity,
+      couponUses: coupon && coupon.discounts.units > 0 ? { couponId: coupon.coupon.id, units: coupon.discounts.units } : null,
       tickets,
     };
   }
@@ -224,6 +246,7 @@ export class CheckoutService {
       purchaserEmail: body.purchaser.email,
       total: centsToMoney(pricing.totalCents),
       currency: this.config.currency.code,
+      ...orderCouponColumns(pricing.coupon),
       expiresAt: status === 'pending' ? wholeSeconds(new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000)) : null,
       completedAt: status === 'completed' ? wholeSeconds(now) : null,
       createdAt: now,
@@ -285,6 +308,25 @@ interface OrderPricing {
   status: OrderStatus;
   /** The capacity to take, none for RSVP "not going". */
   capacity: PlacedOrder['capacity'];
+  /** The coupon, when it covers units of the order; `unitPrice` is after its discount. */
+  coupon: CheckoutCoupon | null;
+  unitDiscount: (ticket: Ticket) => number;
+}
+
+/** A unit's price before any coupon, in minor units. */
+function basePrice(ticket: Ticket, provider: TicketProvider): number {
+  return provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0);
+}
+
+/** What an order row records of its coupon (nothing when it covered no unit). */
+function orderCouponColumns(coupon: CheckoutCoupon | null): Pick<Order, 'couponId' | 'couponCode' | 'couponUses' | 'discount'> {
+  if (!coupon || coupon.discounts.units === 0) return { couponId: null, couponCode: null, couponUses: 0, discount: '0.00' };
+  return {
+    couponId: coupon.coupon.id,
+    couponCode: coupon.coupon.code,
+    couponUses: coupon.discounts.units,
+    discount: centsToMoney(coupon.discounts.totalCents),
+  };
 }
 
 function priceOrder(
@@ -292,9 +334,12 @@ function priceOrder(
   tickets: Map<number, Ticket>,
   provider: TicketProvider,
   goingAnswer: boolean | undefined,
+  checkoutCoupon: CheckoutCoupon | null = null,
 ): OrderPricing {
   const going = provider === 'rsvp' ? goingAnswer !== false : null;
-  const unitPrice = (ticket: Ticket) => (provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0));
+  const coupon = checkoutCoupon && checkoutCoupon.discounts.units > 0 ? checkoutCoupon : null;
+  const unitDiscount = (ticket: Ticket) => coupon?.discounts.perUnit.get(ticket.id) ?? 0;
+  const unitPrice = (ticket: Ticket) => basePrice(ticket, provider) - unitDiscount(ticket);
   const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
   const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
   const capacity =
@@ -304,7 +349,7 @@ function priceOrder(
           lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
           count: status === 'completed' ? ('sold' as const) : ('pending' as const),
         };
-  return { going, unitPrice, totalCents, status, capacity };
+  return { going, unitPrice, totalCents, status, capacity, coupon, unitDiscount };
 }
 
 async function insertOrderItems(
@@ -361,6 +406,8 @@ function attendeeRows(
       pricePaid: centsToMoney(pricing.unitPrice(ticket)),
       optout: item.optout,
       meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),
+      couponCode: pricing.coupon && pricing.coupon.discounts.perUnit.has(ticket.id) ? pricing.coupon.coupon.code : null,
+      discount: centsToMoney(pricing.unitDiscount(ticket)),
       checkedIn: false,
       checkedInAt: null,
       checkinSource: null,

@@ -45,6 +45,21 @@ export class Order {
   @Column({ name: 'completed_at', type: 'datetime', nullable: true })
   completedAt: Date | null;
 
+  /** The coupon used (src/coupons); its code is kept even if the coupon is deleted later. */
+  @Column({ name: 'coupon_id', type: 'int', nullable: true })
+  couponId: number | null;
+
+  @Column({ name: 'coupon_code', type: 'varchar', length: 64, nullable: true })
+  couponCode: string | null;
+
+  /** Ticket units that took a use of the coupon: given back when the order is cancelled or expires. */
+  @Column({ name: 'coupon_uses', type: 'int', default: 0 })
+  couponUses: number;
+
+  /** What the coupon took off the total. */
+  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
+  discount: string;
+
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 

@@ -56,5 +56,9 @@ export function toOrderResponse(
     created: formatInZone(order.createdAt, siteZone),
   };
   if (order.status === 'pending' && order.expiresAt) response.expires = formatInZone(order.expiresAt, siteZone);
+  if (order.couponCode) {
+    response.coupon = order.couponCode;
+    response.discount = order.discount;
+  }
   return response;
 }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AttendeeQuestionsModule } from '../attendee-questions/attendee-questions.module';
 import { CartModule } from '../cart/cart.module';
+import { CouponsModule } from '../coupons/coupons.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { WaitlistModule } from '../waitlist/waitlist.module';
@@ -16,7 +18,15 @@ import { OrdersService } from './orders.service';
 
 /** Checkout (`{prefix}/tickets/v1/cart/checkout`), orders and the sweeper that expires unpaid holds. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule, MetricsModule, WaitlistModule],
+  imports: [
+    TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]),
+    CartModule,
+    TicketsModule,
+    MetricsModule,
+    CouponsModule,
+    AttendeeQuestionsModule,
+    WaitlistModule,
+  ],
   controllers: [CheckoutController, OrdersController],
   providers: [CheckoutService, CheckoutCatalog, OrdersService, IdempotencyService, OrderExpiryService],
   exports: [OrdersService, OrderExpiryService],

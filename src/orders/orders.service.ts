@@ -10,6 +10,7 @@ import type { RequestContext } from '../auth/request-context';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, buildPageLinks, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
+import { CouponsService } from '../coupons/coupons.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { Event } from '../events/event.entity';
@@ -67,6 +68,7 @@ export class OrdersService {
     private readonly capacity: CapacityService,
     private readonly metrics: MetricsService,
     private readonly outbox: OutboxService,
+    private readonly coupons: CouponsService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -155,6 +157,8 @@ export class OrdersService {
       .where('id = :orderId AND status = :pending AND expires_at <= :now', { orderId, pending: 'pending', now })
       .execute();
     if (!expired.affected) return false;
+    // The coupon row before the capacity counters, in the order checkout locks them.
+    await this.coupons.giveBackUses(manager, orderId);
     await this.releaseHeld(manager, orderId, 'pending');
     await this.setAttendeeStatus(manager, orderId, 'expired');
     return true;
@@ -200,6 +204,8 @@ export class OrdersService {
       await this.setAttendeeStatus(manager, order.id, 'completed');
     } else {
       const count = heldCount(order.status) as CapacityCount;
+      // The coupon row before the capacity counters, in the order checkout locks them.
+      if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
       await this.releaseHeld(manager, order.id, count);
       await this.setAttendeeStatus(manager, order.id, target);
     }

@@ -34,8 +34,10 @@ export interface TicketListFilters {
   eventStatuses: PostStatus[] | null;
   /** Ticket statuses; null means any but trash. */
   ticketStatuses: PostStatus[] | null;
-  /** Whether nothing can match (an unknown currency, the attendee-information add-on). */
+  /** Whether nothing can match (an unknown currency). */
   matchNothing: boolean;
+  /** Whether the ticket asks attendee questions (`attendee_information_available`). */
+  attendeeInformation?: boolean;
   attendees?: CountRange;
   checkedIn?: CountRange;
   capacity?: CountRange;
@@ -84,6 +86,8 @@ function applyRange<T extends ObjectLiteral>(
 export function applyTicketFilters<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, filters: TicketListFilters): void {
   const joined = { pool: false };
   if (filters.matchNothing) builder.andWhere('1 = 0');
+  if (filters.attendeeInformation !== undefined)
+    builder.andWhere(`t.attendeeInformationFields IS ${filters.attendeeInformation ? 'NOT NULL' : 'NULL'}`);
   if (filters.search) {
     builder.andWhere(
       new Brackets((any) => any.where("LOWER(t.name) LIKE :search ESCAPE '!'").orWhere("LOWER(t.description) LIKE :search ESCAPE '!'")),

@@ -93,6 +93,14 @@ export class Ticket {
   @Column({ name: 'waitlist_auto_offer', type: 'boolean', default: true })
   waitlistAutoOffer: boolean;
 
+  /** Listed and sold only to buyers with a coupon that `reveals_hidden` (src/coupons). */
+  @Column({ name: 'hidden_without_coupon', type: 'boolean', default: false })
+  hiddenWithoutCoupon: boolean;
+
+  /** Registration questions (src/attendee-questions), JSON; null when the ticket asks none. */
+  @Column({ name: 'attendee_information_fields', type: 'text', nullable: true })
+  attendeeInformationFields: string | null;
+
   @Column({ name: 'published_at', type: 'datetime' })
   publishedAt: Date;
 

@@ -109,8 +109,13 @@ export class TicketsController {
     description: 'ticket-not-accessible: the ticket or its event is not published and the caller may not read it',
   })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TicketResponse> {
-    return this.tickets.get(id, context);
+  @ApiQuery({ name: 'coupon', required: false, description: 'A code that reveals the ticket when it is sold only with one' })
+  get(
+    @Param('id', RouteIdPipe) id: number,
+    @RequestContext() context: RequestContext,
+    @Query('coupon') coupon?: unknown,
+  ): Promise<TicketResponse> {
+    return this.tickets.get(id, context, typeof coupon === 'string' && coupon.trim() !== '' ? coupon.trim() : undefined);
   }
 
   @Post(':id')

@@ -1,3 +1,4 @@
+import { storedAttendeeFields } from '../attendee-questions/attendee-fields';
 import type { Attendee } from '../attendees/attendee.entity';
 import { formattedPrice, rawPrice, toAttendeeResponse } from '../attendees/attendees.mapper';
 import { dateDetails, formatInZone } from '../common/dates/date-format';
@@ -90,6 +91,7 @@ export function toTicketResponse(view: TicketView, context: RequestContext, opti
   const availableFrom = wallClock(ticket.saleStartUtc, eventZone);
   const availableUntil = wallClock(ticket.saleEndUtc, eventZone);
   const isTicketsCommerce = ticket.provider === 'tc';
+  const fields = storedAttendeeFields(ticket.attendeeInformationFields);
 
   const attendees = view.attendees.map((attendee) =>
     toAttendeeResponse(attendee, ticket, context, { manage, currency: options.currency, eventTimezone: event.timezone }),
@@ -122,7 +124,15 @@ export function toTicketResponse(view: TicketView, context: RequestContext, opti
     cost: formatTicketCost(ticket.price, options.currency),
     cost_details: costDetails(ticket.price, options.currency),
     sale_price_data: isTicketsCommerce ? { enabled: '', sale_price: '', start_date: '', end_date: '' } : [],
-    supports_attendee_information: false,
+    // A ticket without questions keeps the recorded shape of the original without Event Tickets Plus.
+    ...(fields.length === 0
+      ? { supports_attendee_information: false as const }
+      : {
+          supports_attendee_information: true as const,
+          requires_attendee_information: fields.some((field) => field.required),
+          attendee_information_fields: fields,
+        }),
+    ...(manage && ticket.hiddenWithoutCoupon ? { hidden_without_coupon: true } : {}),
     attendees,
     ...(manage && ticket.provider === 'rsvp' ? { rsvp: rsvpReport(view.attendees) } : {}),
     ...(manage ? { checkin: checkinReport(view.attendees) } : {}),

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { CouponsModule } from '../coupons/coupons.module';
 import { EventHooks } from '../events/event-hooks';
 import { EventsModule } from '../events/events.module';
 import { CapacityService } from './capacity.service';
@@ -16,7 +17,7 @@ import { TicketsService } from './tickets.service';
  * Exports TicketsService (`findByIds` for carts and checkout) and CapacityService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, EventsModule, CouponsModule],
   controllers: [TicketsController],
   providers: [CapacityService, TicketsService],
   exports: [CapacityService, TicketsService],

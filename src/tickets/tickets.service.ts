@@ -25,6 +25,9 @@ import { Event } from '../events/event.entity';
 import type { EventTicketingFacts, EventTicketOffer } from '../events/event-hooks';
 import { EventSeriesHooks } from '../events/event-series-hooks';
 import { availableUnits, PoolCounts } from './capacity';
+import { attendeeFieldsColumn, parseAttendeeFields } from '../attendee-questions/attendee-fields';
+import { CouponsService } from '../coupons/coupons.service';
+import { applyHiddenTicketRule, canSeeHiddenTicket } from '../coupons/hidden-tickets';
 import { CapacityService } from './capacity.service';
 import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
@@ -79,16 +82,19 @@ export class TicketsService implements EventTicketingFacts {
     private readonly capacity: CapacityService,
     private readonly counts: CountCache,
     private readonly series: EventSeriesHooks,
+    private readonly coupons: CouponsService,
   ) {}
 
   // ---------------------------------------------------------------- reading
 
-  async get(id: number, context: RequestContext): Promise<TicketResponse> {
+  async get(id: number, context: RequestContext, coupon?: string): Promise<TicketResponse> {
     const manager = this.dataSource.manager;
+    const reveal = coupon ? await this.coupons.revealingScope(coupon) : null;
     const ticket = await manager.findOne(Ticket, { where: { id } });
     if (!ticket) throw ticketNotFound();
     const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
     if (!canReadTicket(context.user, ticket, event)) throw ticketNotAccessible();
+    if (!canSeeHiddenTicket(context.user, ticket, event, reveal)) throw ticketNotFound();
     const [view] = await this.buildViews(manager, [ticket], [event], context.user);
     return toTicketResponse(view, context, { currency: this.config.currency, kind: 'single' });
   }
@@ -101,9 +107,11 @@ export class TicketsService implements EventTicketingFacts {
       .add('page', query.page === undefined ? undefined : paging.page)
       .add('per_page', query.per_page === undefined ? undefined : paging.perPage);
     const filters = await this.readListFilters(manager, query, context.user, echo);
+    const reveal = query.coupon ? await this.coupons.revealingScope(query.coupon) : null;
 
     const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
     applyTicketVisibility(builder, context.user);
+    applyHiddenTicketRule(builder, context.user, reveal);
     applyTicketFilters(builder, filters);
     const matching = await this.counts.count(ticketListScopes(filters), builder, manager);
     const skipped = query.offset ?? 0;
@@ -189,6 +197,7 @@ export class TicketsService implements EventTicketingFacts {
       .addSelect('pool.pending', 'pool_pending')
       .where('ticket.eventId = :eventId', { eventId })
       .andWhere('ticket.status = :status', { status: 'publish' })
+      .andWhere('ticket.hiddenWithoutCoupon = :notHidden', { notHidden: false })
       .orderBy('ticket.menuOrder', 'ASC')
       .addOrderBy('ticket.id', 'ASC')
       .getRawAndEntities<{ pool_capacity: number | string | null; pool_sold: number | string; pool_pending: number | string }>();
@@ -354,6 +363,9 @@ export class TicketsService implements EventTicketingFacts {
       if (input.sku !== undefined) changes.sku = input.sku?.trim() || null;
       if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
       if (input.show_description !== undefined) changes.showDescription = input.show_description;
+      if (input.hidden_without_coupon !== undefined) changes.hiddenWithoutCoupon = input.hidden_without_coupon;
+      if (input.attendee_information_fields !== undefined)
+        changes.attendeeInformationFields = attendeeFieldsColumn(parseAttendeeFields(input.attendee_information_fields));
       if (input.menu_order !== undefined) changes.menuOrder = input.menu_order;
       if (input.waitlist !== undefined) changes.waitlist = input.waitlist;
       if (input.waitlist_auto_offer !== undefined) changes.waitlistAutoOffer = input.waitlist_auto_offer;
@@ -569,8 +581,8 @@ export class TicketsService implements EventTicketingFacts {
       echo.add('currency', codes);
     }
     if (query.attendee_information_available !== undefined) {
-      // Collecting attendee information needs an add-on of the original that this service does not have.
-      if (query.attendee_information_available) filters.matchNothing = true;
+      // Tickets that ask attendee questions (src/attendee-questions) store their fields; the others NULL.
+      filters.attendeeInformation = query.attendee_information_available;
       echo.add('attendee_information_available', query.attendee_information_available);
     }
     return filters;
@@ -678,6 +690,9 @@ function newTicketRow(input: Omit<CreateTicketDto, 'post_id'>, parts: NewTicketP
     sku: input.sku?.trim() || null,
     iac: input.iac || 'none',
     showDescription: input.show_description ?? true,
+    hiddenWithoutCoupon: input.hidden_without_coupon ?? false,
+    attendeeInformationFields:
+      input.attendee_information_fields === undefined ? null : attendeeFieldsColumn(parseAttendeeFields(input.attendee_information_fields)),
     menuOrder: input.menu_order ?? 0,
     waitlist: input.waitlist ?? false,
     waitlistAutoOffer: input.waitlist_auto_offer ?? true,

@@ -55,6 +55,8 @@ export interface TicketRowOptions {
   price?: string;
   name?: string;
   iac?: string;
+  /** Attendee questions, JSON (src/attendee-questions); null: none. */
+  attendeeInformationFields?: string | null;
   sku?: string | null;
   saleStartUtc?: Date | null;
   saleEndUtc?: Date | null;
@@ -71,6 +73,7 @@ export async function insertTicketRow(dataSource: DataSource, event: Event, opti
     price: options.price ?? (options.provider === 'rsvp' ? '0.00' : '25.00'),
     sku: options.sku ?? null,
     iac: options.iac ?? 'none',
+    attendeeInformationFields: options.attendeeInformationFields ?? null,
     showDescription: true,
     menuOrder: 0,
     saleStartUtc: options.saleStartUtc ?? null,

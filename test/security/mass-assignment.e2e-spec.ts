@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
 import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
+import { Coupon } from '../../src/coupons/coupon.entity';
 import { appConfig, type AppConfig } from '../../src/config/app.config';
 import { Event } from '../../src/events/event.entity';
 import { Order } from '../../src/orders/order.entity';
@@ -902,6 +903,107 @@ describe('Mass assignment (e2e)', () => {
       );
       expect(response.status).toBe(202);
       expect(response.body).toEqual({ queued: [{ template: 'ticket', recipient: attendee.holderEmail }] });
+    });
+  });
+
+  describe('coupons and attendee questions', () => {
+    const COUPONS = `${TICKETS_NS}/coupons`;
+    const readOnlyCouponFields = () => ({
+      ...privilegedFields(world),
+      uses: 99,
+      author: String(world.userId('authorB')),
+      author_id: world.userId('authorB'),
+      code_key: 'hijack',
+    });
+
+    async function couponOfAuthor(): Promise<Coupon> {
+      const event = await world.event('author');
+      const response = await world.send(
+        'POST',
+        { path: COUPONS, body: { code: `MA${Date.now()}${Math.floor(Math.random() * 1e6)}`, post_id: event.id, discount_type: 'none' } },
+        as('author'),
+      );
+      expect(response.status).toBe(201);
+      return testApp.dataSource.getRepository(Coupon).findOneByOrFail({ id: response.body.id as number });
+    }
+
+    it(covers('POST', COUPONS) + ': uses, author and ids are the service’s', async () => {
+      const event = await world.event('author');
+      const code = `MASS${Date.now()}`;
+      const response = await write(
+        'POST',
+        { path: COUPONS, body: { ...readOnlyCouponFields(), code, post_id: event.id, discount_type: 'percent', amount: '10' } },
+        as('author'),
+        ['coupons'],
+      );
+      expect(response.status).toBe(201);
+      const stored = await testApp.dataSource.getRepository(Coupon).findOneByOrFail({ code });
+      expect({ id: stored.id === FOREIGN_ID, uses: stored.uses, authorId: stored.authorId, codeKey: stored.codeKey }).toEqual({
+        id: false,
+        uses: 0,
+        authorId: world.userId('author'),
+        codeKey: code.toLowerCase(),
+      });
+    });
+
+    it.each(['PUT', 'PATCH'] as const)(`%s ${COUPONS}/:id: uses and author stay`, async (method) => {
+      covers(method, `${COUPONS}/:id`);
+      const coupon = await couponOfAuthor();
+      const response = await write(
+        method,
+        { path: `${COUPONS}/${coupon.id}`, body: { ...readOnlyCouponFields(), amount: '0' } },
+        as('author'),
+        ['coupons'],
+      );
+      expect(response.status).toBe(200);
+      const stored = await testApp.dataSource.getRepository(Coupon).findOneByOrFail({ id: coupon.id });
+      expect({ uses: stored.uses, authorId: stored.authorId, codeKey: stored.codeKey }).toEqual({
+        uses: 0,
+        authorId: world.userId('author'),
+        codeKey: coupon.codeKey,
+      });
+    });
+
+    it(covers('DELETE', `${COUPONS}/:id`) + ': an id in the body deletes nothing else', async () => {
+      const [coupon, bystander] = [await couponOfAuthor(), await couponOfAuthor()];
+      const response = await write('DELETE', { path: `${COUPONS}/${coupon.id}`, body: { id: bystander.id } }, as('author'), ['coupons']);
+      expect(response.status).toBe(200);
+      expect(await testApp.dataSource.getRepository(Coupon).existsBy({ id: bystander.id })).toBe(true);
+      expect(await testApp.dataSource.getRepository(Coupon).existsBy({ id: coupon.id })).toBe(false);
+    });
+
+    it.each(['PUT', 'PATCH'] as const)(`%s ${TICKETS_NS}/attendees/:id/information: only the answers change`, async (method) => {
+      covers(method, `${TICKETS_NS}/attendees/:id/information`);
+      const ticket = await world.ticket(await world.event('author'), { price: '0.00' });
+      const placed = await world.order(as('subscriber'), ticket);
+      const before = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ orderId: placed.id });
+      const response = await write(
+        method,
+        {
+          path: `${TICKETS_NS}/attendees/${before.id}/information`,
+          body: {
+            ...privilegedFields(world),
+            information: {},
+            order_status: 'refunded',
+            checked_in: true,
+            ticket_id: FOREIGN_ID,
+            email: 'attacker@example.org',
+            security_code: 'attacker',
+            coupon: 'FREE',
+            discount: '999.00',
+          },
+        },
+        as('subscriber'),
+        ['attendees'],
+      );
+      expect(response.status).toBe(200);
+      const {
+        updatedAt: _after,
+        meta: _meta,
+        ...after
+      } = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: before.id });
+      const { updatedAt: _before, meta: _metaBefore, ...rest } = before;
+      expect(after).toEqual(rest);
     });
   });
 

@@ -3,6 +3,7 @@ import { Attendee } from '../../src/attendees/attendee.entity';
 import { NONCE_ACTIONS, NonceService } from '../../src/auth/nonce.service';
 import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
+import { Coupon } from '../../src/coupons/coupon.entity';
 import type { PostStatus } from '../../src/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
@@ -1030,6 +1031,115 @@ function waitlistRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- coupons and attendee questions
+
+const COUPON_FORBIDDEN: Outcome = { status: 403, code: 'coupon-forbidden' };
+let couponCounter = 0;
+
+/** A fresh coupon of author A for author A's published event, written straight to the database. */
+async function authorACoupon(world: World): Promise<Coupon> {
+  const { event } = await sharedTicket(world);
+  couponCounter += 1;
+  const code = `SEC${couponCounter}${uniqueName('c')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-8)}`;
+  return world.dataSource.getRepository(Coupon).save({
+    code,
+    codeKey: code.toLowerCase(),
+    authorId: world.userId('author'),
+    eventId: event.id,
+    ticketIds: null,
+    discountType: 'percent',
+    amount: 1000,
+    maxUses: null,
+    uses: 0,
+    startsAt: null,
+    endsAt: null,
+    revealsHidden: false,
+  });
+}
+
+function couponRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/coupons`;
+  const onCoupon = (method: Method, body?: Record<string, unknown>): RouteSpec => ({
+    method,
+    path: `${base}/:id`,
+    scenarios: [
+      {
+        name: "a coupon of author A's event",
+        other: 'authorB',
+        prepare: async (world) => {
+          const coupon = method === 'GET' ? await world.shared('author-a-coupon', () => authorACoupon(world)) : await authorACoupon(world);
+          return { request: { path: `${base}/${coupon.id}`, body } };
+        },
+        expect: row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, COUPON_FORBIDDEN),
+      },
+    ],
+  });
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists the caller's coupons",
+          prepare: async () => ({ request: { path: base } }),
+          expect: row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN),
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: "a coupon for author A's event",
+          other: 'authorB',
+          prepare: async (world) => ({
+            request: {
+              path: base,
+              body: {
+                code: `NEW${uniqueName('c')
+                  .replace(/[^A-Za-z0-9]/g, '')
+                  .slice(-10)}`,
+                post_id: (await sharedTicket(world)).event.id,
+                discount_type: 'none',
+              },
+            },
+            verify: (response) => assert(typeof response.headers.location === 'string', 'a create answers with Location'),
+          }),
+          expect: row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, COUPON_FORBIDDEN),
+        },
+      ],
+    },
+    onCoupon('GET'),
+    onCoupon('PUT', { amount: '20' }),
+    onCoupon('PATCH', { amount: '15' }),
+    onCoupon('DELETE'),
+  ];
+}
+
+function attendeeInformationRoutes(): RouteSpec[] {
+  const EDIT_FORBIDDEN: Outcome = { status: 403, code: 'attendee-edit-forbidden' };
+  return (['PUT', 'PATCH'] as const).map((method) => ({
+    method,
+    path: `${TICKETS_NS}/attendees/:id/information`,
+    scenarios: [
+      {
+        name: "attendee of buyer A's completed order (author A's event)",
+        other: 'subscriberB',
+        prepare: async (world) => ({
+          request: {
+            path: `${TICKETS_NS}/attendees/${(await buyerACompletedOrder(world)).attendeeId}/information`,
+            body: { information: {} },
+          },
+        }),
+        expect: row(ANONYMOUS, 200, 200, 200, EDIT_FORBIDDEN, 200, EDIT_FORBIDDEN),
+      },
+    ],
+  }));
+}
+
 // ---------------------------------------------------------------- notifications
 
 /** Buyer A's completed (free) order and its attendee, for the resend routes. */
@@ -1202,6 +1312,8 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...orderRoutes(),
   ...waitlistRoutes(),
   ...resendRoutes(),
+  ...couponRoutes(),
+  ...attendeeInformationRoutes(),
   ...webhookRoutes(),
 ];
 

@@ -77,6 +77,15 @@ export class AttendeeResponse {
   @ApiPropertyOptional({ description: 'Managers only: the code of the QR code' }) security_code?: string;
   @ApiPropertyOptional({ description: 'Managers only, RSVP attendees' }) rsvp_going?: boolean;
   @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetails }) payment?: PaymentDetails;
+  @ApiPropertyOptional({ description: 'Managers and the buyer, when bought with a coupon: its code' }) coupon?: string;
+  @ApiPropertyOptional({ description: 'Managers and the buyer, when bought with a coupon: what it took off this ticket', example: '2.50' })
+  discount?: string;
+  @ApiPropertyOptional({
+    description: "Managers and the buyer: the attendee's answers to the ticket's questions, by field slug (never shown to the public)",
+    type: 'object',
+    additionalProperties: true,
+  })
+  information?: Record<string, unknown>;
 }
 
 @ApiSchema({ name: 'AttendeeList' })

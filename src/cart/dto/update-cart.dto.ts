@@ -11,7 +11,9 @@ import {
   IsString,
   Matches,
   Max,
+  MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
@@ -138,4 +140,16 @@ export class UpdateCartDto {
   @IsString({ message: 'waitlist_offer must be an offer token' })
   @Matches(/^[0-9a-f]{48}$/, { message: 'waitlist_offer must be an offer token' })
   waitlist_offer?: string | null;
+
+  @ApiPropertyOptional({
+    description: 'A coupon or access code for the cart (case ignored); "" or null removes it. Checked again at checkout.',
+    type: 'string',
+    nullable: true,
+    maxLength: 64,
+  })
+  @IsOptional()
+  @ValidateIf((_dto, value) => value !== null)
+  @IsString({ message: 'coupon must be a code' })
+  @MaxLength(64, { message: 'coupon must be a code' })
+  coupon?: string | null;
 }

@@ -15,6 +15,8 @@ import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockC
 import { EventDocumentVersions1764910000000 } from './1764910000000-EventDocumentVersions';
 import { StripedCountGenerations1764920000000 } from './1764920000000-StripedCountGenerations';
 import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
+import { CreateCoupons1765010000000 } from './1765010000000-CreateCoupons';
+import { AttendeeInformationFields1765010000001 } from './1765010000001-AttendeeInformationFields';
 import { Waitlist1765030000000 } from './1765030000000-Waitlist';
 import { StoredEventDocuments1765050000000 } from './1765050000000-StoredEventDocuments';
 
@@ -37,6 +39,8 @@ export const MIGRATIONS = [
   EventDocumentVersions1764910000000,
   StripedCountGenerations1764920000000,
   AttendeeTallies1764930000000,
+  CreateCoupons1765010000000,
+  AttendeeInformationFields1765010000001,
   Waitlist1765030000000,
   StoredEventDocuments1765050000000,
 ];

@@ -21,6 +21,9 @@ export class OrderResponse {
   attendees: AttendeeResponse[];
   @ApiProperty({ description: 'Creation date, site time zone (YYYY-MM-DD HH:MM:SS)' }) created: string;
   @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
+  @ApiPropertyOptional({ description: 'Orders placed with a coupon: its code' }) coupon?: string;
+  @ApiPropertyOptional({ description: 'Orders placed with a coupon: what it took off the total (exact decimal)', example: '5.00' })
+  discount?: string;
 }
 
 @ApiSchema({ name: 'OrderList' })

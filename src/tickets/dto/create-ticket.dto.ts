@@ -19,6 +19,7 @@ import {
 import { LowerCased, NullAsAbsent, ToBoolean, ToInteger } from '../../common/http/transforms';
 import { MAX_CAPACITY } from '../ticket-input';
 import { PlainText } from '../../common/security/text-sanitizing';
+import { AttendeeInformationField } from '../../attendee-questions/dto/attendee-information.dto';
 
 const MAX_ID = 2_147_483_647;
 const CAPACITY_MESSAGE = `must be a whole number from 0 to ${MAX_CAPACITY}`;
@@ -204,6 +205,25 @@ export class CreateTicketDto {
   @Min(-MAX_ID, { message: 'menu_order must be an integer' })
   @Max(MAX_ID, { message: 'menu_order must be an integer' })
   menu_order?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Attendee questions, in order (docs/attendee-questions.md): [{type, label, slug?, required?, options?, description?}]; [] or "" removes them. A JSON string is accepted too.',
+    type: [AttendeeInformationField],
+  })
+  @Allow()
+  attendee_information_fields?: unknown;
+
+  @ApiPropertyOptional({
+    description: 'Listed and sold only with a coupon that reveals hidden tickets (docs/coupons.md)',
+    type: 'boolean',
+    default: false,
+  })
+  @IsOptional()
+  @NullAsAbsent()
+  @ToBoolean()
+  @IsBoolean({ message: 'hidden_without_coupon must be a boolean' })
+  hidden_without_coupon?: boolean;
 
   @ApiPropertyOptional({
     description: 'Capacity: `ticket[mode]`, `ticket[capacity]`, `ticket[event_capacity]`. Required on create unless unlimited.',

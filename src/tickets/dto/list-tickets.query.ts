@@ -193,11 +193,17 @@ export class ListTicketsQuery {
   currency?: string[];
 
   @ApiPropertyOptional({
-    description: 'Whether attendees may enter extra information (needs an add-on this service does not have: true matches nothing)',
+    description: 'Whether the ticket asks attendee questions (attendee_information_fields)',
     type: Boolean,
   })
   @IsOptional()
   @ToBoolean()
   @IsBoolean({ message: 'attendee_information_available must be a boolean' })
   attendee_information_available?: boolean;
+
+  @ApiPropertyOptional({ description: 'A coupon code that reveals tickets sold only with it (hidden_without_coupon)', maxLength: 64 })
+  @IsOptional()
+  @IsString({ message: 'coupon must be a code' })
+  @MaxLength(64, { message: 'coupon must be a code' })
+  coupon?: string;
 }

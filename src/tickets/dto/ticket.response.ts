@@ -1,3 +1,4 @@
+import { AttendeeInformationField } from '../../attendee-questions/dto/attendee-information.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { AttendeeResponse } from '../../attendees/dto/attendee.response';
 import { DateDetails } from '../../common/dates/date-format';
@@ -108,7 +109,17 @@ export class TicketResponse {
     oneOf: [{ $ref: getSchemaPath(TicketSalePriceData) }, { type: 'array', items: {}, maxItems: 0 }],
   })
   sale_price_data: TicketSalePriceData | never[];
-  @ApiProperty({ example: false }) supports_attendee_information: false;
+  @ApiProperty({
+    example: true,
+    description: 'true when the ticket asks attendee questions (then with the two fields below, as the original with Event Tickets Plus)',
+  })
+  supports_attendee_information: boolean;
+  @ApiPropertyOptional({ description: 'Tickets with questions: whether some question is required' })
+  requires_attendee_information?: boolean;
+  @ApiPropertyOptional({ type: [AttendeeInformationField], description: 'Tickets with questions: the questions, in order' })
+  attendee_information_fields?: AttendeeInformationField[];
+  @ApiPropertyOptional({ description: 'Managers only, present (true) on tickets listed and sold only with a revealing coupon' })
+  hidden_without_coupon?: boolean;
   @ApiProperty({
     type: [AttendeeResponse],
     description: 'Attendee objects: all for managers; for others the public ones of events that show their list',

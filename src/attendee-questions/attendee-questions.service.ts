@@ -1,0 +1,152 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { attendeeNotFound } from '../attendees/attendee-errors';
+import { toAttendeeResponse } from '../attendees/attendees.mapper';
+import type { AttendeeResponse } from '../attendees/dto/attendee.response';
+import type { RequestContext } from '../auth/request-context';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { formatInZone } from '../common/dates/date-format';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { runInTransaction } from '../common/database/transactions';
+import { appConfig } from '../config/app.config';
+import { Event } from '../events/event.entity';
+import { Order } from '../orders/order.entity';
+import { Ticket } from '../tickets/ticket.entity';
+import { canManageEvent } from '../tickets/ticket-visibility';
+import { checkAnswers } from './attendee-answers';
+import { storedAttendeeFields } from './attendee-fields';
+import { AnswerPlace, attendeeEditClosed, attendeeEditForbidden, invalidAnswers } from './attendee-question-errors';
+
+/** Who asks to edit answers: the signed-in user and the cart token of the request. */
+export interface AnswerEditor {
+  user?: AuthenticatedUser;
+  cartToken: string | null;
+}
+
+/** A holder of one unit at checkout: `meta` is replaced by the checked answers for tickets with questions. */
+export interface AnsweringHolder {
+  meta: unknown;
+}
+
+function today(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Attendee questions (docs/attendee-questions.md): answers are checked against the ticket's fields
+ * on cart writes, at checkout and when a buyer or a manager edits them; nothing is stored when
+ * one is missing or of the wrong type.
+ */
+@Injectable()
+export class AttendeeQuestionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Cart meta entries (`{ticket_id, items: [answers per attendee]}`): each item of a ticket with
+   * questions is checked and replaced by its normalised answers. Tickets without questions keep
+   * their free-form meta, as before.
+   */
+  checkCartMeta(entries: Array<{ ticket_id: number; items: Array<Record<string, unknown>> }>, tickets: Map<number, Ticket>): void {
+    const places: AnswerPlace[] = [];
+    const now = this.clock.now();
+    for (const entry of entries) {
+      const fields = storedAttendeeFields(tickets.get(entry.ticket_id)?.attendeeInformationFields);
+      if (fields.length === 0) continue;
+      entry.items = entry.items.map((item, index) => {
+        const checked = checkAnswers(fields, item, today(now));
+        for (const problem of checked.problems) places.push({ ...problem, ticketId: entry.ticket_id, attendee: index });
+        return checked.values;
+      });
+    }
+    if (places.length > 0) throw invalidAnswers(places);
+  }
+
+  /** At checkout: every unit of a ticket with questions needs valid answers; they replace the holder's meta. */
+  checkCheckoutAnswers(holders: Map<number, AnsweringHolder[]>, tickets: ReadonlyMap<number, Ticket>): void {
+    const places: AnswerPlace[] = [];
+    const now = this.clock.now();
+    for (const [ticketId, units] of holders) {
+      const fields = storedAttendeeFields(tickets.get(ticketId)?.attendeeInformationFields);
+      if (fields.length === 0) continue;
+      units.forEach((holder, index) => {
+        const checked = checkAnswers(fields, holder.meta, today(now));
+        for (const problem of checked.problems) places.push({ ...problem, ticketId, attendee: index });
+        holder.meta = Object.keys(checked.values).length > 0 ? checked.values : null;
+      });
+    }
+    if (places.length > 0) throw invalidAnswers(places);
+  }
+
+  /**
+   * Replaces an attendee's answers: the event's managers at any time, the attendee's buyer (their
+   * user, or the cart token the order was placed with) until ATTENDEE_EDIT_CUTOFF_HOURS before the
+   * event starts.
+   */
+  async updateInformation(
+    attendeeId: number,
+    information: Record<string, unknown>,
+    editor: AnswerEditor,
+    context: RequestContext,
+  ): Promise<AttendeeResponse> {
+    return runInTransaction(this.dataSource, async (manager) => {
+      const attendee = await this.lockAttendee(manager, attendeeId);
+      const event = await manager.findOneOrFail(Event, { where: { id: attendee.eventId } });
+      const ticket = await manager.findOneOrFail(Ticket, { where: { id: attendee.ticketId } });
+      const manages = canManageEvent(editor.user, event);
+      if (!manages) {
+        if (!(await this.isBuyer(manager, attendee, editor))) throw attendeeEditForbidden(!editor.user);
+        const cutoff = new Date(event.startUtc.getTime() - this.config.tickets.attendeeEditCutoffHours * 3_600_000);
+        if (this.clock.now().getTime() >= cutoff.getTime()) {
+          throw attendeeEditClosed(formatInZone(cutoff, resolveTimeZone(context.siteTimezone) ?? 'UTC'));
+        }
+      }
+      const fields = storedAttendeeFields(ticket.attendeeInformationFields);
+      const checked = checkAnswers(fields, information, today(this.clock.now()));
+      if (checked.problems.length > 0) {
+        const index = await this.unitIndex(manager, attendee);
+        throw invalidAnswers(checked.problems.map((problem) => ({ ...problem, ticketId: ticket.id, attendee: index })));
+      }
+      const meta = Object.keys(checked.values).length > 0 ? JSON.stringify(checked.values) : null;
+      const now = this.clock.now();
+      await manager.createQueryBuilder().update(Attendee).set({ meta, updatedAt: now }).where('id = :id', { id: attendee.id }).execute();
+      Object.assign(attendee, { meta, updatedAt: now });
+      return toAttendeeResponse(attendee, ticket, context, { manage: true, currency: this.config.currency, eventTimezone: event.timezone });
+    });
+  }
+
+  private async lockAttendee(manager: EntityManager, id: number): Promise<Attendee> {
+    const query = manager.createQueryBuilder(Attendee, 'attendee').where('attendee.id = :id', { id });
+    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const attendee = await query.getOne();
+    if (!attendee) throw attendeeNotFound();
+    return attendee;
+  }
+
+  private async isBuyer(manager: EntityManager, attendee: Attendee, editor: AnswerEditor): Promise<boolean> {
+    if (editor.user && attendee.userId === editor.user.id) return true;
+    if (!editor.cartToken) return false;
+    const order = await manager.findOne(Order, { select: { id: true, cartToken: true }, where: { id: attendee.orderId } });
+    return order?.cartToken === editor.cartToken;
+  }
+
+  /** The attendee's position among its order's units of the same ticket, as errors name it. */
+  private async unitIndex(manager: EntityManager, attendee: Attendee): Promise<number> {
+    const before = await manager
+      .createQueryBuilder(Attendee, 'other')
+      .where('other.orderId = :orderId AND other.ticketId = :ticketId AND other.id < :id', {
+        orderId: attendee.orderId,
+        ticketId: attendee.ticketId,
+        id: attendee.id,
+      })
+      .getCount();
+    return before;
+  }
+}

@@ -1,0 +1,359 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { RequestContext, SignedInContext } from '../auth/request-context';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { parseDateInput } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { invalidParam, invalidParams } from '../common/errors/api-error';
+import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
+import { Event } from '../events/event.entity';
+import type { Order } from '../orders/order.entity';
+import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
+import { Coupon, couponTicketIds } from './coupon.entity';
+import {
+  codeKey,
+  couponProblem,
+  CouponScope,
+  DiscountType,
+  FULL_PERCENT_BASIS_POINTS,
+  LineDiscounts,
+  lineDiscounts,
+  parseAmount,
+  PricedLine,
+} from './coupon-discount';
+import { couponCodeTaken, couponForbidden, couponHasUses, couponNotFound, couponNotValid, couponUnusable } from './coupon-errors';
+import { CouponsRepository } from './coupons.repository';
+import { toCouponResponse } from './coupons.mapper';
+import { CreateCouponDto } from './dto/create-coupon.dto';
+import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
+import { UpdateCouponDto } from './dto/update-coupon.dto';
+
+/** Largest flat amount: what DECIMAL(12,2) holds. */
+const MAX_FLAT_CENTS = 999_999_999_999;
+
+export function couponScope(coupon: Coupon): CouponScope {
+  return { eventId: coupon.eventId, authorId: coupon.authorId, ticketIds: couponTicketIds(coupon) };
+}
+
+/** A ticket of a cart or an order as the coupon rules see it. */
+export interface CouponLine extends PricedLine {
+  hidden: boolean;
+}
+
+/** What a coupon does to a checkout: the discounts and the uses to take. */
+export interface CheckoutCoupon {
+  coupon: Coupon;
+  discounts: LineDiscounts;
+}
+
+/**
+ * Coupons and access codes (docs/coupons.md): their managers' CRUD, and the checks that carts,
+ * checkouts, ticket lists and order transitions call. Uses count ticket units.
+ */
+@Injectable()
+export class CouponsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly coupons: CouponsRepository,
+  ) {}
+
+  // ---------------------------------------------------------------- managers' routes
+
+  async list(query: { page?: string; per_page?: string; post_id?: number }, context: SignedInContext): Promise<CouponListResponse> {
+    const paging = parsePageRequest(query, 'tickets');
+    const authorId = managesEveryEvent(context.user) ? null : context.user.id;
+    const [coupons, total] = await this.coupons.page(
+      this.dataSource.manager,
+      { authorId, eventId: query.post_id },
+      paging.offset,
+      paging.perPage,
+    );
+    const totalPages = countPages(total, paging.perPage);
+    assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
+    return {
+      rest_url: context.namespaceUrl('tickets', 'coupons'),
+      total,
+      total_pages: totalPages,
+      coupons: coupons.map((coupon) => toCouponResponse(coupon, context)),
+    };
+  }
+
+  async get(id: number, context: SignedInContext): Promise<CouponResponse> {
+    const coupon = await this.findManaged(this.dataSource.manager, id, context.user);
+    return toCouponResponse(coupon, context);
+  }
+
+  async create(input: CreateCouponDto, context: SignedInContext): Promise<CouponResponse> {
+    const now = this.clock.now();
+    const terms = readTerms(input.discount_type as DiscountType, input.amount, true);
+    const window = readWindow(input, null, context);
+    const eventId = input.post_id === undefined || input.post_id === null || input.post_id === '' ? null : input.post_id;
+    return this.writeUnique(input.code, async (manager) => {
+      const event = eventId === null ? null : await this.eventOrFail(manager, eventId);
+      if (event && !canManageEvent(context.user, event)) throw couponForbidden();
+      const scope: CouponScope = { eventId, authorId: context.user.id, ticketIds: [...new Set(input.ticket_ids ?? [])] };
+      await this.assertTicketsInScope(manager, scope);
+      if (await this.coupons.codeTaken(manager, input.code)) throw couponCodeTaken(input.code);
+      const id = await this.coupons.insert(manager, {
+        code: input.code,
+        codeKey: codeKey(input.code),
+        authorId: context.user.id,
+        eventId,
+        ticketIds: scope.ticketIds.length ? JSON.stringify(scope.ticketIds) : null,
+        discountType: terms.discountType,
+        amount: terms.amount,
+        maxUses: input.max_uses === undefined || input.max_uses === null || input.max_uses === '' ? null : input.max_uses,
+        uses: 0,
+        startsAt: window.startsAt ?? null,
+        endsAt: window.endsAt ?? null,
+        revealsHidden: input.reveals_hidden ?? false,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return toCouponResponse(await this.mustFind(manager, id), context);
+    });
+  }
+
+  async update(id: number, input: UpdateCouponDto, context: SignedInContext): Promise<CouponResponse> {
+    return this.writeUnique(input.code ?? '', async (manager) => {
+      const coupon = await this.findManaged(manager, id, context.user, true);
+      const terms = readTerms(
+        (input.discount_type ?? coupon.discountType) as DiscountType,
+        input.amount === undefined ? amountText(coupon) : input.amount,
+        input.discount_type !== undefined || input.amount !== undefined,
+      );
+      const window = readWindow(input, coupon, context);
+      const changes: Partial<Coupon> = { discountType: terms.discountType, amount: terms.amount, updatedAt: this.clock.now() };
+      if (window.startsAt !== undefined) changes.startsAt = window.startsAt;
+      if (window.endsAt !== undefined) changes.endsAt = window.endsAt;
+      Object.assign(changes, await this.scopeChanges(manager, coupon, input, context));
+      if (input.max_uses !== undefined) changes.maxUses = input.max_uses === null || input.max_uses === '' ? null : input.max_uses;
+      if (input.reveals_hidden !== undefined) changes.revealsHidden = input.reveals_hidden;
+      if (input.code !== undefined && input.code !== coupon.code) {
+        if (await this.coupons.codeTaken(manager, input.code, coupon.id)) throw couponCodeTaken(input.code);
+        changes.code = input.code;
+        changes.codeKey = codeKey(input.code);
+      }
+      await this.coupons.update(manager, coupon.id, changes);
+      return toCouponResponse(await this.mustFind(manager, coupon.id), context);
+    });
+  }
+
+  /** 409 once the coupon has uses: orders refer to it. */
+  async remove(id: number, context: SignedInContext): Promise<CouponResponse> {
+    return runInTransaction(this.dataSource, async (manager) => {
+      const coupon = await this.findManaged(manager, id, context.user, true);
+      if (coupon.uses > 0 || !(await this.coupons.deleteUnused(manager, coupon.id))) throw couponHasUses(coupon.uses);
+      return toCouponResponse(coupon, context);
+    });
+  }
+
+  // ---------------------------------------------------------------- carts, checkouts, lists, orders
+
+  /** The coupon a cart write names, usable now (400 `coupon-not-valid` naming `coupon` otherwise). */
+  async usableByCode(manager: EntityManager, code: string): Promise<Coupon> {
+    const coupon = await this.coupons.findByCode(manager, code);
+    if (!coupon) throw couponNotValid('unknown');
+    const problem = couponProblem(coupon, this.clock.now());
+    if (problem) throw couponNotValid(problem);
+    return coupon;
+  }
+
+  findById(manager: EntityManager, id: number): Promise<Coupon | null> {
+    return this.coupons.findById(manager, id);
+  }
+
+  /** Of `ticketIds`, those the coupon covers (one query). */
+  coveredTickets(manager: EntityManager, coupon: Coupon, ticketIds: number[]): Promise<Set<number>> {
+    return this.coupons.coveredTicketIds(manager, couponScope(coupon), ticketIds);
+  }
+
+  /** What the coupon takes off each line, for showing a cart (no checks on uses: checkout decides). */
+  async cartDiscounts(manager: EntityManager, coupon: Coupon, lines: PricedLine[]): Promise<LineDiscounts> {
+    const covered = await this.coveredTickets(
+      manager,
+      coupon,
+      lines.map((line) => line.ticketId),
+    );
+    return lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon);
+  }
+
+  /**
+   * The cart's coupon at checkout: still there, in its window, with uses left for the units it
+   * covers, and revealing every hidden ticket of the order; 409 otherwise. Null when the cart has
+   * no coupon (hidden tickets then refused). Reads the coupon only when the cart names one.
+   */
+  async priceCheckout(manager: EntityManager, couponId: number | null, lines: CouponLine[]): Promise<CheckoutCoupon | null> {
+    if (couponId === null) {
+      const hidden = lines.find((line) => line.hidden);
+      if (hidden) throw couponUnusable('hidden-ticket', hidden.ticketId);
+      return null;
+    }
+    const coupon = await this.coupons.findById(manager, couponId);
+    if (!coupon) throw couponUnusable('unknown');
+    const covered = await this.coveredTickets(
+      manager,
+      coupon,
+      lines.map((line) => line.ticketId),
+    );
+    const hidden = lines.find((line) => line.hidden && !(coupon.revealsHidden && covered.has(line.ticketId)));
+    if (hidden) throw couponUnusable('hidden-ticket', hidden.ticketId);
+    const discounts = lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon);
+    // A code that covers nothing of this order is not used by it: no check, no use taken.
+    if (discounts.units === 0) return null;
+    const problem = couponProblem(coupon, this.clock.now(), discounts.units);
+    if (problem) throw couponUnusable(problem);
+    return { coupon, discounts };
+  }
+
+  /** Takes the checkout's uses with a conditional UPDATE in the caller's transaction; 409 when they are gone. */
+  async takeUses(manager: EntityManager, couponId: number, units: number): Promise<void> {
+    if (units <= 0) return;
+    if (!(await this.coupons.takeUses(manager, couponId, units))) throw couponUnusable('used-up');
+  }
+
+  /** Gives back an order's uses (cancelled or expired); pass the order when it is at hand. */
+  async giveBackUses(manager: EntityManager, order: number | Pick<Order, 'couponId' | 'couponUses'>): Promise<void> {
+    const coupon = typeof order === 'number' ? await this.coupons.orderCoupon(manager, order) : order;
+    if (coupon) await this.coupons.giveBackUses(manager, coupon);
+  }
+
+  /**
+   * For ticket lists and single reads: the scope of tickets a revealing code shows, or 400
+   * `coupon-not-valid` for a code that cannot be used now or reveals nothing.
+   */
+  async revealingScope(code: string): Promise<CouponScope> {
+    const coupon = await this.usableByCode(this.dataSource.manager, code);
+    if (!coupon.revealsHidden) return { eventId: -1, authorId: -1, ticketIds: [] };
+    return couponScope(coupon);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /** The event and ticket list an update sets, checked against each other and the caller's rights. */
+  private async scopeChanges(
+    manager: EntityManager,
+    coupon: Coupon,
+    input: UpdateCouponDto,
+    context: SignedInContext,
+  ): Promise<Pick<Partial<Coupon>, 'eventId' | 'ticketIds'>> {
+    const changes: Pick<Partial<Coupon>, 'eventId' | 'ticketIds'> = {};
+    if (input.post_id !== undefined) {
+      const eventId = input.post_id === null || input.post_id === '' ? null : input.post_id;
+      const event = eventId === null ? null : await this.eventOrFail(manager, eventId);
+      if (event && !canManageEvent(context.user, event)) throw couponForbidden();
+      changes.eventId = eventId;
+    }
+    if (input.ticket_ids !== undefined) {
+      const ids = [...new Set(input.ticket_ids)];
+      changes.ticketIds = ids.length ? JSON.stringify(ids) : null;
+    }
+    if (input.post_id === undefined && input.ticket_ids === undefined) return changes;
+    await this.assertTicketsInScope(manager, {
+      eventId: changes.eventId === undefined ? coupon.eventId : changes.eventId,
+      authorId: coupon.authorId,
+      ticketIds: couponTicketIds({ ticketIds: changes.ticketIds === undefined ? coupon.ticketIds : changes.ticketIds }),
+    });
+    return changes;
+  }
+
+  private async findManaged(manager: EntityManager, id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
+    const query = manager.createQueryBuilder(Coupon, 'coupon').where('coupon.id = :id', { id });
+    if (lock && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    const coupon = await query.getOne();
+    if (!coupon) throw couponNotFound(id);
+    if (managesEveryEvent(user) || coupon.authorId === user.id) return coupon;
+    const event = coupon.eventId === null ? null : await manager.findOne(Event, { where: { id: coupon.eventId } });
+    if (event && canManageEvent(user, event)) return coupon;
+    throw couponForbidden();
+  }
+
+  private async mustFind(manager: EntityManager, id: number): Promise<Coupon> {
+    const coupon = await this.coupons.findById(manager, id);
+    if (!coupon) throw couponNotFound(id);
+    return coupon;
+  }
+
+  private async eventOrFail(manager: EntityManager, eventId: number): Promise<Event> {
+    const event = await manager.findOne(Event, { where: { id: eventId } });
+    if (!event) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
+    return event;
+  }
+
+  /** Every listed ticket must exist within the coupon's scope (its event, or its author's events). */
+  private async assertTicketsInScope(manager: EntityManager, scope: CouponScope): Promise<void> {
+    if (scope.ticketIds.length === 0) return;
+    const covered = await this.coupons.coveredTicketIds(manager, { ...scope, ticketIds: [] }, scope.ticketIds);
+    const outside = scope.ticketIds.filter((id) => !covered.has(id));
+    if (outside.length > 0) {
+      throw invalidParam(
+        'ticket_ids',
+        `tickets ${outside.join(', ')} are not tickets of ${scope.eventId === null ? "the coupon author's events" : `event ${scope.eventId}`}`,
+      );
+    }
+  }
+
+  /** A write whose unique code may meet a concurrent one's: the loser gets 409 `coupon-code-taken`. */
+  private async writeUnique<T>(code: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await runInTransaction(this.dataSource, work);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw couponCodeTaken(code);
+      throw error;
+    }
+  }
+}
+
+function amountText(coupon: Coupon): string {
+  return `${Math.floor(coupon.amount / 100)}.${String(coupon.amount % 100).padStart(2, '0')}`;
+}
+
+/** The discount type and amount (hundredths), checked together: 400 naming `amount`. */
+function readTerms(discountType: DiscountType, raw: unknown, sent: boolean): { discountType: DiscountType; amount: number } {
+  if (discountType === 'none') {
+    if (!sent || raw === undefined || raw === null || raw === '') return { discountType, amount: 0 };
+    if (parseAmount(raw) !== 0) throw invalidParam('amount', 'an access code (discount_type none) has no amount');
+    return { discountType, amount: 0 };
+  }
+  if (raw === undefined || raw === null || raw === '') throw invalidParam('amount', `amount is required for a ${discountType} discount`);
+  const amount = parseAmount(raw);
+  if (discountType === 'percent') {
+    if (amount === null || amount < 1 || amount > FULL_PERCENT_BASIS_POINTS)
+      throw invalidParam('amount', 'amount must be a percentage above 0 and at most 100, with two decimals at most');
+  } else if (amount === null || amount < 1 || amount > MAX_FLAT_CENTS) {
+    throw invalidParam('amount', 'amount must be a positive decimal with two decimals at most');
+  }
+  return { discountType, amount: amount };
+}
+
+/** starts_at / ends_at in the site time zone; undefined when not sent, null when cleared. */
+function readWindow(
+  input: { starts_at?: string | null; ends_at?: string | null },
+  existing: Coupon | null,
+  context: RequestContext,
+): { startsAt?: Date | null; endsAt?: Date | null } {
+  const zone = resolveTimeZone(context.siteTimezone) ?? resolveTimeZone('UTC')!;
+  const reasons: Record<string, string> = {};
+  const read = (field: 'starts_at' | 'ends_at'): Date | null | undefined => {
+    const raw = input[field];
+    if (raw === undefined) return undefined;
+    if (raw === null || raw.trim() === '') return null;
+    const parsed = parseDateInput(raw, zone);
+    if (!parsed) {
+      reasons[field] = `${field} must be a date (YYYY-MM-DD HH:MM:SS)`;
+      return undefined;
+    }
+    return parsed.instant;
+  };
+  const startsAt = read('starts_at');
+  const endsAt = read('ends_at');
+  const start = startsAt === undefined ? existing?.startsAt : startsAt;
+  const end = endsAt === undefined ? existing?.endsAt : endsAt;
+  if (!reasons.ends_at && start && end && end.getTime() <= start.getTime()) reasons.ends_at = 'ends_at must be after starts_at';
+  if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+  return { startsAt, endsAt };
+}
