@@ -43,6 +43,17 @@ export interface AppConfig {
   /** Express's `trust proxy`: which peers' X-Forwarded-For names the client (hop count, or addresses, subnets and names). */
   trustProxy: number | string;
   notifications: NotificationsConfig;
+  exports: ExportsConfig;
+}
+
+/** Asynchronous exports (src/exports). */
+export interface ExportsConfig {
+  /** EXPORT_WORKER: false on instances that only accept export requests; the others share the jobs. */
+  worker: boolean;
+  /** How often the worker looks for queued exports, in ms. */
+  pollIntervalMs: number;
+  /** How long a finished export can be downloaded, in hours; its file is deleted after. */
+  ttlHours: number;
 }
 
 /** The transactional outbox, its worker, and the two channels it delivers to (src/outbox, src/emails, src/webhooks). */
@@ -99,6 +110,8 @@ export interface TicketsConfig {
   orderSweepIntervalSeconds: number;
   /** How often this instance folds the attendee tally's rows into one (0: never; another instance does). */
   attendeeTallyCompactSeconds: number;
+  /** How often this instance folds the sales ledger's rows (src/reports) into one per ticket and day (0: never; another instance does). */
+  salesLedgerFoldSeconds: number;
   /** HMAC-SHA256 secret of the payment webhook's `X-Signature`; null disables signed completion. */
   paymentWebhookSecret: string | null;
 }
@@ -435,6 +448,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       orderHoldMinutes: readPositiveInt(env, 'ORDER_HOLD_MINUTES', 15),
       orderSweepIntervalSeconds: readPositiveInt(env, 'ORDER_SWEEP_INTERVAL_SECONDS', 60),
       attendeeTallyCompactSeconds: readNonNegativeInt(env, 'ATTENDEE_TALLY_COMPACT_SECONDS', 5),
+      salesLedgerFoldSeconds: readNonNegativeInt(env, 'SALES_LEDGER_FOLD_SECONDS', 10),
       paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
     },
     rateLimits: readRateLimits(env),
@@ -447,6 +461,11 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     eventDocumentCacheMb: readNonNegativeInt(env, 'EVENT_DOCUMENT_CACHE_MB', 32),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     notifications: readNotifications(env),
+    exports: {
+      worker: env.EXPORT_WORKER === undefined || env.EXPORT_WORKER.trim() === '' ? true : readFlag(env, 'EXPORT_WORKER'),
+      pollIntervalMs: readPositiveInt(env, 'EXPORT_POLL_INTERVAL_MS', 2000),
+      ttlHours: readPositiveInt(env, 'EXPORT_TTL_HOURS', 24),
+    },
   };
 }
 

@@ -15,6 +15,8 @@ import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockC
 import { EventDocumentVersions1764910000000 } from './1764910000000-EventDocumentVersions';
 import { StripedCountGenerations1764920000000 } from './1764920000000-StripedCountGenerations';
 import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
+import { CreateExportJobs1765040000000 } from './1765040000000-CreateExportJobs';
+import { SalesLedger1765040000001 } from './1765040000001-SalesLedger';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   EventDocumentVersions1764910000000,
   StripedCountGenerations1764920000000,
   AttendeeTallies1764930000000,
+  CreateExportJobs1765040000000,
+  SalesLedger1765040000001,
 ];
