@@ -224,7 +224,7 @@ describe('Exports (e2e)', () => {
       const queued = await request(testApp.server)
         .post(`${BASE}/attendees/export`)
         .set('Authorization', authorA.authorization)
-        .send({ post_id: eventA.id, format: 'csv' })
+        .query({ post_id: eventA.id, format: 'csv' })
         .expect(202);
       expect(queued.body).toMatchObject({ id: expect.any(Number), kind: 'attendees', format: 'csv', status: 'queued' });
       expect(queued.headers.location).toBe(queued.body.url);
@@ -281,7 +281,7 @@ describe('Exports (e2e)', () => {
       const queued = await request(testApp.server)
         .post(`${BASE}/orders/export`)
         .set('Authorization', editor.authorization)
-        .send({ format: 'xlsx', status: ['completed'] })
+        .query({ format: 'xlsx', status: 'completed' })
         .expect(202);
       expect(await worker().runOnce()).toMatchObject({ jobId: queued.body.id, status: 'done' });
       const url = new URL(queued.body.download_url as string);
@@ -316,7 +316,7 @@ describe('Exports (e2e)', () => {
       const bad = await request(testApp.server)
         .post(`${BASE}/attendees/export`)
         .set('Authorization', editor.authorization)
-        .send({ include_post: [999999] })
+        .query({ include_post: '999999' })
         .expect(400);
       expect(bad.body.data.params).toHaveProperty('include_post');
       await worker().runOnce();
@@ -327,7 +327,7 @@ describe('Exports (e2e)', () => {
       const queued = await request(testApp.server)
         .post(`${BASE}/attendees/export`)
         .set('Authorization', authorA.authorization)
-        .send({ post_id: event.id })
+        .query({ post_id: event.id })
         .expect(202);
       await testApp.dataSource.getRepository(Event).delete({ id: event.id });
       expect(await worker().runOnce()).toMatchObject({ jobId: queued.body.id, status: 'failed' });

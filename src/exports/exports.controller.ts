@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -8,7 +8,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -27,7 +26,6 @@ const ID_PARAM = ApiParam({ name: 'id', description: 'Export job id', schema: { 
 /** A file response: CSV text or an XLSX workbook. */
 const FileResponse = (what: string) =>
   applyDecorators(
-    ApiProduces(CONTENT_TYPES.csv, CONTENT_TYPES.xlsx),
     ApiOkResponse({
       description: `${what}, as an attachment (Content-Disposition names the file)`,
       content: {
@@ -55,7 +53,7 @@ const QueuedExportDocs = (noun: string) =>
     RequireCapability('publish_events', MANAGERS),
     ApiOperation({
       summary: `Export ${noun} in the background`,
-      description: `The body takes the filters and format of GET /${noun}/export. Answers the job at once; GET its url for its state, and its download_url once done.`,
+      description: `Takes the query parameters of GET /${noun}/export (filters and format; a body is ignored). Answers the job at once; GET its url for its state, and its download_url once done.`,
     }),
     ApiAcceptedResponse({ type: ExportJobResponse, description: 'The queued job; Location names it' }),
     ApiBadRequestResponse({ description: 'rest_invalid_param naming the filter or format' }),
@@ -79,11 +77,11 @@ export class ExportsController {
   @Post('attendees/export')
   @QueuedExportDocs('attendees')
   async queueAttendees(
-    @Body() body: ExportAttendeesQuery,
+    @Query() query: ExportAttendeesQuery,
     @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ExportJobResponse> {
-    const job = await this.exports.createJob('attendees', body, context.user, context);
+    const job = await this.exports.createJob('attendees', query, context.user, context);
     response.setHeader('Location', job.url);
     return job;
   }
@@ -97,11 +95,11 @@ export class ExportsController {
   @Post('orders/export')
   @QueuedExportDocs('orders')
   async queueOrders(
-    @Body() body: ExportOrdersQuery,
+    @Query() query: ExportOrdersQuery,
     @RequestContext() context: SignedInContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ExportJobResponse> {
-    const job = await this.exports.createJob('orders', body, context.user, context);
+    const job = await this.exports.createJob('orders', query, context.user, context);
     response.setHeader('Location', job.url);
     return job;
   }

@@ -4,6 +4,7 @@ import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
 import { appConfig, type AppConfig } from '../../src/config/app.config';
 import { Event } from '../../src/events/event.entity';
+import { ExportJob } from '../../src/exports/export-job.entity';
 import { Order } from '../../src/orders/order.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
@@ -462,7 +463,7 @@ describe('Mass assignment (e2e)', () => {
         method,
         { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } },
         as('author'),
-        ['attendees', 'outbox_messages'],
+        ['attendees', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
@@ -480,7 +481,7 @@ describe('Mass assignment (e2e)', () => {
       'POST',
       { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } },
       as('author'),
-      ['attendees', 'outbox_messages'],
+      ['attendees', 'outbox_messages', 'sales_ledger'],
     );
     expect(response.status).toBe(200);
     const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
@@ -623,7 +624,7 @@ describe('Mass assignment (e2e)', () => {
         'POST',
         { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) },
         as('administrator'),
-        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({
@@ -655,7 +656,7 @@ describe('Mass assignment (e2e)', () => {
         'POST',
         { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } },
         as('administrator'),
-        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
@@ -799,6 +800,41 @@ describe('Mass assignment (e2e)', () => {
       expect(response.status).toBe(202);
       expect(response.body).toEqual({ queued: [{ template: 'ticket', recipient: attendee.holderEmail }] });
     });
+  });
+
+  describe('exports', () => {
+    it.each(['attendees', 'orders'])(
+      `${covers('POST', `${TICKETS_NS}/attendees/export`)} and ${covers('POST', `${TICKETS_NS}/orders/export`)} (%s): the job is the caller's and queued; the body sets nothing`,
+      async (noun) => {
+        const response = await write(
+          'POST',
+          {
+            path: `${TICKETS_NS}/${noun}/export`,
+            query: { format: 'xlsx' },
+            body: {
+              ...privilegedFields(world),
+              status: 'done',
+              user_id: world.userId('administrator'),
+              kind: noun === 'attendees' ? 'orders' : 'attendees',
+              format: 'csv',
+              expires_at: '2099-01-01 00:00:00',
+              row_count: 99,
+            },
+          },
+          as('author'),
+          ['export_jobs'],
+        );
+        expect(response.status).toBe(202);
+        expect(await testApp.dataSource.getRepository(ExportJob).findOneByOrFail({ id: response.body.id as number })).toMatchObject({
+          kind: noun,
+          format: 'xlsx',
+          status: 'queued',
+          userId: world.userId('author'),
+          rowCount: 0,
+          expiresAt: null,
+        });
+      },
+    );
   });
 
   it('has a test for every write route of the authorization matrix', () => {
