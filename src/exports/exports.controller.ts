@@ -126,12 +126,7 @@ export class ExportsController {
   @ApiNotFoundResponse({ description: 'export-not-found: no such job, or a wrong token' })
   @ApiConflictResponse({ description: 'export-not-ready: queued or running; ask again shortly' })
   @ApiGoneResponse({ description: 'export-expired (the file was deleted) or export-failed' })
-  download(
-    @Param('id', RouteIdPipe) id: number,
-    @Query() query: ExportDownloadQuery,
-    @RequestContext() _context: RequestContext,
-    @Res() response: Response,
-  ): Promise<void> {
+  download(@Param('id', RouteIdPipe) id: number, @Query() query: ExportDownloadQuery, @Res() response: Response): Promise<void> {
     return this.exports.download(id, query.token, response);
   }
 }

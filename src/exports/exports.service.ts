@@ -83,7 +83,9 @@ export class ExportsService {
       await this.write(plan, response);
     } catch (error) {
       // Headers are gone: the client sees a cut-off transfer rather than a file that looks complete.
-      this.logger.error({ err: error }, `${kind} export failed while streaming`);
+      // A client that went away is not the service's failure.
+      if (response.destroyed) this.logger.warn(`${kind} export ended early: the client closed the connection`);
+      else this.logger.error({ err: error }, `${kind} export failed while streaming`);
       response.destroy(error as Error);
     }
   }
