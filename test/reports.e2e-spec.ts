@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
+import { SalesLedger1765040000001 } from '../src/database/migrations/1765040000001-SalesLedger';
 import type { Event } from '../src/events/event.entity';
 import { SalesLedger } from '../src/reports/sales-ledger';
 import { SalesDaily, SalesLedgerEntry } from '../src/reports/sales-ledger.entity';
@@ -345,6 +346,21 @@ describe('Reports (e2e)', () => {
     const report = await sales({ from: '2026-11-01', to: '2026-11-30' }).expect(200);
     expect(report.body.tickets.find((entry: { ticket_id: number }) => entry.ticket_id === free.id).totals.sold).toBe(6);
     expect((await recount(testApp, free.id)).sold).toBe(6);
+  });
+
+  it('writes the same ledger from the attendees and orders when the migration runs on existing sales', async () => {
+    const fullRange = { from: '2026-11-01', to: '2026-11-30' };
+    const fromTriggers = (await sales(fullRange).expect(200)).body as unknown;
+    const runner = testApp.dataSource.createQueryRunner();
+    try {
+      const migration = new SalesLedger1765040000001();
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await testApp.dataSource.getRepository(SalesDaily).count()).toBe(0);
+    expect((await sales(fullRange).expect(200)).body).toEqual(fromTriggers);
   });
 
   it('is for managers of the event only', async () => {
