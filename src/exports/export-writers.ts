@@ -58,7 +58,13 @@ function csvWriter(output: Writable, columns: Array<ExportColumn<unknown>>): Tab
 
 /** XLSX through exceljs's streaming WorkbookWriter: each row is committed (written out) as it comes. */
 function xlsxWriter(output: Writable, columns: Array<ExportColumn<unknown>>, sheetName: string): TableWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  // Styles for the time columns' format; the fastest deflate level: compression took about half the time at the default.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+    zip: { zlib: { level: 1 } },
+  });
   const sheet = workbook.addWorksheet(sheetName);
   sheet.columns = columns.map((column) => ({
     header: column.header,
