@@ -11,6 +11,7 @@ import { SecurityModule } from './common/security/security.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
@@ -18,6 +19,7 @@ import { OrdersModule } from './orders/orders.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxWorkerModule } from './outbox/outbox-worker.module';
+import { ReportsModule } from './reports/reports.module';
 import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';
 import { EmailsModule } from './emails/emails.module';
@@ -39,6 +41,9 @@ import { WaitlistModule } from './waitlist/waitlist.module';
     MetricsModule,
     OutboxModule,
     // Resource modules: one line each.
+    // Exports before attendees and orders: /attendees/export must match before /attendees/:id.
+    ExportsModule,
+    ReportsModule,
     EventsModule,
     SeriesModule,
     VenuesModule,

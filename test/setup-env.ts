@@ -28,6 +28,9 @@ process.env.OUTBOX_WORKER = 'false';
 // Nor does the attendee tally fold on a timer: a fold between two snapshots of the security specs
 // would look like a change made by the request between them; test/attendee-tallies folds itself.
 process.env.ATTENDEE_TALLY_COMPACT_SECONDS = '0';
+// Nor do the export worker and the sales ledger fold: test/exports and test/reports drive them.
+process.env.EXPORT_WORKER = 'false';
+process.env.SALES_LEDGER_FOLD_SECONDS = '0';
 delete process.env.SMTP_URL;
 delete process.env.EMAIL_TEMPLATES_DIR;
 delete process.env.WEBHOOK_ALLOW_PRIVATE;

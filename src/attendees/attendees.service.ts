@@ -106,6 +106,18 @@ export class AttendeesService {
     };
   }
 
+  /**
+   * The list's filters over the attendees of events the caller manages only (exports): checked the
+   * same way as the list's (400 naming the field), unordered and unpaged, for the caller to page.
+   */
+  async managedAttendeesQuery(query: ListAttendeesQuery, user: AuthenticatedUser): Promise<SelectQueryBuilder<Attendee>> {
+    const manager = this.dataSource.manager;
+    const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
+    builder.where(managedEventCondition(user, builder));
+    await this.applyFilters(manager, builder, query, user);
+    return builder;
+  }
+
   async get(id: number, context: RequestContext): Promise<AttendeeResponse> {
     const manager = this.dataSource.manager;
     const attendee = await this.findOrFail(manager, { id });

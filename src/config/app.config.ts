@@ -46,6 +46,7 @@ export interface AppConfig {
   trustProxy: number | string;
   notifications: NotificationsConfig;
   httpCache: HttpCacheConfig;
+  exports: ExportsConfig;
 }
 
 /** HTTP caching of anonymous public reads, and purges sent to a cache in front (src/common/http/http-caching.ts). */
@@ -56,6 +57,16 @@ export interface HttpCacheConfig {
   staleWhileRevalidateSeconds: number;
   /** PURGE_URL: where the surrogate keys of each committed write are sent (through the outbox); null: no purges. */
   purgeUrl: string | null;
+}
+
+/** Asynchronous exports (src/exports). */
+export interface ExportsConfig {
+  /** EXPORT_WORKER: false on instances that only accept export requests; the others share the jobs. */
+  worker: boolean;
+  /** How often the worker looks for queued exports, in ms. */
+  pollIntervalMs: number;
+  /** How long a finished export can be downloaded, in hours; its file is deleted after. */
+  ttlHours: number;
 }
 
 /** The transactional outbox, its worker, and the two channels it delivers to (src/outbox, src/emails, src/webhooks). */
@@ -114,6 +125,8 @@ export interface TicketsConfig {
   attendeeEditCutoffHours: number;
   /** How often this instance folds the attendee tally's rows into one (0: never; another instance does). */
   attendeeTallyCompactSeconds: number;
+  /** How often this instance folds the sales ledger's rows (src/reports) into one per ticket and day (0: never; another instance does). */
+  salesLedgerFoldSeconds: number;
   /** HMAC-SHA256 secret of the payment webhook's `X-Signature`; null disables signed completion. */
   paymentWebhookSecret: string | null;
   /** How long units offered to a waitlist entry are held for it (WAITLIST_OFFER_HOURS). */
@@ -460,6 +473,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       orderSweepIntervalSeconds: readPositiveInt(env, 'ORDER_SWEEP_INTERVAL_SECONDS', 60),
       attendeeEditCutoffHours: readNonNegativeInt(env, 'ATTENDEE_EDIT_CUTOFF_HOURS', 24),
       attendeeTallyCompactSeconds: readNonNegativeInt(env, 'ATTENDEE_TALLY_COMPACT_SECONDS', 5),
+      salesLedgerFoldSeconds: readNonNegativeInt(env, 'SALES_LEDGER_FOLD_SECONDS', 10),
       paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
       waitlistOfferHours: readPositiveNumber(env, 'WAITLIST_OFFER_HOURS', 12),
       waitlistSweepIntervalSeconds: readPositiveInt(env, 'WAITLIST_SWEEP_INTERVAL_SECONDS', 60),
@@ -479,6 +493,11 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       maxAgeSeconds: readNonNegativeInt(env, 'HTTP_CACHE_MAX_AGE', 0),
       staleWhileRevalidateSeconds: readNonNegativeInt(env, 'HTTP_CACHE_STALE_WHILE_REVALIDATE', 0),
       purgeUrl: readPurgeUrl(env.PURGE_URL),
+    },
+    exports: {
+      worker: readFlagDefaultTrue(env, 'EXPORT_WORKER'),
+      pollIntervalMs: readPositiveInt(env, 'EXPORT_POLL_INTERVAL_MS', 2000),
+      ttlHours: readPositiveInt(env, 'EXPORT_TTL_HOURS', 24),
     },
   };
 }

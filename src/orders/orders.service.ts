@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
@@ -32,6 +32,11 @@ import { loadOrderRelations, orderEventIds } from './order-relations';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
 import type { OrderResponse } from './dto/order.response';
 import { isValidSignature } from './webhook-signature';
+
+/** The filters of GET /orders over the orders aliased `alias` (shared with the orders export). */
+export function filterOrderList<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, alias: string, query: ListOrdersQuery): void {
+  if (query.status?.length) builder.andWhere(`${alias}.status IN (:...statuses)`, { statuses: query.status });
+}
 
 /** A payment webhook's proof: the `X-Signature` header and what it signs. */
 export interface SignedRequest {
@@ -81,7 +86,7 @@ export class OrdersService {
 
     const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
     if (!applyOrderVisibility(builder, 'purchase', viewer)) return this.emptyPage(collectionUrl, echo, page.page);
-    if (query.status?.length) builder.andWhere('purchase.status IN (:...statuses)', { statuses: query.status });
+    filterOrderList(builder, 'purchase', query);
     const [orders, total] = await builder.orderBy('purchase.id', 'ASC').skip(page.offset).take(page.perPage).getManyAndCount();
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });

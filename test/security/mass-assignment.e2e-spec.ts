@@ -5,6 +5,7 @@ import { Category } from '../../src/categories/category.entity';
 import { Coupon } from '../../src/coupons/coupon.entity';
 import { appConfig, type AppConfig } from '../../src/config/app.config';
 import { Event } from '../../src/events/event.entity';
+import { ExportJob } from '../../src/exports/export-job.entity';
 import { Order } from '../../src/orders/order.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
@@ -464,7 +465,7 @@ describe('Mass assignment (e2e)', () => {
         method,
         { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } },
         as('author'),
-        ['attendees', 'outbox_messages'],
+        ['attendees', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
@@ -482,7 +483,7 @@ describe('Mass assignment (e2e)', () => {
       'POST',
       { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } },
       as('author'),
-      ['attendees', 'outbox_messages'],
+      ['attendees', 'outbox_messages', 'sales_ledger'],
     );
     expect(response.status).toBe(200);
     const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
@@ -625,7 +626,7 @@ describe('Mass assignment (e2e)', () => {
         'POST',
         { path: `${TICKETS_NS}/orders/${order.id}/complete`, body: orderBody(bystander) },
         as('administrator'),
-        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({
@@ -657,7 +658,7 @@ describe('Mass assignment (e2e)', () => {
         'POST',
         { path: `${TICKETS_NS}/orders/${order.id}/refund`, body: { ...orderBody(bystander), status: 'pending' } },
         as('administrator'),
-        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
+        ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
@@ -1005,6 +1006,41 @@ describe('Mass assignment (e2e)', () => {
       const { updatedAt: _before, meta: _metaBefore, ...rest } = before;
       expect(after).toEqual(rest);
     });
+  });
+
+  describe('exports', () => {
+    it.each(['attendees', 'orders'])(
+      `${covers('POST', `${TICKETS_NS}/attendees/export`)} and ${covers('POST', `${TICKETS_NS}/orders/export`)} (%s): the job is the caller's and queued; the body sets nothing`,
+      async (noun) => {
+        const response = await write(
+          'POST',
+          {
+            path: `${TICKETS_NS}/${noun}/export`,
+            query: { format: 'xlsx' },
+            body: {
+              ...privilegedFields(world),
+              status: 'done',
+              user_id: world.userId('administrator'),
+              kind: noun === 'attendees' ? 'orders' : 'attendees',
+              format: 'csv',
+              expires_at: '2099-01-01 00:00:00',
+              row_count: 99,
+            },
+          },
+          as('author'),
+          ['export_jobs'],
+        );
+        expect(response.status).toBe(202);
+        expect(await testApp.dataSource.getRepository(ExportJob).findOneByOrFail({ id: response.body.id as number })).toMatchObject({
+          kind: noun,
+          format: 'xlsx',
+          status: 'queued',
+          userId: world.userId('author'),
+          rowCount: 0,
+          expiresAt: null,
+        });
+      },
+    );
   });
 
   it('has a test for every write route of the authorization matrix', () => {

@@ -5,7 +5,10 @@ import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
 import { Coupon } from '../../src/coupons/coupon.entity';
 import type { PostStatus } from '../../src/posts/post-status';
+import { appConfig, AppConfig } from '../../src/config/app.config';
 import { Event } from '../../src/events/event.entity';
+import { downloadToken } from '../../src/exports/download-token';
+import { ExportChunk, ExportJob } from '../../src/exports/export-job.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
 import { EventSeries, EventSeriesOccurrence } from '../../src/series/event-series.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
@@ -1263,6 +1266,126 @@ const DOCS_PAGE = ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init
 const REFUSED_DOCS_FILE = '/docs/LICENSE';
 const NO_ROUTE: Outcome = { status: 404, code: 'rest_no_route' };
 
+// ---------------------------------------------------------------- exports and reports
+
+/** A finished export of author A's, with its file and signed link. */
+function sharedExport(world: World): Promise<{ id: number; token: string }> {
+  return world.shared('author-export', async () => {
+    const createdAt = new Date();
+    const job = await world.dataSource.getRepository(ExportJob).save({
+      kind: 'attendees',
+      format: 'csv',
+      status: 'done',
+      userId: world.userId('author'),
+      query: '{}',
+      rowCount: 0,
+      sizeBytes: 12,
+      completedAt: createdAt,
+      expiresAt: new Date(createdAt.getTime() + 3600_000),
+      createdAt,
+    });
+    await world.dataSource.getRepository(ExportChunk).insert({ jobId: job.id, seq: 1, data: Buffer.from('Attendee ID\n') });
+    const stored = await world.dataSource.getRepository(ExportJob).findOneByOrFail({ id: job.id });
+    const secret = world.testApp.app.get<AppConfig>(appConfig.KEY).nonceSecret;
+    return { id: job.id, token: downloadToken(secret, job.id, stored.createdAt) };
+  });
+}
+
+const EXPORT_HIDDEN: Outcome = { status: 404, code: 'export-not-found' };
+
+function exportRoutes(): RouteSpec[] {
+  const streamed = (noun: 'attendees' | 'orders'): RouteSpec => ({
+    method: 'GET',
+    path: `${TICKETS_NS}/${noun}/export`,
+    scenarios: [
+      {
+        name: `the ${noun} export shows author A's ${noun === 'attendees' ? 'attendee' : 'buyer'} to the event's managers only`,
+        other: 'authorB',
+        prepare: async (world, caller) => {
+          const attendee = await sharedPrivateAttendee(world);
+          const needle =
+            noun === 'attendees' ? attendee.securityCode : `\n${await world.shared('buyer-a-order', () => buyerAOrder(world, true))},`;
+          return {
+            request: { path: `${TICKETS_NS}/${noun}/export` },
+            verify: (response) => {
+              const manages = ['administrator', 'editor', 'author'].includes(caller.principal);
+              assert(
+                response.text.includes(needle) === manages,
+                `${caller.principal} ${manages ? 'does not see' : 'sees'} author A's ${noun === 'attendees' ? 'attendee' : 'order'}`,
+              );
+            },
+          };
+        },
+        expect: row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, 200),
+      },
+    ],
+  });
+  const queued = (noun: 'attendees' | 'orders'): RouteSpec => ({
+    method: 'POST',
+    path: `${TICKETS_NS}/${noun}/export`,
+    scenarios: [
+      {
+        name: `queue an export of the ${noun} the caller manages`,
+        prepare: () => Promise.resolve({ request: { path: `${TICKETS_NS}/${noun}/export`, query: { format: 'csv' } } }),
+        expect: row(ANONYMOUS, 202, 202, 202, FORBIDDEN, FORBIDDEN),
+      },
+    ],
+  });
+  return [
+    streamed('attendees'),
+    queued('attendees'),
+    streamed('orders'),
+    queued('orders'),
+    {
+      method: 'GET',
+      path: `${TICKETS_NS}/exports/:id`,
+      scenarios: [
+        {
+          name: "author A's export job",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${TICKETS_NS}/exports/${(await sharedExport(world)).id}` } }),
+          expect: row(ANONYMOUS, EXPORT_HIDDEN, EXPORT_HIDDEN, 200, EXPORT_HIDDEN, EXPORT_HIDDEN, EXPORT_HIDDEN),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${TICKETS_NS}/exports/:id/download`,
+      scenarios: [
+        {
+          name: "author A's export file, with the signed token of its link",
+          prepare: async (world) => {
+            const { id, token } = await sharedExport(world);
+            return { request: { path: `${TICKETS_NS}/exports/${id}/download`, query: { token } } };
+          },
+          expect: PUBLIC,
+        },
+        {
+          name: "author A's export file, with a wrong token",
+          prepare: async (world) => ({
+            request: { path: `${TICKETS_NS}/exports/${(await sharedExport(world)).id}/download`, query: { token: 'forged' } },
+          }),
+          expect: row(EXPORT_HIDDEN, EXPORT_HIDDEN, EXPORT_HIDDEN, EXPORT_HIDDEN, EXPORT_HIDDEN, EXPORT_HIDDEN),
+        },
+      ],
+    },
+    ...(['sales', 'summary'] as const).map((report): RouteSpec => ({
+      method: 'GET',
+      path: `${TICKETS_NS}/reports/${report}`,
+      scenarios: [
+        {
+          name: `the ${report} report of author A's event`,
+          other: 'authorB',
+          prepare: async (world) => ({
+            request: { path: `${TICKETS_NS}/reports/${report}`, query: { post_id: (await sharedTicket(world)).event.id } },
+          }),
+          expect: MANAGERS_ONLY,
+        },
+      ],
+    })),
+  ];
+}
+
 export const ROUTE_TABLE: RouteSpec[] = [
   // The API root index, namespace indexes and OpenAPI documents, the documentation page, operations: public.
   { method: 'GET', path: '/', scenarios: [get('/')] },
@@ -1315,6 +1438,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...couponRoutes(),
   ...attendeeInformationRoutes(),
   ...webhookRoutes(),
+  ...exportRoutes(),
 ];
 
 export function routeKey(route: Pick<RouteSpec, 'method' | 'path'>): string {

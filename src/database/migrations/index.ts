@@ -18,6 +18,8 @@ import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
 import { CreateCoupons1765010000000 } from './1765010000000-CreateCoupons';
 import { AttendeeInformationFields1765010000001 } from './1765010000001-AttendeeInformationFields';
 import { Waitlist1765030000000 } from './1765030000000-Waitlist';
+import { CreateExportJobs1765040000000 } from './1765040000000-CreateExportJobs';
+import { SalesLedger1765040000001 } from './1765040000001-SalesLedger';
 import { StoredEventDocuments1765050000000 } from './1765050000000-StoredEventDocuments';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
@@ -42,5 +44,7 @@ export const MIGRATIONS = [
   CreateCoupons1765010000000,
   AttendeeInformationFields1765010000001,
   Waitlist1765030000000,
+  CreateExportJobs1765040000000,
+  SalesLedger1765040000001,
   StoredEventDocuments1765050000000,
 ];

@@ -1,0 +1,38 @@
+/** An amount of money as its exact decimal string ("25.50"). */
+export interface MoneyCell {
+  money: string;
+}
+
+/** A cell of an exported row: text, a number, an amount, a yes/no, a time, or empty. */
+export type CellValue = string | number | boolean | Date | MoneyCell | null;
+
+/** First characters that make a spreadsheet read a CSV cell as a formula (OWASP "CSV injection"). */
+const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r']);
+
+/**
+ * A text cell safe to open in a spreadsheet: one starting with = + - @ (or a tab or carriage return)
+ * gets a leading apostrophe, which spreadsheets read as "this is text" and do not show.
+ */
+export function neutralizeFormula(text: string): string {
+  return text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
+}
+
+/** A cell as CSV text: times in ISO 8601 UTC, yes/no as `yes`/`no`, text neutralised. */
+export function csvCell(value: CellValue): string | number {
+  if (value === null) return '';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return value;
+  if (typeof value === 'object') return value.money;
+  return neutralizeFormula(value);
+}
+
+/**
+ * A cell as an XLSX value: numbers, amounts and times typed (XLSX text cells are never evaluated as formulas,
+ * so they are written as they are).
+ */
+export function xlsxCell(value: CellValue): string | number | Date | null {
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) return Number(value.money);
+  return value;
+}

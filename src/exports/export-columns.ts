@@ -1,0 +1,119 @@
+import type { Attendee } from '../attendees/attendee.entity';
+import type { Event } from '../events/event.entity';
+import type { Order } from '../orders/order.entity';
+import type { Ticket } from '../tickets/ticket.entity';
+import type { AuthenticatedUser } from '../auth/roles';
+import type { CellValue, MoneyCell } from './export-cells';
+
+/** One column of an export: its key, its header, and how a row fills it. */
+export interface ExportColumn<Row> {
+  key: string;
+  header: string;
+  value(row: Row): CellValue;
+  /** XLSX column width, in characters. */
+  width?: number;
+  /** Holds times (XLSX shows them as date and time). */
+  time?: boolean;
+}
+
+/** What an export covers, for entries whose columns depend on it (one column per question, per check-in list). */
+export interface ExportScope {
+  user: AuthenticatedUser;
+  /** The events the filters name (`post_id`, `include_post`), empty when they name none. */
+  eventIds: number[];
+}
+
+/**
+ * An entry of a column list: one column, or a group of columns decided once per export from what it
+ * covers (`{ expand: (scope) => columns }`), such as one column per attendee question.
+ */
+export type ColumnEntry<Row> = ExportColumn<Row> | { expand(scope: ExportScope): Promise<Array<ExportColumn<Row>>> };
+
+/** The columns of an export, in order, groups expanded. */
+export async function resolveColumns<Row>(entries: Array<ColumnEntry<Row>>, scope: ExportScope): Promise<Array<ExportColumn<Row>>> {
+  const columns: Array<ExportColumn<Row>> = [];
+  for (const entry of entries) {
+    if ('expand' in entry) columns.push(...(await entry.expand(scope)));
+    else columns.push(entry);
+  }
+  return columns;
+}
+
+type EventFacts = Pick<Event, 'id' | 'title'>;
+
+/** One attendee with what its columns read. */
+export interface AttendeeExportRow {
+  attendee: Attendee;
+  ticket: Pick<Ticket, 'id' | 'name'> | undefined;
+  order: Order | undefined;
+  event: EventFacts | undefined;
+}
+
+/** One order with the tickets it holds (of the events the caller manages). */
+export interface OrderExportRow {
+  order: Order;
+  /** Its lines: ticket, name, quantity, unit price. */
+  items: Array<{ ticketId: number; ticketName: string; eventId: number; quantity: number; unitPrice: string }>;
+  /** How many of its attendees are checked in. */
+  checkedIn: number;
+}
+
+/** A DECIMAL(12,2) amount: its exact decimal in CSV, a number in XLSX. */
+function amount(value: string): MoneyCell {
+  return { money: value };
+}
+
+/**
+ * The attendee export's columns. A new column is one entry here: a coupon code would be
+ * `{ key: 'coupon', header: 'Coupon', value: (row) => row.order?.couponCode ?? null }`, the
+ * questions one `{ expand }` entry making a column per question of the events in scope.
+ */
+export const ATTENDEE_COLUMNS: Array<ColumnEntry<AttendeeExportRow>> = [
+  { key: 'attendee_id', header: 'Attendee ID', value: (row) => row.attendee.id, width: 12 },
+  { key: 'event_id', header: 'Event ID', value: (row) => row.attendee.eventId, width: 10 },
+  { key: 'event', header: 'Event', value: (row) => row.event?.title ?? null, width: 30 },
+  { key: 'ticket_id', header: 'Ticket ID', value: (row) => row.attendee.ticketId, width: 10 },
+  { key: 'ticket', header: 'Ticket', value: (row) => row.ticket?.name ?? null, width: 24 },
+  { key: 'order_id', header: 'Order ID', value: (row) => row.attendee.orderId, width: 10 },
+  { key: 'order_status', header: 'Order status', value: (row) => row.attendee.orderStatus, width: 14 },
+  { key: 'status', header: 'Attendee status', value: (row) => row.attendee.status, width: 14 },
+  { key: 'provider', header: 'Provider', value: (row) => row.attendee.provider, width: 10 },
+  { key: 'rsvp_going', header: 'RSVP going', value: (row) => row.attendee.rsvpGoing, width: 10 },
+  { key: 'price', header: 'Price paid', value: (row) => amount(row.attendee.pricePaid), width: 12 },
+  { key: 'currency', header: 'Currency', value: (row) => row.order?.currency ?? null, width: 10 },
+  { key: 'holder_name', header: 'Holder name', value: (row) => row.attendee.holderName, width: 24 },
+  { key: 'holder_email', header: 'Holder email', value: (row) => row.attendee.holderEmail, width: 28 },
+  { key: 'purchaser_name', header: 'Purchaser name', value: (row) => row.order?.purchaserName ?? null, width: 24 },
+  { key: 'purchaser_email', header: 'Purchaser email', value: (row) => row.order?.purchaserEmail ?? null, width: 28 },
+  { key: 'security_code', header: 'Security code', value: (row) => row.attendee.securityCode, width: 34 },
+  { key: 'checked_in', header: 'Checked in', value: (row) => row.attendee.checkedIn, width: 10 },
+  { key: 'checked_in_at', header: 'Checked in at (UTC)', value: (row) => row.attendee.checkedInAt, width: 22, time: true },
+  { key: 'checkin_source', header: 'Check-in source', value: (row) => row.attendee.checkinSource, width: 14 },
+  { key: 'optout', header: 'Hidden from public list', value: (row) => row.attendee.optout, width: 10 },
+  { key: 'registration', header: 'Registration answers (JSON)', value: (row) => row.attendee.meta, width: 30 },
+  { key: 'created_at', header: 'Created (UTC)', value: (row) => row.attendee.createdAt, width: 22, time: true },
+];
+
+/** The order export's columns; a new one is one entry here, as for attendees. */
+export const ORDER_COLUMNS: Array<ColumnEntry<OrderExportRow>> = [
+  { key: 'order_id', header: 'Order ID', value: (row) => row.order.id, width: 10 },
+  { key: 'status', header: 'Status', value: (row) => row.order.status, width: 12 },
+  { key: 'provider', header: 'Provider', value: (row) => row.order.provider, width: 10 },
+  { key: 'purchaser_name', header: 'Purchaser name', value: (row) => row.order.purchaserName, width: 24 },
+  { key: 'purchaser_email', header: 'Purchaser email', value: (row) => row.order.purchaserEmail, width: 28 },
+  { key: 'total', header: 'Total', value: (row) => amount(row.order.total), width: 12 },
+  { key: 'currency', header: 'Currency', value: (row) => row.order.currency, width: 10 },
+  { key: 'units', header: 'Units', value: (row) => row.items.reduce((sum, item) => sum + item.quantity, 0), width: 8 },
+  {
+    key: 'tickets',
+    header: 'Tickets',
+    value: (row) => row.items.map((item) => `${item.ticketName} (#${item.ticketId}) x${item.quantity} @ ${item.unitPrice}`).join('; '),
+    width: 40,
+  },
+  { key: 'event_ids', header: 'Event IDs', value: (row) => [...new Set(row.items.map((item) => item.eventId))].join(' '), width: 12 },
+  { key: 'checked_in', header: 'Attendees checked in', value: (row) => row.checkedIn, width: 10 },
+  { key: 'user_id', header: 'Buyer user ID', value: (row) => row.order.userId, width: 10 },
+  { key: 'created_at', header: 'Created (UTC)', value: (row) => row.order.createdAt, width: 22, time: true },
+  { key: 'completed_at', header: 'Completed (UTC)', value: (row) => row.order.completedAt, width: 22, time: true },
+  { key: 'expires_at', header: 'Hold expires (UTC)', value: (row) => row.order.expiresAt, width: 22, time: true },
+];

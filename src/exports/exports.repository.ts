@@ -1,0 +1,247 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, In, LessThanOrEqual, SelectQueryBuilder } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { User } from '../auth/user.entity';
+import type { AuthenticatedUser } from '../auth/roles';
+import { isRole } from '../auth/roles';
+import { Event } from '../events/event.entity';
+import { Order, OrderItem } from '../orders/order.entity';
+import { Ticket } from '../tickets/ticket.entity';
+import { managesEveryEvent } from '../tickets/ticket-visibility';
+import { ExportChunk, ExportJob } from './export-job.entity';
+
+/** An order line with its ticket's name and event. */
+export interface OrderLine {
+  orderId: number;
+  ticketId: number;
+  ticketName: string;
+  eventId: number;
+  quantity: number;
+  unitPrice: string;
+}
+
+/** The statements of exports: keyset pages of the rows exported, their relations, the jobs and their files. */
+@Injectable()
+export class ExportsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  // ---------------------------------------------------------------- rows
+
+  /** The next page of `base` after `afterId`, by id: an index range, however far the export has got. */
+  nextAttendees(base: SelectQueryBuilder<Attendee>, afterId: number, size: number): Promise<Attendee[]> {
+    return base
+      .clone()
+      .andWhere('attendee.id > :exportAfterId', { exportAfterId: afterId })
+      .orderBy('attendee.id', 'ASC')
+      .limit(size)
+      .getMany();
+  }
+
+  /**
+   * Orders the caller manages, as the orders list filters them: every order for managers of every
+   * event, else the orders holding an attendee of an event the caller wrote.
+   */
+  managedOrders(user: AuthenticatedUser): SelectQueryBuilder<Order> {
+    const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
+    if (!managesEveryEvent(user)) {
+      const managed = builder
+        .subQuery()
+        .select('1')
+        .from(Attendee, 'managed_attendee')
+        .innerJoin(Event, 'managed_event', 'managed_event.id = managed_attendee.eventId')
+        .where('managed_attendee.orderId = purchase.id')
+        .andWhere('managed_event.authorId = :exportAuthorId')
+        .getQuery();
+      builder.where(new Brackets((where) => where.where(`EXISTS ${managed}`)), { exportAuthorId: user.id });
+    }
+    return builder;
+  }
+
+  nextOrders(base: SelectQueryBuilder<Order>, afterId: number, size: number): Promise<Order[]> {
+    return base
+      .clone()
+      .andWhere('purchase.id > :exportAfterId', { exportAfterId: afterId })
+      .orderBy('purchase.id', 'ASC')
+      .limit(size)
+      .getMany();
+  }
+
+  /** The lines of a page of orders, with ticket names and events; only those of `eventAuthorId`'s events when given. */
+  async orderLines(orderIds: number[], eventAuthorId: number | null): Promise<OrderLine[]> {
+    if (orderIds.length === 0) return [];
+    const query = this.dataSource
+      .createQueryBuilder(OrderItem, 'item')
+      .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
+      .select('item.orderId', 'orderId')
+      .addSelect('item.ticketId', 'ticketId')
+      .addSelect('ticket.name', 'ticketName')
+      .addSelect('ticket.eventId', 'eventId')
+      .addSelect('item.quantity', 'quantity')
+      .addSelect('item.unitPrice', 'unitPrice')
+      .where('item.orderId IN (:...orderIds)', { orderIds })
+      .orderBy('item.orderId', 'ASC')
+      .addOrderBy('item.ticketId', 'ASC');
+    if (eventAuthorId !== null) {
+      query
+        .innerJoin(Event, 'event', 'event.id = ticket.eventId')
+        .andWhere('event.authorId = :lineAuthorId', { lineAuthorId: eventAuthorId });
+    }
+    const rows = await query.getRawMany<Record<keyof OrderLine, string | number>>();
+    return rows.map((row) => ({
+      orderId: Number(row.orderId),
+      ticketId: Number(row.ticketId),
+      ticketName: String(row.ticketName),
+      eventId: Number(row.eventId),
+      quantity: Number(row.quantity),
+      unitPrice: Number(row.unitPrice).toFixed(2),
+    }));
+  }
+
+  /** Checked-in attendees per order of a page (of `eventAuthorId`'s events when given). */
+  async checkedInPerOrder(orderIds: number[], eventAuthorId: number | null): Promise<Map<number, number>> {
+    if (orderIds.length === 0) return new Map();
+    const query = this.dataSource
+      .createQueryBuilder(Attendee, 'attendee')
+      .select('attendee.orderId', 'orderId')
+      .addSelect('COUNT(*)', 'checkedIn')
+      .where('attendee.orderId IN (:...orderIds)', { orderIds })
+      .andWhere('attendee.checkedIn = :checkedIn', { checkedIn: true })
+      .groupBy('attendee.orderId');
+    if (eventAuthorId !== null) {
+      query
+        .innerJoin(Event, 'event', 'event.id = attendee.eventId')
+        .andWhere('event.authorId = :lineAuthorId', { lineAuthorId: eventAuthorId });
+    }
+    const rows = await query.getRawMany<{ orderId: string | number; checkedIn: string | number }>();
+    return new Map(rows.map((row) => [Number(row.orderId), Number(row.checkedIn)]));
+  }
+
+  ordersByIds(ids: number[]): Promise<Order[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.manager.find(Order, { where: { id: In(ids) } });
+  }
+
+  ticketNames(ids: number[]): Promise<Array<Pick<Ticket, 'id' | 'name'>>> {
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.dataSource.manager.find(Ticket, { select: { id: true, name: true }, where: { id: In(ids) } });
+  }
+
+  eventTitles(ids: number[]): Promise<Array<Pick<Event, 'id' | 'title'>>> {
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.dataSource.manager.find(Event, { select: { id: true, title: true }, where: { id: In(ids) } });
+  }
+
+  /** The user a job runs for, with their current role; null when they are gone. */
+  async jobUser(userId: number): Promise<AuthenticatedUser | null> {
+    const user = await this.dataSource.manager.findOne(User, { where: { id: userId } });
+    if (!user || !isRole(user.role)) return null;
+    return { id: user.id, login: user.login, role: user.role };
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async insertJob(job: Pick<ExportJob, 'kind' | 'format' | 'userId' | 'query' | 'createdAt'>): Promise<ExportJob> {
+    const entity = Object.assign(new ExportJob(), job, { status: 'queued', updatedAt: job.createdAt });
+    return this.dataSource.manager.save(entity);
+  }
+
+  findJob(id: number): Promise<ExportJob | null> {
+    return this.dataSource.manager.findOne(ExportJob, { where: { id } });
+  }
+
+  /** The oldest job waiting to run, or running under a claim older than `staleBefore` (its worker died). */
+  async nextClaimable(staleBefore: Date): Promise<number | null> {
+    const job = await this.dataSource
+      .createQueryBuilder(ExportJob, 'job')
+      .select('job.id')
+      .where('job.status = :queued', { queued: 'queued' })
+      .orWhere('(job.status = :running AND job.claimedAt < :staleBefore)', { running: 'running', staleBefore })
+      .orderBy('job.id', 'ASC')
+      .limit(1)
+      .getOne();
+    return job?.id ?? null;
+  }
+
+  /** Claims the job for one run with a conditional UPDATE: of several workers, exactly one gets it. */
+  async claim(id: number, token: string, now: Date, staleBefore: Date): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(ExportJob)
+      .set({ status: 'running', claimToken: token, claimedAt: now, attempts: () => 'attempts + 1', updatedAt: now })
+      .where('id = :id', { id })
+      .andWhere(
+        new Brackets((where) =>
+          where.where('status = :queued', { queued: 'queued' }).orWhere('(status = :running AND claimed_at < :staleBefore)', {
+            running: 'running',
+            staleBefore,
+          }),
+        ),
+      )
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Records a run's outcome, if its claim still holds. */
+  async finishRun(id: number, token: string, outcome: Partial<ExportJob>): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(ExportJob)
+      .set({ ...outcome, claimToken: null })
+      .where('id = :id AND claim_token = :token AND status = :running', { id, token, running: 'running' })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Gives a claimed job back to the queue (this instance is shutting down mid-run). */
+  async release(id: number, token: string, now: Date): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(ExportJob)
+      .set({ status: 'queued', claimToken: null, claimedAt: null, updatedAt: now })
+      .where('id = :id AND claim_token = :token', { id, token })
+      .execute();
+  }
+
+  // ---------------------------------------------------------------- files
+
+  async deleteChunks(jobId: number): Promise<void> {
+    await this.dataSource.manager.delete(ExportChunk, { jobId });
+  }
+
+  async insertChunk(jobId: number, seq: number, data: Buffer): Promise<void> {
+    await this.dataSource.createQueryBuilder().insert().into(ExportChunk).values({ jobId, seq, data }).updateEntity(false).execute();
+  }
+
+  /** The piece of the file after `afterSeq`, or null at its end: one row read at a time. */
+  async nextChunk(jobId: number, afterSeq: number): Promise<ExportChunk | null> {
+    return this.dataSource
+      .createQueryBuilder(ExportChunk, 'chunk')
+      .where('chunk.jobId = :jobId AND chunk.seq > :afterSeq', { jobId, afterSeq })
+      .orderBy('chunk.seq', 'ASC')
+      .limit(1)
+      .getOne();
+  }
+
+  /** Marks finished jobs whose download time is over as expired and deletes their files; answers how many. */
+  async expireDue(now: Date): Promise<number> {
+    const due = await this.dataSource.manager.find(ExportJob, {
+      select: { id: true },
+      where: { status: 'done', expiresAt: LessThanOrEqual(now) },
+      take: 100,
+    });
+    for (const { id } of due) {
+      await this.dataSource.transaction(async (manager) => {
+        const expired = await manager
+          .createQueryBuilder()
+          .update(ExportJob)
+          .set({ status: 'expired', updatedAt: now })
+          .where('id = :id AND status = :done', { id, done: 'done' })
+          .execute();
+        if (expired.affected) await manager.delete(ExportChunk, { jobId: id });
+      });
+    }
+    return due.length;
+  }
+}

@@ -1,0 +1,160 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+
+/** What sold in a span of time (an interval, or the whole report). */
+@ApiSchema({ name: 'SalesFigures' })
+export class SalesFigures {
+  @ApiProperty({ description: 'Units sold (orders completed, free orders and RSVP "going" answers at checkout)' })
+  sold: number;
+
+  @ApiProperty({ description: 'Amount of the units sold, exact decimal', example: '150.00' })
+  revenue: string;
+
+  @ApiProperty({ description: 'Units of completed orders refunded' })
+  refunded: number;
+
+  @ApiProperty({ description: 'Amount refunded', example: '25.00' })
+  refunded_amount: string;
+
+  @ApiProperty({ description: 'Units of completed orders cancelled' })
+  cancelled: number;
+
+  @ApiProperty({ description: 'Amount of the cancelled units', example: '0.00' })
+  cancelled_amount: string;
+
+  @ApiProperty({ description: 'sold - refunded - cancelled' })
+  net_sold: number;
+
+  @ApiProperty({ description: 'revenue - refunded_amount - cancelled_amount', example: '125.00' })
+  net_revenue: string;
+
+  @ApiProperty({ description: 'Check-ins made (less those undone)' })
+  checked_in: number;
+}
+
+@ApiSchema({ name: 'SalesInterval' })
+export class SalesInterval extends SalesFigures {
+  @ApiProperty({ description: 'First UTC day of the interval', example: '2026-11-23' })
+  start: string;
+
+  @ApiProperty({ description: 'Last UTC day of the interval (included)', example: '2026-11-29' })
+  end: string;
+}
+
+@ApiSchema({ name: 'TicketSales' })
+export class TicketSales {
+  @ApiProperty()
+  ticket_id: number;
+
+  @ApiProperty({ description: 'The ticket name', type: String, nullable: true })
+  name: string | null;
+
+  @ApiProperty({ type: [SalesInterval], description: 'Every interval of the range, in order, zeros included' })
+  intervals: SalesInterval[];
+
+  @ApiProperty({ type: SalesFigures, description: 'The ticket over the whole range' })
+  totals: SalesFigures;
+}
+
+@ApiSchema({ name: 'SalesReport' })
+export class SalesReportResponse {
+  @ApiProperty()
+  post_id: number;
+
+  @ApiProperty({ example: '2026-11-01' })
+  from: string;
+
+  @ApiProperty({ example: '2026-11-30' })
+  to: string;
+
+  @ApiProperty({ enum: ['day', 'week'] })
+  interval: string;
+
+  @ApiProperty({ description: 'Days are UTC days', example: 'UTC' })
+  time_zone: string;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ type: [TicketSales] })
+  tickets: TicketSales[];
+
+  @ApiProperty({ type: [SalesInterval], description: 'All tickets per interval' })
+  intervals: SalesInterval[];
+
+  @ApiProperty({ type: SalesFigures, description: 'All tickets over the whole range' })
+  totals: SalesFigures;
+}
+
+@ApiSchema({ name: 'TicketSummary' })
+export class TicketSummary {
+  @ApiProperty()
+  ticket_id: number;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ enum: ['own', 'capped', 'global', 'unlimited'] })
+  capacity_mode: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Most units it can sell; null when unlimited' })
+  capacity: number | null;
+
+  @ApiProperty({ description: 'Units in completed orders' })
+  sold: number;
+
+  @ApiProperty({ description: 'Units held by pending orders' })
+  pending: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Units that can still be bought; null when unlimited' })
+  available: number | null;
+
+  @ApiProperty({ description: 'Net revenue (sold less refunded and cancelled)', example: '125.00' })
+  revenue: string;
+
+  @ApiProperty()
+  checked_in: number;
+}
+
+@ApiSchema({ name: 'EventSalesSummary' })
+export class SummaryReportResponse {
+  @ApiProperty()
+  post_id: number;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "Units the event's tickets can sell (a shared pool counted once); null when a ticket is unlimited",
+  })
+  capacity: number | null;
+
+  @ApiProperty()
+  sold: number;
+
+  @ApiProperty()
+  pending: number;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'Units that can still be bought; null when a ticket is unlimited' })
+  available: number | null;
+
+  @ApiProperty({ description: 'Net revenue', example: '125.00' })
+  revenue: string;
+
+  @ApiProperty({ description: 'Amount refunded', example: '25.00' })
+  refunded_amount: string;
+
+  @ApiProperty()
+  checked_in: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Units waiting on the waitlist; null while this service has no waitlist',
+  })
+  waitlist: number | null;
+
+  @ApiProperty({ type: [TicketSummary] })
+  tickets: TicketSummary[];
+}

@@ -1,0 +1,63 @@
+import { centsToMoney } from '../common/money';
+import type { SalesFigures } from './dto/report.response';
+import { SALES_MEASURES, SalesCounts } from './sales-ledger.entity';
+
+/** Adds `counts` into `into`, in place. */
+export function addCounts(into: SalesCounts, counts: SalesCounts): SalesCounts {
+  for (const measure of SALES_MEASURES) into[measure] += counts[measure];
+  return into;
+}
+
+/** The published figures of summed counts: amounts as exact decimals, net values derived. */
+export function toSalesFigures(counts: SalesCounts): SalesFigures {
+  return {
+    sold: counts.sold_units,
+    revenue: centsToMoney(counts.sold_cents),
+    refunded: counts.refunded_units,
+    refunded_amount: centsToMoney(counts.refunded_cents),
+    cancelled: counts.cancelled_units,
+    cancelled_amount: centsToMoney(counts.cancelled_cents),
+    net_sold: counts.sold_units - counts.refunded_units - counts.cancelled_units,
+    net_revenue: centsToMoney(counts.sold_cents - counts.refunded_cents - counts.cancelled_cents),
+    checked_in: counts.checked_in,
+  };
+}
+
+/** What a set of tickets can still sell, one ticket's figures at a time. */
+export interface TicketCapacityFigures {
+  mode: 'own' | 'capped' | 'global' | 'unlimited';
+  /** The ticket's own most units (null: the pool's, or unlimited). */
+  capacity: number | null;
+  /** Units it can still sell by its own cap (null: no own cap). */
+  available: number | null;
+}
+
+/**
+ * An event's capacity and what is left of it, counting its shared pool once: own tickets add their
+ * capacity; the tickets drawing on the pool add at most the pool (less when all of them are capped
+ * below it); any unlimited ticket makes both null.
+ */
+export function eventCapacity(
+  tickets: TicketCapacityFigures[],
+  pool: { capacity: number; sold: number; pending: number } | null,
+): { capacity: number | null; available: number | null } {
+  if (tickets.some((ticket) => ticket.mode === 'unlimited')) return { capacity: null, available: null };
+  let capacity = 0;
+  let available = 0;
+  const drawing = tickets.filter((ticket) => ticket.mode === 'capped' || ticket.mode === 'global');
+  for (const ticket of tickets) {
+    if (ticket.mode !== 'own') continue;
+    capacity += ticket.capacity ?? 0;
+    available += ticket.available ?? 0;
+  }
+  if (drawing.length > 0) {
+    const poolCapacity = pool?.capacity ?? 0;
+    const poolLeft = pool ? Math.max(pool.capacity - pool.sold - pool.pending, 0) : 0;
+    const uncapped = drawing.some((ticket) => ticket.mode === 'global' || ticket.capacity === null);
+    const capsTotal = drawing.reduce((sum, ticket) => sum + (ticket.capacity ?? 0), 0);
+    const capsLeft = drawing.reduce((sum, ticket) => sum + (ticket.available ?? 0), 0);
+    capacity += uncapped ? poolCapacity : Math.min(poolCapacity, capsTotal);
+    available += uncapped ? poolLeft : Math.min(poolLeft, capsLeft);
+  }
+  return { capacity, available };
+}

@@ -1,0 +1,97 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { runInTransaction } from '../common/database/transactions';
+import { appConfig } from '../config/app.config';
+import { ReportsRepository } from './reports.repository';
+import { SalesDaily } from './sales-ledger.entity';
+
+/** Ledger rows folded per pass; a backlog takes several passes. */
+const FOLD_BATCH = 5000;
+
+/**
+ * Folds the sales ledger (rows the triggers of the SalesLedger migration write in every sale's
+ * transaction) into `sales_daily`, one row per ticket and UTC day, every SALES_LEDGER_FOLD_SECONDS.
+ * Reports sum both tables, so they are exact whether a row is folded yet or not. Several instances
+ * may fold at once: each locks the rows it folds and skips those locked by another fold or by a
+ * transaction still writing them (MariaDB; SQLite runs one writer), so no row is counted twice or lost.
+ */
+@Injectable()
+export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SalesLedger.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    private readonly repository: ReportsRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.tickets.salesLedgerFoldSeconds;
+    if (seconds === 0) return;
+    this.timer = setInterval(() => this.tick(), seconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Folds up to FOLD_BATCH ledger rows into `sales_daily`; answers how many it folded. */
+  fold(): Promise<number> {
+    return runInTransaction(
+      this.dataSource,
+      async (manager) => {
+        const entries = await this.repository.lockOldestLedgerRows(manager, FOLD_BATCH);
+        if (entries.length === 0) return 0;
+        const days = new Map<string, SalesDaily>();
+        for (const entry of entries) {
+          const key = `${entry.ticketId}/${entry.day}`;
+          const day =
+            days.get(key) ??
+            Object.assign(new SalesDaily(), {
+              ticketId: entry.ticketId,
+              day: entry.day,
+              eventId: entry.eventId,
+              soldUnits: 0,
+              soldCents: 0,
+              refundedUnits: 0,
+              refundedCents: 0,
+              cancelledUnits: 0,
+              cancelledCents: 0,
+              checkedIn: 0,
+            });
+          day.soldUnits += entry.soldUnits;
+          day.soldCents += entry.soldCents;
+          day.refundedUnits += entry.refundedUnits;
+          day.refundedCents += entry.refundedCents;
+          day.cancelledUnits += entry.cancelledUnits;
+          day.cancelledCents += entry.cancelledCents;
+          day.checkedIn += entry.checkedIn;
+          days.set(key, day);
+        }
+        await this.repository.deleteLedgerRows(
+          manager,
+          entries.map((entry) => entry.id),
+        );
+        await this.repository.addToDaily(manager, [...days.values()]);
+        return entries.length;
+      },
+      { readCommitted: true },
+    );
+  }
+
+  private tick(): void {
+    if (this.running) return;
+    this.running = this.fold()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'sales ledger fold failed'))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+}
