@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
 import { OrdersModule } from './orders/orders.module';
+import { PaymentsModule } from './payments/payments.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxWorkerModule } from './outbox/outbox-worker.module';
@@ -46,6 +47,7 @@ import { VenuesModule } from './venues/venues.module';
     AttendeesModule,
     CartModule,
     OrdersModule,
+    PaymentsModule,
     EmailsModule,
     WebhooksModule,
     OutboxWorkerModule,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CartModule } from '../cart/cart.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { PaymentsCoreModule } from '../payments/payments-core.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutController } from './checkout.controller';
@@ -15,7 +16,7 @@ import { OrdersService } from './orders.service';
 
 /** Checkout (`{prefix}/tickets/v1/cart/checkout`), orders and the sweeper that expires unpaid holds. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule, MetricsModule],
+  imports: [TypeOrmModule.forFeature([Order, OrderItem, IdempotencyKey]), CartModule, TicketsModule, MetricsModule, PaymentsCoreModule],
   controllers: [CheckoutController, OrdersController],
   providers: [CheckoutService, CheckoutCatalog, OrdersService, IdempotencyService, OrderExpiryService],
   exports: [OrdersService, OrderExpiryService],

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AttendeeResponse } from '../../attendees/dto/attendee.response';
+import { OrderPaymentResponse } from '../../payments/dto/order-payment.response';
 import { ORDER_STATUSES, type OrderStatus } from '../order.entity';
 
 @ApiSchema({ name: 'Purchaser' })
@@ -21,6 +22,8 @@ export class OrderResponse {
   attendees: AttendeeResponse[];
   @ApiProperty({ description: 'Creation date, site time zone (YYYY-MM-DD HH:MM:SS)' }) created: string;
   @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
+  @ApiPropertyOptional({ type: OrderPaymentResponse, description: 'Orders paid through a provider (docs/payments.md)' })
+  payment?: OrderPaymentResponse;
 }
 
 @ApiSchema({ name: 'OrderList' })
