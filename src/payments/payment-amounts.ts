@@ -1,3 +1,5 @@
+import { centsToMoney } from '../common/money';
+
 /**
  * Currencies Stripe counts in whole units (no minor unit): a price of 1000.00 JPY is `amount: 1000`.
  * https://docs.stripe.com/currencies#zero-decimal
@@ -48,7 +50,7 @@ export function refundAmount(paid: number, refunded: number, requested: number |
   if (left <= 0) return 'the payment is refunded in full already';
   if (requested === null) return { amount: left, full: true };
   if (!Number.isInteger(requested) || requested <= 0) return 'amount must be more than 0';
-  if (requested > left) return `amount must be at most what is left to refund (${left} minor units)`;
+  if (requested > left) return `amount must be at most what is left to refund (${centsToMoney(left)})`;
   return { amount: requested, full: requested === left };
 }
 

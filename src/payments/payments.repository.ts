@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, Not } from 'typeorm';
+import { DataSource, EntityManager, IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { isUniqueViolation } from '../common/database/transactions';
 import { Payment, PaymentAction, PaymentProviderEvent, PaymentRefund, PaymentStatus } from './payment.entity';
 

@@ -127,9 +127,9 @@ export class PaymentsService {
         this.logger.warn({ err: error, orderId: order.id }, 'creating the PaymentIntent failed; the order stays pending');
         await this.repository.recordStartFailure(payment.id, message, now);
       }
-      payment = (await this.repository.findByOrder(order.id)) as Payment;
+      payment = await this.repository.findByOrder(order.id);
     }
-    return this.present(payment, order, context);
+    return payment ? this.present(payment, order, context) : undefined;
   }
 
   /** The payment part of an order's answer; undefined for orders paid by hand. */

@@ -194,83 +194,88 @@ export class StripeDouble {
   }
 
   private route(method: string, path: string, body: Record<string, any>): [number, unknown] {
-    const invalid = (message: string, code: string) =>
-      [400, { error: { type: 'invalid_request_error', code, message } }] as [number, unknown];
-    const missing = (id: string) =>
-      [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` } }] as [
-        number,
-        unknown,
-      ];
-    if (method === 'POST' && path === '/v1/payment_intents') {
-      const amount = Number(body.amount);
-      if (!Number.isInteger(amount) || amount < 1) return invalid('Invalid positive integer', 'parameter_invalid_integer');
-      if (typeof body.currency !== 'string' || !/^[a-z]{3}$/.test(body.currency)) return invalid('Invalid currency', 'parameter_invalid');
-      this.counter += 1;
-      const id = `pi_double_${this.counter}`;
-      const intent: DoubleIntent = {
-        id,
-        object: 'payment_intent',
-        amount,
-        amount_received: 0,
-        currency: body.currency,
-        status: 'requires_payment_method',
-        client_secret: `${id}_secret_${this.counter}`,
-        metadata: (body.metadata as Record<string, string>) ?? {},
-        description: (body.description as string) ?? null,
-        latest_charge: null,
-        last_payment_error: null,
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-      };
-      this.intents.set(id, intent);
-      return [200, intent];
-    }
+    if (method === 'POST' && path === '/v1/payment_intents') return this.createIntent(body);
     const read = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && read) {
       const intent = this.intents.get(read[1]);
       return intent ? [200, intent] : missing(read[1]);
     }
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
-    if (method === 'POST' && cancel) {
-      const intent = this.intents.get(cancel[1]);
-      if (!intent) return missing(cancel[1]);
-      if (intent.status === 'succeeded' || intent.status === 'canceled') {
-        return invalid(
-          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
-          'payment_intent_unexpected_state',
-        );
-      }
-      intent.status = 'canceled';
-      return [200, { ...intent, cancellation_reason: body.cancellation_reason ?? null }];
-    }
-    if (method === 'POST' && path === '/v1/refunds') {
-      const intent = this.intents.get(String(body.payment_intent));
-      if (!intent) return missing(String(body.payment_intent));
-      if (intent.status !== 'succeeded')
-        return invalid('This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
-      const refunded = this.refunds.filter((refund) => refund.payment_intent === intent.id).reduce((sum, refund) => sum + refund.amount, 0);
-      const amount = body.amount === undefined ? intent.amount - refunded : Number(body.amount);
-      if (!Number.isInteger(amount) || amount < 1 || amount > intent.amount - refunded) {
-        return invalid(
-          `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - refunded})`,
-          'charge_exceeds_source_limit',
-        );
-      }
-      this.counter += 1;
-      const refund = { id: `re_double_${this.counter}`, payment_intent: intent.id, amount };
-      this.refunds.push(refund);
-      return [
-        200,
-        {
-          ...refund,
-          object: 'refund',
-          status: 'succeeded',
-          currency: intent.currency,
-          charge: `ch_${intent.id}`,
-          metadata: body.metadata ?? {},
-        },
-      ];
-    }
+    if (method === 'POST' && cancel) return this.cancelIntent(cancel[1], body);
+    if (method === 'POST' && path === '/v1/refunds') return this.createRefund(body);
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } }];
   }
+
+  private createIntent(body: Record<string, any>): [number, unknown] {
+    const amount = Number(body.amount);
+    if (!Number.isInteger(amount) || amount < 1) return invalid('Invalid positive integer', 'parameter_invalid_integer');
+    if (typeof body.currency !== 'string' || !/^[a-z]{3}$/.test(body.currency)) return invalid('Invalid currency', 'parameter_invalid');
+    this.counter += 1;
+    const id = `pi_double_${this.counter}`;
+    const intent: DoubleIntent = {
+      id,
+      object: 'payment_intent',
+      amount,
+      amount_received: 0,
+      currency: body.currency,
+      status: 'requires_payment_method',
+      client_secret: `${id}_secret_${this.counter}`,
+      metadata: (body.metadata as Record<string, string>) ?? {},
+      description: (body.description as string) ?? null,
+      latest_charge: null,
+      last_payment_error: null,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+    };
+    this.intents.set(id, intent);
+    return [200, intent];
+  }
+
+  private cancelIntent(id: string, body: Record<string, any>): [number, unknown] {
+    const intent = this.intents.get(id);
+    if (!intent) return missing(id);
+    if (intent.status === 'succeeded' || intent.status === 'canceled') {
+      return invalid(
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    intent.status = 'canceled';
+    return [200, { ...intent, cancellation_reason: body.cancellation_reason ?? null }];
+  }
+
+  private createRefund(body: Record<string, any>): [number, unknown] {
+    const intent = this.intents.get(String(body.payment_intent));
+    if (!intent) return missing(String(body.payment_intent));
+    if (intent.status !== 'succeeded')
+      return invalid('This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
+    const left =
+      intent.amount - this.refunds.filter((refund) => refund.payment_intent === intent.id).reduce((sum, refund) => sum + refund.amount, 0);
+    const amount = body.amount === undefined ? left : Number(body.amount);
+    if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+      return invalid(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, 'charge_exceeds_source_limit');
+    }
+    this.counter += 1;
+    const refund = { id: `re_double_${this.counter}`, payment_intent: intent.id, amount };
+    this.refunds.push(refund);
+    return [
+      200,
+      {
+        ...refund,
+        object: 'refund',
+        status: 'succeeded',
+        currency: intent.currency,
+        charge: `ch_${intent.id}`,
+        metadata: body.metadata ?? {},
+      },
+    ];
+  }
+}
+
+function invalid(message: string, code: string): [number, unknown] {
+  return [400, { error: { type: 'invalid_request_error', code, message } }];
+}
+
+function missing(id: string): [number, unknown] {
+  return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` } }];
 }
