@@ -36,10 +36,12 @@ interface Failure {
 
 /**
  * A local stand-in for the few Stripe endpoints the service calls (create, read and cancel a
- * PaymentIntent; create a refund), on a free loopback port. It keeps Stripe's rules that matter
- * here: an Idempotency-Key answers its first answer again (and refuses other parameters), a
- * succeeded intent cannot be cancelled, a refund cannot exceed what is left. Every request is
- * recorded; failures can be injected per path. Webhook events are built and signed with the SDK.
+ * PaymentIntent; create a refund) and the confirmation a buyer's browser makes, on a free loopback
+ * port. It keeps Stripe's rules that matter here: test cards (`pm_card_visa`,
+ * `pm_card_chargeDeclined`) confirm or decline an intent, an Idempotency-Key answers its first
+ * answer again (and refuses other parameters), a succeeded intent cannot be cancelled, a refund
+ * cannot exceed what is left. Every request is recorded; failures can be injected per path.
+ * Webhook events are built here and signed with the SDK's test helper.
  */
 export class StripeDouble {
   readonly requests: RecordedStripeRequest[] = [];
@@ -202,6 +204,8 @@ export class StripeDouble {
     }
     const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
     if (method === 'POST' && cancel) return this.cancelIntent(cancel[1], body);
+    const confirm = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
+    if (method === 'POST' && confirm) return this.confirmIntent(confirm[1], body);
     if (method === 'POST' && path === '/v1/refunds') return this.createRefund(body);
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` } }];
   }
@@ -229,6 +233,24 @@ export class StripeDouble {
     };
     this.intents.set(id, intent);
     return [200, intent];
+  }
+
+  /** Stripe's test cards: `pm_card_visa` succeeds, `pm_card_chargeDeclined` is declined. */
+  private confirmIntent(id: string, body: Record<string, any>): [number, unknown] {
+    const intent = this.intents.get(id);
+    if (!intent) return missing(id);
+    if (intent.status !== 'requires_payment_method') {
+      return invalid(
+        `You cannot confirm this PaymentIntent because it has a status of ${intent.status}.`,
+        'payment_intent_unexpected_state',
+      );
+    }
+    if (body.payment_method === 'pm_card_visa') return [200, this.succeed(id)];
+    if (body.payment_method === 'pm_card_chargeDeclined') {
+      this.decline(id);
+      return [402, { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', payment_intent: intent } }];
+    }
+    return invalid(`No such PaymentMethod: '${String(body.payment_method)}'`, 'resource_missing');
   }
 
   private cancelIntent(id: string, body: Record<string, any>): [number, unknown] {
