@@ -233,6 +233,17 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       const read = await http().get(`${ORDERS_PATH}/${order.id}`).set('Authorization', buyer.authorization).expect(200);
       expect(read.body.status).toBe('completed');
       expect(read.body.payment).toMatchObject({ status: 'succeeded', client_secret: null, expires_at: null, amount: '50.00' });
+      const list = await http().get(ORDERS_PATH).set('Authorization', buyer.authorization).expect(200);
+      expect(list.body.orders.find((listed: { id: number }) => listed.id === order.id).payment).toEqual(read.body.payment);
+
+      // Event ids are kept 30 days (Stripe retries for three), then forgotten by the sweep's purge.
+      const processed = testApp.dataSource.getRepository(PaymentProviderEvent);
+      const eventId = (JSON.parse(payload) as { id: string }).id;
+      await sweeper().purgeStale();
+      expect(await processed.countBy({ eventId })).toBe(1);
+      clock.advanceMinutes(31 * 24 * 60);
+      await sweeper().purgeStale();
+      expect(await processed.countBy({ eventId })).toBe(0);
     });
 
     it('sends the confirmation email through the outbox as a manager completion does', async () => {
@@ -401,6 +412,16 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       await sweeper().sweepExpiredOrders();
       expect(double.intent(intentId).status).toBe('canceled');
       expect(await payments().findOneByOrFail({ orderId: order.id })).toMatchObject({ pendingAction: null, lastError: null });
+    });
+
+    it('cancels the intent when a manager completes the order by hand, so the buyer cannot pay twice', async () => {
+      const ticket = await paidTicket(10);
+      const { order } = await placeOrder({}, ticket.id, 1);
+      const intentId = await intentOf(order.id);
+      const completed = await http().post(`${ORDERS_PATH}/${order.id}/complete`).set('Authorization', editor.authorization).expect(200);
+      expect(completed.body).toMatchObject({ status: 'completed', payment: { status: 'canceled', client_secret: null } });
+      await testApp.app.get(PaymentsService).runDueActions();
+      expect(double.intent(intentId).status).toBe('canceled');
     });
 
     it('cancels the intent when the buyer cancels the pending order', async () => {

@@ -73,6 +73,7 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
     const now = this.clock.now();
     await this.carts.purgeIdleCarts(now);
     await this.idempotency.purgeStale(now);
+    await this.payments.purgeProcessedEvents(now);
   }
 
   private tick(): void {

@@ -95,8 +95,11 @@ export class OrdersService {
       this.dataSource.manager,
       orders.map((order) => order.id),
     );
+    const responses = orders.map((order) =>
+      toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency),
+    );
     return {
-      orders: orders.map((order) => toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency)),
+      orders: await this.payments.describeAll(orders, responses, context),
       restUrl: buildPageLinks(collectionUrl, echo.pairs, page.page, totalPages).rest_url,
       total,
       totalPages,
@@ -284,6 +287,8 @@ export class OrdersService {
       await this.capacity.confirmAll(manager, held);
       unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
       await this.setAttendeeStatus(manager, order.id, 'completed');
+      // Completed by a manager: the buyer must not pay the open intent as well.
+      await this.payments.orderEnded(manager, order.id, now);
     } else {
       const count = heldCount(order.status) as CapacityCount;
       await this.releaseHeld(manager, order.id, count);

@@ -4,7 +4,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGenerate
  * Where a provider payment stands. `requires_payment`: the intent waits for the buyer;
  * `unavailable`: the provider could not be reached at checkout (a retry creates the intent);
  * `failed`: the last attempt was declined (the buyer may try again while the hold lasts);
- * `succeeded`, `partially_refunded`, `refunded`; `canceled`: the order ended unpaid.
+ * `succeeded`, `partially_refunded`, `refunded`; `canceled`: the intent was cancelled (the order
+ * ended unpaid, or a manager completed it by hand).
  */
 export const PAYMENT_STATUSES = [
   'requires_payment',

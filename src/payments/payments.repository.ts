@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, LessThanOrEqual, Not } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { isUniqueViolation } from '../common/database/transactions';
 import { Payment, PaymentAction, PaymentProviderEvent, PaymentRefund, PaymentStatus } from './payment.entity';
 
@@ -172,6 +172,15 @@ export class PaymentsRepository {
       .set({ pendingAction: null, nextActionAt: null, lastError: error?.slice(0, 1000) ?? null, updatedAt: now })
       .where('id = :paymentId AND pending_action = :action', { paymentId, action })
       .execute();
+  }
+
+  async purgeEvents(before: Date): Promise<void> {
+    await this.dataSource.createQueryBuilder().delete().from(PaymentProviderEvent).where('received_at < :before', { before }).execute();
+  }
+
+  /** The payments of a page of orders. */
+  paymentsOf(orderIds: number[]): Promise<Payment[]> {
+    return this.dataSource.manager.find(Payment, { where: { orderId: In(orderIds) } });
   }
 
   async noteActionError(paymentId: number, error: string): Promise<void> {

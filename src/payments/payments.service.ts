@@ -20,6 +20,8 @@ import { Payment, PaymentRefund, PaymentStatus } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
 import { StripePaymentProvider } from './stripe-payment.provider';
 
+/** How long processed provider event ids are kept (Stripe stops retrying a delivery after three days). */
+const PROCESSED_EVENTS_KEPT_DAYS = 30;
 /** Owed provider calls run per pass; the next pass takes the rest. */
 const ACTION_BATCH = 50;
 /** A payment whose money can be refunded through the provider. */
@@ -132,13 +134,34 @@ export class PaymentsService {
     return payment ? this.present(payment, order, context) : undefined;
   }
 
+  /** The answers of a page of orders with their payments: one query, none when Stripe was never configured. */
+  async describeAll(orders: Order[], responses: OrderResponse[], context: RequestContext): Promise<OrderResponse[]> {
+    if (!this.config.payments.stripe || orders.length === 0) return responses;
+    const byOrder = new Map(
+      (await this.repository.paymentsOf(orders.map((order) => order.id))).map((payment) => [payment.orderId, payment]),
+    );
+    return responses.map((response, index) => {
+      const payment = byOrder.get(orders[index].id);
+      return payment ? { ...response, payment: this.present(payment, orders[index], context) } : response;
+    });
+  }
+
+  /** Forgets Stripe events processed more than PROCESSED_EVENTS_KEPT_DAYS ago: Stripe retries a delivery for three days at most. */
+  async purgeProcessedEvents(now: Date): Promise<void> {
+    await this.repository.purgeEvents(new Date(now.getTime() - PROCESSED_EVENTS_KEPT_DAYS * 86_400_000));
+  }
+
   /** The payment part of an order's answer; undefined for orders paid by hand. */
   async describe(manager: EntityManager, order: Order, context: RequestContext): Promise<OrderPaymentResponse | undefined> {
     const payment = await this.repository.findByOrder(order.id, manager);
     return payment ? this.present(payment, order, context) : undefined;
   }
 
-  /** The order ended unpaid (hold expired, cancelled), inside that transaction: its intent is cancelled after the commit. */
+  /**
+   * The order no longer waits for its online payment (hold expired, cancelled, or completed by a
+   * manager), inside that transaction: an open intent is cancelled after the commit, so the buyer
+   * cannot pay it any more. A payment that already succeeded is left alone.
+   */
   async orderEnded(manager: EntityManager, orderId: number, now: Date): Promise<void> {
     await this.repository.cancelOpen(manager, orderId, now);
   }

@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { StripeWebhookResponse } from './dto/stripe-webhook.response';
 import { StripeWebhookService } from './stripe-webhook.service';
@@ -25,6 +25,10 @@ export class StripeWebhookController {
       'Stripe webhook: payment_intent.succeeded completes the order, payment_intent.payment_failed is recorded, charge.refunded marks (partially) refunded',
     description:
       'Each event id is processed once (a second delivery answers outcome duplicate). A payment that succeeds after the hold lapsed completes the order if its tickets can still be taken, else it is refunded through Stripe and the buyer told. Other event types are acknowledged and ignored.',
+  })
+  @ApiBody({
+    description: 'The Stripe event exactly as Stripe sends it (the signature covers the raw bytes)',
+    schema: { type: 'object', properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object' } } },
   })
   @ApiOkResponse({ type: StripeWebhookResponse })
   @ApiBadRequestResponse({

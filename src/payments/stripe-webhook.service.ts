@@ -96,9 +96,10 @@ export class StripeWebhookService {
       return await this.once(event, async (manager, now) => {
         const payment = await this.repository.findByIntent(manager, intent.id);
         if (!payment) return { outcome: 'ignored' };
+        // First: a payment that succeeded is no longer open, so nothing the completion does cancels it.
+        await this.repository.markSucceeded(manager, payment.id, now);
         const completion = await this.orders.completePaid(manager, payment.orderId, now);
         if (completion.kind === 'unfulfillable') throw new NotFulfillable();
-        await this.repository.markSucceeded(manager, payment.id, now);
         if (completion.kind === 'already_completed') return { outcome: 'already_completed' };
         return { outcome: 'completed', unitsSold: completion.unitsSold, provider: completion.provider };
       });

@@ -9,7 +9,7 @@ export class OrderPaymentResponse {
   @ApiProperty({
     enum: PAYMENT_STATUSES,
     description:
-      'requires_payment: confirm it with client_secret; unavailable: the provider could not be reached (retry the checkout with its Idempotency-Key); failed: declined, the buyer may try again while the hold lasts; succeeded, partially_refunded, refunded; canceled: the order ended unpaid',
+      'requires_payment: confirm it with client_secret; unavailable: the provider could not be reached (retry the checkout with its Idempotency-Key); failed: declined, the buyer may try again while the hold lasts; succeeded, partially_refunded, refunded; canceled: the intent was cancelled (the order ended unpaid, or a manager completed it by hand)',
   })
   status: PaymentStatus;
 
