@@ -204,6 +204,20 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       expect(await orders().findOneByOrFail({ id: order.id })).toMatchObject({ status: 'pending' });
     });
 
+    it('answers bodies the parser refuses with the envelope, never a 500', async () => {
+      const large = await deliver('x'.repeat(1024 * 1024 + 1), 't=1,v1=0').expect(413);
+      expect(large.body).toMatchObject({ code: 'rest_request_too_large', data: { status: 413 } });
+      const encoded = await http()
+        .post(WEBHOOK_PATH)
+        .set('Content-Encoding', 'bogus')
+        .set('Stripe-Signature', 't=1,v1=0')
+        .send('{}')
+        .expect(415);
+      expect(encoded.body).toMatchObject({ code: 'rest_unsupported_media_type', data: { status: 415 } });
+      const form = await http().post(WEBHOOK_PATH).type('form').set('Stripe-Signature', 't=1,v1=0').send('id=evt_1').expect(400);
+      expect(form.body.code).toBe('invalid-stripe-signature');
+    });
+
     it('acknowledges event types it does not handle, once', async () => {
       const payload = double.event('customer.created', { id: 'cus_1', object: 'customer' });
       const response = await signed(payload).expect(200);
@@ -524,23 +538,55 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       expect(await outboxEvents(order.id, 'order.completed')).toHaveLength(1);
     });
 
-    it('gives the last units to one of several late payments and refunds the others', async () => {
-      const ticket = await paidTicket(2);
+    it('never oversells at checkout with Stripe on, and creates intents for the orders placed only', async () => {
+      const ticket = await paidTicket(4);
+      const buyers = [];
+      for (let index = 0; index < 10; index += 1) buyers.push(await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]));
+      const answers = await Promise.all(buyers.map((identity) => checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER })));
+      const placed = answers.filter((answer) => answer.status === 201);
+      expect(placed).toHaveLength(4);
+      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(6);
+      for (const answer of placed) expect(answer.body.payment).toMatchObject({ status: 'requires_payment' });
+      expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 4, sold: 0 });
+      const creates = double.requestsTo('POST', /^\/v1\/payment_intents$/);
+      expect(creates.map((create) => Number(create.body.metadata.order_id)).sort()).toEqual(
+        placed.map((answer) => answer.body.id as number).sort(),
+      );
+    });
+
+    it('gives the units left to as many late payments as they cover, never more, and refunds the rest', async () => {
+      // Three units; six orders of one unit each, placed three at a time and left to expire.
+      const ticket = await paidTicket(3);
       const placed = [];
-      for (let round = 0; round < 3; round += 1) {
-        const next = await placeOrder({}, ticket.id, 2);
-        placed.push(next);
+      for (let round = 0; round < 2; round += 1) {
+        const batch = [await placeOrder({}, ticket.id, 1), await placeOrder({}, ticket.id, 1), await placeOrder({}, ticket.id, 1)];
         clock.advanceMinutes(16);
-        await cancelFails(next.order.id);
+        for (const { order } of batch) await cancelFails(order.id);
         await sweeper().sweepExpiredOrders();
+        placed.push(...batch);
       }
       expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 0, sold: 0 });
+      // All six buyers' payments arrive at once.
       const answers = await Promise.all(placed.map(({ order }) => pay(order.id)));
-      expect(answers.map((answer) => answer.body.outcome).sort()).toEqual(['completed', 'refund_scheduled', 'refund_scheduled']);
-      expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 0, sold: 2 });
+      const outcomes = answers.map((answer) => answer.body.outcome as string);
+      expect(outcomes.filter((outcome) => outcome === 'completed')).toHaveLength(3);
+      expect(outcomes.filter((outcome) => outcome === 'refund_scheduled')).toHaveLength(3);
+      expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 0, sold: 3 });
       const statuses = await Promise.all(placed.map(async ({ order }) => (await orders().findOneByOrFail({ id: order.id })).status));
-      expect(statuses.sort()).toEqual(['completed', 'refunded', 'refunded']);
-      expect(double.requestsTo('POST', /^\/v1\/refunds$/)).toHaveLength(2);
+      expect(statuses.filter((status) => status === 'completed')).toHaveLength(3);
+      expect(statuses.filter((status) => status === 'refunded')).toHaveLength(3);
+      const completedIds = placed.filter((_, index) => statuses[index] === 'completed').map(({ order }) => order.id as number);
+      const attendees = await testApp.dataSource.getRepository(Attendee).find({ where: { ticketId: ticket.id } });
+      expect(
+        attendees
+          .filter((attendee) => attendee.orderStatus === 'completed')
+          .map((attendee) => attendee.orderId)
+          .sort(),
+      ).toEqual(completedIds.sort());
+      // Each refunded order was refunded once, in full.
+      const refunds = double.requestsTo('POST', /^\/v1\/refunds$/);
+      expect(refunds).toHaveLength(3);
+      expect(refunds.map((refund) => refund.body.amount)).toEqual(['2500', '2500', '2500']);
     });
   });
 });

@@ -1,4 +1,5 @@
 import express, { RequestHandler } from 'express';
+import { mapErrors } from '../common/http/body-parsers';
 import type { AppConfig } from '../config/app.config';
 import { STRIPE_WEBHOOK_PATH } from './stripe-webhook.controller';
 
@@ -9,5 +10,5 @@ import { STRIPE_WEBHOOK_PATH } from './stripe-webhook.controller';
  */
 export function stripeWebhookRawBody(config: Pick<AppConfig, 'apiRoot' | 'apiPrefix' | 'bodyLimitBytes'>): [string, RequestHandler] {
   const path = `${config.apiRoot}/${config.apiPrefix}/${STRIPE_WEBHOOK_PATH}`;
-  return [path, express.raw({ type: () => true, limit: config.bodyLimitBytes })];
+  return [path, mapErrors(express.raw({ type: () => true, limit: config.bodyLimitBytes }))];
 }
