@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { CLOCK } from '../src/common/clock';
+import { LOG_DESTINATION } from '../src/common/security/log-redaction';
 import { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
@@ -22,6 +24,15 @@ const WEBHOOK_PATH = '/cal/tickets/v1/payments/stripe/webhook';
 
 describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
   const double = new StripeDouble();
+  // Everything the app logs (at info: every request with its headers), searched for secrets at the end.
+  const logLines: string[] = [];
+  const capture = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const signatures: string[] = [];
   const clock = new TestClock();
   let testApp: TestApp;
   let editor: TestUser;
@@ -45,8 +56,14 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
       STRIPE_API_BASE: double.url,
       ORDER_HOLD_MINUTES: '15',
+      LOG_LEVEL: 'info',
     });
-    testApp = await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }] });
+    testApp = await createTestApp({
+      overrides: [
+        { provide: CLOCK, useValue: clock },
+        { provide: LOG_DESTINATION, useValue: capture },
+      ],
+    });
     editor = await createUser(testApp, 'editor');
     eventAuthor = await createUser(testApp, 'author');
     otherAuthor = await createUser(testApp, 'author');
@@ -83,7 +100,11 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
     return test.send(payload);
   }
 
-  const signed = (payload: string) => deliver(payload, StripeDouble.sign(payload, WEBHOOK_SECRET));
+  const signed = (payload: string) => {
+    const signature = StripeDouble.sign(payload, WEBHOOK_SECRET);
+    signatures.push(signature);
+    return deliver(payload, signature);
+  };
 
   async function intentOf(orderId: number): Promise<string> {
     return (await payments().findOneByOrFail({ orderId })).intentId as string;
@@ -587,6 +608,15 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       const refunds = double.requestsTo('POST', /^\/v1\/refunds$/);
       expect(refunds).toHaveLength(3);
       expect(refunds.map((refund) => refund.body.amount)).toEqual(['2500', '2500', '2500']);
+    });
+  });
+
+  describe('logs', () => {
+    it('never carry the Stripe keys, the webhook signatures or the client secrets', () => {
+      const log = logLines.join('');
+      expect(log).toMatch(/stripe\/webhook/);
+      const clientSecrets = [...double.intents.values()].map((intent) => intent.client_secret);
+      for (const secret of [SECRET_KEY, WEBHOOK_SECRET, ...signatures, ...clientSecrets]) expect(log).not.toContain(secret);
     });
   });
 });
