@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { isUniqueViolation } from '../common/database/transactions';
+import { Order } from '../orders/order.entity';
 import { Payment, PaymentAction, PaymentProviderEvent, PaymentRefund, PaymentStatus } from './payment.entity';
 
 /** Payments still waiting for the buyer: the ones an ended order cancels. */
@@ -20,6 +21,11 @@ export class PaymentsRepository {
       .values({ ...row, updatedAt: row.createdAt })
       .updateEntity(false)
       .execute();
+  }
+
+  /** The order a checkout answer names, as stored (its status and hold may have moved since). */
+  findOrder(orderId: number): Promise<Order | null> {
+    return this.dataSource.manager.findOne(Order, { where: { id: orderId } });
   }
 
   findByOrder(orderId: number, manager: EntityManager = this.dataSource.manager): Promise<Payment | null> {

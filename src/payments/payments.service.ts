@@ -98,7 +98,7 @@ export class PaymentsService {
    */
   async attachPayment(body: OrderResponse, context: RequestContext): Promise<OrderResponse> {
     if (!this.providerFor(body.provider, moneyToCents(body.total) ?? 0).online) return body;
-    const order = await this.dataSource.manager.findOne(Order, { where: { id: body.id } });
+    const order = await this.repository.findOrder(body.id);
     const payment = order ? await this.startPayment(order, context) : undefined;
     return payment ? { ...body, payment } : body;
   }
