@@ -16,6 +16,7 @@ import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
 import { OrdersModule } from './orders/orders.module';
+import { PaymentsModule } from './payments/payments.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxWorkerModule } from './outbox/outbox-worker.module';
@@ -56,6 +57,7 @@ import { WaitlistModule } from './waitlist/waitlist.module';
     OrdersModule,
     CouponsModule,
     AttendeeQuestionsModule,
+    PaymentsModule,
     EmailsModule,
     WebhooksModule,
     WaitlistModule,

@@ -20,6 +20,7 @@ import type { AppConfig } from './config/app.config';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { mountAtApiRoot } from './namespaces/namespaces.controller';
 import { OpenApiDocument } from './namespaces/openapi-document';
+import { stripeWebhookRawBody } from './payments/stripe-raw-body';
 
 /** Routes that live outside the API root: operations endpoints. */
 const OUTSIDE_API_ROOT = [
@@ -49,6 +50,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   // `/?rest_route=/tribe/...`, the original's form for sites without pretty permalinks.
   app.use(restRouteRewrite(config.apiRoot));
   applyHttpSecurity(app, config);
+  app.use(...stripeWebhookRawBody(config)); // Stripe signs the exact bytes: read them before the JSON parser
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
   app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), {

@@ -34,3 +34,6 @@ process.env.SALES_LEDGER_FOLD_SECONDS = '0';
 delete process.env.SMTP_URL;
 delete process.env.EMAIL_TEMPLATES_DIR;
 delete process.env.WEBHOOK_ALLOW_PRIVATE;
+// Payments are manual unless a suite configures Stripe (test/payments.e2e-spec.ts, against its double).
+for (const name of ['PAYMENT_PROVIDER', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_API_BASE'])
+  delete process.env[name];

@@ -23,6 +23,7 @@ import { appConfig } from '../config/app.config';
 import { supportsInsertReturning } from '../database/server-features';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
+import { PaymentsService } from '../payments/payments.service';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
@@ -100,6 +101,7 @@ export class CheckoutService {
     private readonly waitlistOffers: WaitlistOffersService,
     private readonly coupons: CouponsService,
     private readonly questions: AttendeeQuestionsService,
+    private readonly payments: PaymentsService,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -115,7 +117,10 @@ export class CheckoutService {
     let keyRowExists = false;
     if (idempotencyKey) {
       const found = await this.idempotency.lookup(scope, idempotencyKey, requestHash, now);
-      if (found.response) return { statusCode: found.response.statusCode, body: found.response.body as OrderResponse, replayed: true };
+      if (found.response) {
+        const body = await this.payments.attachPayment(found.response.body as OrderResponse, request.context);
+        return { statusCode: found.response.statusCode, body, replayed: true };
+      }
       keyRowExists = found.exists;
     }
     try {
@@ -143,13 +148,18 @@ export class CheckoutService {
       });
       // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
       if (order.status === 'completed' && body.going !== false) this.metrics.ticketsSold(provider, order.attendees.length);
-      return { statusCode: 201, body: order, replayed: false };
+      // After the commit: no database lock is held over the call to the payment provider.
+      return { statusCode: 201, body: await this.payments.attachPayment(order, request.context), replayed: false };
     } catch (error) {
       if (!idempotencyKey || !isUniqueViolation(error)) throw error;
       // A concurrent request with the same key won the unique index; answer as it did.
       const stored = await this.idempotency.find(scope, idempotencyKey, requestHash, now);
       if (!stored) throw error;
-      return { statusCode: stored.statusCode, body: stored.body as OrderResponse, replayed: true };
+      return {
+        statusCode: stored.statusCode,
+        body: await this.payments.attachPayment(stored.body as OrderResponse, request.context),
+        replayed: true,
+      };
     }
   }
 
@@ -193,6 +203,7 @@ export class CheckoutService {
     const relations: OrderRelations = { attendees, tickets, eventTimezones };
     // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
     await this.outbox.orderPlaced(manager, order, relations.attendees);
+    await this.payments.orderPlaced(manager, order, pricing.totalCents);
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
       capacity,

@@ -6,8 +6,10 @@ export function orderNotFound(): ApiError {
   return new ApiError('order-not-found', 'The requested order does not exist.', 404);
 }
 
+export const orderInvalidStatusCode = 'order-invalid-status';
+
 export function orderInvalidStatus(action: string, status: OrderStatus, detail?: string): ApiError {
-  return new ApiError('order-invalid-status', detail ?? `A ${status} order cannot be ${action}.`, 409, { order_status: status });
+  return new ApiError(orderInvalidStatusCode, detail ?? `A ${status} order cannot be ${action}.`, 409, { order_status: status });
 }
 
 export function cartEmpty(): ApiError {

@@ -6,6 +6,7 @@ import { CartService } from '../cart/cart.service';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
+import { PaymentsService } from '../payments/payments.service';
 import { IdempotencyService } from './idempotency.service';
 import { Order } from './order.entity';
 import { OrdersService } from './orders.service';
@@ -32,6 +33,7 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
     private readonly orders: OrdersService,
     private readonly carts: CartService,
     private readonly idempotency: IdempotencyService,
+    private readonly payments: PaymentsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -61,6 +63,8 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
     for (const { id } of due) {
       if (await runInTransaction(this.dataSource, (manager) => this.orders.expireOrder(manager, id, now))) expired += 1;
     }
+    // After the commits: cancel the PaymentIntents of the orders expired (and retry calls Stripe did not answer before).
+    await this.payments.runDueActions();
     return expired;
   }
 
@@ -69,6 +73,7 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
     const now = this.clock.now();
     await this.carts.purgeIdleCarts(now);
     await this.idempotency.purgeStale(now);
+    await this.payments.purgeProcessedEvents(now);
   }
 
   private tick(): void {

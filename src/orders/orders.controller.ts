@@ -9,6 +9,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiServiceUnavailableResponse,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
@@ -19,6 +20,7 @@ import { RequestContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CompleteOrderDto } from './dto/complete-order.dto';
+import { RefundOrderDto } from './dto/refund-order.dto';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { OrderListResponse, OrderResponse } from './dto/order.response';
 import { OrdersService, SignedRequest } from './orders.service';
@@ -142,13 +144,16 @@ export class OrdersController {
     'Refund a completed order and give back its capacity: managers of all its events',
     'rest_forbidden: not a manager of all its events',
     ApiBasicAuth('basic'),
+    ApiBadRequestResponse({ description: 'rest_invalid_param: amount (not a decimal, 0, more than is left, or on an order paid by hand)' }),
+    ApiServiceUnavailableResponse({ description: 'payment-provider-unavailable: Stripe did not answer; nothing was refunded, retry' }),
   )
   refund(
     @Param('id', RouteIdPipe) id: number,
+    @Body() body: RefundOrderDto,
     @BuyerIdentity() buyer: BuyerIdentity,
     @RequestContext() context: RequestContext,
   ): Promise<OrderResponse> {
-    return this.orders.refund(id, buyer, context);
+    return this.orders.refund(id, buyer, context, body.amount);
   }
 
   /** The exact bytes when the app keeps raw bodies, else the parsed body in canonical JSON. */

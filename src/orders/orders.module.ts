@@ -4,6 +4,7 @@ import { AttendeeQuestionsModule } from '../attendee-questions/attendee-question
 import { CartModule } from '../cart/cart.module';
 import { CouponsModule } from '../coupons/coupons.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { PaymentsCoreModule } from '../payments/payments-core.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { WaitlistModule } from '../waitlist/waitlist.module';
 import { CheckoutCatalog } from './checkout-catalog';
@@ -26,6 +27,7 @@ import { OrdersService } from './orders.service';
     CouponsModule,
     AttendeeQuestionsModule,
     WaitlistModule,
+    PaymentsCoreModule,
   ],
   controllers: [CheckoutController, OrdersController],
   providers: [CheckoutService, CheckoutCatalog, OrdersService, IdempotencyService, OrderExpiryService],

@@ -5,7 +5,7 @@ import { DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from
 import { Attendee } from '../attendees/attendee.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
-import { forbidden } from '../common/errors/api-error';
+import { ApiError, forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, buildPageLinks, countPages, parsePageRequest } from '../common/pagination/pagination';
@@ -13,6 +13,7 @@ import { appConfig } from '../config/app.config';
 import { CouponsService } from '../coupons/coupons.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
+import { PaymentsService } from '../payments/payments.service';
 import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
@@ -26,7 +27,7 @@ import {
 } from '../tickets/ticket-visibility';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderStatus } from './order.entity';
-import { invalidSignature, orderInvalidStatus, orderNotFound } from './order-errors';
+import { invalidSignature, orderInvalidStatus, orderInvalidStatusCode, orderNotFound } from './order-errors';
 import { ACTION_TARGET, canTransition, heldCount, OrderAction } from './order-status';
 import { loadOrderRelations, orderEventIds } from './order-relations';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
@@ -59,6 +60,12 @@ const PAST_PARTICIPLE: Record<OrderAction, string> = { complete: 'completed', ca
 /** What a transition found, decided inside its transaction and reported after it commits. */
 type TransitionOutcome = { kind: 'done'; unitsSold: number } | { kind: 'lapsed' } | { kind: 'invalid'; status: OrderStatus };
 
+/** What a provider's payment did to its order (completePaid); `unfulfillable`: roll back and refund. */
+export type PaidCompletion =
+  | { kind: 'completed'; unitsSold: number; provider: string }
+  | { kind: 'already_completed' }
+  | { kind: 'unfulfillable'; status: OrderStatus };
+
 /**
  * Reading orders and moving them along: pending → completed (paid) | cancelled | expired,
  * completed → cancelled | refunded. Every move is a conditional UPDATE on the status read, so two
@@ -74,6 +81,7 @@ export class OrdersService {
     private readonly metrics: MetricsService,
     private readonly outbox: OutboxService,
     private readonly coupons: CouponsService,
+    private readonly payments: PaymentsService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -94,8 +102,11 @@ export class OrdersService {
       this.dataSource.manager,
       orders.map((order) => order.id),
     );
+    const responses = orders.map((order) =>
+      toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency),
+    );
     return {
-      orders: orders.map((order) => toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency)),
+      orders: await this.payments.describeAll(orders, responses, context),
       restUrl: buildPageLinks(collectionUrl, echo.pairs, page.page, totalPages).rest_url,
       total,
       totalPages,
@@ -142,11 +153,88 @@ export class OrdersService {
     return this.transition(order, 'cancel', context);
   }
 
-  async refund(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
+  /**
+   * Managers refund completed orders. An order paid through a provider is refunded there first
+   * (`amount`, a decimal, refunds part of it and leaves the order completed); the answer comes once
+   * the provider accepted the refund. Orders paid by hand are refunded in full only.
+   */
+  async refund(id: number, viewer: OrderViewer, context: RequestContext, amount?: string): Promise<OrderResponse> {
     if (!viewer.user) throw forbidden(true);
     const order = await this.findOrFail(this.dataSource.manager, id);
     await this.assertManagesAll(order, viewer);
-    return this.transition(order, 'refund', context);
+    if (!canTransition('refund', order.status)) throw orderInvalidStatus(PAST_PARTICIPLE.refund, order.status);
+    const online = await this.payments.refundThroughProvider(order, amount);
+    if (online === null && amount !== undefined)
+      throw invalidParam('amount', 'only orders paid through a payment provider are refunded in part');
+    if (online && !online.full) return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, id), context);
+    try {
+      return await this.transition(order, 'refund', context);
+    } catch (error) {
+      // Stripe's charge.refunded webhook may have moved the order already.
+      if (!online || !(error instanceof ApiError) || error.code !== orderInvalidStatusCode) throw error;
+      return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, id), context);
+    }
+  }
+
+  /**
+   * A payment provider's webhook: the order was paid. Inside the caller's transaction, as a
+   * manager's completion; when its hold has lapsed, its units are taken again (as sold) if they are
+   * still there. `unfulfillable`: the caller must roll back (a take may have run half-way) and refund.
+   */
+  async completePaid(manager: EntityManager, orderId: number, now: Date): Promise<PaidCompletion> {
+    let order = await this.findOrFail(manager, orderId);
+    if (order.status === 'completed') return { kind: 'already_completed' };
+    if (order.status === 'pending') {
+      const outcome = await this.applyTransition(manager, order, 'complete', now);
+      if (outcome.kind === 'done') return { kind: 'completed', unitsSold: outcome.unitsSold, provider: order.provider };
+      order = await this.findOrFail(manager, orderId);
+    }
+    if (order.status !== 'expired') return { kind: 'unfulfillable', status: order.status };
+    const revived = await manager
+      .createQueryBuilder()
+      .update(Order)
+      .set({ status: 'completed', completedAt: now, expiresAt: null, updatedAt: now })
+      .where('id = :orderId AND status = :expired', { orderId, expired: 'expired' })
+      .execute();
+    if (!revived.affected) return { kind: 'unfulfillable', status: (await this.findOrFail(manager, orderId)).status };
+    const held = await this.heldUnits(manager, orderId);
+    const take = await this.capacity.takeAll(manager, held, 'sold');
+    if (take.short !== null) return { kind: 'unfulfillable', status: 'expired' };
+    if (take.soldOut.length > 0) {
+      await this.outbox.ticketsSoldOut(
+        manager,
+        held.filter((line) => take.soldOut.includes(line.ticket.id)).map((line) => line.ticket as Ticket),
+      );
+    }
+    await this.setAttendeeStatus(manager, orderId, 'completed');
+    await this.outbox.orderChanged(manager, orderId, 'completed');
+    return { kind: 'completed', unitsSold: held.reduce((sum, line) => sum + line.quantity, 0), provider: order.provider };
+  }
+
+  /**
+   * A payment provider's webhook: paid, but the order cannot be completed (its hold lapsed and the
+   * tickets are gone, or it was cancelled). It becomes refunded, and the buyer is told through the
+   * outbox (`order.refunded`); the money goes back through the provider after the commit.
+   */
+  async refundUnfulfilled(manager: EntityManager, orderId: number, now: Date): Promise<void> {
+    const order = await this.findOrFail(manager, orderId);
+    if (order.status === 'pending') await this.expireOrder(manager, orderId, now);
+    const result = await manager
+      .createQueryBuilder()
+      .update(Order)
+      .set({ status: 'refunded', updatedAt: now })
+      .where('id = :orderId AND status IN (:...ended)', { orderId, ended: ['expired', 'cancelled'] })
+      .execute();
+    if (!result.affected) return;
+    await this.setAttendeeStatus(manager, orderId, 'refunded');
+    await this.outbox.orderChanged(manager, orderId, 'refunded');
+  }
+
+  /** A payment provider's webhook: refunded in full (here or at the provider). Completed orders give back their tickets. */
+  async refundPaid(manager: EntityManager, orderId: number, now: Date): Promise<void> {
+    const order = await this.findOrFail(manager, orderId);
+    if (order.status === 'completed') await this.applyTransition(manager, order, 'refund', now);
+    else if (order.status !== 'refunded') await this.refundUnfulfilled(manager, orderId, now);
   }
 
   /**
@@ -166,6 +254,7 @@ export class OrdersService {
     await this.coupons.giveBackUses(manager, orderId);
     await this.releaseHeld(manager, orderId, 'pending');
     await this.setAttendeeStatus(manager, orderId, 'expired');
+    await this.payments.orderEnded(manager, orderId, now);
     return true;
   }
 
@@ -207,12 +296,15 @@ export class OrdersService {
       await this.capacity.confirmAll(manager, held);
       unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
       await this.setAttendeeStatus(manager, order.id, 'completed');
+      // Completed by a manager: the buyer must not pay the open intent as well.
+      await this.payments.orderEnded(manager, order.id, now);
     } else {
       const count = heldCount(order.status) as CapacityCount;
       // The coupon row before the capacity counters, in the order checkout locks them.
       if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
       await this.releaseHeld(manager, order.id, count);
       await this.setAttendeeStatus(manager, order.id, target);
+      if (order.status === 'pending') await this.payments.orderEnded(manager, order.id, now);
     }
     await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
     return { kind: 'done', unitsSold };
@@ -288,7 +380,9 @@ export class OrdersService {
     shows?: (attendee: Attendee) => boolean,
   ): Promise<OrderResponse> {
     const relations = (await loadOrderRelations(manager, [order.id])).get(order.id) as OrderRelations;
-    return toOrderResponse(order, relations, context, this.config.currency, shows);
+    const response = toOrderResponse(order, relations, context, this.config.currency, shows);
+    const payment = await this.payments.describe(manager, order, context);
+    return payment ? { ...response, payment } : response;
   }
 
   private emptyPage(collectionUrl: string, echo: QueryEcho, page: number): OrderPage {

@@ -664,6 +664,18 @@ describe('Mass assignment (e2e)', () => {
       expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
     });
+
+    it(covers('POST', `${TICKETS_NS}/payments/stripe/webhook`) + ': an unsigned event moves nothing, whoever sends it', async () => {
+      const { order } = await pendingOrder();
+      const event = {
+        id: 'evt_forged',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: 'pi_x', metadata: { order_id: String(order.id) } } },
+      };
+      const response = await write('POST', { path: `${TICKETS_NS}/payments/stripe/webhook`, body: event }, as('administrator'), []);
+      expect(response.status).toBe(400);
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'pending' });
+    });
   });
 
   describe('waitlist', () => {

@@ -1439,6 +1439,25 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...attendeeInformationRoutes(),
   ...webhookRoutes(),
   ...exportRoutes(),
+  {
+    method: 'POST',
+    path: `${TICKETS_NS}/payments/stripe/webhook`,
+    scenarios: [
+      {
+        // Credentials grant nothing here: only Stripe's signature does (test/payments.e2e-spec.ts, with Stripe configured).
+        name: 'Stripe webhook without Stripe configured: refused alike for everyone',
+        other: 'subscriberB',
+        prepare: () =>
+          Promise.resolve({
+            request: { path: `${TICKETS_NS}/payments/stripe/webhook`, body: { id: 'evt_1', type: 'payment_intent.succeeded' } },
+          }),
+        expect: (() => {
+          const refused: Outcome = { status: 400, code: 'payment-provider-not-configured' };
+          return row(refused, refused, refused, refused, refused, refused, refused);
+        })(),
+      },
+    ],
+  },
 ];
 
 export function routeKey(route: Pick<RouteSpec, 'method' | 'path'>): string {

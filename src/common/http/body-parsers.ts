@@ -87,7 +87,8 @@ function refuseLoneSurrogates(key: string, value: unknown): unknown {
   return value;
 }
 
-function mapErrors(parser: RequestHandler): RequestHandler {
+/** A body parser whose failures become the error envelope (413, 415, 400) instead of a 500. */
+export function mapErrors(parser: RequestHandler): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) =>
     parser(request, response, (error?: unknown) => next(error === undefined ? undefined : toApiError(error)));
 }

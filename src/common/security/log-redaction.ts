@@ -11,7 +11,7 @@ const REDACTED = '[redacted]';
 
 /**
  * Headers that carry credentials or proofs: Basic credentials, the cart token (request header,
- * response header, cookie both ways), the payment webhook's signature, WordPress-style nonces.
+ * response header, cookie both ways), the payment webhooks' signatures, WordPress-style nonces.
  */
 export const LOG_REDACT_PATHS = [
   'req.headers.authorization',
@@ -19,6 +19,7 @@ export const LOG_REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers["x-cart-token"]',
   'req.headers["x-signature"]',
+  'req.headers["stripe-signature"]',
   'req.headers["x-wp-nonce"]',
   'res.headers["set-cookie"]',
   'res.headers["x-cart-token"]',

@@ -17,6 +17,7 @@ import { StripedCountGenerations1764920000000 } from './1764920000000-StripedCou
 import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
 import { CreateCoupons1765010000000 } from './1765010000000-CreateCoupons';
 import { AttendeeInformationFields1765010000001 } from './1765010000001-AttendeeInformationFields';
+import { CreatePayments1765020000000 } from './1765020000000-CreatePayments';
 import { Waitlist1765030000000 } from './1765030000000-Waitlist';
 import { CreateExportJobs1765040000000 } from './1765040000000-CreateExportJobs';
 import { SalesLedger1765040000001 } from './1765040000001-SalesLedger';
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   AttendeeTallies1764930000000,
   CreateCoupons1765010000000,
   AttendeeInformationFields1765010000001,
+  CreatePayments1765020000000,
   Waitlist1765030000000,
   CreateExportJobs1765040000000,
   SalesLedger1765040000001,

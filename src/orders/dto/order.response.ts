@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AttendeeResponse } from '../../attendees/dto/attendee.response';
+import { OrderPaymentResponse } from '../../payments/dto/order-payment.response';
 import { ORDER_STATUSES, type OrderStatus } from '../order.entity';
 
 @ApiSchema({ name: 'Purchaser' })
@@ -24,6 +25,8 @@ export class OrderResponse {
   @ApiPropertyOptional({ description: 'Orders placed with a coupon: its code' }) coupon?: string;
   @ApiPropertyOptional({ description: 'Orders placed with a coupon: what it took off the total (exact decimal)', example: '5.00' })
   discount?: string;
+  @ApiPropertyOptional({ type: OrderPaymentResponse, description: 'Orders paid through a provider (docs/payments.md)' })
+  payment?: OrderPaymentResponse;
 }
 
 @ApiSchema({ name: 'OrderList' })
