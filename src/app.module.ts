@@ -22,6 +22,7 @@ import { EmailsModule } from './emails/emails.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { VenuesModule } from './venues/venues.module';
+import { DoorPageModule } from './checkin/door-page/door-page.module';
 
 @Module({
   imports: [
@@ -49,6 +50,7 @@ import { VenuesModule } from './venues/venues.module';
     EmailsModule,
     WebhooksModule,
     OutboxWorkerModule,
+    DoorPageModule,
   ],
 })
 export class AppModule {}
