@@ -13,6 +13,12 @@ export class ApiClient {
   constructor(base, token = null) {
     this.base = base.replace(/\/+$/, '');
     this.token = token;
+    this.inFlight = new Set();
+  }
+
+  /** Gives up every request under way (the browser says the network is gone). */
+  abortAll() {
+    for (const controller of this.inFlight) controller.abort();
   }
 
   /**
@@ -29,6 +35,7 @@ export class ApiClient {
     if (this.token) headers.Authorization = `Device ${this.token}`;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
+    this.inFlight.add(controller);
     let response;
     try {
       response = await fetch(url, {
@@ -43,6 +50,7 @@ export class ApiClient {
       throw new NetworkError(error?.name === 'AbortError' ? 'timed out' : String(error?.message ?? error));
     } finally {
       clearTimeout(timer);
+      this.inFlight.delete(controller);
     }
     let parsed = null;
     try {

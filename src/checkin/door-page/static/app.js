@@ -43,6 +43,7 @@ const state = {
   lastCodeUntil: 0,
   lastSync: 0,
   syncing: null,
+  uploading: null,
   answerTimer: null,
 };
 
@@ -55,6 +56,7 @@ const VIEWS = ['pair', 'lists', 'scan', 'search', 'code', 'menu'];
 const TOOL_OF_VIEW = { scan: 'tool-scan', search: 'tool-search', code: 'tool-code', menu: 'tool-menu' };
 
 async function show(view) {
+  if (state.answering) hideAnswer();
   state.view = view;
   const section = view === 'pair-scan' ? 'scan' : view;
   for (const name of VIEWS) $(`${name}-view`).hidden = name !== section;
@@ -322,14 +324,21 @@ async function syncList() {
   }
 }
 
-/** Uploads the scans made offline, oldest first, as the service's own `force` redeems. */
-async function uploadQueue() {
+/** Uploads the scans made offline, oldest first, as the service's own `force` redeems (one run at a time). */
+function uploadQueue() {
+  state.uploading ??= uploadQueued().finally(() => {
+    state.uploading = null;
+  });
+  return state.uploading;
+}
+
+async function uploadQueued() {
   if (!state.api) return;
   const queued = (await db.getAll('queue')).sort((a, b) => a.datetime.localeCompare(b.datetime));
   for (const scan of queued) {
     const { status, body } = await state.api.redeem(scan, { force: true });
     if (status === 401 && (await onUnauthorized(body))) return;
-    if (isUnavailable(status)) throw new Error(`upload answered ${status}`);
+    if (isUnavailable(status)) throw new NetworkError(`upload answered ${status}`);
     // 201: recorded. A refusal even with force (the list was deleted, a bad field) will not
     // change by retrying: it leaves the queue either way.
     await db.remove('queue', scan.nonce);
@@ -340,6 +349,10 @@ async function uploadQueue() {
 /** Upload first, then sync: the sync then includes this device's own scans. */
 function backgroundWork() {
   if (state.syncing) return state.syncing;
+  if (navigator.onLine === false) {
+    setOnline(false);
+    return Promise.resolve();
+  }
   state.syncing = (async () => {
     try {
       await uploadQueue();
@@ -403,6 +416,8 @@ async function check(secret) {
   try {
     if (state.online && navigator.onLine !== false) {
       try {
+        // Scans made offline go first: the service then answers knowing them.
+        if ((await db.count('queue')) > 0) await uploadQueue();
         const { status, body } = await state.api.redeem(scan, { timeoutMs: 5000 });
         if (!isUnavailable(status)) {
           setOnline(true);
@@ -561,7 +576,8 @@ function wire() {
   $('code-form').addEventListener('submit', (event) => {
     event.preventDefault();
     let code = $('code-input').value.trim();
-    if (/^[a-z2-7]{32}$/i.test(code)) code = code.toUpperCase();
+    // Codes are upper-case letters and digits: typed in lower case, they are meant the same.
+    if (/^[0-9a-z]{16,64}$/i.test(code)) code = code.toUpperCase();
     if (!code || state.busy) return;
     $('code-input').value = '';
     void check(code);
@@ -572,7 +588,10 @@ function wire() {
     if (confirm('Unpair this device? Scans not uploaded yet are lost.')) void unpair();
   });
   addEventListener('online', () => setOnline(true));
-  addEventListener('offline', () => setOnline(false));
+  addEventListener('offline', () => {
+    state.api?.abortAll();
+    setOnline(false);
+  });
   document.addEventListener('visibilitychange', () => {
     if (document.hidden) scanner.close();
     else if (state.view === 'scan') void startCamera();
