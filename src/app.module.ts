@@ -23,6 +23,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { VenuesModule } from './venues/venues.module';
 import { DoorPageModule } from './checkin/door-page/door-page.module';
+import { CheckinModule } from './checkin/checkin.module';
 
 @Module({
   imports: [
@@ -51,6 +52,7 @@ import { DoorPageModule } from './checkin/door-page/door-page.module';
     WebhooksModule,
     OutboxWorkerModule,
     DoorPageModule,
+    CheckinModule,
   ],
 })
 export class AppModule {}

@@ -4,6 +4,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
+import { generateCheckinSecret } from '../checkin/checkin-secrets';
 import { ticketCapacityNotAvailable } from '../cart/cart-errors';
 import { Buyer, buyerScope } from '../cart/cart-identity';
 import { parseStoredItems } from '../cart/cart.mapper';
@@ -354,6 +355,9 @@ function attendeeRows(
       holderName: holder.name,
       holderEmail: holder.email,
       securityCode: randomBytes(SECURITY_CODE_BYTES).toString('hex'),
+      checkinSecret: generateCheckinSecret(),
+      checkinRevokedAt: null,
+      checkinBlocked: false,
       pricePaid: centsToMoney(pricing.unitPrice(ticket)),
       optout: item.optout,
       meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),

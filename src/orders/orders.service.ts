@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
+import { revokesCheckinSecret } from '../checkin/redeem-rules';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
@@ -156,7 +157,7 @@ export class OrdersService {
       .execute();
     if (!expired.affected) return false;
     await this.releaseHeld(manager, orderId, 'pending');
-    await this.setAttendeeStatus(manager, orderId, 'expired');
+    await this.setAttendeeStatus(manager, orderId, 'expired', now);
     return true;
   }
 
@@ -197,11 +198,11 @@ export class OrdersService {
       const held = await this.heldUnits(manager, order.id);
       await this.capacity.confirmAll(manager, held);
       unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
-      await this.setAttendeeStatus(manager, order.id, 'completed');
+      await this.setAttendeeStatus(manager, order.id, 'completed', now);
     } else {
       const count = heldCount(order.status) as CapacityCount;
       await this.releaseHeld(manager, order.id, count);
-      await this.setAttendeeStatus(manager, order.id, target);
+      await this.setAttendeeStatus(manager, order.id, target, now);
     }
     await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
     return { kind: 'done', unitsSold };
@@ -233,10 +234,16 @@ export class OrdersService {
 
   /**
    * Attendees carry their order's status. RSVP orders are completed at checkout (their attendees read
-   * `yes`/`no` then), so a transition only ever moves them to cancelled or refunded.
+   * `yes`/`no` then), so a transition only ever moves them to cancelled or refunded. Leaving the
+   * valid statuses revokes their check-in secrets; `updated_at` moves so the door's sync sees it.
    */
-  private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus): Promise<void> {
-    await manager.createQueryBuilder().update(Attendee).set({ orderStatus: status }).where('order_id = :orderId', { orderId }).execute();
+  private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus, now: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Attendee)
+      .set({ orderStatus: status, updatedAt: now, ...(revokesCheckinSecret(status) ? { checkinRevokedAt: now } : {}) })
+      .where('order_id = :orderId', { orderId })
+      .execute();
   }
 
   // ---------------------------------------------------------------- permissions

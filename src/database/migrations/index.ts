@@ -15,6 +15,7 @@ import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockC
 import { EventDocumentVersions1764910000000 } from './1764910000000-EventDocumentVersions';
 import { StripedCountGenerations1764920000000 } from './1764920000000-StripedCountGenerations';
 import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
+import { CheckinDoor1765000000000 } from './1765000000000-CheckinDoor';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   EventDocumentVersions1764910000000,
   StripedCountGenerations1764920000000,
   AttendeeTallies1764930000000,
+  CheckinDoor1765000000000,
 ];
