@@ -137,7 +137,7 @@ function formatTime(iso) {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
-function showAnswer({ ok, type, attendee, reason, last, offline }) {
+function showAnswer({ ok, type, attendee, reason, last, offline, detail }) {
   const answer = $('answer');
   answer.dataset.state = ok ? 'ok' : 'error';
   answer.dataset.reason = ok ? 'ok' : reason;
@@ -149,6 +149,7 @@ function showAnswer({ ok, type, attendee, reason, last, offline }) {
     details.push(`${last.type === 'exit' ? 'Left' : 'Entered'} at ${formatTime(last.datetime)}${last.gate ? ` (${last.gate})` : ''}`);
   }
   if (ok && type === 'exit') details.push('Exit recorded');
+  if (detail) details.push(detail);
   if (offline) details.push(ok ? 'Offline: decided on this device, uploaded when back online' : 'Offline: decided on this device');
   $('answer-reason').textContent = details.join(' · ');
   answer.hidden = false;
@@ -448,7 +449,12 @@ async function answerOnline(secret, scan, status, body) {
     showAnswer({ ok: true, type: scan.type, attendee: body.attendee });
     return;
   }
-  const reason = body?.reason ?? body?.data?.reason ?? 'invalid';
+  const reason = body?.reason ?? body?.data?.reason;
+  if (!reason) {
+    // Not a refusal of the ticket (a code too long to be one, a list this device lost): say what the service said.
+    showAnswer({ ok: false, type: scan.type, reason: 'invalid', detail: body?.message ?? `HTTP ${status}` });
+    return;
+  }
   // A refusal names no attendee: the offline record, when this device holds it, does.
   const local = reason === 'invalid' ? null : await localKnowledge(secret).catch(() => null);
   showAnswer({ ok: false, type: scan.type, reason, last: body?.data?.last, attendee: body?.attendee ?? local?.attendee });
