@@ -334,5 +334,25 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       initialized: true,
       software: 'cal door page 1',
     });
+
+    // Revoked by a manager: the page's next call is refused, and it forgets the device and its data.
+    await request(testApp.server).post(`${API}/devices/${device.body.id}/revoke`).set('Authorization', admin).expect(200);
+    await step('revoked', async () => {
+      // The camera still shows the token: its next reading, once the answer has gone, meets the revocation.
+      await page.locator('#pair-view').waitFor({ state: 'visible', timeout: 20_000 });
+      await expect(page.locator('#pair-error').textContent()).resolves.toContain('revoked');
+      const left = await page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const opening = indexedDB.open('cal-door');
+            opening.onerror = () => reject(new Error(String(opening.error)));
+            opening.onsuccess = () => {
+              const counting = opening.result.transaction('records').objectStore('records').count();
+              counting.onsuccess = () => resolve(counting.result);
+            };
+          }),
+      );
+      expect(left).toBe(0);
+    });
   });
 });
