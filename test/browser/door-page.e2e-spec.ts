@@ -41,6 +41,7 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
   let page: Page;
   const attendees: Array<{ id: number; name: string; secret: string; video: string }> = [];
   let listId: number;
+  let eventId: number;
   let initializationToken: string;
 
   jest.setTimeout(120_000);
@@ -60,6 +61,7 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       .set('Authorization', admin)
       .send({ title: 'Door night', start_date: wallClock(soon), end_date: wallClock(new Date(soon.getTime() + 3 * 3_600_000)) })
       .expect(201);
+    eventId = event.body.id;
     const nonces = (await request(server).get(`${API}/nonces`).set('Authorization', admin).expect(200)).body;
     const ticket = await request(server)
       .post(`${API}/tickets`)
@@ -311,11 +313,75 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
     }
   });
 
+  it("decides offline as the service would (offline.js's rules, in the browser's own engine)", async () => {
+    await launch(attendees[0].video, join(work, 'rules-profile'));
+    await page.goto(`${base}/checkin/`);
+    const list = { allow_multiple_entries: false, allow_entry_after_exit: true };
+    const window = { from: '2030-01-01T00:00:00.000Z', until: '2030-01-01T23:59:59.999Z' };
+    const valid = { valid: true, refusal: null };
+    const at = '2030-01-01T12:00:00.000Z';
+    const inside = { inside: true, entries: 1, last_entry: '2030-01-01T11:00:00.000Z' };
+    const left = { inside: false, entries: 1, last_entry: '2030-01-01T11:00:00.000Z' };
+    const cases: Record<string, Record<string, unknown>> = {
+      unknown: { attendee: null, revoked: false, state: {}, list, window, type: 'entry', at },
+      revoked: { attendee: null, revoked: true, state: {}, list, window, type: 'entry', at },
+      unpaid: { attendee: { valid: false, refusal: 'unpaid' }, state: {}, list, window, type: 'entry', at },
+      blocked: { attendee: { valid: false, refusal: 'blocked' }, state: {}, list, window, type: 'entry', at },
+      'first entry': { attendee: valid, state: {}, list, window, type: 'entry', at },
+      'outside the window': { attendee: valid, state: {}, list, window, type: 'entry', at: '2030-01-02T00:00:00.000Z' },
+      'inside, entry again': { attendee: valid, state: inside, list, window, type: 'entry', at },
+      'inside, multiple entries': {
+        attendee: valid,
+        state: inside,
+        list: { ...list, allow_multiple_entries: true },
+        window,
+        type: 'entry',
+        at,
+      },
+      'left, entry again': { attendee: valid, state: left, list, window, type: 'entry', at },
+      'left, no re-entry': { attendee: valid, state: left, list: { ...list, allow_entry_after_exit: false }, window, type: 'entry', at },
+      exit: { attendee: valid, state: inside, list, window, type: 'exit', at },
+    };
+    // A string, so that the module import reaches the page as written (not compiled to require()).
+    const answers: Record<string, any> = await page.evaluate(`import('./offline.js').then(({ decide, afterScan }) => {
+      const cases = ${JSON.stringify(cases)};
+      const decisions = {};
+      for (const [name, input] of Object.entries(cases)) decisions[name] = decide({ ...input, at: new Date(input.at) });
+      return {
+        decisions,
+        afterEntry: afterScan(${JSON.stringify(left)}, 'entry', new Date('${at}')),
+        afterExit: afterScan(${JSON.stringify(inside)}, 'exit', new Date('${at}')),
+      };
+    })`);
+    expect(answers.decisions).toEqual({
+      unknown: { ok: false, reason: 'invalid' },
+      revoked: { ok: false, reason: 'revoked' },
+      unpaid: { ok: false, reason: 'unpaid' },
+      blocked: { ok: false, reason: 'blocked' },
+      'first entry': { ok: true },
+      'outside the window': { ok: false, reason: 'invalid_time' },
+      'inside, entry again': { ok: false, reason: 'already_redeemed', last: { datetime: '2030-01-01T11:00:00.000Z', type: 'entry' } },
+      'inside, multiple entries': { ok: true },
+      'left, entry again': { ok: true },
+      'left, no re-entry': { ok: false, reason: 'already_redeemed', last: { datetime: '2030-01-01T11:00:00.000Z', type: 'entry' } },
+      exit: { ok: true },
+    });
+    expect(answers.afterEntry).toEqual({ inside: true, entries: 2, last_entry: '2030-01-01T12:00:00.000Z' });
+    expect(answers.afterExit).toEqual({ inside: false, entries: 1, last_entry: '2030-01-01T11:00:00.000Z' });
+  });
+
   it("pairs another phone by scanning its token's QR code (the page's address with the token), and refuses a QR code that is no ticket", async () => {
+    // This phone may scan for two lists of the event: the page asks which.
+    const lists = await request(testApp.server)
+      .get(`${API}/checkin-lists`)
+      .query({ post_id: eventId })
+      .set('Authorization', admin)
+      .expect(200);
+    const defaultList = lists.body.checkin_lists.find((list: { is_default: boolean }) => list.is_default);
     const device = await request(testApp.server)
       .post(`${API}/devices`)
       .set('Authorization', admin)
-      .send({ name: 'Gate B phone', list_ids: [listId] })
+      .send({ name: 'Gate B phone', list_ids: [defaultList.id, listId] })
       .expect(201);
     const video = join(work, 'token.y4m');
     await writeQrVideo(`${base}/checkin/#token=${device.body.initialization_token}`, video);
@@ -323,6 +389,12 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
     await step('scan-token', async () => {
       await page.goto(`${base}/checkin/`);
       await page.locator('#pair-scan').click();
+      await page.locator('#lists-view').waitFor({ state: 'visible', timeout: 20_000 });
+      await expect(page.locator('#lists button').allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^Default/),
+        expect.stringMatching(/^Main gate/),
+      ]);
+      await page.locator(`#lists button[data-list-id="${listId}"]`).click();
       await page.locator('#scan-view').waitFor({ state: 'visible' });
       await page.locator('#list-name', { hasText: 'Main gate · Gate B phone' }).waitFor({ timeout: 20_000 });
       // The camera still shows the token: read as a ticket, it is refused.
@@ -339,6 +411,11 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
     await request(testApp.server).post(`${API}/devices/${device.body.id}/revoke`).set('Authorization', admin).expect(200);
     await step('revoked', async () => {
       // The camera still shows the token: its next reading, once the answer has gone, meets the revocation.
+      if (await page.locator('#answer').isVisible())
+        await page
+          .locator('#answer')
+          .click({ timeout: 2000 })
+          .catch(() => undefined);
       await page.locator('#pair-view').waitFor({ state: 'visible', timeout: 20_000 });
       await expect(page.locator('#pair-error').textContent()).resolves.toContain('revoked');
       const left = await page.evaluate(
