@@ -44,6 +44,7 @@ const state = {
   lastSync: 0,
   syncing: null,
   uploading: null,
+  wakeLock: null,
   answerTimer: null,
 };
 
@@ -70,12 +71,27 @@ async function show(view) {
   if (view === 'menu') renderDeviceInfo();
 }
 
+/** Keeps the screen on while the camera scans (where the browser can); released when the page is hidden. */
+async function keepScreenOn() {
+  try {
+    if (navigator.wakeLock && !state.wakeLock) {
+      state.wakeLock = await navigator.wakeLock.request('screen');
+      state.wakeLock.addEventListener('release', () => {
+        state.wakeLock = null;
+      });
+    }
+  } catch {
+    // Refused (battery saver, no user gesture yet): the screen dims as usual.
+  }
+}
+
 async function startCamera() {
   const message = $('camera-message');
   try {
     await scanner.open();
     message.hidden = true;
     scanner.start();
+    void keepScreenOn();
   } catch (error) {
     message.textContent = `No camera: ${error?.message ?? error}. Use Search or Code.`;
     message.hidden = false;
