@@ -3,7 +3,7 @@ import type { CheckinList } from './checkin-list.entity';
 import type { CheckinPosition } from './checkin-position.entity';
 import type { Checkin } from './checkin.entity';
 import type { Device } from './device.entity';
-import { parseIdList } from './door-access';
+import { parseIdList } from './id-list';
 import type { CheckinListResponse, CheckinResponse, DeviceResponse, DoorAttendeeResponse } from './dto/checkin.response';
 
 export interface ListCounts {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AttendeeSecretSubscriber } from './attendee-secret.subscriber';
 import { CheckinList } from './checkin-list.entity';
 import { CheckinListsController } from './checkin-lists.controller';
 import { CheckinListsService } from './checkin-lists.service';
@@ -27,6 +28,7 @@ import { SyncService } from './sync.service';
   controllers: [CheckinListsController, DevicesController, DoorController],
   providers: [
     CheckinRepository,
+    AttendeeSecretSubscriber,
     CheckinListsService,
     DevicesService,
     RedeemService,

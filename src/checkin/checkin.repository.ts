@@ -11,7 +11,7 @@ import { CheckinPosition } from './checkin-position.entity';
 import { Checkin } from './checkin.entity';
 import { generateSyncKey } from './checkin-secrets';
 import { Device } from './device.entity';
-import { parseIdList } from './door-access';
+import { parseIdList } from './id-list';
 import { ListCounts, NO_COUNTS } from './checkin.mapper';
 import { RevokedSecret } from './revoked-secret.entity';
 

@@ -11,7 +11,7 @@ import { isoTime, toDeviceResponse } from './checkin.mapper';
 import { CheckinRepository } from './checkin.repository';
 import { generateToken, hashToken } from './checkin-secrets';
 import type { Device } from './device.entity';
-import { parseIdList } from './door-access';
+import { parseIdList } from './id-list';
 import { DeviceCreatedResponse, DeviceInitializedResponse, DeviceListResponse, DeviceResponse } from './dto/checkin.response';
 import { CreateDeviceDto, InitializeDeviceDto } from './dto/device.dto';
 

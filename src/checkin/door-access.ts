@@ -9,6 +9,7 @@ import { canManageEvent } from '../tickets/ticket-visibility';
 import { deviceNotAllowed } from './checkin-errors';
 import type { Device } from './device.entity';
 import { DevicesService } from './devices.service';
+import { parseIdList } from './id-list';
 
 const DOOR_ROUTE = 'cal:door-route';
 
@@ -83,11 +84,4 @@ export function mayScan(caller: DoorCaller, list: { id: number }, event: { autho
 /** 403 for a caller who may not use this list. */
 export function assertMayScan(caller: DoorCaller, list: { id: number }, event: { authorId: number | null }): void {
   if (!mayScan(caller, list, event)) throw forbidden(false, 'Sorry, you are not allowed to scan on this check-in list.');
-}
-
-/** A stored JSON array of ids. */
-export function parseIdList(stored: string | null): number[] {
-  if (!stored) return [];
-  const parsed: unknown = JSON.parse(stored);
-  return Array.isArray(parsed) ? parsed.filter((id): id is number => Number.isInteger(id)) : [];
 }
