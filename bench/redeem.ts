@@ -87,11 +87,11 @@ async function main(): Promise<void> {
     `INSERT INTO checkin_lists (event_id, name, ticket_ids, starts_at, ends_at, sync_key) VALUES (?, 'Bench gate', '[]', '2000-01-01 00:00:00', '2100-01-01 00:00:00', ?)`,
     [eventId, generateSyncKey()],
   );
-  const secrets = (
-    (await dataSource.query('SELECT checkin_secret FROM attendees WHERE event_id = ? ORDER BY id', [eventId])) as Array<{
-      checkin_secret: string;
-    }>
-  ).map((row) => row.checkin_secret);
+  const secretRows = await dataSource.query<Array<{ checkin_secret: string }>>(
+    'SELECT checkin_secret FROM attendees WHERE event_id = ? ORDER BY id',
+    [eventId],
+  );
+  const secrets = secretRows.map((row) => row.checkin_secret);
   const created = await app
     .get(DevicesService)
     .create({ name: 'Bench phone', list_ids: [listId] }, { id: 0, login: 'bench', role: 'administrator' });
