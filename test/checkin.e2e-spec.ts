@@ -983,6 +983,30 @@ describe('check-in at the door', () => {
     });
   });
 
+  it('gives door staff nothing beyond the door: no attendee data, no writes elsewhere', async () => {
+    const privateEvent = await insertEventRow(testApp.dataSource, { authorId: author.id, showAttendeeList: false });
+    const privateTicket = await insertTicketRow(testApp.dataSource, privateEvent, { provider: 'tc' });
+    const holder = await attendee(privateTicket);
+    await request(server()).get(`${NS}/attendees/${holder.id}`).set('Authorization', doorStaff.authorization).expect(401);
+    const listed = await request(server()).get(`${NS}/attendees`).set('Authorization', doorStaff.authorization).expect(200);
+    expect(JSON.stringify(listed.body)).not.toContain(holder.checkinSecret);
+    await request(server())
+      .post('/cal/events/v1/events')
+      .set('Authorization', doorStaff.authorization)
+      .send({ title: 'x', start_date: '2027-01-01 10:00:00', end_date: '2027-01-01 11:00:00' })
+      .expect(403);
+    await request(server())
+      .patch(`${NS}/attendees/${holder.id}`)
+      .set('Authorization', doorStaff.authorization)
+      .send({ check_in: true })
+      .expect(403);
+    await request(server())
+      .post(`${NS}/devices`)
+      .set('Authorization', doorStaff.authorization)
+      .send({ name: 'x', list_ids: [1] })
+      .expect(403);
+  });
+
   it('gives every event a default list, also for events created before the door existed', async () => {
     const lists = await testApp.dataSource.getRepository(CheckinList).findBy({ eventId: event.id });
     expect(lists.filter((list) => list.defaultEventId === event.id)).toHaveLength(1);
