@@ -4,6 +4,7 @@ import { decryptRecord, syncIndex } from '../src/checkin/checkin-secrets';
 import { CheckinList } from '../src/checkin/checkin-list.entity';
 import { Checkin } from '../src/checkin/checkin.entity';
 import { Device } from '../src/checkin/device.entity';
+import { CheckinDoor1765000000000 } from '../src/database/migrations/1765000000000-CheckinDoor';
 import type { Event } from '../src/events/event.entity';
 import { OrderItem } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
@@ -1010,5 +1011,29 @@ describe('check-in at the door', () => {
   it('gives every event a default list, also for events created before the door existed', async () => {
     const lists = await testApp.dataSource.getRepository(CheckinList).findBy({ eventId: event.id });
     expect(lists.filter((list) => list.defaultEventId === event.id)).toHaveLength(1);
+  });
+
+  it('migrates down and up again, backfilling the secrets of attendees written in between', async () => {
+    const existing = await attendee();
+    const runner = testApp.dataSource.createQueryRunner();
+    try {
+      const migration = new CheckinDoor1765000000000();
+      await migration.down(runner);
+      await runner.query(
+        "INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid) VALUES (?, ?, ?, 'tc', 'publish', 'refunded', 'Between', 'between@example.org', 'between-code', 10)",
+        [existing.orderId, general.id, event.id],
+      );
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    const between = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ securityCode: 'between-code' });
+    expect(between.checkinSecret).toMatch(/^[0-9A-F]{40}$/);
+    expect(between.checkinRevokedAt).toBeInstanceOf(Date);
+    const kept = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: existing.id });
+    expect(kept.checkinSecret).toMatch(/^[0-9A-F]{40}$/);
+    const fresh = await attendee();
+    expect(fresh.checkinSecret).toMatch(/^[0-9A-F]{40}$/);
+    expect(await testApp.dataSource.getRepository(CheckinList).countBy({ defaultEventId: event.id })).toBe(1);
   });
 });
