@@ -28,6 +28,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { VenuesModule } from './venues/venues.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
+import { DoorPageModule } from './checkin/door-page/door-page.module';
+import { CheckinModule } from './checkin/checkin.module';
 
 @Module({
   imports: [
@@ -62,6 +64,8 @@ import { WaitlistModule } from './waitlist/waitlist.module';
     WebhooksModule,
     WaitlistModule,
     OutboxWorkerModule,
+    DoorPageModule,
+    CheckinModule,
   ],
 })
 export class AppModule {}

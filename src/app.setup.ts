@@ -76,6 +76,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
       .setDescription('Both namespaces of the service. Authenticate with HTTP Basic and an application password.')
       .setVersion('1.0.0')
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'basic')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Door devices: `Device <api_token>`' }, 'device')
       .addTag('events', 'Events namespace')
       .addTag('tickets', 'Tickets namespace')
       .addTag('operations', 'Health and operations')

@@ -38,7 +38,7 @@ export function buildProgram(): Command {
     .command('user:create')
     .description('create a user and an application password for it; prints {id, login, role, application_password}')
     .requiredOption('--login <login>', 'login name (letters, digits, . _ @ -)')
-    .requiredOption('--role <role>', 'administrator, editor, author, contributor or subscriber')
+    .requiredOption('--role <role>', 'administrator, editor, author, contributor, subscriber or door_staff')
     .option('--email <email>', 'email address')
     .option('--name <display name>', 'display name')
     .action(async (options: { login: string; role: string; email?: string; name?: string }) => {

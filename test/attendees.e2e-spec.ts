@@ -22,7 +22,8 @@ const RECORDED_MANAGER_RSVP = Object.keys(recorded('40-attendees-list-auth.json'
 /** The recorded manager keys plus our security_code, which goes right after is_purchaser. */
 const withSecurityCode = (keys: string[]) => {
   const at = keys.indexOf('is_purchaser') + 1;
-  return [...keys.slice(0, at), 'security_code', ...keys.slice(at)];
+  // The check-in secret and its revocation (src/checkin/) follow the security code.
+  return [...keys.slice(0, at), 'security_code', 'checkin_secret', 'checkin_secret_revoked', ...keys.slice(at)];
 };
 const MANAGER_ONLY_KEYS = [
   'provider',
@@ -34,6 +35,8 @@ const MANAGER_ONLY_KEYS = [
   'is_subscribed',
   'is_purchaser',
   'security_code',
+  'checkin_secret',
+  'checkin_secret_revoked',
   'rsvp_going',
   'payment',
 ];

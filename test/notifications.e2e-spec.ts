@@ -116,7 +116,8 @@ describe('Notifications: emails from the transactional outbox', () => {
     expect(confirmation.html).not.toContain('"Hopper"');
     const qrCodes = confirmation.attachments.filter((attachment) => attachment.contentType === 'image/png');
     expect(qrCodes.map((attachment) => decodeQr(attachment.content)).sort()).toEqual(
-      attendees.map((attendee) => attendee.securityCode).sort(),
+      // The QR code holds the check-in secret the door redeems (src/checkin/).
+      attendees.map((attendee) => attendee.checkinSecret).sort(),
     );
     // Inline images referenced by cid (mailparser marks them related and inlines them into the HTML).
     for (const attachment of qrCodes) expect([attachment.related, attachment.cid]).toEqual([true, expect.stringMatching(/^qr-\d+@cal$/)]);
@@ -133,7 +134,7 @@ describe('Notifications: emails from the transactional outbox', () => {
     expect(ticketMail.html).toContain('Hello Ada &quot;Countess&quot; Lovelace,');
     const adaAttendee = attendees.find((attendee) => attendee.holderEmail === ada)!;
     const adaQr = ticketMail.attachments.filter((attachment) => attachment.contentType === 'image/png');
-    expect(adaQr.map((attachment) => decodeQr(attachment.content))).toEqual([adaAttendee.securityCode]);
+    expect(adaQr.map((attachment) => decodeQr(attachment.content))).toEqual([adaAttendee.checkinSecret]);
     expect(ticketMail.attachments.some((attachment) => attachment.contentType.startsWith('text/calendar'))).toBe(true);
 
     // Every row is delivered; nothing is left pending.
@@ -360,7 +361,7 @@ describe('Notifications: emails from the transactional outbox', () => {
       expect(tickets).toHaveLength(3);
       for (const mail of tickets)
         expect(decodeQr(mail.attachments.find((attachment) => attachment.contentType === 'image/png')!.content)).toBe(
-          attendee.securityCode,
+          attendee.checkinSecret,
         );
     });
   });

@@ -44,6 +44,8 @@ const ATTENDEE_KEYS_FOR_BUYERS = [
   'is_subscribed',
   'is_purchaser',
   'security_code',
+  'checkin_secret',
+  'checkin_secret_revoked',
 ];
 
 describe('Checkout and orders (e2e)', () => {

@@ -3,6 +3,8 @@ import { moneyColumn } from '../common/money';
 
 @Entity({ name: 'attendees' })
 @Index('UQ_attendees_security_code', ['securityCode'], { unique: true })
+@Index('UQ_attendees_checkin_secret', ['checkinSecret'], { unique: true })
+@Index('IDX_attendees_event_updated', ['eventId', 'updatedAt', 'id'])
 @Index('IDX_attendees_ticket', ['ticketId', 'checkedIn'])
 @Index('IDX_attendees_event', ['eventId', 'id'])
 @Index('IDX_attendees_order', ['orderId'])
@@ -50,6 +52,22 @@ export class Attendee {
   /** Unguessable code printed as a QR code on the ticket; checks the attendee in. */
   @Column({ name: 'security_code', type: 'varchar', length: 64 })
   securityCode: string;
+
+  /**
+   * What the QR code holds and the door redeems (src/checkin/): 160 random bits, unique, never shown
+   * to the public. Null only between an insert by a writer that sets none and the database trigger
+   * that fills it in.
+   */
+  @Column({ name: 'checkin_secret', type: 'varchar', length: 64, nullable: true })
+  checkinSecret: string | null;
+
+  /** When the secret stopped admitting anyone (the order cancelled, refunded or expired). */
+  @Column({ name: 'checkin_revoked_at', type: 'datetime', precision: 3, nullable: true })
+  checkinRevokedAt: Date | null;
+
+  /** A manager blocked this attendee at the door. */
+  @Column({ name: 'checkin_blocked', type: 'boolean', default: false })
+  checkinBlocked: boolean;
 
   @Column({ name: 'price_paid', type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
   pricePaid: string;

@@ -37,6 +37,9 @@ function attendee(overrides: Partial<Attendee> = {}): Attendee {
     holderName: 'Alan Turing',
     holderEmail: 'alan@example.com',
     securityCode: 'secret-code',
+    checkinSecret: 'CHECKIN-SECRET',
+    checkinRevokedAt: null,
+    checkinBlocked: false,
     pricePaid: '25.00',
     optout: false,
     meta: null,
@@ -104,6 +107,7 @@ describe('toAttendeeResponse', () => {
       },
     });
     expect(JSON.stringify(response)).not.toContain('secret-code');
+    expect(JSON.stringify(response)).not.toContain('CHECKIN-SECRET');
   });
 
   it('adds manager fields and the payment of a paid attendee', () => {
@@ -119,6 +123,8 @@ describe('toAttendeeResponse', () => {
       'is_subscribed',
       'is_purchaser',
       'security_code',
+      'checkin_secret',
+      'checkin_secret_revoked',
       'payment',
     ]);
     expect(response).toMatchObject({
@@ -129,6 +135,8 @@ describe('toAttendeeResponse', () => {
       checked_in: true,
       checkin_details: { date: '2026-12-01 09:00:05', source: 'app', author: '3' },
       security_code: 'secret-code',
+      checkin_secret: 'CHECKIN-SECRET',
+      checkin_secret_revoked: false,
       payment: { provider: 'tc', price: '25', currency: '$', date: '2026-11-21 23:42:48' },
     });
   });

@@ -125,6 +125,8 @@ export function toAttendeeResponse(
   response.is_subscribed = false;
   response.is_purchaser = true;
   response.security_code = attendee.securityCode;
+  response.checkin_secret = attendee.checkinSecret ?? '';
+  response.checkin_secret_revoked = attendee.checkinRevokedAt !== null;
   if (attendee.provider === 'rsvp') {
     response.rsvp_going = attendee.rsvpGoing === true;
   } else {

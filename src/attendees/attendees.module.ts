@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CheckinModule } from '../checkin/checkin.module';
 import { AttendeeTallies } from './attendee-tallies';
 import { AttendeeTally } from './attendee-tally.entity';
 import { Attendee } from './attendee.entity';
@@ -8,7 +9,7 @@ import { AttendeesService } from './attendees.service';
 import { QrController } from './qr.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Attendee, AttendeeTally])],
+  imports: [TypeOrmModule.forFeature([Attendee, AttendeeTally]), CheckinModule],
   controllers: [AttendeesController, QrController],
   providers: [AttendeesService, AttendeeTallies],
   exports: [AttendeesService],

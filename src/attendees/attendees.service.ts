@@ -29,6 +29,7 @@ import {
   PUBLIC_ORDER_STATUSES,
 } from '../tickets/ticket-visibility';
 import { OutboxService } from '../outbox/outbox.service';
+import { DoorService } from '../checkin/door.service';
 import { AttendeeTallies } from './attendee-tallies';
 import { Attendee } from './attendee.entity';
 import { toAttendeeResponse } from './attendees.mapper';
@@ -72,6 +73,7 @@ export class AttendeesService {
     private readonly counts: CountCache,
     private readonly outbox: OutboxService,
     private readonly tallies: AttendeeTallies,
+    private readonly door: DoorService,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -139,7 +141,9 @@ export class AttendeesService {
 
   /** POST /qr: checks in the attendee holding `securityCode`. */
   async checkInByCode(securityCode: string, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
-    const attendee = await this.findOrFail(this.dataSource.manager, { securityCode });
+    // The QR code holds the check-in secret (src/checkin/); the older security code is still accepted.
+    const bySecret = await this.dataSource.manager.findOne(Attendee, { where: { checkinSecret: securityCode } });
+    const attendee = bySecret ?? (await this.findOrFail(this.dataSource.manager, { securityCode }));
     return this.checkIn(attendee, 'app', user, context);
   }
 
@@ -171,7 +175,8 @@ export class AttendeesService {
         }
         throw attendeeAlreadyCheckedIn();
       }
-      await this.outbox.checkInChanged(manager, current, true);
+      const recorded = await this.door.recordFlag(manager, current, 'entry', user.id, now);
+      await this.outbox.checkInChanged(manager, current, true, recorded);
       const [response] = await this.present(manager, [current], context);
       return response;
     });
@@ -189,7 +194,10 @@ export class AttendeesService {
         .andWhere('checkedIn = :checkedIn', { checkedIn: true })
         .execute();
       const current = await this.findOrFail(manager, { id: attendee.id });
-      if (undone.affected) await this.outbox.checkInChanged(manager, current, false);
+      if (undone.affected) {
+        const recorded = await this.door.recordFlag(manager, current, 'undo', user.id, now);
+        await this.outbox.checkInChanged(manager, current, false, recorded);
+      }
       const [response] = await this.present(manager, [current], context);
       return response;
     });

@@ -1,5 +1,8 @@
-/** The five roles of the original, most powerful first. */
-export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
+/**
+ * The five roles of the original, most powerful first, and `door_staff`: people who scan tickets at
+ * the door with their own login and may do nothing else (src/checkin/).
+ */
+export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber', 'door_staff'] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {
@@ -24,6 +27,8 @@ export const CAPABILITIES = [
   'manage_terms',
   'manage_attendees',
   'manage_users',
+  /** Redeem, search and sync on every check-in list (managers of an event may on its lists anyway). */
+  'checkin_attendees',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -39,6 +44,7 @@ const EDITOR: readonly Capability[] = [
   'delete_published_events',
   'manage_terms',
   'manage_attendees',
+  'checkin_attendees',
 ];
 
 export const CAPABILITY_MAP: Record<Role, ReadonlySet<Capability>> = {
@@ -54,6 +60,7 @@ export const CAPABILITY_MAP: Record<Role, ReadonlySet<Capability>> = {
   ]),
   contributor: new Set<Capability>(['read', 'edit_events', 'delete_events']),
   subscriber: new Set<Capability>(['read']),
+  door_staff: new Set<Capability>(['checkin_attendees']),
 };
 
 /** The caller of a request once authenticated; anonymous callers have none. */

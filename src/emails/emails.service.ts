@@ -144,7 +144,12 @@ export class EmailsService {
       const qrCid = `qr-${attendee.id}@cal`;
       attachments.push({
         filename: `ticket-${attendee.id}.png`,
-        content: await QRCode.toBuffer(attendee.securityCode, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 6 }),
+        content: await QRCode.toBuffer(attendee.checkinSecret ?? attendee.securityCode, {
+          type: 'png',
+          errorCorrectionLevel: 'M',
+          margin: 2,
+          scale: 6,
+        }),
         contentType: 'image/png',
         cid: qrCid,
         contentDisposition: 'inline',
@@ -154,7 +159,8 @@ export class EmailsService {
         eventTitle: event ? inlineHtmlToText(event.title) : '',
         start: event ? this.when(event) : '',
         holderName: attendee.holderName,
-        securityCode: attendee.securityCode,
+        // The QR code and the text below it: the check-in secret the door redeems (src/checkin/).
+        securityCode: attendee.checkinSecret ?? attendee.securityCode,
         qrCid,
       });
     }

@@ -175,6 +175,8 @@ const FESTIVAL_PASS_ATTENDEE: AttendeeResponse = {
   is_subscribed: false,
   is_purchaser: true,
   security_code: '9191389f36d27d40e0ecf13b02889d27',
+  checkin_secret: '62F9BE1FB54C83FBDA974E29CC63CF0F1B62DDE5',
+  checkin_secret_revoked: false,
   payment: {
     provider: 'tc',
     price: '60',
@@ -558,6 +560,8 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     is_subscribed: false,
     is_purchaser: true,
     security_code: '5ee942a84d8d97bd17d4ede8f2d6a4d1',
+    checkin_secret: '0C2D9E3A4F71B8D6E5A3C1F09B7E6D5C4A3B2918',
+    checkin_secret_revoked: false,
     rsvp_going: true,
   },
   Order: {

@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
 import { Attendee } from '../attendees/attendee.entity';
+import { generateCheckinSecret } from '../checkin/checkin-secrets';
 import { ticketCapacityNotAvailable } from '../cart/cart-errors';
 import { Buyer, buyerScope } from '../cart/cart-identity';
 import { parseStoredItems } from '../cart/cart.mapper';
@@ -414,6 +415,9 @@ function attendeeRows(
       holderName: holder.name,
       holderEmail: holder.email,
       securityCode: randomBytes(SECURITY_CODE_BYTES).toString('hex'),
+      checkinSecret: generateCheckinSecret(),
+      checkinRevokedAt: null,
+      checkinBlocked: false,
       pricePaid: centsToMoney(pricing.unitPrice(ticket)),
       optout: item.optout,
       meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),

@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
+import { revokesCheckinSecret } from '../checkin/redeem-rules';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { ApiError, forbidden, invalidParam } from '../common/errors/api-error';
@@ -206,7 +207,7 @@ export class OrdersService {
         held.filter((line) => take.soldOut.includes(line.ticket.id)).map((line) => line.ticket as Ticket),
       );
     }
-    await this.setAttendeeStatus(manager, orderId, 'completed');
+    await this.setAttendeeStatus(manager, orderId, 'completed', now);
     await this.outbox.orderChanged(manager, orderId, 'completed');
     return { kind: 'completed', unitsSold: held.reduce((sum, line) => sum + line.quantity, 0), provider: order.provider };
   }
@@ -226,7 +227,7 @@ export class OrdersService {
       .where('id = :orderId AND status IN (:...ended)', { orderId, ended: ['expired', 'cancelled'] })
       .execute();
     if (!result.affected) return;
-    await this.setAttendeeStatus(manager, orderId, 'refunded');
+    await this.setAttendeeStatus(manager, orderId, 'refunded', now);
     await this.outbox.orderChanged(manager, orderId, 'refunded');
   }
 
@@ -253,7 +254,7 @@ export class OrdersService {
     // The coupon row before the capacity counters, in the order checkout locks them.
     await this.coupons.giveBackUses(manager, orderId);
     await this.releaseHeld(manager, orderId, 'pending');
-    await this.setAttendeeStatus(manager, orderId, 'expired');
+    await this.setAttendeeStatus(manager, orderId, 'expired', now);
     await this.payments.orderEnded(manager, orderId, now);
     return true;
   }
@@ -295,7 +296,7 @@ export class OrdersService {
       const held = await this.heldUnits(manager, order.id);
       await this.capacity.confirmAll(manager, held);
       unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
-      await this.setAttendeeStatus(manager, order.id, 'completed');
+      await this.setAttendeeStatus(manager, order.id, 'completed', now);
       // Completed by a manager: the buyer must not pay the open intent as well.
       await this.payments.orderEnded(manager, order.id, now);
     } else {
@@ -303,7 +304,7 @@ export class OrdersService {
       // The coupon row before the capacity counters, in the order checkout locks them.
       if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
       await this.releaseHeld(manager, order.id, count);
-      await this.setAttendeeStatus(manager, order.id, target);
+      await this.setAttendeeStatus(manager, order.id, target, now);
       if (order.status === 'pending') await this.payments.orderEnded(manager, order.id, now);
     }
     await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
@@ -336,10 +337,16 @@ export class OrdersService {
 
   /**
    * Attendees carry their order's status. RSVP orders are completed at checkout (their attendees read
-   * `yes`/`no` then), so a transition only ever moves them to cancelled or refunded.
+   * `yes`/`no` then), so a transition only ever moves them to cancelled or refunded. Leaving the
+   * valid statuses revokes their check-in secrets; `updated_at` moves so the door's sync sees it.
    */
-  private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus): Promise<void> {
-    await manager.createQueryBuilder().update(Attendee).set({ orderStatus: status }).where('order_id = :orderId', { orderId }).execute();
+  private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus, now: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Attendee)
+      .set({ orderStatus: status, updatedAt: now, ...(revokesCheckinSecret(status) ? { checkinRevokedAt: now } : {}) })
+      .where('order_id = :orderId', { orderId })
+      .execute();
   }
 
   // ---------------------------------------------------------------- permissions

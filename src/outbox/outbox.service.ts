@@ -142,11 +142,12 @@ export class OutboxService {
     if (order) await this.publish(manager, `order.${status}`, orderData(order));
   }
 
-  /** A check-in (`true`) or its undoing (`false`). */
-  async checkInChanged(manager: EntityManager, attendee: Attendee, checkedIn: boolean): Promise<void> {
+  /** A check-in (`true`) or its undoing or an exit (`false`); `door` adds the list, the scan and the gate (src/checkin/). */
+  async checkInChanged(manager: EntityManager, attendee: Attendee, checkedIn: boolean, door: EventData = {}): Promise<void> {
     await this.publish(manager, checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', {
       ...attendeeData(attendee),
       checkin_source: attendee.checkinSource,
+      ...door,
     });
   }
 

@@ -1,5 +1,9 @@
 import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
+import { CheckinList } from '../../src/checkin/checkin-list.entity';
+import { Checkin } from '../../src/checkin/checkin.entity';
+import { Device } from '../../src/checkin/device.entity';
+import { DevicesService } from '../../src/checkin/devices.service';
 import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
 import { Coupon } from '../../src/coupons/coupon.entity';
@@ -465,7 +469,8 @@ describe('Mass assignment (e2e)', () => {
         method,
         { path: `${TICKETS_NS}/attendees/${attendee.id}`, body: { check_in: true, ...attendeeFields(world, bystander) } },
         as('author'),
-        ['attendees', 'outbox_messages', 'sales_ledger'],
+        // The check-in is recorded on the event's default check-in list too (src/checkin/).
+        ['attendees', 'outbox_messages', 'sales_ledger', 'checkin_lists', 'checkin_positions', 'checkins'],
       );
       expect(response.status).toBe(200);
       const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
@@ -483,7 +488,7 @@ describe('Mass assignment (e2e)', () => {
       'POST',
       { path: `${TICKETS_NS}/qr`, body: { ...attendeeFields(world, bystander), security_code: attendee.securityCode, id: bystander.id } },
       as('author'),
-      ['attendees', 'outbox_messages', 'sales_ledger'],
+      ['attendees', 'outbox_messages', 'sales_ledger', 'checkin_lists', 'checkin_positions', 'checkins'],
     );
     expect(response.status).toBe(200);
     const saved = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
@@ -1053,6 +1058,190 @@ describe('Mass assignment (e2e)', () => {
         });
       },
     );
+  });
+
+  // ---------------------------------------------------------------- check-in at the door
+
+  describe('check-in at the door', () => {
+    const DOOR = `${TICKETS_NS}`;
+    /** Read-only and computed fields of lists, devices and scans. */
+    const doorFields = {
+      position_count: 999,
+      checkin_count: 999,
+      inside_count: 999,
+      is_default: true,
+      default_event_id: FOREIGN_ID,
+      sync_key: 'attacker',
+      created: '1999-01-01 00:00:00',
+      initialized: true,
+      revoked: true,
+      api_token: 'dev_attacker',
+      api_token_hash: 'attacker',
+      initialization_token: 'ini_attacker',
+      created_by: FOREIGN_ID,
+      successful: true,
+      forced: true,
+      reason: 'attacker',
+      device_id: FOREIGN_ID,
+      checkin_secret: 'ATTACKER',
+      order_status: 'completed',
+    };
+
+    async function doorFixtures(): Promise<{ event: Event; ticket: Ticket; list: CheckinList }> {
+      const event = await world.event('author');
+      const ticket = await world.ticket(event);
+      const list = await testApp.dataSource.getRepository(CheckinList).save({
+        eventId: event.id,
+        name: 'Gate',
+        defaultEventId: null,
+        ticketIds: '[]',
+        startsAt: new Date('2000-01-01'),
+        endsAt: null,
+        syncKey: 'ab'.repeat(32),
+      });
+      return { event, ticket, list };
+    }
+
+    async function device(list: CheckinList): Promise<{ id: number; token: string }> {
+      const created = await testApp.app
+        .get(DevicesService)
+        .create({ name: 'Phone', list_ids: [list.id] }, { id: world.userId('author'), login: 'author', role: 'author' });
+      return { id: created.id, token: created.initialization_token };
+    }
+
+    it(covers('POST', `${DOOR}/checkin-lists`) + ': only the list of the named event, no computed or key fields', async () => {
+      const { event } = await doorFixtures();
+      const response = await write(
+        'POST',
+        { path: `${DOOR}/checkin-lists`, body: { ...privilegedFields(world), ...doorFields, post_id: event.id, name: 'Side door' } },
+        as('author'),
+        ['checkin_lists'],
+      );
+      expect(response.status).toBe(201);
+      const stored = await testApp.dataSource.getRepository(CheckinList).findOneByOrFail({ id: response.body.id as number });
+      expect(stored).toMatchObject({ eventId: event.id, name: 'Side door', defaultEventId: null });
+      expect(stored.syncKey).not.toBe('attacker');
+      expect(response.body).toMatchObject({ position_count: 0, is_default: false });
+    });
+
+    it(covers('PATCH', `${DOOR}/checkin-lists/:id`) + ': the event and the key stay', async () => {
+      const { list } = await doorFixtures();
+      const other = await world.event('author');
+      const response = await write(
+        'PATCH',
+        {
+          path: `${DOOR}/checkin-lists/${list.id}`,
+          body: { ...privilegedFields(world), ...doorFields, post_id: other.id, name: 'Renamed' },
+        },
+        as('author'),
+        ['checkin_lists'],
+      );
+      expect(response.status).toBe(200);
+      expect(await testApp.dataSource.getRepository(CheckinList).findOneByOrFail({ id: list.id })).toMatchObject({
+        eventId: list.eventId,
+        name: 'Renamed',
+        defaultEventId: null,
+        syncKey: list.syncKey,
+      });
+    });
+
+    it(covers('DELETE', `${DOOR}/checkin-lists/:id`) + ': the path list goes, no other', async () => {
+      const { list } = await doorFixtures();
+      const { list: bystander } = await doorFixtures();
+      const response = await write(
+        'DELETE',
+        { path: `${DOOR}/checkin-lists/${list.id}`, body: { ...privilegedFields(world), id: bystander.id } },
+        as('author'),
+        ['checkin_lists'],
+      );
+      expect(response.status).toBe(200);
+      expect(await testApp.dataSource.getRepository(CheckinList).findOneBy({ id: bystander.id })).not.toBeNull();
+    });
+
+    it(covers('POST', `${DOOR}/devices`) + ': tokens come from the service, the creator is the caller', async () => {
+      const { list } = await doorFixtures();
+      const response = await write(
+        'POST',
+        { path: `${DOOR}/devices`, body: { ...privilegedFields(world), ...doorFields, name: 'Gate phone', list_ids: [list.id] } },
+        as('author'),
+        ['checkin_devices'],
+      );
+      expect(response.status).toBe(201);
+      expect(response.body.initialization_token).not.toBe('ini_attacker');
+      const stored = await testApp.dataSource.getRepository(Device).findOneByOrFail({ id: response.body.id as number });
+      expect(stored).toMatchObject({ createdBy: world.userId('author'), apiTokenHash: null, revokedAt: null, initializedAt: null });
+    });
+
+    it(covers('POST', `${DOOR}/devices/initialize`) + ': only the token’s device is paired, with a fresh API token', async () => {
+      const { list } = await doorFixtures();
+      const paired = await device(list);
+      const bystander = await device(list);
+      const response = await write(
+        'POST',
+        { path: `${DOOR}/devices/initialize`, body: { ...privilegedFields(world), ...doorFields, token: paired.token, id: bystander.id } },
+        world.caller('anonymous'),
+        ['checkin_devices'],
+      );
+      expect(response.status).toBe(201);
+      expect(response.body.device_id).toBe(paired.id);
+      expect(response.body.api_token).not.toBe('dev_attacker');
+      expect(await testApp.dataSource.getRepository(Device).findOneByOrFail({ id: bystander.id })).toMatchObject({ initializedAt: null });
+    });
+
+    it(covers('POST', `${DOOR}/devices/:id/revoke`) + ': the path device only', async () => {
+      const { list } = await doorFixtures();
+      const revoked = await device(list);
+      const bystander = await device(list);
+      const response = await write(
+        'POST',
+        { path: `${DOOR}/devices/${revoked.id}/revoke`, body: { ...privilegedFields(world), id: bystander.id, revoked: false } },
+        as('author'),
+        ['checkin_devices'],
+      );
+      expect(response.status).toBe(200);
+      expect((await testApp.dataSource.getRepository(Device).findOneByOrFail({ id: bystander.id })).revokedAt).toBeNull();
+    });
+
+    it(covers('POST', `${DOOR}/checkin/redeem`) + ': the scan is the caller’s, its result the service’s', async () => {
+      const { ticket, list } = await doorFixtures();
+      const attendee = await world.attendee(ticket, { orderStatus: 'pending' });
+      const response = await write(
+        'POST',
+        {
+          path: `${DOOR}/checkin/redeem`,
+          body: { ...privilegedFields(world), ...doorFields, secret: attendee.checkinSecret, list_ids: [list.id] },
+        },
+        as('author'),
+        ['checkins', 'attendees'],
+      );
+      expect(response.status).toBe(409);
+      expect(response.body.reason).toBe('unpaid');
+      const [checkin] = await testApp.dataSource.getRepository(Checkin).findBy({ attendeeId: attendee.id });
+      expect(checkin).toMatchObject({ successful: false, forced: false, reason: 'unpaid', deviceId: null, userId: world.userId('author') });
+      expect(await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id })).toMatchObject({
+        orderStatus: 'pending',
+        checkinSecret: attendee.checkinSecret,
+      });
+    });
+
+    it(covers('PATCH', `${DOOR}/checkin/attendees/:id`) + ': only the block flag of the path attendee', async () => {
+      const { ticket } = await doorFixtures();
+      const attendee = await world.attendee(ticket);
+      const bystander = await world.attendee(ticket);
+      const response = await write(
+        'PATCH',
+        {
+          path: `${DOOR}/checkin/attendees/${attendee.id}`,
+          body: { ...privilegedFields(world), ...doorFields, id: bystander.id, blocked: true },
+        },
+        as('author'),
+        ['attendees', 'checkin_lists'],
+      );
+      expect(response.status).toBe(200);
+      const stored = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
+      expect(stored).toMatchObject({ checkinBlocked: true, checkinSecret: attendee.checkinSecret, orderStatus: 'completed' });
+      expect((await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: bystander.id })).checkinBlocked).toBe(false);
+    });
   });
 
   it('has a test for every write route of the authorization matrix', () => {

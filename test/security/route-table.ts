@@ -1,5 +1,8 @@
 import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
+import { CheckinList } from '../../src/checkin/checkin-list.entity';
+import { generateSyncKey } from '../../src/checkin/checkin-secrets';
+import { DevicesService } from '../../src/checkin/devices.service';
 import { NONCE_ACTIONS, NonceService } from '../../src/auth/nonce.service';
 import { Cart, CartItem } from '../../src/cart/cart.entity';
 import { Category } from '../../src/categories/category.entity';
@@ -1259,6 +1262,210 @@ function webhookRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- check-in at the door
+
+/** A check-in list of author A's ticketed event, open all the time, shared by the cases that only read or scan. */
+function sharedCheckinList(world: World): Promise<CheckinList> {
+  return world.shared('checkin-list', async () => freshCheckinList(world));
+}
+
+async function freshCheckinList(world: World): Promise<CheckinList> {
+  const { event } = await sharedTicket(world);
+  return world.dataSource.getRepository(CheckinList).save({
+    eventId: event.id,
+    name: uniqueName('Gate'),
+    defaultEventId: null,
+    ticketIds: '[]',
+    startsAt: new Date('2000-01-01T00:00:00Z'),
+    endsAt: new Date('2100-01-01T00:00:00Z'),
+    syncKey: generateSyncKey(),
+  });
+}
+
+async function freshDevice(world: World): Promise<{ id: number; token: string }> {
+  const list = await sharedCheckinList(world);
+  const created = await world.testApp.app
+    .get(DevicesService)
+    .create({ name: uniqueName('Phone'), list_ids: [list.id] }, { id: world.userId('author'), login: 'author', role: 'author' });
+  return { id: created.id, token: created.initialization_token };
+}
+
+/** Managers of author A's event (administrator, editor, author A) only; author B is "another user". */
+const DOOR_MANAGERS = row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN);
+
+function doorScenario(name: string, prepare: Scenario['prepare'], expect: Row = DOOR_MANAGERS): Scenario {
+  return { name, other: 'authorB', prepare, expect };
+}
+
+function checkinRoutes(): RouteSpec[] {
+  const lists = `${TICKETS_NS}/checkin-lists`;
+  const devices = `${TICKETS_NS}/devices`;
+  const listRead = (suffix: string): Scenario =>
+    doorScenario("a list of author A's event", async (world) => ({
+      request: { path: `${lists}/${(await sharedCheckinList(world)).id}${suffix}` },
+    }));
+  return [
+    {
+      method: 'POST',
+      path: lists,
+      scenarios: [
+        doorScenario(
+          "a list for author A's event",
+          async (world) => ({
+            request: { path: lists, body: { post_id: (await sharedTicket(world)).event.id, name: uniqueName('Gate') } },
+          }),
+          row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        ),
+      ],
+    },
+    {
+      method: 'GET',
+      path: lists,
+      scenarios: [
+        doorScenario(
+          "lists show author A's lists to the event's managers only",
+          async (world, caller) => {
+            const list = await sharedCheckinList(world);
+            return {
+              request: { path: lists },
+              verify: (response) => {
+                const manages = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(ids(response.body.checkin_lists).includes(list.id) === manages, `${caller.principal} sees the wrong lists`);
+              },
+            };
+          },
+          row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, 200),
+        ),
+      ],
+    },
+    { method: 'GET', path: `${lists}/:id`, scenarios: [listRead('')] },
+    { method: 'GET', path: `${lists}/:id/status`, scenarios: [listRead('/status')] },
+    { method: 'GET', path: `${lists}/:id/sync`, scenarios: [listRead('/sync')] },
+    {
+      method: 'PATCH',
+      path: `${lists}/:id`,
+      scenarios: [
+        doorScenario("a list of author A's event", async (world) => ({
+          request: { path: `${lists}/${(await sharedCheckinList(world)).id}`, body: { allow_entry_after_exit: true } },
+        })),
+      ],
+    },
+    {
+      method: 'DELETE',
+      path: `${lists}/:id`,
+      scenarios: [
+        doorScenario("a list of author A's event without check-ins", async (world) => ({
+          request: { path: `${lists}/${(await freshCheckinList(world)).id}` },
+        })),
+      ],
+    },
+    {
+      method: 'POST',
+      path: devices,
+      scenarios: [
+        doorScenario(
+          "a device for a list of author A's event",
+          async (world) => ({
+            request: { path: devices, body: { name: uniqueName('Phone'), list_ids: [(await sharedCheckinList(world)).id] } },
+          }),
+          row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        ),
+      ],
+    },
+    {
+      method: 'GET',
+      path: devices,
+      scenarios: [
+        doorScenario(
+          "author A's devices to those managing every event and to author A",
+          async (world, caller) => {
+            const device = await world.shared('listed-device', () => freshDevice(world));
+            return {
+              request: { path: devices },
+              verify: (response) => {
+                const sees = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(ids(response.body.devices).includes(device.id) === sees, `${caller.principal} sees the wrong devices`);
+              },
+            };
+          },
+          row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, 200),
+        ),
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${devices}/initialize`,
+      scenarios: [
+        {
+          name: 'the initialization token is the credential',
+          prepare: async (world) => ({ request: { path: `${devices}/initialize`, body: { token: (await freshDevice(world)).token } } }),
+          expect: row(201, 201, 201, 201, 201, 201),
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${devices}/:id/revoke`,
+      scenarios: [
+        doorScenario("a device of author A's list", async (world) => ({
+          request: { path: `${devices}/${(await freshDevice(world)).id}/revoke` },
+        })),
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${TICKETS_NS}/checkin/redeem`,
+      scenarios: [
+        doorScenario(
+          "an attendee of author A's event",
+          async (world) => {
+            const attendee = await world.attendee((await sharedTicket(world)).ticket);
+            const stored = await world.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
+            return {
+              request: {
+                path: `${TICKETS_NS}/checkin/redeem`,
+                body: { secret: stored.checkinSecret, list_ids: [(await sharedCheckinList(world)).id] },
+              },
+            };
+          },
+          row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        ),
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${TICKETS_NS}/checkin/search`,
+      scenarios: [
+        doorScenario("a list of author A's event", async (world) => ({
+          request: { path: `${TICKETS_NS}/checkin/search`, query: { list: (await sharedCheckinList(world)).id, search: 'Holder' } },
+        })),
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${TICKETS_NS}/checkins`,
+      scenarios: [
+        doorScenario(
+          "the history of author A's events to their managers",
+          async (world) =>
+            Promise.resolve({ request: { path: `${TICKETS_NS}/checkins`, query: { post_id: (await sharedTicket(world)).event.id } } }),
+          row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        ),
+      ],
+    },
+    {
+      method: 'PATCH',
+      path: `${TICKETS_NS}/checkin/attendees/:id`,
+      scenarios: [
+        doorScenario("an attendee of author A's event", async (world) => {
+          const attendee = await world.attendee((await sharedTicket(world)).ticket);
+          return { request: { path: `${TICKETS_NS}/checkin/attendees/${attendee.id}`, body: { blocked: false } } };
+        }),
+      ],
+    },
+  ];
+}
+
 // ---------------------------------------------------------------- the table
 
 const DOCS_PAGE = ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init.js', '/docs/docs/swagger-ui-init.js', '/docs-json'];
@@ -1438,6 +1645,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...couponRoutes(),
   ...attendeeInformationRoutes(),
   ...webhookRoutes(),
+  ...checkinRoutes(),
   ...exportRoutes(),
   {
     method: 'POST',

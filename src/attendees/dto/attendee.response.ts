@@ -74,7 +74,11 @@ export class AttendeeResponse {
   checkin_details?: false | CheckinDetails;
   @ApiPropertyOptional({ description: 'Managers only', enum: [false] }) is_subscribed?: false;
   @ApiPropertyOptional({ description: 'Managers only', enum: [true] }) is_purchaser?: true;
-  @ApiPropertyOptional({ description: 'Managers only: the code of the QR code' }) security_code?: string;
+  @ApiPropertyOptional({ description: 'Managers only: the older security code (POST /qr still accepts it)' }) security_code?: string;
+  @ApiPropertyOptional({ description: 'Managers and the buyer: what the QR code holds, redeemed at the door (docs/checkin.md)' })
+  checkin_secret?: string;
+  @ApiPropertyOptional({ description: 'Managers and the buyer: the secret was revoked (order cancelled, refunded or expired)' })
+  checkin_secret_revoked?: boolean;
   @ApiPropertyOptional({ description: 'Managers only, RSVP attendees' }) rsvp_going?: boolean;
   @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetails }) payment?: PaymentDetails;
   @ApiPropertyOptional({ description: 'Managers and the buyer, when bought with a coupon: its code' }) coupon?: string;

@@ -15,6 +15,7 @@ import { TicketStockCountScope1764895000000 } from './1764895000000-TicketStockC
 import { EventDocumentVersions1764910000000 } from './1764910000000-EventDocumentVersions';
 import { StripedCountGenerations1764920000000 } from './1764920000000-StripedCountGenerations';
 import { AttendeeTallies1764930000000 } from './1764930000000-AttendeeTallies';
+import { CheckinDoor1765000000000 } from './1765000000000-CheckinDoor';
 import { CreateCoupons1765010000000 } from './1765010000000-CreateCoupons';
 import { AttendeeInformationFields1765010000001 } from './1765010000001-AttendeeInformationFields';
 import { CreatePayments1765020000000 } from './1765020000000-CreatePayments';
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   EventDocumentVersions1764910000000,
   StripedCountGenerations1764920000000,
   AttendeeTallies1764930000000,
+  CheckinDoor1765000000000,
   CreateCoupons1765010000000,
   AttendeeInformationFields1765010000001,
   CreatePayments1765020000000,

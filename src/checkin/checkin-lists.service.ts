@@ -1,0 +1,190 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/roles';
+import { hasCapability } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { parseDateInput } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { runInTransaction } from '../common/database/transactions';
+import { forbidden, invalidParam } from '../common/errors/api-error';
+import type { RequestContext } from '../auth/request-context';
+import { Ticket } from '../tickets/ticket.entity';
+import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
+import { CheckinList } from './checkin-list.entity';
+import { checkinListHasCheckins, checkinListIsDefault, checkinListNotFound } from './checkin-errors';
+import { ListCounts, NO_COUNTS, toCheckinListResponse } from './checkin.mapper';
+import { CheckinRepository, DoorEvent } from './checkin.repository';
+import { generateSyncKey } from './checkin-secrets';
+import { assertMayScan, DoorCaller } from './door-access';
+import { CheckinListPage, CheckinListResponse, ListStatusResponse } from './dto/checkin.response';
+import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
+
+/** Reads a window bound: ISO 8601 with an offset, or wall-clock time in the site time zone; null/"" clear it. */
+export function readInstant(raw: string | null | undefined, field: string, context: RequestContext): Date | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw.trim() === '') return null;
+  const parsed = parseDateInput(raw, resolveTimeZone(context.siteTimezone) ?? resolveTimeZone('UTC')!);
+  if (!parsed) throw invalidParam(field, `${field} must be an ISO 8601 date-time or YYYY-MM-DD HH:MM:SS`);
+  return parsed.instant;
+}
+
+/**
+ * Check-in lists: written by the managers of their event; read by them, by door staff and by the
+ * devices of the list. Every event has a default list (`is_default`), created on first use.
+ */
+@Injectable()
+export class CheckinListsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly repository: CheckinRepository,
+  ) {}
+
+  async create(input: CreateCheckinListDto, user: AuthenticatedUser, context: RequestContext): Promise<CheckinListResponse> {
+    const manager = this.dataSource.manager;
+    const event = await this.repository.event(manager, input.post_id);
+    if (!event) throw invalidParam('post_id', 'post_id must be an existing event');
+    const values = await this.listValues(manager, event.id, input, context);
+    if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to manage check-in of this event.');
+    return runInTransaction(this.dataSource, async (transaction) => {
+      await this.repository.ensureDefaultList(transaction, event.id);
+      const list = await this.repository.insertList(transaction, {
+        eventId: event.id,
+        name: input.name,
+        defaultEventId: null,
+        syncKey: generateSyncKey(),
+        ticketIds: '[]',
+        ...values,
+      });
+      return toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(list.id) ?? NO_COUNTS);
+    });
+  }
+
+  /**
+   * Lists the caller may see: a device its own, door staff and those managing every event all,
+   * authors their events'. Naming an event creates its default list if it has none yet.
+   */
+  async list(query: ListCheckinListsQuery, caller: DoorCaller): Promise<CheckinListPage> {
+    const manager = this.dataSource.manager;
+    if (query.post_id !== undefined) {
+      const event = await this.repository.event(manager, query.post_id);
+      if (!event) throw invalidParam('post_id', 'post_id must be an existing event');
+      await this.repository.ensureDefaultList(manager, event.id);
+    }
+    let filter: { eventId?: number; authorId?: number; ids?: number[] };
+    if (caller.kind === 'device') filter = { eventId: query.post_id, ids: caller.listIds };
+    else if (managesEveryEvent(caller.user) || hasCapability(caller.user, 'checkin_attendees')) filter = { eventId: query.post_id };
+    else if (hasCapability(caller.user, 'publish_events')) filter = { eventId: query.post_id, authorId: caller.user.id };
+    else throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
+    const lists = await this.repository.listLists(manager, filter);
+    const counts = await this.repository.counts(manager, lists);
+    return { checkin_lists: lists.map((list) => toCheckinListResponse(list, counts.get(list.id) ?? NO_COUNTS)), total: lists.length };
+  }
+
+  async get(id: number, caller: DoorCaller): Promise<CheckinListResponse> {
+    const manager = this.dataSource.manager;
+    const { list } = await this.readable(manager, id, caller);
+    return toCheckinListResponse(list, (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS);
+  }
+
+  async status(id: number, caller: DoorCaller): Promise<ListStatusResponse> {
+    const manager = this.dataSource.manager;
+    const { list } = await this.readable(manager, id, caller);
+    const perTicket = (await this.repository.ticketCounts(manager, [list])).get(list.id) ?? new Map<number, ListCounts>();
+    const tickets = await this.repository.tickets(manager, list.eventId);
+    const counts = (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS;
+    const admitted = new Set(JSON.parse(list.ticketIds ?? '[]') as number[]);
+    return {
+      list: toCheckinListResponse(list, counts),
+      tickets: tickets
+        .filter((ticket) => admitted.size === 0 || admitted.has(ticket.id))
+        .map((ticket) => {
+          const ticketCounts = perTicket.get(ticket.id) ?? NO_COUNTS;
+          return {
+            ticket_id: ticket.id,
+            title: ticket.name,
+            position_count: ticketCounts.position,
+            checkin_count: ticketCounts.checkin,
+            inside_count: ticketCounts.inside,
+          };
+        }),
+    };
+  }
+
+  async update(id: number, input: UpdateCheckinListDto, user: AuthenticatedUser, context: RequestContext): Promise<CheckinListResponse> {
+    const manager = this.dataSource.manager;
+    const { list, event } = await this.managed(manager, id, user);
+    const values = await this.listValues(manager, event.id, input, context);
+    const startsAt = values.startsAt === undefined ? list.startsAt : values.startsAt;
+    const endsAt = values.endsAt === undefined ? list.endsAt : values.endsAt;
+    if (startsAt && endsAt && endsAt < startsAt) throw invalidParam('ends_at', 'ends_at must not be before starts_at');
+    return runInTransaction(this.dataSource, async (transaction) => {
+      await this.repository.updateList(transaction, id, {
+        ...values,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        updatedAt: this.clock.now(),
+      });
+      const updated = (await this.repository.findList(transaction, id)) as CheckinList;
+      return toCheckinListResponse(updated, (await this.repository.counts(transaction, [updated])).get(id) ?? NO_COUNTS);
+    });
+  }
+
+  async remove(id: number, user: AuthenticatedUser): Promise<CheckinListResponse> {
+    const manager = this.dataSource.manager;
+    const { list } = await this.managed(manager, id, user);
+    if (list.defaultEventId !== null) throw checkinListIsDefault();
+    return runInTransaction(this.dataSource, async (transaction) => {
+      if (await this.repository.hasCheckins(transaction, id)) throw checkinListHasCheckins();
+      const response = toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(id) ?? NO_COUNTS);
+      await this.repository.deleteList(transaction, id);
+      return response;
+    });
+  }
+
+  // ---------------------------------------------------------------- access
+
+  /** The list and its event, for a caller who may scan on it (404 unknown, 403 otherwise). */
+  async readable(manager: EntityManager, id: number, caller: DoorCaller): Promise<{ list: CheckinList; event: DoorEvent }> {
+    const list = await this.repository.findList(manager, id);
+    if (!list) throw checkinListNotFound();
+    const event = (await this.repository.event(manager, list.eventId)) as DoorEvent;
+    assertMayScan(caller, list, event);
+    return { list, event };
+  }
+
+  private async managed(manager: EntityManager, id: number, user: AuthenticatedUser): Promise<{ list: CheckinList; event: DoorEvent }> {
+    const list = await this.repository.findList(manager, id);
+    if (!list) throw checkinListNotFound();
+    const event = (await this.repository.event(manager, list.eventId)) as DoorEvent;
+    if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to manage check-in of this event.');
+    return { list, event };
+  }
+
+  /** The columns a create or update sets, checked: tickets of the event, a window that ends after it starts. */
+  private async listValues(
+    manager: EntityManager,
+    eventId: number,
+    input: UpdateCheckinListDto,
+    context: RequestContext,
+  ): Promise<Partial<CheckinList>> {
+    const values: Partial<CheckinList> = {};
+    if (input.ticket_ids !== undefined) {
+      const ids = [...new Set(input.ticket_ids)];
+      if (ids.length > 0) {
+        const found = await manager.count(Ticket, { where: { id: In(ids), eventId } });
+        if (found !== ids.length) throw invalidParam('ticket_ids', 'ticket_ids must be tickets of the list’s event');
+      }
+      values.ticketIds = JSON.stringify(ids.sort((a, b) => a - b));
+    }
+    if (input.include_pending !== undefined) values.includePending = input.include_pending;
+    if (input.allow_multiple_entries !== undefined) values.allowMultipleEntries = input.allow_multiple_entries;
+    if (input.allow_entry_after_exit !== undefined) values.allowEntryAfterExit = input.allow_entry_after_exit;
+    const startsAt = readInstant(input.starts_at, 'starts_at', context);
+    const endsAt = readInstant(input.ends_at, 'ends_at', context);
+    if (startsAt !== undefined) values.startsAt = startsAt;
+    if (endsAt !== undefined) values.endsAt = endsAt;
+    if (startsAt && endsAt && endsAt < startsAt) throw invalidParam('ends_at', 'ends_at must not be before starts_at');
+    return values;
+  }
+}

@@ -1,0 +1,422 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets, EntityManager, In } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { insertedId } from '../common/database/inserted-id';
+import { isUniqueViolation } from '../common/database/transactions';
+import { Event } from '../events/event.entity';
+import { escapeLike } from '../posts/post-query';
+import { Ticket } from '../tickets/ticket.entity';
+import { CheckinList } from './checkin-list.entity';
+import { CheckinPosition } from './checkin-position.entity';
+import { Checkin } from './checkin.entity';
+import { generateSyncKey } from './checkin-secrets';
+import { Device } from './device.entity';
+import { parseIdList } from './id-list';
+import { ListCounts, NO_COUNTS } from './checkin.mapper';
+import { RevokedSecret } from './revoked-secret.entity';
+
+/** The event facts the door needs: who manages it, and its days. */
+export type DoorEvent = Pick<Event, 'id' | 'authorId' | 'title' | 'startLocal' | 'endLocal' | 'timezone'>;
+const DOOR_EVENT_COLUMNS = { id: true, authorId: true, title: true, startLocal: true, endLocal: true, timezone: true } as const;
+
+/** Order statuses a list counts as its positions: valid ones, and pending ones where the list admits them. */
+const VALID_STATUSES = ['completed', 'yes'];
+
+export interface HistoryFilters {
+  listId?: number;
+  eventId?: number;
+  deviceId?: number;
+  successful?: boolean;
+  /** Only events of this author (authors see their own events' history). */
+  authorId?: number;
+}
+
+export interface CheckinWithGate {
+  checkin: Checkin;
+  gate: string | null;
+}
+
+/** Every statement of the check-in module. */
+@Injectable()
+export class CheckinRepository {
+  // ---------------------------------------------------------------- events and tickets
+
+  events(manager: EntityManager, ids: number[]): Promise<DoorEvent[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return manager.find(Event, { select: DOOR_EVENT_COLUMNS, where: { id: In([...new Set(ids)]) } });
+  }
+
+  event(manager: EntityManager, id: number): Promise<DoorEvent | null> {
+    return manager.findOne(Event, { select: DOOR_EVENT_COLUMNS, where: { id } });
+  }
+
+  tickets(manager: EntityManager, eventId: number): Promise<Array<Pick<Ticket, 'id' | 'name'>>> {
+    return manager.find(Ticket, { select: { id: true, name: true }, where: { eventId }, order: { id: 'ASC' } });
+  }
+
+  async ticketTitles(manager: EntityManager, ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const tickets = await manager.find(Ticket, { select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });
+    return new Map(tickets.map((ticket) => [ticket.id, ticket.name]));
+  }
+
+  // ---------------------------------------------------------------- lists
+
+  findList(manager: EntityManager, id: number): Promise<CheckinList | null> {
+    return manager.findOne(CheckinList, { where: { id } });
+  }
+
+  findLists(manager: EntityManager, ids: number[]): Promise<CheckinList[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return manager.find(CheckinList, { where: { id: In(ids) }, order: { id: 'ASC' } });
+  }
+
+  /** Lists of these events (all events when undefined), oldest first; only the author's events when `authorId` is set. */
+  listLists(manager: EntityManager, filter: { eventId?: number; authorId?: number; ids?: number[] }): Promise<CheckinList[]> {
+    const builder = manager.createQueryBuilder(CheckinList, 'list').orderBy('list.id', 'ASC');
+    if (filter.eventId !== undefined) builder.andWhere('list.eventId = :eventId', { eventId: filter.eventId });
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return Promise.resolve([]);
+      builder.andWhere('list.id IN (:...listIds)', { listIds: filter.ids });
+    }
+    if (filter.authorId !== undefined) {
+      builder.innerJoin(Event, 'event', 'event.id = list.eventId').andWhere('event.authorId = :authorId', { authorId: filter.authorId });
+    }
+    return builder.getMany();
+  }
+
+  /** The event's default list, created on first use; of two creating it at once, the unique index keeps one. */
+  async ensureDefaultList(manager: EntityManager, eventId: number): Promise<CheckinList> {
+    const existing = await manager.findOne(CheckinList, { where: { defaultEventId: eventId } });
+    if (existing) return existing;
+    try {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(CheckinList)
+        .values({ eventId, name: 'Default', defaultEventId: eventId, ticketIds: '[]', syncKey: generateSyncKey() })
+        .updateEntity(false)
+        .execute();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    return manager.findOneOrFail(CheckinList, { where: { defaultEventId: eventId } });
+  }
+
+  async insertList(manager: EntityManager, values: Partial<CheckinList>): Promise<CheckinList> {
+    const saved = await manager.save(CheckinList, manager.create(CheckinList, values));
+    return manager.findOneOrFail(CheckinList, { where: { id: saved.id } });
+  }
+
+  async updateList(manager: EntityManager, id: number, values: Partial<CheckinList>): Promise<void> {
+    await manager.update(CheckinList, { id }, values);
+  }
+
+  async deleteList(manager: EntityManager, id: number): Promise<void> {
+    await manager.delete(CheckinPosition, { listId: id });
+    await manager.delete(CheckinList, { id });
+  }
+
+  async hasCheckins(manager: EntityManager, listId: number): Promise<boolean> {
+    return (await manager.count(Checkin, { where: { listId }, take: 1 })) > 0;
+  }
+
+  /**
+   * The counts of each list: attendees it admits (one grouped query over the lists' events), and
+   * those that entered / are inside (one grouped query over the positions). Per ticket when `byTicket`.
+   */
+  async counts(manager: EntityManager, lists: CheckinList[]): Promise<Map<number, ListCounts>> {
+    const perTicket = await this.ticketCounts(manager, lists);
+    const result = new Map<number, ListCounts>();
+    for (const list of lists) {
+      const total = { ...NO_COUNTS };
+      for (const counts of perTicket.get(list.id)?.values() ?? []) {
+        total.position += counts.position;
+        total.checkin += counts.checkin;
+        total.inside += counts.inside;
+      }
+      result.set(list.id, total);
+    }
+    return result;
+  }
+
+  /** Per list, per ticket: position, checkin and inside counts. */
+  async ticketCounts(manager: EntityManager, lists: CheckinList[]): Promise<Map<number, Map<number, ListCounts>>> {
+    const result = new Map<number, Map<number, ListCounts>>(lists.map((list) => [list.id, new Map()]));
+    if (lists.length === 0) return result;
+    const positions = await manager
+      .createQueryBuilder(Attendee, 'attendee')
+      .select('attendee.eventId', 'eventId')
+      .addSelect('attendee.ticketId', 'ticketId')
+      .addSelect('attendee.orderStatus', 'orderStatus')
+      .addSelect('COUNT(*)', 'total')
+      .where('attendee.eventId IN (:...eventIds)', { eventIds: [...new Set(lists.map((list) => list.eventId))] })
+      .groupBy('attendee.eventId')
+      .addGroupBy('attendee.ticketId')
+      .addGroupBy('attendee.orderStatus')
+      .getRawMany<{ eventId: number | string; ticketId: number | string; orderStatus: string; total: number | string }>();
+    const entered = await manager
+      .createQueryBuilder(CheckinPosition, 'position')
+      .innerJoin(Attendee, 'attendee', 'attendee.id = position.attendeeId')
+      .select('position.listId', 'listId')
+      .addSelect('attendee.ticketId', 'ticketId')
+      .addSelect('COUNT(*)', 'entered')
+      .addSelect('SUM(CASE WHEN position.inside THEN 1 ELSE 0 END)', 'inside')
+      .where('position.listId IN (:...listIds)', { listIds: lists.map((list) => list.id) })
+      .andWhere('position.entries > 0')
+      .groupBy('position.listId')
+      .addGroupBy('attendee.ticketId')
+      .getRawMany<{ listId: number | string; ticketId: number | string; entered: number | string; inside: number | string | null }>();
+    const slot = (listId: number, ticketId: number): ListCounts => {
+      const tickets = result.get(listId) as Map<number, ListCounts>;
+      let counts = tickets.get(ticketId);
+      if (!counts) tickets.set(ticketId, (counts = { ...NO_COUNTS }));
+      return counts;
+    };
+    for (const list of lists) {
+      const ticketIds = parseIdList(list.ticketIds);
+      const statuses = list.includePending ? [...VALID_STATUSES, 'pending'] : VALID_STATUSES;
+      for (const row of positions) {
+        if (Number(row.eventId) !== list.eventId || !statuses.includes(row.orderStatus)) continue;
+        if (ticketIds.length > 0 && !ticketIds.includes(Number(row.ticketId))) continue;
+        slot(list.id, Number(row.ticketId)).position += Number(row.total);
+      }
+    }
+    for (const row of entered) {
+      const counts = slot(Number(row.listId), Number(row.ticketId));
+      counts.checkin += Number(row.entered);
+      counts.inside += Number(row.inside ?? 0);
+    }
+    return result;
+  }
+
+  // ---------------------------------------------------------------- attendees and positions
+
+  attendeeBySecret(manager: EntityManager, secret: string): Promise<Attendee | null> {
+    return manager.findOne(Attendee, { where: { checkinSecret: secret } });
+  }
+
+  attendee(manager: EntityManager, id: number): Promise<Attendee | null> {
+    return manager.findOne(Attendee, { where: { id } });
+  }
+
+  revokedSecret(manager: EntityManager, secret: string): Promise<RevokedSecret | null> {
+    return manager.findOne(RevokedSecret, { where: { secret } });
+  }
+
+  /**
+   * Takes the attendee's row lock for the rest of the transaction, and moves `updated_at` so the
+   * sync hands the change out: every scan of one ticket queues here, whatever list or gate.
+   */
+  async lockAttendee(manager: EntityManager, attendeeId: number, now: Date): Promise<void> {
+    await manager.createQueryBuilder().update(Attendee).set({ updatedAt: now }).where('id = :attendeeId', { attendeeId }).execute();
+  }
+
+  async positions(manager: EntityManager, attendeeId: number, listIds: number[]): Promise<CheckinPosition[]> {
+    if (listIds.length === 0) return [];
+    return manager.find(CheckinPosition, { where: { attendeeId, listId: In(listIds) } });
+  }
+
+  async positionsOfAttendees(manager: EntityManager, listId: number, attendeeIds: number[]): Promise<Map<number, CheckinPosition>> {
+    if (attendeeIds.length === 0) return new Map();
+    const rows = await manager.find(CheckinPosition, { where: { listId, attendeeId: In(attendeeIds) } });
+    return new Map(rows.map((row) => [row.attendeeId, row]));
+  }
+
+  async savePosition(manager: EntityManager, position: Partial<CheckinPosition> & { listId: number; attendeeId: number }): Promise<void> {
+    if (position.id) await manager.update(CheckinPosition, { id: position.id }, position);
+    else await manager.insert(CheckinPosition, position);
+  }
+
+  async resetPosition(manager: EntityManager, listId: number, attendeeId: number): Promise<void> {
+    await manager.update(CheckinPosition, { listId, attendeeId }, { entries: 0, exits: 0, inside: false });
+  }
+
+  /** Sets the attendee's `checked_in` flag for an entry on the default list, if not set. */
+  async flagCheckedIn(manager: EntityManager, attendeeId: number, at: Date, userId: number | null): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Attendee)
+      .set({ checkedIn: true, checkedInAt: at, checkinSource: 'app', checkinUserId: userId })
+      .where('id = :attendeeId AND checked_in = :notYet', { attendeeId, notYet: false })
+      .execute();
+  }
+
+  async setBlocked(manager: EntityManager, attendeeId: number, blocked: boolean, now: Date): Promise<void> {
+    await manager.update(Attendee, { id: attendeeId }, { checkinBlocked: blocked, updatedAt: now });
+  }
+
+  async replaceSecret(manager: EntityManager, attendee: Attendee, secret: string, now: Date): Promise<void> {
+    if (attendee.checkinSecret) {
+      await manager.insert(RevokedSecret, {
+        secret: attendee.checkinSecret,
+        attendeeId: attendee.id,
+        eventId: attendee.eventId,
+        revokedAt: now,
+      });
+    }
+    await manager.update(Attendee, { id: attendee.id }, { checkinSecret: secret, updatedAt: now });
+  }
+
+  // ---------------------------------------------------------------- history
+
+  async insertCheckin(manager: EntityManager, values: Omit<Checkin, 'id'>): Promise<Checkin> {
+    const result = await manager.createQueryBuilder().insert().into(Checkin).values(values).updateEntity(false).execute();
+    const id = insertedId(result.raw);
+    return Object.assign(new Checkin(), values, { id });
+  }
+
+  async storeAnswer(manager: EntityManager, id: number, status: number, answer: string): Promise<void> {
+    await manager.update(Checkin, { id }, { answerStatus: status, answer });
+  }
+
+  findByNonce(manager: EntityManager, nonceScope: string, nonce: string): Promise<Checkin | null> {
+    return manager.findOne(Checkin, { where: { nonceScope, nonce } });
+  }
+
+  /** The last successful entry of the attendee on the list, with the gate's name. */
+  async lastEntry(manager: EntityManager, listId: number, attendeeId: number): Promise<CheckinWithGate | null> {
+    const checkin = await manager.findOne(Checkin, {
+      where: { listId, attendeeId, successful: true, type: 'entry' },
+      order: { id: 'DESC' },
+    });
+    if (!checkin) return null;
+    return { checkin, gate: await this.deviceName(manager, checkin.deviceId) };
+  }
+
+  async deviceName(manager: EntityManager, deviceId: number | null): Promise<string | null> {
+    if (deviceId === null) return null;
+    return (await manager.findOne(Device, { select: { id: true, name: true }, where: { id: deviceId } }))?.name ?? null;
+  }
+
+  async history(
+    manager: EntityManager,
+    filters: HistoryFilters,
+    paging: { offset: number; limit: number },
+  ): Promise<{ rows: CheckinWithGate[]; total: number }> {
+    const builder = manager.createQueryBuilder(Checkin, 'checkin');
+    if (filters.listId !== undefined) builder.andWhere('checkin.listId = :listId', { listId: filters.listId });
+    if (filters.eventId !== undefined) builder.andWhere('checkin.eventId = :eventId', { eventId: filters.eventId });
+    if (filters.deviceId !== undefined) builder.andWhere('checkin.deviceId = :deviceId', { deviceId: filters.deviceId });
+    if (filters.successful !== undefined) builder.andWhere('checkin.successful = :successful', { successful: filters.successful });
+    if (filters.authorId !== undefined) {
+      builder
+        .innerJoin(Event, 'event', 'event.id = checkin.eventId')
+        .andWhere('event.authorId = :authorId', { authorId: filters.authorId });
+    }
+    const total = await builder.getCount();
+    const checkins = total === 0 ? [] : await builder.orderBy('checkin.id', 'DESC').offset(paging.offset).limit(paging.limit).getMany();
+    const deviceIds = [...new Set(checkins.map((checkin) => checkin.deviceId).filter((id): id is number => id !== null))];
+    const devices = deviceIds.length ? await manager.find(Device, { select: { id: true, name: true }, where: { id: In(deviceIds) } }) : [];
+    const names = new Map(devices.map((device) => [device.id, device.name]));
+    return {
+      rows: checkins.map((checkin) => ({ checkin, gate: checkin.deviceId === null ? null : (names.get(checkin.deviceId) ?? null) })),
+      total,
+    };
+  }
+
+  // ---------------------------------------------------------------- search and sync
+
+  /** At most `limit` attendees of the list's event (and tickets) matching the text. */
+  search(manager: EntityManager, list: CheckinList, text: string, limit: number): Promise<Attendee[]> {
+    const builder = manager
+      .createQueryBuilder(Attendee, 'attendee')
+      .where('attendee.eventId = :eventId', { eventId: list.eventId })
+      .orderBy('attendee.holderName', 'ASC')
+      .addOrderBy('attendee.id', 'ASC')
+      .limit(limit);
+    const ticketIds = parseIdList(list.ticketIds);
+    if (ticketIds.length > 0) builder.andWhere('attendee.ticketId IN (:...ticketIds)', { ticketIds });
+    const contains = `%${escapeLike(text.toLowerCase())}%`;
+    const prefix = `${escapeLike(text.toUpperCase())}%`;
+    builder.andWhere(
+      new Brackets((match) => {
+        match
+          .where("LOWER(attendee.holderName) LIKE :contains ESCAPE '!'", { contains })
+          .orWhere("LOWER(attendee.holderEmail) LIKE :contains ESCAPE '!'", { contains })
+          .orWhere("attendee.checkinSecret LIKE :prefix ESCAPE '!'", { prefix });
+        if (/^\d{1,9}$/.test(text)) match.orWhere('attendee.orderId = :orderId', { orderId: Number(text) });
+      }),
+    );
+    return builder.getMany();
+  }
+
+  /**
+   * Attendees of the event changed after (time, id), in that order. SQLite keeps dates as text, some
+   * without milliseconds (column defaults), so there they are compared in one format.
+   */
+  changedAttendees(manager: EntityManager, eventId: number, after: { time: Date; id: number }, limit: number): Promise<Attendee[]> {
+    const sqlite = manager.connection.options.type !== 'mysql';
+    const updated = sqlite ? "strftime('%Y-%m-%d %H:%M:%f', attendee.updated_at)" : 'attendee.updatedAt';
+    return manager
+      .createQueryBuilder(Attendee, 'attendee')
+      .where('attendee.eventId = :eventId', { eventId })
+      .andWhere(
+        new Brackets((later) => {
+          later
+            .where(`${updated} > :afterTime`, { afterTime: after.time })
+            .orWhere(`(${updated} = :afterTime AND attendee.id > :afterId)`, { afterId: after.id });
+        }),
+      )
+      .orderBy(updated, 'ASC')
+      .addOrderBy('attendee.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  revokedSecretsSince(manager: EntityManager, eventId: number, since: Date): Promise<RevokedSecret[]> {
+    return manager
+      .createQueryBuilder(RevokedSecret, 'revoked')
+      .where('revoked.eventId = :eventId AND revoked.revokedAt >= :since', { eventId, since })
+      .orderBy('revoked.id', 'ASC')
+      .getMany();
+  }
+
+  // ---------------------------------------------------------------- devices
+
+  async insertDevice(manager: EntityManager, values: Partial<Device>): Promise<Device> {
+    const saved = await manager.save(Device, manager.create(Device, values));
+    return manager.findOneOrFail(Device, { where: { id: saved.id } });
+  }
+
+  findDevice(manager: EntityManager, id: number): Promise<Device | null> {
+    return manager.findOne(Device, { where: { id } });
+  }
+
+  deviceByApiToken(manager: EntityManager, hash: string): Promise<Device | null> {
+    return manager.findOne(Device, { where: { apiTokenHash: hash } });
+  }
+
+  /** Uses an initialization token once: the conditional UPDATE lets one of two racing callers win. */
+  async initializeDevice(
+    manager: EntityManager,
+    initializationHash: string,
+    apiHash: string,
+    facts: { hardware: string | null; software: string | null },
+    now: Date,
+  ): Promise<Device | null> {
+    const device = await manager.findOne(Device, { where: { initializationTokenHash: initializationHash } });
+    if (!device || device.revokedAt || !device.initializationExpiresAt || device.initializationExpiresAt <= now) return null;
+    const result = await manager
+      .createQueryBuilder()
+      .update(Device)
+      .set({ initializationTokenHash: null, apiTokenHash: apiHash, initializedAt: now, hardware: facts.hardware, software: facts.software })
+      .where('id = :id AND initialization_token_hash = :initializationHash', { id: device.id, initializationHash })
+      .execute();
+    if (!result.affected) return null;
+    return manager.findOneOrFail(Device, { where: { id: device.id } });
+  }
+
+  async revokeDevice(manager: EntityManager, id: number, now: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Device)
+      .set({ revokedAt: now, apiTokenHash: null, initializationTokenHash: null })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
+  }
+
+  listDevices(manager: EntityManager, createdBy?: number): Promise<Device[]> {
+    return manager.find(Device, { where: createdBy === undefined ? {} : { createdBy }, order: { id: 'ASC' } });
+  }
+}

@@ -1,0 +1,86 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { RequireCapability } from '../auth/decorators';
+import { RequestContext, SignedInContext } from '../auth/request-context';
+import { RouteIdPipe } from '../common/http/route-params';
+import { Door, DoorCaller, DoorRoute } from './door-access';
+import { DoorService } from './door.service';
+import { DoorAttendeeResponse, HistoryPage, RedeemResponse, SearchResponse } from './dto/checkin.response';
+import { HistoryQuery, RedeemDto, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
+import { RedeemService } from './redeem.service';
+
+const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
+
+@ApiTags('tickets')
+@Controller('tickets/v1')
+export class DoorController {
+  constructor(
+    private readonly redeems: RedeemService,
+    private readonly door: DoorService,
+  ) {}
+
+  @Post('checkin/redeem')
+  @HttpCode(201)
+  @DoorRoute()
+  @ApiOperation({
+    summary: 'Redeem a ticket’s secret at the door (entry or exit); refusals carry status "error" and a reason (docs/checkin.md)',
+  })
+  @ApiCreatedResponse({ type: RedeemResponse, description: '{status: "ok", attendee, checkin}' })
+  @ApiBadRequestResponse({ description: 'rest_missing_callback_param or rest_invalid_param naming the field' })
+  @ApiNotFoundResponse({ description: 'checkin-invalid (reason invalid): no attendee of the lists’ events holds the secret' })
+  @ApiConflictResponse({
+    description:
+      'checkin-unpaid, checkin-canceled, checkin-already-redeemed (data.last), checkin-product, checkin-invalid-time, checkin-revoked, checkin-ambiguous, checkin-blocked',
+  })
+  redeem(@Body() body: RedeemDto, @Door() caller: DoorCaller, @RequestContext() context: RequestContext): Promise<RedeemResponse> {
+    return this.redeems.redeem(body, caller, context);
+  }
+
+  @Get('checkin/search')
+  @HttpCode(200)
+  @DoorRoute()
+  @ApiOperation({
+    summary: 'Find attendees of a list by name, email, order id or the start of a secret (at least 3 characters, 20 results)',
+  })
+  @ApiOkResponse({ type: SearchResponse })
+  @ApiBadRequestResponse({ description: 'rest_missing_callback_param or rest_invalid_param (list, search)' })
+  @ApiNotFoundResponse({ description: 'checkin-list-not-found' })
+  search(@Query() query: SearchQuery, @Door() caller: DoorCaller): Promise<SearchResponse> {
+    return this.door.search(query, caller);
+  }
+
+  @Get('checkins')
+  @HttpCode(200)
+  @RequireCapability('publish_events', MANAGERS)
+  @ApiOperation({ summary: 'The check-in history, newest first: every scan with its time, gate, type, result and reason' })
+  @ApiOkResponse({ type: HistoryPage })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param (list, post_id, device, successful, page, per_page) or invalid-page-number' })
+  history(@Query() query: HistoryQuery, @RequestContext() context: SignedInContext): Promise<HistoryPage> {
+    return this.door.history(query, context.user);
+  }
+
+  @Patch('checkin/attendees/:id')
+  @HttpCode(200)
+  @RequireCapability('publish_events', MANAGERS)
+  @ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } })
+  @ApiOperation({ summary: 'Block or unblock an attendee at the door, or replace their check-in secret' })
+  @ApiOkResponse({ type: DoorAttendeeResponse })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param (blocked, reissue_secret)' })
+  @ApiNotFoundResponse({ description: 'attendee-not-found' })
+  updateAttendee(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateDoorAttendeeDto,
+    @RequestContext() context: SignedInContext,
+  ): Promise<DoorAttendeeResponse> {
+    return this.door.updateAttendee(id, body, context.user);
+  }
+}

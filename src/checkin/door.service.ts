@@ -1,0 +1,157 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import { attendeeNotFound } from '../attendees/attendee-errors';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CLOCK, Clock } from '../common/clock';
+import { runInTransaction } from '../common/database/transactions';
+import { forbidden, invalidParam } from '../common/errors/api-error';
+import { countPages, parsePageRequest, assertPageInRange } from '../common/pagination/pagination';
+import type { EventData } from '../outbox/outbox.service';
+import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
+import { CheckinListsService } from './checkin-lists.service';
+import { isoTime, toCheckinResponse, toDoorAttendee } from './checkin.mapper';
+import { CheckinRepository, HistoryFilters } from './checkin.repository';
+import { generateCheckinSecret } from './checkin-secrets';
+import { DoorCaller } from './door-access';
+import { DoorAttendeeResponse, HistoryPage, SearchResponse } from './dto/checkin.response';
+import { HistoryQuery, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
+import { checkinListNotFound } from './checkin-errors';
+
+export const SEARCH_MIN_LENGTH = 3;
+export const SEARCH_MAX_RESULTS = 20;
+
+/**
+ * The door besides redeeming: search, history, blocking and replacing secrets, and the default list's
+ * record of check-ins made through the attendee `check_in` flag and POST /qr.
+ */
+@Injectable()
+export class DoorService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly repository: CheckinRepository,
+    private readonly lists: CheckinListsService,
+  ) {}
+
+  async search(query: SearchQuery, caller: DoorCaller): Promise<SearchResponse> {
+    if (query.search.length < SEARCH_MIN_LENGTH) throw invalidParam('search', `search must be at least ${SEARCH_MIN_LENGTH} characters`);
+    const manager = this.dataSource.manager;
+    const { list } = await this.lists.readable(manager, query.list, caller);
+    const attendees = await this.repository.search(manager, list, query.search, SEARCH_MAX_RESULTS);
+    const positions = await this.repository.positionsOfAttendees(
+      manager,
+      list.id,
+      attendees.map((attendee) => attendee.id),
+    );
+    const titles = await this.repository.ticketTitles(
+      manager,
+      attendees.map((attendee) => attendee.ticketId),
+    );
+    return {
+      results: attendees.map((attendee) => toDoorAttendee(attendee, titles.get(attendee.ticketId) ?? '', positions.get(attendee.id))),
+    };
+  }
+
+  /** Scans, newest first: managers of every event see all; authors their events'. */
+  async history(query: HistoryQuery, user: AuthenticatedUser): Promise<HistoryPage> {
+    const paging = parsePageRequest(query, 'tickets');
+    const manager = this.dataSource.manager;
+    const filters: HistoryFilters = { deviceId: query.device, successful: query.successful };
+    if (query.list !== undefined) {
+      const list = await this.repository.findList(manager, query.list);
+      if (!list) throw invalidParam('list', 'list must be an existing check-in list');
+      await this.assertManages(manager, user, list.eventId);
+      filters.listId = list.id;
+    }
+    if (query.post_id !== undefined) {
+      if (!(await this.repository.event(manager, query.post_id))) throw invalidParam('post_id', 'post_id must be an existing event');
+      await this.assertManages(manager, user, query.post_id);
+      filters.eventId = query.post_id;
+    }
+    if (!managesEveryEvent(user)) filters.authorId = user.id;
+    const { rows, total } = await this.repository.history(manager, filters, { offset: paging.offset, limit: paging.perPage });
+    const totalPages = countPages(total, paging.perPage);
+    assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
+    return { checkins: rows.map((row) => toCheckinResponse(row.checkin, row.gate)), total, total_pages: totalPages };
+  }
+
+  /** PATCH /checkin/attendees/{id}: block or unblock, or replace the secret (the old one then answers `revoked`). */
+  async updateAttendee(id: number, input: UpdateDoorAttendeeDto, user: AuthenticatedUser): Promise<DoorAttendeeResponse> {
+    const manager = this.dataSource.manager;
+    const attendee = await this.repository.attendee(manager, id);
+    if (!attendee) throw attendeeNotFound();
+    await this.assertManages(manager, user, attendee.eventId);
+    const now = this.clock.now();
+    return runInTransaction(this.dataSource, async (transaction) => {
+      await this.repository.lockAttendee(transaction, id, now);
+      const current = (await this.repository.attendee(transaction, id)) as Attendee;
+      if (input.blocked !== undefined) await this.repository.setBlocked(transaction, id, input.blocked, now);
+      if (input.reissue_secret === true) await this.repository.replaceSecret(transaction, current, generateCheckinSecret(), now);
+      const updated = (await this.repository.attendee(transaction, id)) as Attendee;
+      const title = (await this.repository.ticketTitles(transaction, [updated.ticketId])).get(updated.ticketId) ?? '';
+      const list = await this.repository.ensureDefaultList(transaction, updated.eventId);
+      const [position] = await this.repository.positions(transaction, id, [list.id]);
+      return toDoorAttendee(updated, title, position);
+    });
+  }
+
+  /**
+   * The `check_in` flag or POST /qr checked the attendee in (`entry`) or undid it (`undo`), inside
+   * the caller's transaction which holds the attendee's row: the default list's position and history
+   * follow, so its counts agree with the flag. Returns what the notification adds.
+   */
+  async recordFlag(manager: EntityManager, attendee: Attendee, change: 'entry' | 'undo', userId: number, now: Date): Promise<EventData> {
+    const list = await this.repository.ensureDefaultList(manager, attendee.eventId);
+    const [position] = await this.repository.positions(manager, attendee.id, [list.id]);
+    if (change === 'entry') {
+      await this.repository.savePosition(manager, {
+        id: position?.id,
+        listId: list.id,
+        attendeeId: attendee.id,
+        entries: (position?.entries ?? 0) + 1,
+        exits: position?.exits ?? 0,
+        inside: true,
+        lastEntryAt: now,
+        ...(position?.firstEntryAt ? {} : { firstEntryAt: now }),
+      });
+    } else if (position) {
+      await this.repository.resetPosition(manager, list.id, attendee.id);
+    }
+    const type = change === 'entry' ? 'entry' : 'exit';
+    const checkin = await this.repository.insertCheckin(manager, {
+      listId: list.id,
+      eventId: attendee.eventId,
+      attendeeId: attendee.id,
+      type,
+      scannedAt: now,
+      createdAt: now,
+      successful: true,
+      forced: false,
+      reason: null,
+      deviceId: null,
+      userId,
+      nonceScope: null,
+      nonce: null,
+      answerStatus: 200,
+      answer: '{}',
+    });
+    return {
+      list_id: list.id,
+      list_name: list.name,
+      checkin_id: checkin.id,
+      type,
+      forced: false,
+      device_id: null,
+      gate: null,
+      datetime: isoTime(now),
+    };
+  }
+
+  private async assertManages(manager: EntityManager, user: AuthenticatedUser, eventId: number): Promise<void> {
+    const event = await this.repository.event(manager, eventId);
+    if (!event) throw checkinListNotFound();
+    if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to see check-in of this event.');
+  }
+}
