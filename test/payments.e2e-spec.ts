@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { CLOCK } from '../src/common/clock';
+import { Coupon } from '../src/coupons/coupon.entity';
 import { LOG_DESTINATION } from '../src/common/security/log-redaction';
 import { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
@@ -10,7 +11,7 @@ import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { OutboxWorker } from '../src/outbox/outbox-worker.service';
 import { Payment, PaymentProviderEvent } from '../src/payments/payment.entity';
 import { PaymentsService } from '../src/payments/payments.service';
-import { BuyerIdentity, checkout, fillCart, identify, ORDERS_PATH, PURCHASER } from './helpers/buyers';
+import { BuyerIdentity, CART_PATH, checkout, fillCart, identify, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { StripeDouble } from './helpers/stripe-double';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertEvent, insertTicket, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
@@ -312,6 +313,73 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       // The cancel it owed is dropped: the money is kept for the tickets.
       expect(await payments().findOneByOrFail({ orderId: order.id })).toMatchObject({ status: 'succeeded', pendingAction: null });
       expect(await outboxEvents(order.id, 'order.completed')).toHaveLength(1);
+    });
+
+    /** A 20 % code of the event's author for `maxUses` units, and an order of `quantity` units placed with it. */
+    async function placeOrderWithCoupon(ticketId: number, quantity: number, maxUses: number) {
+      const code = `LATE${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+      const coupon = await testApp.dataSource.getRepository(Coupon).save({
+        code,
+        codeKey: code.toLowerCase(),
+        authorId: eventAuthor.id,
+        eventId: event.id,
+        ticketIds: null,
+        discountType: 'percent',
+        amount: 2000,
+        maxUses,
+        uses: 0,
+        startsAt: null,
+        endsAt: null,
+        revealsHidden: false,
+      });
+      const cart = await identify(http().post(CART_PATH), {}).send({
+        provider: 'tc',
+        tickets: [{ ticket_id: ticketId, quantity }],
+        coupon: code,
+      });
+      expect(cart.status).toBe(200);
+      const response = await checkout(testApp, { token: cart.headers['x-cart-token'] as string }, { provider: 'tc', purchaser: PURCHASER });
+      expect(response.status).toBe(201);
+      return { coupon, order: response.body as Record<string, any> };
+    }
+    const usesOf = async (id: number) => (await testApp.dataSource.getRepository(Coupon).findOneByOrFail({ id })).uses;
+
+    it('takes again the coupon uses an expired order gave back when its late payment completes it', async () => {
+      const ticket = await paidTicket(3);
+      const { coupon, order } = await placeOrderWithCoupon(ticket.id, 2, 2);
+      expect(await usesOf(coupon.id)).toBe(2);
+      clock.advanceMinutes(16);
+      await cancelFails(order.id);
+      await sweeper().sweepExpiredOrders();
+      expect(await usesOf(coupon.id)).toBe(0);
+      expect((await pay(order.id)).body.outcome).toBe('completed');
+      expect(await usesOf(coupon.id)).toBe(2);
+      expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 0, sold: 2 });
+    });
+
+    it('refunds a late payment whose coupon was used up meanwhile, never going past its uses', async () => {
+      const ticket = await paidTicket(5);
+      const { coupon, order } = await placeOrderWithCoupon(ticket.id, 1, 1);
+      clock.advanceMinutes(16);
+      await cancelFails(order.id);
+      await sweeper().sweepExpiredOrders();
+      // Another buyer uses the code's only use meanwhile.
+      const cart = await identify(http().post(CART_PATH), {}).send({
+        provider: 'tc',
+        tickets: [{ ticket_id: ticket.id, quantity: 1 }],
+        coupon: coupon.code,
+      });
+      expect(cart.status).toBe(200);
+      expect(
+        (await checkout(testApp, { token: cart.headers['x-cart-token'] as string }, { provider: 'tc', purchaser: PURCHASER })).status,
+      ).toBe(201);
+      expect(await usesOf(coupon.id)).toBe(1);
+
+      expect((await pay(order.id)).body.outcome).toBe('refund_scheduled');
+      expect(await orders().findOneByOrFail({ id: order.id })).toMatchObject({ status: 'refunded' });
+      expect(await usesOf(coupon.id)).toBe(1);
+      // The tickets it took again were rolled back with it: only the other buyer's unit is held.
+      expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 1, sold: 0 });
     });
 
     it('completes a lapsed hold the sweeper has not reached yet', async () => {

@@ -216,6 +216,15 @@ export class CouponsService {
     if (!(await this.coupons.takeUses(manager, couponId, units))) throw couponUnusable('used-up');
   }
 
+  /**
+   * Takes again the uses an expired order gave back, when a late payment completes it: false when
+   * the code has been used up meanwhile (the payment is then refunded, as when its tickets are gone).
+   */
+  async retakeUses(manager: EntityManager, order: Pick<Order, 'couponId' | 'couponUses'>): Promise<boolean> {
+    if (order.couponId === null || order.couponUses <= 0) return true;
+    return this.coupons.takeUses(manager, order.couponId, order.couponUses);
+  }
+
   /** Gives back an order's uses (cancelled or expired); pass the order when it is at hand. */
   async giveBackUses(manager: EntityManager, order: number | Pick<Order, 'couponId' | 'couponUses'>): Promise<void> {
     const coupon = typeof order === 'number' ? await this.coupons.orderCoupon(manager, order) : order;

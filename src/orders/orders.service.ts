@@ -198,6 +198,8 @@ export class OrdersService {
       .where('id = :orderId AND status = :expired', { orderId, expired: 'expired' })
       .execute();
     if (!revived.affected) return { kind: 'unfulfillable', status: (await this.findOrFail(manager, orderId)).status };
+    // The expiry gave its coupon uses back: they are taken again first (coupon before capacity, as at checkout).
+    if (!(await this.coupons.retakeUses(manager, order))) return { kind: 'unfulfillable', status: 'expired' };
     const held = await this.heldUnits(manager, orderId);
     const take = await this.capacity.takeAll(manager, held, 'sold');
     if (take.short !== null) return { kind: 'unfulfillable', status: 'expired' };
