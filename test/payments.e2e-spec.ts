@@ -338,7 +338,7 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
         coupon: code,
       });
       expect(cart.status).toBe(200);
-      const response = await checkout(testApp, { token: cart.headers['x-cart-token'] as string }, { provider: 'tc', purchaser: PURCHASER });
+      const response = await checkout(testApp, { token: cart.headers['x-cart-token'] }, { provider: 'tc', purchaser: PURCHASER });
       expect(response.status).toBe(201);
       return { coupon, order: response.body as Record<string, any> };
     }
@@ -370,9 +370,7 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
         coupon: coupon.code,
       });
       expect(cart.status).toBe(200);
-      expect(
-        (await checkout(testApp, { token: cart.headers['x-cart-token'] as string }, { provider: 'tc', purchaser: PURCHASER })).status,
-      ).toBe(201);
+      expect((await checkout(testApp, { token: cart.headers['x-cart-token'] }, { provider: 'tc', purchaser: PURCHASER })).status).toBe(201);
       expect(await usesOf(coupon.id)).toBe(1);
 
       expect((await pay(order.id)).body.outcome).toBe('refund_scheduled');

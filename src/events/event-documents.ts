@@ -158,7 +158,9 @@ export class EventDocuments {
     const offers = tickets.length
       ? JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))
       : document.costOffers && this.render(document.costOffers, context, null);
-    const single = this.render(document.single, context, counts).replace(this.offersPlaceholder, () => (offers ? `,"offers":${offers}` : ''));
+    const single = this.render(document.single, context, counts).replace(this.offersPlaceholder, () =>
+      offers ? `,"offers":${offers}` : '',
+    );
     return { json: single, keys: document.keys };
   }
 
@@ -258,7 +260,10 @@ export class EventDocuments {
   /** A built response as a document: its two renderings as text, with the per-request parts as placeholders. */
   private toDocument(response: EventResponse): EventDocument {
     const marker = this.stored.marker;
-    const placeholder = (kind: string) => (term: EmbeddedTermResponse) => ({ ...term, count: `${marker}:${kind}:${term.id}:${term.count}` });
+    const placeholder = (kind: string) => (term: EmbeddedTermResponse) => ({
+      ...term,
+      count: `${marker}:${kind}:${term.id}:${term.count}`,
+    });
     const withPlaceholders = {
       ...response,
       categories: response.categories.map(placeholder('category')),
@@ -271,10 +276,7 @@ export class EventDocuments {
       single: JSON.stringify({ ...withPlaceholders, json_ld: { ...jsonLdWithoutOffers, offers: `${marker}:offers` } }),
       url: response.url,
       costOffers: costOffers === undefined ? null : JSON.stringify(costOffers),
-      terms: [
-        ...response.categories.map((term) => `category:${term.id}`),
-        ...response.tags.map((term) => `tag:${term.id}`),
-      ],
+      terms: [...response.categories.map((term) => `category:${term.id}`), ...response.tags.map((term) => `tag:${term.id}`)],
       ticketed: Boolean(response.ticketed),
       keys: surrogateKeysOf('event', response),
     };

@@ -193,7 +193,16 @@ export function toEventResponse(
  * (EventListResponse), as JSON text around the page's items already serialized; with the surrogate
  * keys of the list and of what its items show.
  */
-export function eventListJson(page: { events: { json: string; keys: string[] }; links: PageLinks; total: number; totalPages: number }): JsonText {
+export function eventListJson(page: {
+  events: { json: string; keys: string[] };
+  links: PageLinks;
+  total: number;
+  totalPages: number;
+}): JsonText {
   const rest = JSON.stringify({ ...page.links, total: page.total, total_pages: page.totalPages });
-  return new JsonText(`{"events":[${page.events.json}],${rest.slice(1)}`, ['events', 'events-list', ...page.events.keys.filter((key) => key !== 'events')]);
+  return new JsonText(`{"events":[${page.events.json}],${rest.slice(1)}`, [
+    'events',
+    'events-list',
+    ...page.events.keys.filter((key) => key !== 'events'),
+  ]);
 }

@@ -356,19 +356,7 @@ export class TicketsService implements EventTicketingFacts {
       const window = this.saleWindow(input, event, ticket);
       if (input.name !== undefined) changes.name = readTicketName(input.name);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
-
-      // JSON null clears these optional texts, as "" does.
-      if (input.description !== undefined)
-        changes.description = input.description === null ? null : plainTicketText(input.description) || null;
-      if (input.sku !== undefined) changes.sku = input.sku?.trim() || null;
-      if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
-      if (input.show_description !== undefined) changes.showDescription = input.show_description;
-      if (input.hidden_without_coupon !== undefined) changes.hiddenWithoutCoupon = input.hidden_without_coupon;
-      if (input.attendee_information_fields !== undefined)
-        changes.attendeeInformationFields = attendeeFieldsColumn(parseAttendeeFields(input.attendee_information_fields));
-      if (input.menu_order !== undefined) changes.menuOrder = input.menu_order;
-      if (input.waitlist !== undefined) changes.waitlist = input.waitlist;
-      if (input.waitlist_auto_offer !== undefined) changes.waitlistAutoOffer = input.waitlist_auto_offer;
+      Object.assign(changes, optionalFieldChanges(input));
       if (window.start !== undefined) changes.saleStartUtc = window.start;
       if (window.end !== undefined) changes.saleEndUtc = window.end;
       if (plan) {
@@ -704,4 +692,21 @@ function newTicketRow(input: Omit<CreateTicketDto, 'post_id'>, parts: NewTicketP
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** The optional fields an update sends, as column changes (those left out keep their values). */
+function optionalFieldChanges(input: UpdateTicketDto): Partial<Ticket> {
+  const changes: Partial<Ticket> = {};
+  // JSON null clears these optional texts, as "" does.
+  if (input.description !== undefined) changes.description = input.description === null ? null : plainTicketText(input.description) || null;
+  if (input.sku !== undefined) changes.sku = input.sku?.trim() || null;
+  if (input.iac !== undefined) changes.iac = input.iac || IAC_VALUES[0];
+  if (input.show_description !== undefined) changes.showDescription = input.show_description;
+  if (input.hidden_without_coupon !== undefined) changes.hiddenWithoutCoupon = input.hidden_without_coupon;
+  if (input.attendee_information_fields !== undefined)
+    changes.attendeeInformationFields = attendeeFieldsColumn(parseAttendeeFields(input.attendee_information_fields));
+  if (input.menu_order !== undefined) changes.menuOrder = input.menu_order;
+  if (input.waitlist !== undefined) changes.waitlist = input.waitlist;
+  if (input.waitlist_auto_offer !== undefined) changes.waitlistAutoOffer = input.waitlist_auto_offer;
+  return changes;
 }
