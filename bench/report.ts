@@ -163,7 +163,7 @@ export function markdown(report: BenchReport): string {
   const { settings } = report;
   lines.push(
     `Benchmark of ${report.date}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
-      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service and floor interleaved; ` +
+      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service, floor and framework floor interleaved; ` +
       `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB; sale scenarios with ${settings.saleRate} checkouts/s.`,
     '',
     'Floor: the same bytes from an ordered read of the ids, a kept count and kept documents (single event: one primary-key read, then the kept document), raw `node:http`. ' +

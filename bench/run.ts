@@ -5,7 +5,8 @@
  * 1. Scaling: the database grows through --sizes to --events; at each size the service starts, the
  *    floor starts after it (its tables, and the documents the scenarios reach, read from the
  *    service), and every events-list scenario is measured on one connection on both.
- * 2. Scenarios at --events: each runs service and floor interleaved (A B A B …) for --cycles
+ * 2. Scenarios at --events (bench/scenarios.ts, the working set from bench/context.ts): each runs
+ *    service, floor and framework floor (bench/floor/framework.ts) interleaved (A B C A B C …) for --cycles
  *    cycles, each run after its own warm-up and once the target has answered what it still held,
  *    autocannon in a process of its own. Sale scenarios
  *    run while the runner checks out --sale-rate orders a second on the service, through both runs.
