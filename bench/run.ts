@@ -70,7 +70,7 @@ function parseOptions(): Options {
     .option('--duration <s>', 'seconds measured per run', (value) => Number(value), 10)
     .option('--warmup <s>', 'seconds of warm-up before each run', (value) => Number(value), 3)
     .option('--scaling-duration <s>', 'seconds measured per list, target and size in the scaling run', (value) => Number(value), 5)
-    .option('--cycles <n>', 'service/floor cycles per scenario', (value) => Number(value), 5)
+    .option('--cycles <n>', 'service/floor/framework floor cycles per scenario', (value) => Number(value), 5)
     .option('--connections <n>', 'concurrent connections of the load generator', (value) => Number(value), 50)
     .option('--pool-size <n>', 'database connections of each server (DATABASE_POOL_SIZE)', (value) => Number(value), 10)
     .option('--sale-rate <n>', 'checkouts per second during the sale scenarios', (value) => Number(value), 20)
