@@ -1,5 +1,4 @@
 import { createConnection, Connection, RowDataPacket } from 'mysql2/promise';
-import { LIST_PAGES, PER_PAGE } from './scenarios';
 
 export interface SaleTicket {
   id: number;
@@ -63,40 +62,48 @@ export class BenchDatabase {
   }
 
   /**
-   * A value of each list filter, read from the links of listed events in (about) the default
-   * window: the median of the values with enough events for LIST_PAGES pages, or else the largest,
-   * so that a filter is typical, neither the largest nor a near-empty one. The second category
-   * (for two categories at once) is the next one of the same ranking.
+   * Every value of each list filter that lists an event in the window (the floor's and the
+   * service's conditions: published, not hidden, starting at or after `window.start` and ending at
+   * or before `window.end`, UTC), with how many it lists, by id.
    */
-  async listFilterValues(): Promise<{ category: number; secondCategory: number; tag: number; venue: number; organizer: number }> {
-    const ranked = async (links: string, column: string): Promise<number[]> => {
-      const [rows] = await this.connection.query<RowDataPacket[]>(
-        `SELECT l.${column} AS id, COUNT(*) AS listed FROM ${links} l INNER JOIN events e ON e.id = l.event_id
-         WHERE e.status = 'publish' AND e.hide_from_listings = 0 AND e.start_utc >= UTC_DATE() AND e.end_utc <= UTC_DATE() + INTERVAL 24 MONTH
-         GROUP BY l.${column} ORDER BY listed, id`,
-      );
-      if (rows.length === 0) throw new Error(`No listed event has a ${column}: seed more events`);
-      const deep = rows.filter((row) => Number(row.listed) >= LIST_PAGES * PER_PAGE);
-      const candidates = deep.length ? deep : rows;
-      const chosen = deep.length ? Math.floor(candidates.length / 2) : candidates.length - 1;
-      // The chosen value first, then its neighbours of the ranking.
-      return [candidates[chosen], candidates[chosen - 1] ?? candidates[chosen + 1]].filter(Boolean).map((row) => Number(row.id));
-    };
-    const [category, secondCategory] = await ranked('event_category_links', 'category_id');
-    if (secondCategory === undefined) throw new Error('Two categories at once need two categories with listed events');
-    return {
-      category,
-      secondCategory,
-      tag: (await ranked('event_tag_links', 'tag_id'))[0],
-      venue: (await ranked('event_venue_links', 'venue_id'))[0],
-      organizer: (await ranked('event_organizer_links', 'organizer_id'))[0],
-    };
+  async listedByValue(
+    links: string,
+    column: string,
+    window: { start: string; end: string },
+  ): Promise<Array<{ id: number; listed: number }>> {
+    const [rows] = await this.connection.query<RowDataPacket[]>(
+      `SELECT l.${column} AS id, COUNT(*) AS listed FROM ${links} l INNER JOIN events e ON e.id = l.event_id
+       WHERE e.status = 'publish' AND e.hide_from_listings = 0 AND e.start_utc >= ? AND e.end_utc <= ?
+       GROUP BY l.${column} ORDER BY l.${column}`,
+      [window.start, window.end],
+    );
+    return rows.map((row) => ({ id: Number(row.id), listed: Number(row.listed) }));
   }
 
-  /** Published events for the single-event route, at random. */
+  /** Events the window lists with any of these categories (an event in two is counted once). */
+  async listedInCategories(ids: number[], window: { start: string; end: string }): Promise<number> {
+    const [rows] = await this.connection.query<RowDataPacket[]>(
+      `SELECT COUNT(DISTINCT l.event_id) AS listed FROM event_category_links l INNER JOIN events e ON e.id = l.event_id
+       WHERE l.category_id IN (?) AND e.status = 'publish' AND e.hide_from_listings = 0 AND e.start_utc >= ? AND e.end_utc <= ?`,
+      [ids, window.start, window.end],
+    );
+    return Number(rows[0].listed);
+  }
+
+  /** Events the window lists, no filter. */
+  async listedInWindow(window: { start: string; end: string }): Promise<number> {
+    const [rows] = await this.connection.query<RowDataPacket[]>(
+      `SELECT COUNT(*) AS listed FROM events e
+       WHERE e.status = 'publish' AND e.hide_from_listings = 0 AND e.start_utc >= ? AND e.end_utc <= ?`,
+      [window.start, window.end],
+    );
+    return Number(rows[0].listed);
+  }
+
+  /** Published events for the single-event route, at random, in id order. */
   async singleEventIds(count: number): Promise<number[]> {
     const [events] = await this.connection.query<RowDataPacket[]>(
-      `SELECT id FROM events WHERE status = 'publish' ORDER BY RAND() LIMIT ?`,
+      `SELECT id FROM (SELECT id FROM events WHERE status = 'publish' ORDER BY RAND() LIMIT ?) chosen ORDER BY id`,
       [count],
     );
     return events.map((row) => Number(row.id));

@@ -7,7 +7,7 @@ const ROOT = join(__dirname, '..');
 
 /** A server under test, in a process of its own. */
 export interface Target {
-  name: 'service' | 'floor';
+  name: 'service' | 'floor' | 'framework';
   url: string;
   process: ChildProcess;
   /** Peak resident memory so far (VmHWM), in MB. */
@@ -31,6 +31,29 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** Resident memory now (VmRSS), in MB (0 when the process is gone). */
+export function readRssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's RSS every `intervalMs` until stopped: the peak of a span (VmHWM is the peak of the process's life). */
+export function sampleRss(pid: number | undefined, intervalMs = 200): { stop(): number } {
+  let peak = readRssMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, readRssMb(pid))), intervalMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, readRssMb(pid));
+    },
+  };
 }
 
 function readPeakRssMb(pid: number | undefined): number {
@@ -66,12 +89,16 @@ async function startProcess(
   env: NodeJS.ProcessEnv,
   readyPath: string,
   timeoutSeconds = 120,
+  log?: (line: string) => void,
 ): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString()).slice(-4000);
+    const text = chunk.toString();
+    // The floor's progress lines while it reads its documents.
+    if (log) for (const line of text.split('\n')) if (line.startsWith('floor documents:')) log(line);
+    errors = (errors + text).slice(-4000);
   });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(url + readyPath, child, () => errors, timeoutSeconds);
@@ -130,11 +157,18 @@ export function startService(settings: TargetSettings): Promise<Target> {
 }
 
 /**
- * The floor (bench/floor/server.ts) on the same database and pool size: it builds its tables and
- * reads the plan's documents from the running service before it answers (minutes at a million events).
+ * The floor (bench/floor/server.ts) on the same database and pool size, and in its process the
+ * framework floor (bench/floor/framework.ts) on a port of its own: it builds its tables and reads
+ * the plan's documents from the running service before it answers (minutes at a million events).
  */
-export function startFloor(settings: TargetSettings, serviceUrl: string, planFile: string): Promise<Target> {
-  return startProcess(
+export async function startFloor(
+  settings: TargetSettings,
+  serviceUrl: string,
+  planFile: string,
+  log?: (line: string) => void,
+): Promise<{ floor: Target; framework: Target }> {
+  const frameworkPort = await freePort();
+  const floor = await startProcess(
     'floor',
     ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'floor', 'server.ts')],
     {
@@ -145,10 +179,22 @@ export function startFloor(settings: TargetSettings, serviceUrl: string, planFil
       DATABASE_POOL_SIZE: String(settings.poolSize),
       SERVICE_URL: serviceUrl,
       FLOOR_PLAN: planFile,
+      FRAMEWORK_PORT: String(frameworkPort),
+      ...(process.env.FLOOR_DOCUMENT_CACHE_MB ? { FLOOR_DOCUMENT_CACHE_MB: process.env.FLOOR_DOCUMENT_CACHE_MB } : {}),
     },
     '/floor/ready',
-    1800,
+    3600,
+    log,
   );
+  const framework: Target = {
+    name: 'framework',
+    url: `http://127.0.0.1:${frameworkPort}`,
+    process: floor.process,
+    peakRssMb: () => floor.peakRssMb(),
+    // The floor's process: stopped with the floor.
+    stop: () => Promise.resolve(),
+  };
+  return { floor, framework };
 }
 
 /** Runs bench/load.ts in a process of its own with one job; its JSON answer. */

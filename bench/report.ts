@@ -5,12 +5,29 @@ import { FlashSaleReport, flashSaleMarkdown } from './flash-sale';
 import type { SaleResult } from './sale';
 import { SALE_PAIRS } from './scenarios';
 
+/** Deltas of the service's `cal_event_document_cache_total` over one measured run. */
+export interface CacheCounts {
+  hit: number;
+  miss: number;
+  stored: number;
+  built: number;
+  eviction: number;
+}
+
 export interface CycleMeasure {
   cycle: number;
   service: SteadyResult;
   floor: SteadyResult;
+  /** The bare Nest + Express app doing the floor's work (bench/floor/framework.ts). */
+  framework?: SteadyResult;
   /** service req/s ÷ floor req/s. */
   ratio: number;
+  /** service req/s ÷ framework floor req/s. */
+  frameworkRatio?: number;
+  /** The service's document cache during its measured run. */
+  cache?: CacheCounts;
+  /** The service's peak RSS during its measured run (sampled), MB. */
+  serviceRssMb?: number;
   /** The steady sale that ran through both runs of the cycle (sale scenarios). */
   sale?: SaleResult;
 }
@@ -29,8 +46,17 @@ export interface ScenarioReport {
     floorP50: number;
     floorP99: number;
     p99Ratio: number;
+    frameworkRps: number;
+    frameworkRatio: number;
+    /** Hits ÷ lookups of the service's document cache over every cycle's measured run. */
+    cacheHitRate: number;
+    /** Documents read as stored and built from rows over every cycle's measured run. */
+    cacheStored: number;
+    cacheBuilt: number;
+    /** The highest RSS of the service in the scenario's measured runs, MB. */
+    servicePeakRssMb: number;
   };
-  errors: { service: number; floor: number };
+  errors: { service: number; floor: number; framework: number };
 }
 
 /** One list scenario on one connection at one database size. */
@@ -64,10 +90,12 @@ export interface BenchReport {
   seedSeconds: Record<string, number>;
   floorStartSeconds: Record<string, number>;
   /** The filter values and pages of the final size. */
-  lists: Record<string, { query: string; firstPage: number; lastPage: number }>;
+  lists: Record<string, Array<{ query: string; firstPage: number; lastPage: number }>>;
+  /** Distinct paths each scenario walks at the final size. */
+  workingSet: Record<string, number>;
   scenarios: ScenarioReport[];
   scaling: ScalingPoint[];
-  peakRssMb: { service: number; floor: number };
+  peakRssMb: { service: number; floor: number; framework: number };
   /** The flash sales run after the scenarios (absent with --no-flash-sale). */
   flashSale?: FlashSaleReport;
 }
@@ -83,6 +111,9 @@ export function median(values: number[]): number {
 export function summarise(name: string, title: string, cycles: CycleMeasure[]): ScenarioReport {
   const serviceP99 = median(cycles.map((cycle) => cycle.service.p99));
   const floorP99 = median(cycles.map((cycle) => cycle.floor.p99));
+  const sum = (value: (cycle: CycleMeasure) => number) => cycles.reduce((total, cycle) => total + value(cycle), 0);
+  const hits = sum((cycle) => cycle.cache?.hit ?? 0);
+  const misses = sum((cycle) => cycle.cache?.miss ?? 0);
   return {
     name,
     title,
@@ -97,10 +128,17 @@ export function summarise(name: string, title: string, cycles: CycleMeasure[]): 
       floorP50: median(cycles.map((cycle) => cycle.floor.p50)),
       floorP99,
       p99Ratio: serviceP99 / floorP99,
+      frameworkRps: median(cycles.map((cycle) => cycle.framework?.requestsPerSecond ?? NaN)),
+      frameworkRatio: median(cycles.map((cycle) => cycle.frameworkRatio ?? NaN)),
+      cacheHitRate: hits / (hits + misses),
+      cacheStored: sum((cycle) => cycle.cache?.stored ?? 0),
+      cacheBuilt: sum((cycle) => cycle.cache?.built ?? 0),
+      servicePeakRssMb: Math.max(0, ...cycles.map((cycle) => cycle.serviceRssMb ?? 0)),
     },
     errors: {
-      service: cycles.reduce((sum, cycle) => sum + cycle.service.errors + cycle.service.non2xx, 0),
-      floor: cycles.reduce((sum, cycle) => sum + cycle.floor.errors + cycle.floor.non2xx, 0),
+      service: sum((cycle) => cycle.service.errors + cycle.service.non2xx),
+      floor: sum((cycle) => cycle.floor.errors + cycle.floor.non2xx),
+      framework: sum((cycle) => (cycle.framework ? cycle.framework.errors + cycle.framework.non2xx : 0)),
     },
   };
 }
@@ -125,17 +163,23 @@ export function markdown(report: BenchReport): string {
   const { settings } = report;
   lines.push(
     `Benchmark of ${report.date}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
-      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service and floor interleaved; ` +
+      `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service, floor and framework floor interleaved; ` +
       `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB; sale scenarios with ${settings.saleRate} checkouts/s.`,
     '',
-    '| Scenario | service req/s | floor req/s | ratio per cycle | median ratio | service p50 / p99 / max ms | floor p50 / p99 ms | p99 ratio | errors (service/floor) |',
-    '|---|---:|---:|---|---:|---|---|---:|---:|',
+    'Floor: the same bytes from an ordered read of the ids, a kept count and kept documents (single event: one primary-key read, then the kept document), raw `node:http`. ' +
+      "Framework: the same work inside a bare Nest 11 + Express app. Document cache: hits ÷ lookups of the service's `cal_event_document_cache_total` over its measured runs " +
+      "(misses read as stored / built from rows); RSS: the service's peak over its measured runs.",
+    '',
+    '| Scenario | paths | service req/s | floor req/s | ratio per cycle | median ratio | framework req/s | service ÷ framework | service p50 / p99 / max ms | floor p50 / p99 ms | p99 ratio | document cache hits (stored / built) | service RSS MB | errors (service/floor/framework) |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---|---|---:|---|---:|---:|',
   );
   for (const scenario of report.scenarios) {
     const { median: m } = scenario;
     lines.push(
-      `| ${scenario.title} | ${round(m.serviceRps)} | ${round(m.floorRps)} | ${scenario.cycles.map((cycle) => round(cycle.ratio, 2)).join(' ')} | **${percent(m.ratio)}** | ` +
-        `${round(m.serviceP50)} / ${round(m.serviceP99)} / ${round(m.serviceMax)} | ${round(m.floorP50)} / ${round(m.floorP99)} | ${round(m.p99Ratio, 2)} | ${scenario.errors.service}/${scenario.errors.floor} |`,
+      `| ${scenario.title} | ${report.workingSet?.[scenario.name]?.toLocaleString('en') ?? '–'} | ${round(m.serviceRps)} | ${round(m.floorRps)} | ${scenario.cycles.map((cycle) => round(cycle.ratio, 2)).join(' ')} | **${percent(m.ratio)}** | ` +
+        `${round(m.frameworkRps)} | ${percent(m.frameworkRatio)} | ` +
+        `${round(m.serviceP50)} / ${round(m.serviceP99)} / ${round(m.serviceMax)} | ${round(m.floorP50)} / ${round(m.floorP99)} | ${round(m.p99Ratio, 2)} | ` +
+        `${percent(m.cacheHitRate)} (${m.cacheStored} / ${m.cacheBuilt}) | ${round(m.servicePeakRssMb)} | ${scenario.errors.service}/${scenario.errors.floor}/${scenario.errors.framework} |`,
     );
   }
   const sales: string[] = [];
@@ -172,11 +216,17 @@ export function markdown(report: BenchReport): string {
       lines.push(`| ${point.events.toLocaleString('en')} | ${cells.join(' | ')} |`);
     }
   }
-  const lists = Object.entries(report.lists).map(
-    ([name, route]) => `${name}: \`${route.query || '(none)'}\` pages ${route.firstPage}–${route.lastPage}`,
-  );
+  const lists = Object.entries(report.lists).map(([name, routes]) => {
+    const pages = routes.reduce((total, route) => total + route.lastPage - route.firstPage + 1, 0);
+    return routes.length === 1
+      ? `${name}: \`${routes[0].query || '(none)'}\` pages ${routes[0].firstPage}–${routes[0].lastPage}`
+      : `${name}: ${routes.length} values, ${pages} pages`;
+  });
   if (lists.length) lines.push('', `Lists at ${settings.events.toLocaleString('en')} events: ${lists.join('; ')}.`);
-  lines.push('', `Peak RSS: service ${round(report.peakRssMb.service)} MB, floor ${round(report.peakRssMb.floor)} MB.`);
+  lines.push(
+    '',
+    `Peak RSS over the processes' lives: service ${round(report.peakRssMb.service)} MB, floor (with the framework floor in its process) ${round(report.peakRssMb.floor)} MB.`,
+  );
   const seeds = Object.entries(report.seedSeconds).map(
     ([size, seconds]) => `${Number(size).toLocaleString('en')} events in ${round(seconds)} s`,
   );

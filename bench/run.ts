@@ -5,7 +5,8 @@
  * 1. Scaling: the database grows through --sizes to --events; at each size the service starts, the
  *    floor starts after it (its tables, and the documents the scenarios reach, read from the
  *    service), and every events-list scenario is measured on one connection on both.
- * 2. Scenarios at --events: each runs service and floor interleaved (A B A B …) for --cycles
+ * 2. Scenarios at --events (bench/scenarios.ts, the working set from bench/context.ts): each runs
+ *    service, floor and framework floor (bench/floor/framework.ts) interleaved (A B C A B C …) for --cycles
  *    cycles, each run after its own warm-up and once the target has answered what it still held,
  *    autocannon in a process of its own. Sale scenarios
  *    run while the runner checks out --sale-rate orders a second on the service, through both runs.
@@ -19,15 +20,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
-import { BENCH_ADMIN_AUTHORIZATION } from './credentials';
+import { buildScenarioContext, floorPlan, workingSetSizes } from './context';
 import { BenchDatabase } from './database';
 import { DEFAULT_FLASH_SALE, runFlashSales } from './flash-sale';
-import type { FloorPlan } from './floor/plan';
 import type { SteadyJob, SteadyResult } from './load';
-import { runLoad, startFloor, startService, Target, TargetSettings } from './processes';
-import { BenchReport, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
+import { runLoad, sampleRss, startFloor, startService, Target, TargetSettings } from './processes';
+import { BenchReport, CacheCounts, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
 import { SteadySale } from './sale';
-import { DEEP_PAGE, LIST_PAGES, ListName, ListRoute, listPath, ScenarioContext, SCENARIOS } from './scenarios';
+import { ScenarioContext, SCENARIOS } from './scenarios';
 import { seedBenchmarkData } from './seed';
 
 interface Options {
@@ -50,8 +50,6 @@ interface Options {
   flashSale: boolean;
 }
 
-/** Single events the scenario picks from (the floor keeps each one's document). */
-const SINGLE_EVENTS = 1000;
 /** Longest wait for a server's backlog to clear between runs. */
 const SETTLE_TIMEOUT_MS = 120_000;
 /** Unlimited tickets the steady sale sells in turn. */
@@ -72,7 +70,7 @@ function parseOptions(): Options {
     .option('--duration <s>', 'seconds measured per run', (value) => Number(value), 10)
     .option('--warmup <s>', 'seconds of warm-up before each run', (value) => Number(value), 3)
     .option('--scaling-duration <s>', 'seconds measured per list, target and size in the scaling run', (value) => Number(value), 5)
-    .option('--cycles <n>', 'service/floor cycles per scenario', (value) => Number(value), 5)
+    .option('--cycles <n>', 'service/floor/framework floor cycles per scenario', (value) => Number(value), 5)
     .option('--connections <n>', 'concurrent connections of the load generator', (value) => Number(value), 50)
     .option('--pool-size <n>', 'database connections of each server (DATABASE_POOL_SIZE)', (value) => Number(value), 10)
     .option('--sale-rate <n>', 'checkouts per second during the sale scenarios', (value) => Number(value), 20)
@@ -152,53 +150,47 @@ class Runner {
     return this.steady(target, scenario, context, durationSeconds, connections);
   }
 
+  /**
+   * The service's run, observed: its event-document cache counters (from /metrics) before and
+   * after the measured run, and its RSS sampled through it.
+   */
+  async measureService(
+    target: Target,
+    scenario: string,
+    context: ScenarioContext,
+  ): Promise<{
+    result: SteadyResult;
+    cache: CacheCounts;
+    rssMb: number;
+  }> {
+    await this.settle(target, scenario, context);
+    if (this.options.warmup > 0) {
+      await this.steady(target, scenario, context, this.options.warmup, this.options.connections);
+      await this.settle(target, scenario, context);
+    }
+    const before = await documentCacheCounts(target);
+    const rss = sampleRss(target.process.pid);
+    const result = await this.steady(target, scenario, context, this.options.duration, this.options.connections);
+    const rssMb = rss.stop();
+    const after = await documentCacheCounts(target);
+    const cache = { hit: 0, miss: 0, stored: 0, built: 0, eviction: 0 };
+    for (const key of Object.keys(cache) as Array<keyof CacheCounts>) cache[key] = (after[key] ?? 0) - (before[key] ?? 0);
+    return { result, cache, rssMb };
+  }
+
   cleanUp(): void {
     rmSync(this.jobFolder, { recursive: true, force: true });
   }
 }
 
-async function totalPages(service: Target, query: string): Promise<number> {
-  const response = await fetch(service.url + listPath({ query, firstPage: 1, lastPage: 1 }, 1));
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`The service answered ${response.status} to the list ${query || '(default)'}`);
-  return Number(response.headers.get('x-tec-totalpages'));
-}
-
-/** The lists' filter values and pages at this size: values from the database, pages from the service. */
-async function scenarioContext(database: BenchDatabase, service: Target): Promise<ScenarioContext> {
-  const values = await database.listFilterValues();
-  const queries: Array<[ListName, string]> = [
-    ['events-list', ''],
-    ['events-category', `categories=${values.category}`],
-    ['events-tag', `tags=${values.tag}`],
-    ['events-venue', `venue=${values.venue}`],
-    ['events-organizer', `organizer=${values.organizer}`],
-    ['events-two-categories', `categories=${values.category},${values.secondCategory}`],
-  ];
-  const lists = {} as Record<ListName, ListRoute>;
-  for (const [name, query] of queries) {
-    const pages = await totalPages(service, query);
-    if (pages === 0) throw new Error(`The list ${name} (${query}) is empty: seed more events`);
-    lists[name] = { query, firstPage: 1, lastPage: Math.min(LIST_PAGES, pages) };
-  }
-  const deepest = Math.min(DEEP_PAGE, await totalPages(service, ''));
-  lists['events-page-200'] = { query: '', firstPage: deepest, lastPage: deepest };
-  return { lists, eventIds: await database.singleEventIds(SINGLE_EVENTS), managerAuthorization: BENCH_ADMIN_AUTHORIZATION };
-}
-
-/** What the floor keeps: every page the scenarios ask, every single event, the manager's first pages. */
-function floorPlan(context: ScenarioContext): FloorPlan {
-  const pagesByQuery = new Map<string, Set<number>>();
-  for (const route of Object.values(context.lists)) {
-    const pages = pagesByQuery.get(route.query) ?? new Set<number>();
-    for (let page = route.firstPage; page <= route.lastPage; page += 1) pages.add(page);
-    pagesByQuery.set(route.query, pages);
-  }
-  return {
-    eventLists: [...pagesByQuery].map(([query, pages]) => ({ query, pages: [...pages] })),
-    eventIds: context.eventIds,
-    manager: { authorization: context.managerAuthorization, ticketPages: [1], attendeePages: [1] },
-  };
+/** The service's `cal_event_document_cache_total` counters now, by result. */
+async function documentCacheCounts(service: Target): Promise<Partial<CacheCounts>> {
+  const response = await fetch(`${service.url}/metrics`);
+  const text = await response.text();
+  const counts: Partial<CacheCounts> = {};
+  for (const match of text.matchAll(/^cal_event_document_cache_total\{result="(\w+)"\} (\d+(?:\.\d+)?(?:e\+?\d+)?)$/gm))
+    counts[match[1] as keyof CacheCounts] = Number(match[2]);
+  return counts;
 }
 
 async function main(): Promise<void> {
@@ -246,7 +238,8 @@ async function main(): Promise<void> {
     lists: {},
     scenarios: [],
     scaling: [],
-    peakRssMb: { service: 0, floor: 0 },
+    workingSet: {},
+    peakRssMb: { service: 0, floor: 0, framework: 0 },
   };
   let targets: Target[] = [];
   const stopTargets = async () => {
@@ -267,12 +260,17 @@ async function main(): Promise<void> {
       await database.analyze();
       const service = await startService(settings);
       targets = [service];
-      context = await scenarioContext(database, service);
+      context = await buildScenarioContext(database);
       const planFile = join(runner.jobFolder, `floor-plan-${size}.json`);
-      writeFileSync(planFile, JSON.stringify(floorPlan(context)));
+      const plan = floorPlan(context);
+      writeFileSync(planFile, JSON.stringify(plan));
       const floorStarted = performance.now();
-      const floor = await startFloor(settings, service.url, planFile);
-      targets = [service, floor];
+      log(
+        `floor reading ${plan.eventLists.reduce((sum, list) => sum + list.pages.length, 0).toLocaleString('en')} list pages and ` +
+          `${plan.eventIds.length.toLocaleString('en')} single events from the service`,
+      );
+      const { floor, framework } = await startFloor(settings, service.url, planFile, (line) => log(`  ${line}`));
+      targets = [service, floor, framework];
       report.floorStartSeconds[size] = (performance.now() - floorStarted) / 1000;
       log(`floor ready at ${size.toLocaleString('en')} events in ${report.floorStartSeconds[size].toFixed(0)} s`);
       if (options.scaling) {
@@ -293,22 +291,38 @@ async function main(): Promise<void> {
       if (size !== options.events) await stopTargets();
     }
 
-    const [service, floor] = targets;
+    const [service, floor, framework] = targets;
     report.lists = context!.lists;
+    report.workingSet = workingSetSizes(context!);
     const saleTickets = scenarios.some((scenario) => scenario.sale) ? await database.saleTickets(SALE_TICKETS) : [];
     for (const scenario of scenarios) {
       const cycles: CycleMeasure[] = [];
       for (let cycle = 1; cycle <= options.cycles; cycle += 1) {
         const sale = scenario.sale ? new SteadySale(service.url, saleTickets, options.saleRate) : undefined;
         sale?.start();
-        const serviceResult = await runner.measure(service, scenario.name, context!);
+        const observed = await runner.measureService(service, scenario.name, context!);
+        const serviceResult = observed.result;
         const floorResult = await runner.measure(floor, scenario.name, context!);
+        const frameworkResult = await runner.measure(framework, scenario.name, context!);
         const saleResult = await sale?.stop();
         const ratio = serviceResult.requestsPerSecond / floorResult.requestsPerSecond;
-        cycles.push({ cycle, service: serviceResult, floor: floorResult, ratio, ...(saleResult ? { sale: saleResult } : {}) });
+        cycles.push({
+          cycle,
+          service: serviceResult,
+          floor: floorResult,
+          framework: frameworkResult,
+          ratio,
+          frameworkRatio: serviceResult.requestsPerSecond / frameworkResult.requestsPerSecond,
+          cache: observed.cache,
+          serviceRssMb: observed.rssMb,
+          ...(saleResult ? { sale: saleResult } : {}),
+        });
+        const looked = observed.cache.hit + observed.cache.miss;
         log(
-          `${scenario.name} cycle ${cycle}: service ${serviceResult.requestsPerSecond.toFixed(0)} req/s (p99 ${serviceResult.p99} ms, ${serviceResult.non2xx} non-2xx), ` +
-            `floor ${floorResult.requestsPerSecond.toFixed(0)} req/s (p99 ${floorResult.p99} ms, ${floorResult.non2xx} non-2xx), ratio ${ratio.toFixed(2)}` +
+          `${scenario.name} cycle ${cycle}: service ${serviceResult.requestsPerSecond.toFixed(0)} req/s (p99 ${serviceResult.p99} ms, ${serviceResult.non2xx} non-2xx, ` +
+            `document cache ${looked ? ((100 * observed.cache.hit) / looked).toFixed(0) : '–'} % hits, RSS ${observed.rssMb.toFixed(0)} MB), ` +
+            `floor ${floorResult.requestsPerSecond.toFixed(0)} req/s (p99 ${floorResult.p99} ms, ${floorResult.non2xx} non-2xx), ratio ${ratio.toFixed(2)}, ` +
+            `framework ${frameworkResult.requestsPerSecond.toFixed(0)} req/s (${frameworkResult.non2xx} non-2xx)` +
             (saleResult
               ? `; sale ${saleResult.checkouts} checkouts in ${saleResult.seconds.toFixed(0)} s ${JSON.stringify(saleResult.failures)}`
               : ''),

@@ -1,7 +1,10 @@
 import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ModuleRef } from '@nestjs/core';
+import { buildScenarioContext, floorPlan } from '../bench/context';
+import { BenchDatabase } from '../bench/database';
 import type { FloorPlan } from '../bench/floor/plan';
+import { ScenarioContext, scenarioPaths, SCENARIOS } from '../bench/scenarios';
 import { FloorServer, startFloor } from '../bench/floor/server';
 import { Category } from '../src/categories/category.entity';
 import { DemoSeeder } from '../src/demo/demo-seeder';
@@ -69,15 +72,25 @@ describeOnMariaDb(
     const terms = { categories: [] as number[], tags: [] as number[], venues: [] as number[], organizers: [] as number[] };
     let listedIds: number[] = [];
 
+    let context: ScenarioContext;
+
+    /** The floor and the framework floor (bench/floor/framework.ts) both answer as the service does. */
     async function expectSameAnswer(path: string, headers: Record<string, string> = {}): Promise<Reply> {
       const service = await get(serviceUrl, path, headers);
-      const copy = await get(floor.url, path, headers);
-      expect({ path, status: copy.status, text: firstDifference(copy.text, service.text) }).toEqual({
-        path,
-        status: service.status,
-        text: 'same',
-      });
-      for (const header of COMPARED_HEADERS) expect([path, header, copy.headers[header]]).toEqual([path, header, service.headers[header]]);
+      for (const [name, url] of [
+        ['floor', floor.url],
+        ['framework', floor.frameworkUrl!],
+      ]) {
+        const copy = await get(url, path, headers);
+        expect({ name, path, status: copy.status, text: firstDifference(copy.text, service.text) }).toEqual({
+          name,
+          path,
+          status: service.status,
+          text: 'same',
+        });
+        for (const header of COMPARED_HEADERS)
+          expect([name, path, header, copy.headers[header]]).toEqual([name, path, header, service.headers[header]]);
+      }
       return service;
     }
 
@@ -134,12 +147,22 @@ describeOnMariaDb(
       };
       listedIds = firstPage.events.map((event) => event.id);
       expect(listedIds.length).toBe(firstPage.total);
+      // The benchmark's own working set of this calendar (every filter value, its pages, every published event).
+      const url = new URL(databaseUrl);
+      const database = await BenchDatabase.create(`${url.protocol}//${url.username}@${url.host}`, url.pathname.slice(1));
+      try {
+        context = await buildScenarioContext(database, { managerAuthorization: admin.authorization });
+      } finally {
+        await database.close();
+      }
+      const scenarioPlan = floorPlan(context);
       const plan: FloorPlan = {
-        eventLists: [{ query: '', pages: [1, 2, 3, 4] }],
-        eventIds: listedIds,
+        eventLists: [{ query: '', pages: [1, 2, 3, 4] }, ...scenarioPlan.eventLists],
+        eventIds: [...new Set([...listedIds, ...scenarioPlan.eventIds])],
         manager: { authorization: admin.authorization, ticketPages: [1, 2, 3], attendeePages: [1, 2, 3] },
       };
-      floor = await startFloor({ databaseUrl, serviceUrl, plan, port: 0 });
+      // A cache of a few documents: most answers read their documents from the floor's tables, some from memory.
+      floor = await startFloor({ databaseUrl, serviceUrl, plan, port: 0, frameworkPort: 0, documentCacheBytes: 64 * 1024 });
     });
 
     afterAll(async () => {
@@ -180,6 +203,23 @@ describeOnMariaDb(
 
     it('answers every listed event by id like the service', async () => {
       for (const id of listedIds) await expectSameAnswer(`${EVENTS}/${id}`);
+    });
+
+    it('answers every path of every scenario like the service (list, crawler, visitor, single event)', async () => {
+      const walked = new Set<string>();
+      for (const scenario of SCENARIOS) {
+        const paths = scenarioPaths(context, scenario.name);
+        if (scenario.name.startsWith('event')) expect([scenario.name, paths.length > 0]).toEqual([scenario.name, true]);
+        for (const path of paths) walked.add(path);
+        // And what the load process draws: each scenario's requests come from its working set.
+        for (let n = 0; n < 20; n += 1) {
+          const request = scenario.request(context, n);
+          if (paths.length) expect(paths).toContain(request.path);
+        }
+      }
+      expect(context.lists['events-category'].length).toBeGreaterThanOrEqual(3);
+      expect(context.lists['events-two-categories'].length).toBe(context.lists['events-category'].length - 1);
+      for (const path of walked) await expectSameAnswer(path);
     });
 
     it('answers the tickets and attendees lists to a manager like the service', async () => {

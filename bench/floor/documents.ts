@@ -1,4 +1,6 @@
 import { request as httpRequest } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import type { Pool, RowDataPacket } from 'mysql2/promise';
 import type { FloorPlan } from './plan';
 import { eventListPath } from './plan';
 
@@ -34,6 +36,13 @@ export class StoredDocument {
     this.parts.push(serialized.slice(from));
   }
 
+  /** About what it holds in the heap, for the cache's bound (its parts and the last rendering, at most two bytes a character). */
+  get size(): number {
+    let characters = 0;
+    for (const part of this.parts) characters += part.length;
+    return 2 * 2 * characters + 100;
+  }
+
   /** The document for a client; the last one is kept, as every benchmark client has the same. */
   render(client: ClientOrigin): string {
     if (client.origin !== this.lastOrigin) {
@@ -47,12 +56,71 @@ export class StoredDocument {
   }
 }
 
+/**
+ * Event documents of one kind (list items, single events) kept by the floor for its whole working
+ * set within bounded memory: every document in a table of its own (`event_id` its primary key,
+ * the body as the service sent it with the marker host), and the most recently used in an LRU of
+ * at most `cacheBytes`. A page is then its documents from memory, those missing read in one
+ * statement by primary key: what a perfect document cache costs when it fits, and one read of
+ * stored strings when it does not.
+ */
+export class KeptDocuments {
+  private readonly cache: LRUCache<number, StoredDocument> | null;
+  private readonly stored = new Set<number>();
+
+  constructor(
+    private readonly pool: Pool,
+    readonly table: string,
+    cacheBytes: number,
+  ) {
+    this.cache = cacheBytes > 0 ? new LRUCache({ maxSize: cacheBytes, sizeCalculation: (document) => document.size }) : null;
+  }
+
+  async create(): Promise<void> {
+    await this.pool.query(
+      `CREATE TABLE ${this.table} (event_id INT NOT NULL PRIMARY KEY, body MEDIUMTEXT NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    );
+  }
+
+  get count(): number {
+    return this.stored.size;
+  }
+
+  /** Keeps these documents (those kept already are skipped: the service answers one version during the load). */
+  async keep(documents: Array<{ id: number; text: string }>): Promise<void> {
+    const fresh = documents.filter((document) => !this.stored.has(document.id));
+    if (fresh.length === 0) return;
+    for (const document of fresh) this.stored.add(document.id);
+    await this.pool.query(`INSERT INTO ${this.table} (event_id, body) VALUES ? ON DUPLICATE KEY UPDATE body = VALUES(body)`, [
+      fresh.map((document) => [document.id, document.text]),
+    ]);
+    for (const document of fresh) this.cache?.set(document.id, new StoredDocument(document.text));
+  }
+
+  /** The documents of these events, in their order (undefined where the floor holds none). */
+  async get(ids: number[]): Promise<Array<StoredDocument | undefined>> {
+    const found = ids.map((id) => this.cache?.get(id));
+    const missing = ids.filter((_id, index) => !found[index]);
+    if (missing.length === 0) return found;
+    const [rows] = await this.pool.query<RowDataPacket[]>(`SELECT event_id, body FROM ${this.table} WHERE event_id IN (?)`, [missing]);
+    const read = new Map<number, StoredDocument>();
+    for (const row of rows) {
+      const document = new StoredDocument(String(row.body));
+      read.set(Number(row.event_id), document);
+      this.cache?.set(Number(row.event_id), document);
+    }
+    return ids.map((id, index) => found[index] ?? read.get(id));
+  }
+}
+
+export const FLOOR_DOCUMENT_TABLES = { eventItems: 'floor_item_documents', events: 'floor_single_documents' } as const;
+
 export interface DocumentStore {
   /** List items of events (`events[]` of a list page), by event id. */
-  eventItems: Map<number, StoredDocument>;
+  eventItems: KeptDocuments;
   /** Single events (GET /events/{id}), by id. */
-  events: Map<number, StoredDocument>;
-  /** The manager's ticket list items and attendee list items, by id. */
+  events: KeptDocuments;
+  /** The manager's ticket list items and attendee list items, by id (a few pages: in memory). */
   tickets: Map<number, StoredDocument>;
   attendees: Map<number, StoredDocument>;
 }
@@ -94,12 +162,26 @@ function keepItems(into: Map<number, StoredDocument>, items: Array<{ id: number 
 }
 
 /**
- * Reads the plan's documents from the running service. Re-serializing a parsed item gives the
- * service's bytes back: the service writes JSON.stringify's output, which is canonical for the values
- * and key order it holds. A page past the end (404 or 400) just has nothing to keep.
+ * Reads the plan's documents from the running service into the floor's tables (created here).
+ * Re-serializing a parsed item gives the service's bytes back: the service writes JSON.stringify's
+ * output, which is canonical for the values and key order it holds. A page past the end (404 or
+ * 400) just has nothing to keep. `progress` is told every few thousand pages.
  */
-export async function loadDocuments(serviceUrl: string, plan: FloorPlan, concurrency = 4): Promise<DocumentStore> {
-  const store: DocumentStore = { eventItems: new Map(), events: new Map(), tickets: new Map(), attendees: new Map() };
+export async function loadDocuments(
+  serviceUrl: string,
+  plan: FloorPlan,
+  pool: Pool,
+  options: { cacheBytes: number; concurrency?: number; progress?: (line: string) => void },
+): Promise<DocumentStore> {
+  const store: DocumentStore = {
+    eventItems: new KeptDocuments(pool, FLOOR_DOCUMENT_TABLES.eventItems, Math.floor(options.cacheBytes / 2)),
+    events: new KeptDocuments(pool, FLOOR_DOCUMENT_TABLES.events, Math.floor(options.cacheBytes / 2)),
+    tickets: new Map(),
+    attendees: new Map(),
+  };
+  await store.eventItems.create();
+  await store.events.create();
+  const concurrency = options.concurrency ?? 4;
   const failures: string[] = [];
   const read = async (path: string, authorization?: string): Promise<any> => {
     const fetched = await fetchFromService(serviceUrl, path, authorization);
@@ -107,15 +189,27 @@ export async function loadDocuments(serviceUrl: string, plan: FloorPlan, concurr
     if (fetched.status >= 500) failures.push(`${path}: ${fetched.status} ${fetched.text.slice(0, 200)}`);
     return null;
   };
+  let done = 0;
+  const started = Date.now();
+  const tick = (total: number) => {
+    done += 1;
+    if (options.progress && (done % 2000 === 0 || done === total))
+      options.progress(`floor documents: ${done}/${total} read in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  };
 
   const listPages = plan.eventLists.flatMap(({ query, pages }) => pages.map((page) => eventListPath(query, page)));
+  const total = listPages.length + plan.eventIds.length;
   await eachLimited(listPages, concurrency, async (path) => {
     const page = await read(path);
-    if (page) keepItems(store.eventItems, page.events);
+    if (page)
+      await store.eventItems.keep((page.events as Array<{ id: number }>).map((item) => ({ id: item.id, text: JSON.stringify(item) })));
+    tick(total);
   });
   await eachLimited(plan.eventIds, concurrency, async (id) => {
     const fetched = await fetchFromService(serviceUrl, `/cal/events/v1/events/${id}`);
-    if (fetched.status === 200) store.events.set(id, new StoredDocument(fetched.text));
+    if (fetched.status === 200) await store.events.keep([{ id, text: fetched.text }]);
+    else if (fetched.status >= 500) failures.push(`event ${id}: ${fetched.status} ${fetched.text.slice(0, 200)}`);
+    tick(total);
   });
   const manager = plan.manager;
   if (manager) {
@@ -128,6 +222,6 @@ export async function loadDocuments(serviceUrl: string, plan: FloorPlan, concurr
       if (page) keepItems(into, page[key]);
     });
   }
-  if (failures.length) throw new Error(`The service failed while the floor read its documents:\n${failures.join('\n')}`);
+  if (failures.length) throw new Error(`The service failed while the floor read its documents:\n${failures.slice(0, 20).join('\n')}`);
   return store;
 }

@@ -1,4 +1,5 @@
 import type { Pool, RowDataPacket } from 'mysql2/promise';
+import { FLOOR_DOCUMENT_TABLES } from './documents';
 
 /**
  * The floor's own read model, built at start-up from the service's tables: for the anonymous events
@@ -25,7 +26,12 @@ export const DIMENSIONS: Dimension[] = [
 
 const EVENTS_TABLE = 'floor_events';
 const TICKETS_TABLE = 'floor_manager_tickets';
-const ALL_TABLES = [EVENTS_TABLE, TICKETS_TABLE, ...DIMENSIONS.map((dimension) => dimension.table)];
+const ALL_TABLES = [
+  EVENTS_TABLE,
+  TICKETS_TABLE,
+  ...DIMENSIONS.map((dimension) => dimension.table),
+  ...Object.values(FLOOR_DOCUMENT_TABLES),
+];
 
 /** What anonymous callers see in lists: published and not hidden. */
 const LISTED = "e.status = 'publish' AND e.hide_from_listings = 0";
@@ -123,6 +129,12 @@ export class ReadIndex {
   async managerAttendeeIds(offset: number, limit: number): Promise<number[]> {
     const [rows] = await this.pool.query<RowDataPacket[]>('SELECT id FROM attendees ORDER BY id LIMIT ? OFFSET ?', [limit, offset]);
     return rows.map((row) => Number(row.id));
+  }
+
+  /** The one statement of a single event: its row's version by primary key (undefined when there is none). */
+  async eventVersion(id: number): Promise<number | undefined> {
+    const [rows] = await this.pool.query<RowDataPacket[]>('SELECT document_version FROM events WHERE id = ?', [id]);
+    return rows.length ? Number(rows[0].document_version) : undefined;
   }
 
   managerAttendeeCount(): Promise<number> {

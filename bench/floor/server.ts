@@ -17,7 +17,8 @@ import { createServer, IncomingHttpHeaders, IncomingMessage, ServerResponse } fr
 import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import { createPool } from 'mysql2/promise';
-import { ClientOrigin, DocumentStore, loadDocuments, StoredDocument } from './documents';
+import { ClientOrigin, DocumentStore, KeptDocuments, loadDocuments, StoredDocument } from './documents';
+import { startFrameworkFloor } from './framework';
 import { ManagerCredentials } from './managers';
 import type { FloorPlan } from './plan';
 import { DIMENSIONS, ListFilter, ReadIndex, Window } from './read-index';
@@ -33,10 +34,18 @@ export interface FloorOptions {
   poolSize?: number;
   /** SITE_TIMEZONE of the service (UTC): the list's default window starts at the start of today there. */
   siteTimezone?: string;
+  /** Bytes of documents the floor keeps in memory (the rest is read from its tables by primary key); default 256 MB. */
+  documentCacheBytes?: number;
+  /** Also serve the same routes through a bare Nest + Express app on this port (0: a free one); none when undefined. */
+  frameworkPort?: number;
+  /** Told how the documents' read goes. */
+  progress?: (line: string) => void;
 }
 
 export interface FloorServer {
   url: string;
+  /** The framework floor (bench/floor/framework.ts), when asked for. */
+  frameworkUrl?: string;
   /** Stops listening and drops the floor's tables. */
   close(): Promise<void>;
 }
@@ -117,6 +126,22 @@ function client(request: FloorRequest): ClientOrigin {
   return { origin: `http://${host}`, hostname: host.replace(/:\d+$/, '') };
 }
 
+function missing(kind: string, id: number): FloorRefusal {
+  return new FloorRefusal(500, 'floor-document-missing', `The floor holds no ${kind} ${id}: it is outside the plan it was started with`);
+}
+
+async function concatenatedKept(documents: KeptDocuments, ids: number[], clientOrigin: ClientOrigin, kind: string): Promise<string> {
+  if (ids.length === 0) return '';
+  const found = await documents.get(ids);
+  let text = '';
+  for (let index = 0; index < ids.length; index += 1) {
+    const document = found[index];
+    if (!document) throw missing(kind, ids[index]);
+    text += (index ? ',' : '') + document.render(clientOrigin);
+  }
+  return text;
+}
+
 function concatenated(documents: Map<number, StoredDocument>, ids: number[], clientOrigin: ClientOrigin, kind: string): string {
   return ids
     .map((id) => {
@@ -132,7 +157,7 @@ function concatenated(documents: Map<number, StoredDocument>, ids: number[], cli
     .join(',');
 }
 
-class FloorRoutes {
+export class FloorRoutes {
   constructor(
     private readonly index: ReadIndex,
     private readonly documents: DocumentStore,
@@ -187,13 +212,16 @@ class FloorRoutes {
       links += `,"previous_rest_url":${JSON.stringify(withQuery(collection, previous === 1 ? others : [['page', String(previous)], ...others]))}`;
     }
     reply.header('X-TEC-Total', String(total)).header('X-TEC-TotalPages', String(totalPages)).type(JSON_TYPE);
-    return `{"events":[${concatenated(this.documents.eventItems, ids, clientOrigin, 'events list item')}],${links},"total":${total},"total_pages":${totalPages}}`;
+    const items = await concatenatedKept(this.documents.eventItems, ids, clientOrigin, 'events list item');
+    return `{"events":[${items}],${links},"total":${total},"total_pages":${totalPages}}`;
   }
 
-  event(request: FloorRequest, reply: FloorReply): string {
-    const { id } = request.params as { id: string };
+  /** One primary-key read (the event's version, as a document cache keyed by it needs), then the kept document. */
+  async event(request: FloorRequest, reply: FloorReply): Promise<string> {
+    const id = Number((request.params as { id: string }).id);
     reply.type(JSON_TYPE);
-    return concatenated(this.documents.events, [Number(id)], client(request), 'single event');
+    if (!Number.isInteger(id) || (await this.index.eventVersion(id)) === undefined) throw missing('single event', id);
+    return concatenatedKept(this.documents.events, [id], client(request), 'single event');
   }
 
   async managerList(request: FloorRequest, reply: FloorReply, list: 'tickets' | 'attendees'): Promise<string> {
@@ -231,6 +259,49 @@ class FloorRoutes {
   }
 }
 
+/** A floor answer: status, headers and body. */
+export interface FloorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The floor's routing and error envelope, shared by its raw server and the framework floor. */
+export function floorAnswerer(
+  routes: FloorRoutes,
+): (method: string | undefined, rawUrl: string | undefined, headers: IncomingHttpHeaders) => Promise<FloorAnswer> {
+  const route = async (request: FloorRequest, reply: FloorReply, method: string | undefined, path: string): Promise<string> => {
+    if (method === 'GET' && path === '/floor/ready') {
+      reply.type(JSON_TYPE);
+      return '{"ready":true}';
+    }
+    if (method === 'GET' && path === '/cal/events/v1/events') return routes.eventsList(request, reply);
+    const eventPath = /^\/cal\/events\/v1\/events\/([^/]+)$/.exec(path);
+    if (method === 'GET' && eventPath) return routes.event({ ...request, params: { id: decodeURIComponent(eventPath[1]) } }, reply);
+    if (method === 'GET' && path === '/cal/tickets/v1/tickets') return routes.managerList(request, reply, 'tickets');
+    if (method === 'GET' && path === '/cal/tickets/v1/attendees') return routes.managerList(request, reply, 'attendees');
+    throw new FloorRefusal(404, 'floor-no-route', `The floor does not serve ${method ?? ''} ${path}`);
+  };
+  return async (method, rawUrl, headers) => {
+    const url = new URL(rawUrl ?? '/', 'http://floor');
+    const reply = new FloorReply();
+    try {
+      const body = await route({ headers, query: parseQuery(url.searchParams), params: {} }, reply, method, url.pathname);
+      return { status: 200, headers: reply.headers, body };
+    } catch (error) {
+      const refusal =
+        error instanceof FloorRefusal
+          ? error
+          : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
+      return {
+        status: refusal.status,
+        headers: { 'Content-Type': JSON_TYPE },
+        body: JSON.stringify({ code: refusal.code, message: refusal.message, data: { status: refusal.status } }),
+      };
+    }
+  };
+}
+
 export async function startFloor(options: FloorOptions): Promise<FloorServer> {
   const siteZone = options.siteTimezone ?? 'UTC';
   if (!DateTime.now().setZone(siteZone).isValid) throw new Error(`SITE_TIMEZONE ${siteZone} is not a zone`);
@@ -245,43 +316,20 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
   const index = new ReadIndex(pool);
   try {
     await index.build();
-    const documents = await loadDocuments(options.serviceUrl, options.plan);
+    const documents = await loadDocuments(options.serviceUrl, options.plan, pool, {
+      cacheBytes: options.documentCacheBytes ?? 256 * 1024 * 1024,
+      progress: options.progress,
+    });
     const routes = new FloorRoutes(index, documents, new ManagerCredentials(pool), siteZone);
+    const framework =
+      options.frameworkPort === undefined
+        ? undefined
+        : await startFrameworkFloor(floorAnswerer(routes), options.frameworkPort, options.host ?? '127.0.0.1');
 
-    const route = async (request: FloorRequest, reply: FloorReply, method: string | undefined, path: string): Promise<string> => {
-      if (method === 'GET' && path === '/floor/ready') {
-        reply.type(JSON_TYPE);
-        return '{"ready":true}';
-      }
-      if (method === 'GET' && path === '/cal/events/v1/events') return routes.eventsList(request, reply);
-      const eventPath = /^\/cal\/events\/v1\/events\/([^/]+)$/.exec(path);
-      if (method === 'GET' && eventPath) return routes.event({ ...request, params: { id: decodeURIComponent(eventPath[1]) } }, reply);
-      if (method === 'GET' && path === '/cal/tickets/v1/tickets') return routes.managerList(request, reply, 'tickets');
-      if (method === 'GET' && path === '/cal/tickets/v1/attendees') return routes.managerList(request, reply, 'attendees');
-      throw new FloorRefusal(404, 'floor-no-route', `The floor does not serve ${method ?? ''} ${path}`);
-    };
+    const answer = floorAnswerer(routes);
     const handle = async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-      const url = new URL(incoming.url ?? '/', 'http://floor');
-      let reply = new FloorReply();
-      let status = 200;
-      let body: string;
-      try {
-        body = await route(
-          { headers: incoming.headers, query: parseQuery(url.searchParams), params: {} },
-          reply,
-          incoming.method,
-          url.pathname,
-        );
-      } catch (error) {
-        const refusal =
-          error instanceof FloorRefusal
-            ? error
-            : new FloorRefusal(500, 'floor-error', error instanceof Error ? error.message : String(error));
-        reply = new FloorReply().type(JSON_TYPE);
-        status = refusal.status;
-        body = JSON.stringify({ code: refusal.code, message: refusal.message, data: { status: refusal.status } });
-      }
-      response.writeHead(status, { ...reply.headers, 'Content-Length': String(Buffer.byteLength(body)) });
+      const { status, headers, body } = await answer(incoming.method, incoming.url, incoming.headers);
+      response.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
       response.end(body);
     };
     const server = createServer((incoming, response) => void handle(incoming, response));
@@ -294,7 +342,9 @@ export async function startFloor(options: FloorOptions): Promise<FloorServer> {
     const address = server.address() as AddressInfo;
     return {
       url: `http://127.0.0.1:${address.port}`,
+      frameworkUrl: framework?.url,
       close: async () => {
+        await framework?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
@@ -324,6 +374,9 @@ if (require.main === module) {
     port: Number(process.env.PORT ?? 0),
     poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     siteTimezone: process.env.SITE_TIMEZONE,
+    documentCacheBytes: process.env.FLOOR_DOCUMENT_CACHE_MB ? Number(process.env.FLOOR_DOCUMENT_CACHE_MB) * 1024 * 1024 : undefined,
+    frameworkPort: process.env.FRAMEWORK_PORT ? Number(process.env.FRAMEWORK_PORT) : undefined,
+    progress: (line) => process.stderr.write(`${line}\n`),
   })
     .then((server) => {
       const stop = () => void server.close().finally(() => process.exit(0));
