@@ -141,7 +141,7 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
       }),
     );
     for (let n = 1; n <= EVENTS; n += 1) events.push(created.get(n) as SeededEvent);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await testApp.close();

@@ -71,7 +71,7 @@ describe('Exports (e2e)', () => {
       await insertAttendeeRow(testApp.dataSource, ticketA, { name: '-2+3', orderStatus: 'pending' }),
     ];
     attendeeB = await insertAttendeeRow(testApp.dataSource, ticketB, { name: 'Grace Hopper' });
-  });
+  }, 120_000);
 
   afterAll(() => testApp.close());
 
