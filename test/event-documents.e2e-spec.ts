@@ -79,7 +79,7 @@ describe('Cached event documents on two instances (e2e)', () => {
       tags: [tag.id],
     });
     await post('events', { title: 'Plain neighbour', start_date: daysAhead(4), end_date: daysAhead(4, '21:00:00') });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await uncached?.close();

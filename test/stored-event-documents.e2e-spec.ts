@@ -73,7 +73,7 @@ describe('Stored event documents (e2e)', () => {
       venue: venue.id,
       categories: [category.id],
     });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await fresh?.close();
