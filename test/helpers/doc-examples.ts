@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { freePort } from './private-mariadb';
@@ -208,5 +208,8 @@ export async function runDocExamples(pagePath: string, work: string, env: Record
   }
   if (code === 'timeout') errors.push(`the examples did not finish within ${deadlineMs / 1000} s; last output:\n${output.slice(-3000)}`);
   else if (code !== 0) errors.push(`the examples stopped with exit code ${code}; last output:\n${output.slice(-3000)}`);
+  if (code !== 0 && existsSync(join(work, 'server.log'))) {
+    errors.push(`the server's log (last lines):\n${readFileSync(join(work, 'server.log'), 'utf8').slice(-3000)}`);
+  }
   return { errors, calls: calls.length, blocks: blocks.length, output };
 }
