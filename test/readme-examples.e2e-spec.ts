@@ -28,122 +28,29 @@
  * - The database: an SQLite file in the temporary folder (`DATA_DIR`), or, when TEST_DATABASE_URL
  *   is set, a new database on that server (`<its name>_readme`), dropped at the end.
  * - Needs `curl` and `jq` on the machine (Debian packages of the same names).
+ *
+ * The runner is test/helpers/doc-examples.ts, shared with the specs of the pages under docs/.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
-import { freePort } from './helpers/private-mariadb';
-import { removeTranspiledServer, serverEntry } from './helpers/server-process';
+import { join } from 'node:path';
+import { exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
+import { removeTranspiledServer } from './helpers/server-process';
 
-const ROOT = join(__dirname, '..');
-
-interface Block {
-  /** Line of the README where the block's first line is. */
-  line: number;
-  lines: string[];
-}
-
-/** The README's ```sh blocks, in order. */
-function shellBlocks(readme: string): Block[] {
-  const blocks: Block[] = [];
-  const lines = readme.split('\n');
-  let current: Block | null = null;
-  let inFence = false;
-  lines.forEach((text, index) => {
-    const fence = /^```(\S*)\s*$/.exec(text);
-    if (fence && !inFence) {
-      inFence = true;
-      if (fence[1] === 'sh') current = { line: index + 2, lines: [] };
-    } else if (fence && fence[1] === '') {
-      inFence = false;
-      if (current) blocks.push(current);
-      current = null;
-    } else {
-      current?.lines.push(text);
-    }
-  });
-  return blocks;
-}
-
-const STATUS_LINE = /^\s*#\s*([1-5]\d\d)(?!\d)/;
-const STATUS_TRAILING = /^(.*\S)\s+#\s*([1-5]\d\d)(?!\d)/;
-
-/** The blocks as one bash script: the port substituted, status comments turned into `__expect` calls. */
-function toScript(blocks: Block[], port: number): string {
-  const out: string[] = [];
-  for (const block of blocks) {
-    out.push(`# README.md line ${block.line}`);
-    block.lines.forEach((raw, offset) => {
-      const line = raw.replaceAll('localhost:3000', `localhost:${port}`);
-      const where = block.line + offset;
-      const own = STATUS_LINE.exec(line);
-      const trailing = own ? null : STATUS_TRAILING.exec(line);
-      if (own) out.push(`__expect ${own[1]} ${where}`);
-      else if (trailing) out.push(line, `__expect ${trailing[2]} ${where}`);
-      else out.push(line);
-    });
-  }
-  return out.join('\n') + '\n';
-}
-
-interface Call {
-  status: number;
-  args: string;
-  expected?: number;
-  line?: number;
-}
-
-/** The calls of the run, each with the status its README comment states; errors for stray comments. */
-function readLog(log: string): { calls: Call[]; errors: string[] } {
-  const calls: Call[] = [];
-  const errors: string[] = [];
-  let claimable: Call | null = null;
-  for (const entry of log.split('\n').filter(Boolean)) {
-    const [kind, status, rest] = entry.split('\t');
-    if (kind === 'call') {
-      claimable = { status: Number(status), args: rest ?? '' };
-      calls.push(claimable);
-    } else if (kind === 'expect') {
-      if (!claimable) errors.push(`README.md:${rest}: states status ${status}, but no curl call ran since the previous status`);
-      else {
-        claimable.expected = Number(status);
-        claimable.line = Number(rest);
-        claimable = null;
-      }
-    }
-  }
-  return { calls, errors };
-}
-
-const databaseUrl = process.env.TEST_DATABASE_URL;
 // With SQLite the run takes about 30 s of CPU (two server starts, the demo seed, six CLI runs);
 // MariaDB adds the migrations of a new database. A loaded machine stretches it a lot.
 const RUN_DEADLINE_MS = 240_000;
 
 describe('README examples', () => {
   let work: string;
-  let child: ChildProcess | null = null;
-  let mariadbName: string | null = null;
+  let database: Awaited<ReturnType<typeof exampleDatabase>> = null;
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'cal-readme-'));
   });
 
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-    if (mariadbName && databaseUrl) {
-      const connection = await createConnection({ uri: databaseUrl });
-      await connection.query(`DROP DATABASE IF EXISTS \`${mariadbName}\``);
-      await connection.end();
-    }
+    await database?.drop();
     rmSync(work, { recursive: true, force: true });
     removeTranspiledServer();
   });
@@ -151,74 +58,14 @@ describe('README examples', () => {
   it(
     'every ```sh block runs and every curl call answers the status the README states',
     async () => {
-      for (const tool of ['curl', 'jq']) {
-        try {
-          execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-        } catch {
-          throw new Error(`the README examples need ${tool} on the machine (Debian package "${tool}")`);
-        }
-      }
-      const blocks = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-      expect(blocks.length).toBeGreaterThan(5);
-
-      const port = await freePort();
-      const env: Record<string, string> = {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: work,
-        NODE_PATH: join(ROOT, 'node_modules'),
-        DATA_DIR: join(work, 'data'),
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        CAL_DIST: dirname(await serverEntry()),
-        README_LOG: join(work, 'readme.log'),
-      };
-      if (databaseUrl) {
-        const url = new URL(databaseUrl);
-        mariadbName = `${url.pathname.replace(/^\//, '') || 'cal'}_readme`;
-        const connection = await createConnection({ uri: databaseUrl });
-        await connection.query(`DROP DATABASE IF EXISTS \`${mariadbName}\``);
-        await connection.query(`CREATE DATABASE \`${mariadbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-        await connection.end();
-        url.pathname = `/${mariadbName}`;
-        env.DATABASE_URL = url.toString();
-      }
-      writeFileSync(
-        join(work, 'readme.sh'),
-        readFileSync(join(__dirname, 'helpers', 'readme-prelude.sh'), 'utf8') + toScript(blocks, port),
-      );
-      writeFileSync(env.README_LOG, '');
-
-      const spawned = spawn('bash', ['--noprofile', '--norc', join(work, 'readme.sh')], {
-        cwd: work,
-        env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child = spawned;
-      let output = '';
-      spawned.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      spawned.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      // A deadline of its own, below Jest's, so that a stuck example is reported with the output so far.
-      let timer: NodeJS.Timeout | undefined;
-      const code = await new Promise<number | null | 'timeout'>((resolve) => {
-        spawned.once('exit', (exitCode) => resolve(exitCode));
-        timer = setTimeout(() => resolve('timeout'), RUN_DEADLINE_MS);
-      });
-      clearTimeout(timer);
-
-      const { calls, errors } = readLog(readFileSync(env.README_LOG, 'utf8'));
-      for (const call of calls) {
-        const ok = call.expected !== undefined ? call.status === call.expected : call.status >= 200 && call.status < 300;
-        if (!ok) {
-          const stated = call.expected !== undefined ? `README.md:${call.line} states ${call.expected}` : 'no status stated: 2xx expected';
-          errors.push(`curl ${call.args}\n  answered ${call.status}; ${stated}`);
-        }
-      }
-      if (code === 'timeout')
-        errors.push(`the examples did not finish within ${RUN_DEADLINE_MS / 1000} s; last output:\n${output.slice(-3000)}`);
-      else if (code !== 0) errors.push(`the examples stopped with exit code ${code}; last output:\n${output.slice(-3000)}`);
-      if (errors.length > 0) throw new Error(errors.join('\n\n'));
-      expect(calls.length).toBeGreaterThan(20);
+      requireExampleTools();
+      const env = await exampleEnv(work);
+      database = await exampleDatabase('readme');
+      if (database) env.DATABASE_URL = database.url;
+      const run = await runDocExamples(join(__dirname, '..', 'README.md'), work, env, RUN_DEADLINE_MS);
+      if (run.errors.length > 0) throw new Error(run.errors.join('\n\n'));
+      expect(run.blocks).toBeGreaterThan(5);
+      expect(run.calls).toBeGreaterThan(20);
     },
     RUN_DEADLINE_MS + 30_000,
   );
