@@ -112,6 +112,16 @@ async function main(): Promise<void> {
   let next = 0;
   const statuses = new Map<number, number>();
   const latencies: number[] = [];
+  // Statements the service sends per scan (through TypeORM's logger, as test/helpers/statement-recorder.ts
+  // counts them), and the CPU time of this process per scan: the service and the bench's HTTP client
+  // together, a figure that does not depend on what else the machine is running.
+  let statements = 0;
+  const logQuery = dataSource.logger.logQuery.bind(dataSource.logger);
+  dataSource.logger.logQuery = (...args: Parameters<typeof logQuery>) => {
+    statements += 1;
+    logQuery(...args);
+  };
+  const cpuStart = process.cpuUsage();
   const redeemStart = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -130,10 +140,15 @@ async function main(): Promise<void> {
     }),
   );
   const redeemSeconds = (performance.now() - redeemStart) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  dataSource.logger.logQuery = logQuery;
   latencies.sort((a, b) => a - b);
   const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
   console.log(
     `redeem: ${scans} scans, concurrency ${CONCURRENCY}: ${(scans / redeemSeconds).toFixed(0)} scans/s; p50 ${percentile(50)} ms, p99 ${percentile(99)} ms; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+  );
+  console.log(
+    `redeem profile: ${(statements / scans).toFixed(1)} statements per scan (transaction control included); ${((cpu.user + cpu.system) / 1000 / scans).toFixed(2)} ms CPU per scan (service and bench client, one process)`,
   );
 
   // ---------------------------------------------------------------- sync download

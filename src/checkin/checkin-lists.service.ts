@@ -17,6 +17,7 @@ import { ListCounts, NO_COUNTS, toCheckinListResponse } from './checkin.mapper';
 import { CheckinRepository, DoorEvent } from './checkin.repository';
 import { generateSyncKey } from './checkin-secrets';
 import { assertMayScan, DoorCaller } from './door-access';
+import { DoorListCache } from './door-lists.cache';
 import { CheckinListPage, CheckinListResponse, ListStatusResponse } from './dto/checkin.response';
 import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
 
@@ -39,6 +40,7 @@ export class CheckinListsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
+    private readonly doorLists: DoorListCache,
   ) {}
 
   async create(input: CreateCheckinListDto, user: AuthenticatedUser, context: RequestContext): Promise<CheckinListResponse> {
@@ -127,7 +129,7 @@ export class CheckinListsService {
       });
       const updated = (await this.repository.findList(transaction, id)) as CheckinList;
       return toCheckinListResponse(updated, (await this.repository.counts(transaction, [updated])).get(id) ?? NO_COUNTS);
-    });
+    }).finally(() => this.doorLists.forget(id));
   }
 
   async remove(id: number, user: AuthenticatedUser): Promise<CheckinListResponse> {
@@ -139,7 +141,7 @@ export class CheckinListsService {
       const response = toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(id) ?? NO_COUNTS);
       await this.repository.deleteList(transaction, id);
       return response;
-    });
+    }).finally(() => this.doorLists.forget(id));
   }
 
   // ---------------------------------------------------------------- access

@@ -12,6 +12,7 @@ import { Device } from './device.entity';
 import { DevicesController } from './devices.controller';
 import { DevicesService } from './devices.service';
 import { DoorGuard } from './door-access';
+import { DoorListCache } from './door-lists.cache';
 import { DoorController } from './door.controller';
 import { DoorService } from './door.service';
 import { RedeemService } from './redeem.service';
@@ -28,6 +29,7 @@ import { SyncService } from './sync.service';
   controllers: [CheckinListsController, DevicesController, DoorController],
   providers: [
     CheckinRepository,
+    DoorListCache,
     AttendeeSecretSubscriber,
     CheckinListsService,
     DevicesService,

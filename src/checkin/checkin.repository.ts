@@ -31,6 +31,33 @@ export interface HistoryFilters {
   authorId?: number;
 }
 
+/**
+ * The attendee's columns a scan needs: the decision, the door's answer (toDoorAttendee) and the
+ * outbox message (attendeeData); fewer columns, less to build and hydrate on every scan.
+ */
+const SCAN_ATTENDEE_COLUMNS = [
+  'id',
+  'orderId',
+  'ticketId',
+  'eventId',
+  'holderName',
+  'holderEmail',
+  'orderStatus',
+  'checkinSecret',
+  'checkinBlocked',
+  'checkinSource',
+] as const satisfies ReadonlyArray<keyof Attendee>;
+
+/** What one scan is decided on (CheckinRepository.scanFacts): the attendee with SCAN_ATTENDEE_COLUMNS only. */
+export interface ScanFacts {
+  attendee: Attendee;
+  ticketTitle: string;
+  /** The attendee's positions on the lists asked for (none where it never scanned). */
+  positions: CheckinPosition[];
+  /** The check-in already recorded under the scan's nonce. */
+  priorCheckinId: number | null;
+}
+
 export interface CheckinWithGate {
   checkin: Checkin;
   gate: string | null;
@@ -209,7 +236,86 @@ export class CheckinRepository {
    * sync hands the change out: every scan of one ticket queues here, whatever list or gate.
    */
   async lockAttendee(manager: EntityManager, attendeeId: number, now: Date): Promise<void> {
-    await manager.createQueryBuilder().update(Attendee).set({ updatedAt: now }).where('id = :attendeeId', { attendeeId }).execute();
+    await manager
+      .createQueryBuilder()
+      .update(Attendee)
+      .set({ updatedAt: now })
+      .where('id = :attendeeId', { attendeeId })
+      .callListeners(false)
+      .execute();
+  }
+
+  /**
+   * Takes the row lock of the attendee of one of these events holding `secret`, and moves its
+   * `updated_at` so the sync hands the change out: every scan of one ticket queues here, whatever
+   * list or gate. Locks nothing when nobody (of these events) holds the secret. No count depends
+   * on `updated_at`, so the write calls no listeners: it renews no count cache generation.
+   */
+  async lockAttendeeBySecret(manager: EntityManager, secret: string, eventIds: number[], now: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Attendee)
+      .set({ updatedAt: now })
+      .where('checkin_secret = :secret AND event_id IN (:...eventIds)', { secret, eventIds })
+      .callListeners(false)
+      .execute();
+  }
+
+  /**
+   * What a scan decides on, in one statement: the attendee (by its secret or id, of these events),
+   * its ticket's title, its positions on these lists, and the id of the check-in already recorded
+   * under the nonce, if any. Read after the attendee's row lock is taken, so it is the fresh state.
+   */
+  async scanFacts(
+    manager: EntityManager,
+    holder: { secret: string } | { id: number },
+    eventIds: number[],
+    listIds: number[],
+    nonce: { scope: string; nonce: string } | null,
+  ): Promise<ScanFacts | null> {
+    const builder = manager
+      .createQueryBuilder(Attendee, 'attendee')
+      .select(SCAN_ATTENDEE_COLUMNS.map((column) => `attendee.${column}`))
+      .leftJoin(Ticket, 'ticket', 'ticket.id = attendee.ticketId')
+      .addSelect('ticket.name', 'scan_ticket_title')
+      .leftJoinAndMapMany(
+        'attendee.scanPositions',
+        CheckinPosition,
+        'position',
+        'position.attendeeId = attendee.id AND position.listId IN (:...listIds)',
+        {
+          listIds,
+        },
+      )
+      .where('attendee.eventId IN (:...eventIds)', { eventIds });
+    if ('secret' in holder) builder.andWhere('attendee.checkinSecret = :secret', { secret: holder.secret });
+    else builder.andWhere('attendee.id = :attendeeId', { attendeeId: holder.id });
+    if (nonce) {
+      builder.addSelect(
+        '(SELECT earlier.id FROM checkins earlier WHERE earlier.nonce_scope = :nonceScope AND earlier.nonce = :nonce)',
+        'scan_prior_id',
+      );
+      builder.setParameters({ nonceScope: nonce.scope, nonce: nonce.nonce });
+    }
+    const { entities, raw } = await builder.getRawAndEntities<{
+      scan_ticket_title: string | null;
+      scan_prior_id?: number | string | null;
+    }>();
+    const attendee = entities[0] as (Attendee & { scanPositions?: CheckinPosition[] }) | undefined;
+    if (!attendee) return null;
+    const positions = attendee.scanPositions ?? [];
+    delete attendee.scanPositions;
+    const prior = raw[0]?.scan_prior_id;
+    return {
+      attendee,
+      ticketTitle: raw[0]?.scan_ticket_title ?? '',
+      positions,
+      priorCheckinId: prior === null || prior === undefined ? null : Number(prior),
+    };
+  }
+
+  findCheckin(manager: EntityManager, id: number): Promise<Checkin | null> {
+    return manager.findOne(Checkin, { where: { id } });
   }
 
   async positions(manager: EntityManager, attendeeId: number, listIds: number[]): Promise<CheckinPosition[]> {
@@ -225,7 +331,7 @@ export class CheckinRepository {
 
   async savePosition(manager: EntityManager, position: Partial<CheckinPosition> & { listId: number; attendeeId: number }): Promise<void> {
     if (position.id) await manager.update(CheckinPosition, { id: position.id }, position);
-    else await manager.insert(CheckinPosition, position);
+    else await manager.createQueryBuilder().insert().into(CheckinPosition).values(position).updateEntity(false).execute();
   }
 
   async resetPosition(manager: EntityManager, listId: number, attendeeId: number): Promise<void> {
@@ -274,14 +380,19 @@ export class CheckinRepository {
     return manager.findOne(Checkin, { where: { nonceScope, nonce } });
   }
 
-  /** The last successful entry of the attendee on the list, with the gate's name. */
+  /** The last successful entry of the attendee on the list, with the gate's name (one statement). */
   async lastEntry(manager: EntityManager, listId: number, attendeeId: number): Promise<CheckinWithGate | null> {
-    const checkin = await manager.findOne(Checkin, {
-      where: { listId, attendeeId, successful: true, type: 'entry' },
-      order: { id: 'DESC' },
-    });
-    if (!checkin) return null;
-    return { checkin, gate: await this.deviceName(manager, checkin.deviceId) };
+    const { entities, raw } = await manager
+      .createQueryBuilder(Checkin, 'checkin')
+      .leftJoin(Device, 'device', 'device.id = checkin.deviceId')
+      .addSelect('device.name', 'gate_name')
+      .where('checkin.listId = :listId AND checkin.attendeeId = :attendeeId', { listId, attendeeId })
+      .andWhere('checkin.successful = :successful AND checkin.type = :type', { successful: true, type: 'entry' })
+      .orderBy('checkin.id', 'DESC')
+      .limit(1)
+      .getRawAndEntities<{ gate_name: string | null }>();
+    if (!entities[0]) return null;
+    return { checkin: entities[0], gate: raw[0]?.gate_name ?? null };
   }
 
   async deviceName(manager: EntityManager, deviceId: number | null): Promise<string | null> {

@@ -4,17 +4,18 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { RequestContext } from '../auth/request-context';
 import { CLOCK, Clock } from '../common/clock';
-import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { isForeignKeyViolation, isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { ApiErrorBody, invalidParam } from '../common/errors/api-error';
 import { OutboxService } from '../outbox/outbox.service';
 import { CheckinList } from './checkin-list.entity';
 import type { CheckinPosition } from './checkin-position.entity';
-import type { Checkin } from './checkin.entity';
+import { Checkin } from './checkin.entity';
 import type { Device } from './device.entity';
 import { readInstant } from './checkin-lists.service';
 import { RedeemError, ReplayedAnswer } from './checkin-errors';
 import { isoTime, toCheckinResponse, toDoorAttendee } from './checkin.mapper';
 import { CheckinRepository, DoorEvent } from './checkin.repository';
+import { DoorListCache } from './door-lists.cache';
 import { assertMayScan, DoorCaller } from './door-access';
 import { parseIdList } from './id-list';
 import { RedeemResponse } from './dto/checkin.response';
@@ -54,6 +55,11 @@ function toState(position: CheckinPosition | undefined): PositionState | undefin
  * POST /checkin/redeem. Every scan of one ticket takes that attendee's row lock first, so scans at
  * any number of gates are decided one after the other on fresh state; every scan, admitted or not,
  * is written to the history with the answer it got, which a retry with the same nonce receives again.
+ *
+ * What one admitted scan sends (test/checkin-statements.e2e-spec.ts): the lists and their events
+ * come from DoorListCache; in one transaction the lock (an UPDATE of the attendee's `updated_at`),
+ * one SELECT of the attendee with its ticket's title, its positions and a check-in already recorded
+ * under the nonce, then the check-in with its answer, the position and the outbox message.
  */
 @Injectable()
 export class RedeemService {
@@ -62,6 +68,7 @@ export class RedeemService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
     private readonly outbox: OutboxService,
+    private readonly doorLists: DoorListCache,
   ) {}
 
   async redeem(input: RedeemDto, caller: DoorCaller, context: RequestContext): Promise<RedeemResponse> {
@@ -70,64 +77,59 @@ export class RedeemService {
     const at = readInstant(input.datetime, 'datetime', context) ?? now;
     const type: ScanType = input.type ?? 'entry';
     const listIds = [...new Set(input.list_ids)];
-    const lists = await this.repository.findLists(manager, listIds);
-    if (lists.length !== listIds.length) throw invalidParam('list_ids', 'list_ids must be existing check-in lists');
-    const events = new Map(
-      (
-        await this.repository.events(
-          manager,
-          lists.map((list) => list.eventId),
-        )
-      ).map((event) => [event.id, event]),
-    );
-    for (const list of lists) assertMayScan(caller, list, events.get(list.eventId) as DoorEvent);
+    const door = await this.doorLists.get(manager, listIds);
+    if (door.length !== listIds.length) throw invalidParam('list_ids', 'list_ids must be existing check-in lists');
+    for (const { list, event } of door) assertMayScan(caller, list, event);
+    const lists = door.map((entry) => entry.list);
+    const events = new Map(door.map((entry) => [entry.event.id, entry.event]));
+    const eventIds = [...events.keys()];
 
     const scope = caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
     const nonce = input.nonce ?? null;
-    if (nonce) {
-      const prior = await this.repository.findByNonce(manager, scope, nonce);
-      if (prior) return replay(prior);
-    }
-
-    const found = await this.repository.attendeeBySecret(manager, input.secret);
-    const revoked = found ? null : await this.repository.revokedSecret(manager, input.secret);
-    const holderId = found?.id ?? revoked?.attendeeId ?? null;
-    const holderEvent = found?.eventId ?? revoked?.eventId ?? null;
-    const candidates = lists.filter((list) => list.eventId === holderEvent);
+    const nonceKey = nonce ? { scope, nonce } : null;
 
     let answer: Answer;
     try {
       answer = await runInTransaction(this.dataSource, async (transaction) => {
-        if (holderId !== null && candidates.length > 0) await this.repository.lockAttendee(transaction, holderId, now);
-        if (nonce) {
-          const prior = await this.repository.findByNonce(transaction, scope, nonce);
-          if (prior) return { status: prior.answerStatus, body: JSON.parse(prior.answer) as Answer['body'] };
+        await this.repository.lockAttendeeBySecret(transaction, input.secret, eventIds, now);
+        let facts = await this.repository.scanFacts(transaction, { secret: input.secret }, eventIds, listIds, nonceKey);
+        let revoked = false;
+        if (!facts) {
+          // Nobody of these events holds the secret now: a retry, a revoked secret, or an invalid code.
+          if (nonce) {
+            const prior = await this.repository.findByNonce(transaction, scope, nonce);
+            if (prior) return storedAnswer(prior);
+          }
+          const revokedSecret = await this.repository.revokedSecret(transaction, input.secret);
+          if (revokedSecret && events.has(revokedSecret.eventId)) {
+            await this.repository.lockAttendee(transaction, revokedSecret.attendeeId, now);
+            facts = await this.repository.scanFacts(transaction, { id: revokedSecret.attendeeId }, eventIds, listIds, nonceKey);
+            revoked = facts !== null;
+          }
         }
-        const attendee = holderId !== null && candidates.length > 0 ? await this.repository.attendee(transaction, holderId) : null;
-        const positions = attendee
-          ? new Map(
-              (
-                await this.repository.positions(
-                  transaction,
-                  attendee.id,
-                  candidates.map((list) => list.id),
-                )
-              ).map((position) => [position.listId, position]),
-            )
-          : new Map<number, CheckinPosition>();
-        const outcome = this.decide(
-          attendee,
-          revoked !== null,
-          candidates.length ? candidates : lists,
-          events,
-          positions,
+        if (facts?.priorCheckinId) {
+          const prior = await this.repository.findCheckin(transaction, facts.priorCheckinId);
+          if (prior) return storedAnswer(prior);
+        }
+        const attendee = facts?.attendee ?? null;
+        const candidates = attendee ? lists.filter((list) => list.eventId === attendee.eventId) : lists;
+        const positions = new Map((facts?.positions ?? []).map((position) => [position.listId, position]));
+        const outcome = this.decide(attendee, revoked, candidates, events, positions, type, at, input.force === true);
+        return this.record(transaction, outcome, positions.get(outcome.list.id), facts?.ticketTitle ?? '', {
+          caller,
           type,
           at,
-          input.force === true,
-        );
-        return this.record(transaction, outcome, positions.get(outcome.list.id), { caller, type, at, now, scope, nonce });
+          now,
+          scope,
+          nonce,
+        });
       });
     } catch (error) {
+      if (isForeignKeyViolation(error)) {
+        // A list deleted by another instance within the list cache's lifetime.
+        for (const id of listIds) this.doorLists.forget(id);
+        throw invalidParam('list_ids', 'list_ids must be existing check-in lists');
+      }
       // Two requests with one nonce for a code nobody holds take no lock: the unique key decides.
       if (!nonce || !isUniqueViolation(error)) throw error;
       const prior = await this.repository.findByNonce(manager, scope, nonce);
@@ -164,17 +166,21 @@ export class RedeemService {
     return { list, attendee, reason: decision.reason, forced: force && decision.reason !== null };
   }
 
-  /** Writes the scan, its effect on the position (when admitted or forced), the notification and the answer. */
+  /**
+   * Writes the scan with its answer (one INSERT), and when admitted or forced its effect on the
+   * position, the default list's check-in flag and the notification.
+   */
   private async record(
     manager: EntityManager,
     outcome: ScanOutcome,
     position: CheckinPosition | undefined,
+    ticketTitle: string,
     scan: { caller: DoorCaller; type: ScanType; at: Date; now: Date; scope: string; nonce: string | null },
   ): Promise<Answer> {
     const { list, attendee, reason, forced } = outcome;
     const successful = reason === null || forced;
     const device = scan.caller.kind === 'device' ? scan.caller.device : null;
-    const checkin = await this.repository.insertCheckin(manager, {
+    const values: Omit<Checkin, 'id' | 'answerStatus' | 'answer'> = {
       listId: list.id,
       eventId: list.eventId,
       attendeeId: attendee?.id ?? null,
@@ -188,15 +194,25 @@ export class RedeemService {
       userId: scan.caller.kind === 'user' ? scan.caller.user.id : null,
       nonceScope: scan.nonce ? scan.scope : null,
       nonce: scan.nonce,
-      answerStatus: 0,
-      answer: '',
-    });
-    const answer =
-      successful && attendee
-        ? await this.admit(manager, list, attendee, position, checkin, { ...scan, device, forced })
-        : await this.refuse(manager, list, attendee, reason ?? 'invalid');
-    await this.repository.storeAnswer(manager, checkin.id, answer.status, JSON.stringify(answer.body));
-    return answer;
+    };
+    if (!(successful && attendee)) {
+      const answer = await this.refuse(manager, list, attendee, reason ?? 'invalid');
+      await this.repository.insertCheckin(manager, { ...values, answerStatus: answer.status, answer: JSON.stringify(answer.body) });
+      return answer;
+    }
+    // The answer names the check-in's id, known after the INSERT: it is stored without it (0) and
+    // filled in from the row when replayed (storedAnswer).
+    const state = applyScan(toState(position), scan.type);
+    const gate = device?.name ?? null;
+    const body: RedeemResponse = {
+      status: 'ok',
+      attendee: toDoorAttendee(attendee, ticketTitle, state),
+      checkin: toCheckinResponse(Object.assign(new Checkin(), values, { id: 0, answerStatus: 201, answer: '' }), gate),
+    };
+    const checkin = await this.repository.insertCheckin(manager, { ...values, answerStatus: 201, answer: JSON.stringify(body) });
+    body.checkin.id = checkin.id;
+    await this.admit(manager, list, attendee, position, state, checkin, { ...scan, device, forced });
+    return { status: 201, body };
   }
 
   /** The refusal's answer; `already_redeemed` says when and where the ticket entered. */
@@ -218,10 +234,10 @@ export class RedeemService {
     list: CheckinList,
     attendee: Attendee,
     position: CheckinPosition | undefined,
+    state: PositionState,
     checkin: Checkin,
     scan: { caller: DoorCaller; type: ScanType; at: Date; device: Device | null; forced: boolean },
-  ): Promise<Answer> {
-    const state = applyScan(toState(position), scan.type);
+  ): Promise<void> {
     const entry = scan.type === 'entry';
     await this.repository.savePosition(manager, {
       id: position?.id,
@@ -234,7 +250,6 @@ export class RedeemService {
     });
     const userId = scan.caller.kind === 'user' ? scan.caller.user.id : null;
     if (entry && list.defaultEventId !== null) await this.repository.flagCheckedIn(manager, attendee.id, scan.at, userId);
-    const gate = scan.device?.name ?? null;
     await this.outbox.checkInChanged(manager, attendee, entry, {
       list_id: list.id,
       list_name: list.name,
@@ -242,21 +257,21 @@ export class RedeemService {
       type: scan.type,
       forced: scan.forced,
       device_id: scan.device?.id ?? null,
-      gate,
+      gate: scan.device?.name ?? null,
       datetime: isoTime(scan.at),
     });
-    const title = (await this.repository.ticketTitles(manager, [attendee.ticketId])).get(attendee.ticketId) ?? '';
-    const body: RedeemResponse = {
-      status: 'ok',
-      attendee: toDoorAttendee(attendee, title, state),
-      checkin: toCheckinResponse(checkin, gate),
-    };
-    return { status: 201, body };
   }
 }
 
+/** The answer stored with a check-in, its id filled in (an admitted scan's answer is stored before its id is known). */
+function storedAnswer(prior: Checkin): Answer {
+  const body = JSON.parse(prior.answer) as Answer['body'];
+  if ('checkin' in body && body.checkin) body.checkin.id = prior.id;
+  return { status: prior.answerStatus, body };
+}
+
 function replay(prior: Checkin): RedeemResponse {
-  const body = JSON.parse(prior.answer) as RedeemResponse | ApiErrorBody;
-  if (prior.answerStatus !== 201) throw new ReplayedAnswer(prior.answerStatus, body as ApiErrorBody);
+  const { status, body } = storedAnswer(prior);
+  if (status !== 201) throw new ReplayedAnswer(status, body as ApiErrorBody);
   return body as RedeemResponse;
 }
