@@ -11,6 +11,8 @@ describe('report figures', () => {
         cancelled_units: 1,
         cancelled_cents: 2510,
         checked_in: 2,
+        coupon_units: 2,
+        discount_cents: 1000,
       }),
     ).toEqual({
       sold: 5,
@@ -22,6 +24,8 @@ describe('report figures', () => {
       net_sold: 3,
       net_revenue: '75.30',
       checked_in: 2,
+      coupon_units: 2,
+      discount: '10.00',
     });
   });
 

@@ -20,6 +20,8 @@ export function toSalesFigures(counts: SalesCounts): SalesFigures {
     net_sold: counts.sold_units - counts.refunded_units - counts.cancelled_units,
     net_revenue: centsToMoney(counts.sold_cents - counts.refunded_cents - counts.cancelled_cents),
     checked_in: counts.checked_in,
+    coupon_units: counts.coupon_units,
+    discount: centsToMoney(counts.discount_cents),
   };
 }
 
