@@ -10,14 +10,13 @@ import { canManageEvent } from '../tickets/ticket-visibility';
 import type { SalesReportQuery, SummaryReportQuery } from './dto/report.query';
 import type {
   ListCheckinReport,
-  ListScans,
   SalesInterval,
   SalesReportResponse,
   SummaryReportResponse,
   TicketSales,
   TicketSummary,
 } from './dto/report.response';
-import { addCounts, eventCapacity, toSalesFigures } from './report-figures';
+import { addCounts, eventCapacity, listScanReports, toSalesFigures } from './report-figures';
 import { intervalsOf, resolveRange } from './report-intervals';
 import { emptyCounts, ReportsRepository } from './reports.repository';
 import type { SalesCounts } from './sales-ledger.entity';
@@ -119,26 +118,7 @@ export class ReportsService {
     const lists = await this.repository.checkinLists(eventId);
     if (lists.length === 0) return [];
     const scans = await this.repository.scansByListAndDay(eventId, range.from, range.to);
-    const perList = new Map<number, ListScans[]>(lists.map((list) => [list.id, buckets.map(() => ({ entries: 0, exits: 0 }))]));
-    for (const row of scans) {
-      const index = bucketOfDay.get(row.day);
-      const counts = perList.get(row.listId)?.[index ?? -1];
-      if (!counts) continue;
-      if (row.type === 'entry') counts.entries += row.scans;
-      else if (row.type === 'exit') counts.exits += row.scans;
-    }
-    return lists.map((list) => {
-      const counts = perList.get(list.id) as ListScans[];
-      return {
-        list_id: list.id,
-        name: list.name,
-        intervals: counts.map((bucketCounts, index) => ({ start: buckets[index].start, end: buckets[index].end, ...bucketCounts })),
-        totals: {
-          entries: counts.reduce((sum, bucketCounts) => sum + bucketCounts.entries, 0),
-          exits: counts.reduce((sum, bucketCounts) => sum + bucketCounts.exits, 0),
-        },
-      };
-    });
+    return listScanReports(lists, scans, buckets, bucketOfDay);
   }
 
   async summary(query: SummaryReportQuery, user: AuthenticatedUser): Promise<SummaryReportResponse> {
