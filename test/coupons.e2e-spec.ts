@@ -6,6 +6,7 @@ import { CLOCK } from '../src/common/clock';
 import { Coupon } from '../src/coupons/coupon.entity';
 import { CreateCoupons1765010000000 } from '../src/database/migrations/1765010000000-CreateCoupons';
 import { AttendeeInformationFields1765010000001 } from '../src/database/migrations/1765010000001-AttendeeInformationFields';
+import { CouponSales1765060000000 } from '../src/database/migrations/1765060000000-CouponSales';
 import type { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
@@ -530,8 +531,11 @@ describe('Coupons and access codes (e2e)', () => {
       ).length;
     const before = await triggerCount();
     const migrations = [new CreateCoupons1765010000000(), new AttendeeInformationFields1765010000001()];
+    // The later migration whose sales triggers read the attendees' coupon columns goes first.
+    const couponSales = new CouponSales1765060000000();
     let after: number;
     try {
+      await couponSales.down(runner);
       await migrations[1].down(runner);
       await migrations[0].down(runner);
       expect(await runner.hasTable('coupons')).toBe(false);
@@ -540,6 +544,7 @@ describe('Coupons and access codes (e2e)', () => {
     } finally {
       if (!(await runner.hasTable('coupons'))) await migrations[0].up(runner);
       if (!(await runner.hasColumn('tickets', 'attendee_information_fields'))) await migrations[1].up(runner);
+      if (!(await runner.hasColumn('sales_ledger', 'coupon_units'))) await couponSales.up(runner);
       after = await triggerCount();
       await runner.release();
     }

@@ -9,7 +9,10 @@ import { ExportWorker } from '../src/exports/export-worker.service';
 import { ExportsRepository } from '../src/exports/exports.repository';
 import { Order } from '../src/orders/order.entity';
 import type { Ticket } from '../src/tickets/ticket.entity';
+import { attendeeFieldsColumn, parseAttendeeFields } from '../src/attendee-questions/attendee-fields';
+import { Ticket as TicketEntity } from '../src/tickets/ticket.entity';
 import { insertAttendeeRow } from './helpers/attendee-fixtures';
+import { CART_PATH, checkout, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertEvent, insertTicket, TestClock } from './helpers/ticketing-fixtures';
 
@@ -365,6 +368,208 @@ describe('Exports (e2e)', () => {
       clock.advanceMinutes(31);
       expect(await worker().runOnce()).toMatchObject({ jobId: queued.body.id, status: 'done' });
       expect(await testApp.dataSource.getRepository(Order).count()).toBeGreaterThan(0);
+    });
+  });
+  describe('coupon, check-in and question columns', () => {
+    let authorC: TestUser;
+    let event: Event;
+    let asking: Ticket;
+    let askingToo: Ticket;
+    let couponOrder: { id: number; attendees: Array<{ id: number; ticket_id: number }> };
+    let plainOrder: { id: number; attendees: Array<{ id: number; ticket_id: number }> };
+    let gate: number;
+    let vip: number;
+    const DAY_1 = new Date('2026-12-05T18:00:00Z');
+    const DAY_2 = new Date('2026-12-06T19:30:00Z');
+
+    async function buy(lines: Array<{ ticket_id: number; quantity: number }>, meta: unknown[], coupon?: string) {
+      const cart = await request(testApp.server)
+        .post(CART_PATH)
+        .send({ provider: 'tc', tickets: lines, meta, ...(coupon ? { coupon } : {}) })
+        .expect(200);
+      const placed = await checkout(testApp, { token: cart.headers['x-cart-token'] }, { provider: 'tc', purchaser: PURCHASER });
+      if (placed.status !== 201) throw new Error(`checkout failed: ${placed.status} ${JSON.stringify(placed.body)}`);
+      await request(testApp.server)
+        .post(`${ORDERS_PATH}/${placed.body.id}/complete`)
+        .set('Authorization', editor.authorization)
+        .send({})
+        .expect(200);
+      return placed.body as { id: number; attendees: Array<{ id: number; ticket_id: number }> };
+    }
+
+    async function createList(name: string, ticketIds: number[]): Promise<number> {
+      const response = await request(testApp.server)
+        .post(`${BASE}/checkin-lists`)
+        .set('Authorization', authorC.authorization)
+        .send({ post_id: event.id, name, ticket_ids: ticketIds, starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-31T00:00:00Z' })
+        .expect(201);
+      return response.body.id as number;
+    }
+
+    async function enter(attendeeId: number, listId: number): Promise<void> {
+      const attendee = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendeeId });
+      await request(testApp.server)
+        .post(`${BASE}/checkin/redeem`)
+        .set('Authorization', authorC.authorization)
+        .send({ secret: attendee.checkinSecret, list_ids: [listId] })
+        .expect(201);
+    }
+
+    const exportOf = (query: Record<string, unknown>) =>
+      request(testApp.server)
+        .get(`${BASE}/attendees/export`)
+        .query({ post_id: event.id, ...query })
+        .set('Authorization', authorC.authorization);
+
+    beforeAll(async () => {
+      clock.set(DAY_1);
+      authorC = await createUser(testApp, 'author');
+      event = await insertEvent(testApp.dataSource, { authorId: authorC.id });
+      asking = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'Workshop', price: '40.00' });
+      askingToo = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'Dinner', price: '20.00' });
+      const tickets = testApp.dataSource.getRepository(TicketEntity);
+      await tickets.update(asking.id, {
+        attendeeInformationFields: attendeeFieldsColumn(
+          parseAttendeeFields([
+            { type: 'text', label: 'Company' },
+            { type: 'checkbox', label: 'Diet', options: ['Vegan', 'No nuts'] },
+          ]),
+        ),
+      });
+      await tickets.update(askingToo.id, {
+        attendeeInformationFields: attendeeFieldsColumn(
+          parseAttendeeFields([
+            { type: 'text', label: 'Company name', slug: 'company' },
+            { type: 'select', label: 'Table', options: ['A', 'B'] },
+          ]),
+        ),
+      });
+      const coupon = await request(testApp.server)
+        .post(`${BASE}/coupons`)
+        .set('Authorization', authorC.authorization)
+        .send({ code: `TENOFF-${event.id}`, discount_type: 'percent', amount: 10, post_id: event.id })
+        .expect(201);
+      couponOrder = await buy(
+        [{ ticket_id: asking.id, quantity: 2 }],
+        [{ ticket_id: asking.id, items: [{ company: 'ACME', diet: ['Vegan', 'No nuts'] }, { company: INJECTION }] }],
+        coupon.body.code as string,
+      );
+      plainOrder = await buy(
+        [{ ticket_id: askingToo.id, quantity: 1 }],
+        [{ ticket_id: askingToo.id, items: [{ company: 'Initech', table: 'B' }] }],
+      );
+      gate = await createList('Gate', []);
+      vip = await createList('VIP', [asking.id]);
+      await enter(couponOrder.attendees[0].id, gate);
+      clock.set(DAY_2);
+      await enter(couponOrder.attendees[0].id, vip);
+      await enter(plainOrder.attendees[0].id, gate);
+    });
+
+    it('writes coupon, discount, check-in and one column per question (CSV)', async () => {
+      const response = await exportOf({}).expect(200);
+      const header = response.text.replace(/^\uFEFF/, '').split(/\r?\n/)[0];
+      // Questions follow the fixed columns: one per slug, headed by the first ticket's label.
+      expect(header.endsWith('Created (UTC),Company,Diet,Table')).toBe(true);
+      const rows = csvRows(response.text);
+      expect(rows.map((row) => Number(row['Attendee ID']))).toEqual([...couponOrder.attendees, ...plainOrder.attendees].map((a) => a.id));
+      expect(rows[0]).toMatchObject({
+        Ticket: 'Workshop',
+        'Price paid': '36.00',
+        Coupon: `TENOFF-${event.id}`,
+        Discount: '4.00',
+        'First check-in (UTC)': DAY_1.toISOString(),
+        'Last check-in (UTC)': DAY_2.toISOString(),
+        'Check-in lists': 'Gate; VIP',
+        Company: 'ACME',
+        Diet: 'Vegan, No nuts',
+        Table: '',
+      });
+      expect(rows[1]).toMatchObject({
+        Coupon: `TENOFF-${event.id}`,
+        Discount: '4.00',
+        'First check-in (UTC)': '',
+        'Check-in lists': '',
+        Company: `'${INJECTION}`,
+        Diet: '',
+      });
+      expect(rows[2]).toMatchObject({
+        Ticket: 'Dinner',
+        Coupon: '',
+        Discount: '0.00',
+        'First check-in (UTC)': DAY_2.toISOString(),
+        'Check-in lists': 'Gate',
+        Company: 'Initech',
+        Table: 'B',
+      });
+    });
+
+    it('writes the same columns to XLSX, times typed', async () => {
+      const response = await exportOf({ format: 'xlsx' }).buffer(true).parse(binary).expect(200);
+      const { headers, rows } = await xlsxRows(response.body as Buffer, 'Attendees');
+      expect(headers.slice(-3)).toEqual(['Company', 'Diet', 'Table']);
+      const column = (name: string) => headers.indexOf(name) + 1;
+      expect(rows).toHaveLength(3);
+      expect(rows[0].getCell(column('Coupon')).value).toBe(`TENOFF-${event.id}`);
+      expect(rows[0].getCell(column('Discount')).value).toBe(4);
+      expect(rows[0].getCell(column('First check-in (UTC)')).value).toEqual(DAY_1);
+      expect(rows[0].getCell(column('Last check-in (UTC)')).value).toEqual(DAY_2);
+      expect(rows[0].getCell(column('Check-in lists')).value).toBe('Gate; VIP');
+      expect(rows[0].getCell(column('Diet')).value).toBe('Vegan, No nuts');
+      expect(rows[1].getCell(column('Company')).value).toBe(INJECTION);
+      expect(rows[2].getCell(column('Table')).value).toBe('B');
+    });
+
+    it('asks the questions of the events in scope only, and of the events the caller manages', async () => {
+      const others = await request(testApp.server)
+        .get(`${BASE}/attendees/export`)
+        .query({ post_id: eventA.id })
+        .set('Authorization', editor.authorization)
+        .expect(200);
+      expect(others.text.split(/\r?\n/)[0]).not.toContain('Company');
+      const authorsOwn = await request(testApp.server)
+        .get(`${BASE}/attendees/export`)
+        .set('Authorization', authorA.authorization)
+        .expect(200);
+      expect(authorsOwn.text.split(/\r?\n/)[0]).not.toContain('Diet');
+      const everything = await request(testApp.server)
+        .get(`${BASE}/attendees/export`)
+        .set('Authorization', editor.authorization)
+        .expect(200);
+      expect(everything.text.split(/\r?\n/)[0]).toContain('Company,Diet,Table');
+    });
+
+    it('reads the check-in positions and list names once per page', async () => {
+      const repository = testApp.app.get(ExportsRepository);
+      const positions = jest.spyOn(repository, 'checkinPositions');
+      const lists = jest.spyOn(repository, 'checkinListNames');
+      try {
+        await exportOf({}).expect(200);
+        expect(positions).toHaveBeenCalledTimes(1);
+        expect(lists).toHaveBeenCalledTimes(1);
+      } finally {
+        positions.mockRestore();
+        lists.mockRestore();
+      }
+    });
+
+    it('exports the coupon and discount of orders', async () => {
+      const response = await request(testApp.server).get(`${BASE}/orders/export`).set('Authorization', authorC.authorization).expect(200);
+      const rows = csvRows(response.text);
+      expect(rows.map((row) => [Number(row['Order ID']), row.Coupon, row.Discount, row.Total])).toEqual([
+        [couponOrder.id, `TENOFF-${event.id}`, '8.00', '72.00'],
+        [plainOrder.id, '', '0.00', '20.00'],
+      ]);
+      const xlsx = await request(testApp.server)
+        .get(`${BASE}/orders/export`)
+        .query({ format: 'xlsx' })
+        .set('Authorization', authorC.authorization)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      const { headers, rows: sheet } = await xlsxRows(xlsx.body as Buffer, 'Orders');
+      expect(sheet[0].getCell(headers.indexOf('Discount') + 1).value).toBe(8);
+      expect(sheet[0].getCell(headers.indexOf('Coupon') + 1).value).toBe(`TENOFF-${event.id}`);
     });
   });
 });

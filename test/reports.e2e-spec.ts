@@ -1,11 +1,14 @@
 import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
 import { SalesLedger1765040000001 } from '../src/database/migrations/1765040000001-SalesLedger';
+import { CouponSales1765060000000 } from '../src/database/migrations/1765060000000-CouponSales';
 import type { Event } from '../src/events/event.entity';
 import { SalesLedger } from '../src/reports/sales-ledger';
 import { SalesDaily, SalesLedgerEntry } from '../src/reports/sales-ledger.entity';
 import type { Ticket } from '../src/tickets/ticket.entity';
-import { BuyerIdentity, checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
+import { Attendee } from '../src/attendees/attendee.entity';
+import { Ticket as TicketEntity } from '../src/tickets/ticket.entity';
+import { BuyerIdentity, CART_PATH, checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertEvent, insertPool, insertTicket, TestClock } from './helpers/ticketing-fixtures';
 
@@ -26,13 +29,24 @@ interface Recount {
   cancelledCents: number;
   netCents: number;
   checkedIn: number;
+  /** Units ever sold with a coupon, and what the coupons took off them. */
+  couponUnits: number;
+  discountCents: number;
 }
 
 async function recount(testApp: TestApp, ticketId: number): Promise<Recount> {
   const rows = await testApp.dataSource.query<
-    Array<{ status: string; completed_at: unknown; price_paid: string | number; checked_in: number | boolean; rsvp_going: unknown }>
+    Array<{
+      status: string;
+      completed_at: unknown;
+      price_paid: string | number;
+      checked_in: number | boolean;
+      rsvp_going: unknown;
+      coupon_code: string | null;
+      discount: string | number;
+    }>
   >(
-    'SELECT o.status, o.completed_at, a.price_paid, a.checked_in, a.rsvp_going FROM attendees a INNER JOIN orders o ON o.id = a.order_id WHERE a.ticket_id = ?',
+    'SELECT o.status, o.completed_at, a.price_paid, a.checked_in, a.rsvp_going, a.coupon_code, a.discount FROM attendees a INNER JOIN orders o ON o.id = a.order_id WHERE a.ticket_id = ?',
     [ticketId],
   );
   const result: Recount = {
@@ -46,6 +60,8 @@ async function recount(testApp: TestApp, ticketId: number): Promise<Recount> {
     cancelledCents: 0,
     netCents: 0,
     checkedIn: 0,
+    couponUnits: 0,
+    discountCents: 0,
   };
   for (const row of rows) {
     if (row.rsvp_going !== null && !Number(row.rsvp_going)) continue;
@@ -59,6 +75,10 @@ async function recount(testApp: TestApp, ticketId: number): Promise<Recount> {
     if (wasSold) {
       result.everSold += 1;
       result.everSoldCents += cents;
+      if (row.coupon_code !== null) {
+        result.couponUnits += 1;
+        result.discountCents += Math.round(Number(row.discount) * 100);
+      }
     }
     if (wasSold && row.status === 'refunded') {
       result.refunded += 1;
@@ -175,7 +195,12 @@ describe('Reports (e2e)', () => {
       revenue: '60.50',
       refunded_amount: '25.00',
       checked_in: 4,
-      waitlist: null,
+      coupon_units: 0,
+      discount: '0.00',
+      waitlist: 0,
+      waitlist_entries: 0,
+      // The event's default list, where the attendee API's check-ins are recorded too.
+      checkin_lists: [{ list_id: expect.any(Number), name: 'Default', checked_in: 4, inside: 4 }],
       tickets: [
         {
           ticket_id: front.id,
@@ -187,6 +212,7 @@ describe('Reports (e2e)', () => {
           available: 7,
           revenue: '50.00',
           checked_in: 2,
+          waitlist: 0,
         },
         {
           ticket_id: pooled.id,
@@ -198,6 +224,7 @@ describe('Reports (e2e)', () => {
           available: 19,
           revenue: '10.50',
           checked_in: 1,
+          waitlist: 0,
         },
         {
           ticket_id: rsvp.id,
@@ -209,6 +236,7 @@ describe('Reports (e2e)', () => {
           available: 48,
           revenue: '0.00',
           checked_in: 1,
+          waitlist: 0,
         },
       ],
     });
@@ -264,6 +292,8 @@ describe('Reports (e2e)', () => {
       net_sold: 5,
       net_revenue: '60.50',
       checked_in: 4,
+      coupon_units: 0,
+      discount: '0.00',
     });
     expect(response.body.intervals.map((interval: { sold: number }) => interval.sold)).toEqual([6, 2, 0]);
   });
@@ -285,6 +315,8 @@ describe('Reports (e2e)', () => {
           net_sold: truth.sold,
           net_revenue: money(truth.netCents),
           checked_in: truth.checkedIn,
+          coupon_units: truth.couponUnits,
+          discount: money(truth.discountCents),
         });
         expect(overview.body.tickets.find((entry: { ticket_id: number }) => entry.ticket_id === ticket.id)).toMatchObject({
           sold: truth.sold,
@@ -354,8 +386,11 @@ describe('Reports (e2e)', () => {
     const runner = testApp.dataSource.createQueryRunner();
     try {
       const migration = new SalesLedger1765040000001();
+      const coupons = new CouponSales1765060000000();
+      await coupons.down(runner);
       await migration.down(runner);
       await migration.up(runner);
+      await coupons.up(runner);
     } finally {
       await runner.release();
     }
@@ -401,5 +436,222 @@ describe('Reports (e2e)', () => {
       expect(response.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
       expect(response.body.data.params).toHaveProperty(field);
     }
+  });
+  describe('coupons, check-in lists and the waitlist', () => {
+    const DEC_1 = new Date('2026-12-01T10:00:00Z');
+    const DEC_2 = new Date('2026-12-02T18:00:00Z');
+    const DEC_3 = new Date('2026-12-03T21:00:00Z');
+    let mixed: Event;
+    let main: Ticket;
+    let side: Ticket;
+    let gate: number;
+    let vip: number;
+
+    const mixedSummary = () => http().get(`${REPORTS}/summary`).query({ post_id: mixed.id }).set('Authorization', authorA.authorization);
+    const mixedSales = (query: Record<string, unknown>) =>
+      http()
+        .get(`${REPORTS}/sales`)
+        .query({ post_id: mixed.id, ...query })
+        .set('Authorization', authorA.authorization);
+
+    /** An anonymous buyer's checkout with a coupon, completed by the editor: the order body. */
+    async function buyWithCoupon(lines: Array<{ ticket_id: number; quantity: number }>, coupon: string) {
+      const cart = await http().post(CART_PATH).send({ provider: 'tc', tickets: lines, coupon }).expect(200);
+      const placed = await checkout(testApp, { token: cart.headers['x-cart-token'] }, { provider: 'tc', purchaser: PURCHASER });
+      if (placed.status !== 201) throw new Error(`checkout failed: ${placed.status} ${JSON.stringify(placed.body)}`);
+      await transition(placed.body.id as number, 'complete');
+      return placed.body as { id: number; discount: string; attendees: Array<{ id: number; ticket_id: number }> };
+    }
+
+    async function createList(name: string, ticketIds: number[]): Promise<number> {
+      const response = await http()
+        .post('/cal/tickets/v1/checkin-lists')
+        .set('Authorization', authorA.authorization)
+        .send({ post_id: mixed.id, name, ticket_ids: ticketIds, starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-31T00:00:00Z' })
+        .expect(201);
+      return response.body.id as number;
+    }
+
+    async function scan(attendeeId: number, listId: number, status: number, type: 'entry' | 'exit' = 'entry') {
+      const attendee = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendeeId });
+      const response = await http()
+        .post('/cal/tickets/v1/checkin/redeem')
+        .set('Authorization', authorA.authorization)
+        .send({ secret: attendee.checkinSecret, list_ids: [listId], type });
+      if (response.status !== status) throw new Error(`redeem answered ${response.status} ${JSON.stringify(response.body)}`);
+      return response;
+    }
+
+    /** The check-in history and the waitlist counted the slow way. */
+    async function recountLists() {
+      const rows = await testApp.dataSource.query<Array<{ list_id: number | string; attendee_id: number | string; type: string }>>(
+        'SELECT list_id, attendee_id, type FROM checkins WHERE event_id = ? AND successful = 1 ORDER BY id',
+        [mixed.id],
+      );
+      const perList = new Map<number, { entries: number; exits: number; inside: Map<number, boolean> }>();
+      for (const row of rows) {
+        const list = perList.get(Number(row.list_id)) ?? { entries: 0, exits: 0, inside: new Map<number, boolean>() };
+        if (row.type === 'entry') {
+          list.entries += 1;
+          list.inside.set(Number(row.attendee_id), true);
+        } else {
+          list.exits += 1;
+          if (list.inside.has(Number(row.attendee_id))) list.inside.set(Number(row.attendee_id), false);
+        }
+        perList.set(Number(row.list_id), list);
+      }
+      return perList;
+    }
+
+    async function recountWaitlist(ticketId: number) {
+      const [row] = await testApp.dataSource.query<Array<{ units: number | string | null; entries: number | string }>>(
+        "SELECT SUM(quantity) AS units, COUNT(*) AS entries FROM waitlist_entries WHERE ticket_id = ? AND status = 'waiting'",
+        [ticketId],
+      );
+      return { units: Number(row.units ?? 0), entries: Number(row.entries) };
+    }
+
+    beforeAll(async () => {
+      clock.set(DEC_1);
+      mixed = await insertEvent(testApp.dataSource, { authorId: authorA.id });
+      main = await insertTicket(testApp.dataSource, { eventId: mixed.id, name: 'Main', price: '20.00', capacity: 3 });
+      side = await insertTicket(testApp.dataSource, { eventId: mixed.id, name: 'Side', price: '10.00', capacity: 10 });
+      await testApp.dataSource.getRepository(TicketEntity).update(main.id, { waitlist: true });
+      const coupon = await http()
+        .post('/cal/tickets/v1/coupons')
+        .set('Authorization', authorA.authorization)
+        .send({ code: `SAVE25-${mixed.id}`, discount_type: 'percent', amount: 25, post_id: mixed.id })
+        .expect(201);
+      const code = coupon.body.code as string;
+
+      // Dec 1: Main x2 and Side x2 with the coupon, Side x1 and Main x1 without: Main sells out.
+      const mainWithCoupon = await buyWithCoupon([{ ticket_id: main.id, quantity: 2 }], code);
+      expect(mainWithCoupon.discount).toBe('10.00');
+      const sideWithCoupon = await buyWithCoupon([{ ticket_id: side.id, quantity: 2 }], code);
+      const sidePlain = await buy('tc', [{ ticket_id: side.id, quantity: 1 }]);
+      await transition(sidePlain.id, 'complete');
+      const mainPlain = await buy('tc', [{ ticket_id: main.id, quantity: 1 }]);
+      await transition(mainPlain.id, 'complete');
+      // Three join Main's waitlist, one leaves again.
+      await http()
+        .post('/cal/tickets/v1/waitlist')
+        .send({ ticket_id: main.id, name: 'Ada', email: 'ada-wl@example.org', quantity: 2 })
+        .expect(201);
+      await http()
+        .post('/cal/tickets/v1/waitlist')
+        .send({ ticket_id: main.id, name: 'Bob', email: 'bob-wl@example.org', quantity: 1 })
+        .expect(201);
+      const leaving = await http()
+        .post('/cal/tickets/v1/waitlist')
+        .send({ ticket_id: main.id, name: 'Cy', email: 'cy-wl@example.org', quantity: 3 })
+        .expect(201);
+      await http()
+        .delete(`/cal/tickets/v1/waitlist/${leaving.body.cancel_token as string}`)
+        .expect(200);
+
+      // Dec 2: the Side coupon order refunded; Main's buyers enter through the gate, one of them through VIP too.
+      clock.set(DEC_2);
+      await transition(sideWithCoupon.id, 'refund');
+      gate = await createList('Gate', []);
+      vip = await createList('VIP', [main.id]);
+      for (const attendee of mainWithCoupon.attendees) await scan(attendee.id, gate, 201);
+      await scan(mainWithCoupon.attendees[0].id, vip, 201);
+      // Refunded tickets and tickets not on the list are refused, and not counted.
+      await scan(sideWithCoupon.attendees[0].id, gate, 409);
+      await scan(sidePlain.attendees[0].id, vip, 409);
+
+      // Dec 3: the VIP leaves, the Side buyer and the Main buyer enter.
+      clock.set(DEC_3);
+      await scan(mainWithCoupon.attendees[0].id, vip, 201, 'exit');
+      await scan(sidePlain.attendees[0].id, gate, 201);
+      await scan(mainPlain.attendees[0].id, gate, 201);
+    });
+
+    it('reports coupons used and check-ins per list per interval, equal to a recount', async () => {
+      const response = await mixedSales({ from: '2026-12-01', to: '2026-12-03' }).expect(200);
+      const byTicket = new Map<number, { intervals: Array<Record<string, unknown>>; totals: Record<string, unknown> }>(
+        response.body.tickets.map((entry: { ticket_id: number }) => [entry.ticket_id, entry]),
+      );
+      expect(byTicket.get(main.id)!.intervals[0]).toMatchObject({ sold: 3, revenue: '50.00', coupon_units: 2, discount: '10.00' });
+      expect(byTicket.get(side.id)!.intervals.map((interval) => [interval.coupon_units, interval.discount, interval.refunded])).toEqual([
+        [2, '5.00', 0],
+        [0, '0.00', 2],
+        [0, '0.00', 0],
+      ]);
+      expect(response.body.totals).toMatchObject({ sold: 6, coupon_units: 4, discount: '15.00', refunded: 2, refunded_amount: '15.00' });
+      for (const ticket of [main, side]) {
+        const truth = await recount(testApp, ticket.id);
+        expect(byTicket.get(ticket.id)!.totals).toMatchObject({
+          sold: truth.everSold,
+          coupon_units: truth.couponUnits,
+          discount: money(truth.discountCents),
+          refunded: truth.refunded,
+        });
+      }
+
+      const lists = response.body.checkin_lists as Array<{
+        list_id: number;
+        name: string;
+        intervals: Array<{ start: string; entries: number; exits: number }>;
+        totals: { entries: number; exits: number };
+      }>;
+      const gateReport = lists.find((list) => list.list_id === gate)!;
+      const vipReport = lists.find((list) => list.list_id === vip)!;
+      expect(gateReport).toEqual({
+        list_id: gate,
+        name: 'Gate',
+        intervals: [
+          { start: '2026-12-01', end: '2026-12-01', entries: 0, exits: 0 },
+          { start: '2026-12-02', end: '2026-12-02', entries: 2, exits: 0 },
+          { start: '2026-12-03', end: '2026-12-03', entries: 2, exits: 0 },
+        ],
+        totals: { entries: 4, exits: 0 },
+      });
+      expect(vipReport.intervals.map((interval) => [interval.entries, interval.exits])).toEqual([
+        [0, 0],
+        [1, 0],
+        [0, 1],
+      ]);
+      const truth = await recountLists();
+      for (const list of lists) {
+        expect(list.totals).toEqual({ entries: truth.get(list.list_id)?.entries ?? 0, exits: truth.get(list.list_id)?.exits ?? 0 });
+      }
+      const weekly = await mixedSales({ from: '2026-12-01', to: '2026-12-03', interval: 'week' }).expect(200);
+      expect(weekly.body.checkin_lists.find((list: { list_id: number }) => list.list_id === gate).intervals).toEqual([
+        { start: '2026-12-01', end: '2026-12-03', entries: 4, exits: 0 },
+      ]);
+    });
+
+    it('summarises coupons, check-ins per list and the waitlist length, equal to a recount, before and after the fold', async () => {
+      const check = async () => {
+        const response = await mixedSummary().expect(200);
+        const waiting = await recountWaitlist(main.id);
+        expect(waiting).toEqual({ units: 3, entries: 2 });
+        expect(response.body).toMatchObject({
+          coupon_units: 4,
+          discount: '15.00',
+          waitlist: waiting.units,
+          waitlist_entries: waiting.entries,
+        });
+        expect(response.body.tickets.map((ticket: { ticket_id: number; waitlist: number }) => [ticket.ticket_id, ticket.waitlist])).toEqual(
+          [
+            [main.id, 3],
+            [side.id, 0],
+          ],
+        );
+        const truth = await recountLists();
+        const lists = response.body.checkin_lists as Array<{ list_id: number; name: string; checked_in: number; inside: number }>;
+        expect(lists.find((list) => list.list_id === gate)).toEqual({ list_id: gate, name: 'Gate', checked_in: 4, inside: 4 });
+        expect(lists.find((list) => list.list_id === vip)).toEqual({ list_id: vip, name: 'VIP', checked_in: 1, inside: 0 });
+        for (const list of lists) {
+          const counted = truth.get(list.list_id)?.inside ?? new Map<number, boolean>();
+          expect([list.checked_in, list.inside]).toEqual([counted.size, [...counted.values()].filter(Boolean).length]);
+        }
+        return response.body as unknown;
+      };
+      const before = await check();
+      await testApp.app.get(SalesLedger).fold();
+      expect(await check()).toEqual(before);
+    });
   });
 });

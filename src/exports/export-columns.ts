@@ -4,6 +4,7 @@ import type { Order } from '../orders/order.entity';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import type { CellValue, MoneyCell } from './export-cells';
+import { questionColumns } from './question-columns';
 
 /** One column of an export: its key, its header, and how a row fills it. */
 export interface ExportColumn<Row> {
@@ -21,6 +22,11 @@ export interface ExportScope {
   user: AuthenticatedUser;
   /** The events the filters name (`post_id`, `include_post`), empty when they name none. */
   eventIds: number[];
+  /**
+   * The tickets with attendee questions (src/attendee-questions) of the events in scope (of the
+   * events the user manages when the filters name none): one read, when a column group asks.
+   */
+  questionTickets(): Promise<Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>>;
 }
 
 /**
@@ -47,6 +53,17 @@ export interface AttendeeExportRow {
   ticket: Pick<Ticket, 'id' | 'name'> | undefined;
   order: Order | undefined;
   event: EventFacts | undefined;
+  /** The attendee's answers (its `information`), parsed once; null when it has none. */
+  answers: Record<string, unknown> | null;
+  /** Its check-ins through the event's check-in lists (src/checkin positions). */
+  checkins: AttendeeCheckins;
+}
+
+/** An attendee's entries on check-in lists: first and last entry over all lists, and the lists entered. */
+export interface AttendeeCheckins {
+  first: Date | null;
+  last: Date | null;
+  lists: string[];
 }
 
 /** One order with the tickets it holds (of the events the caller manages). */
@@ -64,9 +81,8 @@ function amount(value: string): MoneyCell {
 }
 
 /**
- * The attendee export's columns. A new column is one entry here: a coupon code would be
- * `{ key: 'coupon', header: 'Coupon', value: (row) => row.order?.couponCode ?? null }`, the
- * questions one `{ expand }` entry making a column per question of the events in scope.
+ * The attendee export's columns. A new column is one entry here; the questions are one `{ expand }`
+ * entry making a column per question of the events in scope.
  */
 export const ATTENDEE_COLUMNS: Array<ColumnEntry<AttendeeExportRow>> = [
   { key: 'attendee_id', header: 'Attendee ID', value: (row) => row.attendee.id, width: 12 },
@@ -81,6 +97,8 @@ export const ATTENDEE_COLUMNS: Array<ColumnEntry<AttendeeExportRow>> = [
   { key: 'rsvp_going', header: 'RSVP going', value: (row) => row.attendee.rsvpGoing, width: 10 },
   { key: 'price', header: 'Price paid', value: (row) => amount(row.attendee.pricePaid), width: 12 },
   { key: 'currency', header: 'Currency', value: (row) => row.order?.currency ?? null, width: 10 },
+  { key: 'coupon', header: 'Coupon', value: (row) => row.attendee.couponCode, width: 16 },
+  { key: 'discount', header: 'Discount', value: (row) => amount(row.attendee.discount), width: 12 },
   { key: 'holder_name', header: 'Holder name', value: (row) => row.attendee.holderName, width: 24 },
   { key: 'holder_email', header: 'Holder email', value: (row) => row.attendee.holderEmail, width: 28 },
   { key: 'purchaser_name', header: 'Purchaser name', value: (row) => row.order?.purchaserName ?? null, width: 24 },
@@ -89,9 +107,13 @@ export const ATTENDEE_COLUMNS: Array<ColumnEntry<AttendeeExportRow>> = [
   { key: 'checked_in', header: 'Checked in', value: (row) => row.attendee.checkedIn, width: 10 },
   { key: 'checked_in_at', header: 'Checked in at (UTC)', value: (row) => row.attendee.checkedInAt, width: 22, time: true },
   { key: 'checkin_source', header: 'Check-in source', value: (row) => row.attendee.checkinSource, width: 14 },
+  { key: 'first_checkin', header: 'First check-in (UTC)', value: (row) => row.checkins.first, width: 22, time: true },
+  { key: 'last_checkin', header: 'Last check-in (UTC)', value: (row) => row.checkins.last, width: 22, time: true },
+  { key: 'checkin_lists', header: 'Check-in lists', value: (row) => row.checkins.lists.join('; ') || null, width: 24 },
   { key: 'optout', header: 'Hidden from public list', value: (row) => row.attendee.optout, width: 10 },
   { key: 'registration', header: 'Registration answers (JSON)', value: (row) => row.attendee.meta, width: 30 },
   { key: 'created_at', header: 'Created (UTC)', value: (row) => row.attendee.createdAt, width: 22, time: true },
+  { expand: async (scope) => questionColumns(await scope.questionTickets()) },
 ];
 
 /** The order export's columns; a new one is one entry here, as for attendees. */
@@ -103,6 +125,8 @@ export const ORDER_COLUMNS: Array<ColumnEntry<OrderExportRow>> = [
   { key: 'purchaser_email', header: 'Purchaser email', value: (row) => row.order.purchaserEmail, width: 28 },
   { key: 'total', header: 'Total', value: (row) => amount(row.order.total), width: 12 },
   { key: 'currency', header: 'Currency', value: (row) => row.order.currency, width: 10 },
+  { key: 'coupon', header: 'Coupon', value: (row) => row.order.couponCode, width: 16 },
+  { key: 'discount', header: 'Discount', value: (row) => amount(row.order.discount), width: 12 },
   { key: 'units', header: 'Units', value: (row) => row.items.reduce((sum, item) => sum + item.quantity, 0), width: 8 },
   {
     key: 'tickets',

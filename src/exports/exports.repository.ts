@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, In, LessThanOrEqual, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, In, LessThanOrEqual, MoreThan, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { isRole } from '../auth/roles';
+import { CheckinList } from '../checkin/checkin-list.entity';
+import { CheckinPosition } from '../checkin/checkin-position.entity';
 import { Event } from '../events/event.entity';
 import { Order, OrderItem } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
@@ -131,6 +133,41 @@ export class ExportsRepository {
     return ids.length === 0
       ? Promise.resolve([])
       : this.dataSource.manager.find(Event, { select: { id: true, title: true }, where: { id: In(ids) } });
+  }
+
+  /**
+   * Tickets with attendee questions of `eventIds` (of every event when empty), only of
+   * `eventAuthorId`'s events when given.
+   */
+  questionTickets(eventIds: number[], eventAuthorId: number | null): Promise<Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>> {
+    const query = this.dataSource
+      .createQueryBuilder(Ticket, 'ticket')
+      .select(['ticket.id', 'ticket.attendeeInformationFields'])
+      .where('ticket.attendeeInformationFields IS NOT NULL')
+      .orderBy('ticket.id', 'ASC');
+    if (eventIds.length > 0) query.andWhere('ticket.eventId IN (:...questionEventIds)', { questionEventIds: eventIds });
+    if (eventAuthorId !== null) {
+      query
+        .innerJoin(Event, 'event', 'event.id = ticket.eventId')
+        .andWhere('event.authorId = :questionAuthorId', { questionAuthorId: eventAuthorId });
+    }
+    return query.getMany();
+  }
+
+  /** The check-in list positions with an entry of a page of attendees: one index read per page. */
+  checkinPositions(attendeeIds: number[]): Promise<CheckinPosition[]> {
+    if (attendeeIds.length === 0) return Promise.resolve([]);
+    return this.dataSource.manager.find(CheckinPosition, {
+      select: { attendeeId: true, listId: true, firstEntryAt: true, lastEntryAt: true },
+      where: { attendeeId: In(attendeeIds), entries: MoreThan(0) },
+      order: { attendeeId: 'ASC', listId: 'ASC' },
+    });
+  }
+
+  checkinListNames(ids: number[]): Promise<Array<Pick<CheckinList, 'id' | 'name'>>> {
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.dataSource.manager.find(CheckinList, { select: { id: true, name: true }, where: { id: In(ids) } });
   }
 
   /** The user a job runs for, with their current role; null when they are gone. */

@@ -3,12 +3,14 @@ import { once } from 'node:events';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Response } from 'express';
+import { storedInformation } from '../attendees/attendees.mapper';
 import { AttendeesService } from '../attendees/attendees.service';
 import type { RequestContext } from '../auth/request-context';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { appConfig } from '../config/app.config';
+import type { CheckinPosition } from '../checkin/checkin-position.entity';
 import type { Event } from '../events/event.entity';
 import { filterOrderList } from '../orders/orders.service';
 import type { Ticket } from '../tickets/ticket.entity';
@@ -17,6 +19,7 @@ import { ChunkSink } from './chunk-sink';
 import type { CellValue } from './export-cells';
 import {
   ATTENDEE_COLUMNS,
+  AttendeeCheckins,
   AttendeeExportRow,
   ExportColumn,
   ExportScope,
@@ -198,7 +201,9 @@ export class ExportsService {
   /** Checks the filters (400 naming the field, as the list routes) and prepares the pages; reads no row yet. */
   private async plan(kind: ExportKind, query: ExportQuery, user: AuthenticatedUser): Promise<ExportPlan> {
     const format = query.format ?? 'csv';
-    const scope: ExportScope = { user, eventIds: scopeEvents(query) };
+    const eventIds = scopeEvents(query);
+    const authorId = managesEveryEvent(user) ? null : user.id;
+    const scope: ExportScope = { user, eventIds, questionTickets: () => this.repository.questionTickets(eventIds, authorId) };
     if (kind === 'attendees') {
       const base = await this.attendees.managedAttendeesQuery(query, user);
       const columns = await resolveColumns(ATTENDEE_COLUMNS, scope);
@@ -207,7 +212,6 @@ export class ExportsService {
     const base = this.repository.managedOrders(user);
     filterOrderList(base, 'purchase', query as ExportOrdersQuery);
     const columns = await resolveColumns(ORDER_COLUMNS, scope);
-    const authorId = managesEveryEvent(user) ? null : user.id;
     return { kind, format, columns: columns, pages: this.orderPages(base, columns, authorId) };
   }
 
@@ -218,6 +222,7 @@ export class ExportsService {
     // Tickets and events repeat from page to page: each is read once.
     const tickets = new Map<number, Pick<Ticket, 'id' | 'name'>>();
     const events = new Map<number, Pick<Event, 'id' | 'title'>>();
+    const lists = new Map<number, string>();
     let afterId = 0;
     for (;;) {
       const attendees = await this.repository.nextAttendees(base, afterId, ATTENDEE_PAGE);
@@ -230,12 +235,18 @@ export class ExportsService {
       const orders = new Map(
         (await this.repository.ordersByIds([...new Set(attendees.map((attendee) => attendee.orderId))])).map((order) => [order.id, order]),
       );
+      const positions = await this.repository.checkinPositions(attendees.map((attendee) => attendee.id));
+      const missingLists = [...new Set(positions.map((position) => position.listId))].filter((id) => !lists.has(id));
+      for (const list of await this.repository.checkinListNames(missingLists)) lists.set(list.id, list.name);
+      const checkins = attendeeCheckins(positions, lists);
       yield attendees.map((attendee) => {
         const row: AttendeeExportRow = {
           attendee,
           ticket: tickets.get(attendee.ticketId),
           order: orders.get(attendee.orderId),
           event: events.get(attendee.eventId),
+          answers: storedInformation(attendee.meta),
+          checkins: checkins.get(attendee.id) ?? { first: null, last: null, lists: [] },
         };
         return columns.map((column) => column.value(row));
       });
@@ -269,6 +280,22 @@ export class ExportsService {
       });
     }
   }
+}
+
+/** Per attendee: its first and last entry over the check-in lists, and the names of the lists it entered. */
+export function attendeeCheckins(
+  positions: Array<Pick<CheckinPosition, 'attendeeId' | 'listId' | 'firstEntryAt' | 'lastEntryAt'>>,
+  listNames: ReadonlyMap<number, string>,
+): Map<number, AttendeeCheckins> {
+  const result = new Map<number, AttendeeCheckins>();
+  for (const position of positions) {
+    const entry = result.get(position.attendeeId) ?? { first: null, last: null, lists: [] };
+    if (position.firstEntryAt && (!entry.first || position.firstEntryAt < entry.first)) entry.first = position.firstEntryAt;
+    if (position.lastEntryAt && (!entry.last || position.lastEntryAt > entry.last)) entry.last = position.lastEntryAt;
+    entry.lists.push(listNames.get(position.listId) ?? `#${position.listId}`);
+    result.set(position.attendeeId, entry);
+  }
+  return result;
 }
 
 /** The events an attendee export's filters name, for columns that depend on them. */

@@ -1,4 +1,4 @@
-import { eventCapacity, toSalesFigures } from './report-figures';
+import { eventCapacity, listScanReports, toSalesFigures } from './report-figures';
 
 describe('report figures', () => {
   it('derives net figures and exact decimal amounts from counts', () => {
@@ -11,6 +11,8 @@ describe('report figures', () => {
         cancelled_units: 1,
         cancelled_cents: 2510,
         checked_in: 2,
+        coupon_units: 2,
+        discount_cents: 1000,
       }),
     ).toEqual({
       sold: 5,
@@ -22,6 +24,8 @@ describe('report figures', () => {
       net_sold: 3,
       net_revenue: '75.30',
       checked_in: 2,
+      coupon_units: 2,
+      discount: '10.00',
     });
   });
 
@@ -61,5 +65,52 @@ describe('report figures', () => {
       capacity: null,
       available: null,
     });
+  });
+
+  it('sums scans per list and interval, zeros included, leaving out other lists and days', () => {
+    const buckets = [
+      { start: '2026-12-01', end: '2026-12-01' },
+      { start: '2026-12-02', end: '2026-12-03' },
+    ];
+    const bucketOfDay = new Map([
+      ['2026-12-01', 0],
+      ['2026-12-02', 1],
+      ['2026-12-03', 1],
+    ]);
+    const reports = listScanReports(
+      [
+        { id: 1, name: 'Gate' },
+        { id: 2, name: 'VIP' },
+      ],
+      [
+        { listId: 1, day: '2026-12-01', type: 'entry', scans: 2 },
+        { listId: 1, day: '2026-12-02', type: 'entry', scans: 1 },
+        { listId: 1, day: '2026-12-03', type: 'exit', scans: 1 },
+        { listId: 1, day: '2026-12-09', type: 'entry', scans: 5 },
+        { listId: 3, day: '2026-12-01', type: 'entry', scans: 5 },
+      ],
+      buckets,
+      bucketOfDay,
+    );
+    expect(reports).toEqual([
+      {
+        list_id: 1,
+        name: 'Gate',
+        intervals: [
+          { start: '2026-12-01', end: '2026-12-01', entries: 2, exits: 0 },
+          { start: '2026-12-02', end: '2026-12-03', entries: 1, exits: 1 },
+        ],
+        totals: { entries: 3, exits: 1 },
+      },
+      {
+        list_id: 2,
+        name: 'VIP',
+        intervals: [
+          { start: '2026-12-01', end: '2026-12-01', entries: 0, exits: 0 },
+          { start: '2026-12-02', end: '2026-12-03', entries: 0, exits: 0 },
+        ],
+        totals: { entries: 0, exits: 0 },
+      },
+    ]);
   });
 });

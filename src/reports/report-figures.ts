@@ -1,5 +1,5 @@
 import { centsToMoney } from '../common/money';
-import type { SalesFigures } from './dto/report.response';
+import type { ListCheckinReport, ListScans, SalesFigures } from './dto/report.response';
 import { SALES_MEASURES, SalesCounts } from './sales-ledger.entity';
 
 /** Adds `counts` into `into`, in place. */
@@ -20,6 +20,8 @@ export function toSalesFigures(counts: SalesCounts): SalesFigures {
     net_sold: counts.sold_units - counts.refunded_units - counts.cancelled_units,
     net_revenue: centsToMoney(counts.sold_cents - counts.refunded_cents - counts.cancelled_cents),
     checked_in: counts.checked_in,
+    coupon_units: counts.coupon_units,
+    discount: centsToMoney(counts.discount_cents),
   };
 }
 
@@ -60,4 +62,37 @@ export function eventCapacity(
     available += uncapped ? poolLeft : Math.min(poolLeft, capsLeft);
   }
   return { capacity, available };
+}
+
+/**
+ * Scans per check-in list and interval: every list of the event, every interval (zeros included),
+ * successful entries and exits summed from rows per list, UTC day and type; rows of other lists or
+ * days outside the intervals are left out.
+ */
+export function listScanReports(
+  lists: Array<{ id: number; name: string }>,
+  scans: Array<{ listId: number; day: string; type: string; scans: number }>,
+  buckets: Array<{ start: string; end: string }>,
+  bucketOfDay: ReadonlyMap<string, number>,
+): ListCheckinReport[] {
+  const perList = new Map<number, ListScans[]>(lists.map((list) => [list.id, buckets.map(() => ({ entries: 0, exits: 0 }))]));
+  for (const row of scans) {
+    const index = bucketOfDay.get(row.day);
+    const counts = index === undefined ? undefined : perList.get(row.listId)?.[index];
+    if (!counts) continue;
+    if (row.type === 'entry') counts.entries += row.scans;
+    else if (row.type === 'exit') counts.exits += row.scans;
+  }
+  return lists.map((list) => {
+    const counts = perList.get(list.id) as ListScans[];
+    return {
+      list_id: list.id,
+      name: list.name,
+      intervals: counts.map((bucketCounts, index) => ({ start: buckets[index].start, end: buckets[index].end, ...bucketCounts })),
+      totals: {
+        entries: counts.reduce((sum, bucketCounts) => sum + bucketCounts.entries, 0),
+        exits: counts.reduce((sum, bucketCounts) => sum + bucketCounts.exits, 0),
+      },
+    };
+  });
 }

@@ -5,13 +5,12 @@ import { ReportsRepository } from './reports.repository';
 import { ReportsService } from './reports.service';
 import { SalesDaily, SalesLedgerEntry } from './sales-ledger.entity';
 import { SalesLedger } from './sales-ledger';
-import { WaitlistLength } from './waitlist-length';
 
 /** Sales reports (`{prefix}/tickets/v1/reports`) and the fold of the sales ledger they read. */
 @Module({
   imports: [TypeOrmModule.forFeature([SalesLedgerEntry, SalesDaily])],
   controllers: [ReportsController],
-  providers: [ReportsService, ReportsRepository, SalesLedger, WaitlistLength],
+  providers: [ReportsService, ReportsRepository, SalesLedger],
   exports: [SalesLedger],
 })
 export class ReportsModule {}

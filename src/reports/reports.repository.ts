@@ -2,9 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { inSlices } from '../common/database/bulk-insert';
+import { CheckinList } from '../checkin/checkin-list.entity';
+import { CheckinPosition } from '../checkin/checkin-position.entity';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { TicketPool } from '../tickets/ticket-pool.entity';
+import { WaitlistEntry } from '../waitlist/waitlist-entry.entity';
 import { SALES_MEASURES, SalesCounts, SalesDaily, SalesLedgerEntry } from './sales-ledger.entity';
 
 /** Sales counts of one ticket on one UTC day. */
@@ -82,6 +85,71 @@ export class ReportsRepository {
     return new Map(tickets.map((ticket) => [ticket.id, ticket.name]));
   }
 
+  // ---------------------------------------------------------------- check-in lists, waitlist
+
+  /** The event's check-in lists (src/checkin), by id: one index range over (event_id, id). */
+  checkinLists(eventId: number): Promise<Array<Pick<CheckinList, 'id' | 'name'>>> {
+    return this.dataSource.manager.find(CheckinList, { select: { id: true, name: true }, where: { eventId }, order: { id: 'ASC' } });
+  }
+
+  /**
+   * Per list: attendees who entered at least once and those inside now, from the lists' positions
+   * (one row per attendee who scanned on a list; index range over (list_id, attendee_id)).
+   */
+  async listPositions(listIds: number[]): Promise<Map<number, { checkedIn: number; inside: number }>> {
+    if (listIds.length === 0) return new Map();
+    const rows = await this.dataSource
+      .createQueryBuilder(CheckinPosition, 'position')
+      .select('position.listId', 'listId')
+      .addSelect('COUNT(*)', 'checkedIn')
+      .addSelect('SUM(CASE WHEN position.inside THEN 1 ELSE 0 END)', 'inside')
+      .where('position.listId IN (:...listIds)', { listIds })
+      .andWhere('position.entries > 0')
+      .groupBy('position.listId')
+      .getRawMany<{ listId: number | string; checkedIn: number | string; inside: number | string | null }>();
+    return new Map(rows.map((row) => [Number(row.listId), { checkedIn: Number(row.checkedIn), inside: Number(row.inside ?? 0) }]));
+  }
+
+  /**
+   * Successful scans of the event's lists per list, UTC day and type within [from, to], from the
+   * check-in history (index range over (event_id, id), the event's scans only).
+   */
+  async scansByListAndDay(
+    eventId: number,
+    from: string,
+    to: string,
+  ): Promise<Array<{ listId: number; day: string; type: string; scans: number }>> {
+    const mysql = this.dataSource.options.type === 'mysql';
+    const day = mysql ? "DATE_FORMAT(scanned_at, '%Y-%m-%d')" : 'substr(scanned_at, 1, 10)';
+    const end = new Date(`${to}T00:00:00Z`);
+    end.setUTCDate(end.getUTCDate() + 1);
+    const rows = await this.dataSource.query<Array<{ list_id: number | string; day: string; type: string; scans: number | string }>>(
+      `SELECT list_id, ${day} AS day, type, COUNT(*) AS scans FROM checkins ` +
+        'WHERE event_id = ? AND successful = 1 AND scanned_at >= ? AND scanned_at < ? GROUP BY list_id, ' +
+        `${day}, type`,
+      [eventId, `${from} 00:00:00`, `${end.toISOString().slice(0, 10)} 00:00:00`],
+    );
+    return rows.map((row) => ({ listId: Number(row.list_id), day: String(row.day), type: row.type, scans: Number(row.scans) }));
+  }
+
+  /**
+   * Units and entries waiting on the tickets' waitlists (src/waitlist): an index range over
+   * (ticket_id, status) per ticket.
+   */
+  async waitingPerTicket(ticketIds: number[]): Promise<Map<number, { units: number; entries: number }>> {
+    if (ticketIds.length === 0) return new Map();
+    const rows = await this.dataSource
+      .createQueryBuilder(WaitlistEntry, 'entry')
+      .select('entry.ticketId', 'ticketId')
+      .addSelect('COALESCE(SUM(entry.quantity), 0)', 'units')
+      .addSelect('COUNT(*)', 'entries')
+      .where('entry.ticketId IN (:...ticketIds)', { ticketIds })
+      .andWhere('entry.status = :waiting', { waiting: 'waiting' })
+      .groupBy('entry.ticketId')
+      .getRawMany<{ ticketId: number | string; units: number | string; entries: number | string }>();
+    return new Map(rows.map((row) => [Number(row.ticketId), { units: Number(row.units), entries: Number(row.entries) }]));
+  }
+
   // ---------------------------------------------------------------- fold
 
   /**
@@ -120,6 +188,8 @@ export class ReportsRepository {
         row.cancelledUnits,
         row.cancelledCents,
         row.checkedIn,
+        row.couponUnits,
+        row.discountCents,
       ]);
       await manager.query(`INSERT INTO sales_daily (${columns.join(', ')}) VALUES ${values} ${conflict}`, parameters);
     }

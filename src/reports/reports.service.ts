@@ -8,12 +8,18 @@ import { availableUnits, effectiveCapacity } from '../tickets/capacity';
 import { CapacityService } from '../tickets/capacity.service';
 import { canManageEvent } from '../tickets/ticket-visibility';
 import type { SalesReportQuery, SummaryReportQuery } from './dto/report.query';
-import type { SalesInterval, SalesReportResponse, SummaryReportResponse, TicketSales, TicketSummary } from './dto/report.response';
-import { addCounts, eventCapacity, toSalesFigures } from './report-figures';
+import type {
+  ListCheckinReport,
+  SalesInterval,
+  SalesReportResponse,
+  SummaryReportResponse,
+  TicketSales,
+  TicketSummary,
+} from './dto/report.response';
+import { addCounts, eventCapacity, listScanReports, toSalesFigures } from './report-figures';
 import { intervalsOf, resolveRange } from './report-intervals';
 import { emptyCounts, ReportsRepository } from './reports.repository';
 import type { SalesCounts } from './sales-ledger.entity';
-import { WaitlistLength } from './waitlist-length';
 
 /**
  * Sales reports of one event, for its managers. Every figure comes from maintained counts: sold
@@ -27,7 +33,6 @@ export class ReportsService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: ReportsRepository,
-    private readonly waitlist: WaitlistLength,
   ) {}
 
   async sales(query: SalesReportQuery, user: AuthenticatedUser): Promise<SalesReportResponse> {
@@ -99,16 +104,34 @@ export class ReportsService {
       tickets: ticketSales,
       intervals: all.map((counts, index) => this.interval(buckets[index], counts)),
       totals: toSalesFigures(total),
+      checkin_lists: await this.listScans(query.post_id, range, buckets, bucketOfDay),
     };
+  }
+
+  /** Successful entry and exit scans per check-in list of the event and interval. */
+  private async listScans(
+    eventId: number,
+    range: { from: string; to: string },
+    buckets: Array<{ start: string; end: string }>,
+    bucketOfDay: Map<string, number>,
+  ): Promise<ListCheckinReport[]> {
+    const lists = await this.repository.checkinLists(eventId);
+    if (lists.length === 0) return [];
+    const scans = await this.repository.scansByListAndDay(eventId, range.from, range.to);
+    return listScanReports(lists, scans, buckets, bucketOfDay);
   }
 
   async summary(query: SummaryReportQuery, user: AuthenticatedUser): Promise<SummaryReportResponse> {
     await this.assertManages(query.post_id, user);
-    const [tickets, pool, sales, waitlist] = await Promise.all([
+    const [tickets, pool, sales, lists] = await Promise.all([
       this.repository.ticketsOf(query.post_id),
       this.repository.poolOf(query.post_id),
       this.repository.salesByTicket(query.post_id),
-      this.waitlist.waitingUnits(query.post_id),
+      this.repository.checkinLists(query.post_id),
+    ]);
+    const [waiting, positions] = await Promise.all([
+      this.repository.waitingPerTicket(tickets.map((ticket) => ticket.id)),
+      this.repository.listPositions(lists.map((list) => list.id)),
     ]);
     const total = emptyCounts();
     for (const counts of sales.values()) addCounts(total, counts);
@@ -142,6 +165,7 @@ export class ReportsService {
         available,
         revenue: figures.net_revenue,
         checked_in: counts.checked_in,
+        waitlist: waiting.get(ticket.id)?.units ?? 0,
       };
     });
     const figures = toSalesFigures(total);
@@ -155,7 +179,16 @@ export class ReportsService {
       revenue: figures.net_revenue,
       refunded_amount: figures.refunded_amount,
       checked_in: total.checked_in,
-      waitlist,
+      coupon_units: figures.coupon_units,
+      discount: figures.discount,
+      waitlist: [...waiting.values()].reduce((sum, entry) => sum + entry.units, 0),
+      waitlist_entries: [...waiting.values()].reduce((sum, entry) => sum + entry.entries, 0),
+      checkin_lists: lists.map((list) => ({
+        list_id: list.id,
+        name: list.name,
+        checked_in: positions.get(list.id)?.checkedIn ?? 0,
+        inside: positions.get(list.id)?.inside ?? 0,
+      })),
       tickets: ticketSummaries,
     };
   }

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
-/** Counts every sales row carries: units and amounts (minor units) sold, refunded, cancelled, and check-ins. */
+/**
+ * Counts every sales row carries: units and amounts (minor units) sold, refunded, cancelled, check-ins,
+ * and of the units sold those bought with a coupon and what the coupons took off them.
+ */
 export const SALES_MEASURES = [
   'sold_units',
   'sold_cents',
@@ -9,6 +12,8 @@ export const SALES_MEASURES = [
   'cancelled_units',
   'cancelled_cents',
   'checked_in',
+  'coupon_units',
+  'discount_cents',
 ] as const;
 export type SalesMeasure = (typeof SALES_MEASURES)[number];
 export type SalesCounts = Record<SalesMeasure, number>;
@@ -56,6 +61,14 @@ export class SalesLedgerEntry {
 
   @Column({ name: 'checked_in', type: 'int', default: 0 })
   checkedIn: number;
+
+  /** Units sold with a coupon (migration CouponSales). */
+  @Column({ name: 'coupon_units', type: 'int', default: 0 })
+  couponUnits: number;
+
+  /** What coupons took off the units sold, minor units. */
+  @Column({ name: 'discount_cents', type: 'bigint', default: 0, transformer: bigintNumber })
+  discountCents: number;
 }
 
 /** The folded sales of one ticket on one UTC day. */
@@ -91,4 +104,12 @@ export class SalesDaily {
 
   @Column({ name: 'checked_in', type: 'int', default: 0 })
   checkedIn: number;
+
+  /** Units sold with a coupon (migration CouponSales). */
+  @Column({ name: 'coupon_units', type: 'int', default: 0 })
+  couponUnits: number;
+
+  /** What coupons took off the units sold, minor units. */
+  @Column({ name: 'discount_cents', type: 'bigint', default: 0, transformer: bigintNumber })
+  discountCents: number;
 }

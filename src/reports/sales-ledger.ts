@@ -65,6 +65,8 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
               cancelledUnits: 0,
               cancelledCents: 0,
               checkedIn: 0,
+              couponUnits: 0,
+              discountCents: 0,
             });
           day.soldUnits += entry.soldUnits;
           day.soldCents += entry.soldCents;
@@ -73,6 +75,8 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
           day.cancelledUnits += entry.cancelledUnits;
           day.cancelledCents += entry.cancelledCents;
           day.checkedIn += entry.checkedIn;
+          day.couponUnits += entry.couponUnits;
+          day.discountCents += entry.discountCents;
           days.set(key, day);
         }
         await this.repository.deleteLedgerRows(

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { createPortableTable, createTrigger, idColumn, isMysql, Trigger } from '../migration-helpers';
 
 /** The UTC day (`YYYY-MM-DD`) of a DATETIME stored in UTC. */
-function day(mysql: boolean, expression: string): string {
+export function day(mysql: boolean, expression: string): string {
   return mysql ? `DATE_FORMAT(${expression}, '%Y-%m-%d')` : `substr(${expression}, 1, 10)`;
 }
 
@@ -10,7 +10,7 @@ const SOLD_AT_CHECKOUT = "NEW.order_status IN ('completed', 'yes')";
 const SALE_TRANSITION =
   "OLD.status <> NEW.status AND ((OLD.status = 'pending' AND NEW.status = 'completed') OR (OLD.status = 'completed' AND NEW.status IN ('refunded', 'cancelled')))";
 
-function triggers(mysql: boolean): Trigger[] {
+export function triggers(mysql: boolean): Trigger[] {
   const measure = (status: string) => `CASE WHEN NEW.status = '${status}' THEN COUNT(*) ELSE 0 END`;
   const amount = (status: string) => `CASE WHEN NEW.status = '${status}' THEN ROUND(SUM(a.price_paid) * 100) ELSE 0 END`;
   return [

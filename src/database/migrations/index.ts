@@ -23,6 +23,7 @@ import { Waitlist1765030000000 } from './1765030000000-Waitlist';
 import { CreateExportJobs1765040000000 } from './1765040000000-CreateExportJobs';
 import { SalesLedger1765040000001 } from './1765040000001-SalesLedger';
 import { StoredEventDocuments1765050000000 } from './1765050000000-StoredEventDocuments';
+import { CouponSales1765060000000 } from './1765060000000-CouponSales';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CreateExportJobs1765040000000,
   SalesLedger1765040000001,
   StoredEventDocuments1765050000000,
+  CouponSales1765060000000,
 ];

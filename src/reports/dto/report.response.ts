@@ -29,6 +29,60 @@ export class SalesFigures {
 
   @ApiProperty({ description: 'Check-ins made (less those undone)' })
   checked_in: number;
+
+  @ApiProperty({ description: 'Units sold with a coupon (counted when sold, like `sold`)' })
+  coupon_units: number;
+
+  @ApiProperty({ description: 'What coupons took off the units sold, exact decimal', example: '10.00' })
+  discount: string;
+}
+
+@ApiSchema({ name: 'ListScans' })
+export class ListScans {
+  @ApiProperty({ description: 'Successful entry scans (forced offline ones included)' })
+  entries: number;
+
+  @ApiProperty({ description: 'Successful exit scans' })
+  exits: number;
+}
+
+@ApiSchema({ name: 'ListScanInterval' })
+export class ListScanInterval extends ListScans {
+  @ApiProperty({ description: 'First UTC day of the interval', example: '2026-11-23' })
+  start: string;
+
+  @ApiProperty({ description: 'Last UTC day of the interval (included)', example: '2026-11-29' })
+  end: string;
+}
+
+@ApiSchema({ name: 'ListCheckinReport' })
+export class ListCheckinReport {
+  @ApiProperty()
+  list_id: number;
+
+  @ApiProperty({ description: 'The check-in list name' })
+  name: string;
+
+  @ApiProperty({ type: [ListScanInterval], description: 'Every interval of the range, in order, zeros included' })
+  intervals: ListScanInterval[];
+
+  @ApiProperty({ type: ListScans, description: 'The list over the whole range' })
+  totals: ListScans;
+}
+
+@ApiSchema({ name: 'ListCheckinSummary' })
+export class ListCheckinSummary {
+  @ApiProperty()
+  list_id: number;
+
+  @ApiProperty({ description: 'The check-in list name' })
+  name: string;
+
+  @ApiProperty({ description: 'Attendees who entered through this list at least once' })
+  checked_in: number;
+
+  @ApiProperty({ description: 'Attendees inside now (entered, not exited since)' })
+  inside: number;
 }
 
 @ApiSchema({ name: 'SalesInterval' })
@@ -83,6 +137,9 @@ export class SalesReportResponse {
 
   @ApiProperty({ type: SalesFigures, description: 'All tickets over the whole range' })
   totals: SalesFigures;
+
+  @ApiProperty({ type: [ListCheckinReport], description: 'Scans per check-in list of the event (src/checkin), per interval; by list id' })
+  checkin_lists: ListCheckinReport[];
 }
 
 @ApiSchema({ name: 'TicketSummary' })
@@ -113,6 +170,9 @@ export class TicketSummary {
 
   @ApiProperty()
   checked_in: number;
+
+  @ApiProperty({ description: "Units waiting on the ticket's waitlist (entries in status waiting)" })
+  waitlist: number;
 }
 
 @ApiSchema({ name: 'EventSalesSummary' })
@@ -148,12 +208,22 @@ export class SummaryReportResponse {
   @ApiProperty()
   checked_in: number;
 
+  @ApiProperty({ description: 'Units sold with a coupon' })
+  coupon_units: number;
+
+  @ApiProperty({ description: 'What coupons took off the units sold', example: '10.00' })
+  discount: string;
+
   @ApiProperty({
-    type: Number,
-    nullable: true,
-    description: 'Units waiting on the waitlist; null while this service has no waitlist',
+    description: "Units waiting on the waitlists of the event's tickets (entries in status waiting; offered units are in pending)",
   })
-  waitlist: number | null;
+  waitlist: number;
+
+  @ApiProperty({ description: 'Entries waiting on those waitlists' })
+  waitlist_entries: number;
+
+  @ApiProperty({ type: [ListCheckinSummary], description: 'Check-ins per check-in list of the event, now; by list id' })
+  checkin_lists: ListCheckinSummary[];
 
   @ApiProperty({ type: [TicketSummary] })
   tickets: TicketSummary[];
