@@ -114,12 +114,13 @@ export class EventDocuments {
    * in between is left out.
    */
   async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventItemsText> {
-    const identity = this.cacheIdentity(context);
+    const fromReplica = this.dataSource.defaultReplicationModeForReads() !== 'master';
+    const identity = this.cacheIdentity(context, fromReplica);
     const documents = listed.map((entry) => this.documents?.get(documentKey(entry, identity)));
     const missing = listed.filter((_entry, index) => !documents[index]);
     this.metrics.eventDocuments('hit', listed.length - missing.length);
     this.metrics.eventDocuments('miss', missing.length);
-    const { built, fresh } = await this.build(missing, context, identity, loadEvents);
+    const { built, fresh } = await this.build(missing, context, identity, loadEvents, !fromReplica);
     const resolved = listed.flatMap((entry, index) => {
       // An event deleted between the page's query and the read of its row is left out of the page.
       const document = documents[index] ?? built.get(entry.id);
@@ -149,7 +150,7 @@ export class EventDocuments {
       if (document.terms.length) counts = await this.termCounts([document]);
     } else {
       this.metrics.eventDocuments('miss');
-      const { built, fresh } = await this.build([listed], context, identity, () => Promise.resolve([]));
+      const { built, fresh } = await this.build([listed], context, identity, () => Promise.resolve([]), true);
       document = built.get(event.id)!;
       if (!fresh.has(event.id) && document.terms.length) counts = await this.termCounts([document]);
     }
@@ -174,7 +175,7 @@ export class EventDocuments {
     if (events.length === 0) return { lastId: null, read: 0, built: 0 };
     const context = this.stored.backfillContext();
     const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
-    const { fresh } = await this.build(listed, context, this.cacheIdentity(context), () => Promise.resolve([]));
+    const { fresh } = await this.build(listed, context, this.cacheIdentity(context), () => Promise.resolve([]), true);
     return { lastId: events[events.length - 1].id, read: events.length, built: fresh.size };
   }
 
@@ -183,8 +184,12 @@ export class EventDocuments {
    * request; without the store (EVENT_DOCUMENT_STORE=false) they are built in the request's own
    * context, and cached apart for each origin.
    */
-  private cacheIdentity(context: RequestContext): string {
-    return this.stored.enabled ? '' : `${context.namespaceUrl('events')}|${context.origin}|${context.apiPrefix}|${context.siteTimezone}`;
+  private cacheIdentity(context: RequestContext, fromReplica = false): string {
+    const origin = this.stored.enabled
+      ? ''
+      : `${context.namespaceUrl('events')}|${context.origin}|${context.apiPrefix}|${context.siteTimezone}`;
+    // What a replica showed is kept apart from what the primary shows (a replica may be behind).
+    return fromReplica ? `${origin}|replica` : origin;
   }
 
   /** A document's text as this request shows it: its origin, and the terms' counts read now where given. */
@@ -216,11 +221,13 @@ export class EventDocuments {
     context: RequestContext,
     identity: string,
     loadEvents: (ids: number[]) => Promise<Event[]>,
+    /** Whether the rows were read from the primary: the stored documents are read there too. */
+    fromPrimary: boolean,
   ): Promise<{ built: Map<number, EventDocument>; fresh: Set<number> }> {
     const built = new Map<number, EventDocument>();
     const fresh = new Set<number>();
     if (missing.length === 0) return { built, fresh };
-    const stored = this.stored.enabled ? await this.stored.read(missing) : new Map<number, string>();
+    const stored = this.stored.enabled ? await this.stored.read(missing, fromPrimary) : new Map<number, string>();
     const toBuild: ListedEvent[] = [];
     for (const entry of missing) {
       const body = stored.get(entry.id);
@@ -253,7 +260,8 @@ export class EventDocuments {
       // The version read with the page: a row read afterwards may be newer, and its document is kept under its own version.
       this.documents?.set(documentKey({ id: entry.id, documentVersion: event.documentVersion }, identity), document);
     }
-    await this.stored.write(toStore);
+    // Only documents built from the primary's rows are stored: what a replica shows is never written back as the truth.
+    if (fromPrimary) await this.stored.write(toStore);
     return { built, fresh };
   }
 

@@ -118,12 +118,15 @@ export class StoredEventDocuments {
     return withOrigin.split(this.placeholderHost).join(jsonStringContent(context.siteId));
   }
 
-  /** The stored bodies of these events that are current: of the version given and of this identity. */
-  async read(entries: Array<{ id: number; documentVersion: number }>): Promise<Map<number, string>> {
+  /**
+   * The stored bodies of these events that are current: of the version given and of this identity.
+   * `fromPrimary`: read where the event's row was read (a single GET reads the primary, lists a replica).
+   */
+  async read(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean): Promise<Map<number, string>> {
     const bodies = new Map<number, string>();
     if (entries.length === 0) return bodies;
     const wanted = new Map(entries.map((entry) => [entry.id, Number(entry.documentVersion)]));
-    const runner = this.dataSource.createQueryRunner(this.dataSource.defaultReplicationModeForReads());
+    const runner = this.dataSource.createQueryRunner(fromPrimary ? 'master' : this.dataSource.defaultReplicationModeForReads());
     try {
       const rows = (await runner.query(
         `SELECT event_id AS id, document_version AS version, identity, body FROM event_documents WHERE event_id IN (${entries.map(() => '?').join(', ')})`,

@@ -519,6 +519,10 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
       sold: 1,
       pending: 0,
     },
+    waitlist: {
+      enabled: false,
+      auto_offer: true,
+    },
   },
   Attendee: {
     id: 3,
