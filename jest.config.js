@@ -17,10 +17,23 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/security/fuzz.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/setup-env.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/cleanup-env.ts'],
       transform,
       slowTestThreshold: 30,
+    },
+    {
+      // Property-based fuzzing of every route: long by nature, so `npm test` leaves it out and CI
+      // runs it as `npm run test:fuzz` (FUZZ_RUNS cases per route).
+      displayName: 'fuzz',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/security/fuzz.e2e-spec.ts'],
+      setupFiles: ['<rootDir>/test/setup-env.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/cleanup-env.ts'],
+      transform,
+      slowTestThreshold: 120,
     },
   ],
   testTimeout: 30000,
