@@ -20,6 +20,7 @@ import { canManageEvent } from '../tickets/ticket-visibility';
 import { checkAnswers } from './attendee-answers';
 import { storedAttendeeFields } from './attendee-fields';
 import { AnswerPlace, attendeeEditClosed, attendeeEditForbidden, invalidAnswers } from './attendee-question-errors';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Who asks to edit answers: the signed-in user and the cart token of the request. */
 export interface AnswerEditor {
@@ -124,7 +125,7 @@ export class AttendeeQuestionsService {
 
   private async lockAttendee(manager: EntityManager, id: number): Promise<Attendee> {
     const query = manager.createQueryBuilder(Attendee, 'attendee').where('attendee.id = :id', { id });
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(query);
     const attendee = await query.getOne();
     if (!attendee) throw attendeeNotFound();
     return attendee;

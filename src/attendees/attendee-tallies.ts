@@ -6,6 +6,7 @@ import { inSlices } from '../common/database/bulk-insert';
 import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { AttendeeTally } from './attendee-tally.entity';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Rows folded per pass; a backlog takes several passes. */
 const FOLD_BATCH = 5000;
@@ -52,17 +53,13 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
 
   /** Folds up to FOLD_BATCH committed rows into one; answers how many rows it removed. */
   async fold(): Promise<number> {
-    const mysql = this.dataSource.options.type === 'mysql';
     return runInTransaction(
       this.dataSource,
       async (manager) => {
-        let rows = manager
-          .createQueryBuilder(AttendeeTally, 'tally')
-          .select(['tally.id', 'tally.delta'])
-          .orderBy('tally.id')
-          .limit(FOLD_BATCH);
         // Read committed: no gap locks, so checkouts inserting their rows meanwhile never wait.
-        if (mysql) rows = rows.setLock('pessimistic_write').setOnLocked('skip_locked');
+        const rows = SqlDialect.of(manager).forUpdateSkipLocked(
+          manager.createQueryBuilder(AttendeeTally, 'tally').select(['tally.id', 'tally.delta']).orderBy('tally.id').limit(FOLD_BATCH),
+        );
         const folded = await rows.getMany();
         if (folded.length < 2) return 0;
         for (const slice of inSlices(folded.map((row) => row.id))) await manager.delete(AttendeeTally, { id: In(slice) });

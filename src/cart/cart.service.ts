@@ -30,6 +30,7 @@ import type { CartResponse } from './dto/cart.response';
 import { normalizeProvider } from './cart-providers';
 import { GetCartQuery } from './dto/get-cart.query';
 import { CartTicketLineDto, CartTicketMetaDto, UpdateCartDto } from './dto/update-cart.dto';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** A TEXT column holds 65,535 bytes; registration answers of one ticket must fit. */
 const MAX_META_BYTES = 65_535;
@@ -274,7 +275,7 @@ export class CartService {
       .andWhere('item.provider = :provider', { provider })
       .addSelect('cart.couponId', 'cart_coupon_id')
       .orderBy('item.ticketId', 'ASC');
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(query);
     const { entities, raw } = await query.getRawAndEntities<{ cart_coupon_id: number | string | null }>();
     const couponId = raw[0]?.cart_coupon_id;
     return { items: entities, couponId: couponId === null || couponId === undefined ? null : Number(couponId) };
@@ -428,7 +429,7 @@ export class CartService {
   }
 
   private findCart(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
-    const lock = latest && manager.connection.options.type === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {};
+    const lock = latest ? SqlDialect.of(manager).findForUpdate() : {};
     if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId }, ...lock });
     if (!buyer.token) return Promise.resolve(null);
     return manager.findOne(Cart, { where: { token: buyer.token }, ...lock });

@@ -14,6 +14,7 @@ import { Device } from './device.entity';
 import { parseIdList } from './id-list';
 import { ListCounts, NO_COUNTS } from './checkin.mapper';
 import { RevokedSecret } from './revoked-secret.entity';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** The event facts the door needs: who manages it, and its days. */
 export type DoorEvent = Pick<Event, 'id' | 'authorId' | 'title' | 'startLocal' | 'endLocal' | 'timezone'>;
@@ -453,12 +454,10 @@ export class CheckinRepository {
   }
 
   /**
-   * Attendees of the event changed after (time, id), in that order. SQLite keeps dates as text, some
-   * without milliseconds (column defaults), so there they are compared in one format.
+   * Attendees of the event changed after (time, id), in that order.
    */
   changedAttendees(manager: EntityManager, eventId: number, after: { time: Date; id: number }, limit: number): Promise<Attendee[]> {
-    const sqlite = manager.connection.options.type !== 'mysql';
-    const updated = sqlite ? "strftime('%Y-%m-%d %H:%M:%f', attendee.updated_at)" : 'attendee.updatedAt';
+    const updated = SqlDialect.of(manager).comparableDateTime('attendee.updated_at');
     return manager
       .createQueryBuilder(Attendee, 'attendee')
       .where('attendee.eventId = :eventId', { eventId })

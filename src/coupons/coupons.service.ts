@@ -30,6 +30,7 @@ import { toCouponResponse } from './coupons.mapper';
 import { CreateCouponDto } from './dto/create-coupon.dto';
 import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Largest flat amount: what DECIMAL(12,2) holds. */
 const MAX_FLAT_CENTS = 999_999_999_999;
@@ -272,7 +273,7 @@ export class CouponsService {
 
   private async findManaged(manager: EntityManager, id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
     const query = manager.createQueryBuilder(Coupon, 'coupon').where('coupon.id = :id', { id });
-    if (lock && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    if (lock) SqlDialect.of(manager).forUpdate(query);
     const coupon = await query.getOne();
     if (!coupon) throw couponNotFound(id);
     if (managesEveryEvent(user) || coupon.authorId === user.id) return coupon;

@@ -6,6 +6,7 @@ import type { PostStatus } from '../posts/post-status';
 import type { ListedEvent } from './event-documents';
 import { EventListing, EventListingDimension } from './event-listing.entity';
 import { Event } from './event.entity';
+import { SqlDialect } from '../database/sql-dialect';
 
 /**
  * What one events list asks of the read model: the listed events of one dimension having any of
@@ -79,9 +80,6 @@ function compareRows(a: RangeRow, b: RangeRow): number {
  */
 @Injectable()
 export class EventListingsReader {
-  /** Whether the server runs anonymous compound statements (MariaDB); unknown until tried. */
-  private compoundStatements: boolean | undefined;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly counts: CountCache,
@@ -153,30 +151,23 @@ export class EventListingsReader {
         + (SELECT COUNT(1) ${rows} AND start_utc >= :lastDayStart AND start_utc <= :windowEnd)
         - (SELECT COUNT(1) ${rows} AND start_utc >= ${overrunStart} AND start_utc <= :windowEnd AND end_utc > :windowEnd)
         + ${own}`;
-    if (this.dataSource.options.type !== 'mysql') {
-      // SQLite reads a range bounded by a subquery's value through the index.
-      const overrunStart = `MAX(:windowStart, (SELECT strftime('%Y-%m-%d %H:%M:%f', :windowEnd, '-' || (COALESCE(MAX(longest), 0) + 1) || ' seconds') ${days}))`;
+    const dialect = SqlDialect.of(this.dataSource);
+    if (dialect.rangesBoundedBySubquery) {
+      const longest = `(SELECT COALESCE(MAX(longest), 0) + 1 ${days})`;
+      const overrunStart = dialect.greatest(':windowStart', dialect.secondsBefore(':windowEnd', longest));
       return this.scalar(`SELECT COALESCE((SELECT ${inside} ${days}), 0) + ${edges(overrunStart)} AS n`, parameters);
     }
-    if (this.compoundStatements !== false) {
-      // MariaDB's range optimiser does not bound a range by a subquery's value, but by a variable
-      // of a compound statement: one round trip still.
-      const compound = [
-        'BEGIN NOT ATOMIC',
-        'DECLARE inside BIGINT; DECLARE overrun_start DATETIME(3);',
-        `SELECT ${inside}, GREATEST(:windowStart, DATE_SUB(:windowEnd, INTERVAL COALESCE(MAX(longest), 0) + 1 SECOND)) INTO inside, overrun_start ${days};`,
-        `SELECT ${edges('overrun_start')} + COALESCE(inside, 0) AS n;`,
-        'END',
-      ].join('\n');
-      try {
-        const count = await this.scalar(compound, parameters);
-        this.compoundStatements = true;
-        return count;
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'ER_PARSE_ERROR' || this.compoundStatements === true) throw error;
-        this.compoundStatements = false;
-      }
-    }
+    // MariaDB's range optimiser does not bound a range by a subquery's value, but by a variable
+    // of a compound statement: one round trip still.
+    const compound = [
+      'BEGIN NOT ATOMIC',
+      'DECLARE inside BIGINT; DECLARE overrun_start DATETIME(3);',
+      `SELECT ${inside}, ${dialect.greatest(':windowStart', dialect.secondsBefore(':windowEnd', 'COALESCE(MAX(longest), 0) + 1'))} INTO inside, overrun_start ${days};`,
+      `SELECT ${edges('overrun_start')} + COALESCE(inside, 0) AS n;`,
+      'END',
+    ].join('\n');
+    const count = await dialect.compound(() => this.scalar(compound, parameters));
+    if (count !== null) return count;
     // MySQL has no compound statements outside stored programs: the counters first, then the rows.
     const [counters] = await this.query<{ inside: string | number | null; longest: string | number | null }>(
       `SELECT ${inside} AS inside, MAX(longest) AS longest ${days}`,
@@ -299,10 +290,7 @@ export class EventListingsReader {
 
   /** The stored counts of the event's terms of one kind, as `id:count,...`: read with the page, they are as fresh as its rows. */
   private termCountsOf(links: string, column: string, terms: string): string {
-    const pair =
-      this.dataSource.options.type === 'mysql'
-        ? "CONCAT(term.id, ':', term.published_event_count)"
-        : "term.id || ':' || term.published_event_count";
+    const pair = SqlDialect.of(this.dataSource).concat('term.id', "':'", 'term.published_event_count');
     return `(SELECT GROUP_CONCAT(${pair}) FROM ${links} link INNER JOIN ${terms} term ON term.id = link.${column} WHERE link.event_id = listing.eventId)`;
   }
 

@@ -9,6 +9,7 @@ import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } f
 import { EventHooks } from './event-hooks';
 import { EventSeriesHooks } from './event-series-hooks';
 import { EventRelations } from './events.mapper';
+import { SqlDialect } from '../database/sql-dialect';
 
 type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof EventCategoryLink | typeof EventTagLink;
 
@@ -86,9 +87,7 @@ export class EventRelationsLoader {
   }
 }
 
-/** Accent- and case-blind on MySQL/MariaDB (the tables' utf8mb4_unicode_ci), by code unit on SQLite (BINARY). */
-const UNICODE_CI = new Intl.Collator('und', { sensitivity: 'base' });
+/** Names in the order the database sorts them (SqlDialect.textOrder). */
 function nameOrder(manager: EntityManager): (a: string, b: string) => number {
-  if (manager.connection.options.type === 'mysql') return (a, b) => UNICODE_CI.compare(a, b);
-  return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  return SqlDialect.of(manager).textOrder();
 }

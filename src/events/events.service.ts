@@ -54,6 +54,7 @@ import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
+import { SqlDialect } from '../database/sql-dialect';
 
 export type EventSelector = { id: number } | { slug: string };
 
@@ -218,7 +219,7 @@ export class EventsService {
     if (statuses) echo.add('status', statuses);
     else if (!context.user) echo.add('status', 'publish');
     echo.add('include', query.include);
-    const words = query.search && this.dataSource.options.type === 'mysql' ? fullTextWords(query.search) : null;
+    const words = query.search && SqlDialect.of(this.dataSource).fullText ? fullTextWords(query.search) : null;
     if (!words) return { builder, narrowed: builder, listing };
     return { builder, narrowed: narrowToFullTextWords(builder, words), listing: null };
   }
@@ -468,7 +469,7 @@ export class EventsService {
     const query = manager.createQueryBuilder(Event, 'event');
     if ('id' in selector) query.where('event.id = :id', { id: selector.id });
     else query.where('event.slug = :slug', { slug: selector.slug });
-    if (forUpdate && manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    if (forUpdate) SqlDialect.of(manager).forUpdate(query);
     const event = await query.getOne();
     if (!event) throw eventNotFound(selector);
     return event;

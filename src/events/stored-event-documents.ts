@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { appConfig } from '../config/app.config';
+import { SqlDialect } from '../database/sql-dialect';
 
 /**
  * The format of stored documents, part of their identity with the release's version (package.json):
@@ -163,18 +164,20 @@ export class StoredEventDocuments {
   private upsertSql(rows: number): string {
     const values = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
     const insert = `INSERT INTO event_documents (event_id, document_version, identity, body) VALUES ${values}`;
-    if (this.dataSource.options.type === 'mysql') {
+    const dialect = SqlDialect.of(this.dataSource);
+    if (dialect.mysql) {
       // Assignments run left to right: body and identity are compared with the version stored before.
-      return (
-        `${insert} ON DUPLICATE KEY UPDATE ` +
+      return `${insert} ${dialect.onConflictUpdate(
+        ['event_id'],
         'body = IF(VALUES(document_version) >= document_version, VALUES(body), body), ' +
-        'identity = IF(VALUES(document_version) >= document_version, VALUES(identity), identity), ' +
-        'document_version = GREATEST(document_version, VALUES(document_version))'
-      );
+          'identity = IF(VALUES(document_version) >= document_version, VALUES(identity), identity), ' +
+          'document_version = GREATEST(document_version, VALUES(document_version))',
+      )}`;
     }
-    return (
-      `${insert} ON CONFLICT (event_id) DO UPDATE SET document_version = excluded.document_version, identity = excluded.identity, ` +
-      'body = excluded.body WHERE excluded.document_version >= event_documents.document_version'
-    );
+    return `${insert} ${dialect.onConflictUpdate(
+      ['event_id'],
+      'document_version = excluded.document_version, identity = excluded.identity, body = excluded.body',
+      'excluded.document_version >= event_documents.document_version',
+    )}`;
   }
 }

@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DataSource } from 'typeorm';
 import { TICKET_PROVIDERS } from '../tickets/ticket.entity';
 import { readPoolStats } from './pool-stats';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Latency buckets in seconds: API answers take milliseconds; the top buckets catch stalls. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -60,7 +61,7 @@ export class MetricsService {
       registers,
     });
     for (const result of ['hit', 'miss', 'stored', 'built', 'eviction']) this.eventDocumentsCounter.inc({ result }, 0);
-    if (dataSource.options.type === 'mysql') this.registerPoolGauges(dataSource);
+    if (SqlDialect.of(dataSource).pooled) this.registerPoolGauges(dataSource);
   }
 
   recordRequest(method: string, route: string, statusCode: number, seconds: number): void {

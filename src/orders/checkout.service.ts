@@ -21,7 +21,7 @@ import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
-import { supportsInsertReturning } from '../database/server-features';
+import { SqlDialect } from '../database/sql-dialect';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PaymentsService } from '../payments/payments.service';
@@ -439,7 +439,7 @@ function attendeeRows(
  * from one read of the order's ids; the rest of each row is what was inserted.
  */
 async function insertAttendees(manager: EntityManager, rows: AttendeeRow[]): Promise<Attendee[]> {
-  const returning = supportsInsertReturning(manager.connection);
+  const returning = SqlDialect.of(manager).insertReturning;
   const idsByCode = new Map<string, number>();
   const remember = (stored: Array<{ id: number | string; security_code: string }>) => {
     for (const row of stored) idsByCode.set(row.security_code, Number(row.id));

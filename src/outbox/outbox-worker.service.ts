@@ -15,6 +15,7 @@ import { DeliveryAttemptError, PermanentDeliveryError } from './delivery-errors'
 import { EventType } from './event-types';
 import { OUTBOX_CHANNELS, OutboxMessage } from './outbox-message.entity';
 import { EventData, OutboxService } from './outbox.service';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Rows claimed per round: a round holds them for the lease, so not more than it can send in that time. */
 const CLAIM_BATCH = 20;
@@ -208,10 +209,9 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async claim(token: string, now: Date): Promise<OutboxMessage[]> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
-    const claimed =
-      this.dataSource.options.type === 'mysql'
-        ? await this.claimLocking(token, now, leaseUntil)
-        : await this.claimInOneStatement(token, now, leaseUntil);
+    const claimed = SqlDialect.of(this.dataSource).rowLocks
+      ? await this.claimLocking(token, now, leaseUntil)
+      : await this.claimInOneStatement(token, now, leaseUntil);
     if (!claimed) return [];
     return this.dataSource.manager.find(OutboxMessage, { where: { claimToken: token, status: 'pending' }, order: { id: 'ASC' } });
   }

@@ -9,6 +9,7 @@ import { Ticket } from '../tickets/ticket.entity';
 import { TicketPool } from '../tickets/ticket-pool.entity';
 import { WaitlistEntry } from '../waitlist/waitlist-entry.entity';
 import { SALES_MEASURES, SalesCounts, SalesDaily, SalesLedgerEntry } from './sales-ledger.entity';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Sales counts of one ticket on one UTC day. */
 export interface TicketDaySales extends SalesCounts {
@@ -119,8 +120,7 @@ export class ReportsRepository {
     from: string,
     to: string,
   ): Promise<Array<{ listId: number; day: string; type: string; scans: number }>> {
-    const mysql = this.dataSource.options.type === 'mysql';
-    const day = mysql ? "DATE_FORMAT(scanned_at, '%Y-%m-%d')" : 'substr(scanned_at, 1, 10)';
+    const day = SqlDialect.of(this.dataSource).dayOf('scanned_at');
     const end = new Date(`${to}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
     const rows = await this.dataSource.query<Array<{ list_id: number | string; day: string; type: string; scans: number | string }>>(
@@ -157,9 +157,9 @@ export class ReportsRepository {
    * locked by another fold or by a transaction still writing them are skipped.
    */
   lockOldestLedgerRows(manager: EntityManager, limit: number): Promise<SalesLedgerEntry[]> {
-    let rows = manager.createQueryBuilder(SalesLedgerEntry, 'entry').orderBy('entry.id').limit(limit);
-    if (manager.connection.options.type === 'mysql') rows = rows.setLock('pessimistic_write').setOnLocked('skip_locked');
-    return rows.getMany();
+    return SqlDialect.of(manager)
+      .forUpdateSkipLocked(manager.createQueryBuilder(SalesLedgerEntry, 'entry').orderBy('entry.id').limit(limit))
+      .getMany();
   }
 
   async deleteLedgerRows(manager: EntityManager, ids: number[]): Promise<void> {
@@ -168,12 +168,10 @@ export class ReportsRepository {
 
   /** Adds folded sums to their (ticket, day) rows, creating those that are missing. */
   async addToDaily(manager: EntityManager, rows: SalesDaily[]): Promise<void> {
-    const mysql = manager.connection.options.type === 'mysql';
+    const dialect = SqlDialect.of(manager);
     const columns = ['ticket_id', 'day', 'event_id', ...SALES_MEASURES];
-    const add = SALES_MEASURES.map((measure) =>
-      mysql ? `${measure} = ${measure} + VALUES(${measure})` : `${measure} = ${measure} + excluded.${measure}`,
-    ).join(', ');
-    const conflict = mysql ? `ON DUPLICATE KEY UPDATE ${add}` : `ON CONFLICT (ticket_id, day) DO UPDATE SET ${add}`;
+    const add = SALES_MEASURES.map((measure) => `${measure} = ${measure} + ${dialect.inserted(measure)}`).join(', ');
+    const conflict = dialect.onConflictUpdate(['ticket_id', 'day'], add);
     for (let start = 0; start < rows.length; start += 200) {
       const slice = rows.slice(start, start + 200);
       const values = slice.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');

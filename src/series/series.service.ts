@@ -41,6 +41,7 @@ import {
   withEnd,
 } from './recurrence-rule';
 import { seriesConfig } from './series.config';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
 const SERIES_WRITE: TransactionOptions = { readCommitted: true };
@@ -711,7 +712,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   /** The series row, locked for the transaction on MySQL (SQLite serialises writers anyway). */
   private async lockSeries(manager: EntityManager, seriesId: number): Promise<EventSeries | null> {
     const query = manager.createQueryBuilder(EventSeries, 'series').where('series.id = :id', { id: seriesId });
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 

@@ -6,6 +6,7 @@ import { CapacityState, PoolCounts } from './capacity';
 import { CapacityMode, Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Which count a quantity moves in: `sold` (completed orders, RSVP going) or `pending` (held by unpaid orders). */
 export type CapacityCount = 'sold' | 'pending';
@@ -128,8 +129,6 @@ function firstRow(raw: unknown): FinishRow {
  */
 @Injectable()
 export class CapacityService {
-  /** Whether the server runs anonymous compound statements (MariaDB); unknown until first tried. */
-  private compoundStatements: boolean | undefined;
   private readonly freedUnitsListeners: FreedUnitsListener[] = [];
 
   /** Registers a listener for units coming back (the waitlist module, at start). */
@@ -203,7 +202,8 @@ export class CapacityService {
    * the caller runs takeAll. Everything the caller writes must be written before this.
    */
   async takeAllAndFinish(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
-    if (manager.connection.options.type !== 'mysql' || this.compoundStatements === false || !manager.queryRunner) return null;
+    const dialect = SqlDialect.of(manager);
+    if (!dialect.mayRunCompound || !manager.queryRunner) return null;
     const steps = takeSteps(lines, count);
     if (steps.length === 0) return { short: null, soldOut: [], finished: false };
     const body: string[] = [];
@@ -227,15 +227,8 @@ export class CapacityService {
     // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
     const pools = lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode));
     await announceRawWrites(manager, 'update', pools ? [TicketCapacityCounter, TicketPool] : [TicketCapacityCounter]);
-    let raw: unknown;
-    try {
-      raw = await manager.query(sql, parameters);
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ER_PARSE_ERROR' || this.compoundStatements === true) throw error;
-      this.compoundStatements = false;
-      return null;
-    }
-    this.compoundStatements = true;
+    const raw: unknown = await dialect.compound(() => manager.query(sql, parameters));
+    if (raw === null) return null;
     const row = firstRow(raw);
     const shortStep = Number(row.short_step);
     if (shortStep > 0) return { short: steps[shortStep - 1].shortTicket, soldOut: [], finished: true };
@@ -325,7 +318,7 @@ export class CapacityService {
   /** The ticket's counts, with its counter row locked until the caller's transaction ends (MySQL; SQLite runs one writer). */
   async lockCounts(manager: EntityManager, ticketId: number): Promise<{ sold: number; pending: number }> {
     const query = manager.createQueryBuilder(TicketCapacityCounter, 'counter').where('counter.ticketId = :ticketId', { ticketId });
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(query);
     const counter = await query.getOne();
     return { sold: counter?.sold ?? 0, pending: counter?.pending ?? 0 };
   }

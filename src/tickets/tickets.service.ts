@@ -51,6 +51,7 @@ import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
 import { isForeignKeyViolation, runInTransaction } from '../common/database/transactions';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -430,7 +431,7 @@ export class TicketsService implements EventTicketingFacts {
     user: AuthenticatedUser,
   ): Promise<{ ticket: Ticket; event: Event }> {
     const query = manager.createQueryBuilder(Ticket, 't').where('t.id = :id', { id });
-    if (manager.connection.options.type === 'mysql') query.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(query);
     const ticket = await query.getOne();
     if (!ticket) throw ticketNotFound();
     const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });

@@ -10,6 +10,7 @@ import { TicketPool } from '../tickets/ticket-pool.entity';
 import { managedEventCondition } from '../tickets/ticket-visibility';
 import { WaitlistEntry, WaitlistStatus } from './waitlist-entry.entity';
 import type { QueuedEntry } from './waitlist-rules';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Entries waiting in line come out in this order: priority first, then who joined first. */
 const QUEUE_ORDER = { priority: 'DESC', id: 'ASC' } as const;
@@ -19,10 +20,6 @@ export interface EntryFilter {
   statuses?: WaitlistStatus[];
   /** Only events the caller manages. */
   manager: AuthenticatedUser;
-}
-
-function isMysql(manager: EntityManager): boolean {
-  return manager.connection.options.type === 'mysql';
 }
 
 /** The waitlist's SQL: entries, the counter rows an offer locks, the cart lines that carry offers. */
@@ -76,13 +73,13 @@ export class WaitlistRepository {
    */
   async lockCapacityState(manager: EntityManager, ticket: Ticket): Promise<CapacityState | null> {
     const counterQuery = manager.createQueryBuilder(TicketCapacityCounter, 'counter').where('counter.ticketId = :id', { id: ticket.id });
-    if (isMysql(manager)) counterQuery.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(counterQuery);
     const counter = await counterQuery.getOne();
     if (!counter || counter.capacityMode !== ticket.capacityMode) return null;
     let pool: CapacityState['pool'] = null;
     if (counter.capacityMode === 'capped' || counter.capacityMode === 'global') {
       const poolQuery = manager.createQueryBuilder(TicketPool, 'pool').where('pool.eventId = :eventId', { eventId: ticket.eventId });
-      if (isMysql(manager)) poolQuery.setLock('pessimistic_write');
+      SqlDialect.of(manager).forUpdate(poolQuery);
       const row = await poolQuery.getOne();
       pool = row ? { capacity: row.capacity, sold: row.sold, pending: row.pending } : null;
     }
@@ -152,7 +149,7 @@ export class WaitlistRepository {
   /** The entry of a token, locked until the transaction ends (MariaDB). */
   async lockByToken(manager: EntityManager, column: 'cancelToken' | 'offerToken', token: string): Promise<WaitlistEntry | null> {
     const query = manager.createQueryBuilder(WaitlistEntry, 'entry').where(`entry.${column} = :token`, { token });
-    if (isMysql(manager)) query.setLock('pessimistic_write');
+    SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 

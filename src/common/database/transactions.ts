@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ApiError } from '../errors/api-error';
+import { SqlDialect } from '../../database/sql-dialect';
 
 /** MariaDB/MySQL answers that mean "two transactions collided; running it again may succeed". */
 const LOCK_CONFLICT_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
@@ -97,13 +98,14 @@ export async function runInTransaction<T>(
 ): Promise<T> {
   // On SQLite transactions are made exclusive at the data source (database/sqlite-serialization.ts);
   // only another process on the same file (a second instance, the CLI) can collide with one.
-  const sqlite = dataSource.options.type !== 'mysql';
-  const attempt = () => (options.readCommitted && !sqlite ? dataSource.transaction('READ COMMITTED', work) : dataSource.transaction(work));
+  const dialect = SqlDialect.of(dataSource);
+  const attempt = () =>
+    options.readCommitted && dialect.readCommitted ? dataSource.transaction('READ COMMITTED', work) : dataSource.transaction(work);
   for (let retries = 0; ; retries += 1) {
     try {
       return await attempt();
     } catch (error) {
-      if (!(sqlite ? isStaleSqliteSnapshot(error) : isLockConflict(error))) throw error;
+      if (!(dialect.rowLocks ? isLockConflict(error) : isStaleSqliteSnapshot(error))) throw error;
       if (retries >= LOCK_CONFLICT_RETRIES) throw databaseBusy();
       await backOff(retries);
     }

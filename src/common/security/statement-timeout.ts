@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { appConfig } from '../../config/app.config';
+import { SqlDialect } from '../../database/sql-dialect';
 
 /** What this needs of a mysql2 connection (callback API, as TypeORM uses it). */
 interface SessionConnection {
@@ -74,7 +75,7 @@ export class StatementTimeout implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const ms = this.config.databaseStatementTimeoutMs;
-    if (ms === 0 || this.dataSource.options.type !== 'mysql') return;
+    if (ms === 0 || !SqlDialect.of(this.dataSource).statementTimeouts) return;
     // The full version string names MariaDB; TypeORM keeps only its numbers.
     const [row]: Array<{ version: string }> = await this.dataSource.query('SELECT VERSION() AS version');
     applyStatementTimeout(this.dataSource.driver as unknown as MysqlPools, row?.version ?? '', ms, this.logger);
