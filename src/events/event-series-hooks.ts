@@ -5,7 +5,7 @@ import type { RequestContext } from '../auth/request-context';
 import type { CreateEventDto } from './dto/create-event.dto';
 import type { UpdateEventDto } from './dto/update-event.dto';
 import type { EventResponse, Recurrence } from './dto/event.response';
-import type { EventSelector } from './events.service';
+import type { EventSelector } from './event-selector';
 
 /** What an occurrence's response shows of its series. */
 export interface EventSeriesFacts {

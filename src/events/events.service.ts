@@ -55,8 +55,9 @@ import { Event } from './event.entity';
 import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
 import { SqlDialect } from '../database/sql-dialect';
+import type { EventSelector } from './event-selector';
 
-export type EventSelector = { id: number } | { slug: string };
+export type { EventSelector } from './event-selector';
 
 /** One of the events `createManyWithin` creates: its slug as wanted (made unique) and its dates. */
 export interface BulkEventOccurrence {

@@ -36,3 +36,14 @@ export function xlsxCell(value: CellValue): string | number | Date | null {
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) return Number(value.money);
   return value;
 }
+
+/** One column of an export: its key, its header, and how a row fills it. */
+export interface ExportColumn<Row> {
+  key: string;
+  header: string;
+  value(row: Row): CellValue;
+  /** XLSX column width, in characters. */
+  width?: number;
+  /** Holds times (XLSX shows them as date and time). */
+  time?: boolean;
+}

@@ -3,19 +3,10 @@ import type { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { AuthenticatedUser } from '../auth/roles';
-import type { CellValue, MoneyCell } from './export-cells';
+import type { CellValue, ExportColumn, MoneyCell } from './export-cells';
 import { questionColumns } from './question-columns';
 
-/** One column of an export: its key, its header, and how a row fills it. */
-export interface ExportColumn<Row> {
-  key: string;
-  header: string;
-  value(row: Row): CellValue;
-  /** XLSX column width, in characters. */
-  width?: number;
-  /** Holds times (XLSX shows them as date and time). */
-  time?: boolean;
-}
+export type { ExportColumn } from './export-cells';
 
 /** What an export covers, for entries whose columns depend on it (one column per question, per check-in list). */
 export interface ExportScope {

@@ -1,7 +1,12 @@
 import { storedAttendeeFields } from '../attendee-questions/attendee-fields';
 import type { Ticket } from '../tickets/ticket.entity';
-import type { CellValue } from './export-cells';
-import type { AttendeeExportRow, ExportColumn } from './export-columns';
+import type { CellValue, ExportColumn } from './export-cells';
+
+/** What a question's cell reads of an export row: the attendee's ticket and its parsed answers. */
+interface AnsweredRow {
+  attendee: { ticketId: number };
+  answers: Record<string, unknown> | null;
+}
 
 /** An answer as a cell: text and numbers as they are, a checkbox's choices joined by ", ". */
 export function answerCell(value: unknown): CellValue {
@@ -16,7 +21,9 @@ export function answerCell(value: unknown): CellValue {
  * asking the same slug share a column (headed by the first ticket's label, tickets by id); a cell is
  * filled only for attendees of a ticket asking that question.
  */
-export function questionColumns(tickets: Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>): Array<ExportColumn<AttendeeExportRow>> {
+export function questionColumns<Row extends AnsweredRow>(
+  tickets: Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>,
+): Array<ExportColumn<Row>> {
   const bySlug = new Map<string, { label: string; ticketIds: Set<number> }>();
   for (const ticket of [...tickets].sort((a, b) => a.id - b.id)) {
     for (const field of storedAttendeeFields(ticket.attendeeInformationFields)) {
@@ -29,6 +36,6 @@ export function questionColumns(tickets: Array<Pick<Ticket, 'id' | 'attendeeInfo
     key: `question:${slug}`,
     header: question.label,
     width: 24,
-    value: (row: AttendeeExportRow) => (question.ticketIds.has(row.attendee.ticketId) ? answerCell(row.answers?.[slug]) : null),
+    value: (row: Row) => (question.ticketIds.has(row.attendee.ticketId) ? answerCell(row.answers?.[slug]) : null),
   }));
 }
