@@ -3,7 +3,7 @@ import type { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { AuthenticatedUser } from '../auth/roles';
-import type { CellValue, ExportColumn, MoneyCell } from './export-cells';
+import type { ExportColumn, MoneyCell } from './export-cells';
 import { questionColumns } from './question-columns';
 
 export type { ExportColumn } from './export-cells';
