@@ -397,7 +397,7 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
       const viaQuery = await call('GET', `/?rest_route=/tribe/events/v1/events/${event.id}`);
       const viaPath = await call('GET', `/wp-json/tribe/events/v1/events/${event.id}`);
       expect(viaQuery.status).toBe(200);
-      // The original's keys in its order, then the series fields this API adds (README "Recurring events").
+      // The original's keys in its order, then the series fields this API adds (docs/recurring-events.md).
       expect(Object.keys(viaQuery.body)).toEqual([
         ...Object.keys(recordedExchange('26-rest-route-query-form.json').body),
         'series_id',

@@ -438,7 +438,7 @@ describe('Events (e2e)', () => {
         cost: '10',
       });
       const response = await http().get(`${base}/${event.id}`).expect(200);
-      // The original's keys in its order, then the series fields this API adds (README "Recurring events").
+      // The original's keys in its order, then the series fields this API adds (docs/recurring-events.md).
       expect(Object.keys(response.body)).toEqual([...Object.keys(recordedSingleEvent), 'series_id', 'recurrence']);
       expect(response.body).toMatchObject({ series_id: null, recurrence: null });
       for (const [key, value] of Object.entries(recordedSingleEvent)) {

@@ -7,7 +7,8 @@
  *   run against one fresh server on this machine are ```console: `npm test` itself, other databases
  *   or servers (`mariadb -e "CREATE DATABASE ..."`, read replicas, several instances), long runs
  *   (benchmarks, soak, long fuzzing), migrations generated from entity changes, and the drop-in
- *   mode, which restarts the server under other paths for the rest of the page.
+ *   mode, which restarts the server under other paths for the rest of the page (docs/drop-in.md,
+ *   run on a server of its own by test/docs-examples.e2e-spec.ts, shows it).
  * - All ```sh blocks run in one bash process (`set -eo pipefail`), top to bottom, so a variable set
  *   in one block (`AUTH=...`, `EVENT_ID=$(curl ... | jq .id)`) is there in the next. Any command
  *   that fails stops the run and fails the test. The working folder is an empty temporary folder.
@@ -65,7 +66,7 @@ describe('README examples', () => {
       const run = await runDocExamples(join(__dirname, '..', 'README.md'), work, env, RUN_DEADLINE_MS);
       if (run.errors.length > 0) throw new Error(run.errors.join('\n\n'));
       expect(run.blocks).toBeGreaterThan(5);
-      expect(run.calls).toBeGreaterThan(20);
+      expect(run.calls).toBeGreaterThan(10);
     },
     RUN_DEADLINE_MS + 30_000,
   );

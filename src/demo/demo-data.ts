@@ -286,7 +286,7 @@ export function demoEvents(today: Date): DemoEvent[] {
 export const DEMO_SERIES_OCCURRENCES = 8;
 
 /**
- * A weekly class (README "Recurring events"), Tuesdays at 18:30 in Berlin, from the first Tuesday
+ * A weekly class (docs/recurring-events.md), Tuesdays at 18:30 in Berlin, from the first Tuesday
  * after the one-off programme ends, so that it crosses no other demo event's place in the list.
  */
 export function demoSeries(today: Date): Omit<DemoEvent, 'featured' | 'all_day'> & { recurrence: string } {

@@ -26,7 +26,7 @@ import { EventsService } from './events.service';
 import { JsonText } from '../common/http/json-text';
 import { PublicRead } from '../common/http/http-caching';
 
-/** On an occurrence of a series: which occurrences a write applies to (README "Recurring events"). */
+/** On an occurrence of a series: which occurrences a write applies to (docs/recurring-events.md). */
 const SCOPE_QUERY = ApiQuery({
   name: 'scope',
   required: false,

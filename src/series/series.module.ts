@@ -8,7 +8,7 @@ import { SeriesHorizonService } from './series-horizon.service';
 import { SeriesController } from './series.controller';
 import { SeriesService } from './series.service';
 
-/** Recurring events: series of real events (README "Recurring events"). */
+/** Recurring events: series of real events (docs/recurring-events.md). */
 @Module({
   imports: [TypeOrmModule.forFeature([EventSeries, EventSeriesOccurrence]), EventsModule, TicketsModule],
   controllers: [SeriesController],

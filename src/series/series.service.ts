@@ -95,7 +95,7 @@ function jsonList(text: string): string[] {
 }
 
 /**
- * Recurring events (README "Recurring events"). A series is a rule plus one real event per
+ * Recurring events (docs/recurring-events.md). A series is a rule plus one real event per
  * occurrence. The first is written through the events service's single-event path; the others,
  * and those the horizon job or an edit adds, through its bulk path (createManyWithin), inside the
  * same transaction, so that whatever event writes maintain (term counts, count generations, read
@@ -301,7 +301,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   /**
-   * The one notification for occurrences a write created (README "Webhooks"): `series.published`
+   * The one notification for occurrences a write created (docs/notifications.md, "Webhooks"): `series.published`
    * when the series was created (the first event also has its own `event.published`),
    * `series.extended` when the horizon job or an edit added occurrences; never one per
    * occurrence. Drafts, as for events, are nobody's business.

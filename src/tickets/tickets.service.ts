@@ -220,7 +220,7 @@ export class TicketsService implements EventTicketingFacts {
 
   /**
    * `scope=all` on an occurrence of a series: the ticket is created on every occurrence that has
-   * not ended (each with its own capacity) and on those the series gets later (README "Recurring events").
+   * not ended (each with its own capacity) and on those the series gets later (docs/recurring-events.md).
    */
   async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<TicketResponse> {
     if (scope !== undefined && scope !== '' && scope !== 'this' && scope !== 'all')

@@ -197,7 +197,7 @@ export class CreateEventDto {
     description:
       'Makes the event a series: RFC 5545 lines in one string ("RRULE:FREQ=WEEKLY;COUNT=10\\nEXDATE:20270315T100000") or an object ' +
       '{rrule, rdate?, exdate?}, read in the event time zone from start_date. FREQ may be DAILY, WEEKLY, MONTHLY or YEARLY; one write creates at most 2000 ' +
-      'occurrences. On an update it needs scope=all or scope=following. See README "Recurring events".',
+      'occurrences. On an update it needs scope=all or scope=following. See docs/recurring-events.md.',
     oneOf: [
       { type: 'string', example: 'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10' },
       {
