@@ -37,4 +37,9 @@ module.exports = {
     },
   ],
   testTimeout: 30000,
+  // Each e2e file boots the whole app, and the memory a file leaves behind adds up over a run in one
+  // process until garbage collection takes all the time (at about 4 GB the run crawls, then stalls).
+  // The scripts run the files in one worker (`--maxWorkers=1`), which Jest replaces once it holds
+  // more than this after a file.
+  workerIdleMemoryLimit: '1536MB',
 };
