@@ -3,39 +3,41 @@
 // Type checking is done by `npm run build`/`npm run lint`; Jest only transpiles, for speed.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] };
 
+const unit = {
+  displayName: 'unit',
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  transform,
+};
+
+const e2e = {
+  displayName: 'e2e',
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/security/fuzz.e2e-spec.ts'],
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/cleanup-env.ts'],
+  transform,
+  slowTestThreshold: 30,
+};
+
+// Property-based fuzzing of every route: long by nature, so `npm test` leaves it out and
+// `npm run test:fuzz` (JEST_FUZZ=1) runs it alone, FUZZ_RUNS cases per route. CI runs both.
+const fuzz = {
+  displayName: 'fuzz',
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/test/security/fuzz.e2e-spec.ts'],
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/cleanup-env.ts'],
+  transform,
+  slowTestThreshold: 120,
+};
+
 module.exports = {
-  projects: [
-    {
-      displayName: 'unit',
-      testEnvironment: 'node',
-      rootDir: __dirname,
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
-      transform,
-    },
-    {
-      displayName: 'e2e',
-      testEnvironment: 'node',
-      rootDir: __dirname,
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/security/fuzz.e2e-spec.ts'],
-      setupFiles: ['<rootDir>/test/setup-env.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/cleanup-env.ts'],
-      transform,
-      slowTestThreshold: 30,
-    },
-    {
-      // Property-based fuzzing of every route: long by nature, so `npm test` leaves it out and CI
-      // runs it as `npm run test:fuzz` (FUZZ_RUNS cases per route).
-      displayName: 'fuzz',
-      testEnvironment: 'node',
-      rootDir: __dirname,
-      testMatch: ['<rootDir>/test/security/fuzz.e2e-spec.ts'],
-      setupFiles: ['<rootDir>/test/setup-env.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/cleanup-env.ts'],
-      transform,
-      slowTestThreshold: 120,
-    },
-  ],
+  projects: process.env.JEST_FUZZ === '1' ? [fuzz] : [unit, e2e],
   testTimeout: 30000,
   // Each e2e file boots the whole app, and the memory a file leaves behind adds up over a run in one
   // process until garbage collection takes all the time (at about 4 GB the run crawls, then stalls).

@@ -349,7 +349,7 @@ describe('Fuzzing every route (e2e)', () => {
       } catch (error) {
         const cause = (error as Error & { cause?: unknown }).cause;
         throw new Error(
-          `${cause instanceof Error ? cause.message : ''}\n\n${(error as Error).message}\n\nRoute seed ${seed} (FUZZ_SEED=${BASE_SEED}). Replay: FUZZ_SEED=${BASE_SEED} FUZZ_RUNS=${RUNS} npx jest --selectProjects e2e --testPathPatterns test/security/fuzz -t '${key}:'`,
+          `${cause instanceof Error ? cause.message : ''}\n\n${(error as Error).message}\n\nRoute seed ${seed} (FUZZ_SEED=${BASE_SEED}). Replay: FUZZ_SEED=${BASE_SEED} FUZZ_RUNS=${RUNS} npm run test:fuzz -- -t '${key}:'`,
           { cause: error },
         );
       }
