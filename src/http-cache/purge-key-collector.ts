@@ -1,23 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  DataSource,
-  EntitySubscriberInterface,
-  InsertEvent,
-  QueryRunner,
-  RemoveEvent,
-  SoftRemoveEvent,
-  TransactionCommitEvent,
-  TransactionRollbackEvent,
-  UpdateEvent,
-} from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
+import { TransactionWriteCollector, WriteEvent } from '../common/database/transaction-write-collector';
 import { appConfig } from '../config/app.config';
 import { OutboxMessage } from '../outbox/outbox-message.entity';
 import { addPurgeKeys, PurgeKeys, WrittenRow } from './purge-keys';
-
-type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown> | SoftRemoveEvent<unknown>;
 
 /** Keys one purge message carries at most; a write naming more sends several. */
 const KEYS_PER_MESSAGE = 200;
@@ -54,56 +43,27 @@ function writtenRow(event: WriteEvent): WrittenRow {
  * purges its whole domain (`events` or `tickets`).
  */
 @Injectable()
-export class PurgeKeyCollector implements EntitySubscriberInterface {
-  private readonly pending = new WeakMap<QueryRunner, PurgeKeys>();
+export class PurgeKeyCollector extends TransactionWriteCollector<PurgeKeys> {
+  protected readonly actsOn = 'before-commit';
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
+    super();
     if (config.httpCache.purgeUrl) dataSource.subscribers.push(this);
   }
 
-  afterInsert(event: InsertEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  afterUpdate(event: UpdateEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  afterSoftRemove(event: SoftRemoveEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
-    const pending = this.pending.get(event.queryRunner);
-    if (!pending) return;
-    this.pending.delete(event.queryRunner);
-    await this.write(event.queryRunner, pending);
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    this.pending.delete(event.queryRunner);
-  }
-
-  private async touched(event: WriteEvent): Promise<void> {
-    if (event.metadata.tableName === 'outbox_messages') return;
-    const runner = event.queryRunner;
-    const collected: PurgeKeys = this.pending.get(runner) ?? { keys: new Set(), eventIds: new Set() };
+  protected gather(event: WriteEvent, gathered: PurgeKeys | undefined): PurgeKeys | undefined {
+    if (event.metadata.tableName === 'outbox_messages') return undefined;
+    const collected = gathered ?? { keys: new Set<string>(), eventIds: new Set<number>() };
     addPurgeKeys(writtenRow(event), collected);
-    if (collected.keys.size === 0) return;
-    if (runner.isTransactionActive) this.pending.set(runner, collected);
-    else await this.write(runner, collected);
+    return collected.keys.size === 0 ? undefined : collected;
   }
 
   /** The purge messages of one transaction's keys, with the keys of the terms of the events it wrote. */
-  private async write(runner: QueryRunner, collected: PurgeKeys): Promise<void> {
+  protected async act(runner: QueryRunner, collected: PurgeKeys): Promise<void> {
     const keys = collected.keys;
     if (collected.eventIds.size > 0) {
       const ids = [...collected.eventIds];

@@ -1,17 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  DataSource,
-  EntitySubscriberInterface,
-  InsertEvent,
-  QueryRunner,
-  RemoveEvent,
-  SoftRemoveEvent,
-  TransactionCommitEvent,
-  TransactionRollbackEvent,
-  UpdateEvent,
-} from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
+import { TransactionWriteCollector, WriteEvent } from '../database/transaction-write-collector';
 import { isLockConflict } from '../database/transactions';
 import { COUNT_GENERATION_STRIPES, COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
 
@@ -23,62 +14,27 @@ for (const scope of COUNT_SCOPES) {
   for (const table of COUNT_SCOPE_TABLES[scope]) SCOPES_OF_TABLE.set(table, [...(SCOPES_OF_TABLE.get(table) ?? []), scope]);
 }
 
-type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown> | SoftRemoveEvent<unknown>;
-
 /**
  * Renews the generation of every count scope a write touched (CountCache), once the write is
  * committed: inside the transaction the new generation would stay invisible to other instances
- * while it held a lock every writer of the scope waits for. A write outside a transaction renews
- * at once. TypeORM reports entity saves and query-builder writes alike; the few writes run as raw
- * SQL (the checkout's capacity take and attendee INSERT) are reported by announceRawWrites.
+ * while it held a lock every writer of the scope waits for.
  */
 @Injectable()
-export class CountCacheInvalidation implements EntitySubscriberInterface {
-  private readonly pending = new WeakMap<QueryRunner, Set<CountScope>>();
+export class CountCacheInvalidation extends TransactionWriteCollector<Set<CountScope>> {
+  protected readonly actsOn = 'after-commit';
   private readonly logger = new Logger(CountCacheInvalidation.name);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super();
     dataSource.subscribers.push(this);
   }
 
-  afterInsert(event: InsertEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  afterUpdate(event: UpdateEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  afterSoftRemove(event: SoftRemoveEvent<unknown>): Promise<void> {
-    return this.touched(event);
-  }
-
-  async afterTransactionCommit(event: TransactionCommitEvent): Promise<void> {
-    const scopes = this.pending.get(event.queryRunner);
-    if (!scopes || event.queryRunner.isTransactionActive) return;
-    this.pending.delete(event.queryRunner);
-    await this.renewCommitted(event.queryRunner, scopes);
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) this.pending.delete(event.queryRunner);
-  }
-
-  private async touched(event: WriteEvent): Promise<void> {
+  protected gather(event: WriteEvent, gathered: Set<CountScope> | undefined): Set<CountScope> | undefined {
     const scopes = SCOPES_OF_TABLE.get(event.metadata.tableName);
-    if (!scopes) return;
-    const runner = event.queryRunner;
-    if (runner.isTransactionActive) {
-      const pending = this.pending.get(runner) ?? new Set<CountScope>();
-      for (const scope of scopes) pending.add(scope);
-      this.pending.set(runner, pending);
-      return;
-    }
-    await this.renew(runner, new Set(scopes));
+    if (!scopes) return undefined;
+    const pending = gathered ?? new Set<CountScope>();
+    for (const scope of scopes) pending.add(scope);
+    return pending;
   }
 
   /**
@@ -89,7 +45,7 @@ export class CountCacheInvalidation implements EntitySubscriberInterface {
    * at certification: tried again a few times, then given up with a warning (counts are then at
    * most COUNT_CACHE_SECONDS old).
    */
-  private async renewCommitted(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
+  protected async act(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await this.renew(runner, scopes);
