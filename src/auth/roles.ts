@@ -32,20 +32,8 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-const EDITOR: readonly Capability[] = [
-  'read',
-  'read_private_events',
-  'edit_events',
-  'edit_others_events',
-  'edit_published_events',
-  'publish_events',
-  'delete_events',
-  'delete_others_events',
-  'delete_published_events',
-  'manage_terms',
-  'manage_attendees',
-  'checkin_attendees',
-];
+/** Editors may do everything but manage users. */
+const EDITOR: readonly Capability[] = CAPABILITIES.filter((capability) => capability !== 'manage_users');
 
 export const CAPABILITY_MAP: Record<Role, ReadonlySet<Capability>> = {
   administrator: new Set(CAPABILITIES),

@@ -20,27 +20,8 @@ export type SalesCounts = Record<SalesMeasure, number>;
 
 const bigintNumber = { from: (value: unknown) => Number(value ?? 0), to: (value: unknown) => value };
 
-/**
- * One change of an event's sales on a UTC day (a sale, a refund, a check-in, or a folded sum of
- * several), written by database triggers in the writing transaction; the migration SalesLedger says
- * why. Folded into SalesDaily by SalesLedger.
- */
-@Entity({ name: 'sales_ledger' })
-@Index('IDX_sales_ledger_event_day', ['eventId', 'day'])
-export class SalesLedgerEntry {
-  @PrimaryGeneratedColumn({ type: 'integer' })
-  id: number;
-
-  @Column({ name: 'event_id', type: 'int' })
-  eventId: number;
-
-  @Column({ name: 'ticket_id', type: 'int' })
-  ticketId: number;
-
-  /** UTC day, `YYYY-MM-DD`. */
-  @Column({ type: 'varchar', length: 10 })
-  day: string;
-
+/** The SALES_MEASURES columns, shared by the ledger and its daily sums. */
+export abstract class SalesMeasureColumns {
   @Column({ name: 'sold_units', type: 'int', default: 0 })
   soldUnits: number;
 
@@ -71,10 +52,32 @@ export class SalesLedgerEntry {
   discountCents: number;
 }
 
+/**
+ * One change of an event's sales on a UTC day (a sale, a refund, a check-in, or a folded sum of
+ * several), written by database triggers in the writing transaction; the migration SalesLedger says
+ * why. Folded into SalesDaily by SalesLedger.
+ */
+@Entity({ name: 'sales_ledger' })
+@Index('IDX_sales_ledger_event_day', ['eventId', 'day'])
+export class SalesLedgerEntry extends SalesMeasureColumns {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'event_id', type: 'int' })
+  eventId: number;
+
+  @Column({ name: 'ticket_id', type: 'int' })
+  ticketId: number;
+
+  /** UTC day, `YYYY-MM-DD`. */
+  @Column({ type: 'varchar', length: 10 })
+  day: string;
+}
+
 /** The folded sales of one ticket on one UTC day. */
 @Entity({ name: 'sales_daily' })
 @Index('IDX_sales_daily_event_day', ['eventId', 'day'])
-export class SalesDaily {
+export class SalesDaily extends SalesMeasureColumns {
   @PrimaryColumn({ name: 'ticket_id', type: 'int' })
   ticketId: number;
 
@@ -83,33 +86,4 @@ export class SalesDaily {
 
   @Column({ name: 'event_id', type: 'int' })
   eventId: number;
-
-  @Column({ name: 'sold_units', type: 'int', default: 0 })
-  soldUnits: number;
-
-  @Column({ name: 'sold_cents', type: 'bigint', default: 0, transformer: bigintNumber })
-  soldCents: number;
-
-  @Column({ name: 'refunded_units', type: 'int', default: 0 })
-  refundedUnits: number;
-
-  @Column({ name: 'refunded_cents', type: 'bigint', default: 0, transformer: bigintNumber })
-  refundedCents: number;
-
-  @Column({ name: 'cancelled_units', type: 'int', default: 0 })
-  cancelledUnits: number;
-
-  @Column({ name: 'cancelled_cents', type: 'bigint', default: 0, transformer: bigintNumber })
-  cancelledCents: number;
-
-  @Column({ name: 'checked_in', type: 'int', default: 0 })
-  checkedIn: number;
-
-  /** Units sold with a coupon (migration CouponSales). */
-  @Column({ name: 'coupon_units', type: 'int', default: 0 })
-  couponUnits: number;
-
-  /** What coupons took off the units sold, minor units. */
-  @Column({ name: 'discount_cents', type: 'bigint', default: 0, transformer: bigintNumber })
-  discountCents: number;
 }
