@@ -113,9 +113,14 @@ export function applyAttendeeVisibility(builder: SelectQueryBuilder<Attendee>, u
 
 /** SQL of `isPubliclyVisible`. */
 function applyPublicAttendeeVisibility(where: WhereExpressionBuilder, builder: SelectQueryBuilder<Attendee>): void {
+  builder.setParameters({ publicEventStatus: 'publish', publicListShown: true });
+  where.where('event.status = :publicEventStatus').andWhere('event.showAttendeeList = :publicListShown');
+  applyPublicAttendeeState(where, builder, 'attendee');
+}
+
+/** SQL of the attendee's own part of `isPubliclyVisible` (published, not opted out, going, order done), over `alias`. */
+function applyPublicAttendeeState(where: WhereExpressionBuilder, builder: SelectQueryBuilder<Attendee>, alias: string): void {
   builder.setParameters({
-    publicEventStatus: 'publish',
-    publicListShown: true,
     publicOptout: false,
     publicAttendeeStatus: 'publish',
     publicRsvpProvider: 'rsvp',
@@ -123,18 +128,16 @@ function applyPublicAttendeeVisibility(where: WhereExpressionBuilder, builder: S
     publicOrderStatuses: [...PUBLIC_ORDER_STATUSES],
   });
   where
-    .where('event.status = :publicEventStatus')
-    .andWhere('event.showAttendeeList = :publicListShown')
-    .andWhere('attendee.optout = :publicOptout')
-    .andWhere('attendee.status = :publicAttendeeStatus')
-    .andWhere('(attendee.provider <> :publicRsvpProvider OR attendee.rsvpGoing = :publicRsvpGoing)')
-    .andWhere('attendee.orderStatus IN (:...publicOrderStatuses)');
+    .andWhere(`${alias}.optout = :publicOptout`)
+    .andWhere(`${alias}.status = :publicAttendeeStatus`)
+    .andWhere(`(${alias}.provider <> :publicRsvpProvider OR ${alias}.rsvpGoing = :publicRsvpGoing)`)
+    .andWhere(`${alias}.orderStatus IN (:...publicOrderStatuses)`);
 }
 
 /**
  * The attendees a page of tickets shows, split by ticket: every attendee of the tickets whose
  * event the caller manages; of the tickets of published events that show their list, the public
- * ones (published, not opted out, going, with a completed order).
+ * ones (`isPubliclyVisible`).
  */
 export function ticketAttendeeLists(
   user: AuthenticatedUser | undefined,
@@ -161,14 +164,10 @@ export function applyTicketAttendeeVisibility(
       if (managedIds.length) visible.orWhere('a.ticketId IN (:...managedIds)', { managedIds });
       if (publicListIds.length) {
         visible.orWhere(
-          new Brackets((shown) =>
-            shown
-              .where('a.ticketId IN (:...publicListIds)', { publicListIds })
-              .andWhere('a.status = :publishedAttendee', { publishedAttendee: 'publish' })
-              .andWhere('a.optout = :notOptedOut', { notOptedOut: false })
-              .andWhere('(a.rsvpGoing IS NULL OR a.rsvpGoing = :going)', { going: true })
-              .andWhere('a.orderStatus IN (:...completedStatuses)', { completedStatuses: [...PUBLIC_ORDER_STATUSES] }),
-          ),
+          new Brackets((shown) => {
+            shown.where('a.ticketId IN (:...publicListIds)', { publicListIds });
+            applyPublicAttendeeState(shown, builder, 'a');
+          }),
         );
       }
     }),
