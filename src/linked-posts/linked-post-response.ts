@@ -1,12 +1,29 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import type { RequestContext } from '../auth/request-context';
 import { postBaseFields } from '../posts/post-response';
 import type { PostEntity } from '../posts/post.entity-base';
 import { plainText, renderParagraphs } from '../posts/rich-text';
 import type { LinkedPostType } from './linked-post-resource';
 
+/** One resized copy of an image, as the original's media library describes it. */
+@ApiSchema({ name: 'ImageSize' })
+export class ImageSizeResponse {
+  @ApiProperty({ type: 'integer', description: 'The image width in pixels in this size' })
+  width: number;
+
+  @ApiProperty({ type: 'integer', description: 'The image height in pixels in this size' })
+  height: number;
+
+  @ApiProperty({ name: 'mime-type', description: 'The image mime-type', example: 'image/jpeg' })
+  'mime-type': string;
+
+  @ApiProperty({ description: 'The link to the image in this size', format: 'uri' })
+  url: string;
+}
+
 /** The image object of the original, for an image given as a URL (no media library stands behind it). */
 @ApiSchema({ name: 'Image' })
+@ApiExtraModels(ImageSizeResponse)
 export class PostImageResponse {
   @ApiProperty({ description: 'Image URL' })
   url: string;
@@ -23,8 +40,12 @@ export class PostImageResponse {
   @ApiProperty({ description: 'Unknown: 0' })
   height: number;
 
-  @ApiProperty({ description: 'Resized copies: none', type: 'object', additionalProperties: false })
-  sizes: Record<string, never>;
+  @ApiProperty({
+    description: 'Resized copies by size name (`thumbnail`, `medium`...): none here, images are URLs',
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(ImageSizeResponse) },
+  })
+  sizes: Record<string, ImageSizeResponse>;
 }
 
 export function toPostImage(url: string | null): PostImageResponse | false {
