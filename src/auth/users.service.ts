@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../common/database/transactions';
 import { invalidParam } from '../common/errors/api-error';
 import type { ApplicationPassword } from './application-password.entity';
 import { generateApplicationPassword, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
-import { isRole, Role, ROLES } from './roles';
+import { isRole, ROLES } from './roles';
 import type { User } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { existingUserLogin, unknownUserLogin } from './auth-errors';
@@ -76,7 +76,7 @@ export class UsersService {
       try {
         return await this.repository.insert({
           login,
-          role: 'administrator' as Role,
+          role: 'administrator',
           email: null,
           displayName: login,
           passwordHash: await hashLoginPassword(password),
