@@ -17,7 +17,10 @@ export interface DirectMessage {
   messageId?: string | null;
 }
 
-/** What an order notification says of the order (an Order entity has these fields). */
+/**
+ * What an order notification says of the order. The outbox takes these shapes, not the features'
+ * entities, so that it stays below them; the entities have these fields and are passed as they are.
+ */
 export interface OrderFacts {
   id: number;
   status: string;
@@ -28,7 +31,7 @@ export interface OrderFacts {
   purchaserEmail: string;
 }
 
-/** What an attendee notification says of the attendee (an Attendee entity has these fields). */
+/** What an attendee notification says of the attendee. */
 export interface AttendeeFacts {
   id: number;
   orderId: number;
