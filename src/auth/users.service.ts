@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/database/transactions';
 import { invalidParam } from '../common/errors/api-error';
-import { ApplicationPassword } from './application-password.entity';
+import type { ApplicationPassword } from './application-password.entity';
 import { generateApplicationPassword, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
-import { isRole, Role, ROLES } from './roles';
-import { User } from './user.entity';
+import { isRole, ROLES } from './roles';
+import type { User } from './user.entity';
+import { UsersRepository } from './users.repository';
 import { existingUserLogin, unknownUserLogin } from './auth-errors';
 
 const LOGIN_PATTERN = /^[A-Za-z0-9._@-]{1,60}$/;
@@ -29,25 +28,22 @@ export interface IssuedApplicationPassword {
 
 @Injectable()
 export class UsersService {
-  constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(ApplicationPassword) private readonly applicationPasswords: Repository<ApplicationPassword>,
-  ) {}
+  constructor(private readonly repository: UsersRepository) {}
 
   findByLogin(login: string): Promise<User | null> {
-    return this.users.findOne({ where: { login } });
+    return this.repository.findByLogin(login);
   }
 
   findById(id: number): Promise<User | null> {
-    return this.users.findOne({ where: { id } });
+    return this.repository.findById(id);
   }
 
   findByLoginOrEmail(identifier: string): Promise<User | null> {
-    return this.users.findOne({ where: [{ login: identifier }, { email: identifier }] });
+    return this.repository.findByLoginOrEmail(identifier);
   }
 
   list(): Promise<User[]> {
-    return this.users.find({ order: { id: 'ASC' } });
+    return this.repository.list();
   }
 
   async create(input: NewUser): Promise<User> {
@@ -61,15 +57,13 @@ export class UsersService {
     if (await this.findByLogin(input.login)) {
       throw existingUserLogin(input.login);
     }
-    return this.users.save(
-      this.users.create({
-        login: input.login,
-        role: input.role,
-        email: input.email ?? null,
-        displayName: input.displayName ?? input.login,
-        passwordHash: null,
-      }),
-    );
+    return this.repository.insert({
+      login: input.login,
+      role: input.role,
+      email: input.email ?? null,
+      displayName: input.displayName ?? input.login,
+      passwordHash: null,
+    });
   }
 
   /**
@@ -80,15 +74,13 @@ export class UsersService {
     const existing = await this.findByLogin(login);
     if (!existing) {
       try {
-        return await this.users.save(
-          this.users.create({
-            login,
-            role: 'administrator' as Role,
-            email: null,
-            displayName: login,
-            passwordHash: await hashLoginPassword(password),
-          }),
-        );
+        return await this.repository.insert({
+          login,
+          role: 'administrator',
+          email: null,
+          displayName: login,
+          passwordHash: await hashLoginPassword(password),
+        });
       } catch (error) {
         // Instances starting together on an empty database race to create it; the losers must
         // not fail their start-up, they check the winner's row instead.
@@ -100,40 +92,38 @@ export class UsersService {
     if (passwordMatches && existing.role === 'administrator') return existing;
     existing.role = 'administrator';
     if (!passwordMatches) existing.passwordHash = await hashLoginPassword(password);
-    return this.users.save(existing);
+    return this.repository.save(existing);
   }
 
   async createApplicationPassword(login: string, name = 'cli'): Promise<IssuedApplicationPassword> {
     const user = await this.findByLogin(login);
     if (!user) throw unknownUserLogin(login);
     const password = generateApplicationPassword();
-    const record = await this.applicationPasswords.save(
-      this.applicationPasswords.create({
-        userId: user.id,
-        uuid: randomUUID(),
-        name: name.slice(0, 100),
-        passwordHash: hashApplicationPassword(password),
-        lastUsedAt: null,
-      }),
-    );
+    const record = await this.repository.insertApplicationPassword({
+      userId: user.id,
+      uuid: randomUUID(),
+      name: name.slice(0, 100),
+      passwordHash: hashApplicationPassword(password),
+      lastUsedAt: null,
+    });
     return { uuid: record.uuid, name: record.name, password };
   }
 
   listApplicationPasswords(userId: number): Promise<ApplicationPassword[]> {
-    return this.applicationPasswords.find({ where: { userId }, order: { id: 'ASC' } });
+    return this.repository.applicationPasswordsOf(userId);
   }
 
   /** Revokes one application password by uuid, or every one of a user; returns how many. */
   async revokeApplicationPasswords(selector: { uuid: string } | { login: string }): Promise<number> {
     if ('uuid' in selector) {
-      return (await this.applicationPasswords.delete({ uuid: selector.uuid })).affected ?? 0;
+      return this.repository.deleteApplicationPassword(selector.uuid);
     }
     const user = await this.findByLogin(selector.login);
     if (!user) throw unknownUserLogin(selector.login);
-    return (await this.applicationPasswords.delete({ userId: user.id })).affected ?? 0;
+    return this.repository.deleteApplicationPasswordsOf(user.id);
   }
 
   async touchApplicationPassword(id: number, now: Date): Promise<void> {
-    await this.applicationPasswords.update({ id }, { lastUsedAt: now });
+    await this.repository.touchApplicationPassword(id, now);
   }
 }

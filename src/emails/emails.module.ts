@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CartModule } from '../cart/cart.module';
 import { EventsModule } from '../events/events.module';
+import { EmailsRepository } from './emails.repository';
 import { EmailsService } from './emails.service';
 import { MailTransport } from './mail-transport.service';
 import { ResendController } from './resend.controller';
@@ -9,7 +10,7 @@ import { ResendController } from './resend.controller';
 @Module({
   imports: [EventsModule, CartModule],
   controllers: [ResendController],
-  providers: [EmailsService, MailTransport],
+  providers: [EmailsService, EmailsRepository, MailTransport],
   exports: [EmailsService, MailTransport],
 })
 export class EmailsModule {}

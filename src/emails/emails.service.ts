@@ -3,26 +3,25 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type Mail from 'nodemailer/lib/mailer';
 import QRCode from 'qrcode';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { Attendee } from '../attendees/attendee.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Attendee } from '../attendees/attendee.entity';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
 import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
 import { EventRelationsLoader } from '../events/event-relations.loader';
-import { Event } from '../events/event.entity';
+import type { Event } from '../events/event.entity';
 import { buildEventCalendar, ICS_CONTENT_TYPE } from '../ics/event-calendar';
 import { inlineHtmlToText } from '../ics/plain-text';
-import { Order } from '../orders/order.entity';
 import { orderInvalidStatus, orderNotFound } from '../orders/order-errors';
 import type { EventType } from '../outbox/event-types';
 import { PermanentDeliveryError } from '../outbox/delivery-errors';
 import type { OutboxMessage } from '../outbox/outbox-message.entity';
 import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.service';
-import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent, isBuyer, managesAllEvents, managesAnyEvent, OrderViewer } from '../tickets/ticket-visibility';
 import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-templates';
+import { EmailsRepository } from './emails.repository';
 import type { QueuedEmail } from './dto/resend.response';
 import { MailTransport } from './mail-transport.service';
 import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-errors';
@@ -51,6 +50,10 @@ function sameAddress(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
+function eventIdsOf(attendees: Attendee[]): number[] {
+  return [...new Set(attendees.map((attendee) => attendee.eventId))];
+}
+
 function holdsTicket(attendee: Attendee): boolean {
   return attendee.rsvpGoing !== false && TICKET_STATUSES.includes(attendee.orderStatus);
 }
@@ -72,23 +75,24 @@ export class EmailsService {
     private readonly relations: EventRelationsLoader,
     private readonly transport: MailTransport,
     private readonly outbox: OutboxService,
+    private readonly repository: EmailsRepository,
   ) {
     this.templates = new EmailTemplates(config.notifications.emailTemplatesDir);
   }
 
   // ---------------------------------------------------------------- fan-out
 
-  /** The emails a notification causes, read with the worker's transaction manager. */
+  /** The emails a notification causes, read in the worker's transaction. */
   async emailsFor(manager: EntityManager, type: EventType, data: EventData): Promise<DirectMessage[]> {
     const orderId = Number(data.order_id);
     if (!Number.isInteger(orderId)) return [];
     if (type === 'order.placed' && data.status !== 'completed') return [];
     if (type !== 'order.placed' && type !== 'order.completed' && type !== 'order.cancelled' && type !== 'order.refunded') return [];
-    const order = await manager.findOne(Order, { where: { id: orderId } });
+    const order = await this.repository.findOrder(manager, orderId);
     if (!order) return [];
     if (type === 'order.cancelled') return [this.message('order-cancelled', order.purchaserEmail, { order_id: order.id })];
     if (type === 'order.refunded') return [this.message('order-refunded', order.purchaserEmail, { order_id: order.id })];
-    const attendees = await manager.find(Attendee, { where: { orderId }, order: { id: 'ASC' } });
+    const attendees = await this.repository.attendeesOfOrder(manager, orderId);
     const messages = [this.message('order-confirmation', order.purchaserEmail, { order_id: order.id })];
     for (const attendee of attendees.filter(holdsTicket)) {
       if (!sameAddress(attendee.holderEmail, order.purchaserEmail)) {
@@ -120,9 +124,9 @@ export class EmailsService {
   /** The whole message: subject, text and HTML parts, QR codes inline, the events' calendar attached. */
   async build(template: EmailTemplate, recipient: string, payload: EmailPayload): Promise<Mail.Options> {
     const manager = this.dataSource.manager;
-    const order = await manager.findOne(Order, { where: { id: payload.order_id } });
+    const order = await this.repository.findOrder(manager, payload.order_id);
     if (!order) throw new PermanentDeliveryError(`order ${payload.order_id} no longer exists`);
-    const all = await manager.find(Attendee, { where: { orderId: order.id }, order: { id: 'ASC' } });
+    const all = await this.repository.attendeesOfOrder(manager, order.id);
     const withTickets = template === 'order-confirmation' || template === 'ticket';
     const listed = !withTickets
       ? []
@@ -130,11 +134,8 @@ export class EmailsService {
     if (template === 'ticket' && listed.length === 0)
       throw new PermanentDeliveryError(`attendee ${payload.attendee_id} holds no valid ticket`);
     const ticketIds = [...new Set(listed.map((attendee) => attendee.ticketId))];
-    const tickets = new Map(
-      (ticketIds.length ? await manager.find(Ticket, { where: { id: In(ticketIds) } }) : []).map((ticket) => [ticket.id, ticket]),
-    );
-    const eventIds = [...new Set(listed.map((attendee) => attendee.eventId))];
-    const events = eventIds.length ? await manager.find(Event, { where: { id: In(eventIds) }, order: { startUtc: 'ASC' } }) : [];
+    const tickets = await this.repository.tickets(manager, ticketIds);
+    const events = await this.repository.events(manager, eventIdsOf(listed));
     const eventById = new Map(events.map((event) => [event.id, event]));
 
     const attachments: Mail.Attachment[] = [];
@@ -181,7 +182,7 @@ export class EmailsService {
         contentType: `${ICS_CONTENT_TYPE}; method=PUBLISH`,
       });
     }
-    const allEvents = events.length > 0 ? events : await this.eventsOfOrder(manager, all);
+    const allEvents = events.length > 0 ? events : await this.repository.events(manager, eventIdsOf(all));
     const holder = template === 'ticket' ? listed[0] : undefined;
     const rendered = this.templates.render(template, {
       order: { id: order.id, purchaserName: order.purchaserName, status: order.status },
@@ -204,11 +205,6 @@ export class EmailsService {
       cartUrl: this.context().namespaceUrl('tickets', 'cart'),
     });
     return { to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html };
-  }
-
-  private async eventsOfOrder(manager: EntityManager, attendees: Attendee[]): Promise<Event[]> {
-    const ids = [...new Set(attendees.map((attendee) => attendee.eventId))];
-    return ids.length ? manager.find(Event, { where: { id: In(ids) }, order: { startUtc: 'ASC' } }) : [];
   }
 
   /** The event's start as its own wall clock shows it. */
@@ -239,12 +235,10 @@ export class EmailsService {
    */
   async resendOrder(id: number, viewer: ResendViewer): Promise<QueuedEmail[]> {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
-    const order = await this.dataSource.manager.findOne(Order, { where: { id } });
+    const manager = this.dataSource.manager;
+    const order = await this.repository.findOrder(manager, id);
     if (!order) throw orderNotFound();
-    const events = await this.eventsOfOrder(
-      this.dataSource.manager,
-      await this.dataSource.manager.find(Attendee, { where: { orderId: id } }),
-    );
+    const events = await this.repository.eventsOfOrder(manager, id);
     if (!managesAllEvents(viewer.user, events) && !isBuyer(order, viewer)) {
       if (managesAnyEvent(viewer.user, events)) throw forbidden(!viewer.user);
       throw orderNotFound();
@@ -258,9 +252,9 @@ export class EmailsService {
   async resendAttendee(id: number, viewer: ResendViewer): Promise<QueuedEmail[]> {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
     const manager = this.dataSource.manager;
-    const attendee = await manager.findOne(Attendee, { where: { id } });
-    const order = attendee ? await manager.findOne(Order, { where: { id: attendee.orderId } }) : null;
-    const event = attendee ? await manager.findOne(Event, { select: { id: true, authorId: true }, where: { id: attendee.eventId } }) : null;
+    const attendee = await this.repository.findAttendee(manager, id);
+    const order = attendee ? await this.repository.findOrder(manager, attendee.orderId) : null;
+    const event = attendee ? await this.repository.eventAuthor(manager, attendee.eventId) : null;
     if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || isBuyer(order, viewer))) {
       throw attendeeNotFound('attendee-not-found');
     }

@@ -4,11 +4,12 @@ import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OutboxWorker } from './outbox-worker.service';
+import { OutboxRepository } from './outbox.repository';
 
 /** The worker that delivers the outbox (OUTBOX_WORKER=false: this instance only writes into it). */
 @Module({
   imports: [EmailsModule, WebhooksModule, MetricsModule, HttpCacheModule],
-  providers: [OutboxWorker],
+  providers: [OutboxWorker, OutboxRepository],
   exports: [OutboxWorker],
 })
 export class OutboxWorkerModule {}

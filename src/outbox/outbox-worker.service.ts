@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
-import { DataSource, In, LessThan } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
@@ -14,6 +14,7 @@ import { WebhooksService } from '../webhooks/webhooks.service';
 import { DeliveryAttemptError, PermanentDeliveryError } from './delivery-errors';
 import { EventType } from './event-types';
 import { OUTBOX_CHANNELS, OutboxMessage } from './outbox-message.entity';
+import { OutboxRepository } from './outbox.repository';
 import { EventData, OutboxService } from './outbox.service';
 import { SqlDialect } from '../database/sql-dialect';
 
@@ -65,6 +66,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: OutboxService,
+    private readonly repository: OutboxRepository,
     private readonly emails: EmailsService,
     private readonly webhooks: WebhooksService,
     private readonly purges: PurgeSender,
@@ -88,15 +90,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       this.failedCounter.inc({ channel }, 0);
     }
     const countsBy = (status: 'pending' | 'failed') => async (gauge: Gauge<'channel'>) => {
-      const rows = await this.dataSource
-        .getRepository(OutboxMessage)
-        .createQueryBuilder('message')
-        .select('message.channel', 'channel')
-        .addSelect('COUNT(*)', 'count')
-        .where('message.status = :status', { status })
-        .groupBy('message.channel')
-        .getRawMany<{ channel: string; count: string | number }>();
-      for (const channel of OUTBOX_CHANNELS) gauge.set({ channel }, Number(rows.find((row) => row.channel === channel)?.count ?? 0));
+      const counts = await this.repository.countByChannel(this.dataSource.manager, status);
+      for (const channel of OUTBOX_CHANNELS) gauge.set({ channel }, counts.get(channel) ?? 0);
     };
     const pendingCounts = countsBy('pending');
     const failedCounts = countsBy('failed');
@@ -119,17 +114,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       },
     });
     const oldestPending = async () => {
-      const row = await this.dataSource
-        .getRepository(OutboxMessage)
-        .createQueryBuilder('message')
-        .select('MIN(message.createdAt)', 'oldest')
-        .where('message.status = :pending', { pending: 'pending' })
-        .getRawOne<{ oldest: string | Date | null }>();
-      if (!row?.oldest) return 0;
-      const oldest =
-        row.oldest instanceof Date
-          ? row.oldest
-          : new Date(/Z$|[+-]\d\d:?\d\d$/.test(row.oldest) ? row.oldest : `${row.oldest.replace(' ', 'T')}Z`);
+      const oldest = await this.repository.oldestPendingCreatedAt(this.dataSource.manager);
+      if (!oldest) return 0;
       return Math.max(0, (this.clock.now().getTime() - oldest.getTime()) / 1000);
     };
     new Gauge({
@@ -180,11 +166,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   async prune(now = this.clock.now()): Promise<number> {
     this.lastPrunedAt = now.getTime();
     const before = new Date(now.getTime() - this.config.notifications.retentionDays * 86_400_000);
-    const result = await this.dataSource.manager.delete(OutboxMessage, {
-      status: In(['delivered', 'failed']),
-      createdAt: LessThan(before),
-    });
-    return result.affected ?? 0;
+    return this.repository.deleteFinishedBefore(this.dataSource.manager, before);
   }
 
   private tick(): void {
@@ -210,52 +192,12 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private async claim(token: string, now: Date): Promise<OutboxMessage[]> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     const claimed = SqlDialect.of(this.dataSource).rowLocks
-      ? await this.claimLocking(token, now, leaseUntil)
-      : await this.claimInOneStatement(token, now, leaseUntil);
+      ? await runInTransaction(this.dataSource, (manager) =>
+          this.repository.claimDueSkippingLocked(manager, token, now, leaseUntil, CLAIM_BATCH),
+        )
+      : await this.repository.claimDueInOneStatement(this.dataSource.manager, token, now, leaseUntil, CLAIM_BATCH);
     if (!claimed) return [];
-    return this.dataSource.manager.find(OutboxMessage, { where: { claimToken: token, status: 'pending' }, order: { id: 'ASC' } });
-  }
-
-  /** MariaDB/MySQL: rows another instance is claiming right now are skipped, not waited for. */
-  private async claimLocking(token: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      const due = (
-        await manager
-          .createQueryBuilder(OutboxMessage, 'message')
-          .select('message.id', 'id')
-          .where('message.status = :pending AND message.nextAttemptAt <= :now', { pending: 'pending', now })
-          .orderBy('message.id', 'ASC')
-          .limit(CLAIM_BATCH)
-          .setLock('pessimistic_write')
-          .setOnLocked('skip_locked')
-          .getRawMany<{ id: number | string }>()
-      ).map((row) => Number(row.id));
-      if (due.length === 0) return false;
-      await manager
-        .createQueryBuilder()
-        .update(OutboxMessage)
-        .set({ claimToken: token, nextAttemptAt: leaseUntil })
-        .where('id IN (:...due)', { due })
-        .execute();
-      return true;
-    });
-  }
-
-  /**
-   * SQLite: one writer at a time, so one UPDATE claims (it waits for the write lock, where a
-   * read-then-write transaction would fail at once with SQLITE_BUSY when another process writes).
-   */
-  private async claimInOneStatement(token: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(OutboxMessage)
-      .set({ claimToken: token, nextAttemptAt: leaseUntil })
-      .where(
-        `id IN (SELECT id FROM outbox_messages WHERE status = :pending AND next_attempt_at <= :now ORDER BY id LIMIT ${CLAIM_BATCH})`,
-        { pending: 'pending', now },
-      )
-      .execute();
-    return !!result.affected;
+    return this.repository.claimed(this.dataSource.manager, token);
   }
 
   private async handle(message: OutboxMessage, token: string): Promise<'delivered' | 'failed' | 'retried'> {
@@ -287,12 +229,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     const type = message.type as EventType;
     const data = JSON.parse(message.payload) as EventData;
     await runInTransaction(this.dataSource, async (manager) => {
-      const marked = await manager.update(
-        OutboxMessage,
-        { id: message.id, claimToken: token },
-        { status: 'delivered', deliveredAt: this.clock.now(), attempts: message.attempts + 1, claimToken: null },
-      );
-      if (!marked.affected) return;
+      const marked = await this.repository.recordAttempt(manager, message.id, token, {
+        status: 'delivered',
+        deliveredAt: this.clock.now(),
+        attempts: message.attempts + 1,
+        claimToken: null,
+      });
+      if (!marked) return;
       const messages = [
         ...(await this.emails.emailsFor(manager, type, data)),
         ...(await this.webhooks.deliveriesFor(manager, message, type, data)),
@@ -325,10 +268,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Writes an attempt's outcome, only while this worker's claim holds. */
   private async record(message: OutboxMessage, token: string, changes: Partial<OutboxMessage>): Promise<void> {
-    await this.dataSource.manager.update(
-      OutboxMessage,
-      { id: message.id, claimToken: token },
-      { attempts: message.attempts + 1, claimToken: null, ...changes },
-    );
+    await this.repository.recordAttempt(this.dataSource.manager, message.id, token, {
+      attempts: message.attempts + 1,
+      claimToken: null,
+      ...changes,
+    });
   }
 }

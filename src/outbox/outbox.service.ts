@@ -1,12 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Attendee } from '../attendees/attendee.entity';
 import { CLOCK, Clock } from '../common/clock';
-import type { Event } from '../events/event.entity';
-import { Order } from '../orders/order.entity';
-import { Ticket } from '../tickets/ticket.entity';
 import { EventType } from './event-types';
-import { OutboxMessage } from './outbox-message.entity';
+import { OutboxRepository } from './outbox.repository';
 
 /** A notification's data: flat values, and lists of ids (bounded: see MAX_OCCURRENCES_PER_WRITE for series). */
 export type EventData = Record<string, string | number | boolean | null | number[]>;
@@ -22,11 +18,47 @@ export interface DirectMessage {
 }
 
 /**
- * Writes notifications into the outbox with the caller's transaction manager, in the same
- * transaction as the change that causes them: a rollback writes nothing, a commit is delivered by
- * the worker (outbox-worker.service.ts) even if the process dies right after it.
+ * What an order notification says of the order. The outbox takes these shapes, not the features'
+ * entities, so that it stays below them; the entities have these fields and are passed as they are.
  */
-function orderData(order: Order): EventData {
+export interface OrderFacts {
+  id: number;
+  status: string;
+  provider: string;
+  total: string;
+  currency: string;
+  purchaserName: string;
+  purchaserEmail: string;
+}
+
+/** What an attendee notification says of the attendee. */
+export interface AttendeeFacts {
+  id: number;
+  orderId: number;
+  ticketId: number;
+  eventId: number;
+  holderName: string;
+  holderEmail: string;
+  orderStatus: string;
+  checkinSource: string | null;
+}
+
+/** What `ticket.sold_out` says of the ticket. */
+export interface TicketFacts {
+  id: number;
+  eventId: number;
+  name: string;
+}
+
+/** What an `event.*` notification says of the event. */
+export interface EventFacts {
+  id: number;
+  title: string;
+  status: string;
+  slug: string;
+}
+
+function orderData(order: OrderFacts): EventData {
   return {
     order_id: order.id,
     status: order.status,
@@ -38,7 +70,7 @@ function orderData(order: Order): EventData {
   };
 }
 
-function attendeeData(attendee: Attendee): EventData {
+function attendeeData(attendee: AttendeeFacts): EventData {
   return {
     attendee_id: attendee.id,
     order_id: attendee.orderId,
@@ -50,9 +82,17 @@ function attendeeData(attendee: Attendee): EventData {
   };
 }
 
+/**
+ * Writes notifications into the outbox with the caller's transaction manager, in the same
+ * transaction as the change that causes them: a rollback writes nothing, a commit is delivered by
+ * the worker (outbox-worker.service.ts) even if the process dies right after it.
+ */
 @Injectable()
 export class OutboxService {
-  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly repository: OutboxRepository,
+  ) {}
 
   /** One notification of `type` per item of `data`, in one INSERT. */
   async publish(manager: EntityManager, type: EventType, ...data: EventData[]): Promise<void> {
@@ -66,23 +106,18 @@ export class OutboxService {
   async publishAll(manager: EntityManager, events: Array<{ type: EventType; data: EventData }>): Promise<void> {
     if (events.length === 0) return;
     const now = this.clock.now();
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(OutboxMessage)
-      .values(
-        events.map(({ type, data }) => ({
-          channel: 'event' as const,
-          type,
-          payload: JSON.stringify(data),
-          status: 'pending' as const,
-          attempts: 0,
-          nextAttemptAt: now,
-          createdAt: now,
-        })),
-      )
-      .updateEntity(false)
-      .execute();
+    await this.repository.insert(
+      manager,
+      events.map(({ type, data }) => ({
+        channel: 'event' as const,
+        type,
+        payload: JSON.stringify(data),
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    );
   }
 
   /**
@@ -90,7 +125,7 @@ export class OutboxService {
    * before the checkout takes capacity so that nothing but the take runs while it holds the
    * capacity rows; the transaction's rollback takes them back when the take fails.
    */
-  async orderPlaced(manager: EntityManager, order: Order, attendees: Attendee[]): Promise<void> {
+  async orderPlaced(manager: EntityManager, order: OrderFacts, attendees: AttendeeFacts[]): Promise<void> {
     await this.publishAll(manager, [
       { type: 'order.placed', data: orderData(order) },
       ...attendees.map((attendee) => ({ type: 'attendee.created' as const, data: attendeeData(attendee) })),
@@ -102,7 +137,7 @@ export class OutboxService {
    * event's shared pool, as CapacityService.takeAll reports it), after that checkout's other
    * messages. Unlimited tickets never sell out.
    */
-  async ticketsSoldOut(manager: EntityManager, tickets: Array<Pick<Ticket, 'id' | 'eventId' | 'name'>>): Promise<void> {
+  async ticketsSoldOut(manager: EntityManager, tickets: TicketFacts[]): Promise<void> {
     await this.publish(
       manager,
       'ticket.sold_out',
@@ -114,36 +149,31 @@ export class OutboxService {
   async queue(manager: EntityManager, messages: DirectMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const now = this.clock.now();
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(OutboxMessage)
-      .values(
-        messages.map((message) => ({
-          channel: message.channel,
-          type: message.type,
-          payload: message.payload,
-          recipient: message.recipient ?? null,
-          endpointId: message.endpointId ?? null,
-          messageId: message.messageId ?? null,
-          status: 'pending' as const,
-          attempts: 0,
-          nextAttemptAt: now,
-          createdAt: now,
-        })),
-      )
-      .updateEntity(false)
-      .execute();
+    await this.repository.insert(
+      manager,
+      messages.map((message) => ({
+        channel: message.channel,
+        type: message.type,
+        payload: message.payload,
+        recipient: message.recipient ?? null,
+        endpointId: message.endpointId ?? null,
+        messageId: message.messageId ?? null,
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+      })),
+    );
   }
 
   /** An order moved to completed, cancelled or refunded. */
   async orderChanged(manager: EntityManager, orderId: number, status: 'completed' | 'cancelled' | 'refunded'): Promise<void> {
-    const order = await manager.findOne(Order, { where: { id: orderId } });
+    const order = await this.repository.findOrder(manager, orderId);
     if (order) await this.publish(manager, `order.${status}`, orderData(order));
   }
 
   /** A check-in (`true`) or its undoing or an exit (`false`); `door` adds the list, the scan and the gate (src/checkin/). */
-  async checkInChanged(manager: EntityManager, attendee: Attendee, checkedIn: boolean, door: EventData = {}): Promise<void> {
+  async checkInChanged(manager: EntityManager, attendee: AttendeeFacts, checkedIn: boolean, door: EventData = {}): Promise<void> {
     await this.publish(manager, checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', {
       ...attendeeData(attendee),
       checkin_source: attendee.checkinSource,
@@ -155,12 +185,7 @@ export class OutboxService {
    * An event written: `event.published` when it became published, `event.updated` when a
    * published event changed (drafts are nobody's business), `event.trashed` when trashed or deleted.
    */
-  async eventWritten(
-    manager: EntityManager,
-    event: Pick<Event, 'id' | 'title' | 'status' | 'slug'>,
-    previousStatus: string | null,
-    removed = false,
-  ): Promise<void> {
+  async eventWritten(manager: EntityManager, event: EventFacts, previousStatus: string | null, removed = false): Promise<void> {
     const data = { event_id: event.id, title: event.title, slug: event.slug, status: event.status };
     if (removed) await this.publish(manager, 'event.trashed', data);
     else if (event.status === 'publish' && previousStatus !== 'publish') await this.publish(manager, 'event.published', data);

@@ -10,7 +10,7 @@ import { assertPageInRange, countPages, parsePageRequest } from '../common/pagin
 import { appConfig } from '../config/app.config';
 import type { EventType } from '../outbox/event-types';
 import { DeliveryAttemptError, PermanentDeliveryError } from '../outbox/delivery-errors';
-import { OutboxMessage } from '../outbox/outbox-message.entity';
+import type { OutboxMessage } from '../outbox/outbox-message.entity';
 import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.service';
 import { CreateWebhookDto, UpdateWebhookDto } from './dto/create-webhook.dto';
 import type { ListDeliveriesQuery } from './dto/list-deliveries.query';
@@ -18,8 +18,9 @@ import { CreatedWebhookResponse, WebhookDeliveryListResponse, WebhookDeliveryRes
 import { WebhookSecretBox } from './webhook-secret-box';
 import { sendWebhook } from './webhook-sender';
 import { resolveWebhookTarget, WebhookTargetError } from './webhook-target';
-import { WebhookEndpoint } from './webhook-endpoint.entity';
+import type { WebhookEndpoint } from './webhook-endpoint.entity';
 import { deliveryNotFound, webhookDisabled, webhookNotFound } from './webhook-errors';
+import { WebhooksRepository } from './webhooks.repository';
 
 /** Secret bytes: 24 random bytes, as `whsec_<base64>` (the Standard Webhooks form). */
 const SECRET_BYTES = 24;
@@ -65,6 +66,7 @@ export class WebhooksService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: OutboxService,
+    private readonly repository: WebhooksRepository,
   ) {
     this.secrets = new WebhookSecretBox(config.nonceSecret);
   }
@@ -74,7 +76,7 @@ export class WebhooksService {
   // ---------------------------------------------------------------- endpoints
 
   async list(): Promise<WebhookResponse[]> {
-    const endpoints = await this.dataSource.manager.find(WebhookEndpoint, { order: { id: 'ASC' } });
+    const endpoints = await this.repository.endpoints(this.dataSource.manager);
     return endpoints.map(toWebhookResponse);
   }
 
@@ -86,18 +88,16 @@ export class WebhooksService {
     await this.checkUrl(input.url);
     const now = this.clock.now();
     const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
-    const endpoint = await this.dataSource.manager.save(
-      this.dataSource.manager.create(WebhookEndpoint, {
-        url: input.url,
-        description: input.description ?? '',
-        eventTypes: input.event_types ? JSON.stringify(input.event_types) : null,
-        secret: this.secrets.seal(secret),
-        enabled: input.enabled ?? true,
-        disabledReason: null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const endpoint = await this.repository.insertEndpoint(this.dataSource.manager, {
+      url: input.url,
+      description: input.description ?? '',
+      eventTypes: input.event_types ? JSON.stringify(input.event_types) : null,
+      secret: this.secrets.seal(secret),
+      enabled: input.enabled ?? true,
+      disabledReason: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     return { ...toWebhookResponse(endpoint), secret };
   }
 
@@ -114,7 +114,7 @@ export class WebhooksService {
       if (input.enabled) endpoint.disabledReason = null;
     }
     endpoint.updatedAt = this.clock.now();
-    return toWebhookResponse(await this.dataSource.manager.save(endpoint));
+    return toWebhookResponse(await this.repository.saveEndpoint(this.dataSource.manager, endpoint));
   }
 
   /** Deletes the endpoint and its pending deliveries; answers with the endpoint as it was. */
@@ -122,8 +122,7 @@ export class WebhooksService {
     return runInTransaction(this.dataSource, async (manager) => {
       const endpoint = await this.findOrFail(id, manager);
       const response = toWebhookResponse(endpoint);
-      await manager.delete(OutboxMessage, { endpointId: id, channel: 'webhook' });
-      await manager.delete(WebhookEndpoint, { id });
+      await this.repository.deleteEndpoint(manager, id);
       return response;
     });
   }
@@ -131,12 +130,7 @@ export class WebhooksService {
   async deliveries(id: number, query: ListDeliveriesQuery): Promise<WebhookDeliveryListResponse> {
     await this.findOrFail(id);
     const page = parsePageRequest(query, 'tickets');
-    const [rows, total] = await this.dataSource.manager.findAndCount(OutboxMessage, {
-      where: { endpointId: id, channel: 'webhook' },
-      order: { id: 'DESC' },
-      skip: page.offset,
-      take: page.perPage,
-    });
+    const [rows, total] = await this.repository.deliveryPage(this.dataSource.manager, id, page.offset, page.perPage);
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });
     return { total, total_pages: totalPages, deliveries: rows.map(toDeliveryResponse) };
@@ -147,21 +141,21 @@ export class WebhooksService {
     const endpoint = await this.findOrFail(id);
     if (!endpoint.enabled) throw webhookDisabled();
     return runInTransaction(this.dataSource, async (manager) => {
-      const original = await manager.findOne(OutboxMessage, { where: { id: deliveryId, endpointId: id, channel: 'webhook' } });
+      const original = await this.repository.findDelivery(manager, id, deliveryId);
       if (!original) throw deliveryNotFound();
       await this.outbox.queue(manager, [
         { channel: 'webhook', type: original.type, payload: original.payload, endpointId: id, messageId: original.messageId },
       ]);
-      const queued = await manager.findOne(OutboxMessage, { where: { endpointId: id, channel: 'webhook' }, order: { id: 'DESC' } });
+      const queued = await this.repository.latestDelivery(manager, id);
       return toDeliveryResponse(queued as OutboxMessage);
     });
   }
 
   // ---------------------------------------------------------------- fan-out and delivery
 
-  /** One delivery per enabled endpoint subscribed to `type`, read with the worker's transaction manager. */
+  /** One delivery per enabled endpoint subscribed to `type`, read in the worker's transaction. */
   async deliveriesFor(manager: EntityManager, event: OutboxMessage, type: EventType, data: EventData): Promise<DirectMessage[]> {
-    const endpoints = await manager.find(WebhookEndpoint, { where: { enabled: true } });
+    const endpoints = await this.repository.enabledEndpoints(manager);
     const payload = JSON.stringify({ type, timestamp: event.createdAt.toISOString(), data });
     return endpoints
       .filter((endpoint) => endpoint.eventTypes === null || (JSON.parse(endpoint.eventTypes) as string[]).includes(type))
@@ -170,8 +164,7 @@ export class WebhooksService {
 
   /** One attempt; a 410 answer disables the endpoint. Returns the receiver's status. */
   async deliver(message: OutboxMessage): Promise<number> {
-    const endpoint =
-      message.endpointId === null ? null : await this.dataSource.manager.findOne(WebhookEndpoint, { where: { id: message.endpointId } });
+    const endpoint = message.endpointId === null ? null : await this.repository.findEndpoint(this.dataSource.manager, message.endpointId);
     if (!endpoint) throw new PermanentDeliveryError('the endpoint was deleted');
     if (!endpoint.enabled) throw new PermanentDeliveryError(endpoint.disabledReason ?? 'the endpoint is disabled');
     let secret: string;
@@ -197,11 +190,7 @@ export class WebhooksService {
       });
     } catch (error) {
       if (error instanceof PermanentDeliveryError && error.responseStatus === 410) {
-        await this.dataSource.manager.update(
-          WebhookEndpoint,
-          { id: endpoint.id },
-          { enabled: false, disabledReason: 'The endpoint answered 410 Gone.', updatedAt: this.clock.now() },
-        );
+        await this.repository.disable(this.dataSource.manager, endpoint.id, 'The endpoint answered 410 Gone.', this.clock.now());
       }
       throw error;
     }
@@ -219,7 +208,7 @@ export class WebhooksService {
   }
 
   private async findOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<WebhookEndpoint> {
-    const endpoint = await manager.findOne(WebhookEndpoint, { where: { id } });
+    const endpoint = await this.repository.findEndpoint(manager, id);
     if (!endpoint) throw webhookNotFound();
     return endpoint;
   }

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In, LessThan } from 'typeorm';
+import { SqlDialect } from '../database/sql-dialect';
+import { Order } from '../orders/order.entity';
+import { OutboxChannel, OutboxMessage, OutboxStatus } from './outbox-message.entity';
+
+/** A row as it is written: what the writer says, and the worker's fields at their start. */
+export type NewOutboxMessage = Pick<OutboxMessage, 'channel' | 'type' | 'payload' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt'> &
+  Partial<Pick<OutboxMessage, 'recipient' | 'endpointId' | 'messageId'>>;
+
+/** Every statement of the outbox: writing messages, claiming them, recording attempts, the gauges and pruning. */
+@Injectable()
+export class OutboxRepository {
+  // ---------------------------------------------------------------- writing
+
+  /** The messages, in one INSERT, in the order given. */
+  async insert(manager: EntityManager, messages: NewOutboxMessage[]): Promise<void> {
+    await manager.createQueryBuilder().insert().into(OutboxMessage).values(messages).updateEntity(false).execute();
+  }
+
+  /** The order as it is now, for an `order.*` notification written after its status changed. */
+  findOrder(manager: EntityManager, id: number): Promise<Order | null> {
+    return manager.findOne(Order, { where: { id } });
+  }
+
+  // ---------------------------------------------------------------- claiming
+
+  /**
+   * MariaDB/MySQL: marks up to `limit` due rows with the claim `token` and moves their next attempt
+   * to `leaseUntil`, in the caller's transaction. Rows another instance is claiming right now are
+   * skipped, not waited for. False when nothing was due.
+   */
+  async claimDueSkippingLocked(manager: EntityManager, token: string, now: Date, leaseUntil: Date, limit: number): Promise<boolean> {
+    const query = manager
+      .createQueryBuilder(OutboxMessage, 'message')
+      .select('message.id', 'id')
+      .where('message.status = :pending AND message.nextAttemptAt <= :now', { pending: 'pending', now })
+      .orderBy('message.id', 'ASC')
+      .limit(limit);
+    SqlDialect.of(manager).forUpdateSkipLocked(query);
+    const due = (await query.getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
+    if (due.length === 0) return false;
+    await manager
+      .createQueryBuilder()
+      .update(OutboxMessage)
+      .set({ claimToken: token, nextAttemptAt: leaseUntil })
+      .where('id IN (:...due)', { due })
+      .execute();
+    return true;
+  }
+
+  /**
+   * SQLite: one writer at a time, so one UPDATE claims (it waits for the write lock, where a
+   * read-then-write transaction would fail at once with SQLITE_BUSY when another process writes).
+   */
+  async claimDueInOneStatement(manager: EntityManager, token: string, now: Date, leaseUntil: Date, limit: number): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(OutboxMessage)
+      .set({ claimToken: token, nextAttemptAt: leaseUntil })
+      .where(`id IN (SELECT id FROM outbox_messages WHERE status = :pending AND next_attempt_at <= :now ORDER BY id LIMIT ${limit})`, {
+        pending: 'pending',
+        now,
+      })
+      .execute();
+    return !!result.affected;
+  }
+
+  /** The pending rows the claim `token` holds, oldest first. */
+  claimed(manager: EntityManager, token: string): Promise<OutboxMessage[]> {
+    return manager.find(OutboxMessage, { where: { claimToken: token, status: 'pending' }, order: { id: 'ASC' } });
+  }
+
+  /** Writes an attempt's outcome, only while the claim `token` holds; false when another worker took the row since. */
+  async recordAttempt(manager: EntityManager, id: number, token: string, changes: Partial<OutboxMessage>): Promise<boolean> {
+    const result = await manager.update(OutboxMessage, { id, claimToken: token }, changes);
+    return !!result.affected;
+  }
+
+  // ---------------------------------------------------------------- gauges and pruning
+
+  /** How many rows of each channel are in `status` (channels without any are left out). */
+  async countByChannel(manager: EntityManager, status: OutboxStatus): Promise<Map<OutboxChannel, number>> {
+    const rows = await manager
+      .getRepository(OutboxMessage)
+      .createQueryBuilder('message')
+      .select('message.channel', 'channel')
+      .addSelect('COUNT(*)', 'count')
+      .where('message.status = :status', { status })
+      .groupBy('message.channel')
+      .getRawMany<{ channel: OutboxChannel; count: string | number }>();
+    return new Map(rows.map((row) => [row.channel, Number(row.count)]));
+  }
+
+  /** When the oldest pending row was written; null when none is pending. */
+  async oldestPendingCreatedAt(manager: EntityManager): Promise<Date | null> {
+    const row = await manager
+      .getRepository(OutboxMessage)
+      .createQueryBuilder('message')
+      .select('MIN(message.createdAt)', 'oldest')
+      .where('message.status = :pending', { pending: 'pending' })
+      .getRawOne<{ oldest: string | Date | null }>();
+    if (!row?.oldest) return null;
+    return row.oldest instanceof Date
+      ? row.oldest
+      : new Date(/Z$|[+-]\d\d:?\d\d$/.test(row.oldest) ? row.oldest : `${row.oldest.replace(' ', 'T')}Z`);
+  }
+
+  /** Deletes delivered and failed rows written before `before`; returns how many. */
+  async deleteFinishedBefore(manager: EntityManager, before: Date): Promise<number> {
+    const result = await manager.delete(OutboxMessage, {
+      status: In(['delivered', 'failed']),
+      createdAt: LessThan(before),
+    });
+    return result.affected ?? 0;
+  }
+}
