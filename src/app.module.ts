@@ -19,7 +19,7 @@ import { OrdersModule } from './orders/orders.module';
 import { PaymentsModule } from './payments/payments.module';
 import { OrganizersModule } from './organizers/organizers.module';
 import { OutboxModule } from './outbox/outbox.module';
-import { OutboxWorkerModule } from './outbox/outbox-worker.module';
+import { OutboxWorkerModule } from './outbox-worker/outbox-worker.module';
 import { ReportsModule } from './reports/reports.module';
 import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import request from 'supertest';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
-import { OutboxWorker } from '../src/outbox/outbox-worker.service';
+import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
 /**

@@ -9,7 +9,7 @@ import { runInTransaction } from '../src/common/database/transactions';
 import { CLOCK } from '../src/common/clock';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
-import { OutboxWorker } from '../src/outbox/outbox-worker.service';
+import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { OutboxService } from '../src/outbox/outbox.service';
 import { checkout, fillCart, ORDERS_PATH } from './helpers/buyers';
 import { decodeQr, MailCatcher } from './helpers/mail-catcher';

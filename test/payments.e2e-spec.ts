@@ -8,7 +8,7 @@ import { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
-import { OutboxWorker } from '../src/outbox/outbox-worker.service';
+import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { Payment, PaymentProviderEvent } from '../src/payments/payment.entity';
 import { PaymentsService } from '../src/payments/payments.service';
 import { BuyerIdentity, CART_PATH, checkout, fillCart, identify, ORDERS_PATH, PURCHASER } from './helpers/buyers';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OutboxWorker } from '../src/outbox/outbox-worker.service';
+import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
 /**

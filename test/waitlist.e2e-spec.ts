@@ -7,7 +7,7 @@ import { runInTransaction } from '../src/common/database/transactions';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
-import { OutboxWorker } from '../src/outbox/outbox-worker.service';
+import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { availableUnits } from '../src/tickets/capacity';
 import { CapacityService } from '../src/tickets/capacity.service';
 import { Ticket } from '../src/tickets/ticket.entity';

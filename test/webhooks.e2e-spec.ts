@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
-import { OutboxWorker } from '../src/outbox/outbox-worker.service';
+import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { checkout, fillCart } from './helpers/buyers';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp } from './helpers/test-app';
 import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';

@@ -85,7 +85,7 @@ function attendeeData(attendee: AttendeeFacts): EventData {
 /**
  * Writes notifications into the outbox with the caller's transaction manager, in the same
  * transaction as the change that causes them: a rollback writes nothing, a commit is delivered by
- * the worker (outbox-worker.service.ts) even if the process dies right after it.
+ * the worker (src/outbox-worker/) even if the process dies right after it.
  */
 @Injectable()
 export class OutboxService {

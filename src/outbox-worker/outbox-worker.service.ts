@@ -11,11 +11,11 @@ import { EmailsService } from '../emails/emails.service';
 import { PurgeSender } from '../http-cache/purge-sender';
 import { MetricsService } from '../metrics/metrics.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { DeliveryAttemptError, PermanentDeliveryError } from './delivery-errors';
-import { EventType } from './event-types';
-import { OUTBOX_CHANNELS, OutboxMessage } from './outbox-message.entity';
-import { OutboxRepository } from './outbox.repository';
-import { EventData, OutboxService } from './outbox.service';
+import { DeliveryAttemptError, PermanentDeliveryError } from '../outbox/delivery-errors';
+import { EventType } from '../outbox/event-types';
+import { OUTBOX_CHANNELS, OutboxMessage } from '../outbox/outbox-message.entity';
+import { OutboxRepository } from '../outbox/outbox.repository';
+import { EventData, OutboxService } from '../outbox/outbox.service';
 import { SqlDialect } from '../database/sql-dialect';
 
 /** Rows claimed per round: a round holds them for the lease, so not more than it can send in that time. */
