@@ -15,7 +15,7 @@ const untypedBodyRules = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'coverage/**', 'data/**', 'node_modules/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'coverage/**', 'data/**', 'node_modules/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
