@@ -42,6 +42,14 @@ beforeAll(async () => {
 
 afterAll(() => dataSource?.destroy());
 
+/** Every combination of the values of each key. */
+function product<T extends Record<string, readonly unknown[]>>(values: T): Array<{ [K in keyof T]: T[K][number] }> {
+  return Object.entries(values).reduce<Array<Record<string, unknown>>>(
+    (rows, [key, options]) => rows.flatMap((row) => options.map((option) => ({ ...row, [key]: option }))),
+    [{}],
+  ) as Array<{ [K in keyof T]: T[K][number] }>;
+}
+
 let slugs = 0;
 async function insertEvent(values: Partial<Event>): Promise<Event> {
   slugs += 1;
@@ -111,38 +119,31 @@ describe('attendee visibility: isPubliclyVisible / canManageEvent, and the atten
   const ids = (rows: Attendee[]) => rows.map((attendee) => attendee.id).sort((a, b) => a - b);
 
   beforeAll(async () => {
-    let codes = 0;
-    for (const eventStatus of ['publish', 'draft'] as const) {
-      for (const showAttendeeList of [true, false]) {
-        for (const authorId of [ME, SOMEONE_ELSE]) {
-          const event = await insertEvent({ status: eventStatus, showAttendeeList, authorId });
-          for (const provider of ['rsvp', 'tc'] as const) {
-            for (const rsvpGoing of [true, false, null]) {
-              for (const orderStatus of ['completed', 'yes', 'pending', 'refunded', 'no']) {
-                for (const optout of [false, true]) {
-                  for (const status of ['publish', 'trash']) {
-                    codes += 1;
-                    const row = {
-                      orderId: 1,
-                      ticketId: event.id,
-                      eventId: event.id,
-                      provider,
-                      status,
-                      orderStatus,
-                      rsvpGoing,
-                      optout,
-                      holderName: 'Ada',
-                      holderEmail: 'ada@example.org',
-                      securityCode: `code-${codes}`,
-                    };
-                    const { identifiers } = await dataSource.createQueryBuilder().insert().into(Attendee).values(row).execute();
-                    cases.push({ attendee: { ...row, id: Number(identifiers[0].id) } as unknown as Attendee, event });
-                  }
-                }
-              }
-            }
-          }
-        }
+    const states = product({
+      provider: ['rsvp', 'tc'],
+      rsvpGoing: [true, false, null],
+      orderStatus: ['completed', 'yes', 'pending', 'refunded', 'no'],
+      optout: [false, true],
+      status: ['publish', 'trash'],
+    });
+    for (const { eventStatus, showAttendeeList, authorId } of product({
+      eventStatus: ['publish', 'draft'] as const,
+      showAttendeeList: [true, false],
+      authorId: [ME, SOMEONE_ELSE],
+    })) {
+      const event = await insertEvent({ status: eventStatus, showAttendeeList, authorId });
+      for (const state of states) {
+        const row = {
+          ...state,
+          orderId: 1,
+          ticketId: event.id,
+          eventId: event.id,
+          holderName: 'Ada',
+          holderEmail: 'ada@example.org',
+          securityCode: `code-${cases.length + 1}`,
+        };
+        const { identifiers } = await dataSource.createQueryBuilder().insert().into(Attendee).values(row).execute();
+        cases.push({ attendee: { ...row, id: Number(identifiers[0].id) } as unknown as Attendee, event });
       }
     }
   });
