@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
-import { announceRawWrites } from '../common/database/raw-writes';
-import { answerNextCommitLocally } from '../common/database/transactions';
-import { CapacityState, PoolCounts } from './capacity';
+import type { EntityManager } from 'typeorm';
+import { CapacityCount, CapacityState, PoolCounts } from './capacity';
+import { CapacityRepository, CompoundTakeStep, CountedTicket } from './capacity.repository';
 import { CapacityMode, Ticket } from './ticket.entity';
-import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
-import { TicketPool } from './ticket-pool.entity';
-import { SqlDialect } from '../database/sql-dialect';
 
-/** Which count a quantity moves in: `sold` (completed orders, RSVP going) or `pending` (held by unpaid orders). */
-export type CapacityCount = 'sold' | 'pending';
-
-type CountedTicket = Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>;
+export type { CapacityCount } from './capacity';
 
 /** Units of one ticket that one order takes, gives back or confirms. */
 export interface CapacityLine {
@@ -27,12 +20,8 @@ export interface CapacityTake {
   finished?: boolean;
 }
 
-/** One row a take moves, as SQL: the UPDATE asking for more left than it takes, and the one taking the last units. */
-interface TakeStep {
-  sql: (left: '>' | '>=') => string;
-  parameters: unknown[];
-  /** Whether the row has a limit that can run out (else only a changed mode makes the take fail). */
-  limited: boolean;
+/** One row a take moves (CapacityRepository writes it), with what its outcome means for the take. */
+interface TakeStep extends CompoundTakeStep {
   /** The ticket to name when short, and the tickets sold out when this row is emptied. */
   shortTicket: number | null;
   soldOut: number[];
@@ -44,13 +33,13 @@ interface TakeStep {
  */
 export type FreedUnitsListener = (manager: EntityManager, ticketIds: number[]) => Promise<void>;
 
-interface FinishRow {
-  short_step: number | string;
-  emptied: string;
-}
-
 function drawsOnPool(mode: CapacityMode): boolean {
   return mode === 'capped' || mode === 'global';
+}
+
+/** Whether a ticket's own counter has a limit that can run out. */
+function hasOwnLimit(mode: CapacityMode): boolean {
+  return mode === 'own' || mode === 'capped';
 }
 
 /**
@@ -77,46 +66,25 @@ function counterPlan(lines: CapacityLine[]): {
   };
 }
 
-/** The rows of a take as SQL for takeAllAndFinish, in counterPlan's order. */
-function takeSteps(lines: CapacityLine[], count: CapacityCount): TakeStep[] {
+/** The rows of a take for takeAllAndFinish, in counterPlan's order. */
+function takeSteps(lines: CapacityLine[]): TakeStep[] {
   const plan = counterPlan(lines);
-  const steps: TakeStep[] = plan.tickets.map(({ ticket, quantity }) => {
-    const limit = (left: string) =>
-      ticket.capacityMode === 'own'
-        ? ` AND capacity - sold - pending ${left} ?`
-        : ticket.capacityMode === 'capped'
-          ? ` AND (capacity IS NULL OR capacity - sold - pending ${left} ?)`
-          : '';
-    const limited = ticket.capacityMode === 'own' || ticket.capacityMode === 'capped';
-    return {
-      sql: (left) => `UPDATE ticket_capacity_counters SET ${count} = ${count} + ? WHERE ticket_id = ? AND capacity_mode = ?${limit(left)}`,
-      parameters: [quantity, ticket.id, ticket.capacityMode, ...(limited ? [quantity] : [])],
-      limited,
-      shortTicket: ticket.id,
-      soldOut: [ticket.id],
-    };
-  });
+  const steps: TakeStep[] = plan.tickets.map(({ ticket, quantity }) => ({
+    row: { ticket, quantity },
+    limited: hasOwnLimit(ticket.capacityMode),
+    shortTicket: ticket.id,
+    soldOut: [ticket.id],
+  }));
   for (const { eventId, quantity } of plan.pools) {
     const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
     steps.push({
-      sql: (left) =>
-        `UPDATE ticket_pools SET ${count} = ${count} + ?, updated_at = CURRENT_TIMESTAMP(3) WHERE event_id = ? AND capacity - sold - pending ${left} ?`,
-      parameters: [quantity, eventId, quantity],
+      row: { eventId, quantity },
       limited: true,
       shortTicket: drawing[0]?.ticket.id ?? null,
       soldOut: drawing.map(({ ticket }) => ticket.id),
     });
   }
   return steps;
-}
-
-/** The one row the compound statement selects: mysql2 answers its result sets and the final OK as a list. */
-function firstRow(raw: unknown): FinishRow {
-  const sets = Array.isArray(raw) ? (raw as unknown[]) : [];
-  for (const set of sets) {
-    if (Array.isArray(set) && set.length > 0) return set[0] as FinishRow;
-  }
-  throw new Error('the capacity take answered no row');
 }
 
 /**
@@ -130,6 +98,8 @@ function firstRow(raw: unknown): FinishRow {
 @Injectable()
 export class CapacityService {
   private readonly freedUnitsListeners: FreedUnitsListener[] = [];
+
+  constructor(private readonly counters: CapacityRepository) {}
 
   /** Registers a listener for units coming back (the waitlist module, at start). */
   onUnitsMayBeFree(listener: FreedUnitsListener): void {
@@ -157,36 +127,18 @@ export class CapacityService {
     const plan = counterPlan(lines);
     const soldOut = new Set<number>();
     for (const { ticket, quantity } of plan.tickets) {
-      const limited = ticket.capacityMode === 'own' || ticket.capacityMode === 'capped';
-      const take = (left: '>' | '>=') => {
-        const update = manager
-          .createQueryBuilder()
-          .update(TicketCapacityCounter)
-          .set({ [count]: () => `${count} + :quantity` })
-          .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
-          // The mode read by the caller must still hold: a ticket moved into or out of the pool meanwhile
-          // would otherwise be counted on the wrong side.
-          .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
-        if (ticket.capacityMode === 'own') update.andWhere(`capacity - sold - pending ${left} :quantity`);
-        if (ticket.capacityMode === 'capped') update.andWhere(`(capacity IS NULL OR capacity - sold - pending ${left} :quantity)`);
-        return update.execute();
-      };
-      if ((await take('>')).affected) continue;
-      if (!limited || !(await take('>=')).affected) return { short: ticket.id, soldOut: [] };
+      // The take also fails when the ticket's mode is no longer the one read (CapacityRepository.takeFromTicket).
+      if (await this.counters.takeFromTicket(manager, ticket, quantity, count, '>')) continue;
+      if (!hasOwnLimit(ticket.capacityMode) || !(await this.counters.takeFromTicket(manager, ticket, quantity, count, '>=')))
+        return { short: ticket.id, soldOut: [] };
       soldOut.add(ticket.id);
     }
     for (const { eventId, quantity } of plan.pools) {
-      const take = (left: '>' | '>=') =>
-        manager
-          .createQueryBuilder()
-          .update(TicketPool)
-          .set({ [count]: () => `${count} + :quantity` })
-          .where(`event_id = :eventId AND capacity - sold - pending ${left} :quantity`, { eventId, quantity })
-          .execute();
       const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
-      if ((await take('>')).affected) continue;
+      if (await this.counters.takeFromPool(manager, eventId, quantity, count, '>')) continue;
       // Name a ticket of that event, as a take of its line would have.
-      if (!(await take('>=')).affected) return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
+      if (!(await this.counters.takeFromPool(manager, eventId, quantity, count, '>=')))
+        return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
       for (const { ticket } of drawing) soldOut.add(ticket.id);
     }
     return { short: null, soldOut: [...soldOut].sort((a, b) => a - b) };
@@ -202,42 +154,15 @@ export class CapacityService {
    * the caller runs takeAll. Everything the caller writes must be written before this.
    */
   async takeAllAndFinish(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
-    const dialect = SqlDialect.of(manager);
-    if (!dialect.mayRunCompound || !manager.queryRunner) return null;
-    const steps = takeSteps(lines, count);
+    if (!this.counters.takesInOneStatement(manager)) return null;
+    const steps = takeSteps(lines);
     if (steps.length === 0) return { short: null, soldOut: [], finished: false };
-    const body: string[] = [];
-    const parameters: unknown[] = [];
-    steps.forEach((step, index) => {
-      const number = index + 1;
-      const lastUnits = step.limited
-        ? `${step.sql('>=')}; IF ROW_COUNT() = 0 THEN SET short_step = ${number}; ELSE SET emptied = CONCAT(emptied, '${number},'); END IF;`
-        : `SET short_step = ${number};`;
-      body.push(`IF short_step = 0 THEN ${step.sql('>')}; IF ROW_COUNT() = 0 THEN ${lastUnits} END IF; END IF;`);
-      parameters.push(...step.parameters, ...(step.limited ? step.parameters : []));
-    });
-    const sql = [
-      'BEGIN NOT ATOMIC',
-      "DECLARE short_step INT DEFAULT 0; DECLARE emptied VARCHAR(4000) DEFAULT '';",
-      ...body,
-      "IF short_step > 0 THEN ROLLBACK; ELSEIF emptied = '' THEN COMMIT; END IF;",
-      'SELECT short_step, emptied;',
-      'END',
-    ].join('\n');
-    // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
     const pools = lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode));
-    await announceRawWrites(manager, 'update', pools ? [TicketCapacityCounter, TicketPool] : [TicketCapacityCounter]);
-    const raw: unknown = await dialect.compound(() => manager.query(sql, parameters));
-    if (raw === null) return null;
-    const row = firstRow(raw);
-    const shortStep = Number(row.short_step);
-    if (shortStep > 0) return { short: steps[shortStep - 1].shortTicket, soldOut: [], finished: true };
-    const emptied = row.emptied
-      .split(',')
-      .filter((part) => part !== '')
-      .flatMap((part) => steps[Number(part) - 1].soldOut);
+    const result = await this.counters.takeAllAndFinish(manager, steps, count, pools);
+    if (result === null) return null;
+    if (result.short !== null) return { short: steps[result.short].shortTicket, soldOut: [], finished: true };
+    const emptied = result.emptied.flatMap((index) => steps[index].soldOut);
     if (emptied.length > 0) return { short: null, soldOut: [...new Set(emptied)].sort((a, b) => a - b), finished: false };
-    answerNextCommitLocally(manager.queryRunner);
     return { short: null, soldOut: [], finished: true };
   }
 
@@ -248,24 +173,9 @@ export class CapacityService {
 
   /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */
   async releaseAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<void> {
-    const decrement = () => `CASE WHEN ${count} >= :quantity THEN ${count} - :quantity ELSE 0 END`;
     const plan = counterPlan(lines);
-    for (const { ticket, quantity } of plan.tickets) {
-      await manager
-        .createQueryBuilder()
-        .update(TicketCapacityCounter)
-        .set({ [count]: decrement })
-        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
-        .execute();
-    }
-    for (const { eventId, quantity } of plan.pools) {
-      await manager
-        .createQueryBuilder()
-        .update(TicketPool)
-        .set({ [count]: decrement })
-        .where('event_id = :eventId', { eventId, quantity })
-        .execute();
-    }
+    for (const { ticket, quantity } of plan.tickets) await this.counters.releaseFromTicket(manager, ticket.id, quantity, count);
+    for (const { eventId, quantity } of plan.pools) await this.counters.releaseFromPool(manager, eventId, quantity, count);
     // Tickets read whole and known to have no waitlist are left out: no listener has anything to do for them.
     const listened = plan.tickets.filter(({ ticket }) => (ticket as Partial<Ticket>).waitlist !== false);
     await this.unitsMayBeFree(
@@ -276,27 +186,14 @@ export class CapacityService {
 
   /** Turns units held by a pending order into sold ones (the order was paid). */
   async confirmAll(manager: EntityManager, lines: CapacityLine[]): Promise<void> {
-    const move = {
-      pending: () => 'CASE WHEN pending >= :quantity THEN pending - :quantity ELSE 0 END',
-      sold: () => 'sold + :quantity',
-    };
     const plan = counterPlan(lines);
-    for (const { ticket, quantity } of plan.tickets) {
-      await manager
-        .createQueryBuilder()
-        .update(TicketCapacityCounter)
-        .set(move)
-        .where('ticket_id = :ticketId', { ticketId: ticket.id, quantity })
-        .execute();
-    }
-    for (const { eventId, quantity } of plan.pools) {
-      await manager.createQueryBuilder().update(TicketPool).set(move).where('event_id = :eventId', { eventId, quantity }).execute();
-    }
+    for (const { ticket, quantity } of plan.tickets) await this.counters.confirmOnTicket(manager, ticket.id, quantity);
+    for (const { eventId, quantity } of plan.pools) await this.counters.confirmOnPool(manager, eventId, quantity);
   }
 
   /** Creates a new ticket's counter, at zero. */
   async createCounter(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>): Promise<void> {
-    await manager.insert(TicketCapacityCounter, {
+    await this.counters.insertCounter(manager, {
       ticketId: ticket.id,
       capacityMode: ticket.capacityMode,
       capacity: ticket.capacity,
@@ -307,27 +204,18 @@ export class CapacityService {
 
   /** Copies a ticket's new mode and cap onto its counter, in the transaction that changes them. */
   async setCounterLimit(manager: EntityManager, ticketId: number, limit: Pick<Ticket, 'capacityMode' | 'capacity'>): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(TicketCapacityCounter)
-      .set({ capacityMode: limit.capacityMode, capacity: limit.capacity })
-      .where('ticket_id = :ticketId', { ticketId })
-      .execute();
+    await this.counters.setCounterLimit(manager, ticketId, limit);
   }
 
   /** The ticket's counts, with its counter row locked until the caller's transaction ends (MySQL; SQLite runs one writer). */
   async lockCounts(manager: EntityManager, ticketId: number): Promise<{ sold: number; pending: number }> {
-    const query = manager.createQueryBuilder(TicketCapacityCounter, 'counter').where('counter.ticketId = :ticketId', { ticketId });
-    SqlDialect.of(manager).forUpdate(query);
-    const counter = await query.getOne();
+    const counter = await this.counters.lockCounter(manager, ticketId);
     return { sold: counter?.sold ?? 0, pending: counter?.pending ?? 0 };
   }
 
   /** Pools of these events, for showing availability of a page of tickets in one query. */
   async pools(manager: EntityManager, eventIds: number[]): Promise<Map<number, PoolCounts>> {
-    if (eventIds.length === 0) return new Map();
-    const pools = await manager.find(TicketPool, { where: { eventId: In([...new Set(eventIds)]) } });
-    return new Map(pools.map((pool) => [pool.eventId, { capacity: pool.capacity, sold: pool.sold, pending: pool.pending }]));
+    return this.counters.pools(manager, eventIds);
   }
 
   static stateOf(ticket: Ticket, pool: PoolCounts | undefined): CapacityState {

@@ -1,6 +1,9 @@
 import type { TicketCapacityDetails } from './dto/ticket.response';
 import type { CapacityMode } from './ticket.entity';
 
+/** Which count a quantity moves in: `sold` (completed orders, RSVP going) or `pending` (held by unpaid orders). */
+export type CapacityCount = 'sold' | 'pending';
+
 export interface PoolCounts {
   capacity: number;
   sold: number;

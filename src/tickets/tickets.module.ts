@@ -4,11 +4,13 @@ import { AuthModule } from '../auth/auth.module';
 import { CouponsModule } from '../coupons/coupons.module';
 import { EventHooks } from '../events/event-hooks';
 import { EventsModule } from '../events/events.module';
+import { CapacityRepository } from './capacity.repository';
 import { CapacityService } from './capacity.service';
 import { Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
 import { TicketsController } from './tickets.controller';
+import { TicketsRepository } from './tickets.repository';
 import { TicketsService } from './tickets.service';
 
 /**
@@ -19,7 +21,7 @@ import { TicketsService } from './tickets.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, EventsModule, CouponsModule],
   controllers: [TicketsController],
-  providers: [CapacityService, TicketsService],
+  providers: [CapacityService, CapacityRepository, TicketsService, TicketsRepository],
   exports: [CapacityService, TicketsService],
 })
 export class TicketsModule implements OnModuleInit {

@@ -1,10 +1,8 @@
-import { CountCache } from '../common/caching/count-cache';
-import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { FixedOffsetZone } from 'luxon';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
@@ -13,21 +11,20 @@ import { wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { invalidParam, missingParams } from '../common/errors/api-error';
 import { DateFilterEdge, readDateFilter } from '../common/list-filters/date-filter';
-import { assertIdsExist } from '../common/list-filters/ids-must-exist';
+import { missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { parseStatusList } from '../common/list-filters/status-list';
 import type { RequestContext } from '../auth/request-context';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
-import { OrderItem } from '../orders/order.entity';
 import { Event } from '../events/event.entity';
 import type { EventTicketingFacts, EventTicketOffer } from '../events/event-hooks';
 import { EventSeriesHooks } from '../events/event-series-hooks';
 import { availableUnits, PoolCounts } from './capacity';
 import { attendeeFieldsColumn, parseAttendeeFields } from '../attendee-questions/attendee-fields';
 import { CouponsService } from '../coupons/coupons.service';
-import { applyHiddenTicketRule, canSeeHiddenTicket } from '../coupons/hidden-tickets';
+import { canSeeHiddenTicket } from '../coupons/hidden-tickets';
 import { CapacityService } from './capacity.service';
 import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
@@ -35,23 +32,14 @@ import { ListTicketsQuery } from './dto/list-tickets.query';
 import type { TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { CapacityPlan, isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
-import { applyTicketFilters, applyTicketOrder, CountRange, TicketListFilters, ticketListScopes } from './ticket-list';
-import {
-  applyTicketAttendeeVisibility,
-  applyTicketVisibility,
-  canManageEvent,
-  canReadTicket,
-  defaultTicketEventStatuses,
-  ticketAttendeeLists,
-} from './ticket-visibility';
+import { CountRange, TicketListFilters } from './ticket-list';
+import { canManageEvent, canReadTicket, defaultTicketEventStatuses, ticketAttendeeLists } from './ticket-visibility';
 import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
-import { TicketPool } from './ticket-pool.entity';
-import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
 import { isForeignKeyViolation, runInTransaction } from '../common/database/transactions';
-import { SqlDialect } from '../database/sql-dialect';
+import { NewCounter, TicketMatch, TicketsRepository } from './tickets.repository';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -81,7 +69,7 @@ export class TicketsService implements EventTicketingFacts {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
-    private readonly counts: CountCache,
+    private readonly tickets: TicketsRepository,
     private readonly series: EventSeriesHooks,
     private readonly coupons: CouponsService,
   ) {}
@@ -91,9 +79,9 @@ export class TicketsService implements EventTicketingFacts {
   async get(id: number, context: RequestContext, coupon?: string): Promise<TicketResponse> {
     const manager = this.dataSource.manager;
     const reveal = coupon ? await this.coupons.revealingScope(coupon) : null;
-    const ticket = await manager.findOne(Ticket, { where: { id } });
+    const ticket = await this.tickets.ticket(manager, id);
     if (!ticket) throw ticketNotFound();
-    const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
+    const event = await this.tickets.eventOrFail(manager, ticket.eventId);
     if (!canReadTicket(context.user, ticket, event)) throw ticketNotAccessible();
     if (!canSeeHiddenTicket(context.user, ticket, event, reveal)) throw ticketNotFound();
     const [view] = await this.buildViews(manager, [ticket], [event], context.user);
@@ -110,27 +98,15 @@ export class TicketsService implements EventTicketingFacts {
     const filters = await this.readListFilters(manager, query, context.user, echo);
     const reveal = query.coupon ? await this.coupons.revealingScope(query.coupon) : null;
 
-    const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
-    applyTicketVisibility(builder, context.user);
-    applyHiddenTicketRule(builder, context.user, reveal);
-    applyTicketFilters(builder, filters);
-    const matching = await this.counts.count(ticketListScopes(filters), builder, manager);
+    const match: TicketMatch = { user: context.user, reveal, filters };
+    const matching = await this.tickets.countMatching(manager, match);
     const skipped = query.offset ?? 0;
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
 
-    let tickets: Ticket[] = [];
-    if (total > 0) {
-      applyTicketOrder(builder, filters);
-      tickets = await builder
-        .offset(skipped + paging.offset)
-        .limit(paging.perPage)
-        .getMany();
-    }
-    const events = tickets.length
-      ? await manager.find(Event, { where: { id: In([...new Set(tickets.map((ticket) => ticket.eventId))]) } })
-      : [];
+    const tickets = total > 0 ? await this.tickets.pageMatching(manager, match, skipped + paging.offset, paging.perPage) : [];
+    const events = await this.tickets.events(manager, [...new Set(tickets.map((ticket) => ticket.eventId))]);
     const views = await this.buildViews(manager, tickets, events, context.user);
     return {
       rest_url: echo.url(context.namespaceUrl('tickets', 'tickets/')),
@@ -147,12 +123,9 @@ export class TicketsService implements EventTicketingFacts {
   async findByIds(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, TicketWithEvent>> {
     const uniqueIds = [...new Set(ids)];
     if (uniqueIds.length === 0) return new Map();
-    const tickets = await manager.find(Ticket, { where: { id: In(uniqueIds) } });
+    const tickets = await this.tickets.tickets(manager, uniqueIds);
     const eventIds = [...new Set(tickets.map((ticket) => ticket.eventId))];
-    const [events, pools] = await Promise.all([
-      eventIds.length ? manager.find(Event, { where: { id: In(eventIds) } }) : Promise.resolve([]),
-      this.capacity.pools(manager, eventIds),
-    ]);
+    const [events, pools] = await Promise.all([this.tickets.events(manager, eventIds), this.capacity.pools(manager, eventIds)]);
     const eventsById = new Map(events.map((event) => [event.id, event]));
     return new Map(
       tickets.map((ticket) => [ticket.id, { ticket, event: eventsById.get(ticket.eventId)!, pool: pools.get(ticket.eventId) ?? null }]),
@@ -163,50 +136,19 @@ export class TicketsService implements EventTicketingFacts {
 
   /** The providers of each event's tickets (events without tickets are absent), paid ones first as the original lists them. */
   async ticketProviders(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, string[]>> {
-    if (eventIds.length === 0) return new Map();
-    const rows = await manager
-      .createQueryBuilder(Ticket, 't')
-      .select('t.eventId', 'eventId')
-      .addSelect('t.provider', 'provider')
-      .distinct(true)
-      .where('t.eventId IN (:...eventIds)', { eventIds: [...new Set(eventIds)] })
-      .orderBy('t.provider', 'DESC')
-      .getRawMany<{ eventId: number | string; provider: string }>();
-    const providers = new Map<number, string[]>();
-    for (const row of rows) {
-      const eventId = Number(row.eventId);
-      providers.set(eventId, [...(providers.get(eventId) ?? []), row.provider]);
-    }
-    return providers;
+    return this.tickets.providersByEvent(manager, eventIds);
   }
 
   async hasAttendees(eventId: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    return manager.exists(Attendee, { where: { eventId } });
+    return this.tickets.eventHasAttendees(manager, eventId);
   }
 
   /**
    * The event's published tickets in menu order, with whether any unit is left (pending holds count
-   * as taken): one statement, the event's pool joined to each ticket, since a single GET of a
-   * ticketed event pays it on every request.
+   * as taken), in one statement (TicketsRepository.offeredTickets).
    */
   async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {
-    const { entities: tickets, raw } = await this.dataSource.manager
-      .createQueryBuilder(Ticket, 'ticket')
-      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
-      .addSelect('pool.capacity', 'pool_capacity')
-      .addSelect('pool.sold', 'pool_sold')
-      .addSelect('pool.pending', 'pool_pending')
-      .where('ticket.eventId = :eventId', { eventId })
-      .andWhere('ticket.status = :status', { status: 'publish' })
-      .andWhere('ticket.hiddenWithoutCoupon = :notHidden', { notHidden: false })
-      .orderBy('ticket.menuOrder', 'ASC')
-      .addOrderBy('ticket.id', 'ASC')
-      .getRawAndEntities<{ pool_capacity: number | string | null; pool_sold: number | string; pool_pending: number | string }>();
-    const row = raw[0];
-    const pool: PoolCounts | undefined =
-      row && row.pool_capacity !== null
-        ? { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) }
-        : undefined;
+    const { tickets, pool } = await this.tickets.offeredTickets(this.dataSource.manager, eventId);
     return tickets.map((ticket) => ({
       price: ticket.price,
       saleStartUtc: ticket.saleStartUtc,
@@ -229,10 +171,7 @@ export class TicketsService implements EventTicketingFacts {
       if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
       const targets = this.series.handler ? await this.series.handler.ticketTargets(input.post_id, manager) : null;
       if (!targets) throw invalidParam('scope', 'scope=all applies to occurrences of a series; this event is none');
-      const events = new Map<number, Event>();
-      for (const slice of inSlices(targets)) {
-        for (const event of await manager.find(Event, { where: { id: In(slice) } })) events.set(event.id, event);
-      }
+      const events = await this.tickets.eventsById(manager, targets);
       const copies = await this.createCopiesWithin(
         manager,
         input,
@@ -251,24 +190,23 @@ export class TicketsService implements EventTicketingFacts {
   async createWithin(manager: EntityManager, input: CreateTicketDto, user: AuthenticatedUser): Promise<number> {
     const provider = resolveProvider(input.provider);
     if (!provider) throw invalidCommerceModule();
-    const event = await manager.findOne(Event, { where: { id: input.post_id } });
+    const event = await this.tickets.event(manager, input.post_id);
     if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
     const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
-    const poolExists = await manager.exists(TicketPool, { where: { eventId: event.id } });
+    const poolExists = await this.tickets.hasPool(manager, event.id);
     const plan = planCapacity(input.ticket, null, poolExists)!;
     const window = this.saleWindow(input, event, null);
     const name = readTicketName(input.name);
     if (!canManageEvent(user, event)) throw ticketWriteForbidden();
 
-    if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
+    if (plan.eventCapacity !== null) await this.tickets.setPoolCapacity(manager, event.id, plan.eventCapacity);
     const description = input.description ? plainTicketText(input.description) : null;
     const row = newTicketRow(
       input,
       { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window },
       this.clock.now(),
     );
-    const result = await manager.insert(Ticket, row);
-    const ticketId = Number(result.identifiers[0].id);
+    const ticketId = await this.tickets.insertTicket(manager, row);
     await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
     return ticketId;
   }
@@ -290,11 +228,7 @@ export class TicketsService implements EventTicketingFacts {
     if (!provider) throw invalidCommerceModule();
     const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
     const eventIds = events.map((event) => event.id);
-    const pooled = new Set<number>();
-    for (const slice of inSlices(eventIds)) {
-      for (const pool of await manager.find(TicketPool, { select: { eventId: true }, where: { eventId: In(slice) } }))
-        pooled.add(pool.eventId);
-    }
+    const pooled = await this.tickets.pooledEventIds(manager, eventIds);
     const now = this.clock.now();
     const description = input.description ? plainTicketText(input.description) : null;
     let name: string | undefined;
@@ -309,40 +243,17 @@ export class TicketsService implements EventTicketingFacts {
       return newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window }, now);
     });
     // setPoolCapacity for each event that gets a pool capacity, grouped by the capacity.
-    for (const [capacity, ids] of pools) {
-      await insertInSlices(
-        manager,
-        TicketPool,
-        ids.map((eventId) => ({ eventId, capacity, sold: 0, pending: 0 })),
-        { orIgnore: true },
-      );
-      for (const slice of inSlices(ids))
-        await manager
-          .createQueryBuilder()
-          .update(TicketPool)
-          .set({ capacity })
-          .where({ eventId: In(slice) })
-          .execute();
-    }
-    await insertInSlices(manager, Ticket, rows);
+    for (const [capacity, ids] of pools) await this.tickets.setPoolCapacities(manager, ids, capacity);
+    await this.tickets.insertTickets(manager, rows);
     // The new tickets are those of these events without a counter: every other ticket got its
     // counter in the transaction that created it, and ids of a multi-row INSERT are not known.
     const created = new Map<number, number>();
-    const counters: Array<Pick<TicketCapacityCounter, 'ticketId' | 'capacityMode' | 'capacity' | 'sold' | 'pending'>> = [];
-    for (const slice of inSlices(eventIds)) {
-      const fresh = await manager
-        .createQueryBuilder(Ticket, 'ticket')
-        .select(['ticket.id', 'ticket.eventId', 'ticket.capacityMode', 'ticket.capacity'])
-        .leftJoin(TicketCapacityCounter, 'counter', 'counter.ticketId = ticket.id')
-        .where('ticket.eventId IN (:...eventIds)', { eventIds: slice })
-        .andWhere('counter.ticketId IS NULL')
-        .getMany();
-      for (const ticket of fresh) {
-        created.set(ticket.eventId, ticket.id);
-        counters.push({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, sold: 0, pending: 0 });
-      }
+    const counters: NewCounter[] = [];
+    for (const ticket of await this.tickets.ticketsWithoutCounter(manager, eventIds)) {
+      created.set(ticket.eventId, ticket.id);
+      counters.push({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, sold: 0, pending: 0 });
     }
-    await insertInSlices(manager, TicketCapacityCounter, counters);
+    await this.tickets.insertCounters(manager, counters);
     return created;
   }
 
@@ -352,7 +263,7 @@ export class TicketsService implements EventTicketingFacts {
       const { ticket, event } = await this.findForWrite(manager, id, input.post_id, user);
       const changes: Partial<Ticket> = {};
       if (input.price !== undefined && ticket.provider === 'tc') changes.price = parseTicketPrice(input.price);
-      const poolExists = await manager.exists(TicketPool, { where: { eventId: event.id } });
+      const poolExists = await this.tickets.hasPool(manager, event.id);
       const plan = planCapacity(input.ticket, { mode: ticket.capacityMode, capacity: ticket.capacity }, poolExists);
       const window = this.saleWindow(input, event, ticket);
       if (input.name !== undefined) changes.name = readTicketName(input.name);
@@ -361,19 +272,14 @@ export class TicketsService implements EventTicketingFacts {
       if (window.start !== undefined) changes.saleStartUtc = window.start;
       if (window.end !== undefined) changes.saleEndUtc = window.end;
       if (plan) {
-        if (plan.eventCapacity !== null) await this.setPoolCapacity(manager, event.id, plan.eventCapacity);
+        if (plan.eventCapacity !== null) await this.tickets.setPoolCapacity(manager, event.id, plan.eventCapacity);
         await this.moveCountsBetweenPools(manager, ticket, plan.mode);
         await this.capacity.setCounterLimit(manager, ticket.id, { capacityMode: plan.mode, capacity: plan.capacity });
         changes.capacityMode = plan.mode;
         changes.capacity = plan.capacity;
       }
       // Only the columns written here (sold and pending live in the counter, moved by CapacityService).
-      await manager
-        .createQueryBuilder()
-        .update(Ticket)
-        .set({ ...changes, updatedAt: this.clock.now() })
-        .where({ id: ticket.id })
-        .execute();
+      await this.tickets.updateTicket(manager, ticket.id, { ...changes, updatedAt: this.clock.now() });
       // A raised cap (or a waitlist switched on) may free units for the waitlist: offered in this transaction.
       if (plan || input.waitlist || input.waitlist_auto_offer) await this.capacity.unitsMayBeFree(manager, [ticket.id]);
       return this.present(manager, ticket.id, context, 'write');
@@ -392,16 +298,12 @@ export class TicketsService implements EventTicketingFacts {
     return runInTransaction(this.dataSource, async (manager) => {
       const { ticket, event } = await this.findForWrite(manager, id, postId, user);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
-      const [hasAttendees, hasOrders] = await Promise.all([
-        manager.exists(Attendee, { where: { ticketId: ticket.id } }),
-        manager.exists(OrderItem, { where: { ticketId: ticket.id } }),
-      ]);
-      if (hasAttendees || hasOrders) throw ticketHasAttendees();
+      if (await this.tickets.ticketInUse(manager, ticket.id)) throw ticketHasAttendees();
       const [view] = await this.buildViews(manager, [ticket], [event], user);
       const response = toTicketResponse(view, context, { currency: this.config.currency, kind: 'write' });
       await this.moveCountsBetweenPools(manager, ticket, 'own');
       try {
-        await manager.delete(Ticket, { id: ticket.id });
+        await this.tickets.deleteTicket(manager, ticket.id);
       } catch (error) {
         // An order taken between the check and the delete keeps the ticket.
         if (isForeignKeyViolation(error)) throw ticketHasAttendees();
@@ -414,8 +316,8 @@ export class TicketsService implements EventTicketingFacts {
   // ---------------------------------------------------------------- helpers
 
   private async present(manager: EntityManager, id: number, context: RequestContext, kind: TicketResponseKind): Promise<TicketResponse> {
-    const ticket = await manager.findOneOrFail(Ticket, { where: { id } });
-    const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
+    const ticket = await this.tickets.ticketOrFail(manager, id);
+    const event = await this.tickets.eventOrFail(manager, ticket.eventId);
     const [view] = await this.buildViews(manager, [ticket], [event], context.user);
     return toTicketResponse(view, context, { currency: this.config.currency, kind });
   }
@@ -430,11 +332,9 @@ export class TicketsService implements EventTicketingFacts {
     postId: number,
     user: AuthenticatedUser,
   ): Promise<{ ticket: Ticket; event: Event }> {
-    const query = manager.createQueryBuilder(Ticket, 't').where('t.id = :id', { id });
-    SqlDialect.of(manager).forUpdate(query);
-    const ticket = await query.getOne();
+    const ticket = await this.tickets.lockTicket(manager, id);
     if (!ticket) throw ticketNotFound();
-    const event = await manager.findOneOrFail(Event, { where: { id: ticket.eventId } });
+    const event = await this.tickets.eventOrFail(manager, ticket.eventId);
     if (!canReadTicket(user, ticket, event)) throw ticketNotAccessible();
     if (postId !== ticket.eventId) throw invalidParam('post_id', `post_id must be the event of ticket ${ticket.id}`);
     return { ticket, event };
@@ -455,7 +355,7 @@ export class TicketsService implements EventTicketingFacts {
     const eventsById = new Map(events.map((event) => [event.id, event]));
     const pools = await this.capacity.pools(manager, [...eventsById.keys()]);
     const lists = ticketAttendeeLists(user, tickets, eventsById);
-    const attendees = await this.loadVisibleAttendees(manager, lists);
+    const attendees = await this.tickets.visibleAttendees(manager, lists);
     const attendeesByTicket = new Map<number, Attendee[]>();
     for (const attendee of attendees) {
       const list = attendeesByTicket.get(attendee.ticketId) ?? [];
@@ -472,22 +372,6 @@ export class TicketsService implements EventTicketingFacts {
     }));
   }
 
-  private async loadVisibleAttendees(
-    manager: EntityManager,
-    lists: { managedIds: number[]; publicListIds: number[] },
-  ): Promise<Attendee[]> {
-    if (lists.managedIds.length === 0 && lists.publicListIds.length === 0) return [];
-    const query = manager.createQueryBuilder(Attendee, 'a');
-    applyTicketAttendeeVisibility(query, lists);
-    return query.orderBy('a.id', 'ASC').getMany();
-  }
-
-  /** Creates the event's pool with this size, or resizes it; its counts are left alone. */
-  private async setPoolCapacity(manager: EntityManager, eventId: number, capacity: number): Promise<void> {
-    await manager.createQueryBuilder().insert().into(TicketPool).values({ eventId, capacity, sold: 0, pending: 0 }).orIgnore().execute();
-    await manager.createQueryBuilder().update(TicketPool).set({ capacity }).where({ eventId }).execute();
-  }
-
   /**
    * A ticket joining the event pool brings its sold and pending units into the pool's counts;
    * one leaving it (or deleted) takes them out. Its counter row is locked first, so its counts
@@ -499,14 +383,7 @@ export class TicketsService implements EventTicketingFacts {
     if (wasShared === nowShared) return;
     const counts = await this.capacity.lockCounts(manager, ticket.id);
     if (counts.sold === 0 && counts.pending === 0) return;
-    const parameters = { soldUnits: counts.sold, pendingUnits: counts.pending };
-    const set = nowShared
-      ? { sold: () => 'sold + :soldUnits', pending: () => 'pending + :pendingUnits' }
-      : {
-          sold: () => 'CASE WHEN sold >= :soldUnits THEN sold - :soldUnits ELSE 0 END',
-          pending: () => 'CASE WHEN pending >= :pendingUnits THEN pending - :pendingUnits ELSE 0 END',
-        };
-    await manager.createQueryBuilder().update(TicketPool).set(set).where({ eventId: ticket.eventId }).setParameters(parameters).execute();
+    await this.tickets.movePoolCounts(manager, ticket.eventId, counts, nowShared ? 'join' : 'leave');
   }
 
   /**
@@ -554,7 +431,7 @@ export class TicketsService implements EventTicketingFacts {
   ): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
       ...readSearchAndOrder(query, echo),
-      ...(await readIdFilters(manager, query, echo)),
+      ...(await readIdFilters(this.tickets, manager, query, echo)),
       // Counts and capacities are the business of those who run events; the original ignores them for others.
       ...(hasCapability(user, 'manage_attendees') ? readCountRanges(query, echo) : {}),
       ...readDateFilters(query, echo),
@@ -598,10 +475,17 @@ function readSearchAndOrder(query: ListTicketsQuery, echo: QueryEcho): ListFilte
  * Ticket ids filter as the original's post__in and post__not_in do: ids that name nothing match
  * nothing. Event ids must each name an event (else 400 naming the field).
  */
-async function readIdFilters(manager: EntityManager, query: ListTicketsQuery, echo: QueryEcho): Promise<ListFilterPart> {
+async function readIdFilters(
+  tickets: TicketsRepository,
+  manager: EntityManager,
+  query: ListTicketsQuery,
+  echo: QueryEcho,
+): Promise<ListFilterPart> {
   const named = (ids: number[] | undefined) => (ids?.length ? ids : undefined);
   for (const field of ['include_post', 'exclude_post'] as const) {
-    if (named(query[field])) await assertIdsExist(manager, Event, query[field]!, field);
+    if (!named(query[field])) continue;
+    const missing = await tickets.missingEventIds(manager, query[field]!);
+    if (missing.length > 0) throw invalidParam(field, missingIdsReason(field, missing));
   }
   echo
     .add('include', query.include)

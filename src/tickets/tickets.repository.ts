@@ -1,0 +1,273 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { Attendee } from '../attendees/attendee.entity';
+import type { AuthenticatedUser } from '../auth/roles';
+import { CountCache } from '../common/caching/count-cache';
+import { insertInSlices, inSlices } from '../common/database/bulk-insert';
+import { findMissingIds } from '../common/list-filters/ids-must-exist';
+import type { CouponScope } from '../coupons/coupon-discount';
+import { applyHiddenTicketRule } from '../coupons/hidden-tickets';
+import { Event } from '../events/event.entity';
+import { OrderItem } from '../orders/order.entity';
+import { SqlDialect } from '../database/sql-dialect';
+import type { PoolCounts } from './capacity';
+import { applyTicketFilters, applyTicketOrder, TicketListFilters, ticketListScopes } from './ticket-list';
+import { applyTicketAttendeeVisibility, applyTicketVisibility } from './ticket-visibility';
+import { Ticket } from './ticket.entity';
+import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
+import { TicketPool } from './ticket-pool.entity';
+
+/** What a ticket list matches: the caller (visibility), the coupon that reveals hidden tickets, and the filters. */
+export interface TicketMatch {
+  user: AuthenticatedUser | undefined;
+  reveal: CouponScope | null;
+  filters: TicketListFilters;
+}
+
+export type NewCounter = Pick<TicketCapacityCounter, 'ticketId' | 'capacityMode' | 'capacity' | 'sold' | 'pending'>;
+
+/** Every statement of the tickets module but the capacity counts' (CapacityRepository). */
+@Injectable()
+export class TicketsRepository {
+  constructor(private readonly counts: CountCache) {}
+
+  // ---------------------------------------------------------------- tickets and events
+
+  ticket(manager: EntityManager, id: number): Promise<Ticket | null> {
+    return manager.findOne(Ticket, { where: { id } });
+  }
+
+  ticketOrFail(manager: EntityManager, id: number): Promise<Ticket> {
+    return manager.findOneOrFail(Ticket, { where: { id } });
+  }
+
+  /** The ticket, locked against concurrent writes until the transaction ends (MySQL; SQLite runs one writer). */
+  lockTicket(manager: EntityManager, id: number): Promise<Ticket | null> {
+    const query = manager.createQueryBuilder(Ticket, 't').where('t.id = :id', { id });
+    SqlDialect.of(manager).forUpdate(query);
+    return query.getOne();
+  }
+
+  /** Tickets by id, in one query. */
+  tickets(manager: EntityManager, ids: number[]): Promise<Ticket[]> {
+    return manager.find(Ticket, { where: { id: In(ids) } });
+  }
+
+  event(manager: EntityManager, id: number): Promise<Event | null> {
+    return manager.findOne(Event, { where: { id } });
+  }
+
+  eventOrFail(manager: EntityManager, id: number): Promise<Event> {
+    return manager.findOneOrFail(Event, { where: { id } });
+  }
+
+  /** Events by id, in one query (none for no id). */
+  async events(manager: EntityManager, ids: number[]): Promise<Event[]> {
+    if (ids.length === 0) return [];
+    return manager.find(Event, { where: { id: In(ids) } });
+  }
+
+  /** Events by id, in as many queries as the `IN (...)` lists need. */
+  async eventsById(manager: EntityManager, ids: number[]): Promise<Map<number, Event>> {
+    const events = new Map<number, Event>();
+    for (const slice of inSlices(ids)) {
+      for (const event of await manager.find(Event, { where: { id: In(slice) } })) events.set(event.id, event);
+    }
+    return events;
+  }
+
+  /** The ids of `ids` that name no event, each once, in the order given. */
+  missingEventIds(manager: EntityManager, ids: number[]): Promise<number[]> {
+    return findMissingIds(manager, Event, ids);
+  }
+
+  // ---------------------------------------------------------------- lists
+
+  /** How many tickets the list matches, from the count cache when nothing it reads changed since. */
+  countMatching(manager: EntityManager, match: TicketMatch): Promise<number> {
+    return this.counts.count(ticketListScopes(match.filters), this.matching(manager, match), manager);
+  }
+
+  /** A page of the tickets the list matches, in its order. */
+  pageMatching(manager: EntityManager, match: TicketMatch, offset: number, limit: number): Promise<Ticket[]> {
+    const builder = this.matching(manager, match);
+    applyTicketOrder(builder, match.filters);
+    return builder.offset(offset).limit(limit).getMany();
+  }
+
+  private matching(manager: EntityManager, match: TicketMatch): SelectQueryBuilder<Ticket> {
+    const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
+    applyTicketVisibility(builder, match.user);
+    applyHiddenTicketRule(builder, match.user, match.reveal);
+    applyTicketFilters(builder, match.filters);
+    return builder;
+  }
+
+  /** The attendees of `managedIds` tickets, and the public ones of `publicListIds` tickets, by id. */
+  async visibleAttendees(manager: EntityManager, lists: { managedIds: number[]; publicListIds: number[] }): Promise<Attendee[]> {
+    if (lists.managedIds.length === 0 && lists.publicListIds.length === 0) return [];
+    const query = manager.createQueryBuilder(Attendee, 'a');
+    applyTicketAttendeeVisibility(query, lists);
+    return query.orderBy('a.id', 'ASC').getMany();
+  }
+
+  // ---------------------------------------------------------------- facts for the events namespace
+
+  /** The providers of each event's tickets (events without tickets are absent), paid ones first. */
+  async providersByEvent(manager: EntityManager, eventIds: number[]): Promise<Map<number, string[]>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await manager
+      .createQueryBuilder(Ticket, 't')
+      .select('t.eventId', 'eventId')
+      .addSelect('t.provider', 'provider')
+      .distinct(true)
+      .where('t.eventId IN (:...eventIds)', { eventIds: [...new Set(eventIds)] })
+      .orderBy('t.provider', 'DESC')
+      .getRawMany<{ eventId: number | string; provider: string }>();
+    const providers = new Map<number, string[]>();
+    for (const row of rows) {
+      const eventId = Number(row.eventId);
+      providers.set(eventId, [...(providers.get(eventId) ?? []), row.provider]);
+    }
+    return providers;
+  }
+
+  eventHasAttendees(manager: EntityManager, eventId: number): Promise<boolean> {
+    return manager.exists(Attendee, { where: { eventId } });
+  }
+
+  /**
+   * The event's published tickets not hidden without a coupon, in menu order, with the event's
+   * pool (undefined when none): one statement, the pool joined to each ticket, since a single GET
+   * of a ticketed event pays it on every request.
+   */
+  async offeredTickets(manager: EntityManager, eventId: number): Promise<{ tickets: Ticket[]; pool: PoolCounts | undefined }> {
+    const { entities: tickets, raw } = await manager
+      .createQueryBuilder(Ticket, 'ticket')
+      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
+      .addSelect('pool.capacity', 'pool_capacity')
+      .addSelect('pool.sold', 'pool_sold')
+      .addSelect('pool.pending', 'pool_pending')
+      .where('ticket.eventId = :eventId', { eventId })
+      .andWhere('ticket.status = :status', { status: 'publish' })
+      .andWhere('ticket.hiddenWithoutCoupon = :notHidden', { notHidden: false })
+      .orderBy('ticket.menuOrder', 'ASC')
+      .addOrderBy('ticket.id', 'ASC')
+      .getRawAndEntities<{ pool_capacity: number | string | null; pool_sold: number | string; pool_pending: number | string }>();
+    const row = raw[0];
+    const pool: PoolCounts | undefined =
+      row && row.pool_capacity !== null
+        ? { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) }
+        : undefined;
+    return { tickets, pool };
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Inserts a ticket; its id. */
+  async insertTicket(manager: EntityManager, row: Partial<Ticket>): Promise<number> {
+    const result = await manager.insert(Ticket, row);
+    return Number(result.identifiers[0].id);
+  }
+
+  /** Inserts tickets with as few multi-row INSERTs as the statement limits allow (insertInSlices). */
+  async insertTickets(manager: EntityManager, rows: Partial<Ticket>[]): Promise<void> {
+    await insertInSlices(manager, Ticket, rows);
+  }
+
+  /** Only the columns in `changes`. */
+  async updateTicket(manager: EntityManager, id: number, changes: Partial<Ticket>): Promise<void> {
+    await manager.createQueryBuilder().update(Ticket).set(changes).where({ id }).execute();
+  }
+
+  async deleteTicket(manager: EntityManager, id: number): Promise<void> {
+    await manager.delete(Ticket, { id });
+  }
+
+  /** Whether the ticket has attendees or order lines. */
+  async ticketInUse(manager: EntityManager, ticketId: number): Promise<boolean> {
+    const [hasAttendees, hasOrders] = await Promise.all([
+      manager.exists(Attendee, { where: { ticketId } }),
+      manager.exists(OrderItem, { where: { ticketId } }),
+    ]);
+    return hasAttendees || hasOrders;
+  }
+
+  /** Of these events' tickets, those without a capacity counter, with the columns a counter copies. */
+  async ticketsWithoutCounter(manager: EntityManager, eventIds: number[]): Promise<Ticket[]> {
+    const tickets: Ticket[] = [];
+    for (const slice of inSlices(eventIds)) {
+      const fresh = await manager
+        .createQueryBuilder(Ticket, 'ticket')
+        .select(['ticket.id', 'ticket.eventId', 'ticket.capacityMode', 'ticket.capacity'])
+        .leftJoin(TicketCapacityCounter, 'counter', 'counter.ticketId = ticket.id')
+        .where('ticket.eventId IN (:...eventIds)', { eventIds: slice })
+        .andWhere('counter.ticketId IS NULL')
+        .getMany();
+      tickets.push(...fresh);
+    }
+    return tickets;
+  }
+
+  /** Inserts capacity counters with as few multi-row INSERTs as the statement limits allow. */
+  async insertCounters(manager: EntityManager, counters: NewCounter[]): Promise<void> {
+    await insertInSlices(manager, TicketCapacityCounter, counters);
+  }
+
+  // ---------------------------------------------------------------- pools
+
+  hasPool(manager: EntityManager, eventId: number): Promise<boolean> {
+    return manager.exists(TicketPool, { where: { eventId } });
+  }
+
+  /** Of these events, those with a pool. */
+  async pooledEventIds(manager: EntityManager, eventIds: number[]): Promise<Set<number>> {
+    const pooled = new Set<number>();
+    for (const slice of inSlices(eventIds)) {
+      for (const pool of await manager.find(TicketPool, { select: { eventId: true }, where: { eventId: In(slice) } }))
+        pooled.add(pool.eventId);
+    }
+    return pooled;
+  }
+
+  /** Creates the event's pool with this size, or resizes it; its counts are left alone. */
+  async setPoolCapacity(manager: EntityManager, eventId: number, capacity: number): Promise<void> {
+    await manager.createQueryBuilder().insert().into(TicketPool).values({ eventId, capacity, sold: 0, pending: 0 }).orIgnore().execute();
+    await manager.createQueryBuilder().update(TicketPool).set({ capacity }).where({ eventId }).execute();
+  }
+
+  /** setPoolCapacity for many events, in as few statements as the statement limits allow. */
+  async setPoolCapacities(manager: EntityManager, eventIds: number[], capacity: number): Promise<void> {
+    await insertInSlices(
+      manager,
+      TicketPool,
+      eventIds.map((eventId) => ({ eventId, capacity, sold: 0, pending: 0 })),
+      { orIgnore: true },
+    );
+    for (const slice of inSlices(eventIds))
+      await manager
+        .createQueryBuilder()
+        .update(TicketPool)
+        .set({ capacity })
+        .where({ eventId: In(slice) })
+        .execute();
+  }
+
+  /** Adds a ticket's units to its event's pool counts (`join`), or takes them out (`leave`, never below 0). */
+  async movePoolCounts(
+    manager: EntityManager,
+    eventId: number,
+    units: { sold: number; pending: number },
+    direction: 'join' | 'leave',
+  ): Promise<void> {
+    const parameters = { soldUnits: units.sold, pendingUnits: units.pending };
+    const set =
+      direction === 'join'
+        ? { sold: () => 'sold + :soldUnits', pending: () => 'pending + :pendingUnits' }
+        : {
+            sold: () => 'CASE WHEN sold >= :soldUnits THEN sold - :soldUnits ELSE 0 END',
+            pending: () => 'CASE WHEN pending >= :pendingUnits THEN pending - :pendingUnits ELSE 0 END',
+          };
+    await manager.createQueryBuilder().update(TicketPool).set(set).where({ eventId }).setParameters(parameters).execute();
+  }
+}
