@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { holdsValidTicket } from '../orders/order-status';
 
 /**
  * The rules of a scan at the door, as pure functions: which reason refuses it, on which list. The
@@ -22,7 +23,6 @@ export const SCAN_TYPES = ['entry', 'exit'] as const;
 export type ScanType = (typeof SCAN_TYPES)[number];
 
 const CANCELED_ORDER_STATUSES: readonly string[] = ['cancelled', 'refunded', 'expired'];
-const VALID_ORDER_STATUSES: readonly string[] = ['completed', 'yes'];
 
 /** An order leaving the valid statuses revokes its attendees' check-in secrets. */
 export function revokesCheckinSecret(orderStatus: string): boolean {
@@ -83,7 +83,7 @@ export function attendeeRefusal(attendee: AttendeeFacts): RedeemReason | null {
 /** What refuses the attendee on one list: the ticket, an unpaid order, the time (entries only). */
 export function listRefusal(attendee: AttendeeFacts, list: ListRules, type: ScanType, at: Date): RedeemReason | null {
   if (list.ticketIds.length > 0 && !list.ticketIds.includes(attendee.ticketId)) return 'product';
-  if (!VALID_ORDER_STATUSES.includes(attendee.orderStatus) && !(attendee.orderStatus === 'pending' && list.includePending)) return 'unpaid';
+  if (!holdsValidTicket(attendee.orderStatus) && !(attendee.orderStatus === 'pending' && list.includePending)) return 'unpaid';
   if (type === 'entry' && ((list.window.from && at < list.window.from) || (list.window.until && at > list.window.until))) {
     return 'invalid_time';
   }

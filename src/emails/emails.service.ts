@@ -26,6 +26,7 @@ import type { QueuedEmail } from './dto/resend.response';
 import { MailTransport } from './mail-transport.service';
 import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-errors';
 import type { WaitlistOfferEmail } from '../waitlist/waitlist-offers.service';
+import { holdsValidTicket } from '../orders/order-status';
 
 /** What an email row names: its order, and for a ticket email the one attendee. */
 interface EmailPayload {
@@ -35,9 +36,6 @@ interface EmailPayload {
 
 /** Who asks for a resend: the signed-in user, and the cart token of an anonymous buyer. */
 export type ResendViewer = OrderViewer;
-
-/** Attendees whose order is done (RSVP "yes" included): they hold a ticket worth emailing. */
-const TICKET_STATUSES = ['completed', 'yes'];
 
 /** The template an order's own email takes in each status: resends follow it too. */
 const ORDER_TEMPLATE: Partial<Record<string, EmailTemplate>> = {
@@ -55,7 +53,7 @@ function eventIdsOf(attendees: Attendee[]): number[] {
 }
 
 function holdsTicket(attendee: Attendee): boolean {
-  return attendee.rsvpGoing !== false && TICKET_STATUSES.includes(attendee.orderStatus);
+  return attendee.rsvpGoing !== false && holdsValidTicket(attendee.orderStatus);
 }
 
 /**

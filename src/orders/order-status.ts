@@ -1,6 +1,17 @@
 import type { CapacityCount } from '../tickets/capacity.service';
 import type { OrderStatus } from './order.entity';
 
+/**
+ * The attendee `order_status` values that hold a valid ticket: counted as sold, listed publicly,
+ * admitted at the door, sent their ticket. Completed orders, and RSVPs answered "going". The sales
+ * ledger's triggers (migrations SalesLedger and CouponSales) say the same in SQL.
+ */
+export const VALID_TICKET_ORDER_STATUSES = ['completed', 'yes'] as const;
+
+export function holdsValidTicket(attendeeOrderStatus: string): boolean {
+  return (VALID_TICKET_ORDER_STATUSES as readonly string[]).includes(attendeeOrderStatus);
+}
+
 /** What managers, buyers and the payment webhook can do to an order. */
 export type OrderAction = 'complete' | 'cancel' | 'refund';
 

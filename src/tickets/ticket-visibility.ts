@@ -3,6 +3,7 @@ import type { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import type { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
+import { holdsValidTicket, VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
 import { canReadPost, listVisibility } from '../posts/post-visibility';
 import type { PostStatus } from '../posts/post-status';
 import type { Ticket } from './ticket.entity';
@@ -14,8 +15,8 @@ import type { Ticket } from './ticket.entity';
  * published tickets of published events and the public attendees of events that show their list.
  */
 
-/** Attendees whose order counts as done: shown publicly and allowed to check in. */
-export const PUBLIC_ORDER_STATUSES = ['completed', 'yes'] as const;
+/** Attendees whose order counts as done, the ones the public may see (VALID_TICKET_ORDER_STATUSES). */
+export const PUBLIC_ORDER_STATUSES = VALID_TICKET_ORDER_STATUSES;
 
 // ---------------------------------------------------------------- managers
 
@@ -98,7 +99,7 @@ export function isPubliclyVisible(attendee: Attendee, event: Pick<Event, 'status
     !attendee.optout &&
     attendee.status === 'publish' &&
     (attendee.provider !== 'rsvp' || attendee.rsvpGoing === true) &&
-    (PUBLIC_ORDER_STATUSES as readonly string[]).includes(attendee.orderStatus)
+    holdsValidTicket(attendee.orderStatus)
   );
 }
 
