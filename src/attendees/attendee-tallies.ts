@@ -7,6 +7,7 @@ import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { AttendeeTally } from './attendee-tally.entity';
 import { SqlDialect } from '../database/sql-dialect';
+import { PeriodicTask } from '../common/background/periodic-task';
 
 /** Rows folded per pass; a backlog takes several passes. */
 const FOLD_BATCH = 5000;
@@ -21,8 +22,7 @@ const FOLD_BATCH = 5000;
 @Injectable()
 export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(AttendeeTallies.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly folds = new PeriodicTask('attendee tally fold', () => this.fold(), this.logger, 'warn');
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -30,16 +30,11 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.tickets.attendeeTallyCompactSeconds;
-    if (seconds === 0) return;
-    this.timer = setInterval(() => this.tick(), seconds * 1000);
-    this.timer.unref();
+    this.folds.start(this.config.tickets.attendeeTallyCompactSeconds * 1000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.folds.stop();
   }
 
   /** How many attendees there are, as committed. */
@@ -68,14 +63,5 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
       },
       { readCommitted: true },
     );
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.fold()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'attendee tally fold failed'))
-      .finally(() => {
-        this.running = null;
-      });
   }
 }

@@ -6,6 +6,7 @@ import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { ReportsRepository } from './reports.repository';
 import { SalesDaily } from './sales-ledger.entity';
+import { PeriodicTask } from '../common/background/periodic-task';
 
 /** Ledger rows folded per pass; a backlog takes several passes. */
 const FOLD_BATCH = 5000;
@@ -20,8 +21,7 @@ const FOLD_BATCH = 5000;
 @Injectable()
 export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SalesLedger.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly folds = new PeriodicTask('sales ledger fold', () => this.fold(), this.logger, 'warn');
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -30,16 +30,11 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    const seconds = this.config.tickets.salesLedgerFoldSeconds;
-    if (seconds === 0) return;
-    this.timer = setInterval(() => this.tick(), seconds * 1000);
-    this.timer.unref();
+    this.folds.start(this.config.tickets.salesLedgerFoldSeconds * 1000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.folds.stop();
   }
 
   /** Folds up to FOLD_BATCH ledger rows into `sales_daily`; answers how many it folded. */
@@ -88,14 +83,5 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
       },
       { readCommitted: true },
     );
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.fold()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'sales ledger fold failed'))
-      .finally(() => {
-        this.running = null;
-      });
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import type { ConfigType } from '@nestjs/config';
 import { seriesConfig } from './series.config';
 import { SeriesService } from './series.service';
+import { PeriodicTask } from '../common/background/periodic-task';
 
 /** Series extended per run; the next run takes the rest. */
 const RUN_BATCH = 100;
@@ -17,8 +18,7 @@ const CLAIM_SECONDS = 600;
 @Injectable()
 export class SeriesHorizonService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SeriesHorizonService.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly runs = new PeriodicTask('series horizon run', () => this.extendDueSeries(), this.logger);
 
   constructor(
     @Inject(seriesConfig.KEY) private readonly settings: ConfigType<typeof seriesConfig>,
@@ -27,15 +27,11 @@ export class SeriesHorizonService implements OnApplicationBootstrap, OnApplicati
 
   onApplicationBootstrap(): void {
     if (!this.settings.worker) return;
-    this.timer = setInterval(() => this.tick(), this.settings.workerIntervalSeconds * 1000);
-    // The job never keeps the process alive on its own.
-    this.timer.unref();
+    this.runs.start(this.settings.workerIntervalSeconds * 1000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.runs.stop();
   }
 
   /** Extends every series that is due and that no other instance holds; returns the occurrences created. */
@@ -51,14 +47,5 @@ export class SeriesHorizonService implements OnApplicationBootstrap, OnApplicati
       }
     }
     return created;
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.extendDueSeries()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'series horizon run failed'))
-      .finally(() => {
-        this.running = null;
-      });
   }
 }

@@ -7,6 +7,7 @@ import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { WaitlistOffersService } from './waitlist-offers.service';
 import { WaitlistRepository } from './waitlist.repository';
+import { PeriodicTask } from '../common/background/periodic-task';
 
 /** Lapsed offers (and tickets to top up) handled per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 500;
@@ -21,8 +22,7 @@ const SWEEP_BATCH = 500;
 @Injectable()
 export class WaitlistExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(WaitlistExpiryService.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly sweeps = new PeriodicTask('waitlist sweep', () => this.sweepExpiredOffers().then(() => this.topUp()), this.logger);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -33,14 +33,11 @@ export class WaitlistExpiryService implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), this.config.tickets.waitlistSweepIntervalSeconds * 1000);
-    this.timer.unref();
+    this.sweeps.start(this.config.tickets.waitlistSweepIntervalSeconds * 1000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.sweeps.stop();
   }
 
   /** Expires every offer that lapsed before the clock's now, one transaction each; returns how many this call expired. */
@@ -65,15 +62,5 @@ export class WaitlistExpiryService implements OnApplicationBootstrap, OnApplicat
       });
     }
     return offered;
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.sweepExpiredOffers()
-      .then(() => this.topUp())
-      .catch((error: unknown) => this.logger.error({ err: error }, 'waitlist sweep failed'))
-      .finally(() => {
-        this.running = null;
-      });
   }
 }
