@@ -13,14 +13,12 @@ import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
-import { Event } from '../events/event.entity';
-import { Order } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-visibility';
 import { checkAnswers } from './attendee-answers';
 import { storedAttendeeFields } from './attendee-fields';
 import { AnswerPlace, attendeeEditClosed, attendeeEditForbidden, invalidAnswers } from './attendee-question-errors';
-import { SqlDialect } from '../database/sql-dialect';
+import { AttendeeQuestionsRepository } from './attendee-questions.repository';
 
 /** Who asks to edit answers: the signed-in user and the cart token of the request. */
 export interface AnswerEditor {
@@ -48,6 +46,7 @@ export class AttendeeQuestionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly repository: AttendeeQuestionsRepository,
   ) {}
 
   /**
@@ -99,8 +98,8 @@ export class AttendeeQuestionsService {
   ): Promise<AttendeeResponse> {
     return runInTransaction(this.dataSource, async (manager) => {
       const attendee = await this.lockAttendee(manager, attendeeId);
-      const event = await manager.findOneOrFail(Event, { where: { id: attendee.eventId } });
-      const ticket = await manager.findOneOrFail(Ticket, { where: { id: attendee.ticketId } });
+      const event = await this.repository.event(manager, attendee.eventId);
+      const ticket = await this.repository.ticket(manager, attendee.ticketId);
       const manages = canManageEvent(editor.user, event);
       if (!manages) {
         if (!(await this.isBuyer(manager, attendee, editor))) throw attendeeEditForbidden(!editor.user);
@@ -112,21 +111,20 @@ export class AttendeeQuestionsService {
       const fields = storedAttendeeFields(ticket.attendeeInformationFields);
       const checked = checkAnswers(fields, information, today(this.clock.now()));
       if (checked.problems.length > 0) {
-        const index = await this.unitIndex(manager, attendee);
+        // The attendee's position among its order's units of the same ticket, as errors name it.
+        const index = await this.repository.countEarlierUnits(manager, attendee);
         throw invalidAnswers(checked.problems.map((problem) => ({ ...problem, ticketId: ticket.id, attendee: index })));
       }
       const meta = Object.keys(checked.values).length > 0 ? JSON.stringify(checked.values) : null;
       const now = this.clock.now();
-      await manager.createQueryBuilder().update(Attendee).set({ meta, updatedAt: now }).where('id = :id', { id: attendee.id }).execute();
+      await this.repository.setAnswers(manager, attendee.id, meta, now);
       Object.assign(attendee, { meta, updatedAt: now });
       return toAttendeeResponse(attendee, ticket, context, { manage: true, currency: this.config.currency, eventTimezone: event.timezone });
     });
   }
 
   private async lockAttendee(manager: EntityManager, id: number): Promise<Attendee> {
-    const query = manager.createQueryBuilder(Attendee, 'attendee').where('attendee.id = :id', { id });
-    SqlDialect.of(manager).forUpdate(query);
-    const attendee = await query.getOne();
+    const attendee = await this.repository.lockAttendee(manager, id);
     if (!attendee) throw attendeeNotFound();
     return attendee;
   }
@@ -134,20 +132,6 @@ export class AttendeeQuestionsService {
   private async isBuyer(manager: EntityManager, attendee: Attendee, editor: AnswerEditor): Promise<boolean> {
     if (editor.user && attendee.userId === editor.user.id) return true;
     if (!editor.cartToken) return false;
-    const order = await manager.findOne(Order, { select: { id: true, cartToken: true }, where: { id: attendee.orderId } });
-    return order?.cartToken === editor.cartToken;
-  }
-
-  /** The attendee's position among its order's units of the same ticket, as errors name it. */
-  private async unitIndex(manager: EntityManager, attendee: Attendee): Promise<number> {
-    const before = await manager
-      .createQueryBuilder(Attendee, 'other')
-      .where('other.orderId = :orderId AND other.ticketId = :ticketId AND other.id < :id', {
-        orderId: attendee.orderId,
-        ticketId: attendee.ticketId,
-        id: attendee.id,
-      })
-      .getCount();
-    return before;
+    return (await this.repository.orderCartToken(manager, attendee.orderId)) === editor.cartToken;
   }
 }

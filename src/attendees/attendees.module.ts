@@ -5,13 +5,14 @@ import { AttendeeTallies } from './attendee-tallies';
 import { AttendeeTally } from './attendee-tally.entity';
 import { Attendee } from './attendee.entity';
 import { AttendeesController } from './attendees.controller';
+import { AttendeesRepository } from './attendees.repository';
 import { AttendeesService } from './attendees.service';
 import { QrController } from './qr.controller';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Attendee, AttendeeTally]), CheckinModule],
   controllers: [AttendeesController, QrController],
-  providers: [AttendeesService, AttendeeTallies],
+  providers: [AttendeesService, AttendeesRepository, AttendeeTallies],
   exports: [AttendeesService],
 })
 export class AttendeesModule {}

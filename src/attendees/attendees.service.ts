@@ -3,14 +3,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { FixedOffsetZone } from 'luxon';
-import { Brackets, DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { readDateFilter } from '../common/list-filters/date-filter';
-import { assertIdsExist } from '../common/list-filters/ids-must-exist';
+import { missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { parseStatusList } from '../common/list-filters/status-list';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
@@ -20,19 +20,13 @@ import { POST_STATUSES } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import {
-  applyAttendeeVisibility,
-  canManageEvent,
-  isPubliclyVisible,
-  managedEventCondition,
-  managesEveryEvent,
-  PUBLIC_ORDER_STATUSES,
-} from '../tickets/ticket-visibility';
+import { canManageEvent, isPubliclyVisible, managesEveryEvent, PUBLIC_ORDER_STATUSES } from '../tickets/ticket-visibility';
 import { OutboxService } from '../outbox/outbox.service';
 import { DoorService } from '../checkin/door.service';
 import { AttendeeTallies } from './attendee-tallies';
 import { Attendee } from './attendee.entity';
 import { toAttendeeResponse } from './attendees.mapper';
+import { AttendeeFilters, AttendeesRepository, EventFacts } from './attendees.repository';
 import type { AttendeeResponse } from './dto/attendee.response';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
 import { attendeeAlreadyCheckedIn, attendeeInvalidCheckIn, attendeeNotAccessible, attendeeNotFound } from './attendee-errors';
@@ -53,11 +47,6 @@ const PRIVATE_ORDER_STATUSES = ATTENDEE_ORDER_STATUSES.filter((status) => !(PUBL
 
 const PROVIDER_ALIASES: Record<string, string> = { rsvp: 'rsvp', tc: 'tc', 'tribe-commerce': 'tc', tpp: 'tc' };
 
-/** The event facts the attendee rules need. */
-type EventFacts = Pick<Event, 'id' | 'authorId' | 'status' | 'showAttendeeList' | 'timezone'>;
-
-const EVENT_FACT_COLUMNS = { id: true, authorId: true, status: true, showAttendeeList: true, timezone: true } as const;
-
 /**
  * Attendee lists, single reads and check-ins. Who sees what: managers of an event (editors and
  * administrators for all events, authors for their own) see all its attendees with every field;
@@ -74,6 +63,7 @@ export class AttendeesService {
     private readonly outbox: OutboxService,
     private readonly tallies: AttendeeTallies,
     private readonly door: DoorService,
+    private readonly attendees: AttendeesRepository,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -81,10 +71,12 @@ export class AttendeesService {
   async list(query: ListAttendeesQuery, context: RequestContext): Promise<AttendeePage> {
     const paging = parsePageRequest(query, 'tickets');
     const manager = this.dataSource.manager;
-    const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
-    applyAttendeeVisibility(builder, context.user);
-    await this.applyFilters(manager, builder, query, context.user);
-    this.applyOrder(builder, query);
+    const filters = await this.readFilters(manager, query, context.user);
+    const builder = this.attendees.visibleQuery(manager, filters, {
+      by: query.orderby ?? 'id',
+      direction: query.order ?? 'ASC',
+      include: query.include,
+    });
 
     const skipped = query.offset ?? 0;
     const matching = isEveryAttendee(query, context.user)
@@ -93,13 +85,7 @@ export class AttendeesService {
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
-    const attendees =
-      total === 0
-        ? []
-        : await builder
-            .offset(skipped + paging.offset)
-            .limit(paging.perPage)
-            .getMany();
+    const attendees = total === 0 ? [] : await this.attendees.page(builder, skipped + paging.offset, paging.perPage);
     return {
       rest_url: QueryEcho.of(query, ECHOED_PARAMETERS).url(context.namespaceUrl('tickets', 'attendees/')),
       total,
@@ -114,10 +100,7 @@ export class AttendeesService {
    */
   async managedAttendeesQuery(query: ListAttendeesQuery, user: AuthenticatedUser): Promise<SelectQueryBuilder<Attendee>> {
     const manager = this.dataSource.manager;
-    const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
-    builder.where(managedEventCondition(user, builder));
-    await this.applyFilters(manager, builder, query, user);
-    return builder;
+    return this.attendees.managedQuery(manager, await this.readFilters(manager, query, user));
   }
 
   async get(id: number, context: RequestContext): Promise<AttendeeResponse> {
@@ -142,7 +125,7 @@ export class AttendeesService {
   /** POST /qr: checks in the attendee holding `securityCode`. */
   async checkInByCode(securityCode: string, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
     // The QR code holds the check-in secret (src/checkin/); the older security code is still accepted.
-    const bySecret = await this.dataSource.manager.findOne(Attendee, { where: { checkinSecret: securityCode } });
+    const bySecret = await this.attendees.findByCheckinSecret(this.dataSource.manager, securityCode);
     const attendee = bySecret ?? (await this.findOrFail(this.dataSource.manager, { securityCode }));
     return this.checkIn(attendee, 'app', user, context);
   }
@@ -160,16 +143,9 @@ export class AttendeesService {
     await this.assertManages(user, attendee);
     return runInTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
-      const result = await manager
-        .createQueryBuilder()
-        .update(Attendee)
-        .set({ checkedIn: true, checkedInAt: now, checkinSource: source, checkinUserId: user.id, updatedAt: now })
-        .where('id = :attendeeId', { attendeeId: attendee.id })
-        .andWhere('checkedIn = :notCheckedIn', { notCheckedIn: false })
-        .andWhere('orderStatus IN (:...doneStatuses)', { doneStatuses: [...PUBLIC_ORDER_STATUSES] })
-        .execute();
+      const checkedIn = await this.attendees.checkIn(manager, attendee.id, { source, userId: user.id }, now);
       const current = await this.findOrFail(manager, { id: attendee.id });
-      if (!result.affected) {
+      if (!checkedIn) {
         if (!(PUBLIC_ORDER_STATUSES as readonly string[]).includes(current.orderStatus)) {
           throw attendeeInvalidCheckIn();
         }
@@ -186,15 +162,9 @@ export class AttendeesService {
     await this.assertManages(user, attendee);
     return runInTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
-      const undone = await manager
-        .createQueryBuilder()
-        .update(Attendee)
-        .set({ checkedIn: false, checkedInAt: null, checkinSource: null, checkinUserId: null, updatedAt: now })
-        .where('id = :attendeeId', { attendeeId: attendee.id })
-        .andWhere('checkedIn = :checkedIn', { checkedIn: true })
-        .execute();
+      const undone = await this.attendees.undoCheckIn(manager, attendee.id, now);
       const current = await this.findOrFail(manager, { id: attendee.id });
-      if (undone.affected) {
+      if (undone) {
         const recorded = await this.door.recordFlag(manager, current, 'undo', user.id, now);
         await this.outbox.checkInChanged(manager, current, false, recorded);
       }
@@ -215,12 +185,7 @@ export class AttendeesService {
     if (attendees.length === 0) return [];
     const ticketIds = [...new Set(attendees.map((attendee) => attendee.ticketId))];
     const eventIds = [...new Set(attendees.map((attendee) => attendee.eventId))];
-    const [tickets, events] = await Promise.all([
-      manager.find(Ticket, { where: { id: In(ticketIds) } }),
-      manager.find(Event, { select: EVENT_FACT_COLUMNS, where: { id: In(eventIds) } }),
-    ]);
-    const ticketsById = new Map(tickets.map((ticket) => [ticket.id, ticket]));
-    const eventsById = new Map(events.map((event) => [event.id, event]));
+    const { tickets: ticketsById, events: eventsById } = await this.attendees.ticketsAndEvents(manager, ticketIds, eventIds);
     return attendees.map((attendee) => {
       const event = eventsById.get(attendee.eventId)!;
       return toAttendeeResponse(attendee, ticketsById.get(attendee.ticketId)!, context, {
@@ -232,7 +197,10 @@ export class AttendeesService {
   }
 
   private async findOrFail(manager: EntityManager, where: { id: number } | { securityCode: string }): Promise<Attendee> {
-    const attendee = await manager.findOne(Attendee, { where });
+    const attendee =
+      'id' in where
+        ? await this.attendees.findById(manager, where.id)
+        : await this.attendees.findBySecurityCode(manager, where.securityCode);
     if (!attendee) {
       throw attendeeNotFound('id' in where ? undefined : 'No attendee holds this security code.');
     }
@@ -240,58 +208,51 @@ export class AttendeesService {
   }
 
   private async eventFacts(manager: EntityManager, eventId: number): Promise<EventFacts> {
-    return manager.findOneOrFail(Event, { select: EVENT_FACT_COLUMNS, where: { id: eventId } });
+    return this.attendees.eventFacts(manager, eventId);
   }
 
-  private async applyFilters(
+  /** The list's filters, checked in the order of their parameters: 400 naming the first field that fails. */
+  private async readFilters(
     manager: EntityManager,
-    builder: SelectQueryBuilder<Attendee>,
     query: ListAttendeesQuery,
     user: AuthenticatedUser | undefined,
-  ): Promise<void> {
-    this.applyProviderAndSearch(builder, query, user);
-    await this.applyEventAndTicketFilters(manager, builder, query);
-    this.applyIdAndDateFilters(builder, query);
-    this.applyManagedFilters(builder, query, user);
-    this.applyStatusFilters(builder, query);
-  }
-
-  private applyProviderAndSearch(
-    builder: SelectQueryBuilder<Attendee>,
-    query: ListAttendeesQuery,
-    user: AuthenticatedUser | undefined,
-  ): void {
+  ): Promise<AttendeeFilters> {
+    const filters: AttendeeFilters = { user, idLists: [] };
     if (query.provider?.length) {
-      const providers = [
+      // Unknown providers are dropped, as the original does; naming only unknown ones matches nothing.
+      filters.providers = [
         ...new Set(query.provider.map((name) => PROVIDER_ALIASES[name.toLowerCase()]).filter((name) => name !== undefined)),
       ];
-      // Unknown providers are dropped, as the original does; naming only unknown ones matches nothing.
-      if (providers.length === 0) builder.andWhere('1 = 0');
-      else builder.andWhere('attendee.provider IN (:...providers)', { providers });
     }
-
     if (query.search !== undefined && query.search.trim() !== '') {
-      const pattern = `%${escapeLike(query.search.trim().toLowerCase())}%`;
-      // Email and security code are manager-only data: matching on them for other callers would leak them.
-      const managed = managedEventCondition(user, builder);
-      builder.andWhere(
-        new Brackets((text) => {
-          text
-            .where("LOWER(attendee.holderName) LIKE :searchPattern ESCAPE '!'")
-            .orWhere(
-              `(${managed} AND (LOWER(attendee.holderEmail) LIKE :searchPattern ESCAPE '!' OR LOWER(attendee.securityCode) LIKE :searchPattern ESCAPE '!'))`,
-            );
-        }),
-        { searchPattern: pattern },
-      );
+      filters.searchPattern = `%${escapeLike(query.search.trim().toLowerCase())}%`;
     }
+    filters.idLists = await this.readIdLists(manager, query);
+
+    const after = readDateFilter(query.after, 'after', FixedOffsetZone.utcInstance, 'from');
+    if (after) filters.createdAfter = after.instant;
+    const before = readDateFilter(query.before, 'before', FixedOffsetZone.utcInstance, 'until');
+    if (before) filters.createdBefore = before.instant;
+    if (query.include?.length) filters.includedIds = query.include;
+    if (query.exclude?.length) filters.excludedIds = query.exclude;
+
+    if (query.price_min !== undefined) filters.priceMin = readPrice(query.price_min, 'price_min');
+    if (query.price_max !== undefined) filters.priceMax = readPrice(query.price_max, 'price_max');
+    if (query.checkedin !== undefined) filters.checkedIn = query.checkedin;
+
+    const eventStatuses = parseStatusList(query.post_status, 'post_status', POST_STATUS_FILTER);
+    if (Array.isArray(eventStatuses)) filters.eventStatuses = eventStatuses;
+    const attendeeStatuses = parseStatusList(query.status, 'status', POST_STATUS_FILTER);
+    if (Array.isArray(attendeeStatuses)) filters.attendeeStatuses = attendeeStatuses;
+    const orderStatuses = parseStatusList(query.order_status, 'order_status', ORDER_STATUS_FILTER);
+    if (Array.isArray(orderStatuses)) filters.orderStatuses = orderStatuses;
+    if (query.rsvp_going_status?.length) filters.rsvpGoing = [...new Set(query.rsvp_going_status.map((answer) => answer === 'yes'))];
+    if (query.attendee_information_available !== undefined) filters.informationAvailable = query.attendee_information_available;
+    return filters;
   }
 
-  private async applyEventAndTicketFilters(
-    manager: EntityManager,
-    builder: SelectQueryBuilder<Attendee>,
-    query: ListAttendeesQuery,
-  ): Promise<void> {
+  /** The event and ticket id lists, each id of an existing event or ticket (400 naming the list otherwise). */
+  private async readIdLists(manager: EntityManager, query: ListAttendeesQuery): Promise<AttendeeFilters['idLists']> {
     const filters = [
       { field: 'include_post', ids: query.include_post, single: query.post_id, singleField: 'post_id', entity: Event, column: 'eventId' },
       { field: 'exclude_post', ids: query.exclude_post, entity: Event, column: 'eventId' },
@@ -305,102 +266,17 @@ export class AttendeesService {
       },
       { field: 'exclude_ticket', ids: query.exclude_ticket, entity: Ticket, column: 'ticketId' },
     ] as const;
+    const lists: AttendeeFilters['idLists'] = [];
     for (const filter of filters) {
       // An empty list (`include_post=`) filters nothing, as if it were not sent; the list wins over the single id.
       const single = 'single' in filter && filter.single !== undefined ? { field: filter.singleField, ids: [filter.single] } : undefined;
       const named = filter.ids?.length ? { field: filter.field, ids: filter.ids } : single;
       if (!named) continue;
-      await assertIdsExist(manager, filter.entity, named.ids, named.field);
-      const operator = filter.field.startsWith('include') ? 'IN' : 'NOT IN';
-      builder.andWhere(`attendee.${filter.column} ${operator} (:...${filter.field}Ids)`, { [`${filter.field}Ids`]: named.ids });
+      const missing = await this.attendees.missingIds(manager, filter.entity, named.ids);
+      if (missing.length > 0) throw invalidParam(named.field, missingIdsReason(named.field, missing));
+      lists.push({ field: filter.field, column: filter.column, include: filter.field.startsWith('include'), ids: named.ids });
     }
-  }
-
-  private applyIdAndDateFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
-    const after = readDateFilter(query.after, 'after', FixedOffsetZone.utcInstance, 'from');
-    if (after) builder.andWhere('attendee.createdAt >= :createdAfter', { createdAfter: after.instant });
-    const before = readDateFilter(query.before, 'before', FixedOffsetZone.utcInstance, 'until');
-    if (before) builder.andWhere('attendee.createdAt <= :createdBefore', { createdBefore: before.instant });
-
-    if (query.include?.length) builder.andWhere('attendee.id IN (:...includedIds)', { includedIds: query.include });
-    if (query.exclude?.length) builder.andWhere('attendee.id NOT IN (:...excludedIds)', { excludedIds: query.exclude });
-  }
-
-  private applyManagedFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery, user: AuthenticatedUser | undefined): void {
-    // What was paid and who checked in are manager-only data too: only attendees the caller manages
-    // can match these filters, so that they cannot be used to sort other attendees by them.
-    if (query.price_min !== undefined) {
-      const managed = managedEventCondition(user, builder);
-      builder.andWhere(`(${managed} AND attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2)))`, {
-        priceMin: readPrice(query.price_min, 'price_min'),
-      });
-    }
-    if (query.price_max !== undefined) {
-      const managed = managedEventCondition(user, builder);
-      builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, {
-        priceMax: readPrice(query.price_max, 'price_max'),
-      });
-    }
-    if (query.checkedin !== undefined) {
-      builder.andWhere(`(${managedEventCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: query.checkedin });
-    }
-  }
-
-  private applyStatusFilters(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
-    const eventStatuses = parseStatusList(query.post_status, 'post_status', POST_STATUS_FILTER);
-    if (Array.isArray(eventStatuses)) builder.andWhere('event.status IN (:...eventStatuses)', { eventStatuses });
-    const attendeeStatuses = parseStatusList(query.status, 'status', POST_STATUS_FILTER);
-    if (Array.isArray(attendeeStatuses)) builder.andWhere('attendee.status IN (:...attendeeStatuses)', { attendeeStatuses });
-    const orderStatuses = parseStatusList(query.order_status, 'order_status', ORDER_STATUS_FILTER);
-    if (Array.isArray(orderStatuses)) builder.andWhere('attendee.orderStatus IN (:...orderStatuses)', { orderStatuses });
-
-    if (query.rsvp_going_status?.length) {
-      const going = [...new Set(query.rsvp_going_status.map((answer) => answer === 'yes'))];
-      builder.andWhere(
-        new Brackets((rsvp) => {
-          rsvp.where('attendee.provider <> :rsvpGoingProvider').orWhere('attendee.rsvpGoing IN (:...rsvpGoingAnswers)');
-        }),
-        { rsvpGoingProvider: 'rsvp', rsvpGoingAnswers: going },
-      );
-    }
-
-    if (query.attendee_information_available !== undefined) {
-      const tickets = builder
-        .subQuery()
-        .select('information_ticket.id')
-        .from(Ticket, 'information_ticket')
-        .where('information_ticket.attendeeInformationFields IS NOT NULL')
-        .getQuery();
-      const operator = query.attendee_information_available ? 'IN' : 'NOT IN';
-      builder.andWhere(`attendee.ticketId ${operator} ${tickets}`);
-    }
-  }
-
-  private applyOrder(builder: SelectQueryBuilder<Attendee>, query: ListAttendeesQuery): void {
-    const direction = query.order ?? 'ASC';
-    switch (query.orderby ?? 'id') {
-      case 'date':
-        builder.orderBy('attendee.createdAt', direction).addOrderBy('attendee.id', direction);
-        break;
-      case 'title':
-        builder.orderBy('attendee.holderName', direction).addOrderBy('attendee.id', direction);
-        break;
-      case 'include':
-        if (query.include?.length) {
-          const positions = query.include.map((_id, index) => `WHEN :includePosition${index} THEN ${index}`).join(' ');
-          builder
-            .addSelect(`CASE attendee.id ${positions} ELSE ${query.include.length} END`, 'include_position')
-            .setParameters(Object.fromEntries(query.include.map((id, index) => [`includePosition${index}`, id])))
-            .orderBy('include_position', direction)
-            .addOrderBy('attendee.id', direction);
-          break;
-        }
-        builder.orderBy('attendee.id', direction);
-        break;
-      default:
-        // `slug` too: attendees have no slug of their own, the original derives it from the id.
-        builder.orderBy('attendee.id', direction);
-    }
+    return lists;
   }
 }
 

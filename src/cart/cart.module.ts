@@ -6,13 +6,14 @@ import { TicketsModule } from '../tickets/tickets.module';
 import { WaitlistModule } from '../waitlist/waitlist.module';
 import { CartController } from './cart.controller';
 import { Cart, CartItem } from './cart.entity';
+import { CartRepository } from './cart.repository';
 import { CartService } from './cart.service';
 
 /** The buyer's cart (`{prefix}/tickets/v1/cart`); checkout lives in the orders module and uses `CartService`. */
 @Module({
   imports: [TypeOrmModule.forFeature([Cart, CartItem]), TicketsModule, WaitlistModule, CouponsModule, AttendeeQuestionsModule],
   controllers: [CartController],
-  providers: [CartService],
+  providers: [CartService, CartRepository],
   exports: [CartService],
 })
 export class CartModule {}

@@ -3,7 +3,6 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
-import { insertedId } from '../common/database/inserted-id';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import { moneyToCents } from '../common/money';
@@ -14,11 +13,7 @@ import { AttendeeQuestionsService } from '../attendee-questions/attendee-questio
 import type { Coupon } from '../coupons/coupon.entity';
 import { toAppliedCoupon } from '../coupons/coupons.mapper';
 import { CouponsService } from '../coupons/coupons.service';
-import { Event } from '../events/event.entity';
 import { CapacityService } from '../tickets/capacity.service';
-import type { PoolCounts } from '../tickets/capacity';
-import { TicketPool } from '../tickets/ticket-pool.entity';
-import type { PostStatus } from '../posts/post-status';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
@@ -26,11 +21,11 @@ import { Cart, CartItem } from './cart.entity';
 import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
 import { Buyer, idleCutoff, issueCartToken } from './cart-identity';
 import { CartCouponView, CartLineView, toCartResponse } from './cart.mapper';
+import { CartRepository, TicketSaleState } from './cart.repository';
 import type { CartResponse } from './dto/cart.response';
 import { normalizeProvider } from './cart-providers';
 import { GetCartQuery } from './dto/get-cart.query';
 import { CartTicketLineDto, CartTicketMetaDto, UpdateCartDto } from './dto/update-cart.dto';
-import { SqlDialect } from '../database/sql-dialect';
 
 /** A TEXT column holds 65,535 bytes; registration answers of one ticket must fit. */
 const MAX_META_BYTES = 65_535;
@@ -41,46 +36,11 @@ export interface CartWriteResult {
   token: string | null;
 }
 
-interface LineFilter {
-  providers?: TicketProvider[];
-  eventId?: number;
-}
-
-interface RawCartLine {
-  ticketId: number | string;
-  provider: string;
-  quantity: number | string;
-  optout: boolean | number | string;
-  meta: string | null;
-  eventId: number | string;
-  iac: string;
-  price: string | number;
-}
-
-function toBooleanColumn(value: boolean | number | string): boolean {
-  return value === true || value === 1 || value === '1';
-}
-
 /**
  * How often a cart's `updated_at` (its idle clock) is moved by writes: a buyer adding tickets many
  * times a minute, as in a flash sale, updates the cart row once, not at every write.
  */
 const CART_TOUCH_INTERVAL_MS = 60_000;
-
-/** A ticket as a cart write checks it: its counts, its event's status and its event's shared pool. */
-interface TicketSaleState {
-  ticket: Ticket;
-  eventStatus: PostStatus;
-  pool: PoolCounts | undefined;
-}
-
-interface RawSaleState {
-  ticket_id: number | string;
-  event_status: PostStatus | null;
-  pool_capacity: number | string | null;
-  pool_sold: number | string;
-  pool_pending: number | string;
-}
 
 /**
  * The cart's lines once `lines` are applied to `existing`, by ticket id: a quantity of 0 removes
@@ -123,6 +83,7 @@ export class CartService {
     private readonly waitlistOffers: WaitlistOffersService,
     private readonly coupons: CouponsService,
     private readonly questions: AttendeeQuestionsService,
+    private readonly carts: CartRepository,
   ) {}
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
@@ -133,7 +94,7 @@ export class CartService {
     }
     const providers = query.provider === undefined ? undefined : this.providerFilter(query.provider);
     const cart = await this.findLiveCart(manager, buyer);
-    const lines = cart && providers?.length !== 0 ? await this.loadLines(manager, cart.id, { providers, eventId: query.post_id }) : [];
+    const lines = cart && providers?.length !== 0 ? await this.carts.lines(manager, cart.id, { providers, eventId: query.post_id }) : [];
     const coupon = cart?.couponId ? await this.coupons.findById(manager, cart.couponId) : null;
     return toCartResponse(lines, query.post_id, context, coupon ? await this.couponView(manager, coupon, lines) : null);
   }
@@ -146,7 +107,7 @@ export class CartService {
     const now = this.clock.now();
     return runInTransaction(this.dataSource, async (manager) => {
       if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
-      const states = await this.loadSaleStates(manager, [
+      const states = await this.carts.saleStates(manager, [
         ...lines.map((line) => line.ticket_id),
         ...metaEntries.map((entry) => entry.ticket_id),
       ]);
@@ -163,7 +124,7 @@ export class CartService {
       const { cart, token, fresh } = await this.openCart(manager, buyer, now);
       const coupon = enteredCoupon !== undefined ? enteredCoupon : await this.storedCoupon(manager, fresh ? null : cart.couponId);
       await this.checkHiddenTickets(manager, lines, tickets, coupon);
-      const resulting = applyLines(fresh ? [] : await this.loadLines(manager, cart.id, {}), lines, tickets);
+      const resulting = applyLines(fresh ? [] : await this.carts.lines(manager, cart.id, {}), lines, tickets);
       const quantities = new Map(
         [...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]),
       );
@@ -177,14 +138,9 @@ export class CartService {
       await this.saveMeta(manager, cart.id, metaEntries);
       await this.waitlistOffers.attachToCart(manager, cart.id, body.waitlist_offer);
       if (enteredCoupon !== undefined) {
-        await manager
-          .createQueryBuilder()
-          .update(Cart)
-          .set({ couponId: enteredCoupon?.id ?? null, updatedAt: now })
-          .where('id = :id', { id: cart.id })
-          .execute();
+        await this.carts.setCoupon(manager, cart.id, enteredCoupon?.id ?? null, now);
       } else if (!fresh && now.getTime() - cart.updatedAt.getTime() >= CART_TOUCH_INTERVAL_MS) {
-        await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cart.id }).execute();
+        await this.carts.touch(manager, cart.id, now);
       }
       for (const entry of metaEntries) {
         const line = resulting.get(entry.ticket_id) as CartLineView;
@@ -246,7 +202,7 @@ export class CartService {
 
   /** The buyer's cart unless it has none or it has been idle too long (an expired cart reads as empty). */
   async findLiveCart(manager: EntityManager, buyer: Buyer): Promise<Cart | null> {
-    const cart = await this.findCart(manager, buyer);
+    const cart = await this.carts.findByBuyer(manager, buyer);
     return cart && this.isLive(cart, this.clock.now()) ? cart : null;
   }
 
@@ -260,47 +216,18 @@ export class CartService {
   }
 
   /** `lockLiveLines` with the cart's coupon (src/coupons), read by the same statement. */
-  async lockLiveCart(
-    manager: EntityManager,
-    buyer: Buyer,
-    provider: TicketProvider,
-  ): Promise<{ items: CartItem[]; couponId: number | null }> {
-    const owner = buyer.kind === 'user' ? { column: 'cart.userId', value: buyer.userId } : { column: 'cart.token', value: buyer.token };
-    if (owner.value === undefined || owner.value === null) return { items: [], couponId: null };
-    const query = manager
-      .createQueryBuilder(CartItem, 'item')
-      .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
-      .where(`${owner.column} = :owner`, { owner: owner.value })
-      .andWhere('cart.updatedAt > :idleCutoff', { idleCutoff: idleCutoff(this.clock.now()) })
-      .andWhere('item.provider = :provider', { provider })
-      .addSelect('cart.couponId', 'cart_coupon_id')
-      .orderBy('item.ticketId', 'ASC');
-    SqlDialect.of(manager).forUpdate(query);
-    const { entities, raw } = await query.getRawAndEntities<{ cart_coupon_id: number | string | null }>();
-    const couponId = raw[0]?.cart_coupon_id;
-    return { items: entities, couponId: couponId === null || couponId === undefined ? null : Number(couponId) };
+  lockLiveCart(manager: EntityManager, buyer: Buyer, provider: TicketProvider): Promise<{ items: CartItem[]; couponId: number | null }> {
+    return this.carts.lockLiveLines(manager, buyer, provider, idleCutoff(this.clock.now()));
   }
 
   /** Removes the checked-out lines; false when some were already gone (a concurrent checkout took them). */
   async removeLines(manager: EntityManager, cartId: number, provider: TicketProvider, expected: number): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .delete()
-      .from(CartItem)
-      .where('cart_id = :cartId AND provider = :provider', { cartId, provider })
-      .execute();
-    return (result.affected ?? expected) === expected;
+    return ((await this.carts.deleteLinesOfProvider(manager, cartId, provider)) ?? expected) === expected;
   }
 
   /** Deletes carts idle for longer than their lifetime (their lines go with them). */
-  async purgeIdleCarts(now: Date): Promise<number> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(Cart)
-      .where('updated_at <= :cutoff', { cutoff: idleCutoff(now) })
-      .execute();
-    return result.affected ?? 0;
+  purgeIdleCarts(now: Date): Promise<number> {
+    return this.carts.deleteIdle(this.dataSource.manager, idleCutoff(now));
   }
 
   // ---------------------------------------------------------------- validation
@@ -391,7 +318,7 @@ export class CartService {
     const pooled = wanted.map((line) => states.get(line.ticket_id) as TicketSaleState).filter(({ ticket }) => drawsOnPool(ticket));
     if (pooled.length === 0) return;
     const otherLineIds = [...quantities.keys()].filter((ticketId) => !states.has(ticketId));
-    const others = await this.loadSaleStates(manager, otherLineIds);
+    const others = await this.carts.saleStates(manager, otherLineIds);
     const cartTickets = new Map([...states, ...others].map(([id, state]) => [id, state.ticket]));
     for (const { ticket, pool } of pooled) {
       const provider = quantities.get(ticket.id)?.provider;
@@ -407,13 +334,11 @@ export class CartService {
   }
 
   private async assertEventExists(manager: EntityManager, eventId: number): Promise<void> {
-    const exists = await manager.exists(Event, { where: { id: eventId } });
-    if (!exists) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
+    if (!(await this.carts.eventExists(manager, eventId))) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
   }
 
   private async assertEventHasTickets(manager: EntityManager, eventId: number): Promise<void> {
-    const hasTickets = await manager.exists(Ticket, { where: { eventId } });
-    if (!hasTickets) throw postHasNoTickets();
+    if (!(await this.carts.eventHasTickets(manager, eventId))) throw postHasNoTickets();
   }
 
   private providerFilter(raw: unknown[]): TicketProvider[] {
@@ -428,13 +353,6 @@ export class CartService {
     return cart.updatedAt.getTime() > idleCutoff(now).getTime();
   }
 
-  private findCart(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
-    const lock = latest ? SqlDialect.of(manager).findForUpdate() : {};
-    if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId }, ...lock });
-    if (!buyer.token) return Promise.resolve(null);
-    return manager.findOne(Cart, { where: { token: buyer.token }, ...lock });
-  }
-
   /**
    * The buyer's cart, created on their first write (an anonymous buyer gets a token then). A cart
    * that has been idle too long is emptied and starts over. Concurrent first writes of one user
@@ -444,30 +362,17 @@ export class CartService {
   private async openCart(manager: EntityManager, buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null; fresh: boolean }> {
     if (buyer.kind === 'guest' && !buyer.token) return this.openGuestCart(manager, issueCartToken(this.config.nonceSecret), now);
     const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : { userId: null, token: buyer.token ?? null };
-    let cart = await this.findCart(manager, buyer);
+    let cart = await this.carts.findByBuyer(manager, buyer);
     let fresh = false;
     if (!cart) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(Cart)
-        .values({ ...identity, meta: null, createdAt: now, updatedAt: now })
-        .orIgnore()
-        .updateEntity(false)
-        .execute();
+      await this.carts.insertUnlessTaken(manager, { ...identity, meta: null, createdAt: now, updatedAt: now });
       // A locking read sees the latest committed row: when a concurrent first write won the unique
       // index, its cart is not in this transaction's snapshot (a plain read found nothing: 500).
-      const created = await this.findCart(manager, buyer, true);
+      const created = await this.carts.findByBuyer(manager, buyer, true);
       if (!created) throw new Error('the cart row inserted or found by this transaction is missing');
       cart = created;
     } else if (!this.isLive(cart, now)) {
-      await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId: cart.id }).execute();
-      await manager
-        .createQueryBuilder()
-        .update(Cart)
-        .set({ meta: null, couponId: null, createdAt: now, updatedAt: now })
-        .where('id = :id', { id: cart.id })
-        .execute();
+      await this.carts.restart(manager, cart.id, now);
       fresh = true;
     }
     return { cart, token: identity.token, fresh };
@@ -475,107 +380,29 @@ export class CartService {
 
   /** The first write of an anonymous buyer: the token was issued just now, so no cart can hold it yet. */
   private async openGuestCart(manager: EntityManager, token: string, now: Date): Promise<{ cart: Cart; token: string; fresh: true }> {
-    const cart = manager.create(Cart, { userId: null, token, meta: null, createdAt: now, updatedAt: now });
-    const inserted = await manager.createQueryBuilder().insert().into(Cart).values(cart).updateEntity(false).execute();
-    cart.id = insertedId(inserted.raw);
+    const cart = await this.carts.insert(manager, { userId: null, token, meta: null, createdAt: now, updatedAt: now });
     return { cart, token, fresh: true };
   }
 
   private async saveLines(manager: EntityManager, cartId: number, lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Promise<void> {
     for (const line of lines) {
       if (line.quantity === 0) {
-        await manager
-          .createQueryBuilder()
-          .delete()
-          .from(CartItem)
-          .where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId: line.ticket_id })
-          .execute();
+        await this.carts.deleteLine(manager, cartId, line.ticket_id);
         continue;
       }
-      const overwrite = ['quantity', 'provider', ...(line.optout === undefined ? [] : ['optout'])];
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(CartItem)
-        .values({
-          cartId,
-          ticketId: line.ticket_id,
-          provider: (tickets.get(line.ticket_id) as Ticket).provider,
-          quantity: line.quantity,
-          optout: line.optout ?? false,
-          meta: null,
-        })
-        .orUpdate(overwrite, ['cart_id', 'ticket_id'])
-        .updateEntity(false)
-        .execute();
+      await this.carts.upsertLine(manager, {
+        cartId,
+        ticketId: line.ticket_id,
+        provider: (tickets.get(line.ticket_id) as Ticket).provider,
+        quantity: line.quantity,
+        optout: line.optout,
+      });
     }
   }
 
   private async saveMeta(manager: EntityManager, cartId: number, metaEntries: CartTicketMetaDto[]): Promise<void> {
     for (const entry of metaEntries) {
-      await manager
-        .createQueryBuilder()
-        .update(CartItem)
-        .set({ meta: entry.items.length === 0 ? null : JSON.stringify(entry.items) })
-        .where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId: entry.ticket_id })
-        .execute();
+      await this.carts.setLineMeta(manager, cartId, entry.ticket_id, entry.items.length === 0 ? null : JSON.stringify(entry.items));
     }
-  }
-
-  /** The tickets of `ids` that exist, each with its counts, its event's status and its event's pool, in one query. */
-  private async loadSaleStates(manager: EntityManager, ids: number[]): Promise<Map<number, TicketSaleState>> {
-    if (ids.length === 0) return new Map();
-    const { entities, raw } = await manager
-      .createQueryBuilder(Ticket, 'ticket')
-      .leftJoin(Event, 'event', 'event.id = ticket.eventId')
-      .addSelect('event.status', 'event_status')
-      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
-      .addSelect('pool.capacity', 'pool_capacity')
-      .addSelect('pool.sold', 'pool_sold')
-      .addSelect('pool.pending', 'pool_pending')
-      .where('ticket.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .getRawAndEntities<RawSaleState>();
-    const rawById = new Map(raw.map((row) => [Number(row.ticket_id), row]));
-    return new Map(
-      entities.map((ticket) => {
-        const row = rawById.get(ticket.id) as RawSaleState;
-        const pool =
-          row.pool_capacity === null
-            ? undefined
-            : { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) };
-        return [ticket.id, { ticket, eventStatus: row.event_status ?? 'trash', pool }];
-      }),
-    );
-  }
-
-  /** The cart's lines with their tickets' event and `iac`, in one query, filters in SQL. */
-  private async loadLines(manager: EntityManager, cartId: number, filter: LineFilter): Promise<CartLineView[]> {
-    const query = manager
-      .createQueryBuilder(CartItem, 'item')
-      .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
-      .select('item.ticketId', 'ticketId')
-      .addSelect('item.provider', 'provider')
-      .addSelect('item.quantity', 'quantity')
-      .addSelect('item.optout', 'optout')
-      .addSelect('item.meta', 'meta')
-      .addSelect('ticket.eventId', 'eventId')
-      .addSelect('ticket.iac', 'iac')
-      .addSelect('ticket.price', 'price')
-      .where('item.cartId = :cartId', { cartId })
-      .andWhere('item.quantity > 0')
-      .orderBy('item.ticketId', 'ASC');
-    if (filter.providers) query.andWhere('item.provider IN (:...providers)', { providers: filter.providers });
-    if (filter.eventId !== undefined) query.andWhere('ticket.eventId = :eventId', { eventId: filter.eventId });
-    const rows = await query.getRawMany<RawCartLine>();
-    return rows.map((row) => ({
-      ticketId: Number(row.ticketId),
-      provider: row.provider,
-      quantity: Number(row.quantity),
-      optout: toBooleanColumn(row.optout),
-      meta: row.meta,
-      eventId: Number(row.eventId),
-      iac: row.iac,
-      price: String(row.price),
-    }));
   }
 }

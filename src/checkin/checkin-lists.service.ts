@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
@@ -9,7 +9,6 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
 import { CheckinList } from './checkin-list.entity';
 import { checkinListHasCheckins, checkinListIsDefault, checkinListNotFound } from './checkin-errors';
@@ -174,7 +173,7 @@ export class CheckinListsService {
     if (input.ticket_ids !== undefined) {
       const ids = [...new Set(input.ticket_ids)];
       if (ids.length > 0) {
-        const found = await manager.count(Ticket, { where: { id: In(ids), eventId } });
+        const found = await this.repository.countEventTickets(manager, eventId, ids);
         if (found !== ids.length) throw invalidParam('ticket_ids', 'ticket_ids must be tickets of the list’s event');
       }
       values.ticketIds = JSON.stringify(ids.sort((a, b) => a - b));

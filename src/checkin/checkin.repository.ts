@@ -82,6 +82,11 @@ export class CheckinRepository {
     return manager.find(Ticket, { select: { id: true, name: true }, where: { eventId }, order: { id: 'ASC' } });
   }
 
+  /** How many of `ids` are tickets of the event. */
+  countEventTickets(manager: EntityManager, eventId: number, ids: number[]): Promise<number> {
+    return manager.count(Ticket, { where: { id: In(ids), eventId } });
+  }
+
   async ticketTitles(manager: EntityManager, ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
     const tickets = await manager.find(Ticket, { select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, EntityManager } from 'typeorm';
 import { insertedId } from '../common/database/inserted-id';
+import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import { Order } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
@@ -12,6 +13,17 @@ import { codeKey, CouponScope } from './coupon-discount';
 export class CouponsRepository {
   findById(manager: EntityManager, id: number): Promise<Coupon | null> {
     return manager.findOne(Coupon, { where: { id } });
+  }
+
+  /** The coupon as its managers' routes read it; `lock`: locked until the transaction ends (MariaDB), for a write. */
+  findForManager(manager: EntityManager, id: number, lock: boolean): Promise<Coupon | null> {
+    const query = manager.createQueryBuilder(Coupon, 'coupon').where('coupon.id = :id', { id });
+    if (lock) SqlDialect.of(manager).forUpdate(query);
+    return query.getOne();
+  }
+
+  event(manager: EntityManager, id: number): Promise<Event | null> {
+    return manager.findOne(Event, { where: { id } });
   }
 
   findByCode(manager: EntityManager, code: string): Promise<Coupon | null> {

@@ -30,7 +30,6 @@ import { toCouponResponse } from './coupons.mapper';
 import { CreateCouponDto } from './dto/create-coupon.dto';
 import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
-import { SqlDialect } from '../database/sql-dialect';
 
 /** Largest flat amount: what DECIMAL(12,2) holds. */
 const MAX_FLAT_CENTS = 999_999_999_999;
@@ -272,12 +271,10 @@ export class CouponsService {
   }
 
   private async findManaged(manager: EntityManager, id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
-    const query = manager.createQueryBuilder(Coupon, 'coupon').where('coupon.id = :id', { id });
-    if (lock) SqlDialect.of(manager).forUpdate(query);
-    const coupon = await query.getOne();
+    const coupon = await this.coupons.findForManager(manager, id, lock);
     if (!coupon) throw couponNotFound(id);
     if (managesEveryEvent(user) || coupon.authorId === user.id) return coupon;
-    const event = coupon.eventId === null ? null : await manager.findOne(Event, { where: { id: coupon.eventId } });
+    const event = coupon.eventId === null ? null : await this.coupons.event(manager, coupon.eventId);
     if (event && canManageEvent(user, event)) return coupon;
     throw couponForbidden();
   }
@@ -289,7 +286,7 @@ export class CouponsService {
   }
 
   private async eventOrFail(manager: EntityManager, eventId: number): Promise<Event> {
-    const event = await manager.findOne(Event, { where: { id: eventId } });
+    const event = await this.coupons.event(manager, eventId);
     if (!event) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
     return event;
   }

@@ -12,7 +12,7 @@ import { formatInZone } from '../common/dates/date-format';
 import { appConfig } from '../config/app.config';
 import type { CheckinPosition } from '../checkin/checkin-position.entity';
 import type { Event } from '../events/event.entity';
-import { filterOrderList } from '../orders/orders.service';
+import { filterOrderList } from '../orders/orders.repository';
 import type { Ticket } from '../tickets/ticket.entity';
 import { managesEveryEvent } from '../tickets/ticket-visibility';
 import { ChunkSink } from './chunk-sink';

@@ -4,7 +4,6 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
-import { Attendee } from '../attendees/attendee.entity';
 import { generateCheckinSecret } from '../checkin/checkin-secrets';
 import { ticketCapacityNotAvailable } from '../cart/cart-errors';
 import { Buyer, buyerScope } from '../cart/cart-identity';
@@ -14,14 +13,11 @@ import { normalizeProvider } from '../cart/cart-providers';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { CheckoutCoupon, CouponsService } from '../coupons/coupons.service';
-import { insertedId } from '../common/database/inserted-id';
-import { announceRawWrites } from '../common/database/raw-writes';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
 import { appConfig } from '../config/app.config';
-import { SqlDialect } from '../database/sql-dialect';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PaymentsService } from '../payments/payments.service';
@@ -36,14 +32,13 @@ import { Order, OrderItem, OrderStatus } from './order.entity';
 import { cartEmpty } from './order-errors';
 import { attendeeOrderStatus } from './order-status';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
+import { AttendeeRow, OrdersRepository } from './orders.repository';
 import type { OrderResponse } from './dto/order.response';
 import { bodyHash } from './webhook-signature';
 
 const SECURITY_CODE_BYTES = 16;
 /** A TEXT column holds 65,535 bytes; one attendee's registration answers must fit. */
 const MAX_META_BYTES = 65_535;
-/** Rows per multi-row INSERT, well within SQLite's limit on bound parameters. */
-const INSERT_BATCH_ROWS = 200;
 
 export interface CheckoutResult {
   statusCode: number;
@@ -103,6 +98,7 @@ export class CheckoutService {
     private readonly coupons: CouponsService,
     private readonly questions: AttendeeQuestionsService,
     private readonly payments: PaymentsService,
+    private readonly orders: OrdersRepository,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -198,8 +194,8 @@ export class CheckoutService {
     const order = await this.insertOrder(manager, request, provider, pricing, now);
     // Lines redeeming a waitlist offer: its held units become the order's; only the rest is taken last.
     const capacity = await this.waitlistOffers.redeem(manager, order.id, items, pricing.capacity, now);
-    await insertOrderItems(manager, order.id, items, tickets, pricing);
-    const attendees = await insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
+    await this.orders.insertItems(manager, orderItemRows(order.id, items, tickets, pricing));
+    const attendees = await this.orders.insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
 
     const relations: OrderRelations = { attendees, tickets, eventTimezones };
     // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
@@ -264,9 +260,7 @@ export class CheckoutService {
       createdAt: now,
       updatedAt: now,
     });
-    const inserted = await manager.createQueryBuilder().insert().into(Order).values(order).updateEntity(false).execute();
-    order.id = insertedId(inserted.raw);
-    return order;
+    return this.orders.insert(manager, order);
   }
 
   /**
@@ -364,31 +358,20 @@ function priceOrder(
   return { going, unitPrice, totalCents, status, capacity, coupon, unitDiscount };
 }
 
-async function insertOrderItems(
-  manager: EntityManager,
+/** One order item per cart line, at the unit price the order charges. */
+function orderItemRows(
   orderId: number,
   items: CartItem[],
   tickets: Map<number, Ticket>,
   pricing: OrderPricing,
-): Promise<void> {
-  await manager
-    .createQueryBuilder()
-    .insert()
-    .into(OrderItem)
-    .values(
-      items.map((item) => ({
-        orderId,
-        ticketId: item.ticketId,
-        quantity: item.quantity,
-        unitPrice: centsToMoney(pricing.unitPrice(tickets.get(item.ticketId) as Ticket)),
-      })),
-    )
-    .updateEntity(false)
-    .execute();
+): Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPrice'>> {
+  return items.map((item) => ({
+    orderId,
+    ticketId: item.ticketId,
+    quantity: item.quantity,
+    unitPrice: centsToMoney(pricing.unitPrice(tickets.get(item.ticketId) as Ticket)),
+  }));
 }
-
-/** An attendee as inserted: every column but the generated id. */
-type AttendeeRow = Omit<Attendee, 'id'>;
 
 /** One attendee row per unit, each with its holder and a fresh security code. */
 function attendeeRows(
@@ -430,41 +413,5 @@ function attendeeRows(
       createdAt: now,
       updatedAt: now,
     }));
-  });
-}
-
-/**
- * Multi-row INSERTs of INSERT_BATCH_ROWS rows at most; the attendees as stored, ids included, in
- * row order. Their ids come back with the INSERT where the server can (MariaDB's RETURNING), else
- * from one read of the order's ids; the rest of each row is what was inserted.
- */
-async function insertAttendees(manager: EntityManager, rows: AttendeeRow[]): Promise<Attendee[]> {
-  const returning = SqlDialect.of(manager).insertReturning;
-  const idsByCode = new Map<string, number>();
-  const remember = (stored: Array<{ id: number | string; security_code: string }>) => {
-    for (const row of stored) idsByCode.set(row.security_code, Number(row.id));
-  };
-  for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
-    const insert = manager
-      .createQueryBuilder()
-      .insert()
-      .into(Attendee)
-      .values(rows.slice(start, start + INSERT_BATCH_ROWS))
-      .updateEntity(false);
-    if (!returning) {
-      await insert.execute();
-      continue;
-    }
-    const [sql, parameters] = insert.getQueryAndParameters();
-    remember(await manager.query(`${sql} RETURNING id, security_code`, parameters));
-  }
-  if (returning) await announceRawWrites(manager, 'insert', [Attendee]);
-  else if (rows.length > 0) {
-    remember(await manager.query('SELECT id, security_code FROM attendees WHERE order_id = ?', [rows[0].orderId]));
-  }
-  return rows.map((row) => {
-    const id = idsByCode.get(row.securityCode);
-    if (id === undefined) throw new Error(`the attendee inserted with security code ${row.securityCode} has no id`);
-    return Object.assign(new Attendee(), row, { id });
   });
 }

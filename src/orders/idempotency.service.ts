@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { invalidParam } from '../common/errors/api-error';
 import { IdempotencyKey } from './idempotency-key.entity';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { idempotencyKeyReused } from './order-errors';
 
 /** Keys are remembered this long; an older key counts as never used. */
@@ -33,7 +34,10 @@ export function readIdempotencyKey(raw: string | string[] | undefined): string |
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: IdempotencyKeysRepository,
+  ) {}
 
   /**
    * The response stored for this key, if it is younger than a day; 422 when the key came with another
@@ -57,7 +61,7 @@ export class IdempotencyService {
     now: Date,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<{ response: StoredResponse | null; exists: boolean }> {
-    const row = await manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
+    const row = await this.keys.find(manager, scope, key);
     if (!row) return { response: null, exists: false };
     if (row.statusCode === IN_PROGRESS || this.isStale(row, now)) return { response: null, exists: true };
     if (row.requestHash !== requestHash) throw idempotencyKeyReused();
@@ -70,19 +74,8 @@ export class IdempotencyService {
    * written since is new).
    */
   async claim(manager: EntityManager, scope: string, key: string, requestHash: string, now: Date, exists = true): Promise<void> {
-    if (exists) {
-      await manager
-        .createQueryBuilder()
-        .delete()
-        .from(IdempotencyKey)
-        .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', {
-          scope,
-          key,
-          cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS),
-        })
-        .execute();
-    }
-    await manager.insert(IdempotencyKey, {
+    if (exists) await this.keys.deleteIfCreatedBy(manager, scope, key, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
+    await this.keys.insert(manager, {
       scope,
       idempotencyKey: key,
       requestHash,
@@ -95,22 +88,11 @@ export class IdempotencyService {
 
   /** Stores the response in the claimed row, in the same transaction as the work it describes. */
   async record(manager: EntityManager, scope: string, key: string, response: StoredResponse): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(IdempotencyKey)
-      .set({ statusCode: response.statusCode, responseBody: JSON.stringify(response.body) })
-      .where('scope = :scope AND idempotency_key = :key', { scope, key })
-      .execute();
+    await this.keys.setResponse(manager, scope, key, response);
   }
 
-  async purgeStale(now: Date): Promise<number> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .delete()
-      .from(IdempotencyKey)
-      .where('created_at <= :cutoff', { cutoff: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS) })
-      .execute();
-    return result.affected ?? 0;
+  purgeStale(now: Date): Promise<number> {
+    return this.keys.deleteCreatedBy(this.dataSource.manager, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
   }
 
   private isStale(row: IdempotencyKey, now: Date): boolean {

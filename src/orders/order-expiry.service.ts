@@ -8,7 +8,7 @@ import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { PaymentsService } from '../payments/payments.service';
 import { IdempotencyService } from './idempotency.service';
-import { Order } from './order.entity';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 /** Lapsed orders handled per sweep; the next sweep takes the rest. */
@@ -34,6 +34,7 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
     private readonly carts: CartService,
     private readonly idempotency: IdempotencyService,
     private readonly payments: PaymentsService,
+    private readonly repository: OrdersRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -51,16 +52,9 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
   /** Expires every pending order whose hold lapsed before the clock's now; returns how many it expired. */
   async sweepExpiredOrders(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.dataSource
-      .getRepository(Order)
-      .createQueryBuilder('purchase')
-      .select('purchase.id')
-      .where('purchase.status = :pending AND purchase.expiresAt <= :now', { pending: 'pending', now })
-      .orderBy('purchase.expiresAt', 'ASC')
-      .take(SWEEP_BATCH)
-      .getMany();
+    const due = await this.repository.lapsedPendingIds(this.dataSource.manager, now, SWEEP_BATCH);
     let expired = 0;
-    for (const { id } of due) {
+    for (const id of due) {
       if (await runInTransaction(this.dataSource, (manager) => this.orders.expireOrder(manager, id, now))) expired += 1;
     }
     // After the commits: cancel the PaymentIntents of the orders expired (and retry calls Stripe did not answer before).

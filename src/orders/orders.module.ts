@@ -11,10 +11,12 @@ import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutController } from './checkout.controller';
 import { CheckoutService } from './checkout.service';
 import { IdempotencyKey } from './idempotency-key.entity';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IdempotencyService } from './idempotency.service';
 import { Order, OrderItem } from './order.entity';
 import { OrderExpiryService } from './order-expiry.service';
 import { OrdersController } from './orders.controller';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 /** Checkout (`{prefix}/tickets/v1/cart/checkout`), orders and the sweeper that expires unpaid holds. */
@@ -30,7 +32,15 @@ import { OrdersService } from './orders.service';
     PaymentsCoreModule,
   ],
   controllers: [CheckoutController, OrdersController],
-  providers: [CheckoutService, CheckoutCatalog, OrdersService, IdempotencyService, OrderExpiryService],
+  providers: [
+    CheckoutService,
+    CheckoutCatalog,
+    OrdersService,
+    OrdersRepository,
+    IdempotencyService,
+    IdempotencyKeysRepository,
+    OrderExpiryService,
+  ],
   exports: [OrdersService, OrderExpiryService],
 })
 export class OrdersModule {}

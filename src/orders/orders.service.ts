@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { revokesCheckinSecret } from '../checkin/redeem-rules';
 import { CLOCK, Clock } from '../common/clock';
@@ -16,29 +16,17 @@ import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { PaymentsService } from '../payments/payments.service';
 import { Event } from '../events/event.entity';
-import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
+import { CapacityCount, CapacityService } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
-import {
-  applyOrderVisibility,
-  canManageEvent,
-  isBuyer,
-  managesAllEvents,
-  managesAnyEvent,
-  OrderViewer,
-} from '../tickets/ticket-visibility';
+import { canManageEvent, isBuyer, managesAllEvents, managesAnyEvent, OrderViewer } from '../tickets/ticket-visibility';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderStatus } from './order.entity';
 import { invalidSignature, orderInvalidStatus, orderInvalidStatusCode, orderNotFound } from './order-errors';
 import { ACTION_TARGET, canTransition, heldCount, OrderAction } from './order-status';
-import { loadOrderRelations, orderEventIds } from './order-relations';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
+import { OrdersRepository } from './orders.repository';
 import type { OrderResponse } from './dto/order.response';
 import { isValidSignature } from './webhook-signature';
-
-/** The filters of GET /orders over the orders aliased `alias` (shared with the orders export). */
-export function filterOrderList<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, alias: string, query: ListOrdersQuery): void {
-  if (query.status?.length) builder.andWhere(`${alias}.status IN (:...statuses)`, { statuses: query.status });
-}
 
 /** A payment webhook's proof: the `X-Signature` header and what it signs. */
 export interface SignedRequest {
@@ -83,6 +71,7 @@ export class OrdersService {
     private readonly outbox: OutboxService,
     private readonly coupons: CouponsService,
     private readonly payments: PaymentsService,
+    private readonly orders: OrdersRepository,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -93,13 +82,12 @@ export class OrdersService {
     const echo = new QueryEcho().add('per_page', query.per_page === undefined ? undefined : page.perPage).add('status', query.status);
     const collectionUrl = context.namespaceUrl('tickets', 'orders');
 
-    const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
-    if (!applyOrderVisibility(builder, 'purchase', viewer)) return this.emptyPage(collectionUrl, echo, page.page);
-    filterOrderList(builder, 'purchase', query);
-    const [orders, total] = await builder.orderBy('purchase.id', 'ASC').skip(page.offset).take(page.perPage).getManyAndCount();
+    const found = await this.orders.page(this.dataSource.manager, viewer, query, page.offset, page.perPage);
+    if (!found) return this.emptyPage(collectionUrl, echo, page.page);
+    const [orders, total] = found;
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });
-    const relations = await loadOrderRelations(
+    const relations = await this.orders.relations(
       this.dataSource.manager,
       orders.map((order) => order.id),
     );
@@ -191,16 +179,11 @@ export class OrdersService {
       order = await this.findOrFail(manager, orderId);
     }
     if (order.status !== 'expired') return { kind: 'unfulfillable', status: order.status };
-    const revived = await manager
-      .createQueryBuilder()
-      .update(Order)
-      .set({ status: 'completed', completedAt: now, expiresAt: null, updatedAt: now })
-      .where('id = :orderId AND status = :expired', { orderId, expired: 'expired' })
-      .execute();
-    if (!revived.affected) return { kind: 'unfulfillable', status: (await this.findOrFail(manager, orderId)).status };
+    if (!(await this.orders.revive(manager, orderId, now)))
+      return { kind: 'unfulfillable', status: (await this.findOrFail(manager, orderId)).status };
     // The expiry gave its coupon uses back: they are taken again first (coupon before capacity, as at checkout).
     if (!(await this.coupons.retakeUses(manager, order))) return { kind: 'unfulfillable', status: 'expired' };
-    const held = await this.heldUnits(manager, orderId);
+    const held = await this.orders.heldUnits(manager, orderId);
     const take = await this.capacity.takeAll(manager, held, 'sold');
     if (take.short !== null) return { kind: 'unfulfillable', status: 'expired' };
     if (take.soldOut.length > 0) {
@@ -222,13 +205,7 @@ export class OrdersService {
   async refundUnfulfilled(manager: EntityManager, orderId: number, now: Date): Promise<void> {
     const order = await this.findOrFail(manager, orderId);
     if (order.status === 'pending') await this.expireOrder(manager, orderId, now);
-    const result = await manager
-      .createQueryBuilder()
-      .update(Order)
-      .set({ status: 'refunded', updatedAt: now })
-      .where('id = :orderId AND status IN (:...ended)', { orderId, ended: ['expired', 'cancelled'] })
-      .execute();
-    if (!result.affected) return;
+    if (!(await this.orders.markEndedRefunded(manager, orderId, now))) return;
     await this.setAttendeeStatus(manager, orderId, 'refunded', now);
     await this.outbox.orderChanged(manager, orderId, 'refunded');
   }
@@ -246,13 +223,7 @@ export class OrdersService {
    * once exactly one releases each order. False when the order was not (or no longer) due.
    */
   async expireOrder(manager: EntityManager, orderId: number, now: Date): Promise<boolean> {
-    const expired = await manager
-      .createQueryBuilder()
-      .update(Order)
-      .set({ status: 'expired', updatedAt: now })
-      .where('id = :orderId AND status = :pending AND expires_at <= :now', { orderId, pending: 'pending', now })
-      .execute();
-    if (!expired.affected) return false;
+    if (!(await this.orders.expire(manager, orderId, now))) return false;
     // The coupon row before the capacity counters, in the order checkout locks them.
     await this.coupons.giveBackUses(manager, orderId);
     await this.releaseHeld(manager, orderId, 'pending');
@@ -279,15 +250,11 @@ export class OrdersService {
 
   private async applyTransition(manager: EntityManager, order: Order, action: OrderAction, now: Date): Promise<TransitionOutcome> {
     const target = ACTION_TARGET[action];
-    const update = manager
-      .createQueryBuilder()
-      .update(Order)
-      .set({ status: target, updatedAt: now, ...(action === 'complete' ? { completedAt: now, expiresAt: null } : {}) })
-      .where('id = :orderId AND status = :from', { orderId: order.id, from: order.status });
-    // A payment that arrives after the hold lapsed cannot complete the order: its units may be sold again.
-    if (action === 'complete') update.andWhere('(expires_at IS NULL OR expires_at > :now)', { now });
-    const result = await update.execute();
-    if (!result.affected) {
+    const moved =
+      action === 'complete'
+        ? await this.orders.complete(manager, order.id, order.status, now)
+        : await this.orders.move(manager, order.id, order.status, target, now);
+    if (!moved) {
       const current = await this.findOrFail(manager, order.id);
       if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(manager, order.id, now)))
         return { kind: 'lapsed' };
@@ -295,7 +262,7 @@ export class OrdersService {
     }
     let unitsSold = 0;
     if (action === 'complete') {
-      const held = await this.heldUnits(manager, order.id);
+      const held = await this.orders.heldUnits(manager, order.id);
       await this.capacity.confirmAll(manager, held);
       unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
       await this.setAttendeeStatus(manager, order.id, 'completed', now);
@@ -314,27 +281,7 @@ export class OrdersService {
   }
 
   private async releaseHeld(manager: EntityManager, orderId: number, count: CapacityCount): Promise<void> {
-    await this.capacity.releaseAll(manager, await this.heldUnits(manager, orderId), count);
-  }
-
-  /** Units the order holds per ticket, lowest ticket id first: its attendees, except RSVP "not going" answers. */
-  private async heldUnits(manager: EntityManager, orderId: number): Promise<CapacityLine[]> {
-    const rows = await manager
-      .createQueryBuilder(Attendee, 'attendee')
-      .select('attendee.ticketId', 'ticketId')
-      .addSelect('COUNT(*)', 'units')
-      .where('attendee.orderId = :orderId', { orderId })
-      .andWhere('(attendee.rsvpGoing IS NULL OR attendee.rsvpGoing = :going)', { going: true })
-      .groupBy('attendee.ticketId')
-      .orderBy('attendee.ticketId', 'ASC')
-      .getRawMany<{ ticketId: number | string; units: number | string }>();
-    if (rows.length === 0) return [];
-    const tickets = await manager.find(Ticket, { where: { id: In(rows.map((row) => Number(row.ticketId))) } });
-    const byId = new Map(tickets.map((ticket) => [ticket.id, ticket]));
-    return rows.flatMap((row) => {
-      const ticket = byId.get(Number(row.ticketId));
-      return ticket ? [{ ticket, quantity: Number(row.units) }] : [];
-    });
+    await this.capacity.releaseAll(manager, await this.orders.heldUnits(manager, orderId), count);
   }
 
   /**
@@ -343,12 +290,7 @@ export class OrdersService {
    * valid statuses revokes their check-in secrets; `updated_at` moves so the door's sync sees it.
    */
   private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus, now: Date): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(Attendee)
-      .set({ orderStatus: status, updatedAt: now, ...(revokesCheckinSecret(status) ? { checkinRevokedAt: now } : {}) })
-      .where('order_id = :orderId', { orderId })
-      .execute();
+    await this.orders.setAttendeeStatus(manager, orderId, status, now, revokesCheckinSecret(status));
   }
 
   // ---------------------------------------------------------------- permissions
@@ -370,14 +312,12 @@ export class OrdersService {
 
   // ---------------------------------------------------------------- storage
 
-  private async eventsOf(manager: EntityManager, orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
-    const ids = await orderEventIds(manager, orderId);
-    if (ids.length === 0) return [];
-    return manager.find(Event, { select: { id: true, authorId: true }, where: { id: In(ids) } });
+  private eventsOf(manager: EntityManager, orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
+    return this.orders.events(manager, orderId);
   }
 
   private async findOrFail(manager: EntityManager, id: number): Promise<Order> {
-    const order = await manager.findOne(Order, { where: { id } });
+    const order = await this.orders.findById(manager, id);
     if (!order) throw orderNotFound();
     return order;
   }
@@ -388,7 +328,7 @@ export class OrdersService {
     context: RequestContext,
     shows?: (attendee: Attendee) => boolean,
   ): Promise<OrderResponse> {
-    const relations = (await loadOrderRelations(manager, [order.id])).get(order.id) as OrderRelations;
+    const relations = (await this.orders.relations(manager, [order.id])).get(order.id) as OrderRelations;
     const response = toOrderResponse(order, relations, context, this.config.currency, shows);
     const payment = await this.payments.describe(manager, order, context);
     return payment ? { ...response, payment } : response;

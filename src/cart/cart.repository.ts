@@ -1,0 +1,260 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { insertedId } from '../common/database/inserted-id';
+import { SqlDialect } from '../database/sql-dialect';
+import { Event } from '../events/event.entity';
+import type { PoolCounts } from '../tickets/capacity';
+import { TicketPool } from '../tickets/ticket-pool.entity';
+import type { PostStatus } from '../posts/post-status';
+import { Ticket, TicketProvider } from '../tickets/ticket.entity';
+import { Cart, CartItem } from './cart.entity';
+import type { Buyer } from './cart-identity';
+import type { CartLineView } from './cart.mapper';
+
+/** Which of a cart's lines to read: of these providers, of this event. */
+export interface LineFilter {
+  providers?: TicketProvider[];
+  eventId?: number;
+}
+
+/** A ticket as a cart write checks it: its counts, its event's status and its event's shared pool. */
+export interface TicketSaleState {
+  ticket: Ticket;
+  eventStatus: PostStatus;
+  pool: PoolCounts | undefined;
+}
+
+/** A cart line as written: `optout` undefined keeps the stored one of an existing line. */
+export interface CartLineWrite {
+  cartId: number;
+  ticketId: number;
+  provider: TicketProvider;
+  quantity: number;
+  optout: boolean | undefined;
+}
+
+interface RawCartLine {
+  ticketId: number | string;
+  provider: string;
+  quantity: number | string;
+  optout: boolean | number | string;
+  meta: string | null;
+  eventId: number | string;
+  iac: string;
+  price: string | number;
+}
+
+interface RawSaleState {
+  ticket_id: number | string;
+  event_status: PostStatus | null;
+  pool_capacity: number | string | null;
+  pool_sold: number | string;
+  pool_pending: number | string;
+}
+
+function toBooleanColumn(value: boolean | number | string): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/** Every statement on carts and their lines, and the ticket reads a cart write checks against. */
+@Injectable()
+export class CartRepository {
+  // ---------------------------------------------------------------- events and tickets
+
+  eventExists(manager: EntityManager, eventId: number): Promise<boolean> {
+    return manager.exists(Event, { where: { id: eventId } });
+  }
+
+  eventHasTickets(manager: EntityManager, eventId: number): Promise<boolean> {
+    return manager.exists(Ticket, { where: { eventId } });
+  }
+
+  /** The tickets of `ids` that exist, each with its counts, its event's status and its event's pool, in one query. */
+  async saleStates(manager: EntityManager, ids: number[]): Promise<Map<number, TicketSaleState>> {
+    if (ids.length === 0) return new Map();
+    const { entities, raw } = await manager
+      .createQueryBuilder(Ticket, 'ticket')
+      .leftJoin(Event, 'event', 'event.id = ticket.eventId')
+      .addSelect('event.status', 'event_status')
+      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
+      .addSelect('pool.capacity', 'pool_capacity')
+      .addSelect('pool.sold', 'pool_sold')
+      .addSelect('pool.pending', 'pool_pending')
+      .where('ticket.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getRawAndEntities<RawSaleState>();
+    const rawById = new Map(raw.map((row) => [Number(row.ticket_id), row]));
+    return new Map(
+      entities.map((ticket) => {
+        const row = rawById.get(ticket.id) as RawSaleState;
+        const pool =
+          row.pool_capacity === null
+            ? undefined
+            : { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) };
+        return [ticket.id, { ticket, eventStatus: row.event_status ?? 'trash', pool }];
+      }),
+    );
+  }
+
+  // ---------------------------------------------------------------- carts
+
+  /** The buyer's cart, live or idle; `latest`: a locking read, which sees the latest committed row (MySQL). */
+  findByBuyer(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
+    const lock = latest ? SqlDialect.of(manager).findForUpdate() : {};
+    if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId }, ...lock });
+    if (!buyer.token) return Promise.resolve(null);
+    return manager.findOne(Cart, { where: { token: buyer.token }, ...lock });
+  }
+
+  /** Inserts the cart unless its user or token already has one (the unique index decides; nothing is raised). */
+  async insertUnlessTaken(
+    manager: EntityManager,
+    values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>,
+  ): Promise<void> {
+    await manager.createQueryBuilder().insert().into(Cart).values(values).orIgnore().updateEntity(false).execute();
+  }
+
+  /** Inserts the cart and answers it with its id. */
+  async insert(manager: EntityManager, values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>): Promise<Cart> {
+    const cart = manager.create(Cart, values);
+    const inserted = await manager.createQueryBuilder().insert().into(Cart).values(cart).updateEntity(false).execute();
+    cart.id = insertedId(inserted.raw);
+    return cart;
+  }
+
+  /** Empties the cart (lines, meta and coupon) and starts its idle clock again. */
+  async restart(manager: EntityManager, cartId: number, now: Date): Promise<void> {
+    await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId }).execute();
+    await manager
+      .createQueryBuilder()
+      .update(Cart)
+      .set({ meta: null, couponId: null, createdAt: now, updatedAt: now })
+      .where('id = :id', { id: cartId })
+      .execute();
+  }
+
+  /** Sets (null: removes) the cart's coupon, which moves its idle clock too. */
+  async setCoupon(manager: EntityManager, cartId: number, couponId: number | null, now: Date): Promise<void> {
+    await manager.createQueryBuilder().update(Cart).set({ couponId, updatedAt: now }).where('id = :id', { id: cartId }).execute();
+  }
+
+  /** Moves the cart's idle clock. */
+  async touch(manager: EntityManager, cartId: number, now: Date): Promise<void> {
+    await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cartId }).execute();
+  }
+
+  /** Deletes carts last written at or before `cutoff` (their lines go with them); answers how many. */
+  async deleteIdle(manager: EntityManager, cutoff: Date): Promise<number> {
+    const result = await manager.createQueryBuilder().delete().from(Cart).where('updated_at <= :cutoff', { cutoff }).execute();
+    return result.affected ?? 0;
+  }
+
+  // ---------------------------------------------------------------- lines
+
+  /** The cart's lines with their tickets' event and `iac`, in one query, filters in SQL. */
+  async lines(manager: EntityManager, cartId: number, filter: LineFilter): Promise<CartLineView[]> {
+    const query = manager
+      .createQueryBuilder(CartItem, 'item')
+      .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
+      .select('item.ticketId', 'ticketId')
+      .addSelect('item.provider', 'provider')
+      .addSelect('item.quantity', 'quantity')
+      .addSelect('item.optout', 'optout')
+      .addSelect('item.meta', 'meta')
+      .addSelect('ticket.eventId', 'eventId')
+      .addSelect('ticket.iac', 'iac')
+      .addSelect('ticket.price', 'price')
+      .where('item.cartId = :cartId', { cartId })
+      .andWhere('item.quantity > 0')
+      .orderBy('item.ticketId', 'ASC');
+    if (filter.providers) query.andWhere('item.provider IN (:...providers)', { providers: filter.providers });
+    if (filter.eventId !== undefined) query.andWhere('ticket.eventId = :eventId', { eventId: filter.eventId });
+    const rows = await query.getRawMany<RawCartLine>();
+    return rows.map((row) => ({
+      ticketId: Number(row.ticketId),
+      provider: row.provider,
+      quantity: Number(row.quantity),
+      optout: toBooleanColumn(row.optout),
+      meta: row.meta,
+      eventId: Number(row.eventId),
+      iac: row.iac,
+      price: String(row.price),
+    }));
+  }
+
+  /**
+   * Lines of `provider` in the buyer's cart written after `idleCutoff`, lowest ticket id first, with
+   * the cart's coupon, in one statement that on MySQL locks them (and the cart row) against
+   * concurrent writes; none when the buyer has no such cart.
+   */
+  async lockLiveLines(
+    manager: EntityManager,
+    buyer: Buyer,
+    provider: TicketProvider,
+    idleCutoff: Date,
+  ): Promise<{ items: CartItem[]; couponId: number | null }> {
+    const owner = buyer.kind === 'user' ? { column: 'cart.userId', value: buyer.userId } : { column: 'cart.token', value: buyer.token };
+    if (owner.value === undefined || owner.value === null) return { items: [], couponId: null };
+    const query = manager
+      .createQueryBuilder(CartItem, 'item')
+      .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
+      .where(`${owner.column} = :owner`, { owner: owner.value })
+      .andWhere('cart.updatedAt > :idleCutoff', { idleCutoff })
+      .andWhere('item.provider = :provider', { provider })
+      .addSelect('cart.couponId', 'cart_coupon_id')
+      .orderBy('item.ticketId', 'ASC');
+    SqlDialect.of(manager).forUpdate(query);
+    const { entities, raw } = await query.getRawAndEntities<{ cart_coupon_id: number | string | null }>();
+    const couponId = raw[0]?.cart_coupon_id;
+    return { items: entities, couponId: couponId === null || couponId === undefined ? null : Number(couponId) };
+  }
+
+  /** Writes the line: inserted, or its quantity and provider (and `optout` when given) replaced. */
+  async upsertLine(manager: EntityManager, line: CartLineWrite): Promise<void> {
+    const overwrite = ['quantity', 'provider', ...(line.optout === undefined ? [] : ['optout'])];
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CartItem)
+      .values({
+        cartId: line.cartId,
+        ticketId: line.ticketId,
+        provider: line.provider,
+        quantity: line.quantity,
+        optout: line.optout ?? false,
+        meta: null,
+      })
+      .orUpdate(overwrite, ['cart_id', 'ticket_id'])
+      .updateEntity(false)
+      .execute();
+  }
+
+  async deleteLine(manager: EntityManager, cartId: number, ticketId: number): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(CartItem)
+      .where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId })
+      .execute();
+  }
+
+  /** Stores the registration answers of the line's attendees (null clears them). */
+  async setLineMeta(manager: EntityManager, cartId: number, ticketId: number, meta: string | null): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(CartItem)
+      .set({ meta })
+      .where('cart_id = :cartId AND ticket_id = :ticketId', { cartId, ticketId })
+      .execute();
+  }
+
+  /** Deletes the cart's lines of `provider`; answers how many went (undefined where the driver does not say). */
+  async deleteLinesOfProvider(manager: EntityManager, cartId: number, provider: TicketProvider): Promise<number | undefined> {
+    const result = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(CartItem)
+      .where('cart_id = :cartId AND provider = :provider', { cartId, provider })
+      .execute();
+    return result.affected ?? undefined;
+  }
+}

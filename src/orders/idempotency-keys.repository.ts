@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { IdempotencyKey } from './idempotency-key.entity';
+
+/** Every statement on `idempotency_keys`. */
+@Injectable()
+export class IdempotencyKeysRepository {
+  find(manager: EntityManager, scope: string, key: string): Promise<IdempotencyKey | null> {
+    return manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
+  }
+
+  /** Inserts the row; fails on the unique index (scope, key) when another holds it. */
+  async insert(manager: EntityManager, row: Omit<IdempotencyKey, 'id'>): Promise<void> {
+    await manager.insert(IdempotencyKey, row);
+  }
+
+  /** Deletes the key's row if it was created at or before `cutoff`. */
+  async deleteIfCreatedBy(manager: EntityManager, scope: string, key: string, cutoff: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(IdempotencyKey)
+      .where('scope = :scope AND idempotency_key = :key AND created_at <= :cutoff', { scope, key, cutoff })
+      .execute();
+  }
+
+  /** Stores the response (its body as JSON) in the key's row. */
+  async setResponse(manager: EntityManager, scope: string, key: string, response: { statusCode: number; body: unknown }): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(IdempotencyKey)
+      .set({ statusCode: response.statusCode, responseBody: JSON.stringify(response.body) })
+      .where('scope = :scope AND idempotency_key = :key', { scope, key })
+      .execute();
+  }
+
+  /** Deletes every row created at or before `cutoff`; answers how many. */
+  async deleteCreatedBy(manager: EntityManager, cutoff: Date): Promise<number> {
+    const result = await manager.createQueryBuilder().delete().from(IdempotencyKey).where('created_at <= :cutoff', { cutoff }).execute();
+    return result.affected ?? 0;
+  }
+}
