@@ -15,13 +15,13 @@ import { parseIdList } from './id-list';
 import { ListCounts, NO_COUNTS } from './checkin.mapper';
 import { RevokedSecret } from './revoked-secret.entity';
 import { SqlDialect } from '../database/sql-dialect';
+import { VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
 
 /** The event facts the door needs: who manages it, and its days. */
 export type DoorEvent = Pick<Event, 'id' | 'authorId' | 'title' | 'startLocal' | 'endLocal' | 'timezone'>;
 const DOOR_EVENT_COLUMNS = { id: true, authorId: true, title: true, startLocal: true, endLocal: true, timezone: true } as const;
 
 /** Order statuses a list counts as its positions: valid ones, and pending ones where the list admits them. */
-const VALID_STATUSES = ['completed', 'yes'];
 
 export interface HistoryFilters {
   listId?: number;
@@ -208,7 +208,7 @@ export class CheckinRepository {
     };
     for (const list of lists) {
       const ticketIds = parseIdList(list.ticketIds);
-      const statuses = list.includePending ? [...VALID_STATUSES, 'pending'] : VALID_STATUSES;
+      const statuses: string[] = list.includePending ? [...VALID_TICKET_ORDER_STATUSES, 'pending'] : [...VALID_TICKET_ORDER_STATUSES];
       for (const row of positions) {
         if (Number(row.eventId) !== list.eventId || !statuses.includes(row.orderStatus)) continue;
         if (ticketIds.length > 0 && !ticketIds.includes(Number(row.ticketId))) continue;

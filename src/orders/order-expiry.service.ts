@@ -10,6 +10,7 @@ import { PaymentsService } from '../payments/payments.service';
 import { IdempotencyService } from './idempotency.service';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
+import { PeriodicTask } from '../common/background/periodic-task';
 
 /** Lapsed orders handled per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 500;
@@ -23,8 +24,7 @@ const SWEEP_BATCH = 500;
 @Injectable()
 export class OrderExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OrderExpiryService.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+  private readonly sweeps = new PeriodicTask('order sweep', () => this.sweepExpiredOrders().then(() => this.purgeStale()), this.logger);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -38,15 +38,11 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), this.config.tickets.orderSweepIntervalSeconds * 1000);
-    // The sweep never keeps the process alive on its own.
-    this.timer.unref();
+    this.sweeps.start(this.config.tickets.orderSweepIntervalSeconds * 1000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.sweeps.stop();
   }
 
   /** Expires every pending order whose hold lapsed before the clock's now; returns how many it expired. */
@@ -68,15 +64,5 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
     await this.carts.purgeIdleCarts(now);
     await this.idempotency.purgeStale(now);
     await this.payments.purgeProcessedEvents(now);
-  }
-
-  private tick(): void {
-    if (this.running) return;
-    this.running = this.sweepExpiredOrders()
-      .then(() => this.purgeStale())
-      .catch((error: unknown) => this.logger.error({ err: error }, 'order sweep failed'))
-      .finally(() => {
-        this.running = null;
-      });
   }
 }

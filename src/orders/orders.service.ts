@@ -193,7 +193,7 @@ export class OrdersService {
       );
     }
     await this.setAttendeeStatus(manager, orderId, 'completed', now);
-    await this.outbox.orderChanged(manager, orderId, 'completed');
+    await this.outbox.orderChanged(manager, await this.orders.findById(manager, orderId), 'completed');
     return { kind: 'completed', unitsSold: held.reduce((sum, line) => sum + line.quantity, 0), provider: order.provider };
   }
 
@@ -207,7 +207,7 @@ export class OrdersService {
     if (order.status === 'pending') await this.expireOrder(manager, orderId, now);
     if (!(await this.orders.markEndedRefunded(manager, orderId, now))) return;
     await this.setAttendeeStatus(manager, orderId, 'refunded', now);
-    await this.outbox.orderChanged(manager, orderId, 'refunded');
+    await this.outbox.orderChanged(manager, await this.orders.findById(manager, orderId), 'refunded');
   }
 
   /** A payment provider's webhook: refunded in full (here or at the provider). Completed orders give back their tickets. */
@@ -276,7 +276,11 @@ export class OrdersService {
       await this.setAttendeeStatus(manager, order.id, target, now);
       if (order.status === 'pending') await this.payments.orderEnded(manager, order.id, now);
     }
-    await this.outbox.orderChanged(manager, order.id, target as 'completed' | 'cancelled' | 'refunded');
+    await this.outbox.orderChanged(
+      manager,
+      await this.orders.findById(manager, order.id),
+      target as 'completed' | 'cancelled' | 'refunded',
+    );
     return { kind: 'done', unitsSold };
   }
 

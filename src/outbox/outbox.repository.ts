@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, LessThan } from 'typeorm';
 import { SqlDialect } from '../database/sql-dialect';
-import { Order } from '../orders/order.entity';
 import { OutboxChannel, OutboxMessage, OutboxStatus } from './outbox-message.entity';
 
 /** A row as it is written: what the writer says, and the worker's fields at their start. */
@@ -16,11 +15,6 @@ export class OutboxRepository {
   /** The messages, in one INSERT, in the order given. */
   async insert(manager: EntityManager, messages: NewOutboxMessage[]): Promise<void> {
     await manager.createQueryBuilder().insert().into(OutboxMessage).values(messages).updateEntity(false).execute();
-  }
-
-  /** The order as it is now, for an `order.*` notification written after its status changed. */
-  findOrder(manager: EntityManager, id: number): Promise<Order | null> {
-    return manager.findOne(Order, { where: { id } });
   }
 
   // ---------------------------------------------------------------- claiming

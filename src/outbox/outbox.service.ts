@@ -166,9 +166,8 @@ export class OutboxService {
     );
   }
 
-  /** An order moved to completed, cancelled or refunded. */
-  async orderChanged(manager: EntityManager, orderId: number, status: 'completed' | 'cancelled' | 'refunded'): Promise<void> {
-    const order = await this.repository.findOrder(manager, orderId);
+  /** An order moved to completed, cancelled or refunded: `order` as it is now, read after the change. */
+  async orderChanged(manager: EntityManager, order: OrderFacts | null, status: 'completed' | 'cancelled' | 'refunded'): Promise<void> {
     if (order) await this.publish(manager, `order.${status}`, orderData(order));
   }
 
