@@ -7,6 +7,7 @@ import { escapeLike } from '../posts/post-query';
 import { slugify, uniqueSlug } from '../posts/slugs';
 import type { TermOrderField } from './list-terms.query';
 import type { CountedTerm, TermEntity, TermKind } from './term-response';
+import { isUniqueViolation } from '../common/database/transactions';
 
 /** Where one kind of term lives: its table, its link table to events and the event field naming it. */
 export interface TermTable<T extends TermEntity> {
@@ -41,14 +42,6 @@ const ORDER_EXPRESSIONS: Record<TermOrderField, string> = {
   slug: 'term.slug',
   count: 'term.publishedEventCount',
 };
-
-/** A concurrent write took the slug between our check and our insert. */
-function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, driverError } = error as { code?: unknown; driverError?: { code?: unknown } };
-  const driverCode = driverError?.code ?? code;
-  return driverCode === 'ER_DUP_ENTRY' || driverCode === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * Queries shared by categories and tags. Every method takes the EntityManager to run on, so
@@ -202,6 +195,7 @@ export class TermStore<T extends TermEntity> {
       try {
         return await repository.save(term);
       } catch (error) {
+        // A concurrent write took the slug between our check and our insert.
         if (!isUniqueViolation(error) || attempt >= MAX_SLUG_ATTEMPTS) throw error;
         // The snapshot of a running transaction may not show the row that took the slug.
         desired = `${term.slug}-${attempt + 1}`;
