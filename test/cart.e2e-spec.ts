@@ -311,7 +311,7 @@ describe('Cart (e2e)', () => {
         .expect(status);
       expect(response.body.code).toBe(code);
       expect(response.body.data.status).toBe(status);
-      return response.body as { data: { params?: unknown } };
+      return response.body as { message: string; data: { params?: unknown } };
     }
 
     it('requires a provider and refuses unknown ones', async () => {
@@ -354,19 +354,13 @@ describe('Cart (e2e)', () => {
     });
 
     it('refuses negative, fractional, huge and non-numeric values with 400 naming the field', async () => {
-      for (const quantity of [-1, 1.5, '2.5', 'lots', '99999999999999999999', 1e20, 11, [1], { a: 1 }, null]) {
+      for (const quantity of [-1, 1.5, '2.5', 'lots', '99999999999999999999', 1e20, [1], { a: 1 }, null]) {
         const response = await http()
           .post(cartPath)
           .send({ provider: 'tc', tickets: [{ ticket_id: generalId, quantity }] });
         expect(response.status).toBe(400);
         expect(['rest_invalid_param', 'rest_missing_callback_param']).toContain(response.body.code);
       }
-      const aboveMax = await expectRejected(
-        { provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 11 }] },
-        400,
-        'rest_invalid_param',
-      );
-      expect(aboveMax.data.params).toEqual({ 'tickets[0][quantity]': 'quantity must be at most 10' });
       for (const ticketId of ['abc', -4, 0, 1.5, 99_999_999_999, '1e3']) {
         const response = await http()
           .post(cartPath)
@@ -404,6 +398,27 @@ describe('Cart (e2e)', () => {
         .send({ provider: 'tc', tickets: [{ ticket_id: vipId, quantity: 5 }] })
         .expect(400);
       expect(total.body.data.params).toHaveProperty('tickets');
+    });
+
+    it("answers a line above MAX_TICKETS_PER_ORDER with 409 ticket-capacity-not-available, as the original, after an unknown ticket's 404", async () => {
+      const aboveMax = await expectRejected(
+        { provider: 'tc', tickets: [{ ticket_id: generalId, quantity: 11 }] },
+        409,
+        'ticket-capacity-not-available',
+      );
+      expect(aboveMax.message).toBe(`Ticket ${generalId} cannot be bought in that quantity: one order holds at most 10 units.`);
+      expect(aboveMax.data).toEqual({ status: 409, ticket_id: generalId, reason: 'over-order-limit', max: 10 });
+      await expectRejected(
+        {
+          provider: 'tc',
+          tickets: [
+            { ticket_id: generalId, quantity: 11 },
+            { ticket_id: 999_999, quantity: 1 },
+          ],
+        },
+        404,
+        'ticket-does-not-exist',
+      );
     });
 
     it('returns 404 ticket-does-not-exist for an unknown ticket and saves nothing', async () => {

@@ -26,6 +26,19 @@ export function ticketCapacityNotAvailable(ticketId: number, problem: SaleProble
   );
 }
 
+/**
+ * 409 for a line asking more units of one ticket than one order may hold (MAX_TICKETS_PER_ORDER):
+ * the original refuses a quantity above min(units left, its per-order limit) with this same code.
+ */
+export function ticketOverOrderLimit(ticketId: number, max: number): ApiError {
+  return new ApiError(
+    'ticket-capacity-not-available',
+    `Ticket ${ticketId} cannot be bought in that quantity: one order holds at most ${max} units.`,
+    409,
+    { ticket_id: ticketId, reason: 'over-order-limit', max },
+  );
+}
+
 /** The original answers this with an empty message. */
 export function postHasNoTickets(): ApiError {
   return new ApiError('post-has-no-tickets', '', 403);

@@ -41,12 +41,15 @@ const CartWriteDocs = () =>
     }),
     ApiBadRequestResponse({
       description:
-        'rest_missing_callback_param (provider, tickets[i][ticket_id], tickets[i][quantity]) or rest_invalid_param: unknown provider, negative or non-integer quantity, quantity above MAX_TICKETS_PER_ORDER, a line of another provider, post_id that is not an event, meta for a ticket not in the cart',
+        'rest_missing_callback_param (provider, tickets[i][ticket_id], tickets[i][quantity]) or rest_invalid_param: unknown provider, negative or non-integer quantity, more than MAX_TICKETS_PER_ORDER units of one provider in the cart, a line of another provider, post_id that is not an event, meta for a ticket not in the cart',
     }),
     ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' }),
     ApiForbiddenResponse({ description: 'post-has-no-tickets: post_id names an event without tickets' }),
     ApiNotFoundResponse({ description: 'ticket-does-not-exist: a line names an unknown ticket' }),
-    ApiConflictResponse({ description: 'ticket-capacity-not-available: a ticket is not on sale, or fewer units are left' }),
+    ApiConflictResponse({
+      description:
+        'ticket-capacity-not-available: a ticket is not on sale, fewer units are left, or a line asks more than MAX_TICKETS_PER_ORDER units',
+    }),
   );
 
 @ApiTags('tickets')

@@ -18,7 +18,7 @@ import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { Cart, CartItem } from './cart.entity';
-import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist } from './cart-errors';
+import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist, ticketOverOrderLimit } from './cart-errors';
 import { Buyer, idleCutoff, issueCartToken } from './cart-identity';
 import { CartCouponView, CartLineView, toCartResponse } from './cart.mapper';
 import { CartRepository, TicketSaleState } from './cart.repository';
@@ -114,6 +114,9 @@ export class CartService {
       for (const line of lines) {
         if (!states.has(line.ticket_id)) throw ticketDoesNotExist(line.ticket_id);
       }
+      // As the original: a known ticket in a quantity no order may hold is not available in it.
+      const overLimit = lines.find((line) => line.quantity > this.config.tickets.maxTicketsPerOrder);
+      if (overLimit) throw ticketOverOrderLimit(overLimit.ticket_id, this.config.tickets.maxTicketsPerOrder);
       const tickets = new Map([...states].map(([id, state]) => [id, state.ticket]));
       this.checkProviders(lines, provider, tickets);
       this.questions.checkCartMeta(metaEntries, tickets);
@@ -238,7 +241,6 @@ export class CartService {
     const reasons: Record<string, string> = {};
     const seen = new Set<number>();
     lines.forEach((line, index) => {
-      if (line.quantity > max) reasons[`tickets[${index}][quantity]`] = `quantity must be at most ${max}`;
       if (seen.has(line.ticket_id)) reasons[`tickets[${index}][ticket_id]`] = `ticket ${line.ticket_id} is listed more than once`;
       seen.add(line.ticket_id);
     });

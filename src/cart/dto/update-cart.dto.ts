@@ -44,6 +44,8 @@ export class CartTicketLineDto {
   @ToInteger()
   @IsInt({ message: 'quantity must be a whole number' })
   @Min(0, { message: 'quantity must not be negative' })
+  // A quantity past MAX_TICKETS_PER_ORDER is 409 ticket-capacity-not-available (CartService); past this, not a quantity at all.
+  @Max(MAX_ID, { message: `quantity must be at most ${MAX_ID}` })
   quantity: number;
 
   @ApiPropertyOptional({ description: 'Hide the attendees from public attendee lists; kept as it was when left out', type: 'boolean' })
