@@ -53,9 +53,11 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
   const EVENT = { title: 'Sized', start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 12:00:00' };
 
   it(`refuses a cart of 36 000 lines (1 MB) with 400 naming tickets, counting its lines before reading any (at most ${MAX_CART_LINES})`, async () => {
-    const body = JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 36_000 }, () => ({ ticket_id: 1, quantity: 1 })) });
+    // Every line is invalid: had any been read, the answer would name it (`tickets[0][ticket_id]`).
+    const body = JSON.stringify({ provider: 'tc', tickets: Array.from({ length: 36_000 }, () => ({ ticket_id: 'one', quantity: 'x' })) });
     expect(body.length).toBeGreaterThan(1_000_000);
-    // Warm up the route, so that the measure is of the refusal alone.
+    // Warm up the route, so that the CPU printed is of the refusal alone (printed, never asserted: a
+    // loaded machine stretches it).
     await http()
       .post(CART)
       .set('Content-Type', 'application/json')
@@ -63,9 +65,7 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     const { result, cpuMs } = await cpuMillis(() => http().post(CART).set('Content-Type', 'application/json').send(body));
     console.info(`cart of 36 000 lines refused in ${cpuMs.toFixed(1)} ms of CPU`);
     expectInvalidParam(result, 'tickets');
-    expect(result.body.data.params.tickets).toBe(`tickets may hold at most ${MAX_CART_LINES} items`);
-    // Before the check, converting and validating the lines took about 900 ms of CPU.
-    expect(cpuMs).toBeLessThan(250);
+    expect(result.body.data.params).toEqual({ tickets: `tickets may hold at most ${MAX_CART_LINES} items` });
   });
 
   it('refuses more registration answer lines than cart lines the same way', async () => {
@@ -110,7 +110,7 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
       .expect(201);
   });
 
-  it('refuses a 1 MB description full of tags in a few milliseconds, naming it', async () => {
+  it('refuses a 1 MB description full of tags by its size, before parsing it, naming it', async () => {
     const description = '<b><i>x</i></b>'.repeat(65_536);
     const { result, cpuMs } = await cpuMillis(() =>
       http()
@@ -120,8 +120,8 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     );
     console.info(`1 MB description refused in ${cpuMs.toFixed(1)} ms of CPU`);
     expectInvalidParam(result, 'description');
+    // The size is checked before the tags are parsed: the answer is about bytes, not tags.
     expect(result.body.data.params.description).toBe(`description must be at most ${RICH_TEXT_MAX_BYTES} bytes long`);
-    expect(cpuMs).toBeLessThan(250);
   });
 
   it('applies the same limits to the rich text of venues and organizers, inside an event body or not, and to term descriptions', async () => {
