@@ -4,6 +4,7 @@ import { invalidParam } from '../common/errors/api-error';
 import { TermListFilters, TermStore } from '../terms/term-store';
 import { TermsService } from '../terms/terms.service';
 import { EventCategoryLink } from '../events/event-links.entity';
+import { CategoriesRepository } from './categories.repository';
 import { Category } from './category.entity';
 import { CreateCategoryDto } from './dto/create-category.dto';
 import { ListCategoriesQuery } from './dto/list-categories.query';
@@ -26,7 +27,10 @@ const CATEGORY_TABLE = {
 export class CategoriesService extends TermsService<Category, CreateCategoryDto, ListCategoriesQuery> {
   protected override readonly extraListParameters = ['parent'] as const;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly repository: CategoriesRepository,
+  ) {
     super(dataSource, new TermStore<Category>(CATEGORY_TABLE));
   }
 
@@ -53,7 +57,7 @@ export class CategoriesService extends TermsService<Category, CreateCategoryDto,
   }
 
   protected override async beforeRemove(manager: EntityManager, category: Category): Promise<void> {
-    await manager.getRepository(Category).update({ parentId: category.id }, { parentId: category.parentId ?? null });
+    await this.repository.reparentChildren(manager, category.id, category.parentId ?? null);
   }
 
   /** Walks up from the proposed parent; meeting the category itself means a cycle. */
@@ -63,10 +67,7 @@ export class CategoriesService extends TermsService<Category, CreateCategoryDto,
     while (ancestorId !== null && !visited.has(ancestorId)) {
       if (ancestorId === categoryId) throw invalidParam('parent', 'parent must not be the category itself or one of its descendants');
       visited.add(ancestorId);
-      const ancestor: Category | null = await manager
-        .getRepository(Category)
-        .findOne({ where: { id: ancestorId }, select: { id: true, parentId: true } });
-      ancestorId = ancestor?.parentId ?? null;
+      ancestorId = await this.repository.parentIdOf(manager, ancestorId);
     }
   }
 }

@@ -19,6 +19,7 @@ import { EventRelationsLoader } from './event-relations.loader';
 import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
 @Module({
@@ -43,6 +44,7 @@ import { EventsService } from './events.service';
   controllers: [EventsIcsController, EventsController],
   providers: [
     EventsService,
+    EventsRepository,
     EventDocuments,
     StoredEventDocuments,
     EventListingsReader,

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
-import { Brackets, DataSource, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CategoriesService } from '../categories/categories.service';
@@ -14,7 +13,6 @@ import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dat
 import type { DateFilter } from '../common/list-filters/date-filter';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
-import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { OutboxService } from '../outbox/outbox.service';
 import { invalidParam } from '../common/errors/api-error';
@@ -25,11 +23,9 @@ import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest } from '../common/pagination/pagination';
 import { assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
 import { trashOrRemove } from '../posts/post-lifecycle';
-import { escapeLike } from '../posts/post-query';
-import { applyEventListVisibility, parseStatusFilter, singleReadAccess, visibleStatuses } from '../posts/post-visibility';
+import { parseStatusFilter, singleReadAccess, visibleStatuses } from '../posts/post-visibility';
 import type { PostStatus } from '../posts/post-status';
 import { sanitizeRichText } from '../posts/rich-text';
-import { uniqueSlug, uniqueSlugs } from '../posts/slugs';
 import { appConfig } from '../config/app.config';
 import { Organizer } from '../organizers/organizer.entity';
 import { OrganizersService } from '../organizers/organizers.service';
@@ -46,7 +42,6 @@ import { EventDocuments, EventItemsText, ListedEvent } from './event-documents';
 import { JsonText } from '../common/http/json-text';
 import { EventHooks } from './event-hooks';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
-import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventListingDimension } from './event-listing.entity';
 import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
@@ -54,10 +49,11 @@ import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
-import { SqlDialect } from '../database/sql-dialect';
 import type { EventSelector } from './event-selector';
+import { EventListFilter, EventsRepository } from './events.repository';
 
 export type { EventSelector } from './event-selector';
+export { fullTextWords } from './events.repository';
 
 /** One of the events `createManyWithin` creates: its slug as wanted (made unique) and its dates. */
 export interface BulkEventOccurrence {
@@ -88,25 +84,12 @@ interface EventTermState {
   tagIds: number[];
 }
 
-const EARTH_RADIUS_KM = 6371;
-
 /** Event writes delete and insert link rows next to other events' links: no gap locks (see runInTransaction). */
 const EVENT_WRITE: TransactionOptions = { readCommitted: true };
 
 /** Pages of a search with at most this many matches are read through the full-text index. */
 const FULLTEXT_PAGE_MATCHES = 2000;
 
-/**
- * The words of a search the full-text index can answer: letters and digits, each at least
- * InnoDB's shortest indexed token (3), at most ten. Otherwise null, and the plain search alone
- * applies. With them, on MySQL, an event matches when it holds the search as before and each word
- * begins a word of its title, description or excerpt (the index finds words by their start).
- */
-export function fullTextWords(search: string): string[] | null {
-  const words = search.trim().toLowerCase().split(/\s+/u);
-  if (words.length === 0 || words.length > 10 || !words.every((word) => /^[\p{L}\p{N}]{3,84}$/u.test(word))) return null;
-  return words;
-}
 const DATE_FORMATS_HINT = 'YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp';
 
 @Injectable()
@@ -126,6 +109,7 @@ export class EventsService {
     private readonly outbox: OutboxService,
     private readonly series: EventSeriesHooks,
     private readonly documents: EventDocuments,
+    private readonly repository: EventsRepository,
   ) {}
 
   // ---------------------------------------------------------------- reading
@@ -157,7 +141,7 @@ export class EventsService {
     if (total > 0)
       events = listing
         ? await this.listings.events((await this.listings.page(listing, 0, limit)).map((listed) => listed.id))
-        : await this.pageQuery(builder, narrowed, total).limit(limit).getMany();
+        : await this.repository.listPage(this.pageQuery(builder, narrowed, total), undefined, limit);
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
 
@@ -173,7 +157,7 @@ export class EventsService {
     if (total > 0) {
       listed = listing
         ? await this.listings.page(listing, paging.offset, paging.perPage)
-        : (await this.pageQuery(builder, narrowed, total).offset(paging.offset).limit(paging.perPage).getMany()).map((event) => ({
+        : (await this.repository.listPage(this.pageQuery(builder, narrowed, total), paging.offset, paging.perPage)).map((event) => ({
             id: event.id,
             documentVersion: event.documentVersion,
             event,
@@ -212,37 +196,22 @@ export class EventsService {
       const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
       throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be sent together');
     }
-    const builder = this.dataSource.manager.createQueryBuilder(Event, 'event');
-    applyEventListVisibility(builder, 'event', context.user, statuses);
-    const window = this.applyWindowOrInclude(builder, query, echo);
-    const dimensions = await this.applyFilters(builder, query, echo);
-    const listing = window && !query.search ? this.listingSelection(dimensions, statuses, context, window) : null;
+    const filter: EventListFilter = { user: context.user, statuses, ...this.windowOrInclude(query, echo) };
+    const dimensions = await this.readFilters(filter, query, echo);
+    const { builder, narrowed } = this.repository.listQuery(this.dataSource.manager, filter);
+    const listing = filter.window && !query.search ? this.listingSelection(dimensions, statuses, context, filter.window) : null;
     if (statuses) echo.add('status', statuses);
     else if (!context.user) echo.add('status', 'publish');
     echo.add('include', query.include);
-    const words = query.search && SqlDialect.of(this.dataSource).fullText ? fullTextWords(query.search) : null;
-    if (!words) return { builder, narrowed: builder, listing };
-    return { builder, narrowed: narrowToFullTextWords(builder, words), listing: null };
+    return { builder, narrowed, listing };
   }
 
   /** `include` lists those events in publication order; otherwise the date window applies, in date order. */
-  private applyWindowOrInclude(
-    builder: SelectQueryBuilder<Event>,
-    query: ListEventsQuery,
-    echo: QueryEcho,
-  ): { start: Date; end: Date } | undefined {
-    if (query.include?.length) {
-      builder.andWhere('event.id IN (:...include)', { include: query.include });
-      builder.orderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
-      return undefined;
-    }
+  private windowOrInclude(query: ListEventsQuery, echo: QueryEcho): Pick<EventListFilter, 'include' | 'window'> {
+    if (query.include?.length) return { include: query.include };
     const window = this.dateWindow(query);
-    builder
-      .andWhere('event.startUtc >= :windowStart', { windowStart: window.start.instant })
-      .andWhere('event.endUtc <= :windowEnd', { windowEnd: window.end.instant });
     echo.add('start_date', window.start.local).add('end_date', window.end.local);
-    builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
-    return { start: window.start.instant, end: window.end.instant };
+    return { window: { start: window.start.instant, end: window.end.instant } };
   }
 
   /**
@@ -313,51 +282,31 @@ export class EventsService {
     const shared = this.newEvent(manager, user, postParentId);
     applyContentFields(shared, input);
     const events = occurrences.map((occurrence) => {
-      const event = manager.create(Event, { ...shared });
+      const event = this.repository.newEvent(manager, { ...shared });
       this.applySchedule(event, { ...input, start_date: occurrence.start_date, end_date: occurrence.end_date });
       return event;
     });
     await this.applyAuthorAndPublication(manager, shared, input, user);
     const status = resolveWriteStatus(user, input.status, undefined);
-    const slugs = await uniqueSlugs(
-      manager.getRepository(Event),
+    const slugs = await this.repository.uniqueSlugs(
+      manager,
       occurrences.map((occurrence) => occurrence.slug),
     );
     events.forEach((event, index) =>
       Object.assign(event, { authorId: shared.authorId, publishedAt: shared.publishedAt, status, slug: slugs[index] }),
     );
 
-    await insertInSlices(
-      manager,
-      Event,
-      events.map((event) => ({ ...event })),
-    );
-    // Ids by the unique slug: those of a multi-row INSERT are not consecutive everywhere.
-    const ids = new Map<string, number>();
-    for (const slice of inSlices(slugs)) {
-      const rows = await manager
-        .createQueryBuilder(Event, 'event')
-        .select(['event.id', 'event.slug'])
-        .where('event.slug IN (:...slugs)', { slugs: slice })
-        .getMany();
-      for (const row of rows) ids.set(row.slug, row.id);
-    }
+    await this.repository.insertMany(manager, events);
+    const ids = await this.repository.idsBySlug(manager, slugs);
     for (const event of events) event.id = ids.get(event.slug)!;
+    const eventIds = events.map((event) => event.id);
 
     const venues = readLinkedPosts(input.venue, 'venue');
     const venueIds = venues ? await this.linkedPostIds(manager, venues, 'venue', user) : [];
-    await insertInSlices(
-      manager,
-      EventVenueLink,
-      events.flatMap((event) => venueIds.map((venueId, position) => ({ eventId: event.id, venueId, position }))),
-    );
+    await this.repository.insertPostLinksOfEvents(manager, 'venue', eventIds, venueIds);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
     const organizerIds = organizers ? await this.linkedPostIds(manager, organizers, 'organizer', user) : [];
-    await insertInSlices(
-      manager,
-      EventOrganizerLink,
-      events.flatMap((event) => organizerIds.map((organizerId, position) => ({ eventId: event.id, organizerId, position }))),
-    );
+    await this.repository.insertPostLinksOfEvents(manager, 'organizer', eventIds, organizerIds);
     const categories = readTermValues(input.categories, 'categories');
     const categoryIds = categories?.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
     const tags = readTermValues(input.tags, 'tags');
@@ -369,16 +318,8 @@ export class EventsService {
       await this.categories.adjustPublishedEvents(manager, times(categoryIds), []);
       await this.tags.adjustPublishedEvents(manager, times(tagIds), []);
     }
-    await insertInSlices(
-      manager,
-      EventCategoryLink,
-      events.flatMap((event) => categoryIds.map((categoryId) => ({ eventId: event.id, categoryId }))),
-    );
-    await insertInSlices(
-      manager,
-      EventTagLink,
-      events.flatMap((event) => tagIds.map((tagId) => ({ eventId: event.id, tagId }))),
-    );
+    await this.repository.insertTermLinksOfEvents(manager, 'categories', eventIds, categoryIds);
+    await this.repository.insertTermLinksOfEvents(manager, 'tags', eventIds, tagIds);
     return events;
   }
 
@@ -467,11 +408,7 @@ export class EventsService {
   }
 
   private async findOrFail(manager: EntityManager, selector: EventSelector, forUpdate = false): Promise<Event> {
-    const query = manager.createQueryBuilder(Event, 'event');
-    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
-    else query.where('event.slug = :slug', { slug: selector.slug });
-    if (forUpdate) SqlDialect.of(manager).forUpdate(query);
-    const event = await query.getOne();
+    const event = await this.repository.findBySelector(manager, selector, forUpdate);
     if (!event) throw eventNotFound(selector);
     return event;
   }
@@ -493,63 +430,52 @@ export class EventsService {
   }
 
   /**
-   * Adds the filters to `builder`; answers the read model's dimension of each (null for a filter
-   * the read model does not answer).
+   * Checks the filters and adds them to `filter`; answers the read model's dimension of each (null
+   * for a filter the read model does not answer).
    */
-  private async applyFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    applySearch(builder, query, echo);
+  private async readFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
+    if (query.search) {
+      filter.search = query.search;
+      echo.add('search', query.search);
+    }
     return [
-      ...(await this.applyTermFilters(builder, query, echo)),
-      ...(await this.applyLinkedPostFilters(builder, query, echo)),
-      ...(await this.applyEventFieldFilters(builder, query, echo)),
-      ...this.applyGeoFilters(builder, query, echo),
+      ...(await this.readTermFilters(filter, query, echo)),
+      ...(await this.readLinkedPostFilters(filter, query, echo)),
+      ...(await this.readEventFieldFilters(filter, query, echo)),
+      ...this.readGeoFilters(filter, query, echo),
     ];
   }
 
-  private async applyTermFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
+  private async readTermFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
     const manager = this.dataSource.manager;
     const dimensions: ListingDimension[] = [];
     if (query.categories?.length) {
       const ids = await this.termIds(manager, Category, query.categories, 'categories');
-      builder.andWhere(
-        `EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`,
-        { categoryIds: ids },
-      );
+      filter.categoryIds = ids;
       dimensions.push({ dim: EventListingDimension.Category, values: ids });
       echo.add('categories', query.categories);
     }
     if (query.tags?.length) {
       const ids = await this.termIds(manager, Tag, query.tags, 'tags');
-      builder.andWhere(`EXISTS (SELECT 1 FROM event_tag_links etl WHERE etl.event_id = event.id AND etl.tag_id IN (:...tagIds))`, {
-        tagIds: ids,
-      });
+      filter.tagIds = ids;
       dimensions.push({ dim: EventListingDimension.Tag, values: ids });
       echo.add('tags', query.tags);
     }
     return dimensions;
   }
 
-  private async applyLinkedPostFilters(
-    builder: SelectQueryBuilder<Event>,
-    query: ListEventsQuery,
-    echo: QueryEcho,
-  ): Promise<ListingDimension[]> {
+  private async readLinkedPostFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
     const manager = this.dataSource.manager;
     const dimensions: ListingDimension[] = [];
     if (query.venue?.length) {
       await assertIdsExist(manager, Venue, query.venue, 'venue');
-      builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, {
-        venueIds: query.venue,
-      });
+      filter.venueIds = query.venue;
       dimensions.push({ dim: EventListingDimension.Venue, values: query.venue });
       echo.add('venue', query.venue);
     }
     if (query.organizer?.length) {
       await assertIdsExist(manager, Organizer, query.organizer, 'organizer');
-      builder.andWhere(
-        `EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`,
-        { organizerIds: query.organizer },
-      );
+      filter.organizerIds = query.organizer;
       dimensions.push({ dim: EventListingDimension.Organizer, values: query.organizer });
       echo.add('organizer', query.organizer);
     }
@@ -557,77 +483,42 @@ export class EventsService {
   }
 
   /** `featured`, `series` and `post_parent`; the read model has no series or parent dimension. */
-  private async applyEventFieldFilters(
-    builder: SelectQueryBuilder<Event>,
-    query: ListEventsQuery,
-    echo: QueryEcho,
-  ): Promise<ListingDimension[]> {
+  private async readEventFieldFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
     const dimensions: ListingDimension[] = [];
     if (query.featured !== undefined) {
-      builder.andWhere('event.featured = :featured', { featured: query.featured });
+      filter.featured = query.featured;
       dimensions.push({ dim: EventListingDimension.Featured, values: [query.featured ? 1 : 0] });
       echo.add('featured', query.featured);
     }
     if (query.series !== undefined) {
       await this.series.handler?.assertSeriesExists(query.series);
-      builder.andWhere('EXISTS (SELECT 1 FROM event_series_occurrences eso WHERE eso.event_id = event.id AND eso.series_id = :seriesId)', {
-        seriesId: query.series,
-      });
+      filter.seriesId = query.series;
       dimensions.push(null);
       echo.add('series', query.series);
     }
     if (query.post_parent !== undefined) {
       await assertIdsExist(this.dataSource.manager, Event, [query.post_parent], 'post_parent');
-      builder.andWhere('event.postParentId = :postParent', { postParent: query.post_parent });
+      filter.postParent = query.post_parent;
       dimensions.push(null);
       echo.add('post_parent', query.post_parent);
     }
     return dimensions;
   }
 
-  private applyGeoFilters(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): ListingDimension[] {
+  /**
+   * A point keeps events with a venue within GEOLOC_RADIUS_KM of it, nearest first; `geoloc`
+   * keeps events with a venue that has coordinates.
+   */
+  private readGeoFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): ListingDimension[] {
     if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-      this.applyDistance(builder, query.geoloc_lat, query.geoloc_lng);
+      filter.near = { latitude: query.geoloc_lat, longitude: query.geoloc_lng, radiusKm: this.config.geolocRadiusKm };
       echo.add('geoloc_lat', query.geoloc_lat).add('geoloc_lng', query.geoloc_lng);
       return [null];
     }
     if (!query.geoloc) return [];
-    builder.andWhere(
-      'EXISTS (SELECT 1 FROM event_venue_links gvl INNER JOIN venues gv ON gv.id = gvl.venue_id WHERE gvl.event_id = event.id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL)',
-    );
+    filter.withCoordinates = true;
     echo.add('geoloc', 'true');
     return [{ dim: EventListingDimension.Geoloc, values: [0] }];
-  }
-
-  /**
-   * Keeps events with a venue within GEOLOC_RADIUS_KM of the point (haversine distance, with a
-   * bounding box first so that the coordinate index narrows the venues), nearest first.
-   */
-  private applyDistance(builder: SelectQueryBuilder<Event>, latitude: number, longitude: number): void {
-    const radius = this.config.geolocRadiusKm;
-    const latitudeSpan = (radius / EARTH_RADIUS_KM) * (180 / Math.PI);
-    const longitudeSpan = latitudeSpan / Math.max(Math.cos((latitude * Math.PI) / 180), 0.01);
-    const haversine =
-      `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(dv.geo_lat - :pointLat) / 2), 2) + ` +
-      `COS(RADIANS(:pointLat)) * COS(RADIANS(dv.geo_lat)) * POWER(SIN(RADIANS(dv.geo_lng - :pointLng) / 2), 2)))`;
-    const nearest =
-      `(SELECT MIN(${haversine}) FROM event_venue_links dvl INNER JOIN venues dv ON dv.id = dvl.venue_id ` +
-      `WHERE dvl.event_id = event.id AND dv.geo_lat BETWEEN :latMin AND :latMax AND dv.geo_lng BETWEEN :lngMin AND :lngMax)`;
-    builder
-      .setParameters({
-        pointLat: latitude,
-        pointLng: longitude,
-        latMin: latitude - latitudeSpan,
-        latMax: latitude + latitudeSpan,
-        lngMin: longitude - longitudeSpan,
-        lngMax: longitude + longitudeSpan,
-        radius,
-      })
-      .addSelect(nearest, 'event_distance')
-      .andWhere(`${nearest} <= :radius`)
-      .orderBy('event_distance', 'ASC')
-      .addOrderBy('event.startUtc', 'ASC')
-      .addOrderBy('event.id', 'ASC');
   }
 
   /** Ids of terms named by id or slug; any that matches nothing is a 400 naming the filter. */
@@ -639,17 +530,7 @@ export class EventsService {
   ): Promise<number[]> {
     const ids = values.filter((value) => typeof value === 'number' || /^\d+$/.test(String(value))).map(Number);
     const slugs = values.filter((value) => !(typeof value === 'number' || /^\d+$/.test(String(value)))).map(String);
-    const found = await manager
-      .createQueryBuilder(entity, 'term')
-      .select(['term.id', 'term.slug'])
-      .where(
-        new Brackets((any) => {
-          any.where('1 = 0');
-          if (ids.length) any.orWhere('term.id IN (:...termIds)', { termIds: ids });
-          if (slugs.length) any.orWhere('term.slug IN (:...termSlugs)', { termSlugs: slugs });
-        }),
-      )
-      .getMany();
+    const found = await this.repository.termsByIdOrSlug(manager, entity, ids, slugs);
     const unknown = [
       ...ids.filter((id) => !found.some((term) => term.id === id)),
       ...slugs.filter((slug) => !found.some((term) => term.slug === slug)),
@@ -678,7 +559,7 @@ export class EventsService {
 
   /** A new event with the defaults of a create, before its body applies. */
   private newEvent(manager: EntityManager, user: AuthenticatedUser, postParentId: number | null): Event {
-    return manager.create(Event, {
+    return this.repository.newEvent(manager, {
       authorId: user.id,
       timezone: this.config.siteTimezone,
       allDay: false,
@@ -701,9 +582,9 @@ export class EventsService {
   /** Saves the event, with a slug made unique from the one sent (or the title) when new or asked for. */
   private async saveWithSlug(manager: EntityManager, event: Event, input: UpdateEventDto, isNew: boolean): Promise<void> {
     if (isNew || input.slug !== undefined) {
-      event.slug = await uniqueSlug(manager.getRepository(Event), input.slug ?? event.title, isNew ? undefined : event.id);
+      event.slug = await this.repository.uniqueSlug(manager, input.slug ?? event.title, isNew ? undefined : event.id);
     }
-    await manager.save(event);
+    await this.repository.save(manager, event);
   }
 
   /** The venues and organizers sent replace the event's; those not sent are left as they are. */
@@ -742,19 +623,13 @@ export class EventsService {
     // share terms then queue on the first one instead of deadlocking.
     await this.keepTermCounts(manager, termsBefore, termsAfter);
     const before = termsBefore ?? { categoryIds: [], tagIds: [] };
-    if (categories) await replaceTermLinks(manager, EventCategoryLink, 'categoryId', event.id, before.categoryIds, termsAfter.categoryIds);
-    if (tags) await replaceTermLinks(manager, EventTagLink, 'tagId', event.id, before.tagIds, termsAfter.tagIds);
+    if (categories) await this.repository.replaceTermLinks(manager, 'categories', event.id, before.categoryIds, termsAfter.categoryIds);
+    if (tags) await this.repository.replaceTermLinks(manager, 'tags', event.id, before.tagIds, termsAfter.tagIds);
   }
 
   /** The event's terms and whether it counts for them (published), as stored now. */
   private async termState(manager: EntityManager, event: Event): Promise<EventTermState> {
-    const categories = await manager.find(EventCategoryLink, { select: { categoryId: true }, where: { eventId: event.id } });
-    const tags = await manager.find(EventTagLink, { select: { tagId: true }, where: { eventId: event.id } });
-    return {
-      published: event.status === 'publish',
-      categoryIds: categories.map((link) => link.categoryId),
-      tagIds: tags.map((link) => link.tagId),
-    };
+    return { published: event.status === 'publish', ...(await this.repository.termIdsOf(manager, event.id)) };
   }
 
   /** Moves the terms' stored counts of published events from what the event was to what it is. */
@@ -845,10 +720,7 @@ export class EventsService {
     return unique(linkedIds);
   }
 
-  /**
-   * A new event has no links to delete, and it must not try: on MySQL a DELETE of an empty range
-   * takes a gap lock, and two concurrent creates holding one each deadlock on their INSERTs.
-   */
+  /** The venues or organizers sent become the event's, in their order (EventsRepository.replacePostLinks). */
   private async replacePostLinks(
     manager: EntityManager,
     eventId: number,
@@ -858,60 +730,12 @@ export class EventsService {
     isNew: boolean,
   ): Promise<void> {
     const ordered = await this.linkedPostIds(manager, inputs, field, user);
-    if (field === 'venue') {
-      if (!isNew) await manager.delete(EventVenueLink, { eventId });
-      await insertRows(
-        manager,
-        EventVenueLink,
-        ordered.map((venueId, position) => ({ eventId, venueId, position })),
-      );
-    } else {
-      if (!isNew) await manager.delete(EventOrganizerLink, { eventId });
-      await insertRows(
-        manager,
-        EventOrganizerLink,
-        ordered.map((organizerId, position) => ({ eventId, organizerId, position })),
-      );
-    }
+    await this.repository.replacePostLinks(manager, field, eventId, ordered, isNew);
   }
 }
 
 /** What the read model answers of one filter: a dimension and its values, or null when it cannot. */
 type ListingDimension = { dim: EventListingDimension; values: number[] } | null;
-
-function applySearch(builder: SelectQueryBuilder<Event>, query: ListEventsQuery, echo: QueryEcho): void {
-  if (!query.search) return;
-  const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-  builder.andWhere(
-    new Brackets((any) =>
-      any
-        .where("LOWER(event.title) LIKE :search ESCAPE '!'")
-        .orWhere("LOWER(event.description) LIKE :search ESCAPE '!'")
-        .orWhere("LOWER(event.excerpt) LIKE :search ESCAPE '!'"),
-    ),
-    { search: pattern },
-  );
-  echo.add('search', query.search);
-}
-
-/**
- * The list's query also matched against the full-text index (MySQL), which selects the same rows
- * but can be counted without reading the whole window; `builder` gets the same rule row by row,
- * for pages read in date order: each word begins a word of the text.
- */
-function narrowToFullTextWords(builder: SelectQueryBuilder<Event>, words: string[]): SelectQueryBuilder<Event> {
-  const fullText = words.map((word) => `+${word}*`).join(' ');
-  const narrowed = builder
-    .clone()
-    .andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
-  words.forEach((word, index) => {
-    builder.andWhere(
-      `(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`,
-      { [`wordStart${index}`]: `\\b${word}` },
-    );
-  });
-  return narrowed;
-}
 
 function unique(ids: number[]): number[] {
   return [...new Set(ids)];
@@ -920,36 +744,6 @@ function unique(ids: number[]): number[] {
 /** Lock order of term rows: ascending ids. */
 function ascendingIds(terms: Array<{ id: number }>): number[] {
   return unique(terms.map((term) => term.id)).sort((a, b) => a - b);
-}
-
-/**
- * Deletes the links that go and inserts those that come, by their whole primary key, so that an
- * update that keeps its terms touches no link row and none locks a range of another event's links.
- */
-async function replaceTermLinks<T extends EventCategoryLink | EventTagLink>(
-  manager: EntityManager,
-  entity: new () => T,
-  termColumn: 'categoryId' | 'tagId',
-  eventId: number,
-  before: number[],
-  after: number[],
-): Promise<void> {
-  const gone = before.filter((id) => !after.includes(id));
-  const added = after.filter((id) => !before.includes(id));
-  if (gone.length) await manager.delete(entity, { eventId, [termColumn]: In(gone) });
-  await insertRows(
-    manager,
-    entity,
-    added.map((termId) => ({ eventId, [termColumn]: termId }) as never),
-  );
-}
-
-async function insertRows<T extends ObjectLiteral>(
-  manager: EntityManager,
-  entity: new () => T,
-  rows: Array<QueryDeepPartialEntity<T>>,
-): Promise<void> {
-  if (rows.length > 0) await manager.insert(entity, rows);
 }
 
 /** The event's own text and display fields sent in the body; `""` clears the optional ones. */

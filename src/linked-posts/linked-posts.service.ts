@@ -29,6 +29,7 @@ import {
   LinkedPostWrite,
   validateInlineFields,
 } from './linked-post-writes';
+import { LinkedPostsRepository } from './linked-posts.repository';
 
 /** One page of the list: the posts under their collection's name (`venues`, `organizers`), then the page links and totals. */
 export type LinkedPostListPage<Collection extends string, Response> = { [key in Collection]: Response[] } & PageLinks & {
@@ -53,6 +54,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
     protected readonly dataSource: DataSource,
     protected readonly urls: ApiUrls,
     @Inject(CLOCK) protected readonly clock: Clock,
+    protected readonly repository: LinkedPostsRepository,
   ) {}
 
   /** The columns a write sets from the fields sent; validation errors name fields with `write.fieldName`. */
@@ -105,7 +107,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
       applyColumns(existing, columns);
       this.deriveColumns(existing, input, true);
       await applyPostMeta(write, this.resource, existing, input, true);
-      return manager.save(existing);
+      return this.repository.save(manager, existing);
     });
     return this.toResponse(post, context);
   }
@@ -140,12 +142,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
    * another user's draft.
    */
   async assertLinkable(ids: number[], field: string, user: AuthenticatedUser, manager: EntityManager): Promise<void> {
-    const alias = this.resource.type;
-    const posts = await manager
-      .createQueryBuilder(this.resource.entity, alias)
-      .select([`${alias}.id`, `${alias}.status`, `${alias}.authorId`])
-      .where(`${alias}.id IN (:...ids)`, { ids })
-      .getMany();
+    const posts = await this.repository.linkablePosts(manager, this.resource, ids);
     const missing = ids.filter((id) => !posts.some((post) => post.id === id));
     if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
     for (const post of posts) assertCanReadPost(this.resource, user, post);
@@ -165,6 +162,6 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
     applyColumns(post, columns);
     this.deriveColumns(post, input, false);
     await applyPostMeta(write, this.resource, post, input, false);
-    return write.manager.save(post);
+    return this.repository.save(write.manager, post);
   }
 }

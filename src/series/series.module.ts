@@ -6,13 +6,14 @@ import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
 import { SeriesCalendarService } from './series-calendar.service';
 import { SeriesHorizonService } from './series-horizon.service';
 import { SeriesController } from './series.controller';
+import { SeriesRepository } from './series.repository';
 import { SeriesService } from './series.service';
 
 /** Recurring events: series of real events (docs/recurring-events.md). */
 @Module({
   imports: [TypeOrmModule.forFeature([EventSeries, EventSeriesOccurrence]), EventsModule, TicketsModule],
   controllers: [SeriesController],
-  providers: [SeriesService, SeriesHorizonService, SeriesCalendarService],
+  providers: [SeriesService, SeriesRepository, SeriesHorizonService, SeriesCalendarService],
   exports: [SeriesService, SeriesHorizonService],
 })
 export class SeriesModule {}

@@ -2,15 +2,13 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, Zone } from 'luxon';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
-import { User } from '../auth/user.entity';
 import { isRole } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { insertInSlices } from '../common/database/bulk-insert';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import { assertIdsExist } from '../common/list-filters/ids-must-exist';
@@ -21,7 +19,6 @@ import { appConfig } from '../config/app.config';
 import { CreateEventDto } from '../events/dto/create-event.dto';
 import { UpdateEventDto } from '../events/dto/update-event.dto';
 import { EventHooks } from '../events/event-hooks';
-import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from '../events/event-links.entity';
 import { EventSeriesFacts, EventSeriesHandler, EventSeriesHooks } from '../events/event-series-hooks';
 import { Event } from '../events/event.entity';
 import type { EventResponse, Recurrence } from '../events/dto/event.response';
@@ -41,7 +38,7 @@ import {
   withEnd,
 } from './recurrence-rule';
 import { seriesConfig } from './series.config';
-import { SqlDialect } from '../database/sql-dialect';
+import { OccurrenceRow, SeriesRepository } from './series.repository';
 
 /** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
 const SERIES_WRITE: TransactionOptions = { readCommitted: true };
@@ -79,11 +76,6 @@ export interface SeriesTemplate {
 /** Fields of an update that change when and how often a series happens. */
 const SCHEDULE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day', 'recurrence'] as const;
 
-interface OccurrenceRow {
-  occurrence: EventSeriesOccurrence;
-  event: Event;
-}
-
 function readScope(raw: unknown): SeriesScope | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw === 'string' && (SCOPES as readonly string[]).includes(raw)) return raw as SeriesScope;
@@ -113,6 +105,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     private readonly seriesHooks: EventSeriesHooks,
     private readonly tickets: TicketsService,
     private readonly outbox: OutboxService,
+    private readonly repository: SeriesRepository,
   ) {}
 
   onModuleInit(): void {
@@ -122,35 +115,32 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   // ---------------------------------------------------------------- reading
 
   async seriesOf(eventIds: number[], manager: EntityManager): Promise<Map<number, EventSeriesFacts>> {
-    const rows = await manager.find(EventSeriesOccurrence, { where: { eventId: In(eventIds) } });
+    const rows = await this.repository.occurrencesOfEvents(manager, eventIds);
     if (rows.length === 0) return new Map();
     const seriesIds = [...new Set(rows.map((row) => row.seriesId))];
-    const series = await manager.find(EventSeries, {
-      select: { id: true, rrule: true, rdates: true, exdates: true },
-      where: { id: In(seriesIds) },
-    });
+    const series = await this.repository.recurrences(manager, seriesIds);
     const byId = new Map(series.map((entry) => [entry.id, recurrenceOf(entry)]));
     return new Map(rows.map((row) => [row.eventId, { seriesId: row.seriesId, recurrence: byId.get(row.seriesId)! }]));
   }
 
   async ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null> {
-    const located = await this.locate(manager, { id: eventId });
+    const located = await this.repository.locate(manager, { id: eventId });
     if (!located) return null;
     const now = this.clock.now().getTime();
-    const rows = await this.occurrences(manager, located.seriesId);
+    const rows = await this.repository.occurrences(manager, located.seriesId);
     return rows
       .filter(({ event }) => event.id === eventId || (event.status !== 'trash' && event.endUtc.getTime() > now))
       .map(({ event }) => event.id);
   }
 
   async rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void> {
-    const located = await this.locate(manager, { id: eventId });
-    const series = located && (await this.lockSeries(manager, located.seriesId));
+    const located = await this.repository.locate(manager, { id: eventId });
+    const series = located && (await this.repository.lockSeries(manager, located.seriesId));
     if (!series) return;
     const template = JSON.parse(series.template) as SeriesTemplate;
     const { post_id: _eventId, ...fields } = ticket as Record<string, unknown>;
     template.tickets = [...(template.tickets ?? []), fields];
-    await manager.update(EventSeries, { id: series.id }, { template: JSON.stringify(template) });
+    await this.repository.setTemplate(manager, series.id, JSON.stringify(template));
   }
 
   async assertSeriesExists(seriesId: number): Promise<void> {
@@ -161,9 +151,10 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   async findForCalendar(
     seriesId: number,
   ): Promise<{ series: EventSeries; recurrence: ParsedRecurrence; occurrences: OccurrenceRow[] } | null> {
-    const series = await this.dataSource.manager.findOne(EventSeries, { where: { id: seriesId } });
+    const manager = this.dataSource.manager;
+    const series = await this.repository.findById(manager, seriesId);
     if (!series) return null;
-    const occurrences = await this.occurrences(this.dataSource.manager, series.id);
+    const occurrences = await this.repository.occurrences(manager, series.id);
     return { series, recurrence: this.parsedRecurrence(series), occurrences };
   }
 
@@ -180,7 +171,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         if (recurrence.exdate.includes(first.startLocal))
           throw invalidParam('recurrence', 'exdate may not leave out the first occurrence (start_date)');
         const template = await this.templateOf(manager, first, slugBase);
-        const series = manager.create(EventSeries, {
+        const values = {
           firstEventId: first.id,
           authorId: first.authorId!,
           timezone: first.timezone,
@@ -193,14 +184,13 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           expandedUntil: this.horizon(first.startUtc),
           exhausted: false,
           claimedUntil: null,
-        });
-        const { starts, exhausted } = expandRecurrence(recurrence, series.startLocal, zone, {
+        };
+        const { starts, exhausted } = expandRecurrence(recurrence, values.startLocal, zone, {
           afterLocal: null,
-          before: series.expandedUntil,
+          before: values.expandedUntil,
         });
-        series.exhausted = exhausted;
-        await manager.save(series);
-        await manager.insert(EventSeriesOccurrence, {
+        const series = await this.repository.insertSeries(manager, { ...values, exhausted });
+        await this.repository.insertOccurrence(manager, {
           eventId: first.id,
           seriesId: series.id,
           occurrenceLocal: first.startLocal,
@@ -234,12 +224,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   private async templateOf(manager: EntityManager, event: Event, slug: string): Promise<SeriesTemplate> {
-    const [venues, organizers, categories, tags] = await Promise.all([
-      manager.find(EventVenueLink, { where: { eventId: event.id }, order: { position: 'ASC' } }),
-      manager.find(EventOrganizerLink, { where: { eventId: event.id }, order: { position: 'ASC' } }),
-      manager.find(EventCategoryLink, { where: { eventId: event.id } }),
-      manager.find(EventTagLink, { where: { eventId: event.id } }),
-    ]);
+    const links = await this.repository.templateLinks(manager, event.id);
     return {
       title: event.title,
       description: event.description ?? '',
@@ -257,10 +242,10 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
       featured: event.featured,
       show_attendee_list: event.showAttendeeList,
       slug,
-      venue: venues.map((link) => link.venueId),
-      organizer: organizers.map((link) => link.organizerId),
-      categories: categories.map((link) => link.categoryId),
-      tags: tags.map((link) => link.tagId),
+      venue: links.venueIds,
+      organizer: links.organizerIds,
+      categories: links.categoryIds,
+      tags: links.tagIds,
     };
   }
 
@@ -292,9 +277,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     );
     for (const ticket of tickets ?? [])
       await this.tickets.createCopiesWithin(manager, ticket as Omit<CreateTicketDto, 'post_id'>, created, user);
-    await insertInSlices(
+    await this.repository.insertOccurrences(
       manager,
-      EventSeriesOccurrence,
       created.map((event, index) => ({ eventId: event.id, seriesId: series.id, occurrenceLocal: starts[index], detached: false })),
     );
     return created;
@@ -337,13 +321,13 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     return runInTransaction(
       this.dataSource,
       async (manager) => {
-        const series = await this.lockSeries(manager, seriesId);
+        const series = await this.repository.lockSeries(manager, seriesId);
         const horizon = this.horizon();
         if (!series || series.exhausted || series.expandedUntil.getTime() >= horizon.getTime()) return 0;
-        const author = await manager.findOne(User, { where: { id: series.authorId } });
+        const author = await this.repository.findAuthor(manager, series.authorId);
         if (!author || !isRole(author.role)) {
           // Nobody may write the occurrences of a series whose author is gone: it stops growing.
-          await manager.update(EventSeries, { id: series.id }, { exhausted: true, claimedUntil: null });
+          await this.repository.markExhausted(manager, series.id);
           return 0;
         }
         const zone = resolveTimeZone(series.timezone)!;
@@ -352,16 +336,12 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           afterLocal,
           before: horizon,
         });
-        const existing = new Set(
-          (await manager.find(EventSeriesOccurrence, { select: { occurrenceLocal: true }, where: { seriesId: series.id } })).map(
-            (row) => row.occurrenceLocal,
-          ),
-        );
+        const existing = new Set(await this.repository.occurrenceDates(manager, series.id));
         const fresh = starts.filter((start) => !existing.has(start));
         const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
         const created = await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
         await this.notifyOccurrences(manager, 'series.extended', series, created);
-        await manager.update(EventSeries, { id: series.id }, { expandedUntil: horizon, exhausted, claimedUntil: null });
+        await this.repository.markExtended(manager, series.id, horizon, exhausted);
         return fresh.length;
       },
       SERIES_WRITE,
@@ -371,29 +351,13 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   /** Series whose horizon is behind and that no instance holds, oldest horizon first. */
   async dueSeries(limit: number): Promise<number[]> {
     const now = this.clock.now();
-    const rows = await this.dataSource.manager
-      .createQueryBuilder(EventSeries, 'series')
-      .select('series.id')
-      .where('series.exhausted = :open', { open: false })
-      .andWhere('series.expandedUntil < :horizon', { horizon: this.horizon() })
-      .andWhere('(series.claimedUntil IS NULL OR series.claimedUntil < :now)', { now })
-      .orderBy('series.expandedUntil', 'ASC')
-      .limit(limit)
-      .getMany();
-    return rows.map((row) => row.id);
+    return this.repository.dueSeries(this.dataSource.manager, this.horizon(), now, limit);
   }
 
   /** Takes the series for this instance for `seconds`, unless another holds it: one conditional UPDATE. */
   async claim(seriesId: number, seconds: number): Promise<boolean> {
     const now = this.clock.now();
-    const result = await this.dataSource.manager
-      .createQueryBuilder()
-      .update(EventSeries)
-      .set({ claimedUntil: new Date(now.getTime() + seconds * 1000) })
-      .where('id = :id', { id: seriesId })
-      .andWhere('(claimed_until IS NULL OR claimed_until < :now)', { now })
-      .execute();
-    return result.affected === 1;
+    return this.repository.claim(this.dataSource.manager, seriesId, new Date(now.getTime() + seconds * 1000), now);
   }
 
   // ---------------------------------------------------------------- editing
@@ -406,7 +370,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     context: RequestContext,
   ): Promise<EventResponse | null> {
     const scope = readScope(rawScope);
-    const located = await this.locate(this.dataSource.manager, selector);
+    const located = await this.repository.locate(this.dataSource.manager, selector);
     if (!located) {
       if (scope === 'following' || scope === 'all')
         throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
@@ -421,20 +385,20 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const saved = await runInTransaction(
       this.dataSource,
       async (manager) => {
-        const series = await this.lockSeries(manager, located.seriesId);
-        const occurrence = await manager.findOne(EventSeriesOccurrence, { where: { eventId: located.eventId } });
+        const series = await this.repository.lockSeries(manager, located.seriesId);
+        const occurrence = await this.repository.occurrenceOfEvent(manager, located.eventId);
         if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
         if ((scope ?? 'this') === 'this') {
           const event = await this.events.updateWithin(manager, { id: occurrence.eventId }, input, user);
-          if (!occurrence.detached) await manager.update(EventSeriesOccurrence, { eventId: occurrence.eventId }, { detached: true });
+          if (!occurrence.detached) await this.repository.detach(manager, occurrence.eventId);
           return event;
         }
-        const edited = await manager.findOne(Event, { where: { id: occurrence.eventId } });
+        const edited = await this.repository.findEvent(manager, occurrence.eventId);
         assertCanEdit(user, edited!);
         const target =
           scope === 'following' && occurrence.occurrenceLocal > series.startLocal ? await this.split(manager, series, occurrence) : series;
         await this.applyToSeries(manager, target, occurrence, input, user, context);
-        return (await manager.findOne(Event, { where: { id: occurrence.eventId } })) ?? edited!;
+        return (await this.repository.findEvent(manager, occurrence.eventId)) ?? edited!;
       },
       SERIES_WRITE,
     );
@@ -461,7 +425,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
       newRule = withEnd(recurrence.rrule, { count: Math.max(1, recurrence.options.count - before.starts.length) });
     }
     const untilLocal = plusWallClockSeconds(at.occurrenceLocal, -1);
-    const successor = manager.create(EventSeries, {
+    const successor = await this.repository.insertSeries(manager, {
       firstEventId: at.eventId,
       authorId: series.authorId,
       timezone: series.timezone,
@@ -475,32 +439,14 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
       exhausted: series.exhausted,
       claimedUntil: null,
     });
-    await manager.save(successor);
-    await manager
-      .createQueryBuilder()
-      .update(EventSeriesOccurrence)
-      .set({ seriesId: successor.id })
-      .where('series_id = :seriesId AND occurrence_local >= :from', { seriesId: series.id, from: at.occurrenceLocal })
-      .execute();
-    await this.reparent(manager, successor);
+    await this.repository.moveOccurrences(manager, series.id, successor.id, at.occurrenceLocal);
+    await this.repository.reparent(manager, successor);
     series.rrule = withEnd(recurrence.rrule, { untilLocal });
     series.rdates = JSON.stringify(recurrence.rdate.filter((date) => date < at.occurrenceLocal));
     series.exdates = JSON.stringify(recurrence.exdate.filter((date) => date < at.occurrenceLocal));
     series.exhausted = true;
-    await manager.save(series);
+    await this.repository.save(manager, series);
     return successor;
-  }
-
-  /** Points every occurrence's post_parent at the series' first event (which has none). */
-  private async reparent(manager: EntityManager, series: EventSeries): Promise<void> {
-    const ids = (await manager.find(EventSeriesOccurrence, { select: { eventId: true }, where: { seriesId: series.id } })).map(
-      (row) => row.eventId,
-    );
-    const others = ids.filter((id) => id !== series.firstEventId);
-    if (series.firstEventId !== null) await manager.update(Event, { id: series.firstEventId }, { postParentId: null });
-    for (let index = 0; index < others.length; index += 500) {
-      await manager.update(Event, { id: In(others.slice(index, index + 500)) }, { postParentId: series.firstEventId });
-    }
   }
 
   /**
@@ -517,7 +463,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     user: AuthenticatedUser,
     context: RequestContext,
   ): Promise<void> {
-    const occurrences = (await this.occurrences(manager, series.id)).filter(
+    const occurrences = (await this.repository.occurrences(manager, series.id)).filter(
       ({ occurrence, event }) => !occurrence.detached && event.status !== 'trash',
     );
     const fields: UpdateEventDto = { ...input };
@@ -525,7 +471,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const scheduleChanged = SCHEDULE_FIELDS.some((name) => input[name] !== undefined && input[name] !== null);
     const editedEvent =
       occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)?.event ??
-      (await manager.findOne(Event, { where: { id: edited.eventId } }))!;
+      (await this.repository.findEvent(manager, edited.eventId))!;
 
     if (!scheduleChanged) {
       for (const { event } of occurrences) await this.events.updateWithin(manager, { id: event.id }, fields, user);
@@ -588,10 +534,9 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     }
 
     // Rows first (occurrence dates are unique per series), then the events.
-    for (const { row } of moves)
-      await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: `~${row.event.id}` });
+    for (const { row } of moves) await this.repository.setOccurrenceDate(manager, row.event.id, `~${row.event.id}`);
     for (const { row, start } of moves) {
-      await manager.update(EventSeriesOccurrence, { eventId: row.event.id }, { occurrenceLocal: start });
+      await this.repository.setOccurrenceDate(manager, row.event.id, start);
       await this.events.updateWithin(
         manager,
         { id: row.event.id },
@@ -610,10 +555,10 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
       expandedUntil: before,
       exhausted,
     });
-    const template = await this.refreshTemplate(manager, series, (await manager.findOne(Event, { where: { id: edited.eventId } }))!);
+    const template = await this.refreshTemplate(manager, series, (await this.repository.findEvent(manager, edited.eventId))!);
     const occupied = new Set(moves.map(({ start }) => start));
     // Detached occurrences keep their dates: no new event on them.
-    for (const { occurrence } of await this.occurrences(manager, series.id)) occupied.add(occurrence.occurrenceLocal);
+    for (const { occurrence } of await this.repository.occurrences(manager, series.id)) occupied.add(occurrence.occurrenceLocal);
     const fresh = starts.filter((start) => !occupied.has(start));
     if (fresh.length > MAX_OCCURRENCES_PER_WRITE)
       throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
@@ -625,7 +570,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const previous = JSON.parse(series.template) as SeriesTemplate;
     const template = { ...(await this.templateOf(manager, event, previous.slug)), tickets: previous.tickets };
     series.template = JSON.stringify(template);
-    await manager.save(series);
+    await this.repository.save(manager, series);
     return template;
   }
 
@@ -639,7 +584,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     context: RequestContext,
   ): Promise<EventResponse | null> {
     const scope = readScope(rawScope);
-    const located = await this.locate(this.dataSource.manager, selector);
+    const located = await this.repository.locate(this.dataSource.manager, selector);
     if (!located) {
       if (scope === 'following' || scope === 'all')
         throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
@@ -648,8 +593,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     return runInTransaction(
       this.dataSource,
       async (manager) => {
-        const series = await this.lockSeries(manager, located.seriesId);
-        const occurrence = await manager.findOne(EventSeriesOccurrence, { where: { eventId: located.eventId } });
+        const series = await this.repository.lockSeries(manager, located.seriesId);
+        const occurrence = await this.repository.occurrenceOfEvent(manager, located.eventId);
         if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
         const exdates = jsonList(series.exdates);
         if ((scope ?? 'this') === 'this') {
@@ -658,15 +603,15 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
             series.exdates = JSON.stringify([...exdates, occurrence.occurrenceLocal].sort());
           if (force && series.firstEventId === occurrence.eventId) {
             // The next occurrence becomes the first, every other's post_parent.
-            const next = (await this.occurrences(manager, series.id))[0];
+            const next = (await this.repository.occurrences(manager, series.id))[0];
             series.firstEventId = next?.event.id ?? null;
-            if (next) await this.reparent(manager, series);
+            if (next) await this.repository.reparent(manager, series);
           }
-          await manager.save(series);
+          await this.repository.save(manager, series);
           return removed;
         }
         const all = scope === 'all' || occurrence.occurrenceLocal <= series.startLocal;
-        const going = (await this.occurrences(manager, series.id)).filter(
+        const going = (await this.repository.occurrences(manager, series.id)).filter(
           (row) =>
             (all || row.occurrence.occurrenceLocal >= occurrence.occurrenceLocal) &&
             (force || row.event.status !== 'trash' || row.event.id === occurrence.eventId),
@@ -681,14 +626,14 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         }
         if (all) {
           series.exhausted = true;
-          if (force) await manager.delete(EventSeries, { id: series.id });
-          else await manager.save(series);
+          if (force) await this.repository.deleteSeries(manager, series.id);
+          else await this.repository.save(manager, series);
         } else {
           series.rrule = withEnd(series.rrule, { untilLocal: plusWallClockSeconds(occurrence.occurrenceLocal, -1) });
           series.rdates = JSON.stringify(jsonList(series.rdates).filter((date) => date < occurrence.occurrenceLocal));
           series.exdates = JSON.stringify(exdates.filter((date) => date < occurrence.occurrenceLocal));
           series.exhausted = true;
-          await manager.save(series);
+          await this.repository.save(manager, series);
         }
         return answer!;
       },
@@ -697,37 +642,6 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   // ---------------------------------------------------------------- helpers
-
-  private async locate(manager: EntityManager, selector: EventSelector): Promise<{ eventId: number; seriesId: number } | null> {
-    const query = manager
-      .createQueryBuilder(EventSeriesOccurrence, 'occurrence')
-      .innerJoin(Event, 'event', 'event.id = occurrence.eventId')
-      .select(['occurrence.eventId', 'occurrence.seriesId']);
-    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
-    else query.where('event.slug = :slug', { slug: selector.slug });
-    const row = await query.getOne();
-    return row ? { eventId: row.eventId, seriesId: row.seriesId } : null;
-  }
-
-  /** The series row, locked for the transaction on MySQL (SQLite serialises writers anyway). */
-  private async lockSeries(manager: EntityManager, seriesId: number): Promise<EventSeries | null> {
-    const query = manager.createQueryBuilder(EventSeries, 'series').where('series.id = :id', { id: seriesId });
-    SqlDialect.of(manager).forUpdate(query);
-    return query.getOne();
-  }
-
-  private async occurrences(manager: EntityManager, seriesId: number): Promise<OccurrenceRow[]> {
-    const rows = await manager.find(EventSeriesOccurrence, { where: { seriesId }, order: { occurrenceLocal: 'ASC' } });
-    const events = new Map<number, Event>();
-    for (let index = 0; index < rows.length; index += 500) {
-      const slice = rows.slice(index, index + 500).map((row) => row.eventId);
-      for (const event of await manager.find(Event, { where: { id: In(slice) } })) events.set(event.id, event);
-    }
-    return rows.flatMap((occurrence) => {
-      const event = events.get(occurrence.eventId);
-      return event ? [{ occurrence, event }] : [];
-    });
-  }
 
   parsedRecurrence(series: EventSeries): ParsedRecurrence {
     const zone: Zone = resolveTimeZone(series.timezone) ?? resolveTimeZone('UTC')!;

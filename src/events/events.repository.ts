@@ -1,0 +1,375 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets, DeepPartial, EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { AuthenticatedUser } from '../auth/roles';
+import { Category } from '../categories/category.entity';
+import { insertInSlices, inSlices } from '../common/database/bulk-insert';
+import { SqlDialect } from '../database/sql-dialect';
+import { escapeLike } from '../posts/post-query';
+import type { PostStatus } from '../posts/post-status';
+import { applyEventListVisibility } from '../posts/post-visibility';
+import { uniqueSlug, uniqueSlugs } from '../posts/slugs';
+import { Tag } from '../tags/tag.entity';
+import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
+import type { EventSelector } from './event-selector';
+import { Event } from './event.entity';
+
+const EARTH_RADIUS_KM = 6371;
+
+/**
+ * The words of a search the full-text index can answer: letters and digits, each at least
+ * InnoDB's shortest indexed token (3), at most ten. Otherwise null, and the plain search alone
+ * applies. With them, on MySQL, an event matches when it holds the search as before and each word
+ * begins a word of its title, description or excerpt (the index finds words by their start).
+ */
+export function fullTextWords(search: string): string[] | null {
+  const words = search.trim().toLowerCase().split(/\s+/u);
+  if (words.length === 0 || words.length > 10 || !words.every((word) => /^[\p{L}\p{N}]{3,84}$/u.test(word))) return null;
+  return words;
+}
+
+/** What the event list selects, its filters checked and resolved to ids by the service. */
+export interface EventListFilter {
+  user: AuthenticatedUser | undefined;
+  statuses: PostStatus[] | undefined;
+  /** These events in publication order; otherwise `window`, in date order. */
+  include?: number[];
+  window?: { start: Date; end: Date };
+  search?: string;
+  categoryIds?: number[];
+  tagIds?: number[];
+  venueIds?: number[];
+  organizerIds?: number[];
+  featured?: boolean;
+  seriesId?: number;
+  postParent?: number;
+  /** Events with a venue within `radiusKm` of the point, nearest first. */
+  near?: { latitude: number; longitude: number; radiusKm: number };
+  /** Events with a venue that has coordinates. */
+  withCoordinates?: boolean;
+}
+
+export interface EventListQuery {
+  builder: SelectQueryBuilder<Event>;
+  /**
+   * The same query with the search also matched against the full-text index (MySQL), which
+   * selects the same rows but can be counted without reading the whole window; `builder` itself
+   * where the index does not answer the search.
+   */
+  narrowed: SelectQueryBuilder<Event>;
+}
+
+type PostLinkField = 'venue' | 'organizer';
+type TermLinkField = 'categories' | 'tags';
+
+/** The event module's statements on events and their link rows. */
+@Injectable()
+export class EventsRepository {
+  // ---------------------------------------------------------------- reading
+
+  /** The event by id or slug, locked until the transaction ends (MySQL) when `forUpdate`. */
+  findBySelector(manager: EntityManager, selector: EventSelector, forUpdate: boolean): Promise<Event | null> {
+    const query = manager.createQueryBuilder(Event, 'event');
+    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
+    else query.where('event.slug = :slug', { slug: selector.slug });
+    if (forUpdate) SqlDialect.of(manager).forUpdate(query);
+    return query.getOne();
+  }
+
+  /** The event's category and tag ids, as stored now. */
+  async termIdsOf(manager: EntityManager, eventId: number): Promise<{ categoryIds: number[]; tagIds: number[] }> {
+    const categories = await manager.find(EventCategoryLink, { select: { categoryId: true }, where: { eventId } });
+    const tags = await manager.find(EventTagLink, { select: { tagId: true }, where: { eventId } });
+    return { categoryIds: categories.map((link) => link.categoryId), tagIds: tags.map((link) => link.tagId) };
+  }
+
+  /** The terms of one kind named by one of these ids or slugs. */
+  termsByIdOrSlug(
+    manager: EntityManager,
+    entity: typeof Category | typeof Tag,
+    ids: number[],
+    slugs: string[],
+  ): Promise<Array<{ id: number; slug: string }>> {
+    return manager
+      .createQueryBuilder(entity, 'term')
+      .select(['term.id', 'term.slug'])
+      .where(
+        new Brackets((any) => {
+          any.where('1 = 0');
+          if (ids.length) any.orWhere('term.id IN (:...termIds)', { termIds: ids });
+          if (slugs.length) any.orWhere('term.slug IN (:...termSlugs)', { termSlugs: slugs });
+        }),
+      )
+      .getMany();
+  }
+
+  // ---------------------------------------------------------------- the list
+
+  /**
+   * The list's query: visibility, date window (or `include`), every filter and the order, and
+   * the same narrowed to the full-text index where it answers the search.
+   */
+  listQuery(manager: EntityManager, filter: EventListFilter): EventListQuery {
+    const builder = manager.createQueryBuilder(Event, 'event');
+    applyEventListVisibility(builder, 'event', filter.user, filter.statuses);
+    if (filter.include) {
+      builder.andWhere('event.id IN (:...include)', { include: filter.include });
+      builder.orderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
+    } else if (filter.window) {
+      builder
+        .andWhere('event.startUtc >= :windowStart', { windowStart: filter.window.start })
+        .andWhere('event.endUtc <= :windowEnd', { windowEnd: filter.window.end });
+      builder.orderBy('event.startUtc', 'ASC').addOrderBy('event.publishedAt', 'ASC').addOrderBy('event.id', 'ASC');
+    }
+    if (filter.search) applySearch(builder, filter.search);
+    if (filter.categoryIds) {
+      builder.andWhere(
+        `EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`,
+        { categoryIds: filter.categoryIds },
+      );
+    }
+    if (filter.tagIds) {
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_tag_links etl WHERE etl.event_id = event.id AND etl.tag_id IN (:...tagIds))`, {
+        tagIds: filter.tagIds,
+      });
+    }
+    if (filter.venueIds) {
+      builder.andWhere(`EXISTS (SELECT 1 FROM event_venue_links evl WHERE evl.event_id = event.id AND evl.venue_id IN (:...venueIds))`, {
+        venueIds: filter.venueIds,
+      });
+    }
+    if (filter.organizerIds) {
+      builder.andWhere(
+        `EXISTS (SELECT 1 FROM event_organizer_links eol WHERE eol.event_id = event.id AND eol.organizer_id IN (:...organizerIds))`,
+        { organizerIds: filter.organizerIds },
+      );
+    }
+    if (filter.featured !== undefined) builder.andWhere('event.featured = :featured', { featured: filter.featured });
+    if (filter.seriesId !== undefined) {
+      builder.andWhere('EXISTS (SELECT 1 FROM event_series_occurrences eso WHERE eso.event_id = event.id AND eso.series_id = :seriesId)', {
+        seriesId: filter.seriesId,
+      });
+    }
+    if (filter.postParent !== undefined) builder.andWhere('event.postParentId = :postParent', { postParent: filter.postParent });
+    if (filter.near) applyDistance(builder, filter.near);
+    else if (filter.withCoordinates) {
+      builder.andWhere(
+        'EXISTS (SELECT 1 FROM event_venue_links gvl INNER JOIN venues gv ON gv.id = gvl.venue_id WHERE gvl.event_id = event.id AND gv.geo_lat IS NOT NULL AND gv.geo_lng IS NOT NULL)',
+      );
+    }
+    const words = filter.search && SqlDialect.of(manager).fullText ? fullTextWords(filter.search) : null;
+    if (!words) return { builder, narrowed: builder };
+    return { builder, narrowed: narrowToFullTextWords(builder, words) };
+  }
+
+  /** `limit` events of a list query, from `offset` when given. */
+  listPage(query: SelectQueryBuilder<Event>, offset: number | undefined, limit: number): Promise<Event[]> {
+    if (offset !== undefined) query.offset(offset);
+    return query.limit(limit).getMany();
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /** An event row with these values, not written yet. */
+  newEvent(manager: EntityManager, values: DeepPartial<Event>): Event {
+    return manager.create(Event, values);
+  }
+
+  /** `desired` as a slug no other event has (`excludeId`: the event being updated). */
+  uniqueSlug(manager: EntityManager, desired: string, excludeId?: number): Promise<string> {
+    return uniqueSlug(manager.getRepository(Event), desired, excludeId);
+  }
+
+  /** Slugs for several new events, in order, unique among events and among themselves (one read). */
+  uniqueSlugs(manager: EntityManager, desired: string[]): Promise<string[]> {
+    return uniqueSlugs(manager.getRepository(Event), desired);
+  }
+
+  async save(manager: EntityManager, event: Event): Promise<void> {
+    await manager.save(event);
+  }
+
+  /** New events in multi-row INSERTs; their ids are not read back (see idsBySlug). */
+  async insertMany(manager: EntityManager, events: Event[]): Promise<void> {
+    await insertInSlices(
+      manager,
+      Event,
+      events.map((event) => ({ ...event })),
+    );
+  }
+
+  /** Ids by the unique slug: those of a multi-row INSERT are not consecutive everywhere. */
+  async idsBySlug(manager: EntityManager, slugs: string[]): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (const slice of inSlices(slugs)) {
+      const rows = await manager
+        .createQueryBuilder(Event, 'event')
+        .select(['event.id', 'event.slug'])
+        .where('event.slug IN (:...slugs)', { slugs: slice })
+        .getMany();
+      for (const row of rows) ids.set(row.slug, row.id);
+    }
+    return ids;
+  }
+
+  /**
+   * The event's venues or organizers become `orderedIds`, in their order. A new event has no links
+   * to delete, and it must not try: on MySQL a DELETE of an empty range takes a gap lock, and two
+   * concurrent creates holding one each deadlock on their INSERTs.
+   */
+  async replacePostLinks(
+    manager: EntityManager,
+    field: PostLinkField,
+    eventId: number,
+    orderedIds: number[],
+    isNew: boolean,
+  ): Promise<void> {
+    if (field === 'venue') {
+      if (!isNew) await manager.delete(EventVenueLink, { eventId });
+      await insertRows(
+        manager,
+        EventVenueLink,
+        orderedIds.map((venueId, position) => ({ eventId, venueId, position })),
+      );
+    } else {
+      if (!isNew) await manager.delete(EventOrganizerLink, { eventId });
+      await insertRows(
+        manager,
+        EventOrganizerLink,
+        orderedIds.map((organizerId, position) => ({ eventId, organizerId, position })),
+      );
+    }
+  }
+
+  /**
+   * Deletes the links that go and inserts those that come, by their whole primary key, so that an
+   * update that keeps its terms touches no link row and none locks a range of another event's links.
+   */
+  async replaceTermLinks(manager: EntityManager, field: TermLinkField, eventId: number, before: number[], after: number[]): Promise<void> {
+    if (field === 'categories') await replaceTermLinks(manager, EventCategoryLink, 'categoryId', eventId, before, after);
+    else await replaceTermLinks(manager, EventTagLink, 'tagId', eventId, before, after);
+  }
+
+  /** Links each event to the same venues or organizers, in their order, in multi-row INSERTs. */
+  async insertPostLinksOfEvents(manager: EntityManager, field: PostLinkField, eventIds: number[], postIds: number[]): Promise<void> {
+    if (field === 'venue') {
+      await insertInSlices(
+        manager,
+        EventVenueLink,
+        eventIds.flatMap((eventId) => postIds.map((venueId, position) => ({ eventId, venueId, position }))),
+      );
+    } else {
+      await insertInSlices(
+        manager,
+        EventOrganizerLink,
+        eventIds.flatMap((eventId) => postIds.map((organizerId, position) => ({ eventId, organizerId, position }))),
+      );
+    }
+  }
+
+  /** Links each event to the same categories or tags, in multi-row INSERTs. */
+  async insertTermLinksOfEvents(manager: EntityManager, field: TermLinkField, eventIds: number[], termIds: number[]): Promise<void> {
+    if (field === 'categories') {
+      await insertInSlices(
+        manager,
+        EventCategoryLink,
+        eventIds.flatMap((eventId) => termIds.map((categoryId) => ({ eventId, categoryId }))),
+      );
+    } else {
+      await insertInSlices(
+        manager,
+        EventTagLink,
+        eventIds.flatMap((eventId) => termIds.map((tagId) => ({ eventId, tagId }))),
+      );
+    }
+  }
+}
+
+function applySearch(builder: SelectQueryBuilder<Event>, search: string): void {
+  const pattern = `%${escapeLike(search.toLowerCase())}%`;
+  builder.andWhere(
+    new Brackets((any) =>
+      any
+        .where("LOWER(event.title) LIKE :search ESCAPE '!'")
+        .orWhere("LOWER(event.description) LIKE :search ESCAPE '!'")
+        .orWhere("LOWER(event.excerpt) LIKE :search ESCAPE '!'"),
+    ),
+    { search: pattern },
+  );
+}
+
+/**
+ * The list's query also matched against the full-text index (MySQL), which selects the same rows
+ * but can be counted without reading the whole window; `builder` gets the same rule row by row,
+ * for pages read in date order: each word begins a word of the text.
+ */
+function narrowToFullTextWords(builder: SelectQueryBuilder<Event>, words: string[]): SelectQueryBuilder<Event> {
+  const fullText = words.map((word) => `+${word}*`).join(' ');
+  const narrowed = builder
+    .clone()
+    .andWhere('MATCH (event.title, event.description, event.excerpt) AGAINST (:fullText IN BOOLEAN MODE)', { fullText });
+  words.forEach((word, index) => {
+    builder.andWhere(
+      `(event.title REGEXP :wordStart${index} OR event.description REGEXP :wordStart${index} OR event.excerpt REGEXP :wordStart${index})`,
+      { [`wordStart${index}`]: `\\b${word}` },
+    );
+  });
+  return narrowed;
+}
+
+/**
+ * Keeps events with a venue within `radiusKm` of the point (haversine distance, with a bounding
+ * box first so that the coordinate index narrows the venues), nearest first.
+ */
+function applyDistance(builder: SelectQueryBuilder<Event>, near: { latitude: number; longitude: number; radiusKm: number }): void {
+  const { latitude, longitude, radiusKm: radius } = near;
+  const latitudeSpan = (radius / EARTH_RADIUS_KM) * (180 / Math.PI);
+  const longitudeSpan = latitudeSpan / Math.max(Math.cos((latitude * Math.PI) / 180), 0.01);
+  const haversine =
+    `${EARTH_RADIUS_KM} * 2 * ASIN(SQRT(POWER(SIN(RADIANS(dv.geo_lat - :pointLat) / 2), 2) + ` +
+    `COS(RADIANS(:pointLat)) * COS(RADIANS(dv.geo_lat)) * POWER(SIN(RADIANS(dv.geo_lng - :pointLng) / 2), 2)))`;
+  const nearest =
+    `(SELECT MIN(${haversine}) FROM event_venue_links dvl INNER JOIN venues dv ON dv.id = dvl.venue_id ` +
+    `WHERE dvl.event_id = event.id AND dv.geo_lat BETWEEN :latMin AND :latMax AND dv.geo_lng BETWEEN :lngMin AND :lngMax)`;
+  builder
+    .setParameters({
+      pointLat: latitude,
+      pointLng: longitude,
+      latMin: latitude - latitudeSpan,
+      latMax: latitude + latitudeSpan,
+      lngMin: longitude - longitudeSpan,
+      lngMax: longitude + longitudeSpan,
+      radius,
+    })
+    .addSelect(nearest, 'event_distance')
+    .andWhere(`${nearest} <= :radius`)
+    .orderBy('event_distance', 'ASC')
+    .addOrderBy('event.startUtc', 'ASC')
+    .addOrderBy('event.id', 'ASC');
+}
+
+async function replaceTermLinks<T extends EventCategoryLink | EventTagLink>(
+  manager: EntityManager,
+  entity: new () => T,
+  termColumn: 'categoryId' | 'tagId',
+  eventId: number,
+  before: number[],
+  after: number[],
+): Promise<void> {
+  const gone = before.filter((id) => !after.includes(id));
+  const added = after.filter((id) => !before.includes(id));
+  if (gone.length) await manager.delete(entity, { eventId, [termColumn]: In(gone) });
+  await insertRows(
+    manager,
+    entity,
+    added.map((termId) => ({ eventId, [termColumn]: termId }) as never),
+  );
+}
+
+async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: new () => T,
+  rows: Array<QueryDeepPartialEntity<T>>,
+): Promise<void> {
+  if (rows.length > 0) await manager.insert(entity, rows);
+}
