@@ -29,6 +29,11 @@ __stop_server() {
 trap __stop_server EXIT
 
 CAL_SERVER_ENV=
+__owns_port() {
+  command -v ss > /dev/null || return 0
+  ss -Hltnp "sport = :$PORT" | grep -q "pid=$CAL_SERVER_PID,"
+}
+
 __start_server() {
   local environment
   environment=$(env | grep -v -E '^(_|PWD|OLDPWD|SHLVL)=' | sort)
@@ -39,7 +44,9 @@ __start_server() {
   node "$CAL_DIST/main.js" >> server.log 2>&1 &
   CAL_SERVER_PID=$!
   for _ in $(seq 1 600); do
-    if command curl --silent --fail --output /dev/null "http://127.0.0.1:$PORT/health/ready"; then return 0; fi
+    # Ready, and on the port by this server: while a new database migrates, another process of the
+    # machine (a test's short-lived server) may hold the port for a moment and answer instead.
+    if command curl --silent --fail --output /dev/null "http://127.0.0.1:$PORT/health/ready" && __owns_port; then return 0; fi
     if ! kill -0 "$CAL_SERVER_PID" 2>/dev/null; then echo "npm start: the server exited; server.log:" >&2; tail -n 20 server.log >&2; return 1; fi
     sleep 0.1
   done

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -76,6 +76,20 @@ export function probe(url: string, timeoutMs = 2000): Promise<number | null> {
 }
 
 /** The service running in a process of its own, as in production: signals, stdout and exit code are real. */
+/**
+ * Whether process `pid` holds the listening socket on `port`. While a new database migrates,
+ * another process of the machine (a test's short-lived server on a port the system handed out
+ * again) may hold the port for a moment and answer the readiness probe instead. True where `ss`
+ * (iproute2) is missing.
+ */
+function listensOn(pid: number | undefined, port: number): boolean {
+  try {
+    return execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' }).includes(`pid=${pid},`);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 export class ServerProcess {
   private output = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -90,7 +104,7 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Starts the service with `env` on a free port and waits until /health/ready answers 200. */
+  /** Starts the service with `env` on a free port and waits until /health/ready answers 200 from it. */
   static async start(env: Record<string, string>): Promise<ServerProcess> {
     const entry = await serverEntry();
     const port = await freePort();
@@ -111,7 +125,7 @@ export class ServerProcess {
     const server = new ServerProcess(child, port, workFolder);
     for (let attempt = 0; attempt < 600; attempt += 1) {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The service exited at start:\n${server.log()}`);
-      if ((await probe(`${server.baseUrl}/health/ready`)) === 200) return server;
+      if ((await probe(`${server.baseUrl}/health/ready`)) === 200 && listensOn(child.pid, port)) return server;
       await delay(100);
     }
     child.kill('SIGKILL');
