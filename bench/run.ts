@@ -2,7 +2,8 @@
  * `npm run bench`: the service against the read-optimised floor (bench/floor) on a MariaDB
  * database this run creates, fills (bench/seed) and drops.
  *
- * 1. Scaling: the database grows through --sizes to --events; at each size the service starts, the
+ * 1. Scaling: the database grows through --sizes to --events, and every event's document is stored
+ *    (documents:store, as after an import); at each size the service starts, the
  *    floor starts after it (its tables, and the documents the scenarios reach, read from the
  *    service), and every events-list scenario is measured on one connection on both.
  * 2. Scenarios at --events (bench/scenarios.ts, the working set from bench/context.ts): each runs
@@ -24,7 +25,7 @@ import { buildScenarioContext, floorPlan, workingSetSizes } from './context';
 import { BenchDatabase } from './database';
 import { DEFAULT_FLASH_SALE, runFlashSales } from './flash-sale';
 import type { SteadyJob, SteadyResult } from './load';
-import { runLoad, sampleRss, startFloor, startService, Target, TargetSettings } from './processes';
+import { runLoad, sampleRss, startFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
 import { BenchReport, CacheCounts, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
 import { SteadySale } from './sale';
 import { ScenarioContext, SCENARIOS } from './scenarios';
@@ -258,6 +259,10 @@ async function main(): Promise<void> {
       await seedBenchmarkData(dataSource, { events: size, migrate: false, log: (line: string) => log(`  ${line}`) });
       report.seedSeconds[size] = (performance.now() - started) / 1000;
       await database.analyze();
+      const storeStarted = performance.now();
+      log('storing the event documents (npm run cli -- documents:store), as a deployment does after an import');
+      await storeEventDocuments(settings, (line) => log(`  ${line}`));
+      log(`event documents stored in ${((performance.now() - storeStarted) / 1000).toFixed(0)} s`);
       const service = await startService(settings);
       targets = [service];
       context = await buildScenarioContext(database);
