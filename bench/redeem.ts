@@ -7,6 +7,7 @@
  *   DATABASE_URL=mysql://root@127.0.0.1:3306/cal_bench npm run bench:redeem
  *   (REDEEM_SCANS=3000 REDEEM_CONCURRENCY=32 SYNC_ATTENDEES=20000 change the sizes)
  */
+import { CalExpressAdapter } from '../src/common/http/cal-express-adapter';
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   const { DevicesService } = await import('../src/checkin/devices.service');
   const { generateSyncKey } = await import('../src/checkin/checkin-secrets');
 
-  const app = await NestFactory.create(AppModule, { bodyParser: false, logger: false });
+  const app = await NestFactory.create(AppModule, new CalExpressAdapter(), { bodyParser: false, logger: false });
   setupApp(app as never, app.get(appConfig.KEY));
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;

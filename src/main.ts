@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { setupApp } from './app.setup';
+import { CalExpressAdapter } from './common/http/cal-express-adapter';
 import { AppLogger } from './common/app-logger';
 import { AppConfig, appConfig, ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
 
@@ -18,7 +19,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, new CalExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,

@@ -8,9 +8,11 @@ import { surrogateKeysOf } from '../common/http/surrogate-keys';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddedTermResponse } from '../terms/term-response';
+import { eventNotFound } from './event-errors';
 import { EventHooks } from './event-hooks';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
+import { ByteAssembler, DocumentTemplate, HoleValues, TemplateSyntax } from './document-template';
 import { DocumentToStore, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
@@ -46,18 +48,34 @@ interface EventDocument {
   keys: string[];
 }
 
-/** The terms' stored counts of published events, by kind and id (`category:3`). */
-export type TermCounts = Map<string, number>;
-
-/** A page of list items as JSON text (the items joined by commas) and the surrogate keys of what they show. */
-export interface EventItemsText {
-  json: string;
+/** A document as this instance keeps it: its texts as byte templates (DocumentTemplate). */
+interface KeptDocument {
+  list: DocumentTemplate;
+  single: DocumentTemplate;
+  url: string;
+  costOffers: DocumentTemplate | null;
+  terms: string[];
+  ticketed: boolean;
   keys: string[];
 }
 
-/** What the heap holds for a document: its strings at one or two bytes a character, and the object around them. */
-function documentBytes(document: EventDocument): number {
-  return 2 * (document.list.length + document.single.length + document.url.length + (document.costOffers?.length ?? 0)) + 300;
+/** The terms' stored counts of published events, by kind and id (`category:3`). */
+export type TermCounts = Map<string, number>;
+
+/** A page of list items as JSON bytes (the items joined by commas) and the surrogate keys of what they show. */
+export interface EventItemsText {
+  items: ByteAssembler;
+  keys: string[];
+}
+
+/** What memory holds for a kept document: its bytes and the objects around them. */
+function documentBytes(document: KeptDocument): number {
+  return document.list.byteSize + document.single.byteSize + (document.costOffers?.byteSize ?? 0) + 2 * document.url.length + 300;
+}
+
+/** A string as it appears inside a JSON string literal. */
+function jsonStringContent(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
 }
 
 /**
@@ -73,11 +91,9 @@ function documentBytes(document: EventDocument): number {
  */
 @Injectable()
 export class EventDocuments {
-  private readonly documents: LRUCache<string, EventDocument> | null;
-  /** `"count":"<placeholder>"` of an embedded term: its kind, id and the count it was built with. */
-  private readonly termCountPattern: RegExp;
-  /** The JSON-LD offers of a single GET, last member of `json_ld`. */
-  private readonly offersPlaceholder: string;
+  private readonly documents: LRUCache<string, KeptDocument> | null;
+  /** The placeholders of the per-request parts: the origin (with the store), the terms' counts, the JSON-LD offers. */
+  private readonly syntax: TemplateSyntax;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -90,7 +106,7 @@ export class EventDocuments {
     const maxSize = Math.floor(config.eventDocumentCacheMb * 1024 * 1024);
     this.documents =
       maxSize > 0
-        ? new LRUCache<string, EventDocument>({
+        ? new LRUCache<string, KeptDocument>({
             maxSize,
             sizeCalculation: documentBytes,
             dispose: (_document, _key, reason) => {
@@ -98,8 +114,10 @@ export class EventDocuments {
             },
           })
         : null;
-    this.termCountPattern = new RegExp(`"${stored.marker}:(category|tag):(\\d+):(\\d+)"`, 'g');
-    this.offersPlaceholder = `,"offers":"${stored.marker}:offers"`;
+    // `"count":"<placeholder>"` of an embedded term: its kind, id and the count it was built with.
+    const count = new RegExp(`"${stored.marker}:(category|tag):(\\d+):(\\d+)"`);
+    const origin = stored.enabled ? { origin: stored.placeholderOrigin, site: stored.placeholderHost } : {};
+    this.syntax = new TemplateSyntax({ ...origin, count, offers: `,"offers":"${stored.marker}:offers"` });
   }
 
   /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
@@ -132,37 +150,46 @@ export class EventDocuments {
       resolved.flatMap(({ entry, document }) => (fresh.has(entry.id) ? [] : [document])),
     );
     const keys = new Set<string>();
-    const items = resolved.map(({ document }) => {
+    const values = this.holeValues(context, counts);
+    const items = new ByteAssembler();
+    resolved.forEach(({ document }, index) => {
       for (const key of document.keys) keys.add(key);
-      return this.render(document.list, context, counts);
+      if (index > 0) items.add(COMMA);
+      document.list.renderInto(items, values);
     });
-    return { json: items.join(','), keys: [...keys] };
+    return { items, keys: [...keys] };
   }
 
   /** The single GET's response of a readable event, as JSON text: JSON-LD with the offers of its tickets as they are now. */
-  async single(event: Event, context: RequestContext): Promise<{ json: string; keys: string[] }> {
+  async single(
+    event: ListedEvent & { termCounts: TermCounts; timezone: string },
+    context: RequestContext,
+    loadEvents: (ids: number[]) => Promise<Event[]>,
+  ): Promise<{ body: Buffer; keys: string[] }> {
     const identity = this.cacheIdentity(context);
-    const listed: ListedEvent = { id: event.id, documentVersion: event.documentVersion, event };
-    let document = this.documents?.get(documentKey(listed, identity));
-    let counts: TermCounts | null = null;
+    let document = this.documents?.get(documentKey(event, identity));
+    // The terms' counts were read with the event; a document built from rows just now shows them as they are.
+    let counts: TermCounts | null = event.termCounts;
     if (document) {
       this.metrics.eventDocuments('hit');
-      if (document.terms.length) counts = await this.termCounts([document]);
     } else {
       this.metrics.eventDocuments('miss');
-      const { built, fresh } = await this.build([listed], context, identity, () => Promise.resolve([]), true);
-      document = built.get(event.id)!;
-      if (!fresh.has(event.id) && document.terms.length) counts = await this.termCounts([document]);
+      const { built, fresh } = await this.build([event], context, identity, loadEvents, true);
+      document = built.get(event.id);
+      // Deleted between the read of its head and of its row.
+      if (!document) throw eventNotFound({ id: event.id });
+      if (fresh.has(event.id)) counts = null;
     }
     const tickets = document.ticketed ? await this.hooks.ticketOffers(event.id) : [];
     const url = this.stored.enabled ? this.renderUrl(document.url, context) : document.url;
+    const values = this.holeValues(context, counts);
     const offers = tickets.length
       ? JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))
-      : document.costOffers && this.render(document.costOffers, context, null);
-    const single = this.render(document.single, context, counts).replace(this.offersPlaceholder, () =>
-      offers ? `,"offers":${offers}` : '',
-    );
-    return { json: single, keys: document.keys };
+      : document.costOffers && document.costOffers.render({ ...values, count: undefined });
+    const body = document.single
+      .renderInto(new ByteAssembler(), { ...values, offers: offers ? Buffer.from(`,"offers":${offers}`, 'utf8') : undefined })
+      .toBuffer();
+    return { body, keys: document.keys };
   }
 
   /**
@@ -192,13 +219,26 @@ export class EventDocuments {
     return fromReplica ? `${origin}|replica` : origin;
   }
 
-  /** A document's text as this request shows it: its origin, and the terms' counts read now where given. */
-  private render(text: string, context: RequestContext, counts: TermCounts | null): string {
-    const withOrigin = this.stored.enabled ? this.stored.renderText(text, context) : text;
-    return withOrigin.replace(this.termCountPattern, (_match, kind: string, id: string, builtCount: string) => {
-      const count = counts?.get(`${kind}:${id}`);
-      return count === undefined ? builtCount : String(count);
-    });
+  /** What this request fills the documents' holes with: its origin and site id, and the terms' counts read now where given. */
+  private holeValues(context: RequestContext, counts: TermCounts | null): HoleValues {
+    return {
+      origin: this.stored.enabled ? Buffer.from(jsonStringContent(context.origin), 'utf8') : undefined,
+      site: this.stored.enabled ? Buffer.from(jsonStringContent(context.siteId), 'utf8') : undefined,
+      count: counts ? (term) => counts.get(term) : undefined,
+    };
+  }
+
+  /** A built or stored document as this instance keeps it. */
+  private keep(document: EventDocument): KeptDocument {
+    return {
+      list: DocumentTemplate.compile(document.list, this.syntax),
+      single: DocumentTemplate.compile(document.single, this.syntax),
+      url: document.url,
+      costOffers: document.costOffers === null ? null : DocumentTemplate.compile(document.costOffers, this.syntax),
+      terms: document.terms,
+      ticketed: document.ticketed,
+      keys: document.keys,
+    };
   }
 
   private renderUrl(url: string, context: RequestContext): string {
@@ -206,7 +246,7 @@ export class EventDocuments {
   }
 
   /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */
-  private async pageTermCounts(listed: ListedEvent[], recounted: EventDocument[]): Promise<TermCounts | null> {
+  private async pageTermCounts(listed: ListedEvent[], recounted: KeptDocument[]): Promise<TermCounts | null> {
     if (!recounted.some((document) => document.terms.length)) return null;
     if (listed.every((entry) => entry.termCounts)) return new Map(listed.flatMap((entry) => [...entry.termCounts!]));
     return this.termCounts(recounted);
@@ -223,8 +263,8 @@ export class EventDocuments {
     loadEvents: (ids: number[]) => Promise<Event[]>,
     /** Whether the rows were read from the primary: the stored documents are read there too. */
     fromPrimary: boolean,
-  ): Promise<{ built: Map<number, EventDocument>; fresh: Set<number> }> {
-    const built = new Map<number, EventDocument>();
+  ): Promise<{ built: Map<number, KeptDocument>; fresh: Set<number> }> {
+    const built = new Map<number, KeptDocument>();
     const fresh = new Set<number>();
     if (missing.length === 0) return { built, fresh };
     const stored = this.stored.enabled ? await this.stored.read(missing, fromPrimary) : new Map<number, string>();
@@ -235,7 +275,7 @@ export class EventDocuments {
         toBuild.push(entry);
         continue;
       }
-      const document = JSON.parse(body) as EventDocument;
+      const document = this.keep(JSON.parse(body) as EventDocument);
       built.set(entry.id, document);
       this.documents?.set(documentKey(entry, identity), document);
     }
@@ -253,8 +293,9 @@ export class EventDocuments {
       if (!event) continue;
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
-      const document = this.toDocument(response);
-      if (this.stored.enabled) toStore.push({ id: entry.id, documentVersion: event.documentVersion, body: JSON.stringify(document) });
+      const serialized = this.toDocument(response);
+      if (this.stored.enabled) toStore.push({ id: entry.id, documentVersion: event.documentVersion, body: JSON.stringify(serialized) });
+      const document = this.keep(serialized);
       built.set(entry.id, document);
       fresh.add(entry.id);
       // The version read with the page: a row read afterwards may be newer, and its document is kept under its own version.
@@ -291,7 +332,7 @@ export class EventDocuments {
   }
 
   /** The stored counts of the terms these documents embed, in one statement. */
-  private async termCounts(documents: EventDocument[]): Promise<TermCounts> {
+  private async termCounts(documents: KeptDocument[]): Promise<TermCounts> {
     const ids = { category: new Set<number>(), tag: new Set<number>() };
     for (const document of documents) {
       for (const term of document.terms) {
@@ -327,6 +368,8 @@ export class EventDocuments {
     return counts;
   }
 }
+
+const COMMA = Buffer.from(',', 'latin1');
 
 function documentKey(entry: { id: number; documentVersion: number }, identity: string): string {
   return `${entry.id}:${entry.documentVersion}:${identity}`;

@@ -51,6 +51,22 @@ function utcDay(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 
+/** The terms' stored counts as read with an event's row (termCountsSelect): `category:3` → count. */
+export function parseTermCounts(categoryCounts: string | null, tagCounts: string | null): Map<string, number> {
+  return new Map([...termCounts('category', categoryCounts), ...termCounts('tag', tagCounts)]);
+}
+
+/**
+ * The stored counts of an event's terms of one kind, as `id:count,...`, for a select list where
+ * `eventId` names the event's id column: read with the row, they are as fresh as it.
+ */
+export function termCountsSelect(dialect: SqlDialect, kind: 'category' | 'tag', eventId: string): string {
+  const [links, column, terms] =
+    kind === 'category' ? ['event_category_links', 'category_id', 'event_categories'] : ['event_tag_links', 'tag_id', 'event_tags'];
+  const pair = dialect.concat('term.id', "':'", 'term.published_event_count');
+  return `(SELECT GROUP_CONCAT(${pair}) FROM ${links} link INNER JOIN ${terms} term ON term.id = link.${column} WHERE link.event_id = ${eventId})`;
+}
+
 function termCounts(kind: 'category' | 'tag', pairs: string | null): Array<[string, number]> {
   if (!pairs) return [];
   return pairs.split(',').map((pair) => {
@@ -233,7 +249,7 @@ export class EventListingsReader {
     return rows.map((row) => ({
       id: Number(row.eventId),
       documentVersion: Number(row.documentVersion),
-      termCounts: new Map([...termCounts('category', row.categoryCounts), ...termCounts('tag', row.tagCounts)]),
+      termCounts: parseTermCounts(row.categoryCounts, row.tagCounts),
     }));
   }
 
@@ -276,8 +292,8 @@ export class EventListingsReader {
       // By primary key, row by row of the range: the page carries the keys of the cached documents (EventDocuments).
       .innerJoin(Event, 'event', 'event.id = listing.eventId')
       .addSelect('event.documentVersion', 'documentVersion')
-      .addSelect(this.termCountsOf('event_category_links', 'category_id', 'event_categories'), 'categoryCounts')
-      .addSelect(this.termCountsOf('event_tag_links', 'tag_id', 'event_tags'), 'tagCounts')
+      .addSelect(termCountsSelect(SqlDialect.of(this.dataSource), 'category', 'listing.eventId'), 'categoryCounts')
+      .addSelect(termCountsSelect(SqlDialect.of(this.dataSource), 'tag', 'listing.eventId'), 'tagCounts')
       .where('listing.dim = :dim', { dim: selection.dim })
       .andWhere('listing.value = :value', { value: range.value })
       .andWhere('listing.status = :status', { status: range.status });
@@ -286,12 +302,6 @@ export class EventListingsReader {
       .orderBy('listing.startUtc', 'ASC')
       .addOrderBy('listing.publishedAt', 'ASC')
       .addOrderBy('listing.eventId', 'ASC');
-  }
-
-  /** The stored counts of the event's terms of one kind, as `id:count,...`: read with the page, they are as fresh as its rows. */
-  private termCountsOf(links: string, column: string, terms: string): string {
-    const pair = SqlDialect.of(this.dataSource).concat('term.id', "':'", 'term.published_event_count');
-    return `(SELECT GROUP_CONCAT(${pair}) FROM ${links} link INNER JOIN ${terms} term ON term.id = link.${column} WHERE link.event_id = listing.eventId)`;
   }
 
   private inWindow(query: SelectQueryBuilder<EventListing>, selection: ListingSelection): SelectQueryBuilder<EventListing> {

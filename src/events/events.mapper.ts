@@ -20,6 +20,7 @@ import type { EventTicketOffer } from './event-hooks';
 import type { EventSeriesFacts } from './event-series-hooks';
 import { Event } from './event.entity';
 import { JsonText } from '../common/http/json-text';
+import { ByteAssembler } from './document-template';
 import type { PageLinks } from '../common/pagination/pagination';
 
 /** What an event response shows besides the event row, loaded in bulk for a whole page. */
@@ -83,7 +84,7 @@ function offerPrice(price: string): string {
 
 /** One Offer per published ticket: its price, sold out or not, and its sale window. */
 export function ticketOffersJsonLd(
-  event: Event,
+  event: Pick<Event, 'timezone'>,
   tickets: EventTicketOffer[],
   response: Pick<EventResponse, 'url'>,
   currency: CurrencyConfig,
@@ -194,15 +195,15 @@ export function toEventResponse(
  * keys of the list and of what its items show.
  */
 export function eventListJson(page: {
-  events: { json: string; keys: string[] };
+  events: { items: ByteAssembler; keys: string[] };
   links: PageLinks;
   total: number;
   totalPages: number;
 }): JsonText {
   const rest = JSON.stringify({ ...page.links, total: page.total, total_pages: page.totalPages });
-  return new JsonText(`{"events":[${page.events.json}],${rest.slice(1)}`, [
-    'events',
-    'events-list',
-    ...page.events.keys.filter((key) => key !== 'events'),
-  ]);
+  const body = new ByteAssembler()
+    .addText('{"events":[')
+    .addAll(page.events.items)
+    .addText(`],${rest.slice(1)}`);
+  return new JsonText(body.toBuffer(), ['events', 'events-list', ...page.events.keys.filter((key) => key !== 'events')]);
 }

@@ -13,6 +13,7 @@ import { Tag } from '../tags/tag.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import type { EventSelector } from './event-selector';
 import { Event } from './event.entity';
+import { parseTermCounts, termCountsSelect } from './event-listings';
 
 const EARTH_RADIUS_KM = 6371;
 
@@ -22,6 +23,17 @@ const EARTH_RADIUS_KM = 6371;
  * applies. With them, on MySQL, an event matches when it holds the search as before and each word
  * begins a word of its title, description or excerpt (the index finds words by their start).
  */
+/** An event as a single GET reads it before its document (EventsRepository.findHeadBySelector). */
+export interface EventHead {
+  id: number;
+  status: PostStatus;
+  authorId: number | null;
+  documentVersion: number;
+  timezone: string;
+  /** The stored counts of its terms (`category:3`), read with it. */
+  termCounts: Map<string, number>;
+}
+
 export function fullTextWords(search: string): string[] | null {
   const words = search.trim().toLowerCase().split(/\s+/u);
   if (words.length === 0 || words.length > 10 || !words.every((word) => /^[\p{L}\p{N}]{3,84}$/u.test(word))) return null;
@@ -68,6 +80,43 @@ export class EventsRepository {
   // ---------------------------------------------------------------- reading
 
   /** The event by id or slug, locked until the transaction ends (MySQL) when `forUpdate`. */
+  /**
+   * What a single GET reads before its document, in one statement: who may read the event, the
+   * version of its document, its zone (for the JSON-LD offers) and its terms' stored counts.
+   */
+  async findHeadBySelector(manager: EntityManager, selector: EventSelector): Promise<EventHead | null> {
+    const dialect = SqlDialect.of(manager);
+    const query = manager
+      .createQueryBuilder(Event, 'event')
+      .select('event.id', 'id')
+      .addSelect('event.status', 'status')
+      .addSelect('event.authorId', 'authorId')
+      .addSelect('event.documentVersion', 'documentVersion')
+      .addSelect('event.timezone', 'timezone')
+      .addSelect(termCountsSelect(dialect, 'category', 'event.id'), 'categoryCounts')
+      .addSelect(termCountsSelect(dialect, 'tag', 'event.id'), 'tagCounts');
+    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
+    else query.where('event.slug = :slug', { slug: selector.slug });
+    const row = await query.getRawOne<{
+      id: number | string;
+      status: PostStatus;
+      authorId: number | string | null;
+      documentVersion: number | string;
+      timezone: string;
+      categoryCounts: string | null;
+      tagCounts: string | null;
+    }>();
+    if (!row) return null;
+    return {
+      id: Number(row.id),
+      status: row.status,
+      authorId: row.authorId === null ? null : Number(row.authorId),
+      documentVersion: Number(row.documentVersion),
+      timezone: row.timezone,
+      termCounts: parseTermCounts(row.categoryCounts, row.tagCounts),
+    };
+  }
+
   findBySelector(manager: EntityManager, selector: EventSelector, forUpdate: boolean): Promise<Event | null> {
     const query = manager.createQueryBuilder(Event, 'event');
     if ('id' in selector) query.where('event.id = :id', { id: selector.id });

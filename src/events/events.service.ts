@@ -50,6 +50,7 @@ import { Event } from './event.entity';
 import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
 import type { EventSelector } from './event-selector';
+import type { OwnedPost } from '../posts/post-permissions';
 import { EventListFilter, EventsRepository } from './events.repository';
 
 export type { EventSelector } from './event-selector';
@@ -116,9 +117,11 @@ export class EventsService {
 
   /** The event as the single GET shows it, serialized (the EventResponse OpenAPI documents). */
   async get(selector: EventSelector, context: RequestContext): Promise<JsonText> {
-    const event = await this.findReadable(selector, context);
-    const { json, keys } = await this.documents.single(event, context);
-    return new JsonText(json, keys);
+    const head = await this.repository.findHeadBySelector(this.dataSource.manager, selector);
+    if (!head) throw eventNotFound(selector);
+    this.assertReadable(head, context);
+    const { body, keys } = await this.documents.single(head, context, (ids) => this.listings.events(ids));
+    return new JsonText(body, keys);
   }
 
   /**
@@ -401,10 +404,14 @@ export class EventsService {
 
   private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {
     const event = await this.findOrFail(this.dataSource.manager, selector);
+    this.assertReadable(event, context);
+    return event;
+  }
+
+  private assertReadable(event: OwnedPost, context: RequestContext): void {
     const access = singleReadAccess(context.user, event);
     if (access === 'trashed') throw eventNoLongerAvailable();
     if (access === 'forbidden') throw eventNotAccessible();
-    return event;
   }
 
   private async findOrFail(manager: EntityManager, selector: EventSelector, forUpdate = false): Promise<Event> {

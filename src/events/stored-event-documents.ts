@@ -67,8 +67,8 @@ export class StoredEventDocuments {
   readonly identity: string;
   /** A token no content can contain: the placeholders of the per-request parts are made from it. */
   readonly marker: string;
-  private readonly placeholderHost: string;
-  private readonly placeholderOrigin: string;
+  readonly placeholderHost: string;
+  readonly placeholderOrigin: string;
   private readonly logger = new Logger(StoredEventDocuments.name);
 
   constructor(

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { CalExpressAdapter } from '../../src/common/http/cal-express-adapter';
 import { ModuleMetadata, Provider } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
@@ -58,7 +59,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const moduleRef = await builder.compile();
   const dataSource = moduleRef.get(DataSource);
   if (!options.keepTables) await emptyTables(dataSource);
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new CalExpressAdapter(), { bodyParser: false });
   setupApp(app, app.get<AppConfig>(appConfig.KEY));
   await app.init();
   return { app, server: app.getHttpServer(), dataSource, close: () => app.close() };

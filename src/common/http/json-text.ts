@@ -3,13 +3,14 @@ import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
 
 /**
- * A response body already serialized: a handler that assembles its JSON from stored strings returns
- * it so that the body is not parsed and serialized again. `surrogateKeys` name what it shows, for
- * HttpCachingInterceptor (which cannot read them from a string).
+ * A response body already serialized: a handler that assembles its JSON from stored documents
+ * returns it so that the body is not parsed and serialized again. As bytes (a Buffer) it is also
+ * not encoded again: CalExpressAdapter sends it as it is. `surrogateKeys` name what it shows, for
+ * HttpCachingInterceptor (which cannot read them from the body).
  */
 export class JsonText {
   constructor(
-    readonly text: string,
+    readonly body: string | Buffer,
     readonly surrogateKeys: string[],
   ) {}
 }
@@ -22,7 +23,7 @@ export class JsonTextInterceptor implements NestInterceptor {
       map((body: unknown) => {
         if (!(body instanceof JsonText)) return body;
         context.switchToHttp().getResponse<Response>().setHeader('Content-Type', 'application/json; charset=utf-8');
-        return body.text;
+        return body.body;
       }),
     );
   }
