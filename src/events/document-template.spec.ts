@@ -42,7 +42,7 @@ describe('DocumentTemplate', () => {
       count: (term: string) => counts.get(term),
       offers: Buffer.from(',"offers":{"price":"5"}'),
     };
-    const rendered = template.renderInto(new ByteAssembler(), values).toBuffer().toString('utf8');
+    const rendered = new ByteAssembler().add(template.rendered(values)).toBuffer().toString('utf8');
     expect(rendered).toBe(replaced(text, 'http://example.org:8080', 'example.org', counts, ',"offers":{"price":"5"}'));
     expect(JSON.parse(rendered)).toMatchObject({ categories: [{ count: 40 }], tags: [{ count: 7 }], title: 'Café — Zürich 🎉' });
   });
@@ -64,10 +64,10 @@ describe('DocumentTemplate', () => {
 });
 
 describe('ByteAssembler', () => {
-  it('joins ranges of several buffers into one of the exact length', () => {
-    const source = Buffer.from('abcdef');
-    const inner = new ByteAssembler().add(source, 1, 3).addText('é');
-    const out = new ByteAssembler().addText('[').addAll(inner).add(source, 4, 4).addText(']');
+  it('joins several buffers into one of the exact length', () => {
+    const source = Buffer.from('bc');
+    const inner = new ByteAssembler().add(source).addText('é');
+    const out = new ByteAssembler().addText('[').addAll(inner).add(Buffer.alloc(0)).addText(']');
     expect(out.length).toBe(6);
     expect(out.toBuffer().toString('utf8')).toBe('[bcé]');
   });

@@ -45,19 +45,21 @@ interface CountHole {
   built: Buffer;
 }
 
-/** The bytes of one response being assembled, copied once into a buffer of the exact size. */
+/** Bytes that know their length before they are written: a rendered template. */
+export interface BytePart {
+  readonly length: number;
+  writeTo(target: Buffer, at: number): number;
+}
+
+/** The bytes of one response being assembled, written once into a buffer of the exact size. */
 export class ByteAssembler {
-  private readonly sources: Buffer[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  private readonly parts: Array<Buffer | BytePart> = [];
   length = 0;
 
-  add(source: Buffer, start = 0, end = source.length): this {
-    if (end > start) {
-      this.sources.push(source);
-      this.starts.push(start);
-      this.ends.push(end);
-      this.length += end - start;
+  add(part: Buffer | BytePart): this {
+    if (part.length > 0) {
+      this.parts.push(part);
+      this.length += part.length;
     }
     return this;
   }
@@ -68,15 +70,14 @@ export class ByteAssembler {
 
   /** Appends what another assembler holds. */
   addAll(other: ByteAssembler): this {
-    for (let index = 0; index < other.sources.length; index += 1) this.add(other.sources[index], other.starts[index], other.ends[index]);
+    for (const part of other.parts) this.add(part);
     return this;
   }
 
   toBuffer(): Buffer {
     const out = Buffer.allocUnsafe(this.length);
     let at = 0;
-    for (let index = 0; index < this.sources.length; index += 1)
-      at += this.sources[index].copy(out, at, this.starts[index], this.ends[index]);
+    for (const part of this.parts) at = Buffer.isBuffer(part) ? at + part.copy(out, at) : part.writeTo(out, at);
     return out;
   }
 }
@@ -88,6 +89,8 @@ export interface HoleValues {
   count?: (term: string) => number | undefined;
   offers?: Buffer;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Small numbers' bytes, kept: counts repeat across every page. */
 const NUMBER_BYTES = Array.from({ length: 1024 }, (_value, index) => Buffer.from(String(index), 'latin1'));
@@ -153,36 +156,52 @@ export class DocumentTemplate {
     return this.counts.flatMap((hole) => (hole ? [hole.term] : []));
   }
 
-  /** Appends the text as this request shows it. */
-  renderInto(out: ByteAssembler, values: HoleValues): ByteAssembler {
-    let at = 0;
+  /** The text as this request shows it, as bytes to be written into a response. */
+  rendered(values: HoleValues): BytePart {
+    const fills: Array<Buffer | undefined> = new Array(this.holeKinds.length);
+    let length = this.bytes.length;
     for (let index = 0; index < this.holeKinds.length; index += 1) {
-      out.add(this.bytes, at, this.holeStarts[index]);
-      at = this.holeEnds[index];
-      switch (this.holeKinds[index]) {
-        case 'origin':
-          out.add(values.origin ?? this.bytes, values.origin ? 0 : this.holeStarts[index], values.origin ? undefined : at);
-          break;
-        case 'site':
-          out.add(values.site ?? this.bytes, values.site ? 0 : this.holeStarts[index], values.site ? undefined : at);
-          break;
-        case 'count': {
-          const hole = this.counts[index]!;
-          const count = values.count?.(hole.term);
-          out.add(count === undefined ? hole.built : numberBytes(count));
-          break;
-        }
-        case 'offers':
-          if (values.offers) out.add(values.offers);
-          break;
-      }
+      const fill = this.fill(index, values);
+      fills[index] = fill;
+      if (fill !== undefined) length += fill.length - (this.holeEnds[index] - this.holeStarts[index]);
     }
-    return out.add(this.bytes, at);
+    return {
+      length,
+      writeTo: (target, start) => {
+        let at = start;
+        let from = 0;
+        for (let index = 0; index < this.holeKinds.length; index += 1) {
+          const fill = fills[index];
+          if (fill === undefined) continue; // the placeholder's own bytes stay
+          at += this.bytes.copy(target, at, from, this.holeStarts[index]);
+          at += fill.copy(target, at);
+          from = this.holeEnds[index];
+        }
+        return at + this.bytes.copy(target, at, from);
+      },
+    };
+  }
+
+  /** What hole `index` shows for this request; undefined keeps the placeholder's bytes (an origin the request does not give). */
+  private fill(index: number, values: HoleValues): Buffer | undefined {
+    switch (this.holeKinds[index]) {
+      case 'origin':
+        return values.origin;
+      case 'site':
+        return values.site;
+      case 'count': {
+        const hole = this.counts[index]!;
+        const count = values.count?.(hole.term);
+        return count === undefined ? hole.built : numberBytes(count);
+      }
+      case 'offers':
+        return values.offers ?? EMPTY;
+    }
   }
 
   /** The text as this request shows it, as a string (small parts such as the JSON-LD's cost offers). */
   render(values: HoleValues): string {
-    return this.renderInto(new ByteAssembler(), values).toBuffer().toString('utf8');
+    return new ByteAssembler().add(this.rendered(values)).toBuffer().toString('utf8');
   }
 }
 

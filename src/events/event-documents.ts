@@ -155,7 +155,7 @@ export class EventDocuments {
     resolved.forEach(({ document }, index) => {
       for (const key of document.keys) keys.add(key);
       if (index > 0) items.add(COMMA);
-      document.list.renderInto(items, values);
+      items.add(document.list.rendered(values));
     });
     return { items, keys: [...keys] };
   }
@@ -186,8 +186,8 @@ export class EventDocuments {
     const offers = tickets.length
       ? JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))
       : document.costOffers && document.costOffers.render({ ...values, count: undefined });
-    const body = document.single
-      .renderInto(new ByteAssembler(), { ...values, offers: offers ? Buffer.from(`,"offers":${offers}`, 'utf8') : undefined })
+    const body = new ByteAssembler()
+      .add(document.single.rendered({ ...values, offers: offers ? Buffer.from(`,"offers":${offers}`, 'utf8') : undefined }))
       .toBuffer();
     return { body, keys: document.keys };
   }

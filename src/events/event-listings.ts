@@ -96,6 +96,9 @@ function compareRows(a: RangeRow, b: RangeRow): number {
  */
 @Injectable()
 export class EventListingsReader {
+  /** The statement of one range, by whether it is of the caller's own statuses (readRange). */
+  private readonly rangeSql = new Map<boolean, string>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly counts: CountCache,
@@ -222,19 +225,11 @@ export class EventListingsReader {
     if (ranges.length === 0) {
       rows = [];
     } else if (ranges.length === 1) {
-      rows = await this.range(selection, ranges[0]).offset(offset).limit(limit).getRawMany<RangeRow>();
+      rows = await this.readRange(selection, ranges[0], offset, limit);
     } else {
       // Each range's first offset + limit rows hold the merged page's; an event listed under two
       // values comes with the same sort key from both, and is kept once.
-      const merged = (
-        await Promise.all(
-          ranges.map((range) =>
-            this.range(selection, range)
-              .limit(offset + limit)
-              .getRawMany<RangeRow>(),
-          ),
-        )
-      ).flat();
+      const merged = (await Promise.all(ranges.map((range) => this.readRange(selection, range, 0, offset + limit)))).flat();
       merged.sort(compareRows);
       const seen = new Set<number>();
       rows = [];
@@ -280,6 +275,28 @@ export class EventListingsReader {
         }),
       );
     return this.inWindow(query, selection);
+  }
+
+  /**
+   * The rows `offset` to `offset + limit` of one range. Its statement is the same text for every
+   * page (one with the caller's own statuses, one without): built once, not by a query builder per request.
+   */
+  private async readRange(selection: ListingSelection, range: ListingRange, offset: number, limit: number): Promise<RangeRow[]> {
+    const own = range.authorId !== undefined;
+    let sql = this.rangeSql.get(own);
+    if (sql === undefined) {
+      sql = this.range(selection, range).getQuery();
+      this.rangeSql.set(own, sql);
+    }
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) throw new RangeError('page bounds must be whole numbers');
+    return this.query<RangeRow>(`${sql} LIMIT ${limit} OFFSET ${offset}`, {
+      dim: selection.dim,
+      value: range.value,
+      status: range.status,
+      authorId: range.authorId,
+      windowStart: selection.windowStart,
+      windowEnd: selection.windowEnd,
+    });
   }
 
   /** One ordered range: its rows' ids and sort keys, in the list's order. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DateTime } from 'luxon';
+import { DateTime, Zone } from 'luxon';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
@@ -112,6 +112,9 @@ export class EventsService {
     private readonly documents: EventDocuments,
     private readonly repository: EventsRepository,
   ) {}
+
+  /** The default date window of the minute it was computed in (defaultWindow). */
+  private defaultWindowOf: { minute: number; start: DateFilter; end: DateFilter } | null = null;
 
   // ---------------------------------------------------------------- reading
 
@@ -427,13 +430,28 @@ export class EventsService {
    */
   private dateWindow(query: ListEventsQuery): { start: DateFilter; end: DateFilter } {
     const siteZone = resolveTimeZone(this.config.siteTimezone)!;
-    const now = DateTime.fromJSDate(this.clock.now(), { zone: siteZone });
-    const read = (field: 'start_date' | 'end_date', fallback: DateTime): DateFilter => {
-      const edge = field === 'start_date' ? 'from' : 'until';
-      const given = readDateFilter(query[field], field, siteZone, edge, { wholeDays: true });
-      return given ?? readDateFilter(fallback.toFormat(WALL_CLOCK_FORMAT), field, siteZone, edge, { wholeDays: true })!;
-    };
-    return { start: read('start_date', now), end: read('end_date', now.plus({ months: 24 })) };
+    const read = (field: 'start_date' | 'end_date'): DateFilter | undefined =>
+      readDateFilter(query[field], field, siteZone, field === 'start_date' ? 'from' : 'until', { wholeDays: true });
+    const start = read('start_date');
+    const end = read('end_date');
+    if (start && end) return { start, end };
+    const defaults = this.defaultWindow(siteZone);
+    return { start: start ?? defaults.start, end: end ?? defaults.end };
+  }
+
+  /**
+   * The default window's bounds, whole days of the site zone: the same all through a minute (zone
+   * offsets are whole minutes), so computed once a minute rather than on every list.
+   */
+  private defaultWindow(siteZone: Zone): { start: DateFilter; end: DateFilter } {
+    const nowMs = this.clock.now().getTime();
+    const minute = Math.floor(nowMs / 60_000);
+    if (this.defaultWindowOf?.minute === minute) return this.defaultWindowOf;
+    const now = DateTime.fromMillis(nowMs, { zone: siteZone });
+    const bound = (field: 'start_date' | 'end_date', at: DateTime): DateFilter =>
+      readDateFilter(at.toFormat(WALL_CLOCK_FORMAT), field, siteZone, field === 'start_date' ? 'from' : 'until', { wholeDays: true })!;
+    this.defaultWindowOf = { minute, start: bound('start_date', now), end: bound('end_date', now.plus({ months: 24 })) };
+    return this.defaultWindowOf;
   }
 
   /**
