@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
+import { User } from '../src/auth/user.entity';
 import { CLOCK } from '../src/common/clock';
 import { Event } from '../src/events/event.entity';
 import { ExportChunk, ExportJob } from '../src/exports/export-job.entity';
@@ -347,6 +348,25 @@ describe('Exports (e2e)', () => {
             .expect(410)
         ).body.code,
       ).toBe('export-failed');
+    });
+
+    it("runs a job with its user's role of the time: an author since made contributor exports no orders and no attendees", async () => {
+      const jobs: number[] = [];
+      for (const kind of ['orders', 'attendees']) {
+        const queued = await request(testApp.server).post(`${BASE}/${kind}/export`).set('Authorization', authorA.authorization).expect(202);
+        jobs.push(queued.body.id as number);
+      }
+      const users = testApp.dataSource.getRepository(User);
+      await users.update({ id: authorA.id }, { role: 'contributor' });
+      try {
+        for (const id of jobs) expect(await worker().runOnce()).toMatchObject({ jobId: id, status: 'done' });
+      } finally {
+        await users.update({ id: authorA.id }, { role: 'author' });
+      }
+      for (const id of jobs) {
+        const state = await request(testApp.server).get(`${BASE}/exports/${id}`).set('Authorization', authorA.authorization).expect(200);
+        expect(state.body).toMatchObject({ status: 'done', rows: 0 });
+      }
     });
 
     it('lets exactly one of several workers claim a job', async () => {

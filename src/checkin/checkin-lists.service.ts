@@ -13,7 +13,7 @@ import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility'
 import { CheckinList } from './checkin-list.entity';
 import { checkinListHasCheckins, checkinListIsDefault, checkinListNotFound } from './checkin-errors';
 import { ListCounts, NO_COUNTS, toCheckinListResponse } from './checkin.mapper';
-import { CheckinRepository, DoorEvent } from './checkin.repository';
+import { CheckinListFilter, CheckinRepository, DoorEvent } from './checkin.repository';
 import { generateSyncKey } from './checkin-secrets';
 import { assertMayScan, DoorCaller } from './door-access';
 import { DoorListCache } from './door-lists.cache';
@@ -73,10 +73,10 @@ export class CheckinListsService {
       if (!event) throw invalidParam('post_id', 'post_id must be an existing event');
       await this.repository.ensureDefaultList(manager, event.id);
     }
-    let filter: { eventId?: number; authorId?: number; ids?: number[] };
+    let filter: CheckinListFilter;
     if (caller.kind === 'device') filter = { eventId: query.post_id, ids: caller.listIds };
     else if (managesEveryEvent(caller.user) || hasCapability(caller.user, 'checkin_attendees')) filter = { eventId: query.post_id };
-    else if (hasCapability(caller.user, 'publish_events')) filter = { eventId: query.post_id, authorId: caller.user.id };
+    else if (hasCapability(caller.user, 'publish_events')) filter = { eventId: query.post_id, managedBy: caller.user };
     else throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
     const lists = await this.repository.listLists(manager, filter);
     const counts = await this.repository.counts(manager, lists);

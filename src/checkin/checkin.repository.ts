@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
+import type { AuthenticatedUser } from '../auth/roles';
 import { insertedId } from '../common/database/inserted-id';
 import { isUniqueViolation } from '../common/database/transactions';
 import { Event } from '../events/event.entity';
 import { escapeLike } from '../posts/post-query';
 import { Ticket } from '../tickets/ticket.entity';
+import { managedEventRestriction } from '../tickets/ticket-visibility';
 import { CheckinList } from './checkin-list.entity';
 import { CheckinPosition } from './checkin-position.entity';
 import { Checkin } from './checkin.entity';
@@ -28,8 +30,15 @@ export interface HistoryFilters {
   eventId?: number;
   deviceId?: number;
   successful?: boolean;
-  /** Only events of this author (authors see their own events' history). */
-  authorId?: number;
+  /** Only the events this caller manages (authors see their own events' history). */
+  managedBy: AuthenticatedUser;
+}
+
+/** Which check-in lists to read: of one event, of some ids, of the events a caller manages. */
+export interface CheckinListFilter {
+  eventId?: number;
+  ids?: number[];
+  managedBy?: AuthenticatedUser;
 }
 
 /**
@@ -104,17 +113,16 @@ export class CheckinRepository {
     return manager.find(CheckinList, { where: { id: In(ids) }, order: { id: 'ASC' } });
   }
 
-  /** Lists of these events (all events when undefined), oldest first; only the author's events when `authorId` is set. */
-  listLists(manager: EntityManager, filter: { eventId?: number; authorId?: number; ids?: number[] }): Promise<CheckinList[]> {
+  /** Lists of these events (all events when undefined), oldest first; only of the events `managedBy` manages when set. */
+  listLists(manager: EntityManager, filter: CheckinListFilter): Promise<CheckinList[]> {
     const builder = manager.createQueryBuilder(CheckinList, 'list').orderBy('list.id', 'ASC');
     if (filter.eventId !== undefined) builder.andWhere('list.eventId = :eventId', { eventId: filter.eventId });
     if (filter.ids !== undefined) {
       if (filter.ids.length === 0) return Promise.resolve([]);
       builder.andWhere('list.id IN (:...listIds)', { listIds: filter.ids });
     }
-    if (filter.authorId !== undefined) {
-      builder.innerJoin(Event, 'event', 'event.id = list.eventId').andWhere('event.authorId = :authorId', { authorId: filter.authorId });
-    }
+    const managedEvent = filter.managedBy === undefined ? null : managedEventRestriction(filter.managedBy, builder);
+    if (managedEvent !== null) builder.innerJoin(Event, 'event', 'event.id = list.eventId').andWhere(managedEvent);
     return builder.getMany();
   }
 
@@ -416,11 +424,8 @@ export class CheckinRepository {
     if (filters.eventId !== undefined) builder.andWhere('checkin.eventId = :eventId', { eventId: filters.eventId });
     if (filters.deviceId !== undefined) builder.andWhere('checkin.deviceId = :deviceId', { deviceId: filters.deviceId });
     if (filters.successful !== undefined) builder.andWhere('checkin.successful = :successful', { successful: filters.successful });
-    if (filters.authorId !== undefined) {
-      builder
-        .innerJoin(Event, 'event', 'event.id = checkin.eventId')
-        .andWhere('event.authorId = :authorId', { authorId: filters.authorId });
-    }
+    const managedEvent = managedEventRestriction(filters.managedBy, builder);
+    if (managedEvent !== null) builder.innerJoin(Event, 'event', 'event.id = checkin.eventId').andWhere(managedEvent);
     const total = await builder.getCount();
     const checkins = total === 0 ? [] : await builder.orderBy('checkin.id', 'DESC').offset(paging.offset).limit(paging.limit).getMany();
     const deviceIds = [...new Set(checkins.map((checkin) => checkin.deviceId).filter((id): id is number => id !== null))];

@@ -9,7 +9,7 @@ import { runInTransaction } from '../common/database/transactions';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import { countPages, parsePageRequest, assertPageInRange } from '../common/pagination/pagination';
 import type { EventData } from '../outbox/outbox.service';
-import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
+import { canManageEvent } from '../tickets/ticket-visibility';
 import { CheckinListsService } from './checkin-lists.service';
 import { isoTime, toCheckinResponse, toDoorAttendee } from './checkin.mapper';
 import { CheckinRepository, HistoryFilters } from './checkin.repository';
@@ -58,7 +58,7 @@ export class DoorService {
   async history(query: HistoryQuery, user: AuthenticatedUser): Promise<HistoryPage> {
     const paging = parsePageRequest(query, 'tickets');
     const manager = this.dataSource.manager;
-    const filters: HistoryFilters = { deviceId: query.device, successful: query.successful };
+    const filters: HistoryFilters = { deviceId: query.device, successful: query.successful, managedBy: user };
     if (query.list !== undefined) {
       const list = await this.repository.findList(manager, query.list);
       if (!list) throw invalidParam('list', 'list must be an existing check-in list');
@@ -70,7 +70,6 @@ export class DoorService {
       await this.assertManages(manager, user, query.post_id);
       filters.eventId = query.post_id;
     }
-    if (!managesEveryEvent(user)) filters.authorId = user.id;
     const { rows, total } = await this.repository.history(manager, filters, { offset: paging.offset, limit: paging.perPage });
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import type { AuthenticatedUser } from '../auth/roles';
 import { insertedId } from '../common/database/inserted-id';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import { Order } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
+import { managedCouponRestriction } from '../tickets/ticket-visibility';
 import { Coupon } from './coupon.entity';
 import { codeKey, CouponScope } from './coupon-discount';
 
@@ -50,22 +52,16 @@ export class CouponsRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /**
-   * A page of the coupons `authorId` manages (theirs, and those of their events), or of every
-   * coupon when `authorId` is null; lowest id first.
-   */
+  /** A page of the coupons `managedBy` manages (`canManageCoupon`), lowest id first. */
   async page(
     manager: EntityManager,
-    filter: { authorId: number | null; eventId?: number },
+    filter: { managedBy: AuthenticatedUser; eventId?: number },
     offset: number,
     limit: number,
   ): Promise<[Coupon[], number]> {
     const query = manager.createQueryBuilder(Coupon, 'coupon');
-    if (filter.authorId !== null) {
-      query
-        .leftJoin(Event, 'event', 'event.id = coupon.eventId')
-        .andWhere(new Brackets((mine) => mine.where('coupon.authorId = :me').orWhere('event.authorId = :me')), { me: filter.authorId });
-    }
+    const managed = managedCouponRestriction(filter.managedBy, query);
+    if (managed !== null) query.leftJoin(Event, 'event', 'event.id = coupon.eventId').andWhere(managed);
     if (filter.eventId !== undefined) query.andWhere('coupon.eventId = :eventId', { eventId: filter.eventId });
     return query.orderBy('coupon.id', 'ASC').skip(offset).take(limit).getManyAndCount();
   }

@@ -11,7 +11,7 @@ import { invalidParam, invalidParams } from '../common/errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
-import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
+import { canManageCoupon, canManageEvent } from '../tickets/ticket-visibility';
 import { Coupon, couponTicketIds } from './coupon.entity';
 import {
   codeKey,
@@ -65,10 +65,9 @@ export class CouponsService {
 
   async list(query: { page?: string; per_page?: string; post_id?: number }, context: SignedInContext): Promise<CouponListResponse> {
     const paging = parsePageRequest(query, 'tickets');
-    const authorId = managesEveryEvent(context.user) ? null : context.user.id;
     const [coupons, total] = await this.coupons.page(
       this.dataSource.manager,
-      { authorId, eventId: query.post_id },
+      { managedBy: context.user, eventId: query.post_id },
       paging.offset,
       paging.perPage,
     );
@@ -273,9 +272,8 @@ export class CouponsService {
   private async findManaged(manager: EntityManager, id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
     const coupon = await this.coupons.findForManager(manager, id, lock);
     if (!coupon) throw couponNotFound(id);
-    if (managesEveryEvent(user) || coupon.authorId === user.id) return coupon;
     const event = coupon.eventId === null ? null : await this.coupons.event(manager, coupon.eventId);
-    if (event && canManageEvent(user, event)) return coupon;
+    if (canManageCoupon(user, coupon, event)) return coupon;
     throw couponForbidden();
   }
 

@@ -1,6 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
-import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
+import type { AuthenticatedUser } from '../auth/roles';
+import { canManageEvent, managedEventRestriction } from '../tickets/ticket-visibility';
 import { couponCoversTicket, CouponScope } from './coupon-discount';
 
 /**
@@ -13,13 +13,10 @@ export function applyHiddenTicketRule<T extends ObjectLiteral>(
   user: AuthenticatedUser | undefined,
   reveal: CouponScope | null,
 ): void {
-  if (managesEveryEvent(user)) return;
-  const shown = ['t.hiddenWithoutCoupon = :hiddenNo'];
+  const managed = managedEventRestriction(user, builder, 'e');
+  if (managed === null) return;
+  const shown = ['t.hiddenWithoutCoupon = :hiddenNo', managed];
   builder.setParameter('hiddenNo', false);
-  if (user && hasCapability(user, 'publish_events')) {
-    shown.push('e.authorId = :hiddenManager');
-    builder.setParameter('hiddenManager', user.id);
-  }
   if (reveal) {
     const scope = [reveal.eventId !== null ? 't.eventId = :revealEvent' : 'e.authorId = :revealAuthor'];
     builder.setParameters({ revealEvent: reveal.eventId, revealAuthor: reveal.authorId });

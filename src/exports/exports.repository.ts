@@ -10,7 +10,7 @@ import { CheckinPosition } from '../checkin/checkin-position.entity';
 import { Event } from '../events/event.entity';
 import { Order, OrderItem } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import { managesEveryEvent } from '../tickets/ticket-visibility';
+import { managedEventRestriction } from '../tickets/ticket-visibility';
 import { ExportChunk, ExportJob } from './export-job.entity';
 
 /** An order line with its ticket's name and event. */
@@ -42,20 +42,21 @@ export class ExportsRepository {
 
   /**
    * Orders the caller manages, as the orders list filters them: every order for managers of every
-   * event, else the orders holding an attendee of an event the caller wrote.
+   * event, else the orders holding an attendee of an event the caller manages.
    */
   managedOrders(user: AuthenticatedUser): SelectQueryBuilder<Order> {
     const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
-    if (!managesEveryEvent(user)) {
+    const managedEvent = managedEventRestriction(user, builder, 'managed_event');
+    if (managedEvent !== null) {
       const managed = builder
         .subQuery()
         .select('1')
         .from(Attendee, 'managed_attendee')
         .innerJoin(Event, 'managed_event', 'managed_event.id = managed_attendee.eventId')
         .where('managed_attendee.orderId = purchase.id')
-        .andWhere('managed_event.authorId = :exportAuthorId')
+        .andWhere(managedEvent)
         .getQuery();
-      builder.where(new Brackets((where) => where.where(`EXISTS ${managed}`)), { exportAuthorId: user.id });
+      builder.where(new Brackets((where) => where.where(`EXISTS ${managed}`)));
     }
     return builder;
   }
@@ -69,8 +70,8 @@ export class ExportsRepository {
       .getMany();
   }
 
-  /** The lines of a page of orders, with ticket names and events; only those of `eventAuthorId`'s events when given. */
-  async orderLines(orderIds: number[], eventAuthorId: number | null): Promise<OrderLine[]> {
+  /** The lines of a page of orders, with ticket names and events; only those of the events `user` manages. */
+  async orderLines(orderIds: number[], user: AuthenticatedUser): Promise<OrderLine[]> {
     if (orderIds.length === 0) return [];
     const query = this.dataSource
       .createQueryBuilder(OrderItem, 'item')
@@ -84,11 +85,8 @@ export class ExportsRepository {
       .where('item.orderId IN (:...orderIds)', { orderIds })
       .orderBy('item.orderId', 'ASC')
       .addOrderBy('item.ticketId', 'ASC');
-    if (eventAuthorId !== null) {
-      query
-        .innerJoin(Event, 'event', 'event.id = ticket.eventId')
-        .andWhere('event.authorId = :lineAuthorId', { lineAuthorId: eventAuthorId });
-    }
+    const managedEvent = managedEventRestriction(user, query);
+    if (managedEvent !== null) query.innerJoin(Event, 'event', 'event.id = ticket.eventId').andWhere(managedEvent);
     const rows = await query.getRawMany<Record<keyof OrderLine, string | number>>();
     return rows.map((row) => ({
       orderId: Number(row.orderId),
@@ -100,8 +98,8 @@ export class ExportsRepository {
     }));
   }
 
-  /** Checked-in attendees per order of a page (of `eventAuthorId`'s events when given). */
-  async checkedInPerOrder(orderIds: number[], eventAuthorId: number | null): Promise<Map<number, number>> {
+  /** Checked-in attendees per order of a page, of the events `user` manages. */
+  async checkedInPerOrder(orderIds: number[], user: AuthenticatedUser): Promise<Map<number, number>> {
     if (orderIds.length === 0) return new Map();
     const query = this.dataSource
       .createQueryBuilder(Attendee, 'attendee')
@@ -110,11 +108,8 @@ export class ExportsRepository {
       .where('attendee.orderId IN (:...orderIds)', { orderIds })
       .andWhere('attendee.checkedIn = :checkedIn', { checkedIn: true })
       .groupBy('attendee.orderId');
-    if (eventAuthorId !== null) {
-      query
-        .innerJoin(Event, 'event', 'event.id = attendee.eventId')
-        .andWhere('event.authorId = :lineAuthorId', { lineAuthorId: eventAuthorId });
-    }
+    const managedEvent = managedEventRestriction(user, query);
+    if (managedEvent !== null) query.innerJoin(Event, 'event', 'event.id = attendee.eventId').andWhere(managedEvent);
     const rows = await query.getRawMany<{ orderId: string | number; checkedIn: string | number }>();
     return new Map(rows.map((row) => [Number(row.orderId), Number(row.checkedIn)]));
   }
@@ -135,22 +130,16 @@ export class ExportsRepository {
       : this.dataSource.manager.find(Event, { select: { id: true, title: true }, where: { id: In(ids) } });
   }
 
-  /**
-   * Tickets with attendee questions of `eventIds` (of every event when empty), only of
-   * `eventAuthorId`'s events when given.
-   */
-  questionTickets(eventIds: number[], eventAuthorId: number | null): Promise<Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>> {
+  /** Tickets with attendee questions of `eventIds` (of every event when empty), only of the events `user` manages. */
+  questionTickets(eventIds: number[], user: AuthenticatedUser): Promise<Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>> {
     const query = this.dataSource
       .createQueryBuilder(Ticket, 'ticket')
       .select(['ticket.id', 'ticket.attendeeInformationFields'])
       .where('ticket.attendeeInformationFields IS NOT NULL')
       .orderBy('ticket.id', 'ASC');
     if (eventIds.length > 0) query.andWhere('ticket.eventId IN (:...questionEventIds)', { questionEventIds: eventIds });
-    if (eventAuthorId !== null) {
-      query
-        .innerJoin(Event, 'event', 'event.id = ticket.eventId')
-        .andWhere('event.authorId = :questionAuthorId', { questionAuthorId: eventAuthorId });
-    }
+    const managedEvent = managedEventRestriction(user, query);
+    if (managedEvent !== null) query.innerJoin(Event, 'event', 'event.id = ticket.eventId').andWhere(managedEvent);
     return query.getMany();
   }
 

@@ -14,7 +14,6 @@ import type { CheckinPosition } from '../checkin/checkin-position.entity';
 import type { Event } from '../events/event.entity';
 import { filterOrderList } from '../orders/orders.repository';
 import type { Ticket } from '../tickets/ticket.entity';
-import { managesEveryEvent } from '../tickets/ticket-visibility';
 import { ChunkSink } from './chunk-sink';
 import type { CellValue } from './export-cells';
 import {
@@ -202,8 +201,7 @@ export class ExportsService {
   private async plan(kind: ExportKind, query: ExportQuery, user: AuthenticatedUser): Promise<ExportPlan> {
     const format = query.format ?? 'csv';
     const eventIds = scopeEvents(query);
-    const authorId = managesEveryEvent(user) ? null : user.id;
-    const scope: ExportScope = { user, eventIds, questionTickets: () => this.repository.questionTickets(eventIds, authorId) };
+    const scope: ExportScope = { user, eventIds, questionTickets: () => this.repository.questionTickets(eventIds, user) };
     if (kind === 'attendees') {
       const base = await this.attendees.managedAttendeesQuery(query, user);
       const columns = await resolveColumns(ATTENDEE_COLUMNS, scope);
@@ -212,7 +210,7 @@ export class ExportsService {
     const base = this.repository.managedOrders(user);
     filterOrderList(base, 'purchase', query as ExportOrdersQuery);
     const columns = await resolveColumns(ORDER_COLUMNS, scope);
-    return { kind, format, columns: columns, pages: this.orderPages(base, columns, authorId) };
+    return { kind, format, columns: columns, pages: this.orderPages(base, columns, user) };
   }
 
   private async *attendeePages(
@@ -256,7 +254,7 @@ export class ExportsService {
   private async *orderPages(
     base: ReturnType<ExportsRepository['managedOrders']>,
     columns: Array<ExportColumn<OrderExportRow>>,
-    authorId: number | null,
+    user: AuthenticatedUser,
   ): AsyncGenerator<CellValue[][]> {
     let afterId = 0;
     for (;;) {
@@ -264,10 +262,7 @@ export class ExportsService {
       if (orders.length === 0) return;
       afterId = orders[orders.length - 1].id;
       const ids = orders.map((order) => order.id);
-      const [lines, checkedIn] = await Promise.all([
-        this.repository.orderLines(ids, authorId),
-        this.repository.checkedInPerOrder(ids, authorId),
-      ]);
+      const [lines, checkedIn] = await Promise.all([this.repository.orderLines(ids, user), this.repository.checkedInPerOrder(ids, user)]);
       const linesByOrder = new Map<number, OrderExportRow['items']>();
       for (const line of lines) {
         const list = linesByOrder.get(line.orderId) ?? [];

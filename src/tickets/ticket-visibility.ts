@@ -11,8 +11,9 @@ import type { Ticket } from './ticket.entity';
 /**
  * Which tickets, attendees and orders a caller may see in the tickets namespace. Managers of an
  * event (editors and administrators for every event, authors for their own) see all of its
- * tickets, attendees and orders with every field; buyers see their own orders; everyone else sees
- * published tickets of published events and the public attendees of events that show their list.
+ * tickets, attendees and orders with every field, and manage its coupons; buyers see their own
+ * orders; everyone else sees published tickets of published events and the public attendees of
+ * events that show their list.
  */
 
 /** Attendees whose order counts as done, the ones the public may see (VALID_TICKET_ORDER_STATUSES). */
@@ -35,17 +36,30 @@ export function canManageEvent(user: AuthenticatedUser | undefined, event: { aut
   return event.authorId === user.id && hasCapability(user, 'publish_events');
 }
 
-/** SQL over `event` for "the caller manages this event", matching `canManageEvent`. */
+/** SQL over the event aliased `eventAlias` for "the caller manages this event", matching `canManageEvent`. */
 export function managedEventCondition<T extends ObjectLiteral>(
   user: AuthenticatedUser | undefined,
   builder: SelectQueryBuilder<T>,
+  eventAlias = 'event',
 ): string {
   if (managesEveryEvent(user)) return '1 = 1';
   if (user && hasCapability(user, 'publish_events')) {
     builder.setParameter('managingAuthorId', user.id);
-    return 'event.authorId = :managingAuthorId';
+    return `${eventAlias}.authorId = :managingAuthorId`;
   }
   return '1 = 0';
+}
+
+/**
+ * `managedEventCondition`, or null for callers who manage every event: their query needs no
+ * condition, nor a join of the event made only to restrict its rows.
+ */
+export function managedEventRestriction<T extends ObjectLiteral>(
+  user: AuthenticatedUser | undefined,
+  builder: SelectQueryBuilder<T>,
+  eventAlias = 'event',
+): string | null {
+  return managesEveryEvent(user) ? null : managedEventCondition(user, builder, eventAlias);
 }
 
 // ---------------------------------------------------------------- tickets
@@ -173,6 +187,40 @@ export function applyTicketAttendeeVisibility(
       }
     }),
   );
+}
+
+// ---------------------------------------------------------------- coupons
+
+/**
+ * Who manages a coupon: the managers of its event, and the coupon's own author. The author is a
+ * rule of its own rather than `canManageEvent`: a coupon without an event covers its author's
+ * events (`couponCoversTicket`), so no event's managers answer for it, and whoever wrote a coupon
+ * for an event keeps it.
+ */
+export function canManageCoupon(
+  user: AuthenticatedUser | undefined,
+  coupon: { authorId: number },
+  event: { authorId: number | null } | null,
+): boolean {
+  if (!user) return false;
+  if (managesEveryEvent(user) || coupon.authorId === user.id) return true;
+  return event !== null && canManageEvent(user, event);
+}
+
+/**
+ * SQL of `canManageCoupon` over `couponAlias` left-joined with its event `eventAlias`; null for
+ * callers who manage every coupon, whose query needs neither the join nor the condition.
+ */
+export function managedCouponRestriction<T extends ObjectLiteral>(
+  user: AuthenticatedUser | undefined,
+  builder: SelectQueryBuilder<T>,
+  couponAlias = 'coupon',
+  eventAlias = 'event',
+): string | null {
+  if (managesEveryEvent(user)) return null;
+  if (!user) return '1 = 0';
+  builder.setParameter('couponAuthorId', user.id);
+  return `(${couponAlias}.authorId = :couponAuthorId OR ${managedEventCondition(user, builder, eventAlias)})`;
 }
 
 // ---------------------------------------------------------------- orders

@@ -2,16 +2,22 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, ROLES } from '../auth/roles';
+import { Coupon } from '../coupons/coupon.entity';
+import type { CouponScope } from '../coupons/coupon-discount';
+import { applyHiddenTicketRule, canSeeHiddenTicket } from '../coupons/hidden-tickets';
 import { Event } from '../events/event.entity';
 import { applyPostVisibility, canReadPost } from '../posts/post-visibility';
 import { POST_STATUSES } from '../posts/post-status';
-import type { Ticket } from './ticket.entity';
+import { Ticket } from './ticket.entity';
 import {
   applyAttendeeVisibility,
   applyTicketAttendeeVisibility,
+  canManageCoupon,
   canManageEvent,
   isPubliclyVisible,
+  managedCouponRestriction,
   managedEventCondition,
+  managedEventRestriction,
   ticketAttendeeLists,
 } from './ticket-visibility';
 
@@ -106,6 +112,109 @@ describe('event management: canManageEvent and managedEventCondition', () => {
         caller: callerName(user),
         ids: expected,
       });
+    }
+  });
+
+  it('agree over another alias, as a condition and as a restriction (null: no join needed)', async () => {
+    const events = [
+      await insertEvent({ authorId: ME }),
+      await insertEvent({ authorId: SOMEONE_ELSE }),
+      await insertEvent({ authorId: null }),
+    ];
+    const ids = { ids: events.map((event) => event.id) };
+    // Under the default name stands another event, of mine: a condition over `event` would show.
+    const decoy = await insertEvent({ authorId: ME });
+    for (const user of callers) {
+      const expected = events.filter((event) => canManageEvent(user, event)).map((event) => event.id);
+      const conditioned = dataSource
+        .createQueryBuilder(Event, 'managed_event')
+        .innerJoin(Event, 'event', 'event.id = :decoy', { decoy: decoy.id })
+        .where('managed_event.id IN (:...ids)', ids);
+      conditioned.andWhere(managedEventCondition(user, conditioned, 'managed_event'));
+      const restricted = dataSource.createQueryBuilder(Event, 'e').where('e.id IN (:...ids)', ids);
+      const restriction = managedEventRestriction(user, restricted, 'e');
+      if (restriction !== null) restricted.andWhere(restriction);
+      for (const [form, query] of [
+        ['condition', conditioned],
+        ['restriction', restricted],
+      ] as const) {
+        const listed = (await query.getMany()).map((event) => event.id).sort((a, b) => a - b);
+        expect({ caller: callerName(user), form, ids: listed }).toEqual({ caller: callerName(user), form, ids: expected });
+      }
+      expect({ caller: callerName(user), unrestricted: restriction === null }).toEqual({
+        caller: callerName(user),
+        unrestricted: events.every((event) => canManageEvent(user, event)),
+      });
+    }
+  });
+});
+
+describe('coupon management: canManageCoupon and managedCouponRestriction', () => {
+  it('agree for every role, coupon author and event author, and coupons without an event', async () => {
+    const events: Array<Event | null> = [null];
+    for (const authorId of [ME, SOMEONE_ELSE, null]) events.push(await insertEvent({ authorId }));
+    const cases: Array<{ coupon: Coupon; event: Event | null }> = [];
+    for (const event of events) {
+      for (const authorId of [ME, SOMEONE_ELSE]) {
+        const code = `coupon-${cases.length + 1}`;
+        const row = { code, codeKey: code, authorId, eventId: event?.id ?? null, discountType: 'percent' as const, amount: 10 };
+        const { identifiers } = await dataSource.createQueryBuilder().insert().into(Coupon).values(row).execute();
+        cases.push({ coupon: { ...row, id: Number(identifiers[0].id) } as Coupon, event });
+      }
+    }
+    for (const user of callers) {
+      const query = dataSource
+        .createQueryBuilder(Coupon, 'code')
+        .leftJoin(Event, 'scope', 'scope.id = code.eventId')
+        .where('code.id IN (:...ids)', { ids: cases.map(({ coupon }) => coupon.id) });
+      const restriction = managedCouponRestriction(user, query, 'code', 'scope');
+      if (restriction !== null) query.andWhere(restriction);
+      const listed = (await query.getMany()).map((coupon) => coupon.id).sort((a, b) => a - b);
+      const expected = cases.filter(({ coupon, event }) => canManageCoupon(user, coupon, event)).map(({ coupon }) => coupon.id);
+      expect({ caller: callerName(user), ids: listed }).toEqual({ caller: callerName(user), ids: expected });
+    }
+  });
+});
+
+describe('hidden tickets: canSeeHiddenTicket and applyHiddenTicketRule (tickets `t` of events `e`)', () => {
+  it('agree for every role, owner and revealing code', async () => {
+    const cases: Array<{ ticket: Ticket; event: Event }> = [];
+    for (const { authorId, hiddenWithoutCoupon } of product({ authorId: [ME, SOMEONE_ELSE, null], hiddenWithoutCoupon: [true, false] })) {
+      const event = await insertEvent({ authorId });
+      for (let copy = 0; copy < 2; copy += 1) {
+        const row = {
+          eventId: event.id,
+          provider: 'tc' as const,
+          name: 'Ticket',
+          capacityMode: 'own' as const,
+          publishedAt: new Date(),
+          hiddenWithoutCoupon,
+        };
+        const { identifiers } = await dataSource.createQueryBuilder().insert().into(Ticket).values(row).execute();
+        cases.push({ ticket: { ...row, id: Number(identifiers[0].id) } as Ticket, event });
+      }
+    }
+    const [first, second] = cases;
+    const reveals: Array<CouponScope | null> = [
+      null,
+      { eventId: first.event.id, authorId: SOMEONE_ELSE, ticketIds: [] },
+      { eventId: first.event.id, authorId: SOMEONE_ELSE, ticketIds: [second.ticket.id] },
+      { eventId: null, authorId: SOMEONE_ELSE, ticketIds: [] },
+      { eventId: null, authorId: ME, ticketIds: [first.ticket.id] },
+    ];
+    for (const user of callers) {
+      for (const reveal of reveals) {
+        const query = dataSource
+          .createQueryBuilder(Ticket, 't')
+          .innerJoin(Event, 'e', 'e.id = t.eventId')
+          .where('t.id IN (:...ids)', { ids: cases.map(({ ticket }) => ticket.id) });
+        applyHiddenTicketRule(query, user, reveal);
+        const listed = (await query.getMany()).map((ticket) => ticket.id).sort((a, b) => a - b);
+        const expected = cases
+          .filter(({ ticket, event }) => canSeeHiddenTicket(user, ticket, event, reveal))
+          .map(({ ticket }) => ticket.id);
+        expect({ caller: callerName(user), reveal, ids: listed }).toEqual({ caller: callerName(user), reveal, ids: expected });
+      }
     }
   });
 });
