@@ -1,3 +1,4 @@
+import { SqlDialect } from '../src/database/sql-dialect';
 import { join } from 'node:path';
 import request from 'supertest';
 import { EventDocumentVersions1764910000000 } from '../src/database/migrations/1764910000000-EventDocumentVersions';
@@ -256,7 +257,7 @@ describe('Cached event documents on two instances (e2e)', () => {
     }
   }, 120_000);
 
-  it('reads a warm default page and a warm category page in at most 3 statements, a warm single event in one (2 with tickets)', async () => {
+  it('reads a warm default page in 2 statements (1 on MariaDB), a category page in 3 (2), a warm single event in 1 (2 with tickets)', async () => {
     const count = async (path: string) => {
       await get(reader, path);
       await get(reader, path);
@@ -266,10 +267,11 @@ describe('Cached event documents on two instances (e2e)', () => {
     };
     // A ticketed event's single GET reads its offers' availability too (the tickets with their pool).
     expect((await get(reader, `events/${event.id as number}`)).body.ticketed).toEqual(['tc']);
-    // The total (one statement) and the page with its versions and term counts.
-    expect(await count('events')).toHaveLength(2);
+    // The total and the page with its versions and term counts: on MariaDB in one compound statement.
+    const compound = SqlDialect.of(reader.dataSource).mayRunCompound;
+    expect(await count('events')).toHaveLength(compound ? 1 : 2);
     // The category named is checked first.
-    expect(await count(`events?categories=${category.id as number}`)).toHaveLength(3);
+    expect(await count(`events?categories=${category.id as number}`)).toHaveLength(compound ? 2 : 3);
     // The caller's access, the document's version and the counts of its terms, in one statement; then the tickets.
     expect(await count(`events/${event.id as number}`)).toHaveLength(1 + 1);
     const plain = (await get(reader, 'events')).body.events.find((entry: Body) => entry.title === 'Plain neighbour') as Body;

@@ -75,6 +75,14 @@ function termCounts(kind: 'category' | 'tag', pairs: string | null): Array<[stri
   });
 }
 
+function toListedEvent(row: RangeRow): ListedEvent {
+  return {
+    id: Number(row.eventId),
+    documentVersion: Number(row.documentVersion),
+    termCounts: parseTermCounts(row.categoryCounts, row.tagCounts),
+  };
+}
+
 function sortKey(value: Date | string): number | string {
   return value instanceof Date ? value.getTime() : value;
 }
@@ -136,9 +144,21 @@ export class EventListingsReader {
    * and counted from the rows. One statement, the longest duration bounding the last range inside it.
    */
   private async countOneValue(selection: ListingSelection, value: number): Promise<number> {
+    return (await this.countOneValueWith(selection, value)).total;
+  }
+
+  /**
+   * countOneValue, and where the count is one compound statement (MariaDB), `page` (a statement
+   * of its rows) in the same round trip: its rows then come back with the total.
+   */
+  private async countOneValueWith(
+    selection: ListingSelection,
+    value: number,
+    page?: { sql: string; parameters: Record<string, unknown> },
+  ): Promise<{ total: number; pageRows?: RangeRow[] }> {
     const start = selection.windowStart;
     const end = selection.windowEnd;
-    if (end.getTime() < start.getTime()) return 0;
+    if (end.getTime() < start.getTime()) return { total: 0 };
     const firstDay = utcDay(start);
     const lastDay = utcDay(end);
     const parameters: Record<string, unknown> = {
@@ -158,10 +178,11 @@ export class EventListingsReader {
     const own = `(SELECT COUNT(1) FROM event_listings WHERE dim = :dim AND value = :value AND status IN (:...ownStatuses) AND author_id = :authorId
       AND start_utc >= :windowStart AND end_utc <= :windowEnd)`;
     if (firstDay === lastDay) {
-      return this.scalar(
+      const total = await this.scalar(
         `SELECT (SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND end_utc <= :windowEnd) + ${own} AS n`,
         parameters,
       );
+      return { total };
     }
     const days =
       'FROM event_listing_days WHERE dim = :dim AND value = :value AND status IN (:...statuses) AND day >= :firstDay AND day <= :lastDay';
@@ -174,7 +195,7 @@ export class EventListingsReader {
     if (dialect.rangesBoundedBySubquery) {
       const longest = `(SELECT COALESCE(MAX(longest), 0) + 1 ${days})`;
       const overrunStart = dialect.greatest(':windowStart', dialect.secondsBefore(':windowEnd', longest));
-      return this.scalar(`SELECT COALESCE((SELECT ${inside} ${days}), 0) + ${edges(overrunStart)} AS n`, parameters);
+      return { total: await this.scalar(`SELECT COALESCE((SELECT ${inside} ${days}), 0) + ${edges(overrunStart)} AS n`, parameters) };
     }
     // MariaDB's range optimiser does not bound a range by a subquery's value, but by a variable
     // of a compound statement: one round trip still.
@@ -183,10 +204,15 @@ export class EventListingsReader {
       'DECLARE inside BIGINT; DECLARE overrun_start DATETIME(3);',
       `SELECT ${inside}, ${dialect.greatest(':windowStart', dialect.secondsBefore(':windowEnd', 'COALESCE(MAX(longest), 0) + 1'))} INTO inside, overrun_start ${days};`,
       `SELECT ${edges('overrun_start')} + COALESCE(inside, 0) AS n;`,
+      ...(page ? [`${page.sql};`] : []),
       'END',
     ].join('\n');
-    const count = await dialect.compound(() => this.scalar(compound, parameters));
-    if (count !== null) return count;
+    // A compound statement answers each SELECT's rows in order, then the statement's own result.
+    const results = await dialect.compound(() => this.query<unknown>(compound, { ...parameters, ...page?.parameters }));
+    if (results !== null) {
+      const [countRows, pageRows] = results as [Array<{ n: string | number | null }>, RangeRow[]];
+      return { total: Number(countRows[0]?.n ?? 0), pageRows: page ? pageRows : undefined };
+    }
     // MySQL has no compound statements outside stored programs: the counters first, then the rows.
     const [counters] = await this.query<{ inside: string | number | null; longest: string | number | null }>(
       `SELECT ${inside} AS inside, MAX(longest) AS longest ${days}`,
@@ -194,7 +220,7 @@ export class EventListingsReader {
     );
     const longestMs = Math.max(0, Number(counters?.longest ?? 0)) * 1000;
     parameters.overrunStart = new Date(Math.max(start.getTime(), end.getTime() - longestMs - 1000));
-    return Number(counters?.inside ?? 0) + (await this.scalar(`SELECT ${edges(':overrunStart')} AS n`, parameters));
+    return { total: Number(counters?.inside ?? 0) + (await this.scalar(`SELECT ${edges(':overrunStart')} AS n`, parameters)) };
   }
 
   private async scalar(sql: string, parameters: Record<string, unknown>): Promise<number> {
@@ -215,12 +241,36 @@ export class EventListingsReader {
     }
   }
 
-  /** The events of one page (`offset`, `limit`), in the list's order, with their document versions. */
-  async page(selection: ListingSelection, offset: number, limit: number): Promise<ListedEvent[]> {
-    const ranges: ListingRange[] = [...new Set(selection.values)].flatMap((value) => [
+  /**
+   * The list's total (as `count`) and the events of one page (as `page`). A page of one range whose
+   * total is one compound statement (one value and one status, MariaDB) is read in that statement:
+   * one round trip for the list.
+   */
+  async countAndPage(selection: ListingSelection, offset: number, limit: number): Promise<{ total: number; listed: ListedEvent[] }> {
+    const ranges = this.ranges(selection);
+    const values = new Set(selection.values);
+    if (ranges.length === 1 && values.size === 1 && SqlDialect.of(this.dataSource).mayRunCompound) {
+      const { sql, parameters } = this.rangeStatement(selection, ranges[0], offset, limit);
+      const { total, pageRows } = await this.countOneValueWith(selection, ranges[0].value, { sql, parameters });
+      if (pageRows) return { total, listed: pageRows.map(toListedEvent) };
+      return { total, listed: offset < total ? await this.page(selection, offset, limit) : [] };
+    }
+    const total = await this.count(selection);
+    // A page past the last is refused by the caller: not read.
+    return { total, listed: offset < total ? await this.page(selection, offset, limit) : [] };
+  }
+
+  /** The ordered ranges a page of `selection` merges: one per value and status. */
+  private ranges(selection: ListingSelection): ListingRange[] {
+    return [...new Set(selection.values)].flatMap((value) => [
       ...selection.statuses.map((status) => ({ value, status })),
       ...selection.ownStatuses.map((status) => ({ value, status, authorId: selection.authorId })),
     ]);
+  }
+
+  /** The events of one page (`offset`, `limit`), in the list's order, with their document versions. */
+  async page(selection: ListingSelection, offset: number, limit: number): Promise<ListedEvent[]> {
+    const ranges = this.ranges(selection);
     let rows: RangeRow[];
     if (ranges.length === 0) {
       rows = [];
@@ -241,11 +291,7 @@ export class EventListingsReader {
       }
       rows = rows.slice(offset, offset + limit);
     }
-    return rows.map((row) => ({
-      id: Number(row.eventId),
-      documentVersion: Number(row.documentVersion),
-      termCounts: parseTermCounts(row.categoryCounts, row.tagCounts),
-    }));
+    return rows.map(toListedEvent);
   }
 
   /** The rows of these events, in the order of `ids` (those found). */
@@ -282,6 +328,17 @@ export class EventListingsReader {
    * page (one with the caller's own statuses, one without): built once, not by a query builder per request.
    */
   private async readRange(selection: ListingSelection, range: ListingRange, offset: number, limit: number): Promise<RangeRow[]> {
+    const { sql, parameters } = this.rangeStatement(selection, range, offset, limit);
+    return this.query<RangeRow>(sql, parameters);
+  }
+
+  /** The statement of readRange, with its named parameters (those of `count` where they mean the same). */
+  private rangeStatement(
+    selection: ListingSelection,
+    range: ListingRange,
+    offset: number,
+    limit: number,
+  ): { sql: string; parameters: Record<string, unknown> } {
     const own = range.authorId !== undefined;
     let sql = this.rangeSql.get(own);
     if (sql === undefined) {
@@ -289,14 +346,17 @@ export class EventListingsReader {
       this.rangeSql.set(own, sql);
     }
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) throw new RangeError('page bounds must be whole numbers');
-    return this.query<RangeRow>(`${sql} LIMIT ${limit} OFFSET ${offset}`, {
-      dim: selection.dim,
-      value: range.value,
-      status: range.status,
-      authorId: range.authorId,
-      windowStart: selection.windowStart,
-      windowEnd: selection.windowEnd,
-    });
+    return {
+      sql: `${sql} LIMIT ${limit} OFFSET ${offset}`,
+      parameters: {
+        dim: selection.dim,
+        value: range.value,
+        status: range.status,
+        authorId: range.authorId ?? selection.authorId ?? 0,
+        windowStart: selection.windowStart,
+        windowEnd: selection.windowEnd,
+      },
+    };
   }
 
   /** One ordered range: its rows' ids and sort keys, in the list's order. */

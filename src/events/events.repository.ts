@@ -77,6 +77,9 @@ type TermLinkField = 'categories' | 'tags';
 /** The event module's statements on events and their link rows. */
 @Injectable()
 export class EventsRepository {
+  /** findHeadBySelector's statement, by id or by slug. */
+  private readonly headSql = new Map<'id' | 'slug', string>();
+
   // ---------------------------------------------------------------- reading
 
   /** The event by id or slug, locked until the transaction ends (MySQL) when `forUpdate`. */
@@ -85,19 +88,14 @@ export class EventsRepository {
    * version of its document, its zone (for the JSON-LD offers) and its terms' stored counts.
    */
   async findHeadBySelector(manager: EntityManager, selector: EventSelector): Promise<EventHead | null> {
-    const dialect = SqlDialect.of(manager);
-    const query = manager
-      .createQueryBuilder(Event, 'event')
-      .select('event.id', 'id')
-      .addSelect('event.status', 'status')
-      .addSelect('event.authorId', 'authorId')
-      .addSelect('event.documentVersion', 'documentVersion')
-      .addSelect('event.timezone', 'timezone')
-      .addSelect(termCountsSelect(dialect, 'category', 'event.id'), 'categoryCounts')
-      .addSelect(termCountsSelect(dialect, 'tag', 'event.id'), 'tagCounts');
-    if ('id' in selector) query.where('event.id = :id', { id: selector.id });
-    else query.where('event.slug = :slug', { slug: selector.slug });
-    const row = await query.getRawOne<{
+    const by = 'id' in selector ? 'id' : 'slug';
+    let sql = this.headSql.get(by);
+    if (sql === undefined) {
+      sql = this.headQuery(manager, by).getQuery();
+      this.headSql.set(by, sql);
+    }
+    const [escaped, values] = manager.connection.driver.escapeQueryWithParameters(sql, selector);
+    const [row] = (await manager.query(escaped, values)) as Array<{
       id: number | string;
       status: PostStatus;
       authorId: number | string | null;
@@ -105,7 +103,7 @@ export class EventsRepository {
       timezone: string;
       categoryCounts: string | null;
       tagCounts: string | null;
-    }>();
+    }>;
     if (!row) return null;
     return {
       id: Number(row.id),
@@ -115,6 +113,21 @@ export class EventsRepository {
       timezone: row.timezone,
       termCounts: parseTermCounts(row.categoryCounts, row.tagCounts),
     };
+  }
+
+  /** The statement of findHeadBySelector, by id or by slug: the same text on every request, built once. */
+  private headQuery(manager: EntityManager, by: 'id' | 'slug'): SelectQueryBuilder<Event> {
+    const dialect = SqlDialect.of(manager);
+    return manager
+      .createQueryBuilder(Event, 'event')
+      .select('event.id', 'id')
+      .addSelect('event.status', 'status')
+      .addSelect('event.authorId', 'authorId')
+      .addSelect('event.documentVersion', 'documentVersion')
+      .addSelect('event.timezone', 'timezone')
+      .addSelect(termCountsSelect(dialect, 'category', 'event.id'), 'categoryCounts')
+      .addSelect(termCountsSelect(dialect, 'tag', 'event.id'), 'tagCounts')
+      .where(by === 'id' ? 'event.id = :id' : 'event.slug = :slug');
   }
 
   findBySelector(manager: EntityManager, selector: EventSelector, forUpdate: boolean): Promise<Event | null> {

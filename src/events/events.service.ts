@@ -156,19 +156,21 @@ export class EventsService {
     const echo = new QueryEcho().add('per_page', paging.perPage);
     const { builder, narrowed, listing } = await this.listQuery(query, context, echo);
 
-    const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
+    let total: number;
+    let listed: ListedEvent[] = [];
+    if (listing) {
+      ({ total, listed } = await this.listings.countAndPage(listing, paging.offset, paging.perPage));
+    } else {
+      total = await this.counts.count('events', narrowed);
+      if (total > 0 && paging.offset < total)
+        listed = (await this.repository.listPage(this.pageQuery(builder, narrowed, total), paging.offset, paging.perPage)).map((event) => ({
+          id: event.id,
+          documentVersion: event.documentVersion,
+          event,
+        }));
+    }
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
-    let listed: ListedEvent[] = [];
-    if (total > 0) {
-      listed = listing
-        ? await this.listings.page(listing, paging.offset, paging.perPage)
-        : (await this.repository.listPage(this.pageQuery(builder, narrowed, total), paging.offset, paging.perPage)).map((event) => ({
-            id: event.id,
-            documentVersion: event.documentVersion,
-            event,
-          }));
-    }
     return {
       events: await this.documents.page(listed, context, (ids) => this.listings.events(ids)),
       links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo.pairs, paging.page, totalPages),
