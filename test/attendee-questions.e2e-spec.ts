@@ -6,7 +6,8 @@ import { Order } from '../src/orders/order.entity';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { BuyerIdentity, CART_PATH, checkout, fillCart, identify, PURCHASER } from './helpers/buyers';
 import { noncesOf, TicketNonces } from './helpers/ticket-fixtures';
-import { insertEvent, insertTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, TestClock } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const TICKETS = '/cal/tickets/v1/tickets';

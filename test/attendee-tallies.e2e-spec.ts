@@ -8,7 +8,8 @@ import { CART_PATH, CHECKOUT_PATH, checkout, fillCart, PURCHASER } from './helpe
 import { postOnOwnConnection } from './helpers/raw-http';
 import { recordStatements, StatementRecorder } from './helpers/statement-recorder';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket } from './helpers/ticketing-fixtures';
 
 const ATTENDEES = '/cal/tickets/v1/attendees';
 const ADMIN_AUTH = basicAuth(ADMIN.login, ADMIN.password);

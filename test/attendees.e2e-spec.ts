@@ -6,7 +6,8 @@ import { Attendee } from '../src/attendees/attendee.entity';
 import { CLOCK, Clock } from '../src/common/clock';
 import type { Event } from '../src/events/event.entity';
 import type { Ticket } from '../src/tickets/ticket.entity';
-import { clearTicketing, insertAttendeeRow, insertEventRow, insertTicketRow } from './helpers/attendee-fixtures';
+import { clearTicketing, insertAttendeeRow, insertTicketRow } from './helpers/attendee-fixtures';
+import { insertEvent } from './helpers/fixtures';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 // Post dates are shown in the site zone and sale dates in the event's zone: both differ from UTC.
@@ -102,10 +103,10 @@ describe('Attendees (e2e)', () => {
     beforeAll(async () => {
       await clearTicketing(testApp.dataSource);
       const ds = testApp.dataSource;
-      eventA = await insertEventRow(ds, { authorId: author.id, timezone: 'Europe/Paris' });
-      eventB = await insertEventRow(ds, { authorId: otherAuthor.id });
-      eventHidden = await insertEventRow(ds, { authorId: author.id, showAttendeeList: false });
-      eventDraft = await insertEventRow(ds, { authorId: author.id, status: 'draft' });
+      eventA = await insertEvent(ds, { authorId: author.id, timezone: 'Europe/Paris', showAttendeeList: true });
+      eventB = await insertEvent(ds, { authorId: otherAuthor.id, showAttendeeList: true });
+      eventHidden = await insertEvent(ds, { authorId: author.id, showAttendeeList: false });
+      eventDraft = await insertEvent(ds, { authorId: author.id, status: 'draft', showAttendeeList: true });
       tcA = await insertTicketRow(ds, eventA, {
         provider: 'tc',
         price: '25.00',
@@ -657,8 +658,8 @@ describe('Attendees (e2e)', () => {
 
     beforeAll(async () => {
       await clearTicketing(testApp.dataSource);
-      event = await insertEventRow(testApp.dataSource, { authorId: author.id });
-      otherEvent = await insertEventRow(testApp.dataSource, { authorId: otherAuthor.id });
+      event = await insertEvent(testApp.dataSource, { authorId: author.id, showAttendeeList: true });
+      otherEvent = await insertEvent(testApp.dataSource, { authorId: otherAuthor.id, showAttendeeList: true });
       paid = await insertTicketRow(testApp.dataSource, event, { provider: 'tc' });
       rsvp = await insertTicketRow(testApp.dataSource, event, { provider: 'rsvp' });
       otherTicket = await insertTicketRow(testApp.dataSource, otherEvent, { provider: 'tc' });
@@ -797,8 +798,8 @@ describe('Attendees (e2e)', () => {
 
     beforeAll(async () => {
       await clearTicketing(testApp.dataSource);
-      event = await insertEventRow(testApp.dataSource, { authorId: author.id });
-      otherEvent = await insertEventRow(testApp.dataSource, { authorId: otherAuthor.id });
+      event = await insertEvent(testApp.dataSource, { authorId: author.id, showAttendeeList: true });
+      otherEvent = await insertEvent(testApp.dataSource, { authorId: otherAuthor.id, showAttendeeList: true });
       paid = await insertTicketRow(testApp.dataSource, event, { provider: 'tc' });
       rsvp = await insertTicketRow(testApp.dataSource, event, { provider: 'rsvp' });
       otherTicket = await insertTicketRow(testApp.dataSource, otherEvent, { provider: 'tc' });

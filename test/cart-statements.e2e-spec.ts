@@ -3,7 +3,8 @@ import { CART_PATH, fillCart, identify } from './helpers/buyers';
 import { recordStatements, StatementRecorder, withoutTransactionControl } from './helpers/statement-recorder';
 import { createTestApp, TestApp } from './helpers/test-app';
 import { CLOCK } from '../src/common/clock';
-import { insertEvent, insertTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, TestClock } from './helpers/ticketing-fixtures';
 
 /**
  * What a cart write sends to the database. In a flash sale every buyer's first request is one, so

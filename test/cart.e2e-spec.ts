@@ -5,7 +5,8 @@ import { Cart, CartItem } from '../src/cart/cart.entity';
 import { CLOCK } from '../src/common/clock';
 import { Event } from '../src/events/event.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertPool, insertTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertPool, insertTicket, TestClock } from './helpers/ticketing-fixtures';
 
 process.env.MAX_TICKETS_PER_ORDER = '10';
 

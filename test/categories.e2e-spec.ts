@@ -5,7 +5,8 @@ import { CategoriesService } from '../src/categories/categories.service';
 import { Category } from '../src/categories/category.entity';
 import { EventCategoryLink } from '../src/events/event-links.entity';
 import { Event } from '../src/events/event.entity';
-import { expectApiError, insertEvent, linkCategories, queryOf } from './helpers/terms';
+import { insertEvent, linkCategories } from './helpers/fixtures';
+import { expectApiError, queryOf } from './helpers/terms';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 /** A caller who may create terms, for the service's event-body path. */
@@ -85,10 +86,10 @@ describe('Categories (e2e)', () => {
       dance = await createCategory({ name: 'Dance' });
       education = await createCategory({ name: 'Education', parent: arts.id });
       film = await createCategory({ name: 'Film 100%' });
-      publishedA = await insertEvent(testApp, 'publish');
-      publishedB = await insertEvent(testApp, 'publish');
-      draft = await insertEvent(testApp, 'draft');
-      publishedC = await insertEvent(testApp, 'publish');
+      publishedA = await insertEvent(testApp.dataSource, { status: 'publish' });
+      publishedB = await insertEvent(testApp.dataSource, { status: 'publish' });
+      draft = await insertEvent(testApp.dataSource, { status: 'draft' });
+      publishedC = await insertEvent(testApp.dataSource, { status: 'publish' });
       await linkCategories(testApp, publishedA, [arts.id, cooking.id]);
       await linkCategories(testApp, publishedB, [arts.id, film.id]);
       await linkCategories(testApp, draft, [arts.id, business.id]);
@@ -394,7 +395,7 @@ describe('Categories (e2e)', () => {
   describe('read', () => {
     it('reads a category by id in the recorded key order, with its count', async () => {
       const category = await createCategory({ name: 'Readable', description: 'Hands-on sessions' });
-      const event = await insertEvent(testApp, 'publish');
+      const event = await insertEvent(testApp.dataSource, { status: 'publish' });
       await linkCategories(testApp, event, [category.id]);
       const response = await http().get(`${BASE}/${category.id}`).expect(200);
       expect(Object.keys(response.body)).toEqual(RECORDED_CATEGORY_KEYS);
@@ -526,8 +527,8 @@ describe('Categories (e2e)', () => {
 
     it('answers with the current count', async () => {
       const category = await createCategory({ name: 'Counted update' });
-      await linkCategories(testApp, await insertEvent(testApp, 'publish'), [category.id]);
-      await linkCategories(testApp, await insertEvent(testApp, 'pending'), [category.id]);
+      await linkCategories(testApp, await insertEvent(testApp.dataSource, { status: 'publish' }), [category.id]);
+      await linkCategories(testApp, await insertEvent(testApp.dataSource, { status: 'pending' }), [category.id]);
       const response = await http()
         .patch(`${BASE}/${category.id}`)
         .set('Authorization', editor.authorization)
@@ -565,7 +566,7 @@ describe('Categories (e2e)', () => {
   describe('delete', () => {
     it('deletes for good and answers the category as it was', async () => {
       const category = await createCategory({ name: 'Doomed', description: 'Bye' });
-      await linkCategories(testApp, await insertEvent(testApp, 'publish'), [category.id]);
+      await linkCategories(testApp, await insertEvent(testApp.dataSource, { status: 'publish' }), [category.id]);
       const response = await http().delete(`${BASE}/${category.id}`).set('Authorization', editor.authorization).expect(200);
       expect(Object.keys(response.body)).toEqual(RECORDED_CATEGORY_KEYS);
       expect(response.body).toEqual({ ...category, count: 1 });
@@ -591,7 +592,7 @@ describe('Categories (e2e)', () => {
     it('removes the links to events and keeps the events', async () => {
       const category = await createCategory({ name: 'Linked' });
       const other = await createCategory({ name: 'Linked other' });
-      const event = await insertEvent(testApp, 'publish');
+      const event = await insertEvent(testApp.dataSource, { status: 'publish' });
       await linkCategories(testApp, event, [category.id, other.id]);
       await http().delete(`${BASE}/${category.id}`).set('Authorization', editor.authorization).expect(200);
       const links = await testApp.dataSource.getRepository(EventCategoryLink).findBy({ eventId: event.id });
@@ -691,9 +692,9 @@ describe('Categories (e2e)', () => {
       const counted = await createCategory({ name: 'Service counted' });
       const empty = await createCategory({ name: 'Service empty' });
       const untouched = await createCategory({ name: 'Service untouched' });
-      await linkCategories(testApp, await insertEvent(testApp, 'publish'), [counted.id]);
-      await linkCategories(testApp, await insertEvent(testApp, 'publish'), [counted.id]);
-      await linkCategories(testApp, await insertEvent(testApp, 'draft'), [counted.id, empty.id]);
+      await linkCategories(testApp, await insertEvent(testApp.dataSource, { status: 'publish' }), [counted.id]);
+      await linkCategories(testApp, await insertEvent(testApp.dataSource, { status: 'publish' }), [counted.id]);
+      await linkCategories(testApp, await insertEvent(testApp.dataSource, { status: 'draft' }), [counted.id, empty.id]);
       await testApp.dataSource.query('UPDATE event_categories SET published_event_count = 99');
       await service().recountPublishedEvents([counted.id, empty.id, counted.id]);
       await service().recountPublishedEvents([]);

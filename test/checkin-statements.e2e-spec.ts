@@ -2,11 +2,14 @@ import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
 import type { Event } from '../src/events/event.entity';
 import type { Ticket } from '../src/tickets/ticket.entity';
-import { insertAttendeeRow, insertEventRow, insertTicketRow } from './helpers/attendee-fixtures';
+import { insertAttendeeRow, insertTicketRow } from './helpers/attendee-fixtures';
+import { insertEvent } from './helpers/fixtures';
 import { recordStatements, StatementRecorder, withoutTransactionControl } from './helpers/statement-recorder';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const NS = '/cal/tickets/v1';
+/** The fixture events run from 10:00 to 12:00 UTC on 2027-05-01. */
+const EVENT_START = new Date('2027-05-01T10:00:00Z');
 const ON_THE_DAY = '2027-05-01T10:30:00.000Z';
 
 /**
@@ -61,7 +64,7 @@ describe('Redeem statements (e2e)', () => {
     testApp = await createTestApp();
     recorder = recordStatements(testApp.dataSource);
     author = await createUser(testApp, 'author');
-    event = await insertEventRow(testApp.dataSource, { authorId: author.id });
+    event = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
     general = await insertTicketRow(testApp.dataSource, event, { provider: 'tc', name: 'General' });
     vip = await insertTicketRow(testApp.dataSource, event, { provider: 'tc', name: 'VIP' });
     const list = await request(server())

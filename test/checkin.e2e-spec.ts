@@ -9,10 +9,13 @@ import type { Event } from '../src/events/event.entity';
 import { OrderItem } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import type { Ticket } from '../src/tickets/ticket.entity';
-import { insertAttendeeRow, insertEventRow, insertTicketRow, AttendeeRowOptions } from './helpers/attendee-fixtures';
+import { insertAttendeeRow, insertTicketRow, AttendeeRowOptions } from './helpers/attendee-fixtures';
+import { insertEvent } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const NS = '/cal/tickets/v1';
+/** The fixture events run from 10:00 to 12:00 UTC on 2027-05-01. */
+const EVENT_START = new Date('2027-05-01T10:00:00Z');
 /** On the fixture event's day (2027-05-01, UTC): inside its default window. */
 const ON_THE_DAY = '2027-05-01T10:30:00.000Z';
 const mariadb = (process.env.TEST_DATABASE_URL ?? '').startsWith('mysql');
@@ -78,7 +81,7 @@ describe('check-in at the door', () => {
     contributor = await createUser(testApp, 'contributor');
     subscriber = await createUser(testApp, 'subscriber');
     doorStaff = await createUser(testApp, 'door_staff');
-    event = await insertEventRow(testApp.dataSource, { authorId: author.id, showAttendeeList: true });
+    event = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id, showAttendeeList: true });
     general = await insertTicketRow(testApp.dataSource, event, { provider: 'tc', name: 'General' });
     vip = await insertTicketRow(testApp.dataSource, event, { provider: 'tc', name: 'VIP' });
   });
@@ -202,7 +205,7 @@ describe('check-in at the door', () => {
         .send({ post_id: 999999, name: 'x' })
         .expect(400);
       expect(unknownEvent.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post_id: expect.any(String) } } });
-      const otherEvent = await insertEventRow(testApp.dataSource, { authorId: author.id });
+      const otherEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
       const foreignTicket = await insertTicketRow(testApp.dataSource, otherEvent, { provider: 'tc' });
       const foreign = await request(server())
         .post(`${NS}/checkin-lists`)
@@ -314,7 +317,7 @@ describe('check-in at the door', () => {
     });
 
     it('counts positions, check-ins and people inside, per ticket', async () => {
-      const countsEvent = await insertEventRow(testApp.dataSource, { authorId: author.id });
+      const countsEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
       const a = await insertTicketRow(testApp.dataSource, countsEvent, { provider: 'tc', name: 'A' });
       const b = await insertTicketRow(testApp.dataSource, countsEvent, { provider: 'tc', name: 'B' });
       const holders = [
@@ -348,7 +351,7 @@ describe('check-in at the door', () => {
     });
 
     it('keeps the default list’s counts in step with the check_in flag', async () => {
-      const flagEvent = await insertEventRow(testApp.dataSource, { authorId: author.id });
+      const flagEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
       const flagTicket = await insertTicketRow(testApp.dataSource, flagEvent, { provider: 'tc' });
       const holder = await attendee(flagTicket);
       await request(server())
@@ -640,7 +643,7 @@ describe('check-in at the door', () => {
       const list = await createList({ include_pending: true });
       const pending = await attendee(general, { orderStatus: 'pending' });
       await redeem(author.authorization, { secret: pending.checkinSecret, list_ids: [list.id] }).expect(201);
-      const elsewhere = await insertEventRow(testApp.dataSource, { authorId: author.id });
+      const elsewhere = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
       const elsewhereTicket = await insertTicketRow(testApp.dataSource, elsewhere, { provider: 'tc' });
       const stranger = await attendee(elsewhereTicket);
       const refused = await redeem(author.authorization, { secret: stranger.checkinSecret, list_ids: [list.id] }).expect(404);
@@ -814,7 +817,7 @@ describe('check-in at the door', () => {
 
   describe('search', () => {
     it('finds attendees of the list by name, email, order id and secret prefix; 20 at most', async () => {
-      const searchEvent = await insertEventRow(testApp.dataSource, { authorId: author.id });
+      const searchEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
       const searchTicket = await insertTicketRow(testApp.dataSource, searchEvent, { provider: 'tc' });
       const grace = await attendee(searchTicket, { name: 'Grace Hopper', email: 'grace@navy.example' });
       for (let index = 0; index < 25; index += 1) await attendee(searchTicket, { name: `Crowd member ${index}` });
@@ -899,7 +902,7 @@ describe('check-in at the door', () => {
 
   describe('offline sync', () => {
     it('hands out encrypted records a device can open only with the scanned secret, with cursors and revocations', async () => {
-      const syncEvent = await insertEventRow(testApp.dataSource, { authorId: author.id });
+      const syncEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
       const syncTicket = await insertTicketRow(testApp.dataSource, syncEvent, { provider: 'tc', name: 'Day pass' });
       const holders = [
         await attendee(syncTicket, { name: 'Sync One' }),
@@ -985,7 +988,7 @@ describe('check-in at the door', () => {
   });
 
   it('gives door staff nothing beyond the door: no attendee data, no writes elsewhere', async () => {
-    const privateEvent = await insertEventRow(testApp.dataSource, { authorId: author.id, showAttendeeList: false });
+    const privateEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id, showAttendeeList: false });
     const privateTicket = await insertTicketRow(testApp.dataSource, privateEvent, { provider: 'tc' });
     const holder = await attendee(privateTicket);
     await request(server()).get(`${NS}/attendees/${holder.id}`).set('Authorization', doorStaff.authorization).expect(401);

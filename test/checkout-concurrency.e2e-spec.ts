@@ -7,7 +7,8 @@ import { CapacityService } from '../src/tickets/capacity.service';
 import { CART_PATH, CHECKOUT_PATH, PURCHASER } from './helpers/buyers';
 import { postOnOwnConnection, RawResponse } from './helpers/raw-http';
 import { createTestApp, TestApp } from './helpers/test-app';
-import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertPool, insertTicket, reloadPool, reloadTicket } from './helpers/ticketing-fixtures';
 
 // Meant for MariaDB, where the checkouts' transactions really run side by side and lock rows; on
 // SQLite, which serialises writes, the same outcome must hold, and one round says so. Each round is

@@ -2,7 +2,8 @@ import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { checkout, fillCart, PURCHASER } from './helpers/buyers';
 import { recordStatements, StatementRecorder } from './helpers/statement-recorder';
 import { createTestApp, TestApp } from './helpers/test-app';
-import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertPool, insertTicket, reloadPool, reloadTicket } from './helpers/ticketing-fixtures';
 
 /**
  * What one checkout sends to the database, and above all what it sends while it holds the

@@ -5,6 +5,7 @@ import type { ConfigType } from '@nestjs/config';
 import { Clock, CLOCK } from '../src/common/clock';
 import { appConfig } from '../src/config/app.config';
 import { Event } from '../src/events/event.entity';
+import { postEvent } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 /** A clock the test moves; real time otherwise. */
@@ -42,12 +43,7 @@ describe('Cached list counts (e2e)', () => {
   const http = () => request(testApp.server);
 
   async function createEvent(body: Record<string, unknown>): Promise<Record<string, any>> {
-    const response = await http()
-      .post(EVENTS)
-      .set('Authorization', editor.authorization)
-      .send({ start_date: '2030-05-01 10:00:00', end_date: '2030-05-01 12:00:00', status: 'publish', ...body });
-    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-    return response.body as Record<string, any>;
+    return postEvent(testApp, editor, { start_date: '2030-05-01 10:00:00', end_date: '2030-05-01 12:00:00', status: 'publish', ...body });
   }
 
   /** The list's total and the SQL it ran (generation reads left out). */

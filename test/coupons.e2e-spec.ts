@@ -14,7 +14,8 @@ import type { Ticket } from '../src/tickets/ticket.entity';
 import { BuyerIdentity, CART_PATH, CHECKOUT_PATH, checkout, fillCart, identify, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { postOnOwnConnection, RawResponse } from './helpers/raw-http';
 import { noncesOf } from './helpers/ticket-fixtures';
-import { insertEvent, insertTicket, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const COUPONS = '/cal/tickets/v1/coupons';

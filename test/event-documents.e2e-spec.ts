@@ -6,6 +6,7 @@ import { EventDocuments } from '../src/events/event-documents';
 import { Event } from '../src/events/event.entity';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { recordStatements, StatementRecorder, withoutTransactionControl } from './helpers/statement-recorder';
+import { insertEvents } from './helpers/fixtures';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -288,22 +289,16 @@ describe('Cached event documents on two instances (e2e)', () => {
     const start = Date.now() + 30 * 86_400_000;
     const rows = Array.from({ length: 400 }, (_, index) => {
       const startUtc = new Date(start + index * 3_600_000);
-      const local = startUtc.toISOString().slice(0, 19).replace('T', ' ');
       return {
         title: `Capped event ${index}`,
         slug: `capped-event-${index}`,
-        status: 'publish' as const,
         publishedAt: new Date('2026-11-01T10:00:00Z'),
-        timezone: 'UTC',
         startUtc,
         endUtc: startUtc,
-        startLocal: local,
-        endLocal: local,
         description: 'A description long enough to weigh something. '.repeat(10),
       };
     });
-    for (let index = 0; index < rows.length; index += 100)
-      await writer.dataSource.getRepository(Event).insert(rows.slice(index, index + 100));
+    await insertEvents(writer.dataSource, rows);
     const tiny = await startWithCache('1');
     try {
       const documents = tiny.app.get(EventDocuments);

@@ -5,7 +5,7 @@ import { Tag } from '../src/tags/tag.entity';
 import { EventCategoryLink, EventTagLink } from '../src/events/event-links.entity';
 import { Event } from '../src/events/event.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertTicketEvent } from './helpers/ticket-fixtures';
+import { insertEvent } from './helpers/fixtures';
 
 const EVENTS = '/cal/events/v1/events';
 const onMysql = Boolean(process.env.TEST_DATABASE_URL);
@@ -187,7 +187,7 @@ describe('Concurrent event writes (e2e)', () => {
       ).body;
       const ids: number[] = [];
       for (let index = 0; index < 4; index += 1) {
-        const event = await insertTicketEvent(testApp.dataSource, { authorId: editor.id });
+        const event = await insertEvent(testApp.dataSource, { authorId: editor.id });
         await request(testApp.server)
           .post(`${EVENTS}/${event.id}`)
           .set('Authorization', editor.authorization)

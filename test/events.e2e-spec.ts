@@ -2,6 +2,7 @@ import { CountCache } from '../src/common/caching/count-cache';
 import { recordedExchange } from './helpers/recorded';
 import request from 'supertest';
 import { Event } from '../src/events/event.entity';
+import { postEvent } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 // The site zone differs from the zones events are created in, so that wall-clock and UTC fields
@@ -41,12 +42,7 @@ describe('Events (e2e)', () => {
   const base = '/cal/events/v1/events';
 
   async function createEvent(user: TestUser, body: Record<string, unknown>) {
-    const response = await http()
-      .post(base)
-      .set('Authorization', user.authorization)
-      .send({ start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 12:00:00', ...body });
-    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-    return response.body as Record<string, any>;
+    return postEvent(testApp, user, { start_date: '2027-05-01 10:00:00', end_date: '2027-05-01 12:00:00', ...body });
   }
 
   async function purgeEvents() {

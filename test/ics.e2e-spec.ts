@@ -1,7 +1,7 @@
 import * as nodeIcal from 'node-ical';
 import request from 'supertest';
-import { Event } from '../src/events/event.entity';
 import { ICS_FEED_MAX_EVENTS } from '../src/ics/events-ics.service';
+import { insertEvents, postEvent } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 // The site zone differs from every event's zone, so that each date can only be right when it is
@@ -44,10 +44,8 @@ describe('iCalendar (e2e)', () => {
   const http = () => request(testApp.server);
 
   async function createEvent(key: string, body: Record<string, unknown>): Promise<void> {
-    const response = await http().post(`${API}/events`).set('Authorization', editor.authorization).send(body);
-    if (response.status !== 201) throw new Error(`create ${key}: ${response.status} ${JSON.stringify(response.body)}`);
-    ids[key] = response.body.id;
-    jsonOf[key] = response.body;
+    jsonOf[key] = await postEvent(testApp, editor, body);
+    ids[key] = jsonOf[key].id;
   }
 
   beforeAll(async () => {
@@ -407,35 +405,15 @@ describe('iCalendar (e2e)', () => {
       // Rows straight into the table: through the API this would take far longer than the test.
       const rows = Array.from({ length: ICS_FEED_MAX_EVENTS + 3 }, (_unused, index) => {
         const start = new Date(Date.UTC(2029, 0, 1, 12, index));
-        const end = new Date(start.getTime() + 30 * 60_000);
-        const wallClock = (instant: Date) => instant.toISOString().slice(0, 19).replace('T', ' ');
         return {
           title: `Bulk ${index}`,
           slug: `bulk-${index}`,
-          status: 'publish' as const,
           authorId: editor.id,
-          description: null,
-          excerpt: null,
-          image: null,
-          publishedAt: new Date('2026-01-01T00:00:00Z'),
-          timezone: 'UTC',
-          allDay: false,
           startUtc: start,
-          endUtc: end,
-          startLocal: wallClock(start),
-          endLocal: wallClock(end),
-          cost: null,
-          website: null,
-          showMap: true,
-          showMapLink: true,
-          hideFromListings: false,
-          sticky: false,
-          featured: false,
-          postParentId: null,
-          showAttendeeList: false,
+          endUtc: new Date(start.getTime() + 30 * 60_000),
         };
       });
-      await testApp.dataSource.getRepository(Event).insert(rows);
+      await insertEvents(testApp.dataSource, rows);
     });
 
     it(`holds at most ${ICS_FEED_MAX_EVENTS} events, the earliest, and counts them all`, async () => {

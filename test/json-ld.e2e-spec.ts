@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { TicketPool } from '../src/tickets/ticket-pool.entity';
+import { postEvent } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertPool, insertTicket } from './helpers/ticketing-fixtures';
 
@@ -83,12 +84,7 @@ describe('JSON-LD (e2e)', () => {
   const http = () => request(testApp.server);
 
   async function createEvent(body: Record<string, unknown>): Promise<Record<string, any>> {
-    const response = await http()
-      .post(`${API}/events`)
-      .set('Authorization', editor.authorization)
-      .send({ status: 'publish', ...body });
-    if (response.status !== 201) throw new Error(`create: ${response.status} ${JSON.stringify(response.body)}`);
-    return response.body;
+    return postEvent(testApp, editor, { status: 'publish', ...body });
   }
 
   async function readEvent(id: number): Promise<Record<string, any>> {

@@ -3,7 +3,8 @@ import request from 'supertest';
 import { LOG_DESTINATION } from '../src/common/security/log-redaction';
 import { checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket, setTicketCounts } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, setTicketCounts } from './helpers/ticketing-fixtures';
 
 // Requests are logged at info, so that the request ids in the logs can be compared with the responses'.
 process.env.LOG_LEVEL = 'info';

@@ -14,7 +14,8 @@ import { OutboxService } from '../src/outbox/outbox.service';
 import { checkout, fillCart, ORDERS_PATH } from './helpers/buyers';
 import { decodeQr, MailCatcher } from './helpers/mail-catcher';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestAppOptions } from './helpers/test-app';
-import { insertEvent, insertTicket, setTicketCounts, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, setTicketCounts, TestClock } from './helpers/ticketing-fixtures';
 
 // Several app instances, a real SMTP server or receiver and many deliveries per test: slow on a loaded machine.
 jest.setTimeout(120_000);

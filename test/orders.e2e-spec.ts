@@ -11,7 +11,8 @@ import { canonicalJson, signPayload } from '../src/orders/webhook-signature';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { BuyerIdentity, CART_PATH, checkout, fillCart, identify, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertPool, insertTicket, reloadPool, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
 
 const WEBHOOK_SECRET = 'webhook-secret-for-the-orders-tests';
 process.env.PAYMENT_WEBHOOK_SECRET = WEBHOOK_SECRET;

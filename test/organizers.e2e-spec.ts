@@ -4,7 +4,7 @@ import { CLOCK, Clock } from '../src/common/clock';
 import { EventOrganizerLink } from '../src/events/event-links.entity';
 import { Organizer } from '../src/organizers/organizer.entity';
 import { OrganizersService } from '../src/organizers/organizers.service';
-import { clearLinkedPosts, insertEvent, linkOrganizer } from './helpers/linked-post-fixtures';
+import { clearLinkedPosts, insertEvent, linkOrganizer } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 process.env.SITE_TIMEZONE = 'Europe/Paris';

@@ -14,7 +14,8 @@ import { PaymentsService } from '../src/payments/payments.service';
 import { BuyerIdentity, CART_PATH, checkout, fillCart, identify, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { StripeDouble } from './helpers/stripe-double';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
 
 jest.setTimeout(60_000);
 

@@ -10,7 +10,8 @@ import { Attendee } from '../src/attendees/attendee.entity';
 import { Ticket as TicketEntity } from '../src/tickets/ticket.entity';
 import { BuyerIdentity, CART_PATH, checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertPool, insertTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertPool, insertTicket, TestClock } from './helpers/ticketing-fixtures';
 
 const REPORTS = '/cal/tickets/v1/reports';
 const DAY_1 = new Date('2026-11-20T10:00:00Z');

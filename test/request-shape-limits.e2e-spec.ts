@@ -3,7 +3,8 @@ import request from 'supertest';
 import { Cart, CartItem } from '../src/cart/cart.entity';
 import { MAX_JSON_DEPTH } from '../src/common/http/body-parsers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket } from './helpers/ticketing-fixtures';
 
 const CART = '/cal/tickets/v1/cart';
 

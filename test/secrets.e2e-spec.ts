@@ -4,7 +4,7 @@ import { LOG_DESTINATION } from '../src/common/security/log-redaction';
 import { canonicalJson, signPayload } from '../src/orders/webhook-signature';
 import { CART_COOKIE } from '../src/cart/cart-identity';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
 
 // Logs at info, where every request is written with its headers and URL; the webhook can sign.
 process.env.LOG_LEVEL = 'info';

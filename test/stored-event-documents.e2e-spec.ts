@@ -4,6 +4,7 @@ import { runCli } from '../src/cli';
 import { Event } from '../src/events/event.entity';
 import { StoredEventDocument } from '../src/events/stored-event-document.entity';
 import { StoredEventDocuments } from '../src/events/stored-event-documents';
+import { insertEvents } from './helpers/fixtures';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -136,20 +137,15 @@ describe('Stored event documents (e2e)', () => {
   it('backfills every event’s document from the command line, resumably, with a progress line', async () => {
     const rows = Array.from({ length: 30 }, (_, index) => {
       const startUtc = new Date(Date.now() + (10 + index) * 86_400_000);
-      const local = startUtc.toISOString().slice(0, 19).replace('T', ' ');
       return {
         title: `Backfilled ${index}`,
         slug: `backfilled-${index}`,
-        status: 'publish' as const,
         publishedAt: new Date('2026-11-01T10:00:00Z'),
-        timezone: 'UTC',
         startUtc,
         endUtc: startUtc,
-        startLocal: local,
-        endLocal: local,
       };
     });
-    await writer.dataSource.getRepository(Event).insert(rows);
+    await insertEvents(writer.dataSource, rows);
     const total = await writer.dataSource.getRepository(Event).count();
     const first = await quietCli('documents:store', '--batch', '7');
     expect(first.code).toBe(0);

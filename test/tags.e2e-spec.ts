@@ -5,7 +5,8 @@ import { EventTagLink } from '../src/events/event-links.entity';
 import { Event } from '../src/events/event.entity';
 import { Tag } from '../src/tags/tag.entity';
 import { TagsService } from '../src/tags/tags.service';
-import { expectApiError, insertEvent, linkTags, queryOf } from './helpers/terms';
+import { insertEvent, linkTags } from './helpers/fixtures';
+import { expectApiError, queryOf } from './helpers/terms';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 /** A caller who may create terms, for the service's event-body path. */
@@ -78,9 +79,9 @@ describe('Tags (e2e)', () => {
       outdoor = await createTag({ name: 'outdoor' });
       await createTag({ name: 'Family' });
       underscored = await createTag({ name: 'snake_case' });
-      publishedA = await insertEvent(testApp, 'publish');
-      publishedB = await insertEvent(testApp, 'publish');
-      draft = await insertEvent(testApp, 'draft');
+      publishedA = await insertEvent(testApp.dataSource, { status: 'publish' });
+      publishedB = await insertEvent(testApp.dataSource, { status: 'publish' });
+      draft = await insertEvent(testApp.dataSource, { status: 'draft' });
       await linkTags(testApp, publishedA, [beginner.id, outdoor.id]);
       await linkTags(testApp, publishedB, [beginner.id, underscored.id]);
       await linkTags(testApp, draft, [advanced.id, outdoor.id]);
@@ -246,7 +247,7 @@ describe('Tags (e2e)', () => {
   describe('read, update and delete', () => {
     it('reads by id and by slug in the recorded key order', async () => {
       const tag = await createTag({ name: 'Readable tag' });
-      await linkTags(testApp, await insertEvent(testApp, 'publish'), [tag.id]);
+      await linkTags(testApp, await insertEvent(testApp.dataSource, { status: 'publish' }), [tag.id]);
       const byId = await http().get(`${BASE}/${tag.id}`).expect(200);
       expect(Object.keys(byId.body)).toEqual(RECORDED_TAG_KEYS);
       expect(byId.body).toEqual({ ...tag, count: 1 });
@@ -305,7 +306,7 @@ describe('Tags (e2e)', () => {
     it('deletes for good, removing the links to events and answering the tag as it was', async () => {
       const tag = await createTag({ name: 'Doomed tag' });
       const kept = await createTag({ name: 'Kept tag' });
-      const event = await insertEvent(testApp, 'publish');
+      const event = await insertEvent(testApp.dataSource, { status: 'publish' });
       await linkTags(testApp, event, [tag.id, kept.id]);
       const response = await http().delete(`${BASE}/${tag.id}`).set('Authorization', editor.authorization).expect(200);
       expect(response.body).toEqual({ ...tag, count: 1 });
@@ -364,8 +365,8 @@ describe('Tags (e2e)', () => {
 
     it('recounts the stored count of published events per id', async () => {
       const tag = await createTag({ name: 'Service counted tag' });
-      await linkTags(testApp, await insertEvent(testApp, 'publish'), [tag.id]);
-      await linkTags(testApp, await insertEvent(testApp, 'future'), [tag.id]);
+      await linkTags(testApp, await insertEvent(testApp.dataSource, { status: 'publish' }), [tag.id]);
+      await linkTags(testApp, await insertEvent(testApp.dataSource, { status: 'future' }), [tag.id]);
       await testApp.dataSource.query('UPDATE event_tags SET published_event_count = 0');
       await service().recountPublishedEvents([tag.id]);
       expect((await http().get(`${BASE}/${tag.id}`).expect(200)).body.count).toBe(1);

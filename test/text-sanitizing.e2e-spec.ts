@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { insertTicketEvent, noncesOf, TicketNonces } from './helpers/ticket-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { noncesOf, TicketNonces } from './helpers/ticket-fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const EVENTS_API = '/cal/events/v1';
@@ -183,7 +184,7 @@ describe('Text fields are sanitised on input (e2e)', () => {
     let eventId: number;
 
     beforeAll(async () => {
-      eventId = (await insertTicketEvent(testApp.dataSource, { authorId: editor.id })).id;
+      eventId = (await insertEvent(testApp.dataSource, { authorId: editor.id })).id;
     });
 
     /** Where a ticket field shows: `name` as `title`; `sku` only in a manager's single read. */

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { CountCache } from '../src/common/caching/count-cache';
 import { checkout, fillCart, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket } from './helpers/ticketing-fixtures';
 
 const TICKETS = '/cal/tickets/v1/tickets';
 

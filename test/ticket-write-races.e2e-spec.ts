@@ -2,7 +2,8 @@ import request from 'supertest';
 import { Event } from '../src/events/event.entity';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { insertTicketEvent, noncesOf, TicketNonces } from './helpers/ticket-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { noncesOf, TicketNonces } from './helpers/ticket-fixtures';
 
 const TICKETS = '/cal/tickets/v1/tickets';
 
@@ -21,7 +22,7 @@ describe('Ticket writes racing each other (e2e)', () => {
     testApp = await createTestApp();
     editor = await createUser(testApp, 'editor');
     nonces = await noncesOf(testApp, editor);
-    event = await insertTicketEvent(testApp.dataSource, { authorId: editor.id });
+    event = await insertEvent(testApp.dataSource, { authorId: editor.id });
   });
 
   afterAll(async () => {

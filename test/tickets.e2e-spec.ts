@@ -7,7 +7,8 @@ import { CapacityService } from '../src/tickets/capacity.service';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { TicketPool } from '../src/tickets/ticket-pool.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
-import { clearTickets, insertAttendee, insertTicketEvent, noncesOf, sellUnits, TicketNonces } from './helpers/ticket-fixtures';
+import { EventRow, insertEvent } from './helpers/fixtures';
+import { clearTickets, insertAttendee, noncesOf, sellUnits, TicketNonces } from './helpers/ticket-fixtures';
 
 // Post dates show in the site zone, sale windows in the event's zone: three different zones keep
 // the two apart from UTC.
@@ -70,8 +71,13 @@ describe('Tickets (e2e)', () => {
   const http = () => request(testApp.server);
   const nonce = (user: TestUser, action: keyof TicketNonces = 'add_ticket_nonce') => nonces.get(user)![action];
 
-  function newEvent(fixture: Parameters<typeof insertTicketEvent>[1] = {}): Promise<Event> {
-    return insertTicketEvent(testApp.dataSource, { authorId: author.id, ...fixture });
+  function newEvent(row: EventRow = {}): Promise<Event> {
+    return insertEvent(testApp.dataSource, {
+      authorId: author.id,
+      startUtc: new Date('2027-01-15T10:00:00Z'),
+      publishedAt: new Date('2026-09-10T15:00:00Z'),
+      ...row,
+    });
   }
 
   function createAs(user: TestUser, body: Record<string, unknown>) {

@@ -4,7 +4,7 @@ import { CLOCK, Clock } from '../src/common/clock';
 import { EventVenueLink } from '../src/events/event-links.entity';
 import { VenuesService } from '../src/venues/venues.service';
 import { Venue } from '../src/venues/venue.entity';
-import { clearLinkedPosts, insertEvent, linkVenue } from './helpers/linked-post-fixtures';
+import { clearLinkedPosts, insertEvent, linkVenue } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 // Publication dates show in the site zone (`date`) and in UTC (`date_utc`); a zone other than

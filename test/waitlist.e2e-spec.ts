@@ -18,7 +18,8 @@ import { BuyerIdentity, CART_PATH, checkout, fillCart, identify, ORDERS_PATH, PU
 import { MailCatcher } from './helpers/mail-catcher';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { noncesOf } from './helpers/ticket-fixtures';
-import { insertEvent, insertPool, insertTicket, reloadPool, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertPool, insertTicket, reloadPool, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
 
 jest.setTimeout(300_000);
 

@@ -11,7 +11,8 @@ import { WebhookEndpoint } from '../src/webhooks/webhook-endpoint.entity';
 import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { checkout, fillCart } from './helpers/buyers';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp } from './helpers/test-app';
-import { insertEvent, insertTicket } from './helpers/ticketing-fixtures';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket } from './helpers/ticketing-fixtures';
 
 // Several app instances, a real SMTP server or receiver and many deliveries per test: slow on a loaded machine.
 jest.setTimeout(120_000);

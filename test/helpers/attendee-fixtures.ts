@@ -1,54 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { Attendee } from '../../src/attendees/attendee.entity';
-import type { PostStatus } from '../../src/posts/post-status';
 import { Event } from '../../src/events/event.entity';
 import { Order, OrderStatus } from '../../src/orders/order.entity';
 import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 
 /**
- * Event, ticket, order and attendee rows written straight to the database, so that the attendee
+ * Ticket, order and attendee rows written straight to the database, so that the attendee
  * specs do not depend on the ticket and checkout routes.
  */
 
 let fixtureCounter = 0;
 const next = () => (fixtureCounter += 1);
-
-export interface EventRowOptions {
-  authorId: number | null;
-  status?: PostStatus;
-  showAttendeeList?: boolean;
-  timezone?: string;
-}
-
-export async function insertEventRow(dataSource: DataSource, options: EventRowOptions): Promise<Event> {
-  const number = next();
-  return dataSource.getRepository(Event).save({
-    title: `Attendee fixture event ${number}`,
-    slug: `attendee-fixture-event-${number}`,
-    status: options.status ?? 'publish',
-    authorId: options.authorId,
-    description: null,
-    excerpt: null,
-    image: null,
-    publishedAt: new Date('2026-01-01T00:00:00Z'),
-    timezone: options.timezone ?? 'UTC',
-    allDay: false,
-    startUtc: new Date('2027-05-01T10:00:00Z'),
-    endUtc: new Date('2027-05-01T12:00:00Z'),
-    startLocal: '2027-05-01 10:00:00',
-    endLocal: '2027-05-01 12:00:00',
-    cost: null,
-    website: null,
-    showMap: true,
-    showMapLink: true,
-    hideFromListings: false,
-    sticky: false,
-    featured: false,
-    postParentId: null,
-    showAttendeeList: options.showAttendeeList ?? true,
-  });
-}
 
 export interface TicketRowOptions {
   provider: TicketProvider;

@@ -2,59 +2,11 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { Attendee } from '../../src/attendees/attendee.entity';
-import type { PostStatus } from '../../src/posts/post-status';
-import { Event } from '../../src/events/event.entity';
 import { Order, OrderItem } from '../../src/orders/order.entity';
 import { CapacityService } from '../../src/tickets/capacity.service';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { TicketPool } from '../../src/tickets/ticket-pool.entity';
 import type { TestApp, TestUser } from './test-app';
-
-let ticketEventCounter = 0;
-
-export interface TicketEventFixture {
-  status?: PostStatus;
-  authorId?: number | null;
-  timezone?: string;
-  /** Wall-clock start in the event's zone and the same instant in UTC. */
-  startLocal?: string;
-  startUtc?: Date;
-  showAttendeeList?: boolean;
-  publishedAt?: Date;
-}
-
-/** An event row written straight to the database, so that ticket specs do not depend on the events routes. */
-export async function insertTicketEvent(dataSource: DataSource, fixture: TicketEventFixture = {}): Promise<Event> {
-  ticketEventCounter += 1;
-  const startUtc = fixture.startUtc ?? new Date('2027-01-15T10:00:00Z');
-  const endUtc = new Date(startUtc.getTime() + 2 * 3600_000);
-  const utcWallClock = (instant: Date) => instant.toISOString().slice(0, 19).replace('T', ' ');
-  return dataSource.getRepository(Event).save({
-    title: `Ticketed event ${ticketEventCounter}`,
-    slug: `ticketed-event-${ticketEventCounter}-${randomBytes(3).toString('hex')}`,
-    status: fixture.status ?? 'publish',
-    authorId: fixture.authorId ?? null,
-    description: null,
-    excerpt: null,
-    image: null,
-    publishedAt: fixture.publishedAt ?? new Date('2026-09-10T15:00:00Z'),
-    timezone: fixture.timezone ?? 'UTC',
-    allDay: false,
-    startUtc,
-    endUtc,
-    startLocal: fixture.startLocal ?? utcWallClock(startUtc),
-    endLocal: utcWallClock(endUtc),
-    cost: null,
-    website: null,
-    showMap: true,
-    showMapLink: true,
-    hideFromListings: false,
-    sticky: false,
-    featured: false,
-    postParentId: null,
-    showAttendeeList: fixture.showAttendeeList ?? false,
-  });
-}
 
 export interface TicketNonces {
   add_ticket_nonce: string;

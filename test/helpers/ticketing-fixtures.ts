@@ -1,7 +1,5 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
-import type { PostStatus } from '../../src/posts/post-status';
-import { Event } from '../../src/events/event.entity';
 import { CapacityMode, Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 import { TicketCapacityCounter } from '../../src/tickets/ticket-capacity-counter.entity';
 import { TicketPool } from '../../src/tickets/ticket-pool.entity';
@@ -25,45 +23,6 @@ export class TestClock implements Clock {
   reset(): void {
     this.current = new Date();
   }
-}
-
-let eventCounter = 0;
-
-export interface TicketedEventFixture {
-  status?: PostStatus;
-  authorId?: number | null;
-  timezone?: string;
-}
-
-/** An event row written straight to the database (the events routes belong to another module). */
-export async function insertEvent(dataSource: DataSource, fixture: TicketedEventFixture = {}): Promise<Event> {
-  eventCounter += 1;
-  const start = new Date('2030-06-01T18:00:00Z');
-  const end = new Date('2030-06-01T21:00:00Z');
-  return dataSource.getRepository(Event).save({
-    title: `Checkout event ${eventCounter}`,
-    slug: `checkout-event-${eventCounter}-${Date.now()}`,
-    status: fixture.status ?? 'publish',
-    authorId: fixture.authorId ?? null,
-    description: null,
-    excerpt: null,
-    image: null,
-    publishedAt: new Date('2026-01-01T00:00:00Z'),
-    timezone: fixture.timezone ?? 'UTC',
-    allDay: false,
-    startUtc: start,
-    endUtc: end,
-    startLocal: '2030-06-01 18:00:00',
-    endLocal: '2030-06-01 21:00:00',
-    cost: null,
-    website: null,
-    showMap: true,
-    showMapLink: true,
-    hideFromListings: false,
-    sticky: false,
-    featured: false,
-    postParentId: null,
-  });
 }
 
 export interface TicketFixture {
