@@ -24,16 +24,31 @@ export interface RequestContext {
 /** The context of a route the capability guard has let through: the caller is signed in. */
 export type SignedInContext = RequestContext & { user: AuthenticatedUser };
 
+/** Site ids by origin: a deployment answers under a few origins, each parsed once. */
+const siteIds = new Map<string, string>();
+const MAX_KEPT_SITE_IDS = 256;
+
+function siteIdOf(origin: string): string {
+  let siteId = siteIds.get(origin);
+  if (siteId === undefined) {
+    const { hostname, pathname } = new URL(origin);
+    siteId = `${hostname}${pathname === '/' ? '' : pathname}`;
+    // Host headers are the client's to choose: the map stays bounded whatever they send.
+    if (siteIds.size >= MAX_KEPT_SITE_IDS) siteIds.clear();
+    siteIds.set(origin, siteId);
+  }
+  return siteId;
+}
+
 export function buildRequestContext(urls: ApiUrls, request: Request, user?: AuthenticatedUser): RequestContext {
-  const origin = urls.origin(request);
-  const { hostname, pathname } = new URL(origin);
   // Worked out once: a page of events builds hundreds of URLs, and the request's protocol is
   // re-derived from the proxy headers on every read.
-  const apiRoot = urls.apiRoot(request);
+  const origin = urls.origin(request);
+  const apiRoot = urls.apiRootAt(origin);
   return {
     user,
     origin,
-    siteId: `${hostname}${pathname === '/' ? '' : pathname}`,
+    siteId: siteIdOf(origin),
     apiPrefix: urls.apiPrefix,
     siteTimezone: urls.siteTimezone,
     namespaceUrl: (name, path) => urls.namespaceUrlAt(apiRoot, name, path),

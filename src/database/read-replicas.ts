@@ -3,7 +3,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor, RequestMeth
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { Observable } from 'rxjs';
-import type { DataSource } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config/app.config';
 
 /**
@@ -84,11 +85,29 @@ export function getRoutePath(reflector: Reflector, context: ExecutionContext): s
 /** Runs the handlers of `REPLICA_READ_ROUTES` inside `readFromReplicas` (a no-op without replicas). */
 @Injectable()
 export class ReplicaReadsInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  /** Whether each handler reads from the replicas: its route does not change, so it is looked up once. */
+  private readonly readsReplicas = new WeakMap<object, boolean>();
+
+  /** Without replicas every read is on the primary: nothing to route. */
+  private readonly replicated: boolean;
+
+  constructor(
+    private readonly reflector: Reflector,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.replicated = isReplicated(dataSource);
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const route = context.getType() === 'http' ? getRoutePath(this.reflector, context) : null;
-    if (route === null || !REPLICA_READ_ROUTES.has(route)) return next.handle();
+    if (!this.replicated || context.getType() !== 'http') return next.handle();
+    const handler = context.getHandler();
+    let replicas = this.readsReplicas.get(handler);
+    if (replicas === undefined) {
+      const route = getRoutePath(this.reflector, context);
+      replicas = route !== null && REPLICA_READ_ROUTES.has(route);
+      this.readsReplicas.set(handler, replicas);
+    }
+    if (!replicas) return next.handle();
     // The handler runs when the observable is subscribed to, so subscribing inside the store
     // carries it through every await of the handler.
     return new Observable((subscriber) => readFromReplicas(() => next.handle().subscribe(subscriber)));

@@ -31,7 +31,12 @@ export class ApiUrls {
 
   /** The API root as a client sees it, with a trailing slash (`https://host/wp-json/`). */
   apiRoot(request: Request): string {
-    return `${this.origin(request)}${this.config.apiRoot}/`;
+    return this.apiRootAt(this.origin(request));
+  }
+
+  /** The API root under an origin already worked out. */
+  apiRootAt(origin: string): string {
+    return `${origin}${this.config.apiRoot}/`;
   }
 
   /** Absolute URL of a path inside a namespace: `namespaceUrl(req, 'events', 'events/5')`. */
