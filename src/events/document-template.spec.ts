@@ -54,10 +54,6 @@ describe('DocumentTemplate', () => {
     expect(JSON.parse(rendered).json_ld).toEqual({ name: 'Café' });
   });
 
-  it('names the terms whose counts it shows', () => {
-    expect(DocumentTemplate.compile(text, syntax).terms).toEqual(['category:3', 'tag:5']);
-  });
-
   it('renders a text without holes as it is', () => {
     expect(DocumentTemplate.compile('{"a":"ü"}', syntax).render({ origin: Buffer.from('x') })).toBe('{"a":"ü"}');
   });

@@ -118,11 +118,10 @@ export class DocumentTemplate {
     const counts: Array<CountHole | undefined> = [];
     let bytes = 0;
     let last = 0;
-    const push = (piece: string): number => {
+    const push = (piece: string): void => {
       const chunk = Buffer.from(piece, 'utf8');
       chunks.push(chunk);
       bytes += chunk.length;
-      return chunk.length;
     };
     for (const match of text.matchAll(syntax.pattern)) {
       push(text.slice(last, match.index));
@@ -134,7 +133,6 @@ export class DocumentTemplate {
       starts.push(start);
       ends.push(bytes);
       kinds.push(kind);
-      // The count pattern's own groups follow the named ones: kind, id, built count.
       counts.push(kind === 'count' ? countHole(match[0], syntax.tokens.count) : undefined);
       last = match.index + match[0].length;
     }
@@ -149,11 +147,6 @@ export class DocumentTemplate {
   /** What the template holds in memory, about: its bytes and its holes. */
   get byteSize(): number {
     return this.bytes.length + this.holeKinds.length * 24 + 200;
-  }
-
-  /** The terms whose counts it shows (`category:3`). */
-  get terms(): string[] {
-    return this.counts.flatMap((hole) => (hole ? [hole.term] : []));
   }
 
   /** The text as this request shows it, as bytes to be written into a response. */
@@ -205,6 +198,7 @@ export class DocumentTemplate {
   }
 }
 
+/** The term and the count a count placeholder was built with (`"<marker>:category:3:12"`). */
 function countHole(placeholder: string, pattern: RegExp): CountHole {
   const [, kind, id, built] = new RegExp(pattern.source).exec(placeholder)!;
   return { term: `${kind}:${id}`, built: Buffer.from(built, 'latin1') };

@@ -160,7 +160,7 @@ export class EventDocuments {
     return { items, keys: [...keys] };
   }
 
-  /** The single GET's response of a readable event, as JSON text: JSON-LD with the offers of its tickets as they are now. */
+  /** The single GET's response of a readable event, as JSON bytes: JSON-LD with the offers of its tickets as they are now. */
   async single(
     event: ListedEvent & { termCounts: TermCounts; timezone: string },
     context: RequestContext,
