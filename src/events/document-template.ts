@@ -151,7 +151,7 @@ export class DocumentTemplate {
 
   /** The text as this request shows it, as bytes to be written into a response. */
   rendered(values: HoleValues): BytePart {
-    const fills: Array<Buffer | undefined> = new Array(this.holeKinds.length);
+    const fills: Array<Buffer | undefined> = [];
     let length = this.bytes.length;
     for (let index = 0; index < this.holeKinds.length; index += 1) {
       const fill = this.fill(index, values);

@@ -95,15 +95,17 @@ export class EventsRepository {
       this.headSql.set(by, sql);
     }
     const [escaped, values] = manager.connection.driver.escapeQueryWithParameters(sql, selector);
-    const [row] = (await manager.query(escaped, values)) as Array<{
-      id: number | string;
-      status: PostStatus;
-      authorId: number | string | null;
-      documentVersion: number | string;
-      timezone: string;
-      categoryCounts: string | null;
-      tagCounts: string | null;
-    }>;
+    const [row] = await manager.query<
+      Array<{
+        id: number | string;
+        status: PostStatus;
+        authorId: number | string | null;
+        documentVersion: number | string;
+        timezone: string;
+        categoryCounts: string | null;
+        tagCounts: string | null;
+      }>
+    >(escaped, values);
     if (!row) return null;
     return {
       id: Number(row.id),
