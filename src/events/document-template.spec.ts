@@ -6,7 +6,7 @@ const SITE = 'xabc123.invalid';
 const syntax = new TemplateSyntax({
   origin: ORIGIN,
   site: SITE,
-  count: new RegExp(`"${MARKER}:(category|tag):(\\d+):(\\d+)"`),
+  countMarker: MARKER,
   offers: `,"offers":"${MARKER}:offers"`,
 });
 

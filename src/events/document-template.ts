@@ -14,8 +14,8 @@ export interface TemplateTokens {
   /** The placeholder origin and host of URLs (StoredEventDocuments), when documents are built with them. */
   origin?: string;
   site?: string;
-  /** A term count's placeholder, `"<marker>:(category|tag):(id):(built count)"`. */
-  count: RegExp;
+  /** The marker of term counts' placeholders, `"<marker>:category:<id>:<built count>"` (with the quotes). */
+  countMarker: string;
   /** The single document's JSON-LD offers member (`,"offers":"<marker>:offers"`). */
   offers?: string;
 }
@@ -32,7 +32,7 @@ export class TemplateSyntax {
     const alternatives = [
       tokens.origin !== undefined ? `(?<origin>${escapeRegExp(tokens.origin)})` : null,
       tokens.site !== undefined ? `(?<site>${escapeRegExp(tokens.site)})` : null,
-      `(?<count>${tokens.count.source})`,
+      `(?<count>"${escapeRegExp(tokens.countMarker)}:(?<countKind>category|tag):(?<countId>\\d+):(?<countBuilt>\\d+)")`,
       tokens.offers !== undefined ? `(?<offers>${escapeRegExp(tokens.offers)})` : null,
     ].filter((alternative) => alternative !== null);
     this.pattern = new RegExp(alternatives.join('|'), 'g');
@@ -111,37 +111,35 @@ export class DocumentTemplate {
   ) {}
 
   static compile(text: string, syntax: TemplateSyntax): DocumentTemplate {
-    const chunks: Buffer[] = [];
+    // Unpooled: a kept template must not hold a shared slab of the Buffer pool alive.
+    const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+    bytes.write(text, 0, 'utf8');
+    // In ASCII text (the usual document) a character's offset is its byte offset.
+    const ascii = bytes.length === text.length;
+    const byteOffset = (from: number, fromByte: number, to: number): number =>
+      ascii ? to : fromByte + Buffer.byteLength(text.slice(from, to), 'utf8');
     const starts: number[] = [];
     const ends: number[] = [];
     const kinds: HoleKind[] = [];
     const counts: Array<CountHole | undefined> = [];
-    let bytes = 0;
-    let last = 0;
-    const push = (piece: string): void => {
-      const chunk = Buffer.from(piece, 'utf8');
-      chunks.push(chunk);
-      bytes += chunk.length;
-    };
+    let char = 0;
+    let byte = 0;
     for (const match of text.matchAll(syntax.pattern)) {
-      push(text.slice(last, match.index));
       const groups = match.groups!;
       const kind: HoleKind =
         groups.origin !== undefined ? 'origin' : groups.site !== undefined ? 'site' : groups.count !== undefined ? 'count' : 'offers';
-      const start = bytes;
-      push(match[0]);
+      const start = byteOffset(char, byte, match.index);
+      const end = byteOffset(match.index, start, match.index + match[0].length);
       starts.push(start);
-      ends.push(bytes);
+      ends.push(end);
       kinds.push(kind);
-      counts.push(kind === 'count' ? countHole(match[0], syntax.tokens.count) : undefined);
-      last = match.index + match[0].length;
+      counts.push(
+        kind === 'count' ? { term: `${groups.countKind}:${groups.countId}`, built: Buffer.from(groups.countBuilt, 'latin1') } : undefined,
+      );
+      char = match.index + match[0].length;
+      byte = end;
     }
-    push(text.slice(last));
-    // Unpooled: a kept template must not hold a shared slab of the Buffer pool alive.
-    const joined = Buffer.allocUnsafeSlow(bytes);
-    let at = 0;
-    for (const chunk of chunks) at += chunk.copy(joined, at);
-    return new DocumentTemplate(joined, Int32Array.from(starts), Int32Array.from(ends), kinds, counts);
+    return new DocumentTemplate(bytes, Int32Array.from(starts), Int32Array.from(ends), kinds, counts);
   }
 
   /** What the template holds in memory, about: its bytes and its holes. */
@@ -196,10 +194,4 @@ export class DocumentTemplate {
   render(values: HoleValues): string {
     return new ByteAssembler().add(this.rendered(values)).toBuffer().toString('utf8');
   }
-}
-
-/** The term and the count a count placeholder was built with (`"<marker>:category:3:12"`). */
-function countHole(placeholder: string, pattern: RegExp): CountHole {
-  const [, kind, id, built] = new RegExp(pattern.source).exec(placeholder)!;
-  return { term: `${kind}:${id}`, built: Buffer.from(built, 'latin1') };
 }

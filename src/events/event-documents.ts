@@ -48,16 +48,24 @@ interface EventDocument {
   keys: string[];
 }
 
-/** A document as this instance keeps it: its texts as byte templates (DocumentTemplate). */
-interface KeptDocument {
-  list: DocumentTemplate;
-  single: DocumentTemplate;
-  url: string;
-  costOffers: DocumentTemplate | null;
+/**
+ * What this instance keeps of a document for one of its renderings, as a byte template
+ * (DocumentTemplate): lists keep the list item, single GETs the whole response. Kept apart, a page
+ * neither encodes nor holds the single response of each of its events.
+ */
+interface KeptListItem {
+  template: DocumentTemplate;
   terms: string[];
-  ticketed: boolean;
   keys: string[];
 }
+
+interface KeptSingle extends KeptListItem {
+  url: string;
+  costOffers: DocumentTemplate | null;
+  ticketed: boolean;
+}
+
+type Rendering = 'list' | 'single';
 
 /** The terms' stored counts of published events, by kind and id (`category:3`). */
 export type TermCounts = Map<string, number>;
@@ -68,9 +76,10 @@ export interface EventItemsText {
   keys: string[];
 }
 
-/** What memory holds for a kept document: its bytes and the objects around them. */
-function documentBytes(document: KeptDocument): number {
-  return document.list.byteSize + document.single.byteSize + (document.costOffers?.byteSize ?? 0) + 2 * document.url.length + 300;
+/** What memory holds for a kept rendering: its bytes and the objects around it. */
+function keptBytes(kept: KeptListItem | KeptSingle): number {
+  const single = 'url' in kept ? 2 * kept.url.length + (kept.costOffers?.byteSize ?? 0) : 0;
+  return kept.template.byteSize + single + 300;
 }
 
 /** A string as it appears inside a JSON string literal. */
@@ -91,7 +100,7 @@ function jsonStringContent(value: string): string {
  */
 @Injectable()
 export class EventDocuments {
-  private readonly documents: LRUCache<string, KeptDocument> | null;
+  private readonly documents: LRUCache<string, KeptListItem | KeptSingle> | null;
   /** The placeholders of the per-request parts: the origin (with the store), the terms' counts, the JSON-LD offers. */
   private readonly syntax: TemplateSyntax;
 
@@ -106,18 +115,16 @@ export class EventDocuments {
     const maxSize = Math.floor(config.eventDocumentCacheMb * 1024 * 1024);
     this.documents =
       maxSize > 0
-        ? new LRUCache<string, KeptDocument>({
+        ? new LRUCache<string, KeptListItem | KeptSingle>({
             maxSize,
-            sizeCalculation: documentBytes,
+            sizeCalculation: keptBytes,
             dispose: (_document, _key, reason) => {
               if (reason === 'evict') this.metrics.eventDocuments('eviction');
             },
           })
         : null;
-    // `"count":"<placeholder>"` of an embedded term: its kind, id and the count it was built with.
-    const count = new RegExp(`"${stored.marker}:(category|tag):(\\d+):(\\d+)"`);
     const origin = stored.enabled ? { origin: stored.placeholderOrigin, site: stored.placeholderHost } : {};
-    this.syntax = new TemplateSyntax({ ...origin, count, offers: `,"offers":"${stored.marker}:offers"` });
+    this.syntax = new TemplateSyntax({ ...origin, countMarker: stored.marker, offers: `,"offers":"${stored.marker}:offers"` });
   }
 
   /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
@@ -134,14 +141,20 @@ export class EventDocuments {
   async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventItemsText> {
     const fromReplica = this.dataSource.defaultReplicationModeForReads() !== 'master';
     const identity = this.cacheIdentity(context, fromReplica);
-    const documents = listed.map((entry) => this.documents?.get(documentKey(entry, identity)));
+    const documents = listed.map((entry) => this.documents?.get(documentKey(entry, identity, 'list')));
     const missing = listed.filter((_entry, index) => !documents[index]);
     this.metrics.eventDocuments('hit', listed.length - missing.length);
     this.metrics.eventDocuments('miss', missing.length);
-    const { built, fresh } = await this.build(missing, context, identity, loadEvents, !fromReplica);
+    const { built, fresh } = await this.build(missing, context, loadEvents, !fromReplica);
+    const kept = new Map<number, KeptListItem>();
+    for (const [id, { document, documentVersion }] of built) {
+      const item = this.keepListItem(document);
+      kept.set(id, item);
+      this.documents?.set(documentKey({ id, documentVersion }, identity, 'list'), item);
+    }
     const resolved = listed.flatMap((entry, index) => {
       // An event deleted between the page's query and the read of its row is left out of the page.
-      const document = documents[index] ?? built.get(entry.id);
+      const document = documents[index] ?? kept.get(entry.id);
       return document ? [{ entry, document }] : [];
     });
     // Documents built from rows just now show the terms' counts as they are; cached and stored ones are recounted.
@@ -155,7 +168,7 @@ export class EventDocuments {
     resolved.forEach(({ document }, index) => {
       for (const key of document.keys) keys.add(key);
       if (index > 0) items.add(COMMA);
-      items.add(document.list.rendered(values));
+      items.add(document.template.rendered(values));
     });
     return { items, keys: [...keys] };
   }
@@ -167,17 +180,19 @@ export class EventDocuments {
     loadEvents: (ids: number[]) => Promise<Event[]>,
   ): Promise<{ body: Buffer; keys: string[] }> {
     const identity = this.cacheIdentity(context);
-    let document = this.documents?.get(documentKey(event, identity));
+    let document = this.documents?.get(documentKey(event, identity, 'single')) as KeptSingle | undefined;
     // The terms' counts were read with the event; a document built from rows just now shows them as they are.
     let counts: TermCounts | null = event.termCounts;
     if (document) {
       this.metrics.eventDocuments('hit');
     } else {
       this.metrics.eventDocuments('miss');
-      const { built, fresh } = await this.build([event], context, identity, loadEvents, true);
-      document = built.get(event.id);
+      const { built, fresh } = await this.build([event], context, loadEvents, true);
+      const found = built.get(event.id);
       // Deleted between the read of its head and of its row.
-      if (!document) throw eventNotFound({ id: event.id });
+      if (!found) throw eventNotFound({ id: event.id });
+      document = this.keepSingle(found.document);
+      this.documents?.set(documentKey({ id: event.id, documentVersion: found.documentVersion }, identity, 'single'), document);
       if (fresh.has(event.id)) counts = null;
     }
     const tickets = document.ticketed ? await this.hooks.ticketOffers(event.id) : [];
@@ -187,7 +202,7 @@ export class EventDocuments {
       ? JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))
       : document.costOffers && document.costOffers.render({ ...values, count: undefined });
     const body = new ByteAssembler()
-      .add(document.single.rendered({ ...values, offers: offers ? Buffer.from(`,"offers":${offers}`, 'utf8') : undefined }))
+      .add(document.template.rendered({ ...values, offers: offers ? Buffer.from(`,"offers":${offers}`, 'utf8') : undefined }))
       .toBuffer();
     return { body, keys: document.keys };
   }
@@ -202,7 +217,7 @@ export class EventDocuments {
     if (events.length === 0) return { lastId: null, read: 0, built: 0 };
     const context = this.stored.backfillContext();
     const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
-    const { fresh } = await this.build(listed, context, this.cacheIdentity(context), () => Promise.resolve([]), true);
+    const { fresh } = await this.build(listed, context, () => Promise.resolve([]), true);
     return { lastId: events[events.length - 1].id, read: events.length, built: fresh.size };
   }
 
@@ -228,11 +243,15 @@ export class EventDocuments {
     };
   }
 
-  /** A built or stored document as this instance keeps it. */
-  private keep(document: EventDocument): KeptDocument {
+  /** A built or stored document's list item as this instance keeps it. */
+  private keepListItem(document: EventDocument): KeptListItem {
+    return { template: DocumentTemplate.compile(document.list, this.syntax), terms: document.terms, keys: document.keys };
+  }
+
+  /** A built or stored document's single response as this instance keeps it. */
+  private keepSingle(document: EventDocument): KeptSingle {
     return {
-      list: DocumentTemplate.compile(document.list, this.syntax),
-      single: DocumentTemplate.compile(document.single, this.syntax),
+      template: DocumentTemplate.compile(document.single, this.syntax),
       url: document.url,
       costOffers: document.costOffers === null ? null : DocumentTemplate.compile(document.costOffers, this.syntax),
       terms: document.terms,
@@ -246,25 +265,25 @@ export class EventDocuments {
   }
 
   /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */
-  private async pageTermCounts(listed: ListedEvent[], recounted: KeptDocument[]): Promise<TermCounts | null> {
+  private async pageTermCounts(listed: ListedEvent[], recounted: KeptListItem[]): Promise<TermCounts | null> {
     if (!recounted.some((document) => document.terms.length)) return null;
     if (listed.every((entry) => entry.termCounts)) return new Map(listed.flatMap((entry) => [...entry.termCounts!]));
     return this.termCounts(recounted);
   }
 
   /**
-   * The documents missing from this instance's cache: read as stored where the stored one is
-   * current, else built from rows and stored for every instance (StoredEventDocuments).
+   * The documents missing from this instance's cache, with the version each is of: read as stored
+   * where the stored one is current, else built from rows and stored for every instance
+   * (StoredEventDocuments). `fresh`: those built from rows just now.
    */
   private async build(
     missing: ListedEvent[],
     context: RequestContext,
-    identity: string,
     loadEvents: (ids: number[]) => Promise<Event[]>,
     /** Whether the rows were read from the primary: the stored documents are read there too. */
     fromPrimary: boolean,
-  ): Promise<{ built: Map<number, KeptDocument>; fresh: Set<number> }> {
-    const built = new Map<number, KeptDocument>();
+  ): Promise<{ built: Map<number, { document: EventDocument; documentVersion: number }>; fresh: Set<number> }> {
+    const built = new Map<number, { document: EventDocument; documentVersion: number }>();
     const fresh = new Set<number>();
     if (missing.length === 0) return { built, fresh };
     const stored = this.stored.enabled ? await this.stored.read(missing, fromPrimary) : new Map<number, string>();
@@ -275,9 +294,7 @@ export class EventDocuments {
         toBuild.push(entry);
         continue;
       }
-      const document = this.keep(JSON.parse(body) as EventDocument);
-      built.set(entry.id, document);
-      this.documents?.set(documentKey(entry, identity), document);
+      built.set(entry.id, { document: JSON.parse(body) as EventDocument, documentVersion: entry.documentVersion });
     }
     this.metrics.eventDocuments('stored', missing.length - toBuild.length);
     this.metrics.eventDocuments('built', toBuild.length);
@@ -293,13 +310,11 @@ export class EventDocuments {
       if (!event) continue;
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
-      const serialized = this.toDocument(response);
-      if (this.stored.enabled) toStore.push({ id: entry.id, documentVersion: event.documentVersion, body: JSON.stringify(serialized) });
-      const document = this.keep(serialized);
-      built.set(entry.id, document);
+      const document = this.toDocument(response);
+      if (this.stored.enabled) toStore.push({ id: entry.id, documentVersion: event.documentVersion, body: JSON.stringify(document) });
+      // Of the row's version: a row read after the page may be newer than the version the page read.
+      built.set(entry.id, { document, documentVersion: event.documentVersion });
       fresh.add(entry.id);
-      // The version read with the page: a row read afterwards may be newer, and its document is kept under its own version.
-      this.documents?.set(documentKey({ id: entry.id, documentVersion: event.documentVersion }, identity), document);
     }
     // Only documents built from the primary's rows are stored: what a replica shows is never written back as the truth.
     if (fromPrimary) await this.stored.write(toStore);
@@ -332,7 +347,7 @@ export class EventDocuments {
   }
 
   /** The stored counts of the terms these documents embed, in one statement. */
-  private async termCounts(documents: KeptDocument[]): Promise<TermCounts> {
+  private async termCounts(documents: Array<{ terms: string[] }>): Promise<TermCounts> {
     const ids = { category: new Set<number>(), tag: new Set<number>() };
     for (const document of documents) {
       for (const term of document.terms) {
@@ -371,6 +386,6 @@ export class EventDocuments {
 
 const COMMA = Buffer.from(',', 'latin1');
 
-function documentKey(entry: { id: number; documentVersion: number }, identity: string): string {
-  return `${entry.id}:${entry.documentVersion}:${identity}`;
+function documentKey(entry: { id: number; documentVersion: number }, identity: string, rendering: Rendering): string {
+  return `${rendering}:${entry.id}:${entry.documentVersion}:${identity}`;
 }
