@@ -7,8 +7,8 @@
  *   DATABASE_URL=mysql://root@127.0.0.1:3306/cal_bench npm run bench:redeem
  *   (REDEEM_SCANS=3000 REDEEM_CONCURRENCY=32 SYNC_ATTENDEES=20000 change the sizes)
  */
-import { CalExpressAdapter } from '../src/common/http/cal-express-adapter';
 import 'reflect-metadata';
+import { CalExpressAdapter } from '../src/common/http/cal-express-adapter';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

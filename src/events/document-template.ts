@@ -189,9 +189,4 @@ export class DocumentTemplate {
         return values.offers ?? EMPTY;
     }
   }
-
-  /** The text as this request shows it, as a string (small parts such as the JSON-LD's cost offers). */
-  render(values: HoleValues): string {
-    return new ByteAssembler().add(this.rendered(values)).toBuffer().toString('utf8');
-  }
 }

@@ -82,11 +82,6 @@ function keptBytes(kept: KeptListItem | KeptSingle): number {
   return kept.template.byteSize + single + 300;
 }
 
-/** A string as it appears inside a JSON string literal. */
-function jsonStringContent(value: string): string {
-  return JSON.stringify(value).slice(1, -1);
-}
-
 /**
  * Event responses for lists and single GETs, assembled from documents built once and kept as JSON
  * text: per instance in an LRU bounded by EVENT_DOCUMENT_CACHE_MB, and for every instance in the
@@ -196,14 +191,17 @@ export class EventDocuments {
       if (fresh.has(event.id)) counts = null;
     }
     const tickets = document.ticketed ? await this.hooks.ticketOffers(event.id) : [];
-    const url = this.stored.enabled ? this.renderUrl(document.url, context) : document.url;
+    const url = this.stored.enabled ? this.stored.renderUrl(document.url, context) : document.url;
     const values = this.holeValues(context, counts);
-    const offers = tickets.length
-      ? JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))
-      : document.costOffers && document.costOffers.render({ ...values, count: undefined });
-    const body = new ByteAssembler()
-      .add(document.template.rendered({ ...values, offers: offers ? Buffer.from(`,"offers":${offers}`, 'utf8') : undefined }))
-      .toBuffer();
+    let offers: Buffer | undefined;
+    if (tickets.length)
+      offers = Buffer.from(`,"offers":${JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))}`, 'utf8');
+    else if (document.costOffers)
+      offers = new ByteAssembler()
+        .addText(',"offers":')
+        .add(document.costOffers.rendered({ ...values, count: undefined }))
+        .toBuffer();
+    const body = new ByteAssembler().add(document.template.rendered({ ...values, offers })).toBuffer();
     return { body, keys: document.keys };
   }
 
@@ -236,11 +234,7 @@ export class EventDocuments {
 
   /** What this request fills the documents' holes with: its origin and site id, and the terms' counts read now where given. */
   private holeValues(context: RequestContext, counts: TermCounts | null): HoleValues {
-    return {
-      origin: this.stored.enabled ? Buffer.from(jsonStringContent(context.origin), 'utf8') : undefined,
-      site: this.stored.enabled ? Buffer.from(jsonStringContent(context.siteId), 'utf8') : undefined,
-      count: counts ? (term) => counts.get(term) : undefined,
-    };
+    return { ...(this.stored.enabled ? this.stored.originFills(context) : {}), count: counts ? (term) => counts.get(term) : undefined };
   }
 
   /** A built or stored document's list item as this instance keeps it. */
@@ -258,10 +252,6 @@ export class EventDocuments {
       ticketed: document.ticketed,
       keys: document.keys,
     };
-  }
-
-  private renderUrl(url: string, context: RequestContext): string {
-    return JSON.parse(`"${this.stored.renderText(JSON.stringify(url).slice(1, -1), context)}"`) as string;
   }
 
   /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */

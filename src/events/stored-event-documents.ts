@@ -113,10 +113,14 @@ export class StoredEventDocuments {
     };
   }
 
-  /** Text built in buildContext as the request sees it: its origin and site id in place of the placeholders. */
-  renderText(text: string, context: RequestContext): string {
-    const withOrigin = text.split(this.placeholderOrigin).join(jsonStringContent(context.origin));
-    return withOrigin.split(this.placeholderHost).join(jsonStringContent(context.siteId));
+  /** What the request shows in place of the placeholder origin and host, as they stand inside a JSON string. */
+  originFills(context: RequestContext): { origin: Buffer; site: Buffer } {
+    return { origin: Buffer.from(jsonStringContent(context.origin), 'utf8'), site: Buffer.from(jsonStringContent(context.siteId), 'utf8') };
+  }
+
+  /** A URL built in buildContext as the request sees it: its origin and site id in place of the placeholders. */
+  renderUrl(url: string, context: RequestContext): string {
+    return url.split(this.placeholderOrigin).join(context.origin).split(this.placeholderHost).join(context.siteId);
   }
 
   /**

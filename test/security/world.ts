@@ -14,6 +14,7 @@ import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
 import { createUser, TestApp, TestUser } from '../helpers/test-app';
 import { insertCounter } from '../helpers/ticketing-fixtures';
+import { insertEvent } from '../helpers/fixtures';
 
 /**
  * The callers of the authorization matrix: no credentials, each of the five roles, and "another
@@ -55,10 +56,6 @@ export const EVENTS_NS = `${API}/events/v1`;
 export const TICKETS_NS = `${API}/tickets/v1`;
 
 const DAY_MS = 86_400_000;
-
-function wallClock(instant: Date): string {
-  return instant.toISOString().slice(0, 19).replace('T', ' ');
-}
 
 let serial = 0;
 /** A name no other fixture of this process uses, so that slugs and duplicate checks never collide. */
@@ -196,29 +193,15 @@ export class World {
     const start = new Date(Date.now() + 60 * DAY_MS);
     start.setUTCHours(18, 0, 0, 0);
     const end = new Date(start.getTime() + 3 * 3600_000);
-    return this.dataSource.getRepository(Event).save({
+    return insertEvent(this.dataSource, {
       title,
       slug: slugOf(title),
       status: options.status ?? 'publish',
       authorId: this.userId(owner),
       description: '<p>About the event</p>',
-      excerpt: null,
-      image: null,
       publishedAt: new Date(Date.now() - DAY_MS),
-      timezone: 'UTC',
-      allDay: false,
       startUtc: start,
       endUtc: end,
-      startLocal: wallClock(start),
-      endLocal: wallClock(end),
-      cost: null,
-      website: null,
-      showMap: true,
-      showMapLink: true,
-      hideFromListings: false,
-      sticky: false,
-      featured: false,
-      postParentId: null,
       showAttendeeList: options.showAttendeeList ?? false,
     });
   }
