@@ -396,6 +396,8 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       await page.goto(`${base}/checkin/`);
       await page.locator('#pair-scan').click();
       await page.locator('#lists-view').waitFor({ state: 'visible', timeout: 20_000 });
+      // The view shows before the lists the page fetches are drawn in it.
+      await page.locator('#lists button').nth(1).waitFor({ timeout: 20_000 });
       await expect(page.locator('#lists button').allTextContents()).resolves.toEqual([
         expect.stringMatching(/^Default/),
         expect.stringMatching(/^Main gate/),
