@@ -38,7 +38,7 @@ const OUTSIDE_API_ROOT = [
 export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
-  // A strong ETag (a hash of the body) on every answer; Express answers a matching If-None-Match with 304.
+  // A strong ETag (a hash of the body, unless JsonTextInterceptor set one) on every answer; Express answers a matching If-None-Match with 304.
   app.set('etag', 'strong');
   answerClientErrorsWithJson(app.getHttpServer());
   // Whose X-Forwarded-For names the client: the per-address limits depend on it (TRUST_PROXY).

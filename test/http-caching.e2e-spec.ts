@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import request from 'supertest';
+import { ByteAssembler } from '../src/common/http/byte-assembler';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
@@ -129,8 +130,58 @@ describe('HTTP caching (e2e)', () => {
       }
     });
 
+    it('answers the conditional GET of an event or a list from versions, without assembling its body', async () => {
+      const assembled = jest.spyOn(ByteAssembler.prototype, 'toBuffer');
+      try {
+        for (const path of [`events/${event.id}`, 'events', `events?categories=${category.id}`]) {
+          const first = await request(testApp.server).get(`${EVENTS}/${path}`).expect(200);
+          expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+          assembled.mockClear();
+          const again = await request(testApp.server).get(`${EVENTS}/${path}`).expect(200);
+          expect(again.headers.etag).toBe(first.headers.etag);
+          expect(assembled).toHaveBeenCalled();
+          assembled.mockClear();
+          await request(testApp.server).get(`${EVENTS}/${path}`).set('If-None-Match', first.headers.etag).expect(304);
+          expect({ path, assembled: assembled.mock.calls.length }).toEqual({ path, assembled: 0 });
+        }
+      } finally {
+        assembled.mockRestore();
+      }
+    });
+
+    it('changes the ETag of an event when its tickets’ offers change', async () => {
+      const single = `${EVENTS}/events/${event.id}`;
+      const nonces = (await request(testApp.server).get('/cal/tickets/v1/nonces').set('Authorization', admin).expect(200)).body as Body;
+      const etags = [(await request(testApp.server).get(single).expect(200)).headers.etag];
+      const ticket = (
+        await request(testApp.server)
+          .post('/cal/tickets/v1/tickets')
+          .set('Authorization', admin)
+          .send({
+            post_id: event.id,
+            provider: 'tc',
+            name: 'Seat',
+            price: '20',
+            ticket: { mode: 'own', capacity: 5 },
+            add_ticket_nonce: nonces.add_ticket_nonce,
+          })
+          .expect(201)
+      ).body as Body;
+      etags.push((await request(testApp.server).get(single).expect(200)).headers.etag);
+      await request(testApp.server)
+        .patch(`/cal/tickets/v1/tickets/${ticket.id}`)
+        .set('Authorization', admin)
+        .send({ post_id: event.id, price: '25', edit_ticket_nonce: nonces.edit_ticket_nonce })
+        .expect(200);
+      const after = await request(testApp.server).get(single).expect(200);
+      expect(after.body.json_ld.offers).toEqual([expect.objectContaining({ price: '25' })]);
+      etags.push(after.headers.etag);
+      expect(new Set(etags).size).toBe(3);
+    });
+
     it('changes the ETag after each kind of write to what the answer shows', async () => {
       const single = `${EVENTS}/events/${event.id}`;
+      const list = `${EVENTS}/events?categories=${category.id}`;
       const etagOf = async (path: string) => (await request(testApp.server).get(path).expect(200)).headers.etag;
       const writes: Array<[string, () => Promise<unknown>]> = [
         ['event update', () => post(`events/${event.id}`, { title: 'Renamed concert' }, 200)],
@@ -145,11 +196,12 @@ describe('HTTP caching (e2e)', () => {
         ],
       ];
       for (const [name, write] of writes) {
-        const before = await etagOf(single);
+        const before = [await etagOf(single), await etagOf(list)];
         await write();
-        const after = await etagOf(single);
-        expect({ name, changed: after !== before }).toEqual({ name, changed: true });
-        await request(testApp.server).get(single).set('If-None-Match', before).expect(200);
+        const after = [await etagOf(single), await etagOf(list)];
+        expect({ name, changed: [after[0] !== before[0], after[1] !== before[1]] }).toEqual({ name, changed: [true, true] });
+        await request(testApp.server).get(single).set('If-None-Match', before[0]).expect(200);
+        await request(testApp.server).get(list).set('If-None-Match', before[1]).expect(200);
       }
     });
   });

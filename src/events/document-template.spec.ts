@@ -1,4 +1,5 @@
-import { ByteAssembler, DocumentTemplate, TemplateSyntax } from './document-template';
+import { ByteAssembler } from '../common/http/byte-assembler';
+import { DocumentTemplate, TemplateSyntax } from './document-template';
 
 const MARKER = 'mabc123';
 const ORIGIN = 'https://xabc123.invalid';
@@ -72,5 +73,56 @@ describe('ByteAssembler', () => {
     const out = new ByteAssembler().addText('[').addAll(inner).add(Buffer.alloc(0)).addText(']');
     expect(out.length).toBe(6);
     expect(out.toBuffer().toString('utf8')).toBe('[bcé]');
+  });
+
+  describe('etag, worked out without the bytes', () => {
+    const template = DocumentTemplate.compile(
+      JSON.stringify({
+        url: `${ORIGIN}/e`,
+        categories: [{ count: `${MARKER}:category:3:12` }],
+        json_ld: { name: 'e', offers: `${MARKER}:offers` },
+      }),
+      syntax,
+    );
+    const page = (values: Parameters<DocumentTemplate['rendered']>[0], tail = ']') =>
+      new ByteAssembler().addText('[').add(template.rendered(values)).addText(tail);
+    const origin = Buffer.from('http://a.test');
+
+    it('is the same for the same parts and fills, quoted as a strong ETag', () => {
+      const etag = page({ origin, count: () => 4 }).etag();
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect(page({ origin: Buffer.from('http://a.test'), count: () => 4 }).etag()).toBe(etag);
+    });
+
+    it('differs whenever the bytes differ: a fill, a count, the offers, the text around, another template', () => {
+      const etags = [
+        page({ origin, count: () => 4 }).etag(),
+        page({ origin: Buffer.from('http://b.test'), count: () => 4 }).etag(),
+        page({ origin, count: () => 5 }).etag(),
+        page({ origin }).etag(), // the built count (12) stays
+        page({ origin, count: () => 4, offers: Buffer.from(',"offers":[]') }).etag(),
+        page({ origin, count: () => 4 }, ']]').etag(),
+        new ByteAssembler().addText('[').add(DocumentTemplate.compile('{"url":"x"}', syntax).rendered({ origin })).addText(']').etag(),
+      ];
+      expect(new Set(etags).size).toBe(etags.length);
+    });
+
+    it('is the same for two builds that differ only in the counts they saw, once the counts are filled', () => {
+      const built = (count: number) =>
+        DocumentTemplate.compile(JSON.stringify({ categories: [{ id: 3, count: `${MARKER}:category:3:${count}` }] }), syntax);
+      const rendered = (template: DocumentTemplate) => new ByteAssembler().add(template.rendered({ count: () => 9 }));
+      expect(rendered(built(12)).etag()).toBe(rendered(built(13)).etag());
+      expect(new ByteAssembler().add(built(12).rendered({})).etag()).not.toBe(new ByteAssembler().add(built(13).rendered({})).etag());
+    });
+
+    it('does not confuse where one fill ends and the next begins', () => {
+      const two = DocumentTemplate.compile(`"${ORIGIN}${SITE}"`, syntax);
+      const a = new ByteAssembler().add(two.rendered({ origin: Buffer.from('ab'), site: Buffer.from('c') }));
+      const b = new ByteAssembler().add(two.rendered({ origin: Buffer.from('a'), site: Buffer.from('bc') }));
+      expect(a.toBuffer().equals(b.toBuffer())).toBe(true);
+      // Equal bytes from different fills may have different tags (a strong ETag only needs different bytes to differ).
+      expect(a.etag()).not.toBe(page({ origin }).etag());
+      expect(new ByteAssembler().addText('ab').addText('c').etag()).not.toBe(new ByteAssembler().addText('a').addText('bc').etag());
+    });
   });
 });

@@ -5,6 +5,8 @@
  * of every document per placeholder, the page joined, then encoded for the hash and for the socket)
  * were most of a list's CPU and, past 128 KB, large objects that only a full collection frees.
  */
+import { createHash } from 'node:crypto';
+import type { BytePart } from '../common/http/byte-assembler';
 
 /** What a hole is filled with: the request's origin or site id (JSON string content), a term's count, the JSON-LD offers. */
 export type HoleKind = 'origin' | 'site' | 'count' | 'offers';
@@ -45,43 +47,6 @@ interface CountHole {
   built: Buffer;
 }
 
-/** Bytes that know their length before they are written: a rendered template. */
-export interface BytePart {
-  readonly length: number;
-  writeTo(target: Buffer, at: number): number;
-}
-
-/** The bytes of one response being assembled, written once into a buffer of the exact size. */
-export class ByteAssembler {
-  private readonly parts: Array<Buffer | BytePart> = [];
-  length = 0;
-
-  add(part: Buffer | BytePart): this {
-    if (part.length > 0) {
-      this.parts.push(part);
-      this.length += part.length;
-    }
-    return this;
-  }
-
-  addText(text: string): this {
-    return this.add(Buffer.from(text, 'utf8'));
-  }
-
-  /** Appends what another assembler holds. */
-  addAll(other: ByteAssembler): this {
-    for (const part of other.parts) this.add(part);
-    return this;
-  }
-
-  toBuffer(): Buffer {
-    const out = Buffer.allocUnsafe(this.length);
-    let at = 0;
-    for (const part of this.parts) at = Buffer.isBuffer(part) ? at + part.copy(out, at) : part.writeTo(out, at);
-    return out;
-  }
-}
-
 /** What a request fills the holes with: `undefined` keeps what the document was built with (a count) or nothing (offers). */
 export interface HoleValues {
   origin?: Buffer;
@@ -101,6 +66,13 @@ function numberBytes(value: number): Buffer {
 
 /** One document's text as bytes and its holes, in order. */
 export class DocumentTemplate {
+  /**
+   * Identifies, in an ETag (ByteAssembler.etag), the bytes a rendering keeps around its holes: the
+   * same for two builds of a document that differ only inside holes (the counts a build saw), so
+   * that equal answers get equal tags whichever instance or build they came from.
+   */
+  private readonly digest: Buffer;
+
   private constructor(
     readonly bytes: Buffer,
     /** Byte offsets: hole `i` spans [holeStarts[i], holeEnds[i]) of `bytes`, which hold the placeholder. */
@@ -108,7 +80,18 @@ export class DocumentTemplate {
     private readonly holeEnds: Int32Array,
     private readonly holeKinds: HoleKind[],
     private readonly counts: Array<CountHole | undefined>,
-  ) {}
+  ) {
+    const hash = createHash('sha1');
+    const length = Buffer.allocUnsafe(4);
+    let from = 0;
+    for (let index = 0; index <= holeKinds.length; index += 1) {
+      const to = index < holeKinds.length ? holeStarts[index] : bytes.length;
+      length.writeUInt32BE(to - from);
+      hash.update(length).update(bytes.subarray(from, to));
+      from = holeEnds[index];
+    }
+    this.digest = hash.digest();
+  }
 
   static compile(text: string, syntax: TemplateSyntax): DocumentTemplate {
     // Unpooled: a kept template must not hold a shared slab of the Buffer pool alive.
@@ -144,7 +127,7 @@ export class DocumentTemplate {
 
   /** What the template holds in memory, about: its bytes and its holes. */
   get byteSize(): number {
-    return this.bytes.length + this.holeKinds.length * 24 + 200;
+    return this.bytes.length + this.holeKinds.length * 24 + 300;
   }
 
   /** The text as this request shows it, as bytes to be written into a response. */
@@ -169,6 +152,16 @@ export class DocumentTemplate {
           from = this.holeEnds[index];
         }
         return at + this.bytes.copy(target, at, from);
+      },
+      fingerprint: (out) => {
+        // What each hole shows (a fill, or the placeholder's own bytes), its length telling where it ends.
+        const lengths = Buffer.allocUnsafe(4 * fills.length);
+        out.push(this.digest, lengths);
+        fills.forEach((fill, index) => {
+          const shown = fill ?? this.bytes.subarray(this.holeStarts[index], this.holeEnds[index]);
+          lengths.writeUInt32BE(shown.length, 4 * index);
+          out.push(shown);
+        });
       },
     };
   }

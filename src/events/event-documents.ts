@@ -12,7 +12,8 @@ import { eventNotFound } from './event-errors';
 import { EventHooks } from './event-hooks';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
-import { ByteAssembler, DocumentTemplate, HoleValues, TemplateSyntax } from './document-template';
+import { ByteAssembler } from '../common/http/byte-assembler';
+import { DocumentTemplate, HoleValues, TemplateSyntax } from './document-template';
 import { DocumentToStore, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
@@ -168,12 +169,15 @@ export class EventDocuments {
     return { items, keys: [...keys] };
   }
 
-  /** The single GET's response of a readable event, as JSON bytes: JSON-LD with the offers of its tickets as they are now. */
+  /**
+   * The single GET's response of a readable event, as JSON bytes to be assembled (or, for a
+   * conditional GET that names them, not): JSON-LD with the offers of its tickets as they are now.
+   */
   async single(
     event: ListedEvent & { termCounts: TermCounts; timezone: string },
     context: RequestContext,
     loadEvents: (ids: number[]) => Promise<Event[]>,
-  ): Promise<{ body: Buffer; keys: string[] }> {
+  ): Promise<{ body: ByteAssembler; keys: string[] }> {
     const identity = this.cacheIdentity(context);
     let document = this.documents?.get(documentKey(event, identity, 'single')) as KeptSingle | undefined;
     // The terms' counts were read with the event; a document built from rows just now shows them as they are.
@@ -201,7 +205,7 @@ export class EventDocuments {
         .addText(',"offers":')
         .add(document.costOffers.rendered({ ...values, count: undefined }))
         .toBuffer();
-    const body = new ByteAssembler().add(document.template.rendered({ ...values, offers })).toBuffer();
+    const body = new ByteAssembler().add(document.template.rendered({ ...values, offers }));
     return { body, keys: document.keys };
   }
 

@@ -20,7 +20,7 @@ import type { EventTicketOffer } from './event-hooks';
 import type { EventSeriesFacts } from './event-series-hooks';
 import { Event } from './event.entity';
 import { JsonText } from '../common/http/json-text';
-import { ByteAssembler } from './document-template';
+import { ByteAssembler } from '../common/http/byte-assembler';
 import type { PageLinks } from '../common/pagination/pagination';
 
 /** What an event response shows besides the event row, loaded in bulk for a whole page. */
@@ -205,5 +205,5 @@ export function eventListJson(page: {
     .addText('{"events":[')
     .addAll(page.events.items)
     .addText(`],${rest.slice(1)}`);
-  return new JsonText(body.toBuffer(), ['events', 'events-list', ...page.events.keys.filter((key) => key !== 'events')]);
+  return new JsonText(body, ['events', 'events-list', ...page.events.keys.filter((key) => key !== 'events')]);
 }

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 /**
  * Nest's Express adapter, except that a Buffer body (a JsonText's bytes, whose Content-Type the
  * JsonTextInterceptor set) is sent as it is, where Nest would serialize it as an object. Express
- * still hashes it for the ETag and answers a matching If-None-Match with 304.
+ * answers a matching If-None-Match (the JsonText's ETag, set already) with 304.
  */
 export class CalExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

@@ -26,9 +26,9 @@ export function publicCacheControl(config: HttpCacheConfig): string {
 export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 
 /**
- * HTTP caching as the ecosystem expects it. Every answer carries a strong ETag (Express's, a hash
- * of the body: app.setup.ts) and a conditional GET whose If-None-Match matches answers 304 without
- * the body. Anonymous reads of public content (routes marked PublicRead) may be kept by shared
+ * HTTP caching as the ecosystem expects it. Every answer carries a strong ETag (a JsonText's from
+ * what its bytes are made of, before they are assembled; any other body's Express's hash of it:
+ * app.setup.ts) and a conditional GET whose If-None-Match matches answers 304 without the body. Anonymous reads of public content (routes marked PublicRead) may be kept by shared
  * caches: `Cache-Control: public` and the Surrogate-Key/Cache-Tag headers naming what they show, so
  * that a CDN or Varnish purges them by key when a write changes it (PurgeKeyCollector sends the
  * keys). A signed-in caller's answer, or any other route's, is `private`: never kept by a shared cache.
