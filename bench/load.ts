@@ -21,6 +21,8 @@ export interface SteadyJob {
   context: ScenarioContext;
   connections: number;
   durationSeconds: number;
+  /** A conditional scenario's ETags, by path, as this target answered them. */
+  validators?: Record<string, string>;
 }
 
 export interface BurstJob {
@@ -59,7 +61,10 @@ async function runSteady(job: SteadyJob): Promise<SteadyResult> {
         setupRequest: (request) => {
           const n = sent++;
           const next = scenario.request(job.context, n);
-          return { ...request, method: next.method, path: next.path, headers: { ...(next.headers ?? {}) }, body: next.body };
+          const headers = { ...(next.headers ?? {}) };
+          const validator = scenario.conditional ? job.validators?.[next.path] : undefined;
+          if (validator) headers['if-none-match'] = validator;
+          return { ...request, method: next.method, path: next.path, headers, body: next.body };
         },
       },
     ],
@@ -73,7 +78,8 @@ async function runSteady(job: SteadyJob): Promise<SteadyResult> {
     max: result.latency.max,
     total: result.requests.total,
     errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    // A conditional scenario's 304 is its success.
+    non2xx: result.non2xx - (scenario.conditional ? (statuses['304'] ?? 0) : 0),
     statuses,
   };
 }

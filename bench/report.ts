@@ -194,6 +194,14 @@ export function markdown(report: BenchReport): string {
     );
   }
   if (sales.length) lines.push('', 'During the sale against without it (the service alone):', '', ...sales);
+  const conditional = report.scenarios.find((scenario) => scenario.name === 'event-single-conditional');
+  const full = report.scenarios.find((scenario) => scenario.name === 'event-single');
+  if (conditional && full)
+    lines.push(
+      '',
+      `Conditional GET (304) against the full single-event GET, the service alone: ${round(conditional.median.serviceRps)} against ` +
+        `${round(full.median.serviceRps)} req/s, **${round(conditional.median.serviceRps / full.median.serviceRps, 2)}×**.`,
+    );
   if (report.flashSale) lines.push('', flashSaleMarkdown(report.flashSale));
 
   if (report.scaling.length) {

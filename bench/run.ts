@@ -28,7 +28,7 @@ import type { SteadyJob, SteadyResult } from './load';
 import { runLoad, sampleRss, startFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
 import { BenchReport, CacheCounts, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
 import { SteadySale } from './sale';
-import { ScenarioContext, SCENARIOS } from './scenarios';
+import { ScenarioContext, scenarioPaths, SCENARIOS } from './scenarios';
 import { seedBenchmarkData } from './seed';
 
 interface Options {
@@ -103,6 +103,7 @@ function log(message: string): void {
 class Runner {
   readonly jobFolder = mkdtempSync(join(tmpdir(), 'cal-bench-'));
   private jobs = 0;
+  private readonly knownValidators = new Map<string, Record<string, string>>();
 
   constructor(private readonly options: Options) {}
 
@@ -113,10 +114,36 @@ class Runner {
     durationSeconds: number,
     connections: number,
   ): Promise<SteadyResult> {
-    const job: SteadyJob = { kind: 'steady', url: target.url, scenario, context, connections, durationSeconds };
+    const conditional = SCENARIOS.find((candidate) => candidate.name === scenario)?.conditional;
+    const validators = conditional ? await this.validators(target, scenario, context) : undefined;
+    const job: SteadyJob = { kind: 'steady', url: target.url, scenario, context, connections, durationSeconds, validators };
     const file = join(this.jobFolder, `job-${this.jobs++}.json`);
     writeFileSync(file, JSON.stringify(job));
     return runLoad<SteadyResult>(file);
+  }
+
+  /** The ETag of each path of a conditional scenario as this target answers it now, asked once per target. */
+  private async validators(target: Target, scenario: string, context: ScenarioContext): Promise<Record<string, string>> {
+    const known = this.knownValidators.get(target.url);
+    if (known) return known;
+    const paths = scenarioPaths(context, scenario);
+    const validators: Record<string, string> = {};
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const path = paths[next++];
+        const response = await fetch(target.url + path, { signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
+        await response.arrayBuffer();
+        const etag = response.headers.get('etag');
+        if (etag) validators[path] = etag;
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    log(
+      `${scenario}: ${Object.keys(validators).length.toLocaleString('en')} ETags of ${paths.length.toLocaleString('en')} paths read from ${target.url}`,
+    );
+    this.knownValidators.set(target.url, validators);
+    return validators;
   }
 
   /**

@@ -42,6 +42,11 @@ export interface Scenario {
   list?: ListName;
   /** Measured while the runner sells tickets at a steady rate (on tickets the lists do not show first). */
   sale?: boolean;
+  /**
+   * Each request carries the If-None-Match of its path as the target answered it before the run
+   * (the runner asks each target once), so a current target answers 304.
+   */
+  conditional?: boolean;
   /** The `n`-th request of the run. */
   request(context: ScenarioContext, n: number): BenchRequest;
 }
@@ -173,7 +178,7 @@ function zipfPath(found: Derived): string {
 /** Every path of a scenario's working set (the floor keeps what they reach; the tests ask each of them). */
 export function scenarioPaths(context: ScenarioContext, name: string): string[] {
   const found = derive(context);
-  if (name === 'event-single') return context.eventIds.map(eventPath);
+  if (name === 'event-single' || name === 'event-single-conditional') return context.eventIds.map(eventPath);
   if (name === 'crawler' || name === 'visitor-zipf') return found.all;
   return found.listPages.get(name as ListName) ?? [];
 }
@@ -202,6 +207,12 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'event-single',
     title: 'Single event by id, uniform over the working set of events',
+    request: (context) => ({ method: 'GET', path: eventPath(pick(context.eventIds)) }),
+  },
+  {
+    name: 'event-single-conditional',
+    title: 'Single event by id, conditional (If-None-Match of its current ETag: 304), same working set',
+    conditional: true,
     request: (context) => ({ method: 'GET', path: eventPath(pick(context.eventIds)) }),
   },
   {

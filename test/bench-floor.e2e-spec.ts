@@ -205,6 +205,22 @@ describeOnMariaDb(
       for (const id of listedIds) await expectSameAnswer(`${EVENTS}/${id}`);
     });
 
+    it('answers a conditional GET of an event with 304 when its ETag matches, each target with its own ETag, like the service', async () => {
+      for (const [name, url] of [
+        ['service', serviceUrl],
+        ['floor', floor.url],
+        ['framework', floor.frameworkUrl!],
+      ]) {
+        const path = `${EVENTS}/${listedIds[0]}`;
+        const first = await get(url, path);
+        const etag = String(first.headers.etag);
+        expect([name, etag]).toEqual([name, expect.stringMatching(/^(W\/)?"[^"]+"$/)]);
+        const again = await get(url, path, { 'If-None-Match': etag });
+        expect([name, again.status, again.text]).toEqual([name, 304, '']);
+        expect([name, (await get(url, path, { 'If-None-Match': '"another"' })).status]).toEqual([name, 200]);
+      }
+    });
+
     it('answers every path of every scenario like the service (list, crawler, visitor, single event)', async () => {
       const walked = new Set<string>();
       for (const scenario of SCENARIOS) {

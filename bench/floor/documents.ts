@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
@@ -25,6 +26,7 @@ export class StoredDocument {
   private readonly joints: boolean[] = [];
   private lastOrigin = '';
   private lastText = '';
+  private lastEtag = '';
 
   constructor(serialized: string) {
     let from = 0;
@@ -51,8 +53,16 @@ export class StoredDocument {
         text += (this.joints[index] ? client.origin : client.hostname) + this.parts[index + 1];
       this.lastText = text;
       this.lastOrigin = client.origin;
+      this.lastEtag = '';
     }
     return this.lastText;
+  }
+
+  /** The strong ETag of the document for a client: a hash of its text, worked out once per rendering kept. */
+  etag(client: ClientOrigin): string {
+    const text = this.render(client);
+    if (!this.lastEtag) this.lastEtag = `"${createHash('sha1').update(text).digest('base64url').slice(0, 27)}"`;
+    return this.lastEtag;
   }
 }
 

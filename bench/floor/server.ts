@@ -6,7 +6,8 @@
  * read of the page's ids, a kept count, and the kept documents concatenated.
  *
  * Routes: GET /cal/events/v1/events (anonymous; the default window and the categories, tags,
- * venue and organizer filters by id, page, per_page), GET /cal/events/v1/events/{id} (anonymous),
+ * venue and organizer filters by id, page, per_page), GET /cal/events/v1/events/{id} (anonymous; its
+ * ETag kept with the document, and 304 for a matching If-None-Match),
  * GET /cal/tickets/v1/tickets and /cal/tickets/v1/attendees (a manager's Basic credentials; page,
  * per_page). Anything else is refused with a floor-* error code.
  *
@@ -79,6 +80,7 @@ interface FloorRequest {
 /** The headers a route sets on its answer. */
 class FloorReply {
   readonly headers: Record<string, string> = {};
+  status = 200;
 
   header(name: string, value: string): this {
     this.headers[name] = value;
@@ -221,7 +223,17 @@ export class FloorRoutes {
     const id = Number((request.params as { id: string }).id);
     reply.type(JSON_TYPE);
     if (!Number.isInteger(id) || (await this.index.eventVersion(id)) === undefined) throw missing('single event', id);
-    return concatenatedKept(this.documents.events, [id], client(request), 'single event');
+    const [document] = await this.documents.events.get([id]);
+    if (!document) throw missing('single event', id);
+    // A conditional GET: the ETag kept with the document's rendering, 304 without the body when it matches.
+    const clientOrigin = client(request);
+    const etag = document.etag(clientOrigin);
+    reply.header('ETag', etag);
+    if (request.headers['if-none-match'] === etag) {
+      reply.status = 304;
+      return '';
+    }
+    return document.render(clientOrigin);
   }
 
   async managerList(request: FloorRequest, reply: FloorReply, list: 'tickets' | 'attendees'): Promise<string> {
@@ -287,7 +299,7 @@ export function floorAnswerer(
     const reply = new FloorReply();
     try {
       const body = await route({ headers, query: parseQuery(url.searchParams), params: {} }, reply, method, url.pathname);
-      return { status: 200, headers: reply.headers, body };
+      return { status: reply.status, headers: reply.headers, body };
     } catch (error) {
       const refusal =
         error instanceof FloorRefusal
