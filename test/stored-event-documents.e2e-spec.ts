@@ -105,9 +105,31 @@ describe('Stored event documents (e2e)', () => {
     await read(stored, `events/${id}`, 'a.example');
     expect((await storedRow(id))!.documentVersion).toBe(current);
     const documents = stored.app.get(StoredEventDocuments);
-    await documents.write([{ id, documentVersion: current - 1, body: '{"stale":true}' }]);
+    await documents.write([{ id, documentVersion: current - 1, body: '{"stale":true}', listItem: '{"stale":true}', listKeys: ['stale'] }]);
     expect(await storedRow(id)).toMatchObject({ documentVersion: current });
     expect((await storedRow(id))!.body).not.toContain('stale');
+    expect((await storedRow(id))!.listItem).not.toContain('stale');
+    expect((await storedRow(id))!.listKeys).not.toContain('stale');
+  });
+
+  it('stores each list item apart, and a page reads its items without the rest of their documents', async () => {
+    const id = event.id as number;
+    await stored.dataSource.getRepository(StoredEventDocument).delete({ eventId: id });
+    // A page that builds a document from rows stores it, for every instance, as a single GET does.
+    const before = await read(stored, 'events', 'a.example');
+    const row = (await storedRow(id))!;
+    expect(JSON.parse(row.body).list).toBe(row.listItem);
+    expect(row.listKeys!.split(' ')).toEqual(expect.arrayContaining(['events', `event-${id}`]));
+    const repository = stored.dataSource.getRepository(StoredEventDocument);
+    // A whole document the page must not need: the page still answers from the list item alone.
+    await repository.update({ eventId: id }, { body: '{"unreadable":true}' });
+    expect(await read(stored, 'events', 'a.example')).toBe(before);
+    expect((await storedRow(id))!.body).toBe('{"unreadable":true}');
+    // Stored without a list item (as before list items were stored apart): built again, and stored with both.
+    await repository.update({ eventId: id }, { listItem: null, listKeys: null });
+    expect(await read(stored, 'events', 'a.example')).toBe(before);
+    expect(await storedRow(id)).toMatchObject({ listItem: row.listItem, listKeys: row.listKeys });
+    expect(JSON.parse((await storedRow(id))!.body).list).toBe(row.listItem);
   });
 
   it('rebuilds a stored document of another configuration rather than serving it', async () => {

@@ -125,6 +125,11 @@ export class DocumentTemplate {
     return new DocumentTemplate(bytes, Int32Array.from(starts), Int32Array.from(ends), kinds, counts);
   }
 
+  /** The terms (`category:3`) whose counts its holes show, as many times as they show them. */
+  get countTerms(): string[] {
+    return this.counts.flatMap((hole) => (hole ? [hole.term] : []));
+  }
+
   /** What the template holds in memory, about: its bytes and its holes. */
   get byteSize(): number {
     return this.bytes.length + this.holeKinds.length * 24 + 300;

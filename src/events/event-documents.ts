@@ -6,6 +6,7 @@ import { DataSource, MoreThan } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { surrogateKeysOf } from '../common/http/surrogate-keys';
 import { appConfig } from '../config/app.config';
+import { isReplicated } from '../database/read-replicas';
 import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddedTermResponse } from '../terms/term-response';
 import { eventNotFound } from './event-errors';
@@ -41,8 +42,6 @@ interface EventDocument {
   url: string;
   /** The offers the JSON-LD takes from the cost (when the event has no published ticket), as JSON, or null. */
   costOffers: string | null;
-  /** The terms it embeds (`category:3`), whose counts are read per request. */
-  terms: string[];
   /** Whether the single GET reads its tickets' offers. */
   ticketed: boolean;
   /** The surrogate keys of what it shows (common/http/surrogate-keys.ts). */
@@ -56,8 +55,16 @@ interface EventDocument {
  */
 interface KeptListItem {
   template: DocumentTemplate;
-  terms: string[];
   keys: string[];
+}
+
+/** What a list item is kept from: its text and the keys of what it shows (a whole EventDocument has both; the store keeps them apart). */
+type ListItemSource = Pick<EventDocument, 'list' | 'keys'>;
+
+/** Documents missing from memory, as read stored or built from rows, with the version each is of; `fresh`: those built from rows just now. */
+interface Built<D> {
+  built: Map<number, { document: D; documentVersion: number }>;
+  fresh: Set<number>;
 }
 
 interface KeptSingle extends KeptListItem {
@@ -135,13 +142,14 @@ export class EventDocuments {
    * in between is left out.
    */
   async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventItemsText> {
-    const fromReplica = this.dataSource.defaultReplicationModeForReads() !== 'master';
+    // Without replicas TypeORM still names its default mode "slave": every read is the primary's then.
+    const fromReplica = isReplicated(this.dataSource) && this.dataSource.defaultReplicationModeForReads() !== 'master';
     const identity = this.cacheIdentity(context, fromReplica);
     const documents = listed.map((entry) => this.documents?.get(documentKey(entry, identity, 'list')));
     const missing = listed.filter((_entry, index) => !documents[index]);
     this.metrics.eventDocuments('hit', listed.length - missing.length);
     this.metrics.eventDocuments('miss', missing.length);
-    const { built, fresh } = await this.build(missing, context, loadEvents, !fromReplica);
+    const { built, fresh } = await this.build(missing, context, loadEvents, !fromReplica, 'list');
     const kept = new Map<number, KeptListItem>();
     for (const [id, { document, documentVersion }] of built) {
       const item = this.keepListItem(document);
@@ -186,7 +194,7 @@ export class EventDocuments {
       this.metrics.eventDocuments('hit');
     } else {
       this.metrics.eventDocuments('miss');
-      const { built, fresh } = await this.build([event], context, loadEvents, true);
+      const { built, fresh } = await this.build([event], context, loadEvents, true, 'single');
       const found = built.get(event.id);
       // Deleted between the read of its head and of its row.
       if (!found) throw eventNotFound({ id: event.id });
@@ -219,7 +227,7 @@ export class EventDocuments {
     if (events.length === 0) return { lastId: null, read: 0, built: 0 };
     const context = this.stored.backfillContext();
     const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
-    const { fresh } = await this.build(listed, context, () => Promise.resolve([]), true);
+    const { fresh } = await this.build(listed, context, () => Promise.resolve([]), true, 'single');
     return { lastId: events[events.length - 1].id, read: events.length, built: fresh.size };
   }
 
@@ -242,8 +250,8 @@ export class EventDocuments {
   }
 
   /** A built or stored document's list item as this instance keeps it. */
-  private keepListItem(document: EventDocument): KeptListItem {
-    return { template: DocumentTemplate.compile(document.list, this.syntax), terms: document.terms, keys: document.keys };
+  private keepListItem(document: ListItemSource): KeptListItem {
+    return { template: DocumentTemplate.compile(document.list, this.syntax), keys: document.keys };
   }
 
   /** A built or stored document's single response as this instance keeps it. */
@@ -252,7 +260,6 @@ export class EventDocuments {
       template: DocumentTemplate.compile(document.single, this.syntax),
       url: document.url,
       costOffers: document.costOffers === null ? null : DocumentTemplate.compile(document.costOffers, this.syntax),
-      terms: document.terms,
       ticketed: document.ticketed,
       keys: document.keys,
     };
@@ -260,15 +267,15 @@ export class EventDocuments {
 
   /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */
   private async pageTermCounts(listed: ListedEvent[], recounted: KeptListItem[]): Promise<TermCounts | null> {
-    if (!recounted.some((document) => document.terms.length)) return null;
+    if (!recounted.some((document) => document.template.countTerms.length)) return null;
     if (listed.every((entry) => entry.termCounts)) return new Map(listed.flatMap((entry) => [...entry.termCounts!]));
-    return this.termCounts(recounted);
+    return this.termCounts(recounted.map((document) => document.template.countTerms));
   }
 
   /**
    * The documents missing from this instance's cache, with the version each is of: read as stored
-   * where the stored one is current, else built from rows and stored for every instance
-   * (StoredEventDocuments). `fresh`: those built from rows just now.
+   * where the stored one is current (for a page, its list items alone), else built from rows and
+   * stored for every instance (StoredEventDocuments).
    */
   private async build(
     missing: ListedEvent[],
@@ -276,19 +283,31 @@ export class EventDocuments {
     loadEvents: (ids: number[]) => Promise<Event[]>,
     /** Whether the rows were read from the primary: the stored documents are read there too. */
     fromPrimary: boolean,
-  ): Promise<{ built: Map<number, { document: EventDocument; documentVersion: number }>; fresh: Set<number> }> {
-    const built = new Map<number, { document: EventDocument; documentVersion: number }>();
+    rendering: 'list',
+  ): Promise<Built<ListItemSource>>;
+  private async build(
+    missing: ListedEvent[],
+    context: RequestContext,
+    loadEvents: (ids: number[]) => Promise<Event[]>,
+    fromPrimary: boolean,
+    rendering: 'single',
+  ): Promise<Built<EventDocument>>;
+  private async build(
+    missing: ListedEvent[],
+    context: RequestContext,
+    loadEvents: (ids: number[]) => Promise<Event[]>,
+    fromPrimary: boolean,
+    rendering: Rendering,
+  ): Promise<Built<ListItemSource | EventDocument>> {
+    const built = new Map<number, { document: ListItemSource | EventDocument; documentVersion: number }>();
     const fresh = new Set<number>();
     if (missing.length === 0) return { built, fresh };
-    const stored = this.stored.enabled ? await this.stored.read(missing, fromPrimary) : new Map<number, string>();
+    const stored = await this.readStored(missing, fromPrimary, rendering);
     const toBuild: ListedEvent[] = [];
     for (const entry of missing) {
-      const body = stored.get(entry.id);
-      if (body === undefined) {
-        toBuild.push(entry);
-        continue;
-      }
-      built.set(entry.id, { document: JSON.parse(body) as EventDocument, documentVersion: entry.documentVersion });
+      const document = stored.get(entry.id);
+      if (document === undefined) toBuild.push(entry);
+      else built.set(entry.id, { document, documentVersion: entry.documentVersion });
     }
     this.metrics.eventDocuments('stored', missing.length - toBuild.length);
     this.metrics.eventDocuments('built', toBuild.length);
@@ -305,7 +324,14 @@ export class EventDocuments {
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
       const document = this.toDocument(response);
-      if (this.stored.enabled) toStore.push({ id: entry.id, documentVersion: event.documentVersion, body: JSON.stringify(document) });
+      if (this.stored.enabled)
+        toStore.push({
+          id: entry.id,
+          documentVersion: event.documentVersion,
+          body: JSON.stringify(document),
+          listItem: document.list,
+          listKeys: document.keys,
+        });
       // Of the row's version: a row read after the page may be newer than the version the page read.
       built.set(entry.id, { document, documentVersion: event.documentVersion });
       fresh.add(entry.id);
@@ -313,6 +339,23 @@ export class EventDocuments {
     // Only documents built from the primary's rows are stored: what a replica shows is never written back as the truth.
     if (fromPrimary) await this.stored.write(toStore);
     return { built, fresh };
+  }
+
+  /** The stored documents of these events that are current, as a rendering needs them: a page reads its list items alone. */
+  private async readStored(
+    missing: ListedEvent[],
+    fromPrimary: boolean,
+    rendering: Rendering,
+  ): Promise<Map<number, ListItemSource | EventDocument>> {
+    const documents = new Map<number, ListItemSource | EventDocument>();
+    if (!this.stored.enabled) return documents;
+    if (rendering === 'list') {
+      for (const [id, item] of await this.stored.readListItems(missing, fromPrimary))
+        documents.set(id, { list: item.text, keys: item.keys });
+    } else {
+      for (const [id, body] of await this.stored.read(missing, fromPrimary)) documents.set(id, JSON.parse(body) as EventDocument);
+    }
+    return documents;
   }
 
   /** A built response as a document: its two renderings as text, with the per-request parts as placeholders. */
@@ -334,17 +377,16 @@ export class EventDocuments {
       single: JSON.stringify({ ...withPlaceholders, json_ld: { ...jsonLdWithoutOffers, offers: `${marker}:offers` } }),
       url: response.url,
       costOffers: costOffers === undefined ? null : JSON.stringify(costOffers),
-      terms: [...response.categories.map((term) => `category:${term.id}`), ...response.tags.map((term) => `tag:${term.id}`)],
       ticketed: Boolean(response.ticketed),
       keys: surrogateKeysOf('event', response),
     };
   }
 
-  /** The stored counts of the terms these documents embed, in one statement. */
-  private async termCounts(documents: Array<{ terms: string[] }>): Promise<TermCounts> {
+  /** The stored counts of these terms (`category:3`), in one statement. */
+  private async termCounts(termLists: string[][]): Promise<TermCounts> {
     const ids = { category: new Set<number>(), tag: new Set<number>() };
-    for (const document of documents) {
-      for (const term of document.terms) {
+    for (const terms of termLists) {
+      for (const term of terms) {
         const [kind, id] = term.split(':');
         ids[kind as 'category' | 'tag'].add(Number(id));
       }

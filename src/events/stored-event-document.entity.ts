@@ -17,4 +17,12 @@ export class StoredEventDocument {
   /** The EventDocument as JSON, with placeholders for the request's origin and site id. */
   @Column({ type: 'text' })
   body: string;
+
+  /** The list item alone, as its JSON text (the EventDocument's `list`), for pages to read without the rest. */
+  @Column({ name: 'list_item', type: 'text', nullable: true })
+  listItem: string | null;
+
+  /** The surrogate keys of what the list item shows, space-separated. */
+  @Column({ name: 'list_keys', type: 'text', nullable: true })
+  listKeys: string | null;
 }

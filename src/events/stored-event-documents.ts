@@ -15,7 +15,7 @@ import { SqlDialect } from '../database/sql-dialect';
  * a new release rebuilds each document on its first read, and a change to what toEventResponse
  * builds between releases bumps this number (CONTRIBUTING: "Stored event documents").
  */
-export const EVENT_DOCUMENT_FORMAT = 1;
+export const EVENT_DOCUMENT_FORMAT = 2;
 
 /** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
 const RELEASE = ((): string => {
@@ -30,11 +30,19 @@ const RELEASE = ((): string => {
 /** Documents written back in one statement at most. */
 const WRITE_BATCH = 50;
 
-/** What one stored document is: its event, the version it was built at, the serialized EventDocument. */
+/** What one stored document is: its event, the version it was built at, the serialized EventDocument, and its list item apart. */
 export interface DocumentToStore {
   id: number;
   documentVersion: number;
   body: string;
+  listItem: string;
+  listKeys: string[];
+}
+
+/** A stored list item: its JSON text and the surrogate keys of what it shows. */
+export interface StoredListItem {
+  text: string;
+  keys: string[];
 }
 
 /** A string as it appears inside a JSON string literal. */
@@ -124,27 +132,51 @@ export class StoredEventDocuments {
   }
 
   /**
-   * The stored bodies of these events that are current: of the version given and of this identity.
-   * `fromPrimary`: read where the event's row was read (a single GET reads the primary, lists a replica).
+   * The stored bodies (whole EventDocuments, as JSON) of these events that are current: of the
+   * version given and of this identity. `fromPrimary`: read where the event's row was read (a
+   * single GET reads the primary, lists a replica).
    */
   async read(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean): Promise<Map<number, string>> {
-    const bodies = new Map<number, string>();
-    if (entries.length === 0) return bodies;
+    const rows = await this.currentRows<{ body: string }>(entries, fromPrimary, 'body');
+    return new Map([...rows].map(([id, row]) => [id, row.body]));
+  }
+
+  /** The stored list items of these events that are current, without the rest of their documents. */
+  async readListItems(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean): Promise<Map<number, StoredListItem>> {
+    const rows = await this.currentRows<{ item: string | null; surrogate: string | null }>(
+      entries,
+      fromPrimary,
+      'list_item AS item, list_keys AS surrogate',
+    );
+    const items = new Map<number, StoredListItem>();
+    for (const [id, row] of rows)
+      if (row.item !== null) items.set(id, { text: row.item, keys: row.surrogate ? row.surrogate.split(' ') : [] });
+    return items;
+  }
+
+  /** The rows of these events stored at the version given and of this identity, with the columns asked for. */
+  private async currentRows<T>(
+    entries: Array<{ id: number; documentVersion: number }>,
+    fromPrimary: boolean,
+    columns: string,
+  ): Promise<Map<number, T>> {
+    const current = new Map<number, T>();
+    if (entries.length === 0) return current;
     const wanted = new Map(entries.map((entry) => [entry.id, Number(entry.documentVersion)]));
     const runner = this.dataSource.createQueryRunner(fromPrimary ? 'master' : this.dataSource.defaultReplicationModeForReads());
     try {
       const rows = (await runner.query(
-        `SELECT event_id AS id, document_version AS version, identity, body FROM event_documents WHERE event_id IN (${entries.map(() => '?').join(', ')})`,
+        `SELECT event_id AS id, document_version AS version, identity, ${columns} FROM event_documents WHERE event_id IN (${entries.map(() => '?').join(', ')})`,
         entries.map((entry) => entry.id),
-      )) as Array<{ id: number | string; version: number | string; identity: string; body: string }>;
+      )) as Array<T & { id: number | string; version: number | string; identity: string }>;
       for (const row of rows) {
         const id = Number(row.id);
-        if (wanted.get(id) === Number(row.version) && row.identity === this.identity) bodies.set(id, row.body);
+        if (wanted.get(id) === Number(row.version) && row.identity === this.identity) current.set(id, row);
       }
     } finally {
       await runner.release();
     }
-    return bodies;
+    return current;
   }
 
   /**
@@ -157,7 +189,14 @@ export class StoredEventDocuments {
       try {
         await this.dataSource.query(
           this.upsertSql(batch.length),
-          batch.flatMap((document) => [document.id, document.documentVersion, this.identity, document.body]),
+          batch.flatMap((document) => [
+            document.id,
+            document.documentVersion,
+            this.identity,
+            document.body,
+            document.listItem,
+            document.listKeys.join(' '),
+          ]),
         );
       } catch (error) {
         this.logger.warn({ err: error, events: batch.map((document) => document.id) }, 'event documents not stored');
@@ -166,21 +205,24 @@ export class StoredEventDocuments {
   }
 
   private upsertSql(rows: number): string {
-    const values = Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ');
-    const insert = `INSERT INTO event_documents (event_id, document_version, identity, body) VALUES ${values}`;
+    const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
+    const insert = `INSERT INTO event_documents (event_id, document_version, identity, body, list_item, list_keys) VALUES ${values}`;
     const dialect = SqlDialect.of(this.dataSource);
     if (dialect.mysql) {
       // Assignments run left to right: body and identity are compared with the version stored before.
       return `${insert} ${dialect.onConflictUpdate(
         ['event_id'],
         'body = IF(VALUES(document_version) >= document_version, VALUES(body), body), ' +
+          'list_item = IF(VALUES(document_version) >= document_version, VALUES(list_item), list_item), ' +
+          'list_keys = IF(VALUES(document_version) >= document_version, VALUES(list_keys), list_keys), ' +
           'identity = IF(VALUES(document_version) >= document_version, VALUES(identity), identity), ' +
           'document_version = GREATEST(document_version, VALUES(document_version))',
       )}`;
     }
     return `${insert} ${dialect.onConflictUpdate(
       ['event_id'],
-      'document_version = excluded.document_version, identity = excluded.identity, body = excluded.body',
+      'document_version = excluded.document_version, identity = excluded.identity, body = excluded.body, ' +
+        'list_item = excluded.list_item, list_keys = excluded.list_keys',
       'excluded.document_version >= event_documents.document_version',
     )}`;
   }

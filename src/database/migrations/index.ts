@@ -24,6 +24,7 @@ import { CreateExportJobs1765040000000 } from './1765040000000-CreateExportJobs'
 import { SalesLedger1765040000001 } from './1765040000001-SalesLedger';
 import { StoredEventDocuments1765050000000 } from './1765050000000-StoredEventDocuments';
 import { CouponSales1765060000000 } from './1765060000000-CouponSales';
+import { EventDocumentListItems1765070000000 } from './1765070000000-EventDocumentListItems';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   SalesLedger1765040000001,
   StoredEventDocuments1765050000000,
   CouponSales1765060000000,
+  EventDocumentListItems1765070000000,
 ];
