@@ -46,5 +46,23 @@ export default tseslint.config(
     files: ['bench/**/*.ts'],
     rules: { ...untypedBodyRules, complexity: 'off' },
   },
+  {
+    // One date library at run time: luxon. moment-timezone is a devDependency, for the generator of
+    // the abbreviation table and the spec that checks it (CONTRIBUTING: "Dates").
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['moment', 'moment-timezone', 'dayjs', 'date-fns', 'date-fns-tz'].map((name) => ({
+            name,
+            message: 'Dates go through luxon (CONTRIBUTING: "Dates").',
+          })),
+          patterns: [{ group: ['moment/*', 'moment-timezone/*', 'dayjs/*', 'date-fns/*'], message: 'Dates go through luxon.' }],
+        },
+      ],
+    },
+  },
   prettier,
 );

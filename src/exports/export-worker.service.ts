@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
+import { PeriodicTask } from '../common/background/periodic-task';
 import { ApiError } from '../common/errors/api-error';
 import { CLOCK, Clock } from '../common/clock';
 import { appConfig } from '../config/app.config';
@@ -30,9 +31,7 @@ export interface ExportRound {
 @Injectable()
 export class ExportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ExportWorker.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
+  private readonly rounds = new PeriodicTask('export round', () => this.round(), this.logger);
 
   constructor(
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
@@ -42,22 +41,16 @@ export class ExportWorker implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.exports.worker) return;
-    this.timer = setInterval(() => this.tick(), this.config.exports.pollIntervalMs);
-    this.timer.unref();
+    if (this.config.exports.worker) this.rounds.start(this.config.exports.pollIntervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** One round: expires what is due, then claims and runs the oldest waiting job. Rounds of one instance never overlap. */
   runOnce(): Promise<ExportRound> {
-    const round = this.running.then(() => this.round());
-    this.running = round.catch(() => undefined);
-    return round;
+    return this.rounds.runNow();
   }
 
   private async round(): Promise<ExportRound> {
@@ -96,15 +89,5 @@ export class ExportWorker implements OnApplicationBootstrap, OnApplicationShutdo
       await this.repository.deleteChunks(job.id);
       return { jobId, status: 'failed', expired };
     }
-  }
-
-  private tick(): void {
-    if (this.busy) return;
-    this.busy = true;
-    this.runOnce()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'export round failed'))
-      .finally(() => {
-        this.busy = false;
-      });
   }
 }

@@ -4,6 +4,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { PeriodicTask } from '../common/background/periodic-task';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
@@ -54,9 +55,8 @@ export function retryDelayMs(baseMs: number, attempts: number, random = Math.ran
 @Injectable()
 export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxWorker.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
+  /** A tick runs rounds until the outbox has nothing due (at most 10); runOnce and drain wait their turn. */
+  private readonly rounds = new PeriodicTask('outbox round', () => this.roundsUntilIdle(10), this.logger);
   private lastPrunedAt = 0;
   private readonly deliveredCounter: Counter<'channel'>;
   private readonly failedCounter: Counter<'channel'>;
@@ -129,37 +129,21 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.notifications.worker) return;
-    this.timer = setInterval(() => this.tick(), this.config.notifications.pollIntervalMs);
-    // The worker never keeps the process alive on its own.
-    this.timer.unref();
+    if (this.config.notifications.worker) this.rounds.start(this.config.notifications.pollIntervalMs);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.rounds.stop();
   }
 
   /** One round: claims what is due now and handles it. Rounds of one instance never overlap. */
   runOnce(): Promise<RunSummary> {
-    const round = this.running.then(() => this.round());
-    this.running = round.catch(() => undefined);
-    return round;
+    return this.rounds.run(() => this.round());
   }
 
   /** Rounds until one claims nothing: what tests call instead of waiting for the poll interval. */
-  async drain(maxRounds = 50): Promise<RunSummary> {
-    const total: RunSummary = { claimed: 0, delivered: 0, failed: 0, retried: 0 };
-    for (let round = 0; round < maxRounds; round += 1) {
-      const summary = await this.runOnce();
-      total.claimed += summary.claimed;
-      total.delivered += summary.delivered;
-      total.failed += summary.failed;
-      total.retried += summary.retried;
-      if (summary.claimed === 0 || summary.retried === summary.claimed) break;
-    }
-    return total;
+  drain(maxRounds = 50): Promise<RunSummary> {
+    return this.rounds.run(() => this.roundsUntilIdle(maxRounds));
   }
 
   /** Deletes delivered and failed rows written more than OUTBOX_RETENTION_DAYS ago; returns how many. */
@@ -169,14 +153,17 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     return this.repository.deleteFinishedBefore(this.dataSource.manager, before);
   }
 
-  private tick(): void {
-    if (this.busy) return;
-    this.busy = true;
-    this.drain(10)
-      .catch((error: unknown) => this.logger.error({ err: error }, 'outbox round failed'))
-      .finally(() => {
-        this.busy = false;
-      });
+  private async roundsUntilIdle(maxRounds: number): Promise<RunSummary> {
+    const total: RunSummary = { claimed: 0, delivered: 0, failed: 0, retried: 0 };
+    for (let round = 0; round < maxRounds; round += 1) {
+      const summary = await this.round();
+      total.claimed += summary.claimed;
+      total.delivered += summary.delivered;
+      total.failed += summary.failed;
+      total.retried += summary.retried;
+      if (summary.claimed === 0 || summary.retried === summary.claimed) break;
+    }
+    return total;
   }
 
   private async round(): Promise<RunSummary> {

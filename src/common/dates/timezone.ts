@@ -45,3 +45,14 @@ function readTimeZone(name: string): Zone | null {
 export function isValidTimeZone(name: string): boolean {
   return resolveTimeZone(name) !== null;
 }
+
+/**
+ * The tz database's name for an offset that has no letters (`%z`): "+04", "-0330", "+0545";
+ * minutes east of UTC in, hours and only non-zero minutes out.
+ */
+export function numericAbbreviation(offsetMinutes: number): string {
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const minutes = Math.abs(offsetMinutes);
+  const hours = String(Math.floor(minutes / 60)).padStart(2, '0');
+  return minutes % 60 === 0 ? `${sign}${hours}` : `${sign}${hours}${String(minutes % 60).padStart(2, '0')}`;
+}
