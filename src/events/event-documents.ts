@@ -58,8 +58,11 @@ interface KeptListItem {
   keys: string[];
 }
 
-/** What a list item is kept from: its text and the keys of what it shows (a whole EventDocument has both; the store keeps them apart). */
+/** What a list item is kept from: its text and the keys of what it shows (stored in columns of their own). */
 type ListItemSource = Pick<EventDocument, 'list' | 'keys'>;
+
+/** What the single GET is kept from: the document without its list item (the stored `body`). */
+type SingleSource = Omit<EventDocument, 'list'>;
 
 /** Documents missing from memory, as read stored or built from rows, with the version each is of; `fresh`: those built from rows just now. */
 interface Built<D> {
@@ -255,7 +258,7 @@ export class EventDocuments {
   }
 
   /** A built or stored document's single response as this instance keeps it. */
-  private keepSingle(document: EventDocument): KeptSingle {
+  private keepSingle(document: SingleSource): KeptSingle {
     return {
       template: DocumentTemplate.compile(document.single, this.syntax),
       url: document.url,
@@ -291,15 +294,15 @@ export class EventDocuments {
     loadEvents: (ids: number[]) => Promise<Event[]>,
     fromPrimary: boolean,
     rendering: 'single',
-  ): Promise<Built<EventDocument>>;
+  ): Promise<Built<SingleSource>>;
   private async build(
     missing: ListedEvent[],
     context: RequestContext,
     loadEvents: (ids: number[]) => Promise<Event[]>,
     fromPrimary: boolean,
     rendering: Rendering,
-  ): Promise<Built<ListItemSource | EventDocument>> {
-    const built = new Map<number, { document: ListItemSource | EventDocument; documentVersion: number }>();
+  ): Promise<Built<ListItemSource | SingleSource>> {
+    const built = new Map<number, { document: ListItemSource | SingleSource; documentVersion: number }>();
     const fresh = new Set<number>();
     if (missing.length === 0) return { built, fresh };
     const stored = await this.readStored(missing, fromPrimary, rendering);
@@ -324,14 +327,17 @@ export class EventDocuments {
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
       const document = this.toDocument(response);
-      if (this.stored.enabled)
+      if (this.stored.enabled) {
+        // The list item is stored in its own column, not again (escaped) inside the body.
+        const { list, ...single } = document;
         toStore.push({
           id: entry.id,
           documentVersion: event.documentVersion,
-          body: JSON.stringify(document),
-          listItem: document.list,
+          body: JSON.stringify(single),
+          listItem: list,
           listKeys: document.keys,
         });
+      }
       // Of the row's version: a row read after the page may be newer than the version the page read.
       built.set(entry.id, { document, documentVersion: event.documentVersion });
       fresh.add(entry.id);
@@ -346,14 +352,14 @@ export class EventDocuments {
     missing: ListedEvent[],
     fromPrimary: boolean,
     rendering: Rendering,
-  ): Promise<Map<number, ListItemSource | EventDocument>> {
-    const documents = new Map<number, ListItemSource | EventDocument>();
+  ): Promise<Map<number, ListItemSource | SingleSource>> {
+    const documents = new Map<number, ListItemSource | SingleSource>();
     if (!this.stored.enabled) return documents;
     if (rendering === 'list') {
       for (const [id, item] of await this.stored.readListItems(missing, fromPrimary))
         documents.set(id, { list: item.text, keys: item.keys });
     } else {
-      for (const [id, body] of await this.stored.read(missing, fromPrimary)) documents.set(id, JSON.parse(body) as EventDocument);
+      for (const [id, body] of await this.stored.read(missing, fromPrimary)) documents.set(id, JSON.parse(body) as SingleSource);
     }
     return documents;
   }

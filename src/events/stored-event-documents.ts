@@ -15,7 +15,7 @@ import { SqlDialect } from '../database/sql-dialect';
  * a new release rebuilds each document on its first read, and a change to what toEventResponse
  * builds between releases bumps this number (CONTRIBUTING: "Stored event documents").
  */
-export const EVENT_DOCUMENT_FORMAT = 2;
+export const EVENT_DOCUMENT_FORMAT = 3;
 
 /** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
 const RELEASE = ((): string => {
