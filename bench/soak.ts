@@ -4,7 +4,8 @@
  * Reads, cart writes and checkouts, event writes (creates, updates, trashes, deletes by editors
  * and contributors sharing categories and tags) and ticket writes run at once from `connections`
  * loops. Reports each route's status counts, p50/p99 latency and the service's resident memory
- * sampled over time (peak and end); exits 1 when any request answered 5xx (or failed).
+ * sampled over time (peak and end), and the lock conflicts the service retried or gave up on (its
+ * `cal_db_lock_conflicts_total`); exits 1 when any request answered 5xx (or failed).
  *
  * Options: --minutes (10), --connections (20), --server (mysql://root@127.0.0.1:3306),
  * --pool-size (10), --keep (keep the database), --sample-seconds (10), --heap-snapshot (write a
@@ -262,6 +263,18 @@ async function heapMb(baseUrl: string): Promise<{ heapUsed: number; external: nu
     return { heapUsed: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') };
   } catch {
     return { heapUsed: NaN, external: NaN };
+  }
+}
+
+/** Transactions the service ran again after a deadlock or lock wait timeout, and gave up on (its `cal_db_lock_conflicts_total`). */
+async function lockConflicts(baseUrl: string): Promise<{ retried: number; gaveUp: number }> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const read = (outcome: string) =>
+      Number(new RegExp(`^cal_db_lock_conflicts_total\\{outcome="${outcome}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+    return { retried: read('retried'), gaveUp: read('gave_up') };
+  } catch {
+    return { retried: NaN, gaveUp: NaN };
   }
 }
 
@@ -606,6 +619,7 @@ async function main(): Promise<void> {
       await fetch(`${service.url}/health`, { signal: AbortSignal.timeout(300_000) }).catch(() => undefined);
       log(`heap snapshot in ${snapshotDir}`);
     }
+    const conflicts = await lockConflicts(service.url);
     const routes = recorder.summary();
     const all = recorder.all();
     const serverErrors = routes.reduce((sum, route) => sum + route.serverErrors, 0);
@@ -617,6 +631,7 @@ async function main(): Promise<void> {
       p50: percentile(all, 0.5),
       p99: percentile(all, 0.99),
       serverErrors,
+      lockConflicts: conflicts,
       rssMb: { afterSeed, peak: peakRss, end: endRss },
       routes,
       samples,
@@ -646,6 +661,7 @@ function markdown(result: {
   p50: number;
   p99: number;
   serverErrors: number;
+  lockConflicts: { retried: number; gaveUp: number };
   rssMb: { afterSeed: number; peak: number; end: number };
   routes: ReturnType<Recorder['summary']>;
   samples: Array<{ minute: number; rssMb: number; heapUsedMb: number }>;
@@ -654,6 +670,7 @@ function markdown(result: {
     `# Soak: ${result.settings.minutes} min at ${result.settings.connections} connections (pool ${result.settings.poolSize})`,
     '',
     `${result.requests} requests (${result.requestsPerSecond}/s), p50 ${result.p50} ms, p99 ${result.p99} ms, 5xx or failed: ${result.serverErrors}`,
+    `Lock conflicts (deadlocks, lock wait timeouts): ${result.lockConflicts.retried} retried, ${result.lockConflicts.gaveUp} given up (503)`,
     `RSS: ${result.rssMb.afterSeed} MB after seeding, peak ${result.rssMb.peak} MB, end ${result.rssMb.end} MB`,
     '',
     '| route | requests | statuses | p50 ms | p99 ms |',

@@ -4,6 +4,7 @@ import { Category } from '../src/categories/category.entity';
 import { Tag } from '../src/tags/tag.entity';
 import { EventCategoryLink, EventTagLink } from '../src/events/event-links.entity';
 import { Event } from '../src/events/event.entity';
+import { lockConflictsOf } from '../src/common/database/transactions';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertEvent } from './helpers/fixtures';
 
@@ -158,6 +159,65 @@ describe('Concurrent event writes (e2e)', () => {
       expect(outcomes.filter((outcome) => outcome.status < 200 || outcome.status >= 300)).toEqual([]);
       expect(healthStatuses.length).toBeGreaterThan(0);
       expect(healthStatuses.filter((status) => status !== 200)).toEqual([]);
+      await termCountsMatchLinks(testApp);
+    }, 180_000);
+
+    it('takes the rows of terms and of the read model in one order: swapping terms, creates and trashes on one day wait, none deadlocks', async () => {
+      const [categoryA, categoryB] = termIds.categories;
+      const tagX = termIds.tags[0];
+      const tagY = (
+        await request(testApp.server)
+          .post('/cal/events/v1/tags')
+          .set('Authorization', editors[0].authorization)
+          .send({ name: 'other' })
+          .expect(201)
+      ).body.id as number;
+      const sides = [
+        { categories: [categoryA], tags: [tagX] },
+        { categories: [categoryB], tags: [tagY] },
+      ];
+      const both = { categories: [categoryA, categoryB], tags: [tagX, tagY] };
+      // Every event on the same day: they share the read model's day counters (event_listing_days) as well as the terms.
+      const swapped: Array<{ id: number; side: number }> = [];
+      for (let index = 0; index < 20; index += 1) {
+        const created = await send(
+          'POST',
+          EVENTS,
+          editors[index % editors.length],
+          body(`Side ${index}`, { status: 'publish', ...sides[index % 2] }),
+        );
+        expect(created.status).toBe(201);
+        swapped.push({ id: created.body.id as number, side: index % 2 });
+      }
+      const trashed: number[] = [];
+      for (let index = 0; index < 10; index += 1) {
+        const created = await send('POST', EVENTS, editors[index % editors.length], body(`Both ${index}`, { status: 'publish', ...both }));
+        expect(created.status).toBe(201);
+        trashed.push(created.body.id as number);
+      }
+      const conflictsBefore = { ...lockConflictsOf(testApp.dataSource) };
+
+      const writes: Array<Promise<Outcome>> = [];
+      const track = (kind: string, response: Promise<{ status: number; body: { code?: string } }>) =>
+        writes.push(response.then(({ status, body: answer }) => ({ kind, status, code: answer?.code })));
+      // Each update adds one side's terms and removes the other's; creates and trashes lock both sides.
+      swapped.forEach(({ id, side }, index) => {
+        track('swap', send('POST', `${EVENTS}/${id}`, editors[index % editors.length], sides[1 - side]));
+        if (index % 2 === 0) track('trash', send('DELETE', `${EVENTS}/${trashed[index / 2]}`, editors[(index + 1) % editors.length]));
+        else
+          track(
+            'create',
+            send('POST', EVENTS, editors[index % editors.length], body(`Both again ${index}`, { status: 'publish', ...both })),
+          );
+      });
+      const outcomes = await Promise.all(writes);
+
+      expect(outcomes.filter((outcome) => outcome.status < 200 || outcome.status >= 300)).toEqual([]);
+      const conflicts = lockConflictsOf(testApp.dataSource);
+      expect({ retried: conflicts.retried - conflictsBefore.retried, gaveUp: conflicts.gaveUp - conflictsBefore.gaveUp }).toEqual({
+        retried: 0,
+        gaveUp: 0,
+      });
       await termCountsMatchLinks(testApp);
     }, 180_000);
   });

@@ -75,6 +75,7 @@ describe('Metrics (e2e)', () => {
         'process_resident_memory_bytes',
         'nodejs_heap_size_used_bytes',
         'nodejs_eventloop_lag_seconds',
+        'cal_db_lock_conflicts_total',
       ]) {
         expect(names).toContain(name);
       }

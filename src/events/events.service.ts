@@ -296,6 +296,12 @@ export class EventsService {
     });
     await this.applyAuthorAndPublication(manager, shared, input, user);
     const status = resolveWriteStatus(user, input.status, undefined);
+    const categories = readTermValues(input.categories, 'categories');
+    const categoryIds = categories?.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
+    const tags = readTermValues(input.tags, 'tags');
+    const tagIds = tags?.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
+    // Term rows before the inserts that fire the read model's triggers (see lockTerms).
+    await this.lockTerms(manager, { categoryIds, tagIds });
     const slugs = await this.repository.uniqueSlugs(
       manager,
       occurrences.map((occurrence) => occurrence.slug),
@@ -315,12 +321,7 @@ export class EventsService {
     const organizers = readLinkedPosts(input.organizer, 'organizer');
     const organizerIds = organizers ? await this.linkedPostIds(manager, organizers, 'organizer', user) : [];
     await this.repository.insertPostLinksOfEvents(manager, 'organizer', eventIds, organizerIds);
-    const categories = readTermValues(input.categories, 'categories');
-    const categoryIds = categories?.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
-    const tags = readTermValues(input.tags, 'tags');
-    const tagIds = tags?.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
-    // Term rows before link rows, as every event write locks them (see applyTerms); one UPDATE per
-    // kind adds the number of events.
+    // One UPDATE per kind adds the number of events.
     if (status === 'publish') {
       const times = (termIds: number[]) => events.flatMap(() => termIds);
       await this.categories.adjustPublishedEvents(manager, times(categoryIds), []);
@@ -387,7 +388,8 @@ export class EventsService {
       categoryIds: related.categories.map(({ term }) => term.id),
       tagIds: related.tags.map(({ term }) => term.id),
     };
-    // Term rows first, as every event write locks them (see applyInput), then the event's own rows.
+    // The event row, then its term rows (lockTerms), then the counts and the event's own rows.
+    await this.lockTerms(manager, terms);
     await this.keepTermCounts(manager, terms, { ...terms, published: false });
     const removed = await trashOrRemove(manager, event, 'event', force);
     await this.outbox.eventWritten(manager, removed, null, true);
@@ -579,9 +581,25 @@ export class EventsService {
     this.applySchedule(event, input);
     await this.applyAuthorAndPublication(manager, event, input, user);
     event.status = resolveWriteStatus(user, input.status, isNew ? undefined : event.status);
+    const termsAfter = await this.resolveTerms(manager, event, input, user, termsBefore);
+    await this.lockTerms(manager, termsBefore ?? { categoryIds: [], tagIds: [] }, termsAfter);
     await this.saveWithSlug(manager, event, input, isNew);
     await this.applyPostLinks(manager, event, input, user, isNew);
-    await this.applyTerms(manager, event, input, user, termsBefore);
+    await this.applyTerms(manager, event, input, termsBefore, termsAfter);
+  }
+
+  /**
+   * The lock order of event writes, so that writers sharing terms queue instead of deadlocking:
+   * the event row (an update or removal reads it `FOR UPDATE` first), then the rows of every term
+   * the write involves, before and after (categories, then tags, each by ascending id), and only
+   * then the writes whose triggers keep the read model (event_listings, event_listing_days, whose
+   * day counters events sharing a term also share), the document versions and the terms' counts.
+   * Taken whether or not the event counts for its terms (drafts too): their link rows' triggers
+   * move the same day counters.
+   */
+  private async lockTerms(manager: EntityManager, ...states: Array<Pick<EventTermState, 'categoryIds' | 'tagIds'>>): Promise<void> {
+    await this.categories.lockForEventWrite(manager, ascending(states.flatMap((state) => state.categoryIds)));
+    await this.tags.lockForEventWrite(manager, ascending(states.flatMap((state) => state.tagIds)));
   }
 
   /** A new event with the defaults of a create, before its body applies. */
@@ -628,13 +646,14 @@ export class EventsService {
     if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
   }
 
-  private async applyTerms(
+  /** The terms the event has after the write: those sent (found or created), else those it had. */
+  private async resolveTerms(
     manager: EntityManager,
     event: Event,
     input: UpdateEventDto,
     user: AuthenticatedUser,
     termsBefore: EventTermState | null,
-  ): Promise<void> {
+  ): Promise<EventTermState> {
     const termsAfter: EventTermState = {
       published: event.status === 'publish',
       categoryIds: termsBefore?.categoryIds ?? [],
@@ -645,9 +664,19 @@ export class EventsService {
       termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
     const tags = readTermValues(input.tags, 'tags');
     if (tags) termsAfter.tagIds = tags.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
-    // Every event write locks the term rows it counts (categories, then tags, each by ascending id)
-    // before it touches link rows, whose foreign key checks lock the same term rows: writers that
-    // share terms then queue on the first one instead of deadlocking.
+    return termsAfter;
+  }
+
+  /** The terms' counts and the event's link rows move from `termsBefore` to `termsAfter` (their rows locked already). */
+  private async applyTerms(
+    manager: EntityManager,
+    event: Event,
+    input: UpdateEventDto,
+    termsBefore: EventTermState | null,
+    termsAfter: EventTermState,
+  ): Promise<void> {
+    const categories = readTermValues(input.categories, 'categories');
+    const tags = readTermValues(input.tags, 'tags');
     await this.keepTermCounts(manager, termsBefore, termsAfter);
     const before = termsBefore ?? { categoryIds: [], tagIds: [] };
     if (categories) await this.repository.replaceTermLinks(manager, 'categories', event.id, before.categoryIds, termsAfter.categoryIds);
@@ -770,7 +799,11 @@ function unique(ids: number[]): number[] {
 
 /** Lock order of term rows: ascending ids. */
 function ascendingIds(terms: Array<{ id: number }>): number[] {
-  return unique(terms.map((term) => term.id)).sort((a, b) => a - b);
+  return ascending(terms.map((term) => term.id));
+}
+
+function ascending(ids: number[]): number[] {
+  return unique(ids).sort((a, b) => a - b);
 }
 
 /** The event's own text and display fields sent in the body; `""` clears the optional ones. */

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { TICKET_PROVIDERS } from '../tickets/ticket.entity';
 import { readPoolStats } from './pool-stats';
 import { SqlDialect } from '../database/sql-dialect';
+import { lockConflictsOf } from '../common/database/transactions';
 
 /** Latency buckets in seconds: API answers take milliseconds; the top buckets catch stalls. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -61,6 +62,18 @@ export class MetricsService {
       registers,
     });
     for (const result of ['hit', 'miss', 'stored', 'built', 'eviction']) this.eventDocumentsCounter.inc({ result }, 0);
+    new Counter({
+      name: 'cal_db_lock_conflicts_total',
+      help: 'Transactions that met a deadlock or lock wait timeout (SQLite: a stale snapshot), run again (retried) or given up with 503 database-busy (gave_up)',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const tally = lockConflictsOf(dataSource);
+        this.reset();
+        this.inc({ outcome: 'retried' }, tally.retried);
+        this.inc({ outcome: 'gave_up' }, tally.gaveUp);
+      },
+    });
     if (SqlDialect.of(dataSource).pooled) this.registerPoolGauges(dataSource);
   }
 

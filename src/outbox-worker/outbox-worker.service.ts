@@ -178,9 +178,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async claim(token: string, now: Date): Promise<OutboxMessage[]> {
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    // READ COMMITTED (MariaDB): under REPEATABLE READ the claim's read left gap locks on the due
+    // range, which the writes publishing notifications insert into: an event write deadlocked with it.
     const claimed = SqlDialect.of(this.dataSource).rowLocks
-      ? await runInTransaction(this.dataSource, (manager) =>
-          this.repository.claimDueSkippingLocked(manager, token, now, leaseUntil, CLAIM_BATCH),
+      ? await runInTransaction(
+          this.dataSource,
+          (manager) => this.repository.claimDueSkippingLocked(manager, token, now, leaseUntil, CLAIM_BATCH),
+          { readCommitted: true },
         )
       : await this.repository.claimDueInOneStatement(this.dataSource.manager, token, now, leaseUntil, CLAIM_BATCH);
     if (!claimed) return [];

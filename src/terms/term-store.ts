@@ -8,6 +8,7 @@ import { slugify, uniqueSlug } from '../posts/slugs';
 import type { TermOrderField } from './list-terms.query';
 import type { CountedTerm, TermEntity, TermKind } from './term-response';
 import { isUniqueViolation } from '../common/database/transactions';
+import { SqlDialect } from '../database/sql-dialect';
 
 /** Where one kind of term lives: its table, its link table to events and the event field naming it. */
 export interface TermTable<T extends TermEntity> {
@@ -66,6 +67,21 @@ export class TermStore<T extends TermEntity> {
         `WHERE l.${linkColumn} = ${metadata.tableName}.id AND e.status = ?) WHERE id IN (${uniqueIds.map(() => '?').join(', ')})`,
       [PUBLISHED, ...uniqueIds],
     );
+  }
+
+  /**
+   * Locks the rows of these ids until the transaction ends, in ascending id order (one locking read
+   * walking the primary key), where rows can be locked; SQLite's writers are serial already.
+   */
+  async lockRows(manager: EntityManager, ids: number[]): Promise<void> {
+    const dialect = SqlDialect.of(manager);
+    if (ids.length === 0 || !dialect.rowLocks) return;
+    await dialect
+      .forUpdate(this.repository(manager).createQueryBuilder('term'))
+      .select('term.id')
+      .where('term.id IN (:...lockedIds)', { lockedIds: [...new Set(ids)] })
+      .orderBy('term.id', 'ASC')
+      .getRawMany();
   }
 
   /** Adds `delta` to the stored count of each id. */

@@ -128,6 +128,14 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     });
   }
 
+  /**
+   * Locks these terms' rows until the caller's transaction ends, in ascending id order: event writes
+   * take them before anything that fires the read model's triggers (see EventsService.lockTerms).
+   */
+  lockForEventWrite(manager: EntityManager, ids: number[]): Promise<void> {
+    return this.store.lockRows(manager, ids);
+  }
+
   /** Published events linked to each term id, in one grouped query; 0 for ids without any. */
   /**
    * Keeps the stored counts of published events: +1 for each id in `added`, -1 for each in

@@ -1,6 +1,13 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ApiError } from '../errors/api-error';
-import { answerNextCommitLocally, isLockConflict, isUniqueViolation, LOCK_CONFLICT_RETRIES, runInTransaction } from './transactions';
+import {
+  answerNextCommitLocally,
+  isLockConflict,
+  isUniqueViolation,
+  LOCK_CONFLICT_RETRIES,
+  lockConflictsOf,
+  runInTransaction,
+} from './transactions';
 
 function fakeDataSource(type: string, transaction: (work: (manager: EntityManager) => Promise<unknown>) => Promise<unknown>): DataSource {
   return { options: { type }, transaction } as unknown as DataSource;
@@ -21,6 +28,7 @@ describe('runInTransaction', () => {
     });
     await expect(runInTransaction(dataSource, async () => 'done')).resolves.toBe('done');
     expect(attempts).toBe(3);
+    expect(lockConflictsOf(dataSource)).toEqual({ retried: 2, gaveUp: 0 });
   });
 
   it(`answers 503 database-busy after ${LOCK_CONFLICT_RETRIES} retries`, async () => {
@@ -33,6 +41,7 @@ describe('runInTransaction', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).toBody()).toMatchObject({ code: 'database-busy', data: { status: 503, retry_after: 1 } });
     expect(attempts).toBe(LOCK_CONFLICT_RETRIES + 1);
+    expect(lockConflictsOf(dataSource)).toEqual({ retried: LOCK_CONFLICT_RETRIES, gaveUp: 1 });
   });
 
   it('passes other errors through at once', async () => {

@@ -79,6 +79,24 @@ export interface TransactionOptions {
   readCommitted?: boolean;
 }
 
+/** Lock conflicts the transactions of one data source met: run again, and given up on (503). */
+export interface LockConflictTally {
+  retried: number;
+  gaveUp: number;
+}
+
+const lockConflicts = new WeakMap<DataSource, LockConflictTally>();
+
+/** The lock conflicts `runInTransaction` met on this data source since it was created (the `cal_db_lock_conflicts_total` metric). */
+export function lockConflictsOf(dataSource: DataSource): LockConflictTally {
+  let tally = lockConflicts.get(dataSource);
+  if (!tally) {
+    tally = { retried: 0, gaveUp: 0 };
+    lockConflicts.set(dataSource, tally);
+  }
+  return tally;
+}
+
 /** Waits a random time below `base × 2^retry`, so that transactions that collided do not collide again in step. */
 function backOff(retry: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_BACKOFF_BASE_MS * 2 ** retry));
@@ -106,7 +124,12 @@ export async function runInTransaction<T>(
       return await attempt();
     } catch (error) {
       if (!(dialect.rowLocks ? isLockConflict(error) : isStaleSqliteSnapshot(error))) throw error;
-      if (retries >= LOCK_CONFLICT_RETRIES) throw databaseBusy();
+      const tally = lockConflictsOf(dataSource);
+      if (retries >= LOCK_CONFLICT_RETRIES) {
+        tally.gaveUp += 1;
+        throw databaseBusy();
+      }
+      tally.retried += 1;
       await backOff(retries);
     }
   }
