@@ -186,7 +186,7 @@ export class ExportsService {
   // ---------------------------------------------------------------- writing
 
   private async write(plan: ExportPlan, output: Writable): Promise<number> {
-    const writer = createTableWriter(plan.format, plan.kind, output, plan.columns);
+    const writer = await createTableWriter(plan.format, plan.kind, output, plan.columns);
     let rows = 0;
     for await (const page of plan.pages) {
       await writer.writeRows(page);
