@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import request from 'supertest';
 import { ByteAssembler } from '../src/common/http/byte-assembler';
+import { EventDocuments } from '../src/events/event-documents';
+import { StoredEventDocument } from '../src/events/stored-event-document.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
+import { recordStatements, withoutTransactionControl } from './helpers/statement-recorder';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -147,6 +150,29 @@ describe('HTTP caching (e2e)', () => {
       } finally {
         assembled.mockRestore();
       }
+    });
+
+    it('answers the conditional GET of an event missing from memory in one statement, from what its stored row says', async () => {
+      const single = `${EVENTS}/events/${event.id}`;
+      // What this instance keeps in memory, forgotten: as another instance, or this one after a restart, would answer.
+      const forget = () => testApp.app.get<EventDocuments, { documents: { clear(): void } }>(EventDocuments).documents.clear();
+      const etag = (await request(testApp.server).get(single).expect(200)).headers.etag;
+      const recorder = recordStatements(testApp.dataSource);
+      forget();
+      recorder.clear();
+      await request(testApp.server).get(single).set('If-None-Match', etag).expect(304);
+      // The head: who may read it, its version, its terms' counts and its stored row's facts; not the document.
+      expect(withoutTransactionControl(recorder.statements)).toHaveLength(1);
+      expect(recorder.statements.join('\n')).not.toMatch(/SELECT event_id AS id, document_version AS version, identity, body/);
+      // The full GET of the same event, as another instance would answer it, has the same tag.
+      forget();
+      expect((await request(testApp.server).get(single).expect(200)).headers.etag).toBe(etag);
+      // A row stored before the stored rows said whether they have offers: the document is read to know, the tag is the same.
+      await testApp.dataSource.getRepository(StoredEventDocument).update({ eventId: event.id as number }, { ticketed: null });
+      forget();
+      recorder.clear();
+      await request(testApp.server).get(single).set('If-None-Match', etag).expect(304);
+      expect(withoutTransactionControl(recorder.statements)).toHaveLength(2);
     });
 
     it('changes the ETag of an event when its tickets’ offers change', async () => {

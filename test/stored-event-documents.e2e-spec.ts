@@ -105,7 +105,9 @@ describe('Stored event documents (e2e)', () => {
     await read(stored, `events/${id}`, 'a.example');
     expect((await storedRow(id))!.documentVersion).toBe(current);
     const documents = stored.app.get(StoredEventDocuments);
-    await documents.write([{ id, documentVersion: current - 1, body: '{"stale":true}', listItem: '{"stale":true}', listKeys: ['stale'] }]);
+    await documents.write([
+      { id, documentVersion: current - 1, body: '{"stale":true}', listItem: '{"stale":true}', listKeys: ['stale'], ticketed: false },
+    ]);
     expect(await storedRow(id)).toMatchObject({ documentVersion: current });
     expect((await storedRow(id))!.body).not.toContain('stale');
     expect((await storedRow(id))!.listItem).not.toContain('stale');

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
+import { createHash } from 'node:crypto';
 import { DataSource, MoreThan } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { surrogateKeysOf } from '../common/http/surrogate-keys';
@@ -10,12 +11,13 @@ import { isReplicated } from '../database/read-replicas';
 import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddedTermResponse } from '../terms/term-response';
 import { eventNotFound } from './event-errors';
-import { EventHooks } from './event-hooks';
+import { EventHooks, EventTicketOffer } from './event-hooks';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
 import { ByteAssembler } from '../common/http/byte-assembler';
+import type { DeferredBody } from '../common/http/json-text';
 import { DocumentTemplate, HoleValues, TemplateSyntax } from './document-template';
-import { DocumentToStore, StoredEventDocuments } from './stored-event-documents';
+import { DocumentToStore, StoredDocumentFacts, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
 
@@ -74,6 +76,22 @@ interface KeptSingle extends KeptListItem {
   url: string;
   costOffers: DocumentTemplate | null;
   ticketed: boolean;
+}
+
+/** A single document in hand, with the version it is of; `fresh`: built from rows by this request. */
+interface LoadedSingle {
+  document: KeptSingle;
+  documentVersion: number;
+  fresh: boolean;
+}
+
+/** What the single GET reads of the event before its document (EventsRepository.findHeadBySelector). */
+export type SingleHead = ListedEvent & { termCounts: TermCounts; timezone: string; stored: StoredDocumentFacts | null };
+
+/** The single GET's response: its bytes, assembled only if the conditional GET does not name its ETag, and its surrogate keys. */
+export interface SingleText {
+  body: DeferredBody;
+  keys: string[];
 }
 
 type Rendering = 'list' | 'single';
@@ -181,43 +199,121 @@ export class EventDocuments {
   }
 
   /**
-   * The single GET's response of a readable event, as JSON bytes to be assembled (or, for a
-   * conditional GET that names them, not): JSON-LD with the offers of its tickets as they are now.
+   * The single GET's response of a readable event: JSON-LD with the offers of its tickets as they
+   * are now. Its ETag is worked out before its bytes, from what they are made of: the document's
+   * version and identity, the request's origin, the terms' counts and the offers (singleEtag). What
+   * that needs of the document (whether it has offers to read, its surrogate keys) comes from this
+   * instance's copy, else from its stored row as the head read it: a conditional GET that names the
+   * tag is answered without reading the document. Only a document missing from both is read or
+   * built first.
    */
-  async single(
-    event: ListedEvent & { termCounts: TermCounts; timezone: string },
+  async single(event: SingleHead, context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<SingleText> {
+    const identity = this.cacheIdentity(context);
+    let loaded: LoadedSingle | undefined;
+    const cached = this.documents?.get(documentKey(event, identity, 'single')) as KeptSingle | undefined;
+    if (cached) {
+      this.metrics.eventDocuments('hit');
+      loaded = { document: cached, documentVersion: event.documentVersion, fresh: false };
+    }
+    let facts: Pick<KeptSingle, 'ticketed' | 'keys'> | null = cached ?? this.storedFacts(event);
+    if (!facts) {
+      loaded = await this.loadSingle(event, identity, context, loadEvents);
+      facts = loaded.document;
+    }
+    const tickets = facts.ticketed ? await this.hooks.ticketOffers(event.id) : null;
+    const etag = this.singleEtag(event, identity, context, tickets);
+    return {
+      keys: facts.keys,
+      body: {
+        etag,
+        assemble: async () => {
+          loaded ??= await this.loadSingle(event, identity, context, loadEvents);
+          return this.renderSingle(event, loaded, context, tickets, etag);
+        },
+      },
+    };
+  }
+
+  /** What the event's stored document says of itself, when it is current (this version and identity) and says it. */
+  private storedFacts(event: SingleHead): Pick<KeptSingle, 'ticketed' | 'keys'> | null {
+    const stored = event.stored;
+    if (!this.stored.enabled || !stored || stored.ticketed === null) return null;
+    if (stored.documentVersion !== event.documentVersion || stored.identity !== this.stored.identity) return null;
+    return { ticketed: stored.ticketed, keys: stored.keys };
+  }
+
+  /** The single document missing from this instance's memory: read as stored, else built from rows (and stored); kept. */
+  private async loadSingle(
+    event: SingleHead,
+    identity: string,
     context: RequestContext,
     loadEvents: (ids: number[]) => Promise<Event[]>,
-  ): Promise<{ body: ByteAssembler; keys: string[] }> {
-    const identity = this.cacheIdentity(context);
-    let document = this.documents?.get(documentKey(event, identity, 'single')) as KeptSingle | undefined;
-    // The terms' counts were read with the event; a document built from rows just now shows them as they are.
-    let counts: TermCounts | null = event.termCounts;
-    if (document) {
-      this.metrics.eventDocuments('hit');
-    } else {
-      this.metrics.eventDocuments('miss');
-      const { built, fresh } = await this.build([event], context, loadEvents, true, 'single');
-      const found = built.get(event.id);
-      // Deleted between the read of its head and of its row.
-      if (!found) throw eventNotFound({ id: event.id });
-      document = this.keepSingle(found.document);
-      this.documents?.set(documentKey({ id: event.id, documentVersion: found.documentVersion }, identity, 'single'), document);
-      if (fresh.has(event.id)) counts = null;
-    }
-    const tickets = document.ticketed ? await this.hooks.ticketOffers(event.id) : [];
+  ): Promise<LoadedSingle> {
+    this.metrics.eventDocuments('miss');
+    const { built, fresh } = await this.build([event], context, loadEvents, true, 'single');
+    const found = built.get(event.id);
+    // Deleted between the read of its head and of its row.
+    if (!found) throw eventNotFound({ id: event.id });
+    const document = this.keepSingle(found.document);
+    this.documents?.set(documentKey({ id: event.id, documentVersion: found.documentVersion }, identity, 'single'), document);
+    return { document, documentVersion: found.documentVersion, fresh: fresh.has(event.id) };
+  }
+
+  /**
+   * The single response's bytes. When the document is of the version the head read and shows the
+   * terms whose counts it read, they are what singleEtag described. Otherwise (a write committed
+   * between the two reads) the document was built from the newer rows and shows their counts: its
+   * tag is then the bytes' own (ByteAssembler.etag), which no conditional GET of the head's tag matches.
+   */
+  private async renderSingle(
+    event: SingleHead,
+    loaded: LoadedSingle,
+    context: RequestContext,
+    tickets: EventTicketOffer[] | null,
+    etag: string,
+  ): Promise<{ bytes: ByteAssembler; etag: string }> {
+    const { document } = loaded;
+    const described =
+      loaded.documentVersion === event.documentVersion &&
+      document.ticketed === (tickets !== null) &&
+      document.template.countTerms.every((term) => event.termCounts.has(term));
+    const offered = document.ticketed ? (tickets ?? (await this.hooks.ticketOffers(event.id))) : [];
     const url = this.stored.enabled ? this.stored.renderUrl(document.url, context) : document.url;
-    const values = this.holeValues(context, counts);
+    // A document built from rows just now shows the terms' counts it read, unless it is the one the head described.
+    const values = this.holeValues(context, described || !loaded.fresh ? event.termCounts : null);
     let offers: Buffer | undefined;
-    if (tickets.length)
-      offers = Buffer.from(`,"offers":${JSON.stringify(ticketOffersJsonLd(event, tickets, { url }, this.config.currency))}`, 'utf8');
+    if (offered.length)
+      offers = Buffer.from(`,"offers":${JSON.stringify(ticketOffersJsonLd(event, offered, { url }, this.config.currency))}`, 'utf8');
     else if (document.costOffers)
       offers = new ByteAssembler()
         .addText(',"offers":')
         .add(document.costOffers.rendered({ ...values, count: undefined }))
         .toBuffer();
-    const body = new ByteAssembler().add(document.template.rendered({ ...values, offers }));
-    return { body, keys: document.keys };
+    const bytes = new ByteAssembler().add(document.template.rendered({ ...values, offers }));
+    return { bytes, etag: described ? etag : bytes.etag() };
+  }
+
+  /**
+   * The single response's strong ETag, from what its bytes are a function of: the document (the
+   * event's id and version, the stored documents' identity, and this instance's rendering of it:
+   * cacheIdentity), the request's origin and site id, the terms' counts, the currency and the
+   * tickets' offers (null: none read, as the document has none).
+   */
+  private singleEtag(event: SingleHead, identity: string, context: RequestContext, tickets: EventTicketOffer[] | null): string {
+    const counts = [...event.termCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const parts = [
+      'single',
+      this.stored.identity,
+      identity,
+      context.origin,
+      context.siteId,
+      event.id,
+      event.documentVersion,
+      counts,
+      this.config.currency,
+      tickets,
+    ];
+    return `"${createHash('sha1').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
   }
 
   /**
@@ -336,6 +432,7 @@ export class EventDocuments {
           body: JSON.stringify(single),
           listItem: list,
           listKeys: document.keys,
+          ticketed: document.ticketed,
         });
       }
       // Of the row's version: a row read after the page may be newer than the version the page read.

@@ -14,6 +14,8 @@ import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } f
 import type { EventSelector } from './event-selector';
 import { Event } from './event.entity';
 import { parseTermCounts, termCountsSelect } from './event-listings';
+import { StoredEventDocument } from './stored-event-document.entity';
+import type { StoredDocumentFacts } from './stored-event-documents';
 
 const EARTH_RADIUS_KM = 6371;
 
@@ -32,6 +34,8 @@ export interface EventHead {
   timezone: string;
   /** The stored counts of its terms (`category:3`), read with it. */
   termCounts: Map<string, number>;
+  /** What the event's stored document says of itself, whatever its version (EventDocuments checks it is current); null when none is stored. */
+  stored: StoredDocumentFacts | null;
 }
 
 export function fullTextWords(search: string): string[] | null {
@@ -82,10 +86,10 @@ export class EventsRepository {
 
   // ---------------------------------------------------------------- reading
 
-  /** The event by id or slug, locked until the transaction ends (MySQL) when `forUpdate`. */
   /**
    * What a single GET reads before its document, in one statement: who may read the event, the
-   * version of its document, its zone (for the JSON-LD offers) and its terms' stored counts.
+   * version of its document, its zone (for the JSON-LD offers), its terms' stored counts and what
+   * its stored document says of itself (enough for a conditional GET's ETag, without the body).
    */
   async findHeadBySelector(manager: EntityManager, selector: EventSelector): Promise<EventHead | null> {
     const by = 'id' in selector ? 'id' : 'slug';
@@ -104,9 +108,22 @@ export class EventsRepository {
         timezone: string;
         categoryCounts: string | null;
         tagCounts: string | null;
+        storedVersion: number | string | null;
+        storedIdentity: string | null;
+        storedTicketed: number | string | boolean | null;
+        storedKeys: string | null;
       }>
     >(escaped, values);
     if (!row) return null;
+    const stored: StoredDocumentFacts | null =
+      row.storedVersion === null || row.storedIdentity === null
+        ? null
+        : {
+            documentVersion: Number(row.storedVersion),
+            identity: row.storedIdentity,
+            ticketed: row.storedTicketed === null ? null : Boolean(Number(row.storedTicketed)),
+            keys: row.storedKeys ? row.storedKeys.split(' ') : [],
+          };
     return {
       id: Number(row.id),
       status: row.status,
@@ -114,6 +131,7 @@ export class EventsRepository {
       documentVersion: Number(row.documentVersion),
       timezone: row.timezone,
       termCounts: parseTermCounts(row.categoryCounts, row.tagCounts),
+      stored,
     };
   }
 
@@ -129,9 +147,15 @@ export class EventsRepository {
       .addSelect('event.timezone', 'timezone')
       .addSelect(termCountsSelect(dialect, 'category', 'event.id'), 'categoryCounts')
       .addSelect(termCountsSelect(dialect, 'tag', 'event.id'), 'tagCounts')
+      .leftJoin(StoredEventDocument, 'stored', 'stored.eventId = event.id')
+      .addSelect('stored.documentVersion', 'storedVersion')
+      .addSelect('stored.identity', 'storedIdentity')
+      .addSelect('stored.ticketed', 'storedTicketed')
+      .addSelect('stored.listKeys', 'storedKeys')
       .where(by === 'id' ? 'event.id = :id' : 'event.slug = :slug');
   }
 
+  /** The event by id or slug, locked until the transaction ends (MySQL) when `forUpdate`. */
   findBySelector(manager: EntityManager, selector: EventSelector, forUpdate: boolean): Promise<Event | null> {
     const query = manager.createQueryBuilder(Event, 'event');
     if ('id' in selector) query.where('event.id = :id', { id: selector.id });

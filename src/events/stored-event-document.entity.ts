@@ -25,4 +25,8 @@ export class StoredEventDocument {
   /** The surrogate keys of what the list item shows, space-separated. */
   @Column({ name: 'list_keys', type: 'text', nullable: true })
   listKeys: string | null;
+
+  /** Whether the single response reads its tickets' offers (null: stored before the column, unknown). */
+  @Column({ type: 'boolean', nullable: true })
+  ticketed: boolean | null;
 }

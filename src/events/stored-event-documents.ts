@@ -15,7 +15,7 @@ import { SqlDialect } from '../database/sql-dialect';
  * a new release rebuilds each document on its first read, and a change to what toEventResponse
  * builds between releases bumps this number (CONTRIBUTING: "Stored event documents").
  */
-export const EVENT_DOCUMENT_FORMAT = 3;
+export const EVENT_DOCUMENT_FORMAT = 4;
 
 /** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
 const RELEASE = ((): string => {
@@ -37,6 +37,16 @@ export interface DocumentToStore {
   body: string;
   listItem: string;
   listKeys: string[];
+  ticketed: boolean;
+}
+
+/** A stored document's version and identity, and what a conditional GET needs of it without its body. */
+export interface StoredDocumentFacts {
+  documentVersion: number;
+  identity: string;
+  /** Null for rows stored before the column: unknown. */
+  ticketed: boolean | null;
+  keys: string[];
 }
 
 /** A stored list item: its JSON text and the surrogate keys of what it shows. */
@@ -196,6 +206,7 @@ export class StoredEventDocuments {
             document.body,
             document.listItem,
             document.listKeys.join(' '),
+            document.ticketed ? 1 : 0,
           ]),
         );
       } catch (error) {
@@ -205,8 +216,8 @@ export class StoredEventDocuments {
   }
 
   private upsertSql(rows: number): string {
-    const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
-    const insert = `INSERT INTO event_documents (event_id, document_version, identity, body, list_item, list_keys) VALUES ${values}`;
+    const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const insert = `INSERT INTO event_documents (event_id, document_version, identity, body, list_item, list_keys, ticketed) VALUES ${values}`;
     const dialect = SqlDialect.of(this.dataSource);
     if (dialect.mysql) {
       // Assignments run left to right: body and identity are compared with the version stored before.
@@ -215,6 +226,7 @@ export class StoredEventDocuments {
         'body = IF(VALUES(document_version) >= document_version, VALUES(body), body), ' +
           'list_item = IF(VALUES(document_version) >= document_version, VALUES(list_item), list_item), ' +
           'list_keys = IF(VALUES(document_version) >= document_version, VALUES(list_keys), list_keys), ' +
+          'ticketed = IF(VALUES(document_version) >= document_version, VALUES(ticketed), ticketed), ' +
           'identity = IF(VALUES(document_version) >= document_version, VALUES(identity), identity), ' +
           'document_version = GREATEST(document_version, VALUES(document_version))',
       )}`;
@@ -222,7 +234,7 @@ export class StoredEventDocuments {
     return `${insert} ${dialect.onConflictUpdate(
       ['event_id'],
       'document_version = excluded.document_version, identity = excluded.identity, body = excluded.body, ' +
-        'list_item = excluded.list_item, list_keys = excluded.list_keys',
+        'list_item = excluded.list_item, list_keys = excluded.list_keys, ticketed = excluded.ticketed',
       'excluded.document_version >= event_documents.document_version',
     )}`;
   }

@@ -57,7 +57,7 @@ export class MetricsService {
     });
     this.eventDocumentsCounter = new Counter({
       name: 'cal_event_document_cache_total',
-      help: 'Event documents looked up in the per-instance cache (hit, miss), missing there but read as stored (stored) or built from rows (built), and dropped from the cache to stay under its size (eviction)',
+      help: 'Event documents a response needed, looked up in the per-instance cache (hit, miss), missing there but read as stored (stored) or built from rows (built), and dropped from the cache to stay under its size (eviction)',
       labelNames: ['result'],
       registers,
     });

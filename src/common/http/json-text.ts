@@ -1,7 +1,17 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { map, Observable } from 'rxjs';
-import type { ByteAssembler } from './byte-assembler';
+import { mergeMap, Observable } from 'rxjs';
+import { ByteAssembler } from './byte-assembler';
+
+/**
+ * A body whose strong ETag is known before its bytes are: they are assembled only when the
+ * conditional GET does not name it. `assemble` answers the bytes with their ETag, which is the one
+ * announced unless what they were read from moved meanwhile.
+ */
+export interface DeferredBody {
+  readonly etag: string;
+  assemble(): Promise<{ bytes: ByteAssembler; etag: string }>;
+}
 
 /**
  * A response body already serialized: a handler that assembles its JSON from stored documents
@@ -12,7 +22,7 @@ import type { ByteAssembler } from './byte-assembler';
  */
 export class JsonText {
   constructor(
-    readonly body: ByteAssembler,
+    readonly body: ByteAssembler | DeferredBody,
     readonly surrogateKeys: string[],
   ) {}
 }
@@ -28,16 +38,20 @@ const NO_BODY = Buffer.alloc(0);
 export class JsonTextInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(
-      map((body: unknown) => {
-        if (!(body instanceof JsonText)) return body;
+      mergeMap(async (text: unknown) => {
+        if (!(text instanceof JsonText)) return text;
         const http = context.switchToHttp();
         const response = http.getResponse<Response>();
         response.setHeader('Content-Type', 'application/json; charset=utf-8');
+        const { body } = text;
         // Set here, Express neither hashes the body for an ETag of its own nor misses the match.
-        response.setHeader('ETag', body.body.etag());
+        response.setHeader('ETag', body instanceof ByteAssembler ? body.etag() : body.etag);
         // Express's own freshness test (If-None-Match against the ETag just set): it answers 304 for an empty body as well.
         if (http.getRequest<Request>().fresh) return NO_BODY;
-        return body.body.toBuffer();
+        if (body instanceof ByteAssembler) return body.toBuffer();
+        const { bytes, etag } = await body.assemble();
+        response.setHeader('ETag', etag);
+        return bytes.toBuffer();
       }),
     );
   }

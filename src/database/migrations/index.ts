@@ -25,6 +25,7 @@ import { SalesLedger1765040000001 } from './1765040000001-SalesLedger';
 import { StoredEventDocuments1765050000000 } from './1765050000000-StoredEventDocuments';
 import { CouponSales1765060000000 } from './1765060000000-CouponSales';
 import { EventDocumentListItems1765070000000 } from './1765070000000-EventDocumentListItems';
+import { EventDocumentTicketed1765080000000 } from './1765080000000-EventDocumentTicketed';
 
 /** Every migration, oldest first. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   StoredEventDocuments1765050000000,
   CouponSales1765060000000,
   EventDocumentListItems1765070000000,
+  EventDocumentTicketed1765080000000,
 ];
