@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import { DataSource, MoreThan } from 'typeorm';
+import { DataSource, In, MoreThan } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { surrogateKeysOf } from '../common/http/surrogate-keys';
 import { appConfig } from '../config/app.config';
@@ -322,12 +322,21 @@ export class EventDocuments {
    * id read (null when none is left) and how many documents were built.
    */
   async storeBatch(afterId: number, limit: number): Promise<{ lastId: number | null; read: number; built: number }> {
-    const events = await this.dataSource.manager.find(Event, { where: { id: MoreThan(afterId) }, order: { id: 'ASC' }, take: limit });
-    if (events.length === 0) return { lastId: null, read: 0, built: 0 };
+    const heads = await this.dataSource.manager.find(Event, {
+      select: { id: true, documentVersion: true },
+      where: { id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    if (heads.length === 0) return { lastId: null, read: 0, built: 0 };
+    // Those stored current are skipped on their versions alone: a resumed backfill reads no document again.
+    const current = await this.stored.currentIds(heads);
+    const stale = heads.filter((head) => !current.has(head.id)).map((head) => head.id);
+    const events = stale.length ? await this.dataSource.manager.find(Event, { where: { id: In(stale) }, order: { id: 'ASC' } }) : [];
     const context = this.stored.backfillContext();
     const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
     const { fresh } = await this.build(listed, context, () => Promise.resolve([]), true, 'single');
-    return { lastId: events[events.length - 1].id, read: events.length, built: fresh.size };
+    return { lastId: heads[heads.length - 1].id, read: heads.length, built: fresh.size };
   }
 
   /**

@@ -164,6 +164,11 @@ export class StoredEventDocuments {
     return items;
   }
 
+  /** Which of these events have their document stored current, read on versions alone (the backfill skips them). */
+  async currentIds(entries: Array<{ id: number; documentVersion: number }>): Promise<Set<number>> {
+    return new Set((await this.currentRows<object>(entries, true, 'event_id')).keys());
+  }
+
   /** The rows of these events stored at the version given and of this identity, with the columns asked for. */
   private async currentRows<T>(
     entries: Array<{ id: number; documentVersion: number }>,
