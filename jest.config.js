@@ -36,12 +36,23 @@ const fuzz = {
   slowTestThreshold: 120,
 };
 
+/**
+ * Workers that run files side by side. On SQLite each app has its own in-memory database, so the
+ * files run one per core (TEST_WORKERS to choose). On MariaDB they share one database, which each
+ * app empties when it starts: one file at a time.
+ */
+function workers() {
+  if (process.env.TEST_DATABASE_URL || process.env.JEST_FUZZ === '1') return 1;
+  const chosen = Number(process.env.TEST_WORKERS);
+  return Number.isInteger(chosen) && chosen > 0 ? chosen : Math.max(1, require('node:os').availableParallelism());
+}
+
 module.exports = {
   projects: process.env.JEST_FUZZ === '1' ? [fuzz] : [unit, e2e],
   testTimeout: 30000,
+  maxWorkers: workers(),
   // Each e2e file boots the whole app, and the memory a file leaves behind adds up over a run in one
   // process until garbage collection takes all the time (at about 4 GB the run crawls, then stalls).
-  // The scripts run the files in one worker (`--maxWorkers=1`), which Jest replaces once it holds
-  // more than this after a file.
+  // Jest replaces a worker once it holds more than this after a file.
   workerIdleMemoryLimit: '1536MB',
 };

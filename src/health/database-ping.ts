@@ -2,26 +2,22 @@ import { HttpException, Inject, Injectable, OnModuleDestroy } from '@nestjs/comm
 import type { ConfigType } from '@nestjs/config';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createPool, Pool } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { appConfig } from '../config/app.config';
+import { OutOfPoolPing } from '../database/out-of-pool-ping';
 
-/**
- * Whether the database answers, asked outside the request pool: when a burst of writes holds
- * every pooled connection (or, on SQLite, queues for the one connection), the service is busy,
- * not down, and /health must say so rather than wait behind them and time out. MySQL: a
- * connection of its own (reconnected after a failure); SQLite: `SELECT 1` straight on the
- * connection, which cannot disturb the transaction running on it.
- */
+/** Whether the database answers, asked outside the request pool (OutOfPoolPing), within a deadline. */
 @Injectable()
 export class DatabasePing implements OnModuleDestroy {
-  private pool: Pool | null = null;
+  private readonly pinger: OutOfPoolPing;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @InjectDataSource() dataSource: DataSource,
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
     private readonly indicators: HealthIndicatorService,
-  ) {}
+  ) {
+    this.pinger = new OutOfPoolPing(dataSource, config.database);
+  }
 
   async check(key: string, timeoutMs: number): Promise<HealthIndicatorResult> {
     const indicator = this.indicators.check(key);
@@ -30,7 +26,7 @@ export class DatabasePing implements OnModuleDestroy {
       (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)),
     );
     try {
-      await Promise.race([this.ping(timeoutMs), timedOut]);
+      await Promise.race([this.pinger.ping(timeoutMs), timedOut]);
       return indicator.up();
     } catch (error) {
       return indicator.down({ message: error instanceof Error ? error.message : String(error) });
@@ -40,19 +36,7 @@ export class DatabasePing implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool?.end().catch(() => undefined);
-    this.pool = null;
-  }
-
-  private async ping(timeoutMs: number): Promise<void> {
-    const database = this.config.database;
-    if (database.type === 'mysql') {
-      this.pool ??= createPool({ uri: database.url, connectionLimit: 1, maxIdle: 1, connectTimeout: timeoutMs });
-      await this.pool.query('SELECT 1');
-      return;
-    }
-    const driver = this.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { get(): unknown } } };
-    driver.databaseConnection.prepare('SELECT 1').get();
+    await this.pinger.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -7,13 +7,24 @@ import { delay, freePort } from './private-mariadb';
 
 const ROOT = join(__dirname, '..', '..');
 
-function newestSourceMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+/** The files of `folder` and below, as paths. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(path) : entry.name.endsWith('.ts') ? statSync(path).mtimeMs : 0);
-  }
-  return newest;
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** What the build reads from src/: TypeScript, and the JSON data it imports (which the build copies beside it). */
+const isSource = (path: string) => path.endsWith('.ts') || path.endsWith('.json');
+
+function newestSourceMtime(folder: string): number {
+  return Math.max(
+    0,
+    ...filesUnder(folder)
+      .filter(isSource)
+      .map((path) => statSync(path).mtimeMs),
+  );
 }
 
 let transpiled: string | null = null;
@@ -58,6 +69,11 @@ export async function serverEntry(): Promise<string> {
     const target = join(out, relative(join(ROOT, 'src'), file)).replace(/\.ts$/, '.js');
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, outputText);
+  }
+  for (const file of filesUnder(join(ROOT, 'src')).filter((path) => path.endsWith('.json'))) {
+    const target = join(out, relative(join(ROOT, 'src'), file));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(file, target);
   }
   transpiled = join(out, 'main.js');
   return transpiled;
