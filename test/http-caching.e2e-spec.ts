@@ -9,6 +9,7 @@ import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
 import { recordStatements, withoutTransactionControl } from './helpers/statement-recorder';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
+import { postTicket } from './helpers/ticket-fixtures';
 
 /**
  * HTTP caching (src/common/http/http-caching.ts): strong ETags and 304s, Cache-Control public for
@@ -179,20 +180,7 @@ describe('HTTP caching (e2e)', () => {
       const single = `${EVENTS}/events/${event.id}`;
       const nonces = (await request(testApp.server).get('/cal/tickets/v1/nonces').set('Authorization', admin).expect(200)).body as Body;
       const etags = [(await request(testApp.server).get(single).expect(200)).headers.etag];
-      const ticket = (
-        await request(testApp.server)
-          .post('/cal/tickets/v1/tickets')
-          .set('Authorization', admin)
-          .send({
-            post_id: event.id,
-            provider: 'tc',
-            name: 'Seat',
-            price: '20',
-            ticket: { mode: 'own', capacity: 5 },
-            add_ticket_nonce: nonces.add_ticket_nonce,
-          })
-          .expect(201)
-      ).body as Body;
+      const ticket = await postTicket(testApp.server, admin, event.id, { price: '20', capacity: 5 });
       etags.push((await request(testApp.server).get(single).expect(200)).headers.etag);
       await request(testApp.server)
         .patch(`/cal/tickets/v1/tickets/${ticket.id}`)

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { UsersService } from '../src/auth/users.service';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
+import { postTicket } from './helpers/ticket-fixtures';
 
 /**
  * Two instances of the service on two loopback ports sharing one database (MariaDB when
@@ -135,22 +136,11 @@ describe('Scaling out: two instances on one database (e2e)', () => {
 
   it('checks out on one instance the anonymous cart written on the other, by header or by cookie', async () => {
     const event = await createEvent(secondUrl, 'Balanced workshop');
-    const ticket = await on(secondUrl)
-      .post('/cal/tickets/v1/tickets')
-      .set('Authorization', admin)
-      .send({
-        post_id: event.id,
-        provider: 'tc',
-        name: 'Seat',
-        price: '12.50',
-        ticket: { mode: 'own', capacity: 10 },
-        add_ticket_nonce: (await nonces(secondUrl)).add_ticket_nonce,
-      })
-      .expect(201);
+    const ticket = await postTicket(secondUrl, admin, event.id as number, { price: '12.50', capacity: 10 });
 
     const cart = await on(firstUrl)
       .post('/cal/tickets/v1/cart')
-      .send({ provider: 'tc', tickets: [{ ticket_id: ticket.body.id, quantity: 3 }] })
+      .send({ provider: 'tc', tickets: [{ ticket_id: ticket.id, quantity: 3 }] })
       .expect(200);
     const token = cart.headers['x-cart-token'];
     expect(token).toEqual(expect.any(String));
@@ -158,7 +148,7 @@ describe('Scaling out: two instances on one database (e2e)', () => {
       .get('/cal/tickets/v1/cart')
       .set('Cookie', `cal_cart=${encodeURIComponent(token)}`)
       .expect(200);
-    expect(seen.body.tickets).toEqual([expect.objectContaining({ ticket_id: ticket.body.id, quantity: 3 })]);
+    expect(seen.body.tickets).toEqual([expect.objectContaining({ ticket_id: ticket.id, quantity: 3 })]);
 
     const order = await on(secondUrl)
       .post('/cal/tickets/v1/cart/checkout')
@@ -174,7 +164,7 @@ describe('Scaling out: two instances on one database (e2e)', () => {
       .expect(200);
     expect(readBack.body).toEqual(order.body);
     const held = await on(firstUrl)
-      .get(`/cal/tickets/v1/tickets/${ticket.body.id as number}`)
+      .get(`/cal/tickets/v1/tickets/${ticket.id as number}`)
       .set('Authorization', admin)
       .expect(200);
     expect(held.body.capacity_details).toMatchObject({ pending: 3, available: 7 });
@@ -188,7 +178,7 @@ describe('Scaling out: two instances on one database (e2e)', () => {
       .expect(200);
     expect(completed.body.status).toBe('completed');
     const sold = await on(secondUrl)
-      .get(`/cal/tickets/v1/tickets/${ticket.body.id as number}`)
+      .get(`/cal/tickets/v1/tickets/${ticket.id as number}`)
       .set('Authorization', admin)
       .expect(200);
     expect(sold.body.capacity_details).toMatchObject({ sold: 3, pending: 0, available: 7 });

@@ -12,11 +12,11 @@ import { CartService } from '../cart/cart.service';
 import { normalizeProvider } from '../cart/cart-providers';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
-import { CheckoutCoupon, CouponsService } from '../coupons/coupons.service';
+import { CouponsService } from '../coupons/coupons.service';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { centsToMoney, moneyToCents } from '../common/money';
+import { centsToMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { OutboxService } from '../outbox/outbox.service';
@@ -28,7 +28,8 @@ import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
 import { IdempotencyService } from './idempotency.service';
-import { Order, OrderItem, OrderStatus } from './order.entity';
+import { Order, OrderItem } from './order.entity';
+import { basePrice, orderCouponColumns, OrderPricing, priceOrder } from './order-pricing';
 import { cartEmpty } from './order-errors';
 import { attendeeOrderStatus } from './order-status';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
@@ -303,59 +304,6 @@ export class CheckoutService {
     }
     return holders;
   }
-}
-
-/** What an order costs and takes: free orders complete at once, paid ones wait for payment. */
-interface OrderPricing {
-  /** RSVP answer (null for paid tickets). */
-  going: boolean | null;
-  unitPrice: (ticket: Ticket) => number;
-  totalCents: number;
-  status: OrderStatus;
-  /** The capacity to take, none for RSVP "not going". */
-  capacity: PlacedOrder['capacity'];
-  /** The coupon, when it covers units of the order; `unitPrice` is after its discount. */
-  coupon: CheckoutCoupon | null;
-  unitDiscount: (ticket: Ticket) => number;
-}
-
-/** A unit's price before any coupon, in minor units. */
-function basePrice(ticket: Ticket, provider: TicketProvider): number {
-  return provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0);
-}
-
-/** What an order row records of its coupon (nothing when it covered no unit). */
-function orderCouponColumns(coupon: CheckoutCoupon | null): Pick<Order, 'couponId' | 'couponCode' | 'couponUses' | 'discount'> {
-  if (!coupon || coupon.discounts.units === 0) return { couponId: null, couponCode: null, couponUses: 0, discount: '0.00' };
-  return {
-    couponId: coupon.coupon.id,
-    couponCode: coupon.coupon.code,
-    couponUses: coupon.discounts.units,
-    discount: centsToMoney(coupon.discounts.totalCents),
-  };
-}
-
-function priceOrder(
-  items: CartItem[],
-  tickets: Map<number, Ticket>,
-  provider: TicketProvider,
-  goingAnswer: boolean | undefined,
-  checkoutCoupon: CheckoutCoupon | null = null,
-): OrderPricing {
-  const going = provider === 'rsvp' ? goingAnswer !== false : null;
-  const coupon = checkoutCoupon && checkoutCoupon.discounts.units > 0 ? checkoutCoupon : null;
-  const unitDiscount = (ticket: Ticket) => coupon?.discounts.perUnit.get(ticket.id) ?? 0;
-  const unitPrice = (ticket: Ticket) => basePrice(ticket, provider) - unitDiscount(ticket);
-  const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
-  const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
-  const capacity =
-    going === false
-      ? null
-      : {
-          lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
-          count: status === 'completed' ? ('sold' as const) : ('pending' as const),
-        };
-  return { going, unitPrice, totalCents, status, capacity, coupon, unitDiscount };
 }
 
 /** One order item per cart line, at the unit price the order charges. */

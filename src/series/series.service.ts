@@ -7,7 +7,7 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { isRole } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
-import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
+import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
@@ -35,16 +35,23 @@ import {
   parseRule,
   plusWallClockSeconds,
   wallClockSecondsBetween,
-  withEnd,
 } from './recurrence-rule';
 import { seriesConfig } from './series.config';
 import { OccurrenceRow, SeriesRepository } from './series.repository';
+import {
+  continueFrom,
+  endBefore,
+  occurrencesToRemove,
+  planReschedule,
+  readScope,
+  scopeReach,
+  seriesMembers,
+  ticketTargets,
+  withExdate,
+} from './series-scope';
 
 /** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
 const SERIES_WRITE: TransactionOptions = { readCommitted: true };
-
-export type SeriesScope = 'this' | 'following' | 'all';
-const SCOPES: readonly SeriesScope[] = ['this', 'following', 'all'];
 
 /** The event fields every new occurrence of a series gets: those of the event the series was made or last edited from. */
 export interface SeriesTemplate {
@@ -75,12 +82,6 @@ export interface SeriesTemplate {
 
 /** Fields of an update that change when and how often a series happens. */
 const SCHEDULE_FIELDS = ['start_date', 'end_date', 'timezone', 'all_day', 'recurrence'] as const;
-
-function readScope(raw: unknown): SeriesScope | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw === 'string' && (SCOPES as readonly string[]).includes(raw)) return raw as SeriesScope;
-  throw invalidParam('scope', 'scope must be this, following or all');
-}
 
 function jsonList(text: string): string[] {
   return JSON.parse(text) as string[];
@@ -126,11 +127,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   async ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null> {
     const located = await this.repository.locate(manager, { id: eventId });
     if (!located) return null;
-    const now = this.clock.now().getTime();
-    const rows = await this.repository.occurrences(manager, located.seriesId);
-    return rows
-      .filter(({ event }) => event.id === eventId || (event.status !== 'trash' && event.endUtc.getTime() > now))
-      .map(({ event }) => event.id);
+    return ticketTargets(await this.repository.occurrences(manager, located.seriesId), eventId, this.clock.now());
   }
 
   async rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void> {
@@ -388,15 +385,15 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         const series = await this.repository.lockSeries(manager, located.seriesId);
         const occurrence = await this.repository.occurrenceOfEvent(manager, located.eventId);
         if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
-        if ((scope ?? 'this') === 'this') {
+        const reach = scopeReach(scope, occurrence.occurrenceLocal, series.startLocal);
+        if (reach === 'occurrence') {
           const event = await this.events.updateWithin(manager, { id: occurrence.eventId }, input, user);
           if (!occurrence.detached) await this.repository.detach(manager, occurrence.eventId);
           return event;
         }
         const edited = await this.repository.findEvent(manager, occurrence.eventId);
         assertCanEdit(user, edited!);
-        const target =
-          scope === 'following' && occurrence.occurrenceLocal > series.startLocal ? await this.split(manager, series, occurrence) : series;
+        const target = reach === 'following' ? await this.split(manager, series, occurrence) : series;
         await this.applyToSeries(manager, target, occurrence, input, user, context);
         return (await this.repository.findEvent(manager, occurrence.eventId)) ?? edited!;
       },
@@ -412,28 +409,16 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   private async split(manager: EntityManager, series: EventSeries, at: EventSeriesOccurrence): Promise<EventSeries> {
     const zone = resolveTimeZone(series.timezone)!;
     const recurrence = this.parsedRecurrence(series);
-    let newRule = recurrence.rrule;
-    if (recurrence.options.count) {
-      // Rule occurrences before the split, RDATE and EXDATE aside: COUNT counts those.
-      const before = expandRecurrence(
-        { ...recurrence, rdate: [], exdate: [] },
-        series.startLocal,
-        zone,
-        { afterLocal: null, before: wallClockToInstant(at.occurrenceLocal, zone) },
-        Number.MAX_SAFE_INTEGER,
-      );
-      newRule = withEnd(recurrence.rrule, { count: Math.max(1, recurrence.options.count - before.starts.length) });
-    }
-    const untilLocal = plusWallClockSeconds(at.occurrenceLocal, -1);
+    const rest = continueFrom(recurrence, series.startLocal, zone, at.occurrenceLocal);
     const successor = await this.repository.insertSeries(manager, {
       firstEventId: at.eventId,
       authorId: series.authorId,
       timezone: series.timezone,
       startLocal: at.occurrenceLocal,
       durationSeconds: series.durationSeconds,
-      rrule: newRule,
-      rdates: JSON.stringify(recurrence.rdate.filter((date) => date >= at.occurrenceLocal)),
-      exdates: JSON.stringify(recurrence.exdate.filter((date) => date >= at.occurrenceLocal)),
+      rrule: rest.rrule,
+      rdates: JSON.stringify(rest.rdate),
+      exdates: JSON.stringify(rest.exdate),
       template: series.template,
       expandedUntil: series.expandedUntil,
       exhausted: series.exhausted,
@@ -441,10 +426,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     });
     await this.repository.moveOccurrences(manager, series.id, successor.id, at.occurrenceLocal);
     await this.repository.reparent(manager, successor);
-    series.rrule = withEnd(recurrence.rrule, { untilLocal });
-    series.rdates = JSON.stringify(recurrence.rdate.filter((date) => date < at.occurrenceLocal));
-    series.exdates = JSON.stringify(recurrence.exdate.filter((date) => date < at.occurrenceLocal));
-    series.exhausted = true;
+    this.endBefore(series, at.occurrenceLocal);
     await this.repository.save(manager, series);
     return successor;
   }
@@ -463,9 +445,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     user: AuthenticatedUser,
     context: RequestContext,
   ): Promise<void> {
-    const occurrences = (await this.repository.occurrences(manager, series.id)).filter(
-      ({ occurrence, event }) => !occurrence.detached && event.status !== 'trash',
-    );
+    const occurrences = seriesMembers(await this.repository.occurrences(manager, series.id));
     const fields: UpdateEventDto = { ...input };
     for (const name of [...SCHEDULE_FIELDS, 'slug'] as const) delete fields[name];
     const scheduleChanged = SCHEDULE_FIELDS.some((name) => input[name] !== undefined && input[name] !== null);
@@ -498,27 +478,16 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const before = new Date(Math.max(series.expandedUntil.getTime(), this.horizon().getTime()));
     const { starts, exhausted } = expandRecurrence(recurrence, startLocal, zone, { afterLocal: null, before });
 
-    // Which existing occurrence goes to which new date: the one on the same day after the shift.
-    const byDay = new Map(starts.map((start) => [start.slice(0, 10), start]));
-    const moves: Array<{ row: OccurrenceRow; start: string }> = [];
-    const removals: OccurrenceRow[] = [];
-    const taken = new Set<string>();
-    for (const row of occurrences) {
-      const day = plusWallClockSeconds(row.occurrence.occurrenceLocal, shift).slice(0, 10);
-      const start = byDay.get(day);
-      if (start && !taken.has(start)) {
-        taken.add(start);
-        moves.push({ row, start });
-      } else removals.push(row);
-    }
+    const { moves, removals, touched } = planReschedule(occurrences, {
+      editedEventId: edited.eventId,
+      shiftSeconds: shift,
+      starts,
+      durationSeconds,
+      timezone: zoneName,
+    });
     const endOf = (start: string) => plusWallClockSeconds(start, durationSeconds);
-    const moving = moves.filter(
-      ({ row, start }) =>
-        row.event.id !== edited.eventId &&
-        (row.event.startLocal !== start || row.event.endLocal !== endOf(start) || row.event.timezone !== zoneName),
-    );
     const blocked: number[] = [];
-    for (const { row } of [...moving.map(({ row }) => ({ row })), ...removals.map((row) => ({ row }))]) {
+    for (const row of touched) {
       if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
     }
     if (
@@ -596,11 +565,10 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         const series = await this.repository.lockSeries(manager, located.seriesId);
         const occurrence = await this.repository.occurrenceOfEvent(manager, located.eventId);
         if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
-        const exdates = jsonList(series.exdates);
-        if ((scope ?? 'this') === 'this') {
+        const reach = scopeReach(scope, occurrence.occurrenceLocal, series.startLocal);
+        if (reach === 'occurrence') {
           const removed = await this.events.removeWithin(manager, { id: occurrence.eventId }, force, user, context);
-          if (!exdates.includes(occurrence.occurrenceLocal))
-            series.exdates = JSON.stringify([...exdates, occurrence.occurrenceLocal].sort());
+          series.exdates = JSON.stringify(withExdate(jsonList(series.exdates), occurrence.occurrenceLocal));
           if (force && series.firstEventId === occurrence.eventId) {
             // The next occurrence becomes the first, every other's post_parent.
             const next = (await this.repository.occurrences(manager, series.id))[0];
@@ -610,12 +578,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           await this.repository.save(manager, series);
           return removed;
         }
-        const all = scope === 'all' || occurrence.occurrenceLocal <= series.startLocal;
-        const going = (await this.repository.occurrences(manager, series.id)).filter(
-          (row) =>
-            (all || row.occurrence.occurrenceLocal >= occurrence.occurrenceLocal) &&
-            (force || row.event.status !== 'trash' || row.event.id === occurrence.eventId),
-        );
+        const going = occurrencesToRemove(await this.repository.occurrences(manager, series.id), occurrence, reach, force);
         const blocked: number[] = [];
         for (const row of going) if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
         if (blocked.length) throw occurrencesHaveAttendees(blocked, 'be deleted');
@@ -624,15 +587,12 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           const removed = await this.events.removeWithin(manager, { id: row.event.id }, force, user, context);
           if (row.event.id === occurrence.eventId) answer = removed;
         }
-        if (all) {
+        if (reach === 'series') {
           series.exhausted = true;
           if (force) await this.repository.deleteSeries(manager, series.id);
           else await this.repository.save(manager, series);
         } else {
-          series.rrule = withEnd(series.rrule, { untilLocal: plusWallClockSeconds(occurrence.occurrenceLocal, -1) });
-          series.rdates = JSON.stringify(jsonList(series.rdates).filter((date) => date < occurrence.occurrenceLocal));
-          series.exdates = JSON.stringify(exdates.filter((date) => date < occurrence.occurrenceLocal));
-          series.exhausted = true;
+          this.endBefore(series, occurrence.occurrenceLocal);
           await this.repository.save(manager, series);
         }
         return answer!;
@@ -642,6 +602,15 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** The series (not saved) ends the second before `atLocal` and grows no more. */
+  private endBefore(series: EventSeries, atLocal: string): void {
+    const ended = endBefore({ rrule: series.rrule, rdate: jsonList(series.rdates), exdate: jsonList(series.exdates) }, atLocal);
+    series.rrule = ended.rrule;
+    series.rdates = JSON.stringify(ended.rdate);
+    series.exdates = JSON.stringify(ended.exdate);
+    series.exhausted = true;
+  }
 
   parsedRecurrence(series: EventSeries): ParsedRecurrence {
     const zone: Zone = resolveTimeZone(series.timezone) ?? resolveTimeZone('UTC')!;

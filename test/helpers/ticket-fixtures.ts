@@ -19,6 +19,34 @@ export async function noncesOf(testApp: TestApp, user: TestUser): Promise<Ticket
   return response.body as TicketNonces;
 }
 
+/**
+ * A ticket created by POST /tickets on `target` (an app's server, or an instance's URL) with a nonce
+ * minted there for `authorization`: a Tickets Commerce seat of the event at `price`, `capacity` units
+ * of its own, unless `fields` says otherwise. Throws unless the answer is 201.
+ */
+export async function postTicket(
+  target: TestApp['server'] | string,
+  authorization: string,
+  eventId: number,
+  fields: { price: string; capacity: number } & Record<string, unknown>,
+): Promise<Record<string, any>> {
+  const nonces = (await request(target).get('/cal/tickets/v1/nonces').set('Authorization', authorization).expect(200)).body as TicketNonces;
+  const { capacity, ...rest } = fields;
+  const response = await request(target)
+    .post('/cal/tickets/v1/tickets')
+    .set('Authorization', authorization)
+    .send({
+      post_id: eventId,
+      provider: 'tc',
+      name: 'Seat',
+      ticket: { mode: 'own', capacity },
+      ...rest,
+      add_ticket_nonce: nonces.add_ticket_nonce,
+    });
+  if (response.status !== 201) throw new Error(`create ticket: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, any>;
+}
+
 export interface AttendeeFixture {
   /** Order status; RSVP answers use yes / no. */
   orderStatus?: string;

@@ -1,0 +1,231 @@
+import type { CartItem } from '../cart/cart.entity';
+import { centsToMoney } from '../common/money';
+import { CouponTerms, lineDiscounts } from '../coupons/coupon-discount';
+import type { Coupon } from '../coupons/coupon.entity';
+import type { CheckoutCoupon } from '../coupons/coupons.service';
+import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
+import { basePrice, orderCouponColumns, priceOrder } from './order-pricing';
+
+/**
+ * A checkout's prices from its cart lines, tickets and coupon: what each unit costs, the total,
+ * and what the total makes of the order. The coupon's own arithmetic (rounding, caps) is
+ * coupon-discount.spec.ts's; here its result goes through with the rest, as CouponsService
+ * hands it over.
+ */
+
+const ticket = (id: number, price: string): Ticket => ({ id, eventId: 1, price, capacityMode: 'own' }) as Ticket;
+const line = (ticketId: number, quantity: number): CartItem => ({ ticketId, quantity }) as CartItem;
+
+/** The coupon as CouponsService.priceCheckout answers it: covering `covered` tickets, null when it covers no unit. */
+function couponFor(lines: CartItem[], tickets: Map<number, Ticket>, terms: CouponTerms, covered: number[]): CheckoutCoupon {
+  const priced = lines.map((item) => ({
+    ticketId: item.ticketId,
+    quantity: item.quantity,
+    priceCents: basePrice(tickets.get(item.ticketId)!, 'tc'),
+  }));
+  return {
+    coupon: { id: 9, code: 'EARLY', ...terms } as Coupon,
+    discounts: lineDiscounts(priced, (id) => covered.includes(id), terms),
+  };
+}
+
+interface Case {
+  name: string;
+  prices: string[];
+  /** Quantity per ticket, tickets numbered from 1 in the order of `prices`. */
+  quantities: number[];
+  provider?: TicketProvider;
+  coupon?: { terms: CouponTerms; covered: number[] };
+  /** Unit price each line charges, as stored. */
+  unitPrices: string[];
+  discounts?: string[];
+  total: string;
+  status: 'pending' | 'completed';
+}
+
+const percent = (basisPoints: number): CouponTerms => ({ discountType: 'percent', amount: basisPoints });
+const flat = (cents: number): CouponTerms => ({ discountType: 'flat', amount: cents });
+
+const cases: Case[] = [
+  { name: 'one paid unit', prices: ['25.00'], quantities: [1], unitPrices: ['25.00'], total: '25.00', status: 'pending' },
+  {
+    name: 'several lines and quantities',
+    prices: ['12.50', '0.99', '100'],
+    quantities: [3, 7, 1],
+    unitPrices: ['12.50', '0.99', '100.00'],
+    total: '144.43',
+    status: 'pending',
+  },
+  {
+    name: 'a free ticket completes the order',
+    prices: ['0.00'],
+    quantities: [4],
+    unitPrices: ['0.00'],
+    total: '0.00',
+    status: 'completed',
+  },
+  {
+    name: 'a free ticket beside a paid one waits for payment',
+    prices: ['0', '5.5'],
+    quantities: [2, 1],
+    unitPrices: ['0.00', '5.50'],
+    total: '5.50',
+    status: 'pending',
+  },
+  {
+    name: 'RSVP is free whatever the ticket says',
+    prices: ['30.00'],
+    quantities: [2],
+    provider: 'rsvp',
+    unitPrices: ['0.00'],
+    total: '0.00',
+    status: 'completed',
+  },
+  {
+    name: 'a percent of an odd amount, per unit, rounded half up to the cent',
+    prices: ['9.99'],
+    quantities: [3],
+    coupon: { terms: percent(1250), covered: [1] },
+    // 12.5% of 9.99 = 1.24875 → 1.25 off each unit, 3 × 8.74.
+    unitPrices: ['8.74'],
+    discounts: ['1.25'],
+    total: '26.22',
+    status: 'pending',
+  },
+  {
+    name: 'a percent of a few cents, half up',
+    prices: ['0.05', '0.04'],
+    quantities: [1, 1],
+    coupon: { terms: percent(1000), covered: [1, 2] },
+    unitPrices: ['0.04', '0.04'],
+    discounts: ['0.01', '0.00'],
+    total: '0.08',
+    status: 'pending',
+  },
+  {
+    name: 'a coupon covering some lines only',
+    prices: ['20.00', '20.00'],
+    quantities: [1, 2],
+    coupon: { terms: flat(500), covered: [2] },
+    unitPrices: ['20.00', '15.00'],
+    discounts: ['0.00', '5.00'],
+    total: '50.00',
+    status: 'pending',
+  },
+  {
+    name: 'a fixed discount above the price makes the unit free, never negative',
+    prices: ['3.00', '10.00'],
+    quantities: [2, 1],
+    coupon: { terms: flat(500), covered: [1, 2] },
+    unitPrices: ['0.00', '5.00'],
+    discounts: ['3.00', '5.00'],
+    total: '5.00',
+    status: 'pending',
+  },
+  {
+    name: 'a 100% coupon completes the order without payment',
+    prices: ['49.90'],
+    quantities: [2],
+    coupon: { terms: percent(10_000), covered: [1] },
+    unitPrices: ['0.00'],
+    discounts: ['49.90'],
+    total: '0.00',
+    status: 'completed',
+  },
+  {
+    name: 'an access code takes nothing off',
+    prices: ['15.00'],
+    quantities: [2],
+    coupon: { terms: { discountType: 'none', amount: 0 }, covered: [1] },
+    unitPrices: ['15.00'],
+    discounts: ['0.00'],
+    total: '30.00',
+    status: 'pending',
+  },
+  {
+    name: 'the largest price a ticket may have, many units, stays exact',
+    prices: ['9999999999.99'],
+    quantities: [100],
+    coupon: { terms: percent(3333), covered: [1] },
+    unitPrices: ['6666999999.99'],
+    discounts: ['3333000000.00'],
+    total: '666699999999.00',
+    status: 'pending',
+  },
+];
+
+describe('order pricing', () => {
+  it.each(cases)('$name', ({ prices, quantities, provider = 'tc', coupon, unitPrices, discounts, total, status }) => {
+    const tickets = new Map(prices.map((price, index) => [index + 1, ticket(index + 1, price)]));
+    const items = quantities.map((quantity, index) => line(index + 1, quantity));
+    const checkoutCoupon = coupon ? couponFor(items, tickets, coupon.terms, coupon.covered) : null;
+    const pricing = priceOrder(items, tickets, provider, undefined, checkoutCoupon);
+    const lines = items.map((item) => tickets.get(item.ticketId)!);
+    expect(lines.map((entry) => centsToMoney(pricing.unitPrice(entry)))).toEqual(unitPrices);
+    expect(lines.map((entry) => centsToMoney(pricing.unitDiscount(entry)))).toEqual(discounts ?? lines.map(() => '0.00'));
+    expect(centsToMoney(pricing.totalCents)).toBe(total);
+    expect(pricing.status).toBe(status);
+    // The order takes sold units when it completes at once, held ones while it waits for payment.
+    expect(pricing.capacity?.count).toBe(status === 'completed' ? 'sold' : 'pending');
+    expect(pricing.capacity?.lines.map((entry) => [entry.ticket.id, entry.quantity])).toEqual(
+      items.map((item) => [item.ticketId, item.quantity]),
+    );
+  });
+
+  it('adds up the order total from its units, discount included', () => {
+    const tickets = new Map([
+      [1, ticket(1, '9.99')],
+      [2, ticket(2, '0.10')],
+    ]);
+    const items = [line(1, 3), line(2, 7)];
+    const coupon = couponFor(items, tickets, percent(1500), [1, 2]);
+    const pricing = priceOrder(items, tickets, 'tc', undefined, coupon);
+    const beforeDiscount = 3 * 999 + 7 * 10;
+    expect(pricing.totalCents).toBe(beforeDiscount - coupon.discounts.totalCents);
+    // 15% of 9.99 = 1.4985 → 1.50; of 0.10 = 0.015 → 0.02.
+    expect(coupon.discounts.totalCents).toBe(3 * 150 + 7 * 2);
+  });
+
+  it('reads RSVP answers: going unless told otherwise, and "not going" takes no capacity', () => {
+    const tickets = new Map([[1, ticket(1, '0')]]);
+    const items = [line(1, 2)];
+    expect(priceOrder(items, tickets, 'rsvp', undefined).going).toBe(true);
+    expect(priceOrder(items, tickets, 'rsvp', true).going).toBe(true);
+    const notGoing = priceOrder(items, tickets, 'rsvp', false);
+    expect(notGoing).toMatchObject({ going: false, capacity: null, status: 'completed', totalCents: 0 });
+    expect(priceOrder(items, tickets, 'tc', undefined).going).toBeNull();
+  });
+
+  it('treats a coupon that covers no unit as none', () => {
+    const tickets = new Map([[1, ticket(1, '10.00')]]);
+    const items = [line(1, 1)];
+    const uncovering = couponFor(items, tickets, percent(5000), []);
+    const pricing = priceOrder(items, tickets, 'tc', undefined, uncovering);
+    expect(pricing.coupon).toBeNull();
+    expect(pricing.totalCents).toBe(1000);
+    expect(orderCouponColumns(pricing.coupon)).toEqual({ couponId: null, couponCode: null, couponUses: 0, discount: '0.00' });
+  });
+
+  it('records on the order the coupon, the units it covered as uses, and the whole discount', () => {
+    const tickets = new Map([
+      [1, ticket(1, '9.99')],
+      [2, ticket(2, '20.00')],
+      [3, ticket(3, '0')],
+    ]);
+    const items = [line(1, 3), line(2, 1), line(3, 2)];
+    const pricing = priceOrder(items, tickets, 'tc', undefined, couponFor(items, tickets, percent(1250), [1, 3]));
+    // Free units count as uses of the code too.
+    expect(orderCouponColumns(pricing.coupon)).toEqual({ couponId: 9, couponCode: 'EARLY', couponUses: 5, discount: '3.75' });
+  });
+
+  it.each([
+    ['25', 'tc', 2500],
+    ['25.5', 'tc', 2550],
+    ['0.01', 'tc', 1],
+    ['25.00', 'rsvp', 0],
+    // Not a price: nothing to charge.
+    ['', 'tc', 0],
+  ] as const)('prices a unit of %p (%s) at %d cents before any coupon', (price, provider, cents) => {
+    expect(basePrice(ticket(1, price), provider)).toBe(cents);
+  });
+});

@@ -1,0 +1,66 @@
+import type { CartItem } from '../cart/cart.entity';
+import { centsToMoney, moneyToCents } from '../common/money';
+import type { CheckoutCoupon } from '../coupons/coupons.service';
+import type { CapacityCount, CapacityLine } from '../tickets/capacity.service';
+import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
+import type { Order, OrderStatus } from './order.entity';
+
+/**
+ * What a checkout charges, pure: each unit at its ticket's price (RSVP free) less the coupon's
+ * discount for that ticket (coupon-discount.ts decides it), the order's total the sum of its units,
+ * all in minor units. The total decides the status and which capacity count the order takes.
+ */
+
+/** What an order costs and takes: free orders complete at once, paid ones wait for payment. */
+export interface OrderPricing {
+  /** RSVP answer (null for paid tickets). */
+  going: boolean | null;
+  unitPrice: (ticket: Ticket) => number;
+  totalCents: number;
+  status: OrderStatus;
+  /** The capacity to take, none for RSVP "not going". */
+  capacity: { lines: CapacityLine[]; count: CapacityCount } | null;
+  /** The coupon, when it covers units of the order; `unitPrice` is after its discount. */
+  coupon: CheckoutCoupon | null;
+  unitDiscount: (ticket: Ticket) => number;
+}
+
+/** A unit's price before any coupon, in minor units. */
+export function basePrice(ticket: Ticket, provider: TicketProvider): number {
+  return provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0);
+}
+
+/** What an order row records of its coupon (nothing when it covered no unit). */
+export function orderCouponColumns(coupon: CheckoutCoupon | null): Pick<Order, 'couponId' | 'couponCode' | 'couponUses' | 'discount'> {
+  if (!coupon || coupon.discounts.units === 0) return { couponId: null, couponCode: null, couponUses: 0, discount: '0.00' };
+  return {
+    couponId: coupon.coupon.id,
+    couponCode: coupon.coupon.code,
+    couponUses: coupon.discounts.units,
+    discount: centsToMoney(coupon.discounts.totalCents),
+  };
+}
+
+/** The prices of the cart lines of `tickets`, with the coupon when it covers any unit of them. */
+export function priceOrder(
+  items: CartItem[],
+  tickets: Map<number, Ticket>,
+  provider: TicketProvider,
+  goingAnswer: boolean | undefined,
+  checkoutCoupon: CheckoutCoupon | null = null,
+): OrderPricing {
+  const going = provider === 'rsvp' ? goingAnswer !== false : null;
+  const coupon = checkoutCoupon && checkoutCoupon.discounts.units > 0 ? checkoutCoupon : null;
+  const unitDiscount = (ticket: Ticket) => coupon?.discounts.perUnit.get(ticket.id) ?? 0;
+  const unitPrice = (ticket: Ticket) => basePrice(ticket, provider) - unitDiscount(ticket);
+  const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
+  const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
+  const capacity =
+    going === false
+      ? null
+      : {
+          lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
+          count: status === 'completed' ? ('sold' as const) : ('pending' as const),
+        };
+  return { going, unitPrice, totalCents, status, capacity, coupon, unitDiscount };
+}
