@@ -145,9 +145,9 @@ export class PaymentsRepository {
   }
 
   /** Payments with a provider call owed now, oldest first. */
-  dueActions(now: Date, limit: number): Promise<Payment[]> {
+  dueActions(now: Date, limit: number, paymentId?: number): Promise<Payment[]> {
     return this.dataSource.manager.find(Payment, {
-      where: { pendingAction: Not(IsNull()), nextActionAt: LessThanOrEqual(now) },
+      where: { pendingAction: Not(IsNull()), nextActionAt: LessThanOrEqual(now), ...(paymentId === undefined ? {} : { id: paymentId }) },
       order: { nextActionAt: 'ASC' },
       take: limit,
     });

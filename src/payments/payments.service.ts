@@ -199,12 +199,13 @@ export class PaymentsService {
    * Provider calls owed after earlier commits (cancel an ended order's intent, refund a payment that
    * came too late), each claimed by one caller and retried with growing delays while the provider
    * cannot be reached; a refusal ends it (logged and kept in `last_error`). Runs after the expiry
-   * sweep and after a webhook that owes one. Returns how many calls went through.
+   * sweep (all of them) and after a webhook that owes one (`paymentId`'s alone, so that concurrent
+   * webhooks do not contend for each other's). Returns how many calls went through.
    */
-  async runDueActions(): Promise<number> {
+  async runDueActions(paymentId?: number): Promise<number> {
     const now = this.clock.now();
     let done = 0;
-    for (const payment of await this.repository.dueActions(now, ACTION_BATCH)) {
+    for (const payment of await this.repository.dueActions(now, ACTION_BATCH, paymentId)) {
       const action = payment.pendingAction;
       if (!action || !payment.intentId) continue;
       if (!(await this.repository.claimAction(payment, new Date(now.getTime() + retryDelayMs(payment.actionAttempts + 1))))) continue;

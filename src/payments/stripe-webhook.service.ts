@@ -18,7 +18,8 @@ import { StripePaymentProvider } from './stripe-payment.provider';
 /** Thrown inside the completion's transaction to roll it back: the order cannot be completed, its money goes back. */
 class NotFulfillable extends Error {}
 
-type Handled = { outcome: WebhookOutcome; unitsSold?: number; provider?: string; owesCall?: boolean };
+/** `owedBy`: the payment whose owed call (a refund) the commit scheduled. */
+type Handled = { outcome: WebhookOutcome; unitsSold?: number; provider?: string; owedBy?: number };
 
 function intentIdOf(value: string | { id: string } | null): string | null {
   if (value === null) return null;
@@ -56,8 +57,15 @@ export class StripeWebhookService {
     }
     const handled = await this.dispatch(event);
     if (handled.unitsSold && handled.provider) this.metrics.ticketsSold(handled.provider, handled.unitsSold);
-    // After the commit: the refund (or cancel) it owes Stripe; retried by the sweep if Stripe does not answer now.
-    if (handled.owesCall) await this.payments.runDueActions();
+    // After the commit: the refund it owes Stripe, for this payment alone. The event is processed
+    // whatever happens now: a failure (Stripe not answering, the database busy) leaves the call to
+    // the sweep, which retries it with the same idempotency key, and the answer stays 200, for a
+    // redelivery would only be a duplicate.
+    if (handled.owedBy !== undefined) {
+      await this.payments.runDueActions(handled.owedBy).catch((error: unknown) => {
+        this.logger.warn({ paymentId: handled.owedBy, err: error }, 'the owed refund is left to the sweep');
+      });
+    }
     return { received: true, event_id: event.id, type: event.type, outcome: handled.outcome };
   }
 
@@ -110,7 +118,7 @@ export class StripeWebhookService {
         await this.orders.refundUnfulfilled(manager, payment.orderId, now);
         await this.repository.scheduleRefund(manager, payment.id, now);
         this.logger.warn({ orderId: payment.orderId, intent: intent.id }, 'paid after the hold lapsed with nothing left: refunding');
-        return { outcome: 'refund_scheduled', owesCall: true };
+        return { outcome: 'refund_scheduled', owedBy: payment.id };
       });
     }
   }
