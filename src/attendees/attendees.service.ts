@@ -6,6 +6,7 @@ import { FixedOffsetZone } from 'luxon';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { centsToMoney, moneyToCents } from '../common/money';
@@ -21,7 +22,6 @@ import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent, isPubliclyVisible, managesEveryEvent, PUBLIC_ORDER_STATUSES } from '../tickets/ticket-visibility';
-import { OutboxService } from '../outbox/outbox.service';
 import { DoorService } from '../checkin/door.service';
 import { AttendeeTallies } from './attendee-tallies';
 import { Attendee } from './attendee.entity';
@@ -60,7 +60,7 @@ export class AttendeesService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly counts: CountCache,
-    private readonly outbox: OutboxService,
+    private readonly domainEvents: DomainEvents,
     private readonly tallies: AttendeeTallies,
     private readonly door: DoorService,
     private readonly attendees: AttendeesRepository,
@@ -151,8 +151,8 @@ export class AttendeesService {
         }
         throw attendeeAlreadyCheckedIn();
       }
-      const recorded = await this.door.recordFlag(manager, current, 'entry', user.id, now);
-      await this.outbox.checkInChanged(manager, current, true, recorded);
+      const scan = await this.door.recordFlag(manager, current, 'entry', user.id, now);
+      await this.domainEvents.publish(manager, { kind: 'CheckInChanged', attendee: current, checkedIn: true, scan });
       const [response] = await this.present(manager, [current], context);
       return response;
     });
@@ -165,8 +165,8 @@ export class AttendeesService {
       const undone = await this.attendees.undoCheckIn(manager, attendee.id, now);
       const current = await this.findOrFail(manager, { id: attendee.id });
       if (undone) {
-        const recorded = await this.door.recordFlag(manager, current, 'undo', user.id, now);
-        await this.outbox.checkInChanged(manager, current, false, recorded);
+        const scan = await this.door.recordFlag(manager, current, 'undo', user.id, now);
+        await this.domainEvents.publish(manager, { kind: 'CheckInChanged', attendee: current, checkedIn: false, scan });
       }
       const [response] = await this.present(manager, [current], context);
       return response;

@@ -8,10 +8,10 @@ import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import { countPages, parsePageRequest, assertPageInRange } from '../common/pagination/pagination';
-import type { EventData } from '../outbox/outbox.service';
+import type { DoorScanFacts } from '../common/domain-events/domain-event';
 import { canManageEvent } from '../tickets/ticket-visibility';
 import { CheckinListsService } from './checkin-lists.service';
-import { isoTime, toCheckinResponse, toDoorAttendee } from './checkin.mapper';
+import { toCheckinResponse, toDoorAttendee } from './checkin.mapper';
 import { CheckinRepository, HistoryFilters } from './checkin.repository';
 import { generateCheckinSecret } from './checkin-secrets';
 import { DoorCaller } from './door-access';
@@ -99,9 +99,15 @@ export class DoorService {
   /**
    * The `check_in` flag or POST /qr checked the attendee in (`entry`) or undid it (`undo`), inside
    * the caller's transaction which holds the attendee's row: the default list's position and history
-   * follow, so its counts agree with the flag. Returns what the notification adds.
+   * follow, so its counts agree with the flag. Returns the record, for the CheckInChanged it causes.
    */
-  async recordFlag(manager: EntityManager, attendee: Attendee, change: 'entry' | 'undo', userId: number, now: Date): Promise<EventData> {
+  async recordFlag(
+    manager: EntityManager,
+    attendee: Attendee,
+    change: 'entry' | 'undo',
+    userId: number,
+    now: Date,
+  ): Promise<DoorScanFacts> {
     const list = await this.repository.ensureDefaultList(manager, attendee.eventId);
     const [position] = await this.repository.positions(manager, attendee.id, [list.id]);
     if (change === 'entry') {
@@ -136,16 +142,7 @@ export class DoorService {
       answerStatus: 200,
       answer: '{}',
     });
-    return {
-      list_id: list.id,
-      list_name: list.name,
-      checkin_id: checkin.id,
-      type,
-      forced: false,
-      device_id: null,
-      gate: null,
-      datetime: isoTime(now),
-    };
+    return { listId: list.id, listName: list.name, checkinId: checkin.id, type, forced: false, deviceId: null, gate: null, at: now };
   }
 
   private async assertManages(manager: EntityManager, user: AuthenticatedUser, eventId: number): Promise<void> {

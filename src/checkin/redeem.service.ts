@@ -4,9 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { RequestContext } from '../auth/request-context';
 import { CLOCK, Clock } from '../common/clock';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { isForeignKeyViolation, isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { ApiErrorBody, invalidParam } from '../common/errors/api-error';
-import { OutboxService } from '../outbox/outbox.service';
 import { CheckinList } from './checkin-list.entity';
 import type { CheckinPosition } from './checkin-position.entity';
 import { Checkin } from './checkin.entity';
@@ -67,7 +67,7 @@ export class RedeemService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
-    private readonly outbox: OutboxService,
+    private readonly domainEvents: DomainEvents,
     private readonly doorLists: DoorListCache,
   ) {}
 
@@ -250,15 +250,20 @@ export class RedeemService {
     });
     const userId = scan.caller.kind === 'user' ? scan.caller.user.id : null;
     if (entry && list.defaultEventId !== null) await this.repository.flagCheckedIn(manager, attendee.id, scan.at, userId);
-    await this.outbox.checkInChanged(manager, attendee, entry, {
-      list_id: list.id,
-      list_name: list.name,
-      checkin_id: checkin.id,
-      type: scan.type,
-      forced: scan.forced,
-      device_id: scan.device?.id ?? null,
-      gate: scan.device?.name ?? null,
-      datetime: isoTime(scan.at),
+    await this.domainEvents.publish(manager, {
+      kind: 'CheckInChanged',
+      attendee,
+      checkedIn: entry,
+      scan: {
+        listId: list.id,
+        listName: list.name,
+        checkinId: checkin.id,
+        type: scan.type,
+        forced: scan.forced,
+        deviceId: scan.device?.id ?? null,
+        gate: scan.device?.name ?? null,
+        at: scan.at,
+      },
     });
   }
 }

@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CountCache, CountScopeInterceptor } from './caching/count-cache';
 import { CountCacheInvalidation } from './caching/count-cache-invalidation';
 import { CLOCK, systemClock } from './clock';
+import { DomainEvents } from './domain-events/domain-events';
 import { ApiUrls } from './http/api-urls.service';
 
 /** Cross-cutting providers every feature module may inject. */
@@ -13,8 +14,9 @@ import { ApiUrls } from './http/api-urls.service';
     { provide: CLOCK, useValue: systemClock },
     CountCache,
     CountCacheInvalidation,
+    DomainEvents,
     { provide: APP_INTERCEPTOR, useClass: CountScopeInterceptor },
   ],
-  exports: [ApiUrls, CLOCK, CountCache],
+  exports: [ApiUrls, CLOCK, CountCache, DomainEvents],
 })
 export class CommonModule {}

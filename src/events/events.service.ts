@@ -14,7 +14,7 @@ import type { DateFilter } from '../common/list-filters/date-filter';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
-import { OutboxService } from '../outbox/outbox.service';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { assertIdsExist } from '../common/list-filters/ids-must-exist';
@@ -107,7 +107,7 @@ export class EventsService {
     private readonly tags: TagsService,
     private readonly counts: CountCache,
     private readonly listings: EventListingsReader,
-    private readonly outbox: OutboxService,
+    private readonly domainEvents: DomainEvents,
     private readonly series: EventSeriesHooks,
     private readonly documents: EventDocuments,
     private readonly repository: EventsRepository,
@@ -266,7 +266,7 @@ export class EventsService {
   ): Promise<Event> {
     const event = this.newEvent(manager, user, postParentId);
     await this.applyInput(manager, event, input, user, true);
-    await this.outbox.eventWritten(manager, event, null);
+    await this.domainEvents.publish(manager, { kind: 'EventWritten', event, previousStatus: null, removed: false });
     return event;
   }
 
@@ -275,8 +275,9 @@ export class EventsService {
    * inside the caller's transaction, in a number of statements that does not grow with their
    * number: what `createWithin` checks is checked once, the slugs are made unique with one read,
    * and the events, their links and their terms' counts are written with multi-row statements
-   * (insertInSlices). The read model follows by its row triggers. Writes no notification: the
-   * caller writes one for them all. Answers the events in the order of `occurrences`.
+   * (insertInSlices). The read model follows by its row triggers. Publishes no EventWritten: the
+   * caller publishes one SeriesOccurrencesCreated for them all. Answers the events in the order of
+   * `occurrences`.
    */
   async createManyWithin(
     manager: EntityManager,
@@ -352,7 +353,7 @@ export class EventsService {
     assertCanEdit(user, event);
     const previousStatus = event.status;
     await this.applyInput(manager, event, input, user, false);
-    await this.outbox.eventWritten(manager, event, previousStatus);
+    await this.domainEvents.publish(manager, { kind: 'EventWritten', event, previousStatus, removed: false });
     return event;
   }
 
@@ -392,7 +393,7 @@ export class EventsService {
     await this.lockTerms(manager, terms);
     await this.keepTermCounts(manager, terms, { ...terms, published: false });
     const removed = await trashOrRemove(manager, event, 'event', force);
-    await this.outbox.eventWritten(manager, removed, null, true);
+    await this.domainEvents.publish(manager, { kind: 'EventWritten', event: removed, previousStatus: null, removed: true });
     return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
   }
 

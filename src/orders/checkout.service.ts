@@ -12,6 +12,7 @@ import { CartService } from '../cart/cart.service';
 import { normalizeProvider } from '../cart/cart-providers';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { CouponsService } from '../coupons/coupons.service';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
@@ -19,7 +20,6 @@ import type { RequestContext } from '../auth/request-context';
 import { centsToMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
-import { OutboxService } from '../outbox/outbox.service';
 import { PaymentsService } from '../payments/payments.service';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
@@ -93,7 +93,7 @@ export class CheckoutService {
     private readonly capacity: CapacityService,
     private readonly idempotency: IdempotencyService,
     private readonly metrics: MetricsService,
-    private readonly outbox: OutboxService,
+    private readonly domainEvents: DomainEvents,
     private readonly catalog: CheckoutCatalog,
     private readonly waitlistOffers: WaitlistOffersService,
     private readonly coupons: CouponsService,
@@ -136,10 +136,10 @@ export class CheckoutService {
             (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
           if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
           if (take.soldOut.length > 0) {
-            await this.outbox.ticketsSoldOut(
-              manager,
-              take.soldOut.map((id) => placed.tickets.get(id) as Ticket),
-            );
+            await this.domainEvents.publish(manager, {
+              kind: 'TicketsSoldOut',
+              tickets: take.soldOut.map((id) => placed.tickets.get(id) as Ticket),
+            });
           }
         }
         return placed.response;
@@ -200,7 +200,7 @@ export class CheckoutService {
 
     const relations: OrderRelations = { attendees, tickets, eventTimezones };
     // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
-    await this.outbox.orderPlaced(manager, order, relations.attendees);
+    await this.domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees });
     await this.payments.orderPlaced(manager, order, pricing.totalCents);
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),

@@ -5,6 +5,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { revokesCheckinSecret } from '../checkin/redeem-rules';
 import { CLOCK, Clock } from '../common/clock';
+import { DomainEvents } from '../common/domain-events/domain-events';
+import type { OrderStatusChanged } from '../common/domain-events/domain-event';
 import { runInTransaction } from '../common/database/transactions';
 import { ApiError, forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -13,7 +15,6 @@ import { assertPageInRange, buildPageLinks, countPages, parsePageRequest } from 
 import { appConfig } from '../config/app.config';
 import { CouponsService } from '../coupons/coupons.service';
 import { MetricsService } from '../metrics/metrics.service';
-import { OutboxService } from '../outbox/outbox.service';
 import { PaymentsService } from '../payments/payments.service';
 import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityService } from '../tickets/capacity.service';
@@ -68,7 +69,7 @@ export class OrdersService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
     private readonly metrics: MetricsService,
-    private readonly outbox: OutboxService,
+    private readonly domainEvents: DomainEvents,
     private readonly coupons: CouponsService,
     private readonly payments: PaymentsService,
     private readonly orders: OrdersRepository,
@@ -187,13 +188,13 @@ export class OrdersService {
     const take = await this.capacity.takeAll(manager, held, 'sold');
     if (take.short !== null) return { kind: 'unfulfillable', status: 'expired' };
     if (take.soldOut.length > 0) {
-      await this.outbox.ticketsSoldOut(
-        manager,
-        held.filter((line) => take.soldOut.includes(line.ticket.id)).map((line) => line.ticket as Ticket),
-      );
+      await this.domainEvents.publish(manager, {
+        kind: 'TicketsSoldOut',
+        tickets: held.filter((line) => take.soldOut.includes(line.ticket.id)).map((line) => line.ticket as Ticket),
+      });
     }
     await this.setAttendeeStatus(manager, orderId, 'completed', now);
-    await this.outbox.orderChanged(manager, await this.orders.findById(manager, orderId), 'completed');
+    await this.publishStatus(manager, orderId, 'completed');
     return { kind: 'completed', unitsSold: held.reduce((sum, line) => sum + line.quantity, 0), provider: order.provider };
   }
 
@@ -207,7 +208,7 @@ export class OrdersService {
     if (order.status === 'pending') await this.expireOrder(manager, orderId, now);
     if (!(await this.orders.markEndedRefunded(manager, orderId, now))) return;
     await this.setAttendeeStatus(manager, orderId, 'refunded', now);
-    await this.outbox.orderChanged(manager, await this.orders.findById(manager, orderId), 'refunded');
+    await this.publishStatus(manager, orderId, 'refunded');
   }
 
   /** A payment provider's webhook: refunded in full (here or at the provider). Completed orders give back their tickets. */
@@ -276,12 +277,14 @@ export class OrdersService {
       await this.setAttendeeStatus(manager, order.id, target, now);
       if (order.status === 'pending') await this.payments.orderEnded(manager, order.id, now);
     }
-    await this.outbox.orderChanged(
-      manager,
-      await this.orders.findById(manager, order.id),
-      target as 'completed' | 'cancelled' | 'refunded',
-    );
+    await this.publishStatus(manager, order.id, target as OrderStatusChanged['status']);
     return { kind: 'done', unitsSold };
+  }
+
+  /** The order as it is after moving to `status`, read again, to the listeners of OrderStatusChanged. */
+  private async publishStatus(manager: EntityManager, orderId: number, status: OrderStatusChanged['status']): Promise<void> {
+    const order = await this.orders.findById(manager, orderId);
+    if (order) await this.domainEvents.publish(manager, { kind: 'OrderStatusChanged', order, status });
   }
 
   private async releaseHeld(manager: EntityManager, orderId: number, count: CapacityCount): Promise<void> {

@@ -12,7 +12,7 @@ import type { EventSelector } from '../events/event-selector';
 import type { EventSeriesHooks } from '../events/event-series-hooks';
 import type { Event } from '../events/event.entity';
 import type { EventsService } from '../events/events.service';
-import type { OutboxService } from '../outbox/outbox.service';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import type { TicketsService } from '../tickets/tickets.service';
 import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
 import type { seriesConfig } from './series.config';
@@ -323,7 +323,7 @@ describe('SeriesService', () => {
       hooks as unknown as EventHooks,
       {} as EventSeriesHooks,
       {} as TicketsService,
-      {} as OutboxService,
+      new DomainEvents(),
       repository as unknown as SeriesRepository,
     );
     repository.addSeries(7, 40, 'FREQ=WEEKLY;BYDAY=TU;COUNT=5', TUESDAYS);

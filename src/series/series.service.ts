@@ -23,7 +23,7 @@ import { EventSeriesFacts, EventSeriesHandler, EventSeriesHooks } from '../event
 import { Event } from '../events/event.entity';
 import type { EventResponse, Recurrence } from '../events/dto/event.response';
 import { EventSelector, EventsService } from '../events/events.service';
-import { OutboxService } from '../outbox/outbox.service';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { CreateTicketDto } from '../tickets/dto/create-ticket.dto';
 import { TicketsService } from '../tickets/tickets.service';
 import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
@@ -105,7 +105,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     private readonly eventHooks: EventHooks,
     private readonly seriesHooks: EventSeriesHooks,
     private readonly tickets: TicketsService,
-    private readonly outbox: OutboxService,
+    private readonly domainEvents: DomainEvents,
     private readonly repository: SeriesRepository,
   ) {}
 
@@ -200,7 +200,12 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           starts.filter((start) => start !== first.startLocal),
           user,
         );
-        await this.notifyOccurrences(manager, 'series.published', series, [first, ...occurrences]);
+        await this.domainEvents.publish(manager, {
+          kind: 'SeriesOccurrencesCreated',
+          reason: 'created',
+          series,
+          occurrences: [first, ...occurrences],
+        });
         return first;
       },
       SERIES_WRITE,
@@ -281,33 +286,6 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     return created;
   }
 
-  /**
-   * The one notification for occurrences a write created (docs/notifications.md, "Webhooks"): `series.published`
-   * when the series was created (the first event also has its own `event.published`),
-   * `series.extended` when the horizon job or an edit added occurrences; never one per
-   * occurrence. Drafts, as for events, are nobody's business.
-   */
-  private async notifyOccurrences(
-    manager: EntityManager,
-    type: 'series.published' | 'series.extended',
-    series: EventSeries,
-    events: Event[],
-  ): Promise<void> {
-    const published = events.filter((event) => event.status === 'publish');
-    if (published.length === 0) return;
-    await this.outbox.publish(manager, type, {
-      series_id: series.id,
-      first_event_id: series.firstEventId,
-      title: published[0].title,
-      timezone: series.timezone,
-      rrule: series.rrule,
-      occurrence_count: published.length,
-      first_start_date: published[0].startLocal,
-      last_start_date: published[published.length - 1].startLocal,
-      event_ids: published.map((event) => event.id),
-    });
-  }
-
   // ---------------------------------------------------------------- horizon
 
   /**
@@ -337,7 +315,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         const fresh = starts.filter((start) => !existing.has(start));
         const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
         const created = await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
-        await this.notifyOccurrences(manager, 'series.extended', series, created);
+        await this.domainEvents.publish(manager, { kind: 'SeriesOccurrencesCreated', reason: 'extended', series, occurrences: created });
         await this.repository.markExtended(manager, series.id, horizon, exhausted);
         return fresh.length;
       },
@@ -531,7 +509,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const fresh = starts.filter((start) => !occupied.has(start));
     if (fresh.length > MAX_OCCURRENCES_PER_WRITE)
       throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
-    await this.notifyOccurrences(manager, 'series.extended', series, await this.createOccurrences(manager, series, template, fresh, user));
+    const created = await this.createOccurrences(manager, series, template, fresh, user);
+    await this.domainEvents.publish(manager, { kind: 'SeriesOccurrencesCreated', reason: 'extended', series, occurrences: created });
   }
 
   /** The template becomes the edited occurrence as it now is (and the series is saved). */
