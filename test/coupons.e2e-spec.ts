@@ -355,6 +355,25 @@ describe('Coupons and access codes (e2e)', () => {
       expect(exhausted.body).toMatchObject({ code: 'coupon-not-valid', data: { params: { coupon: 'the coupon has no uses left' } } });
     });
 
+    it('takes no use for an RSVP "not going" answer, which takes no place', async () => {
+      const rsvp = await insertTicket(testApp.dataSource, { eventId: secondEvent.id, provider: 'rsvp', price: '0.00', capacity: 10 });
+      const coupon = await createCoupon(author, { code: nextCode(), discount_type: 'none', post_id: secondEvent.id, max_uses: 2 });
+      const answer = async (going: boolean) => {
+        const written = await http()
+          .post(CART_PATH)
+          .send({ provider: 'rsvp', tickets: [{ ticket_id: rsvp.id, quantity: 2 }], coupon: coupon.code })
+          .expect(200);
+        return checkout(testApp, { token: written.headers['x-cart-token'] }, { provider: 'rsvp', purchaser: PURCHASER, going }).expect(201);
+      };
+      const notGoing = await answer(false);
+      expect(await usesOf(coupon.id)).toBe(0);
+      const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: notGoing.body.id });
+      expect({ couponId: order.couponId, uses: order.couponUses }).toEqual({ couponId: null, uses: 0 });
+      // The code's two uses are still there for those who come.
+      await answer(true);
+      expect(await usesOf(coupon.id)).toBe(2);
+    });
+
     it('applies to the listed tickets only, and a flat amount never below 0 (a free order completes)', async () => {
       const listed = await createCoupon(author, {
         code: nextCode(),

@@ -406,6 +406,48 @@ describe('Recurring events (e2e)', () => {
       expect(refused.body.data.occurrences).toEqual([events[2].id]);
     });
 
+    it('names an occurrence with attendees once when it both moves and is dropped by the new rule', async () => {
+      const first = await createSeries(editor, yoga({ title: 'Rowing' }));
+      const events = await listSeries(first.series_id);
+      const ticket = await insertTicket(testApp.dataSource, { eventId: events[1].id });
+      await insertAttendee(testApp.dataSource, ticket);
+      // 18:00 fortnightly from 15 March: 15 and 29 March, 12 April; the edited 22 March is dropped.
+      const response = await http()
+        .patch(`${base}/${events[1].id}?scope=all`)
+        .set('Authorization', editor.authorization)
+        .send({
+          start_date: '2027-03-22 18:00:00',
+          end_date: '2027-03-22 19:00:00',
+          recurrence: { rrule: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' },
+        })
+        .expect(409);
+      expect(response.body.data.occurrences).toEqual([events[1].id]);
+    });
+
+    it('refuses scope=all or following sent at a detached occurrence, which they leave alone; a delete takes it along', async () => {
+      const first = await createSeries(editor, yoga({ title: 'Judo' }));
+      const [, second] = await listSeries(first.series_id);
+      await http()
+        .patch(`${base}/${second.id}?scope=this`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Judo (guest)' })
+        .expect(200);
+      for (const scope of ['all', 'following']) {
+        const refused = await http()
+          .patch(`${base}/${second.id}?scope=${scope}`)
+          .set('Authorization', editor.authorization)
+          .send({ title: 'Judo II' })
+          .expect(400);
+        expect(refused.body).toMatchObject({
+          code: 'rest_invalid_param',
+          data: { params: { scope: expect.stringContaining('this one was edited on its own (detached)') } },
+        });
+      }
+      expect((await listSeries(first.series_id)).map((event) => event.title)).toEqual(['Judo', 'Judo (guest)', 'Judo', 'Judo']);
+      await http().delete(`${base}/${second.id}?scope=following`).set('Authorization', editor.authorization).expect(200);
+      expect((await listSeries(first.series_id)).map((event) => event.id)).toEqual([first.id]);
+    });
+
     it('scope=following splits the series: COUNT goes on in the new one, the old one ends with UNTIL', async () => {
       const first = await createSeries(editor, yoga({ title: 'Choir', recurrence: 'RRULE:FREQ=WEEKLY;COUNT=5' }));
       const events = await listSeries(first.series_id);
@@ -497,6 +539,20 @@ describe('Recurring events (e2e)', () => {
       // The trashed one went for good too (force).
       expect(await testApp.dataSource.getRepository(Event).countBy({ title: 'Dance' })).toBe(0);
     });
+
+    it('makes the next occurrence not in the trash first when the first event is deleted for good', async () => {
+      const first = await createSeries(editor, yoga({ title: 'Karate', recurrence: 'RRULE:FREQ=WEEKLY;COUNT=3' }));
+      const events = await listSeries(first.series_id);
+      await http().delete(`${base}/${events[1].id}?scope=this`).set('Authorization', editor.authorization).expect(200);
+      await http().delete(`${base}/${first.id}?scope=this&force=true`).set('Authorization', editor.authorization).expect(200);
+      const series = await testApp.dataSource.getRepository(EventSeries).findOneByOrFail({ id: first.series_id });
+      expect(series.firstEventId).toBe(events[2].id);
+      const rows = await testApp.dataSource.getRepository(Event).findBy({ title: 'Karate' });
+      expect(Object.fromEntries(rows.map((row) => [row.id, row.postParentId]))).toEqual({
+        [events[1].id]: events[2].id,
+        [events[2].id]: null,
+      });
+    });
   });
 
   describe('horizon', () => {
@@ -523,6 +579,33 @@ describe('Recurring events (e2e)', () => {
       } finally {
         clock.set(new Date('2027-01-01T00:00:00Z'));
       }
+    });
+
+    it('gives occurrences created later the fields of the last scope=all edit', async () => {
+      const first = await createSeries(editor, {
+        title: 'Chess club',
+        start_date: '2027-01-12 19:00:00',
+        end_date: '2027-01-12 21:00:00',
+        timezone: 'Europe/Paris',
+        recurrence: 'RRULE:FREQ=MONTHLY',
+      });
+      await http()
+        .patch(`${base}/${first.id}?scope=all`)
+        .set('Authorization', editor.authorization)
+        .send({ title: 'Chess and Go club' })
+        .expect(200);
+      clock.set(new Date('2027-06-02T00:00:00Z'));
+      try {
+        expect(await testApp.app.get(SeriesService).extend(first.series_id)).toBe(5);
+      } finally {
+        clock.set(new Date('2027-01-01T00:00:00Z'));
+      }
+      const last = await testApp.dataSource.getRepository(Event).findOne({
+        where: { postParentId: first.id },
+        order: { startUtc: 'DESC' },
+      });
+      expect(last).toMatchObject({ startLocal: '2032-05-12 19:00:00', title: 'Chess and Go club' });
+      expect(await testApp.dataSource.getRepository(Event).countBy({ title: 'Chess club' })).toBe(0);
     });
   });
 

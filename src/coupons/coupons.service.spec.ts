@@ -160,6 +160,16 @@ describe('CouponsService at checkout', () => {
       expect((await service.priceCheckout(manager, 7, [line(1, 3, 1000)]))?.discounts.units).toBe(3);
     });
 
+    it('uses no code for lines of no units (RSVP "not going"), but still checks their hidden tickets', async () => {
+      repository.coupons.set(7, coupon(7, { revealsHidden: true, maxUses: 1, uses: 1 }));
+      repository.coupons.set(8, coupon(8, { revealsHidden: false }));
+      expect(await service.priceCheckout(manager, 7, [line(1, 0, 0, true)])).toBeNull();
+      expect(await refusal(service.priceCheckout(manager, 8, [line(1, 0, 0, true)]))).toMatchObject({
+        reason: 'hidden-ticket',
+        ticket_id: 1,
+      });
+    });
+
     it('sells a hidden ticket with a code that reveals it and covers it only', async () => {
       repository.coupons.set(7, coupon(7, { revealsHidden: true, ticketIds: '[2]' }));
       repository.coupons.set(8, coupon(8, { revealsHidden: false }));

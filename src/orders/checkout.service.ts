@@ -29,7 +29,7 @@ import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
 import { IdempotencyService } from './idempotency.service';
 import { Order, OrderItem } from './order.entity';
-import { basePrice, orderCouponColumns, OrderPricing, priceOrder } from './order-pricing';
+import { couponLines, orderCouponColumns, OrderPricing, priceOrder, rsvpGoing } from './order-pricing';
 import { cartEmpty } from './order-errors';
 import { attendeeOrderStatus } from './order-status';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
@@ -178,19 +178,8 @@ export class CheckoutService {
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
     if (!(await this.carts.removeLines(manager, cartId, provider, items.length))) throw cartEmpty();
 
-    const coupon = await this.coupons.priceCheckout(
-      manager,
-      couponId,
-      items.map((item) => {
-        const ticket = tickets.get(item.ticketId) as Ticket;
-        return {
-          ticketId: item.ticketId,
-          quantity: item.quantity,
-          priceCents: basePrice(ticket, provider),
-          hidden: ticket.hiddenWithoutCoupon,
-        };
-      }),
-    );
+    const going = rsvpGoing(provider, body.going);
+    const coupon = await this.coupons.priceCheckout(manager, couponId, couponLines(items, tickets, provider, going));
     const pricing = priceOrder(items, tickets, provider, body.going, coupon);
     const order = await this.insertOrder(manager, request, provider, pricing, now);
     // Lines redeeming a waitlist offer: its held units become the order's; only the rest is taken last.
@@ -205,7 +194,7 @@ export class CheckoutService {
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
       capacity,
-      couponUses: coupon && coupon.discounts.units > 0 ? { couponId: coupon.coupon.id, units: coupon.discounts.units } : null,
+      couponUses: pricing.coupon ? { couponId: pricing.coupon.coupon.id, units: pricing.coupon.discounts.units } : null,
       tickets,
     };
   }

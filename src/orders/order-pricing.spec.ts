@@ -4,7 +4,7 @@ import { CouponTerms, lineDiscounts } from '../coupons/coupon-discount';
 import type { Coupon } from '../coupons/coupon.entity';
 import type { CheckoutCoupon } from '../coupons/coupons.service';
 import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
-import { basePrice, orderCouponColumns, priceOrder } from './order-pricing';
+import { basePrice, couponLines, orderCouponColumns, priceOrder } from './order-pricing';
 
 /**
  * A checkout's prices from its cart lines, tickets and coupon: what each unit costs, the total,
@@ -194,6 +194,25 @@ describe('order pricing', () => {
     const notGoing = priceOrder(items, tickets, 'rsvp', false);
     expect(notGoing).toMatchObject({ going: false, capacity: null, status: 'completed', totalCents: 0 });
     expect(priceOrder(items, tickets, 'tc', undefined).going).toBeNull();
+  });
+
+  it('lets no "not going" unit use the coupon: none is priced, and the order records no coupon', () => {
+    const tickets = new Map([
+      [1, { ...ticket(1, '0'), hiddenWithoutCoupon: true }],
+      [2, { ...ticket(2, '0'), hiddenWithoutCoupon: false }],
+    ]);
+    const items = [line(1, 2), line(2, 1)];
+    expect(couponLines(items, tickets, 'rsvp', false)).toEqual([
+      { ticketId: 1, quantity: 0, priceCents: 0, hidden: true },
+      { ticketId: 2, quantity: 0, priceCents: 0, hidden: false },
+    ]);
+    expect(couponLines(items, tickets, 'rsvp', true).map((entry) => entry.quantity)).toEqual([2, 1]);
+    // Even a coupon priced on every unit is not the order's when the answer is "not going".
+    const notGoing = priceOrder(items, tickets, 'rsvp', false, couponFor(items, tickets, percent(1000), [1, 2]));
+    expect(notGoing.coupon).toBeNull();
+    expect(orderCouponColumns(notGoing.coupon)).toEqual({ couponId: null, couponCode: null, couponUses: 0, discount: '0.00' });
+    const going = priceOrder(items, tickets, 'rsvp', true, couponFor(items, tickets, percent(1000), [1, 2]));
+    expect(orderCouponColumns(going.coupon)).toMatchObject({ couponId: 9, couponUses: 3 });
   });
 
   it('treats a coupon that covers no unit as none', () => {

@@ -1,6 +1,6 @@
 import type { CartItem } from '../cart/cart.entity';
 import { centsToMoney, moneyToCents } from '../common/money';
-import type { CheckoutCoupon } from '../coupons/coupons.service';
+import type { CheckoutCoupon, CouponLine } from '../coupons/coupons.service';
 import type { CapacityCount, CapacityLine } from '../tickets/capacity.service';
 import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import type { Order, OrderStatus } from './order.entity';
@@ -20,7 +20,7 @@ export interface OrderPricing {
   status: OrderStatus;
   /** The capacity to take, none for RSVP "not going". */
   capacity: { lines: CapacityLine[]; count: CapacityCount } | null;
-  /** The coupon, when it covers units of the order; `unitPrice` is after its discount. */
+  /** The coupon, when it covers units of the order (never a "not going" one's); `unitPrice` is after its discount. */
   coupon: CheckoutCoupon | null;
   unitDiscount: (ticket: Ticket) => number;
 }
@@ -28,6 +28,33 @@ export interface OrderPricing {
 /** A unit's price before any coupon, in minor units. */
 export function basePrice(ticket: Ticket, provider: TicketProvider): number {
   return provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0);
+}
+
+/** The RSVP answer: going unless `false` was sent; null for paid tickets. */
+export function rsvpGoing(provider: TicketProvider, goingAnswer: boolean | undefined): boolean | null {
+  return provider === 'rsvp' ? goingAnswer !== false : null;
+}
+
+/**
+ * The lines the cart's coupon prices at checkout. A "not going" answer takes no place, so none of
+ * its units uses the code: they count as none (a code then covers nothing and is not used), though
+ * hidden tickets are still checked against the code.
+ */
+export function couponLines(
+  items: CartItem[],
+  tickets: Map<number, Ticket>,
+  provider: TicketProvider,
+  going: boolean | null,
+): CouponLine[] {
+  return items.map((item) => {
+    const ticket = tickets.get(item.ticketId) as Ticket;
+    return {
+      ticketId: item.ticketId,
+      quantity: going === false ? 0 : item.quantity,
+      priceCents: basePrice(ticket, provider),
+      hidden: ticket.hiddenWithoutCoupon,
+    };
+  });
 }
 
 /** What an order row records of its coupon (nothing when it covered no unit). */
@@ -49,8 +76,8 @@ export function priceOrder(
   goingAnswer: boolean | undefined,
   checkoutCoupon: CheckoutCoupon | null = null,
 ): OrderPricing {
-  const going = provider === 'rsvp' ? goingAnswer !== false : null;
-  const coupon = checkoutCoupon && checkoutCoupon.discounts.units > 0 ? checkoutCoupon : null;
+  const going = rsvpGoing(provider, goingAnswer);
+  const coupon = going !== false && checkoutCoupon && checkoutCoupon.discounts.units > 0 ? checkoutCoupon : null;
   const unitDiscount = (ticket: Ticket) => coupon?.discounts.perUnit.get(ticket.id) ?? 0;
   const unitPrice = (ticket: Ticket) => basePrice(ticket, provider) - unitDiscount(ticket);
   const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);

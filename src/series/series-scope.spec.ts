@@ -3,8 +3,10 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import type { PostStatus } from '../posts/post-status';
 import { parseRecurrence } from './recurrence-rule';
 import {
+  assertFollowsSeries,
   continueFrom,
   endBefore,
+  nextFirst,
   occurrencesToRemove,
   planReschedule,
   readScope,
@@ -117,6 +119,56 @@ describe('series scopes', () => {
       row(4, '2027-03-23 10:00:00', { status: 'draft' }),
     ];
     expect(ids(seriesMembers(rows))).toEqual([1, 4]);
+  });
+
+  describe('assertFollowsSeries', () => {
+    const refusal = (check: () => void) => {
+      try {
+        check();
+      } catch (error) {
+        return error instanceof ApiError ? { status: error.getStatus(), params: (error.extraData as { params: unknown }).params } : error;
+      }
+      return 'accepted';
+    };
+
+    it('accepts series-wide edits sent at an occurrence that follows the series, drafts included', () => {
+      expect(refusal(() => assertFollowsSeries(row(1, '2027-03-02 10:00:00'), 'all'))).toBe('accepted');
+      expect(refusal(() => assertFollowsSeries(row(1, '2027-03-02 10:00:00', { status: 'draft' }), 'following'))).toBe('accepted');
+    });
+
+    it('refuses them at a detached or trashed occurrence, which they would leave as it is (400 naming scope)', () => {
+      expect(refusal(() => assertFollowsSeries(row(2, '2027-03-09 10:00:00', { detached: true }), 'all'))).toEqual({
+        status: 400,
+        params: {
+          scope: expect.stringContaining(
+            'scope=all edits the occurrences that follow the series, and this one was edited on its own (detached)',
+          ) as string,
+        },
+      });
+      expect(refusal(() => assertFollowsSeries(row(3, '2027-03-16 10:00:00', { status: 'trash' }), 'following'))).toEqual({
+        status: 400,
+        params: { scope: expect.stringContaining('is in the trash') as string },
+      });
+    });
+  });
+
+  describe('nextFirst', () => {
+    it('is the earliest other occurrence not in the trash, detached or not', () => {
+      const rows = [
+        row(1, '2027-03-02 10:00:00'),
+        row(2, '2027-03-09 10:00:00', { status: 'trash' }),
+        row(3, '2027-03-16 10:00:00', { detached: true }),
+        row(4, '2027-03-23 10:00:00'),
+      ];
+      expect(nextFirst(rows, 1)?.event.id).toBe(3);
+      expect(nextFirst(rows.slice(1), 1)?.event.id).toBe(3);
+    });
+
+    it('is the earliest trashed one when only those are left, and null when none is', () => {
+      const rows = [row(2, '2027-03-09 10:00:00', { status: 'trash' }), row(3, '2027-03-16 10:00:00', { status: 'trash' })];
+      expect(nextFirst(rows, 1)?.event.id).toBe(2);
+      expect(nextFirst([row(1, '2027-03-02 10:00:00')], 1)).toBeNull();
+    });
   });
 
   describe('occurrencesToRemove', () => {

@@ -53,6 +53,31 @@ export function seriesMembers<R extends ScopedRow>(rows: R[]): R[] {
 }
 
 /**
+ * An edit reaching `following` or `series` is sent at an occurrence that still follows the series:
+ * one detached (edited on its own) or in the trash is outside what such edits change, so the edit
+ * would change every other occurrence and not the one it was sent at (400 naming `scope`).
+ */
+export function assertFollowsSeries(row: ScopedRow, scope: SeriesScope): void {
+  const why = row.occurrence.detached ? 'was edited on its own (detached)' : row.event.status === 'trash' ? 'is in the trash' : null;
+  if (why)
+    throw invalidParam(
+      'scope',
+      `scope=${scope} edits the occurrences that follow the series, and this one ${why}: edit it alone (scope=this), or send the edit for the series to another occurrence`,
+    );
+}
+
+/**
+ * The occurrence that becomes first when the series' first event is deleted for good: the earliest
+ * of the others not in the trash; when only trashed ones are left, the earliest of them (trashing
+ * the first event leaves a trashed first as well, and post_parent stays a real event that a
+ * restore brings back); null when none is left.
+ */
+export function nextFirst<R extends ScopedRow>(rows: R[], removedEventId: number): R | null {
+  const others = rows.filter(({ event }) => event.id !== removedEventId);
+  return others.find(({ event }) => event.status !== 'trash') ?? others[0] ?? null;
+}
+
+/**
  * The occurrences a delete reaching `following` or `series` from `at` removes: every one from `at`
  * on (or every one), detached ones included; those already in the trash only when `force` deletes
  * them for good, and `at` itself always.

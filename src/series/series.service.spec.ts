@@ -377,6 +377,19 @@ describe('SeriesService', () => {
       expect(repository.writes).toEqual(['reparent 7 → 41']);
     });
 
+    it('scope=this with force on the first event makes the next one not in the trash first, else the next trashed one', async () => {
+      repository.events.get(41)!.status = 'trash';
+      await service.remove({ id: 40 }, true, 'this', editor, context);
+      expect(stored(7)).toMatchObject({ firstEventId: 42 });
+
+      repository.addSeries(8, 50, 'FREQ=WEEKLY;BYDAY=TU;COUNT=3', TUESDAYS.slice(0, 3));
+      repository.events.get(51)!.status = 'trash';
+      repository.events.get(52)!.status = 'trash';
+      await service.remove({ id: 50 }, true, 'this', editor, context);
+      expect(stored(8)).toMatchObject({ firstEventId: 51 });
+      expect(repository.writes).toEqual(['reparent 7 → 42', 'reparent 8 → 51']);
+    });
+
     it('leaves events outside a series to the events service, and refuses following or all for them', async () => {
       expect(await service.remove({ id: 99 }, false, undefined, editor, context)).toBeNull();
       expect(await refusal(service.remove({ id: 99 }, false, 'following', editor, context))).toMatchObject({
@@ -452,6 +465,31 @@ describe('SeriesService', () => {
       expect(repository.writes).toEqual([]);
     });
 
+    it('scope=all keeps the template the edit wrote, for the occurrences created later', async () => {
+      await service.update({ id: 42 }, { title: 'Yoga II' }, 'all', editor, context);
+      expect((JSON.parse(stored(7)!.template) as SeriesTemplate).title).toBe('Yoga II');
+    });
+
+    it('refuses scope=all or following sent at a detached or trashed occurrence, and changes nothing', async () => {
+      repository.occurrenceOf(41)!.detached = true;
+      repository.events.get(43)!.status = 'trash';
+      const before = { ...stored(7) };
+      for (const [id, scope] of [
+        [41, 'all'],
+        [41, 'following'],
+        [43, 'all'],
+      ] as const) {
+        expect(await refusal(service.update({ id }, { title: 'Yoga II' }, scope, editor, context))).toMatchObject({
+          status: 400,
+          code: 'rest_invalid_param',
+          data: { params: { scope: expect.stringContaining(`scope=${scope} edits the occurrences that follow the series`) as string } },
+        });
+      }
+      expect(events.calls).toEqual([]);
+      expect(stored(7)).toEqual(before);
+      expect(repository.series.size).toBe(1);
+    });
+
     it('scope=following splits the series at the occurrence, the rest of the COUNT going on in the new one', async () => {
       Object.assign(repository.series.get(7)!, { exdates: '["2027-03-09 10:00:00","2027-03-23 10:00:00"]' });
       await service.update({ id: 42 }, { title: 'Yoga II' }, 'following', editor, context);
@@ -490,6 +528,19 @@ describe('SeriesService', () => {
       });
       expect(repository.occurrenceOf(43)!.occurrenceLocal).toBe('2027-03-23 10:00:00');
       expect(repository.events.get(43)!.startLocal).toBe('2027-03-23 10:00:00');
+    });
+
+    it('scope=all names the edited occurrence once when it has attendees, moves and the new rule drops it', async () => {
+      hooks.withAttendees.add(41).add(43);
+      const edit = {
+        start_date: '2027-03-09 18:00:00',
+        end_date: '2027-03-09 19:00:00',
+        recurrence: 'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;COUNT=3',
+      } as UpdateEventDto;
+      expect(await refusal(service.update({ id: 41 }, edit, 'all', editor, context))).toMatchObject({
+        status: 409,
+        data: { occurrences: [41, 43] },
+      });
     });
 
     it('scope=all with a new rule deletes the occurrences on dates it drops, and refuses to drop the edited one', async () => {

@@ -39,8 +39,10 @@ import {
 import { seriesConfig } from './series.config';
 import { OccurrenceRow, SeriesRepository } from './series.repository';
 import {
+  assertFollowsSeries,
   continueFrom,
   endBefore,
+  nextFirst,
   occurrencesToRemove,
   planReschedule,
   readScope,
@@ -371,6 +373,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         }
         const edited = await this.repository.findEvent(manager, occurrence.eventId);
         assertCanEdit(user, edited!);
+        assertFollowsSeries({ occurrence, event: edited! }, scope!);
         const target = reach === 'following' ? await this.split(manager, series, occurrence) : series;
         await this.applyToSeries(manager, target, occurrence, input, user, context);
         return (await this.repository.findEvent(manager, occurrence.eventId)) ?? edited!;
@@ -427,16 +430,15 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const fields: UpdateEventDto = { ...input };
     for (const name of [...SCHEDULE_FIELDS, 'slug'] as const) delete fields[name];
     const scheduleChanged = SCHEDULE_FIELDS.some((name) => input[name] !== undefined && input[name] !== null);
-    const editedEvent =
-      occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)?.event ??
-      (await this.repository.findEvent(manager, edited.eventId))!;
 
     if (!scheduleChanged) {
       for (const { event } of occurrences) await this.events.updateWithin(manager, { id: event.id }, fields, user);
-      await this.refreshTemplate(manager, series, editedEvent);
+      await this.refreshTemplate(manager, series, (await this.repository.findEvent(manager, edited.eventId))!);
       return;
     }
 
+    // As it was: the edited occurrence follows the series (assertFollowsSeries), so it is among them.
+    const editedEvent = occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)!.event;
     // The edited occurrence with its new schedule, through the single-event path (validates it).
     const probe = await this.events.updateWithin(manager, { id: edited.eventId }, { ...fields, ...pickSchedule(input) }, user);
     const zoneName = probe.timezone;
@@ -464,17 +466,11 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
       timezone: zoneName,
     });
     const endOf = (start: string) => plusWallClockSeconds(start, durationSeconds);
+    // The edited one first when it moves; once, though the new rule may also drop it (a removal).
+    const editedMoves = editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal;
+    const candidates = new Set([...(editedMoves ? [edited.eventId] : []), ...touched.map((row) => row.event.id)]);
     const blocked: number[] = [];
-    for (const row of touched) {
-      if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
-    }
-    if (
-      editedEvent &&
-      (editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal) &&
-      (await this.eventHooks.hasAttendees(edited.eventId, manager))
-    ) {
-      blocked.unshift(edited.eventId);
-    }
+    for (const eventId of candidates) if (await this.eventHooks.hasAttendees(eventId, manager)) blocked.push(eventId);
     if (blocked.length) throw occurrencesHaveAttendees(blocked, 'move or be deleted');
     if (removals.some(({ event }) => event.id === edited.eventId)) {
       throw invalidParam('recurrence', 'the new rule does not keep the edited occurrence; edit another one or delete this one first');
@@ -549,8 +545,8 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
           const removed = await this.events.removeWithin(manager, { id: occurrence.eventId }, force, user, context);
           series.exdates = JSON.stringify(withExdate(jsonList(series.exdates), occurrence.occurrenceLocal));
           if (force && series.firstEventId === occurrence.eventId) {
-            // The next occurrence becomes the first, every other's post_parent.
-            const next = (await this.repository.occurrences(manager, series.id))[0];
+            // The next occurrence becomes the first, every other's post_parent (nextFirst: not a trashed one if it can).
+            const next = nextFirst(await this.repository.occurrences(manager, series.id), occurrence.eventId);
             series.firstEventId = next?.event.id ?? null;
             if (next) await this.repository.reparent(manager, series);
           }
