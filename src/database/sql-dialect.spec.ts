@@ -33,6 +33,12 @@ describe('SqlDialect', () => {
     expect(sqlite.onConflictUpdate(['id', 'day'], `n = n + ${sqlite.inserted('n')}`, 'excluded.v >= v')).toBe(
       'ON CONFLICT (id, day) DO UPDATE SET n = n + excluded.n WHERE excluded.v >= v',
     );
+    expect(mysql.onConflictKeepNewest(['id'], ['a', 'b'], 'v')).toBe(
+      'ON DUPLICATE KEY UPDATE a = IF(VALUES(v) >= v, VALUES(a), a), b = IF(VALUES(v) >= v, VALUES(b), b), v = GREATEST(v, VALUES(v))',
+    );
+    expect(sqlite.onConflictKeepNewest(['id'], ['a', 'b'], 'v')).toBe(
+      'ON CONFLICT (id) DO UPDATE SET v = excluded.v, a = excluded.a, b = excluded.b WHERE excluded.v >= v',
+    );
   });
 
   it('locks rows only where the database has row locks', () => {

@@ -143,6 +143,21 @@ export class SqlDialect {
     return `ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${assignments}${where ? ` WHERE ${where}` : ''}`;
   }
 
+  /**
+   * onConflictUpdate for rows that carry a version: the row is replaced by the inserted one
+   * (`columns`, `version` last) unless the stored version is newer. On MySQL the assignments run left
+   * to right, so each column is tested against the version stored before, which moves last.
+   */
+  onConflictKeepNewest(key: string[], columns: string[], version: string): string {
+    if (this.mysql) {
+      const newer = `VALUES(${version}) >= ${version}`;
+      const assignments = columns.map((column) => `${column} = IF(${newer}, VALUES(${column}), ${column})`);
+      return this.onConflictUpdate(key, [...assignments, `${version} = GREATEST(${version}, VALUES(${version}))`].join(', '));
+    }
+    const assignments = [version, ...columns].map((column) => `${column} = excluded.${column}`).join(', ');
+    return this.onConflictUpdate(key, assignments, `excluded.${version} >= ${version}`);
+  }
+
   /** `INSERT ... RETURNING` usable through the driver (MariaDB 10.5+; detected at start). */
   get insertReturning(): boolean {
     return supportsInsertReturning(this.dataSource);

@@ -223,24 +223,10 @@ export class StoredEventDocuments {
   private upsertSql(rows: number): string {
     const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
     const insert = `INSERT INTO event_documents (event_id, document_version, identity, body, list_item, list_keys, ticketed) VALUES ${values}`;
-    const dialect = SqlDialect.of(this.dataSource);
-    if (dialect.mysql) {
-      // Assignments run left to right: body and identity are compared with the version stored before.
-      return `${insert} ${dialect.onConflictUpdate(
-        ['event_id'],
-        'body = IF(VALUES(document_version) >= document_version, VALUES(body), body), ' +
-          'list_item = IF(VALUES(document_version) >= document_version, VALUES(list_item), list_item), ' +
-          'list_keys = IF(VALUES(document_version) >= document_version, VALUES(list_keys), list_keys), ' +
-          'ticketed = IF(VALUES(document_version) >= document_version, VALUES(ticketed), ticketed), ' +
-          'identity = IF(VALUES(document_version) >= document_version, VALUES(identity), identity), ' +
-          'document_version = GREATEST(document_version, VALUES(document_version))',
-      )}`;
-    }
-    return `${insert} ${dialect.onConflictUpdate(
+    return `${insert} ${SqlDialect.of(this.dataSource).onConflictKeepNewest(
       ['event_id'],
-      'document_version = excluded.document_version, identity = excluded.identity, body = excluded.body, ' +
-        'list_item = excluded.list_item, list_keys = excluded.list_keys, ticketed = excluded.ticketed',
-      'excluded.document_version >= event_documents.document_version',
+      ['body', 'list_item', 'list_keys', 'ticketed', 'identity'],
+      'document_version',
     )}`;
   }
 }
