@@ -38,13 +38,14 @@ const fuzz = {
 
 /**
  * Workers that run files side by side. On SQLite each app has its own in-memory database, so the
- * files run one per core (TEST_WORKERS to choose). On MariaDB they share one database, which each
- * app empties when it starts: one file at a time.
+ * files run in parallel: one more worker than cores, since the slowest files spend much of their
+ * time waiting on servers they start (the service, MariaDB, Chromium); TEST_WORKERS to choose. On
+ * MariaDB they share one database, which each app empties when it starts: one file at a time.
  */
 function workers() {
   if (process.env.TEST_DATABASE_URL || process.env.JEST_FUZZ === '1') return 1;
   const chosen = Number(process.env.TEST_WORKERS);
-  return Number.isInteger(chosen) && chosen > 0 ? chosen : Math.max(1, require('node:os').availableParallelism());
+  return Number.isInteger(chosen) && chosen > 0 ? chosen : require('node:os').availableParallelism() + 1;
 }
 
 module.exports = {
