@@ -70,3 +70,26 @@ describe('ApiExceptionFilter.toBody', () => {
     });
   });
 });
+
+describe('ApiExceptionFilter.catch', () => {
+  it('drops what was set for the answer being built: its ETag, surrogate keys and public caching', () => {
+    const headers = new Map<string, string>([
+      ['etag', '"an-event"'],
+      ['surrogate-key', 'events event-1'],
+      ['cache-tag', 'events,event-1'],
+      ['cache-control', 'public, no-cache'],
+    ]);
+    const response = {
+      headersSent: false,
+      getHeader: (name: string) => headers.get(name.toLowerCase()),
+      setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),
+      removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+      status: jest.fn().mockReturnThis(),
+      json: jest.fn(),
+    };
+    const host = { switchToHttp: () => ({ getResponse: () => response }) };
+    new ApiExceptionFilter().catch(new ApiError('rest-event-not-found', 'No event.', 404), host as never);
+    expect(Object.fromEntries(headers)).toEqual({ 'cache-control': 'private, no-cache' });
+    expect(response.status).toHaveBeenCalledWith(404);
+  });
+});

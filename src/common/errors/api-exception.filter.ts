@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { databaseBusy, isForeignKeyViolation, isLockConflict, isUniqueViolation } from '../database/transactions';
+import { PRIVATE_CACHE_CONTROL } from '../http/http-caching';
 import { ApiError, ApiErrorBody, noRoute } from './api-error';
 
 /** Status codes whose reason we can name without knowing more about the exception. */
@@ -56,6 +57,17 @@ function errorCode(exception: unknown): string | undefined {
  * framework HTTP errors and unknown routes become `{code, message, data: {status, ...}}`. Anything else is logged and answered with
  * a generic 500 that reveals nothing of the failure.
  */
+/**
+ * What a handler or interceptor set for the answer it was building before it failed (an event's
+ * ETag and surrogate keys, `Cache-Control: public`) does not describe the error: no shared cache
+ * keeps an error, and its ETag is its own body's.
+ */
+function forgetRepresentationHeaders(response: Response): void {
+  for (const header of ['ETag', 'Surrogate-Key', 'Cache-Tag']) response.removeHeader(header);
+  const cacheControl = response.getHeader('Cache-Control');
+  if (typeof cacheControl === 'string' && /\bpublic\b/.test(cacheControl)) response.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+}
+
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
@@ -64,6 +76,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const body = this.toBody(exception);
     if (response.headersSent) return;
+    forgetRepresentationHeaders(response);
     const retryAfter = body.data.retry_after;
     if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
     response.status(body.data.status).json(body);
