@@ -277,6 +277,22 @@ describe('Cached event documents on two instances (e2e)', () => {
     expect(await count(`events/${event.id as number}`)).toHaveLength(1 + 1);
     const plain = (await get(reader, 'events')).body.events.find((entry: Body) => entry.title === 'Plain neighbour') as Body;
     expect(await count(`events/${plain.id as number}`)).toHaveLength(1);
+    // Missing from this instance's memory but stored current: its body comes with the head, in the same statement.
+    reader.app.get<EventDocuments, { documents: { clear(): void } }>(EventDocuments).documents.clear();
+    recorder.clear();
+    const cold = await request(reader.server)
+      .get(`${EVENTS}/events/${plain.id as number}`)
+      .expect(200);
+    expect(withoutTransactionControl(recorder.statements)).toHaveLength(1);
+    expect((cold.body as Body).title).toBe('Plain neighbour');
+    // A conditional GET does not read the body with the head: a matching tag needs none.
+    reader.app.get<EventDocuments, { documents: { clear(): void } }>(EventDocuments).documents.clear();
+    recorder.clear();
+    await request(reader.server)
+      .get(`${EVENTS}/events/${plain.id as number}`)
+      .set('If-None-Match', cold.headers.etag)
+      .expect(304);
+    expect(recorder.statements.join('\n')).not.toMatch(/body/);
   });
 
   it('counts hits, misses and evictions in the metrics', async () => {

@@ -242,7 +242,10 @@ export class EventDocuments {
     return { ticketed: stored.ticketed, keys: stored.keys };
   }
 
-  /** The single document missing from this instance's memory: read as stored, else built from rows (and stored); kept. */
+  /**
+   * The single document missing from this instance's memory: as stored (read with the head when it
+   * read the body, else now), else built from rows (and stored); kept.
+   */
   private async loadSingle(
     event: SingleHead,
     identity: string,
@@ -250,13 +253,22 @@ export class EventDocuments {
     loadEvents: (ids: number[]) => Promise<Event[]>,
   ): Promise<LoadedSingle> {
     this.metrics.eventDocuments('miss');
-    const { built, fresh } = await this.build([event], context, loadEvents, true, 'single');
-    const found = built.get(event.id);
+    let found: { document: SingleSource; documentVersion: number } | undefined;
+    let fresh = false;
+    const storedBody = this.storedFacts(event) && event.stored?.body;
+    if (storedBody) {
+      this.metrics.eventDocuments('stored');
+      found = { document: JSON.parse(storedBody) as SingleSource, documentVersion: event.documentVersion };
+    } else {
+      const built = await this.build([event], context, loadEvents, true, 'single');
+      found = built.built.get(event.id);
+      fresh = built.fresh.has(event.id);
+    }
     // Deleted between the read of its head and of its row.
     if (!found) throw eventNotFound({ id: event.id });
     const document = this.keepSingle(found.document);
     this.documents?.set(documentKey({ id: event.id, documentVersion: found.documentVersion }, identity, 'single'), document);
-    return { document, documentVersion: found.documentVersion, fresh: fresh.has(event.id) };
+    return { document, documentVersion: found.documentVersion, fresh };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -98,8 +98,12 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponse })
   @ApiForbiddenResponse({ description: 'event-not-accessible (not published) or event-no-longer-available (trashed)' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<JsonText> {
-    return this.events.get({ id }, context);
+  get(
+    @Param('id', RouteIdPipe) id: number,
+    @RequestContext() context: RequestContext,
+    @Headers('if-none-match') ifNoneMatch?: string,
+  ): Promise<JsonText> {
+    return this.events.get({ id }, context, ifNoneMatch !== undefined);
   }
 
   @Get('by-slug/:slug')
@@ -110,8 +114,12 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponse })
   @ApiForbiddenResponse({ description: 'event-not-accessible or event-no-longer-available' })
   @ApiNotFoundResponse({ description: 'rest-event-not-found' })
-  getBySlug(@Param('slug') slug: string, @RequestContext() context: RequestContext): Promise<JsonText> {
-    return this.events.get({ slug }, context);
+  getBySlug(
+    @Param('slug') slug: string,
+    @RequestContext() context: RequestContext,
+    @Headers('if-none-match') ifNoneMatch?: string,
+  ): Promise<JsonText> {
+    return this.events.get({ slug }, context, ifNoneMatch !== undefined);
   }
 
   @Post(':id')

@@ -81,22 +81,27 @@ type TermLinkField = 'categories' | 'tags';
 /** The event module's statements on events and their link rows. */
 @Injectable()
 export class EventsRepository {
-  /** findHeadBySelector's statement, by id or by slug. */
-  private readonly headSql = new Map<'id' | 'slug', string>();
+  /** findHeadBySelector's statement, by id or by slug, with or without the stored body. */
+  private readonly headSql = new Map<string, string>();
 
   // ---------------------------------------------------------------- reading
 
   /**
    * What a single GET reads before its document, in one statement: who may read the event, the
    * version of its document, its zone (for the JSON-LD offers), its terms' stored counts and what
-   * its stored document says of itself (enough for a conditional GET's ETag, without the body).
+   * its stored document says of itself (enough for a conditional GET's ETag, without the body);
+   * `withStoredBody`, the stored body too, so that a full GET whose document is missing from memory
+   * reads it in the same round trip.
    */
-  async findHeadBySelector(manager: EntityManager, selector: EventSelector): Promise<EventHead | null> {
+  async findHeadBySelector(manager: EntityManager, selector: EventSelector, withStoredBody = false): Promise<EventHead | null> {
     const by = 'id' in selector ? 'id' : 'slug';
-    let sql = this.headSql.get(by);
+    const shape = `${by}:${withStoredBody}`;
+    let sql = this.headSql.get(shape);
     if (sql === undefined) {
-      sql = this.headQuery(manager, by).getQuery();
-      this.headSql.set(by, sql);
+      const query = this.headQuery(manager, by);
+      if (withStoredBody) query.addSelect('stored.body', 'storedBody');
+      sql = query.getQuery();
+      this.headSql.set(shape, sql);
     }
     const [escaped, values] = manager.connection.driver.escapeQueryWithParameters(sql, selector);
     const [row] = await manager.query<
@@ -112,6 +117,7 @@ export class EventsRepository {
         storedIdentity: string | null;
         storedTicketed: number | string | boolean | null;
         storedKeys: string | null;
+        storedBody?: string | null;
       }>
     >(escaped, values);
     if (!row) return null;
@@ -123,6 +129,7 @@ export class EventsRepository {
             identity: row.storedIdentity,
             ticketed: row.storedTicketed === null ? null : Boolean(Number(row.storedTicketed)),
             keys: row.storedKeys ? row.storedKeys.split(' ') : [],
+            body: row.storedBody ?? null,
           };
     return {
       id: Number(row.id),

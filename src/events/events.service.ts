@@ -119,8 +119,12 @@ export class EventsService {
   // ---------------------------------------------------------------- reading
 
   /** The event as the single GET shows it, serialized (the EventResponse OpenAPI documents). */
-  async get(selector: EventSelector, context: RequestContext): Promise<JsonText> {
-    const head = await this.repository.findHeadBySelector(this.dataSource.manager, selector);
+  /**
+   * `conditional`: the caller names a copy it holds (If-None-Match), so the stored body is not read
+   * with the head: a matching tag needs none, and a stale copy reads it after.
+   */
+  async get(selector: EventSelector, context: RequestContext, conditional = false): Promise<JsonText> {
+    const head = await this.repository.findHeadBySelector(this.dataSource.manager, selector, !conditional);
     if (!head) throw eventNotFound(selector);
     this.assertReadable(head, context);
     const { body, keys } = await this.documents.single(head, context, (ids) => this.listings.events(ids));

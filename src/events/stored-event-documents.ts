@@ -47,6 +47,8 @@ export interface StoredDocumentFacts {
   /** Null for rows stored before the column: unknown. */
   ticketed: boolean | null;
   keys: string[];
+  /** The body, when the head read it (a full GET's). */
+  body: string | null;
 }
 
 /** A stored list item: its JSON text and the surrogate keys of what it shows. */
