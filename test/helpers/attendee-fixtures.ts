@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { Attendee } from '../../src/attendees/attendee.entity';
 import { Event } from '../../src/events/event.entity';
-import { Order, OrderStatus } from '../../src/orders/order.entity';
+import { Order, OrderItem, OrderStatus } from '../../src/orders/order.entity';
 import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
+import { insertTicket } from './ticketing-fixtures';
 
 /**
  * Ticket, order and attendee rows written straight to the database, so that the attendee
@@ -25,35 +26,37 @@ export interface TicketRowOptions {
   saleEndUtc?: Date | null;
 }
 
-export async function insertTicketRow(dataSource: DataSource, event: Event, options: TicketRowOptions): Promise<Ticket> {
-  return dataSource.getRepository(Ticket).save({
+/** A ticket of `event` as the attendee specs use them (100 units, `Ticket N`), through insertTicket. */
+export function insertTicketRow(dataSource: DataSource, event: Event, options: TicketRowOptions): Promise<Ticket> {
+  return insertTicket(dataSource, {
     eventId: event.id,
     authorId: event.authorId,
     provider: options.provider,
-    status: 'publish',
     name: options.name ?? `Ticket ${next()}`,
     description: 'Ticket desc',
     price: options.price ?? (options.provider === 'rsvp' ? '0.00' : '25.00'),
     sku: options.sku ?? null,
     iac: options.iac ?? 'none',
     attendeeInformationFields: options.attendeeInformationFields ?? null,
-    showDescription: true,
-    menuOrder: 0,
     saleStartUtc: options.saleStartUtc ?? null,
     saleEndUtc: options.saleEndUtc ?? null,
-    capacityMode: 'own',
     capacity: 100,
-    sold: 0,
-    pending: 0,
-    publishedAt: new Date('2026-01-01T00:00:00Z'),
   });
 }
 
 export interface AttendeeRowOptions {
   /** The order's status; RSVP: `yes` or `no` (going or not). */
   orderStatus?: OrderStatus | 'yes' | 'no';
+  /** The RSVP answer, when it is not the one `orderStatus` says. */
+  rsvpGoing?: boolean | null;
   name?: string;
   email?: string;
+  /** The buyer, when not the holder. */
+  purchaserName?: string;
+  purchaserEmail?: string;
+  /** Writes the order's line too (one unit of the ticket). */
+  withOrderItem?: boolean;
+  checkedInAt?: Date;
   optout?: boolean;
   status?: string;
   pricePaid?: string;
@@ -62,8 +65,12 @@ export interface AttendeeRowOptions {
   checkedIn?: boolean;
 }
 
-/** One attendee of `ticket`, in an order of its own. */
-export async function insertAttendeeRow(dataSource: DataSource, ticket: Ticket, options: AttendeeRowOptions = {}): Promise<Attendee> {
+/** One attendee of `ticket`, in an order of its own (no capacity is taken): the one way the specs make an attendee without the API. */
+export async function insertAttendeeRow(
+  dataSource: DataSource,
+  ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>,
+  options: AttendeeRowOptions = {},
+): Promise<Attendee> {
   const number = next();
   const rsvp = ticket.provider === 'rsvp';
   const orderStatus = options.orderStatus ?? (rsvp ? 'yes' : 'completed');
@@ -74,14 +81,16 @@ export async function insertAttendeeRow(dataSource: DataSource, ticket: Ticket, 
     status: rsvp ? 'completed' : (orderStatus as OrderStatus),
     userId: options.userId ?? null,
     cartToken: null,
-    purchaserName: name,
-    purchaserEmail: email,
+    purchaserName: options.purchaserName ?? name,
+    purchaserEmail: options.purchaserEmail ?? email,
     total: options.pricePaid ?? ticket.price,
     currency: 'USD',
     expiresAt: null,
     completedAt: null,
   });
-  const created = options.createdAt ?? new Date();
+  if (options.withOrderItem)
+    await dataSource.getRepository(OrderItem).insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPrice: ticket.price });
+  const created = options.checkedInAt ?? options.createdAt ?? new Date();
   const attendee = await dataSource.getRepository(Attendee).save({
     orderId: order.id,
     ticketId: ticket.id,
@@ -90,7 +99,7 @@ export async function insertAttendeeRow(dataSource: DataSource, ticket: Ticket, 
     provider: ticket.provider,
     status: options.status ?? 'publish',
     orderStatus,
-    rsvpGoing: rsvp ? orderStatus === 'yes' : null,
+    rsvpGoing: options.rsvpGoing !== undefined ? options.rsvpGoing : rsvp ? orderStatus === 'yes' : null,
     holderName: name,
     holderEmail: email,
     securityCode: randomBytes(16).toString('hex'),

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { Attendee } from '../../src/attendees/attendee.entity';
@@ -6,6 +5,7 @@ import { Order, OrderItem } from '../../src/orders/order.entity';
 import { CapacityService } from '../../src/tickets/capacity.service';
 import { Ticket } from '../../src/tickets/ticket.entity';
 import { TicketPool } from '../../src/tickets/ticket-pool.entity';
+import { AttendeeRowOptions, insertAttendeeRow } from './attendee-fixtures';
 import type { TestApp, TestUser } from './test-app';
 
 export interface TicketNonces {
@@ -59,46 +59,25 @@ export interface AttendeeFixture {
 
 let attendeeCounter = 0;
 
-/** An order with one attendee of `ticket`, written straight to the database (no capacity is taken). */
-export async function insertAttendee(
+/** An order with one attendee of `ticket` and its line, as the ticket specs use them (`Attendee N`, bought by `Buyer N`), through insertAttendeeRow. */
+export function insertAttendee(
   dataSource: DataSource,
   ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>,
   fixture: AttendeeFixture = {},
 ): Promise<Attendee> {
   attendeeCounter += 1;
-  const orderStatus = fixture.orderStatus ?? (ticket.provider === 'rsvp' ? 'yes' : 'completed');
-  const order = await dataSource.getRepository(Order).save({
-    provider: ticket.provider,
-    status: orderStatus === 'yes' || orderStatus === 'no' ? 'completed' : (orderStatus as Order['status']),
-    userId: null,
-    cartToken: null,
+  return insertAttendeeRow(dataSource, ticket, {
+    orderStatus: fixture.orderStatus as AttendeeRowOptions['orderStatus'],
+    rsvpGoing: fixture.rsvpGoing === undefined ? (ticket.provider === 'rsvp' ? true : null) : fixture.rsvpGoing,
+    name: fixture.name ?? `Attendee ${attendeeCounter}`,
+    email: `attendee${attendeeCounter}@example.org`,
     purchaserName: `Buyer ${attendeeCounter}`,
     purchaserEmail: `buyer${attendeeCounter}@example.org`,
-    total: ticket.price,
-    currency: 'USD',
-    expiresAt: null,
-    completedAt: null,
-  });
-  await dataSource.getRepository(OrderItem).insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPrice: ticket.price });
-  return dataSource.getRepository(Attendee).save({
-    orderId: order.id,
-    ticketId: ticket.id,
-    eventId: ticket.eventId,
-    userId: null,
-    provider: ticket.provider,
-    status: fixture.status ?? 'publish',
-    orderStatus,
-    rsvpGoing: fixture.rsvpGoing === undefined ? (ticket.provider === 'rsvp' ? true : null) : fixture.rsvpGoing,
-    holderName: fixture.name ?? `Attendee ${attendeeCounter}`,
-    holderEmail: `attendee${attendeeCounter}@example.org`,
-    securityCode: randomBytes(16).toString('hex'),
-    pricePaid: ticket.price,
-    optout: fixture.optout ?? false,
-    meta: null,
-    checkedIn: fixture.checkedIn ?? false,
-    checkedInAt: fixture.checkedIn ? new Date('2027-01-15T09:30:00Z') : null,
-    checkinSource: fixture.checkedIn ? 'site' : null,
-    checkinUserId: null,
+    withOrderItem: true,
+    status: fixture.status,
+    optout: fixture.optout,
+    checkedIn: fixture.checkedIn,
+    checkedInAt: fixture.checkedIn ? new Date('2027-01-15T09:30:00Z') : undefined,
   });
 }
 

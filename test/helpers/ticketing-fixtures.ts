@@ -27,9 +27,14 @@ export class TestClock implements Clock {
 
 export interface TicketFixture {
   eventId: number;
+  authorId?: number | null;
   provider?: TicketProvider;
   name?: string;
+  description?: string;
   price?: string;
+  iac?: string;
+  /** Attendee questions, JSON (src/attendee-questions); null: none. */
+  attendeeInformationFields?: string | null;
   status?: string;
   capacityMode?: CapacityMode;
   capacity?: number | null;
@@ -40,18 +45,22 @@ export interface TicketFixture {
   sku?: string | null;
 }
 
-/** A ticket row written straight to the database (the ticket routes belong to another module). */
+/**
+ * A ticket row with its capacity counter, written straight to the database (the ticket routes belong
+ * to another module): the one way the specs make a ticket without the API.
+ */
 export async function insertTicket(dataSource: DataSource, fixture: TicketFixture): Promise<Ticket> {
   const ticket = await dataSource.getRepository(Ticket).save({
     eventId: fixture.eventId,
-    authorId: null,
+    authorId: fixture.authorId ?? null,
     provider: fixture.provider ?? 'tc',
     status: fixture.status ?? 'publish',
     name: fixture.name ?? 'General admission',
-    description: 'Ticket description',
+    description: fixture.description ?? 'Ticket description',
     price: fixture.price ?? '25.00',
     sku: fixture.sku ?? null,
-    iac: 'none',
+    iac: fixture.iac ?? 'none',
+    attendeeInformationFields: fixture.attendeeInformationFields ?? null,
     showDescription: true,
     menuOrder: 0,
     saleStartUtc: fixture.saleStartUtc ?? null,
