@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { appConfig, StripeConfig } from '../config/app.config';
 import { stripeNotConfigured } from './payment-errors';
 import { AcceptedRefund, CreatedIntent, IntentRequest, OnlinePaymentProvider, PaymentProviderError } from './payment-provider';
@@ -9,13 +9,31 @@ import { AcceptedRefund, CreatedIntent, IntentRequest, OnlinePaymentProvider, Pa
 const SDK_RETRIES = 1;
 const SDK_TIMEOUT_MS = 10_000;
 
+type StripeSdk = typeof Stripe;
+let loadedSdk: StripeSdk | null = null;
+
+/**
+ * The SDK, loaded when the first client is made: most instances never configure Stripe, and loading
+ * it took about 150 ms of every start (each test file's boot included).
+ */
+function stripeSdk(): StripeSdk {
+  if (!loadedSdk) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- on demand, and synchronously: the provider's constructor makes the client
+    const loaded = require('stripe') as StripeSdk & { default?: StripeSdk };
+    loadedSdk = loaded.default ?? loaded;
+  }
+  return loadedSdk;
+}
+
 /** Whether a failure of the SDK is worth the same call again: no answer, a 5xx, a 429 or a lock on Stripe's side. */
 function isTransient(error: unknown): boolean {
-  if (!(error instanceof Stripe.errors.StripeError)) return true;
+  // Without the SDK loaded, nothing came from it.
+  if (!loadedSdk || !(error instanceof loadedSdk.errors.StripeError)) return true;
+  const errors = loadedSdk.errors;
   return (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError ||
+    error instanceof errors.StripeConnectionError ||
+    error instanceof errors.StripeAPIError ||
+    error instanceof errors.StripeRateLimitError ||
     error.code === 'lock_timeout' ||
     (error.statusCode ?? 0) >= 500
   );
@@ -23,13 +41,14 @@ function isTransient(error: unknown): boolean {
 
 function providerError(error: unknown): PaymentProviderError {
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof Stripe.errors.StripeError ? (error.code ?? error.type) : null;
+  const code = loadedSdk && error instanceof loadedSdk.errors.StripeError ? (error.code ?? error.type) : null;
   return new PaymentProviderError(message, isTransient(error), code ?? null);
 }
 
 /** The official SDK with the configured keys; STRIPE_API_BASE points it at a test double or a proxy. */
 export function createStripeClient(config: StripeConfig): Stripe {
-  return new Stripe(config.secretKey, {
+  const StripeClient = stripeSdk();
+  return new StripeClient(config.secretKey, {
     maxNetworkRetries: SDK_RETRIES,
     timeout: SDK_TIMEOUT_MS,
     appInfo: { name: 'cal' },
