@@ -215,7 +215,7 @@ export class EventDocuments {
       this.metrics.eventDocuments('hit');
       loaded = { document: cached, documentVersion: event.documentVersion, fresh: false };
     }
-    let facts: Pick<KeptSingle, 'ticketed' | 'keys'> | null = cached ?? this.storedFacts(event);
+    let facts: Pick<KeptSingle, 'ticketed' | 'keys'> | null = cached ?? this.currentStored(event);
     if (!facts) {
       loaded = await this.loadSingle(event, identity, context, loadEvents);
       facts = loaded.document;
@@ -234,12 +234,12 @@ export class EventDocuments {
     };
   }
 
-  /** What the event's stored document says of itself, when it is current (this version and identity) and says it. */
-  private storedFacts(event: SingleHead): Pick<KeptSingle, 'ticketed' | 'keys'> | null {
+  /** The event's stored row as the head read it, when it is current (this version and identity) and says whether it has offers. */
+  private currentStored(event: SingleHead): (StoredDocumentFacts & { ticketed: boolean }) | null {
     const stored = event.stored;
     if (!this.stored.enabled || !stored || stored.ticketed === null) return null;
     if (stored.documentVersion !== event.documentVersion || stored.identity !== this.stored.identity) return null;
-    return { ticketed: stored.ticketed, keys: stored.keys };
+    return { ...stored, ticketed: stored.ticketed };
   }
 
   /**
@@ -255,7 +255,7 @@ export class EventDocuments {
     this.metrics.eventDocuments('miss');
     let found: { document: SingleSource; documentVersion: number } | undefined;
     let fresh = false;
-    const storedBody = this.storedFacts(event) && event.stored?.body;
+    const storedBody = this.currentStored(event)?.body;
     if (storedBody) {
       this.metrics.eventDocuments('stored');
       found = { document: JSON.parse(storedBody) as SingleSource, documentVersion: event.documentVersion };
