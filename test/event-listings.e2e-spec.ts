@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { EventListings1764830000000, expectedEventListingsSql } from '../src/database/migrations/1764830000000-EventListings';
+import { EventListings1764830000000 } from '../src/database/migrations/1764830000000-EventListings';
 import { EventListingDays1764830000001 } from '../src/database/migrations/1764830000001-EventListingDays';
+import { CategoryTreeListings1765090000000, expectedEventListingsSql } from '../src/database/migrations/1765090000000-CategoryTreeListings';
 import { Event } from '../src/events/event.entity';
 import { EventListingsReader } from '../src/events/event-listings';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -68,6 +69,22 @@ describe('Events list read model (e2e)', () => {
       .map(normaliseCounter)
       .sort();
     expect(counters).toEqual(counted);
+    // The hierarchy's closure, which the category rows follow, as the parents tell it.
+    const categories = await testApp.dataSource.query<Row[]>('SELECT id, parent_id FROM event_categories');
+    const parentOf = new Map(categories.map((row) => [Number(row.id), row.parent_id === null ? null : Number(row.parent_id)]));
+    const closure = [...parentOf.keys()]
+      .flatMap((id) => {
+        const pairs: string[] = [];
+        for (let ancestor: number | null | undefined = id; ancestor !== null && ancestor !== undefined; ancestor = parentOf.get(ancestor)) {
+          pairs.push(`${id}>${ancestor}`);
+        }
+        return pairs;
+      })
+      .sort();
+    const ancestors = (await testApp.dataSource.query<Row[]>('SELECT category_id, ancestor_id FROM event_category_ancestors'))
+      .map((row) => `${Number(row.category_id)}>${Number(row.ancestor_id)}`)
+      .sort();
+    expect(ancestors).toEqual(closure);
     return held.length;
   }
 
@@ -116,8 +133,9 @@ describe('Events list read model (e2e)', () => {
       { title: 'Listing second', start_date: daysAhead(12), end_date: daysAhead(12, '21:00:00'), categories: [jazz.id], venue: shed.id },
       author,
     );
-    // all, 2 categories, 1 tag, 1 venue, 2 organizers, featured, geoloc + all, 1 category, 1 venue, featured
-    expect(await expectInSync()).toBe(9 + 4);
+    // all, 2 categories, 1 tag, 1 venue, 2 organizers, featured, geoloc + all, 1 category and its parent, 1 venue, featured
+    expect(await expectInSync()).toBe(9 + 5);
+    expect(await listTotal(`categories=${music.id}`)).toBe(2);
     expect(await listTotal(`categories=${jazz.id}`)).toBe(2);
     expect(await listTotal(`categories=${music.id},${jazz.id}`)).toBe(2);
     expect(await listTotal('geoloc=true')).toBe(1);
@@ -134,7 +152,8 @@ describe('Events list read model (e2e)', () => {
     );
     await expectInSync();
     expect(await listTotal('geoloc=true')).toBe(0);
-    expect(await listTotal(`categories=${music.id}`)).toBe(0);
+    // Listed under jazz's parent still.
+    expect(await listTotal(`categories=${music.id}`)).toBe(2);
     await post(`events/${second.id}`, { hide_from_listings: true }, editor, 200);
     await expectInSync();
     expect(await listTotal(`categories=${jazz.id}`)).toBe(1);
@@ -178,6 +197,59 @@ describe('Events list read model (e2e)', () => {
     await remove(`tags/${outdoor.id}`);
     await expectInSync();
     expect(await listTotal('')).toBe(1);
+  });
+
+  it('lists an event under its categories and their ancestors through every change of the hierarchy', async () => {
+    const arts = await post('categories', { name: 'Tree Arts' });
+    const music = await post('categories', { name: 'Tree Music', parent: arts.id });
+    const jazz = await post('categories', { name: 'Tree Jazz', parent: music.id });
+    const film = await post('categories', { name: 'Tree Film' });
+    const event = (title: string, days: number, categories: number[]) =>
+      post('events', { title, start_date: daysAhead(days), end_date: daysAhead(days, '21:00:00'), categories });
+    const inJazz = await event('Tree jazz night', 30, [jazz.id]);
+    const inMusicAndJazz = await event('Tree music and jazz', 31, [music.id, jazz.id]);
+    await event('Tree film', 32, [film.id]);
+    await expectInSync();
+    const totals = async () => ({
+      arts: await listTotal(`categories=${arts.id}`),
+      music: await listTotal(`categories=${music.id}`),
+      jazz: await listTotal(`categories=${jazz.id}`),
+      film: await listTotal(`categories=${film.id}`),
+      artsAndJazz: await listTotal(`categories=${arts.id},${jazz.id}`),
+      artsAndFilm: await listTotal(`categories=${arts.id},${film.id}`),
+    });
+    expect(await totals()).toEqual({ arts: 2, music: 2, jazz: 2, film: 1, artsAndJazz: 2, artsAndFilm: 3 });
+    const page = await http().get(`${ns}/events?categories=${arts.id}`).expect(200);
+    expect((page.body.events as Array<{ id: number }>).map((listed) => listed.id)).toEqual([inJazz.id, inMusicAndJazz.id]);
+
+    // Unlinking jazz keeps the event under music (and arts) through its other category.
+    await post(`events/${inMusicAndJazz.id}`, { categories: [music.id] }, editor, 200);
+    await expectInSync();
+    expect(await totals()).toMatchObject({ arts: 2, music: 2, jazz: 1 });
+
+    // Music (with jazz below it) moves under film: its events leave arts and join film.
+    await post(`categories/${music.id}`, { parent: film.id }, editor, 200);
+    await expectInSync();
+    expect(await totals()).toEqual({ arts: 0, music: 2, jazz: 1, film: 3, artsAndJazz: 1, artsAndFilm: 3 });
+
+    // Deleting music hands jazz to film; the event linked to music alone leaves every list.
+    await remove(`categories/${music.id}`);
+    await expectInSync();
+    expect(await listTotal(`categories=${film.id}`)).toBe(2);
+    expect(await listTotal(`categories=${jazz.id}`)).toBe(1);
+
+    // A category deleted without the service (its children become top-level by foreign key).
+    const parent = await post('categories', { name: 'Tree Bare Parent' });
+    const child = await post('categories', { name: 'Tree Bare Child', parent: parent.id });
+    const grandchild = await post('categories', { name: 'Tree Bare Grandchild', parent: child.id });
+    await event('Tree bare event', 33, [grandchild.id]);
+    await event('Tree bare both', 34, [parent.id, grandchild.id]);
+    expect(await listTotal(`categories=${parent.id}`)).toBe(2);
+    await expectInSync();
+    await testApp.dataSource.query(`DELETE FROM event_categories WHERE id = ${Number(child.id)}`);
+    await expectInSync();
+    expect(await listTotal(`categories=${parent.id}`)).toBe(1);
+    expect(await listTotal(`categories=${grandchild.id}`)).toBe(2);
   });
 
   it('leaves out of a page an event deleted between the page query and the read of its row, never a 500', async () => {
@@ -322,12 +394,15 @@ describe('Events list read model (e2e)', () => {
     try {
       try {
         await new EventListingDays1764830000001().down(queryRunner);
+        await new CategoryTreeListings1765090000000().down(queryRunner);
         await new EventListings1764830000000().down(queryRunner);
         await new EventListings1764830000000().up(queryRunner);
+        await new CategoryTreeListings1765090000000().up(queryRunner);
         await new EventListingDays1764830000001().up(queryRunner);
       } catch (error) {
         // On MariaDB the tables outlive this file: leave them there for the next ones.
         if (!(await queryRunner.hasTable('event_listings'))) await new EventListings1764830000000().up(queryRunner);
+        if (!(await queryRunner.hasTable('event_category_ancestors'))) await new CategoryTreeListings1765090000000().up(queryRunner);
         if (!(await queryRunner.hasTable('event_listing_days'))) await new EventListingDays1764830000001().up(queryRunner);
         throw error;
       }

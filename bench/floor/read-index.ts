@@ -13,12 +13,20 @@ import { FLOOR_DOCUMENT_TABLES } from './documents';
 export interface Dimension {
   parameter: 'categories' | 'tags' | 'venue' | 'organizer';
   table: string;
+  /** The link rows the table holds: a value and an event id, each pair once. */
   links: string;
   column: string;
 }
 
 export const DIMENSIONS: Dimension[] = [
-  { parameter: 'categories', table: 'floor_category_events', links: 'event_category_links', column: 'category_id' },
+  // A category lists its descendants' events too: each link stands for its category and every ancestor.
+  {
+    parameter: 'categories',
+    table: 'floor_category_events',
+    links:
+      '(SELECT DISTINCT a.ancestor_id AS category_id, cl.event_id FROM event_category_links cl INNER JOIN event_category_ancestors a ON a.category_id = cl.category_id)',
+    column: 'category_id',
+  },
   { parameter: 'tags', table: 'floor_tag_events', links: 'event_tag_links', column: 'tag_id' },
   { parameter: 'venue', table: 'floor_venue_events', links: 'event_venue_links', column: 'venue_id' },
   { parameter: 'organizer', table: 'floor_organizer_events', links: 'event_organizer_links', column: 'organizer_id' },

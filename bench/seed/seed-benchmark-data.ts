@@ -2,6 +2,7 @@ import { setImmediate as nextTick } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { runMigrations } from '../../src/database/database.module';
 import { EventListings1764830000000 } from '../../src/database/migrations/1764830000000-EventListings';
+import { CategoryTreeListings1765090000000 } from '../../src/database/migrations/1765090000000-CategoryTreeListings';
 import { EventListingDays1764830000001 } from '../../src/database/migrations/1764830000001-EventListingDays';
 import { AttendeeTallies1764930000000 } from '../../src/database/migrations/1764930000000-AttendeeTallies';
 import { BENCH_ADMIN_APPLICATION_PASSWORD, BENCH_ADMIN_LOGIN, BENCH_EDITOR_APPLICATION_PASSWORD, BENCH_EDITOR_LOGIN } from '../credentials';
@@ -161,7 +162,12 @@ function summariseShared(shared: SharedRows): SeedSummary['ids'] {
  * takes them down first and puts them back after, filled set-based as their migrations fill them
  * on an existing calendar.
  */
-const READ_MODEL_MIGRATIONS = [new EventListings1764830000000(), new EventListingDays1764830000001(), new AttendeeTallies1764930000000()];
+const READ_MODEL_MIGRATIONS = [
+  new EventListings1764830000000(),
+  new CategoryTreeListings1765090000000(),
+  new EventListingDays1764830000001(),
+  new AttendeeTallies1764930000000(),
+];
 
 async function hasReadModel(dataSource: DataSource): Promise<boolean> {
   const runner = dataSource.createQueryRunner();

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { CategoryAncestor } from './category-ancestor.entity';
 import { Category } from './category.entity';
 
 /** The statements of the category hierarchy; the rest of a category's are the shared TermStore's. */
@@ -14,5 +15,18 @@ export class CategoriesRepository {
   /** The children of a category get `parentId` as their parent. */
   async reparentChildren(manager: EntityManager, categoryId: number, parentId: number | null): Promise<void> {
     await manager.getRepository(Category).update({ parentId: categoryId }, { parentId });
+  }
+
+  /** Of `categoryIds`, those with another of them among their ancestors. */
+  async underAnother(manager: EntityManager, categoryIds: number[]): Promise<Set<number>> {
+    const rows = await manager
+      .getRepository(CategoryAncestor)
+      .createQueryBuilder('tree')
+      .select('DISTINCT tree.categoryId', 'categoryId')
+      .where('tree.categoryId IN (:...ids)', { ids: categoryIds })
+      .andWhere('tree.ancestorId IN (:...ids)')
+      .andWhere('tree.ancestorId <> tree.categoryId')
+      .getRawMany<{ categoryId: number | string }>();
+    return new Set(rows.map((row) => Number(row.categoryId)));
   }
 }

@@ -60,6 +60,16 @@ export class CategoriesService extends TermsService<Category, CreateCategoryDto,
     await this.repository.reparentChildren(manager, category.id, category.parentId ?? null);
   }
 
+  /**
+   * `categoryIds` without those under another of them: a category lists its descendants' events
+   * (migration CategoryTreeListings), so a descendant asked for with its ancestor adds nothing.
+   */
+  async outermost(manager: EntityManager, categoryIds: number[]): Promise<number[]> {
+    if (categoryIds.length < 2) return categoryIds;
+    const under = await this.repository.underAnother(manager, categoryIds);
+    return categoryIds.filter((id) => !under.has(id));
+  }
+
   /** Walks up from the proposed parent; meeting the category itself means a cycle. */
   private async assertNotInOwnSubtree(manager: EntityManager, categoryId: number, parentId: number): Promise<void> {
     const visited = new Set<number>();

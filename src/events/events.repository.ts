@@ -219,7 +219,9 @@ export class EventsRepository {
     if (filter.search) applySearch(builder, filter.search);
     if (filter.categoryIds) {
       builder.andWhere(
-        `EXISTS (SELECT 1 FROM event_category_links ecl WHERE ecl.event_id = event.id AND ecl.category_id IN (:...categoryIds))`,
+        // A category lists its descendants' events too (migration CategoryTreeListings).
+        `EXISTS (SELECT 1 FROM event_category_links ecl INNER JOIN event_category_ancestors eca ON eca.category_id = ecl.category_id ` +
+          `WHERE ecl.event_id = event.id AND eca.ancestor_id IN (:...categoryIds))`,
         { categoryIds: filter.categoryIds },
       );
     }

@@ -484,7 +484,7 @@ export class EventsService {
     const manager = this.dataSource.manager;
     const dimensions: ListingDimension[] = [];
     if (query.categories?.length) {
-      const ids = await this.termIds(manager, Category, query.categories, 'categories');
+      const ids = await this.categories.outermost(manager, await this.termIds(manager, Category, query.categories, 'categories'));
       filter.categoryIds = ids;
       dimensions.push({ dim: EventListingDimension.Category, values: ids });
       echo.add('categories', query.categories);

@@ -11,16 +11,16 @@ import { createTrigger, isMysql, Trigger } from '../migration-helpers';
 
 /** Dimension codes, as in EventListingDimension. */
 const ALL = 0;
-const CATEGORY = 1;
+export const CATEGORY = 1;
 const TAG = 2;
 const VENUE = 3;
 const ORGANIZER = 4;
 const FEATURED = 5;
 const GEOLOC = 6;
 
-const COLUMNS = 'dim, value, status, start_utc, published_at, event_id, end_utc, author_id';
-const EVENT_VALUES = 'e.status, e.start_utc, e.published_at, e.id, e.end_utc, e.author_id';
-const LISTED = 'e.hide_from_listings = 0';
+export const COLUMNS = 'dim, value, status, start_utc, published_at, event_id, end_utc, author_id';
+export const EVENT_VALUES = 'e.status, e.start_utc, e.published_at, e.id, e.end_utc, e.author_id';
+export const LISTED = 'e.hide_from_listings = 0';
 
 /** A venue of event `e` with both coordinates (the `geoloc` filter), other than `except` if given. */
 function locatedVenue(except?: string): string {
@@ -30,14 +30,17 @@ function locatedVenue(except?: string): string {
   );
 }
 
-/** SELECTs of every dimension's rows for the events `e` that `where` keeps. */
-function dimensionSelects(where: string): string[] {
+/**
+ * SELECTs of every dimension's rows for the events `e` that `where` keeps. `categoryRows` selects the
+ * category dimension's (a later migration lists an event under its categories' ancestors too).
+ */
+export function dimensionSelects(where: string, categoryRows: (where: string) => string = directCategoryRows): string[] {
   const links = (dim: number, table: string, column: string) =>
     `SELECT ${dim}, l.${column}, ${EVENT_VALUES} FROM ${table} l INNER JOIN events e ON e.id = l.event_id WHERE ${LISTED} AND ${where}`;
   return [
     // Named as the read model's columns: a UNION's columns take the first SELECT's names.
     `SELECT ${ALL} AS dim, 0 AS value, e.status AS status, e.start_utc AS start_utc, e.published_at AS published_at, e.id AS event_id, e.end_utc AS end_utc, e.author_id AS author_id FROM events e WHERE ${LISTED} AND ${where}`,
-    links(CATEGORY, 'event_category_links', 'category_id'),
+    categoryRows(where),
     links(TAG, 'event_tag_links', 'tag_id'),
     links(VENUE, 'event_venue_links', 'venue_id'),
     links(ORGANIZER, 'event_organizer_links', 'organizer_id'),
@@ -46,14 +49,18 @@ function dimensionSelects(where: string): string[] {
   ];
 }
 
+function directCategoryRows(where: string): string {
+  return `SELECT ${CATEGORY}, l.category_id, ${EVENT_VALUES} FROM event_category_links l INNER JOIN events e ON e.id = l.event_id WHERE ${LISTED} AND ${where}`;
+}
+
 /** Every row the read model holds when it agrees with the tables it copies (for tests and checks). */
 export function expectedEventListingsSql(): string {
   return dimensionSelects('1 = 1').join(' UNION ALL ');
 }
 
 /** Every row of one event (`id`), in one statement. */
-function eventRows(id: string): string {
-  return `INSERT INTO event_listings (${COLUMNS}) ${dimensionSelects(`e.id = ${id}`).join(' UNION ALL ')}`;
+export function eventRows(id: string, categoryRows?: (where: string) => string): string {
+  return `INSERT INTO event_listings (${COLUMNS}) ${dimensionSelects(`e.id = ${id}`, categoryRows).join(' UNION ALL ')}`;
 }
 
 /** The row of one link, when its event is listed. */
@@ -85,9 +92,9 @@ function venueGeolocRows(mysql: boolean, venue: string, except: boolean): string
   ];
 }
 
-const EVENT_COLUMNS = ['status', 'start_utc', 'end_utc', 'published_at', 'author_id', 'hide_from_listings', 'featured'];
+export const EVENT_COLUMNS = ['status', 'start_utc', 'end_utc', 'published_at', 'author_id', 'hide_from_listings', 'featured'];
 
-function triggers(mysql: boolean): Trigger[] {
+export function triggers(mysql: boolean): Trigger[] {
   const changed = (columns: string[]) =>
     columns.map((column) => (mysql ? `NOT (OLD.${column} <=> NEW.${column})` : `OLD.${column} IS NOT NEW.${column}`)).join(' OR ');
   const linkTriggers = (
