@@ -2,6 +2,7 @@ import request from 'supertest';
 import { EventListings1764830000000 } from '../src/database/migrations/1764830000000-EventListings';
 import { EventListingDays1764830000001 } from '../src/database/migrations/1764830000001-EventListingDays';
 import { CategoryTreeListings1765090000000, expectedEventListingsSql } from '../src/database/migrations/1765090000000-CategoryTreeListings';
+import { EventListingPairs1765100000000, expectedEventListingPairsSql } from '../src/database/migrations/1765100000000-EventListingPairs';
 import { Event } from '../src/events/event.entity';
 import { EventListingsReader } from '../src/events/event-listings';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -20,7 +21,9 @@ function normalise(row: Row): string {
     if (typeof raw === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d/.test(raw)) return raw.replace(' ', 'T').slice(0, 19);
     return raw === null || raw === undefined ? null : typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
   };
-  return JSON.stringify(['dim', 'value', 'status', 'start_utc', 'published_at', 'event_id', 'end_utc', 'author_id'].map(value));
+  return JSON.stringify(
+    ['dim', 'value', 'low', 'high', 'status', 'start_utc', 'published_at', 'event_id', 'end_utc', 'author_id'].map(value),
+  );
 }
 
 function normaliseCounter(row: Row): string {
@@ -69,6 +72,24 @@ describe('Events list read model (e2e)', () => {
       .map(normaliseCounter)
       .sort();
     expect(counters).toEqual(counted);
+    const heldPairs = (await testApp.dataSource.query<Row[]>('SELECT * FROM event_listing_pairs')).map(normalise).sort();
+    const expectedPairs = (await testApp.dataSource.query<Row[]>(expectedEventListingPairsSql())).map(normalise).sort();
+    expect(heldPairs).toEqual(expectedPairs);
+    const pairCounters = (
+      await testApp.dataSource.query<Row[]>(
+        'SELECT dim, low * 100000 + high AS value, status, day, events FROM event_listing_pair_days WHERE events <> 0',
+      )
+    )
+      .map(normaliseCounter)
+      .sort();
+    const pairsCounted = (
+      await testApp.dataSource.query<Row[]>(
+        `SELECT dim, low * 100000 + high AS value, status, ${dayOf} AS day, COUNT(*) AS events FROM event_listing_pairs GROUP BY dim, low, high, status, ${dayOf}`,
+      )
+    )
+      .map(normaliseCounter)
+      .sort();
+    expect(pairCounters).toEqual(pairsCounted);
     // The hierarchy's closure, which the category rows follow, as the parents tell it.
     const categories = await testApp.dataSource.query<Row[]>('SELECT id, parent_id FROM event_categories');
     const parentOf = new Map(categories.map((row) => [Number(row.id), row.parent_id === null ? null : Number(row.parent_id)]));
@@ -209,6 +230,7 @@ describe('Events list read model (e2e)', () => {
     const inJazz = await event('Tree jazz night', 30, [jazz.id]);
     const inMusicAndJazz = await event('Tree music and jazz', 31, [music.id, jazz.id]);
     await event('Tree film', 32, [film.id]);
+    await event('Tree jazz film', 35, [jazz.id, film.id]);
     await expectInSync();
     const totals = async () => ({
       arts: await listTotal(`categories=${arts.id}`),
@@ -218,25 +240,25 @@ describe('Events list read model (e2e)', () => {
       artsAndJazz: await listTotal(`categories=${arts.id},${jazz.id}`),
       artsAndFilm: await listTotal(`categories=${arts.id},${film.id}`),
     });
-    expect(await totals()).toEqual({ arts: 2, music: 2, jazz: 2, film: 1, artsAndJazz: 2, artsAndFilm: 3 });
-    const page = await http().get(`${ns}/events?categories=${arts.id}`).expect(200);
+    expect(await totals()).toEqual({ arts: 3, music: 3, jazz: 3, film: 2, artsAndJazz: 3, artsAndFilm: 4 });
+    const page = await http().get(`${ns}/events?categories=${arts.id}&per_page=2`).expect(200);
     expect((page.body.events as Array<{ id: number }>).map((listed) => listed.id)).toEqual([inJazz.id, inMusicAndJazz.id]);
 
     // Unlinking jazz keeps the event under music (and arts) through its other category.
     await post(`events/${inMusicAndJazz.id}`, { categories: [music.id] }, editor, 200);
     await expectInSync();
-    expect(await totals()).toMatchObject({ arts: 2, music: 2, jazz: 1 });
+    expect(await totals()).toMatchObject({ arts: 3, music: 3, jazz: 2 });
 
     // Music (with jazz below it) moves under film: its events leave arts and join film.
     await post(`categories/${music.id}`, { parent: film.id }, editor, 200);
     await expectInSync();
-    expect(await totals()).toEqual({ arts: 0, music: 2, jazz: 1, film: 3, artsAndJazz: 1, artsAndFilm: 3 });
+    expect(await totals()).toEqual({ arts: 0, music: 3, jazz: 2, film: 4, artsAndJazz: 2, artsAndFilm: 4 });
 
     // Deleting music hands jazz to film; the event linked to music alone leaves every list.
     await remove(`categories/${music.id}`);
     await expectInSync();
-    expect(await listTotal(`categories=${film.id}`)).toBe(2);
-    expect(await listTotal(`categories=${jazz.id}`)).toBe(1);
+    expect(await listTotal(`categories=${film.id}`)).toBe(3);
+    expect(await listTotal(`categories=${jazz.id}`)).toBe(2);
 
     // A category deleted without the service (its children become top-level by foreign key).
     const parent = await post('categories', { name: 'Tree Bare Parent' });
@@ -277,6 +299,9 @@ describe('Events list read model (e2e)', () => {
 
   it('totals windows from the day counters as the rows count them: partial days, long events, statuses', async () => {
     const tag = await post('tags', { name: 'listing-windows' });
+    // A second tag on every other event, and alone on one more: `tags=` of both counts each event once.
+    const other = await post('tags', { name: 'listing-windows-other' });
+    await post('events', { title: 'Window other only', start_date: daysAhead(7), end_date: daysAhead(7, '21:00:00'), tags: [other.id] });
     const shapes: Array<[number, string, number, string, string?]> = [
       [2, '00:00:00', 2, '01:00:00'],
       [2, '23:30:00', 3, '00:30:00'],
@@ -289,7 +314,7 @@ describe('Events list read model (e2e)', () => {
       [9, '23:59:59', 10, '00:00:00'],
       [12, '12:00:00', 12, '13:00:00'],
     ];
-    for (const [startDay, startTime, endDay, endTime, status] of shapes) {
+    for (const [index, [startDay, startTime, endDay, endTime, status]] of shapes.entries()) {
       await post(
         'events',
         {
@@ -297,7 +322,7 @@ describe('Events list read model (e2e)', () => {
           start_date: daysAhead(startDay, startTime),
           end_date: daysAhead(endDay, endTime),
           timezone: 'UTC',
-          tags: [tag.id],
+          tags: index % 2 === 0 ? [tag.id, other.id] : [tag.id],
           status,
         },
         status === 'draft' ? author : editor,
@@ -325,7 +350,7 @@ describe('Events list read model (e2e)', () => {
         [editor, '&status=draft,pending'],
         [author, '&status=draft'],
       ] as const) {
-        for (const filter of [`tags=${tag.id}`, '']) {
+        for (const filter of [`tags=${tag.id}`, `tags=${tag.id},${other.id}`, '']) {
           const path = `${ns}/events?per_page=50&${filter}&${window}${statuses}`;
           const call = http().get(path);
           if (user) call.set('Authorization', user.authorization);
@@ -338,6 +363,8 @@ describe('Events list read model (e2e)', () => {
     }
     expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(39)}`)).toBe(7);
     expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(40)}`)).toBe(8);
+    expect(await listTotal(`tags=${tag.id},${other.id}&start_date=${day(1)}&end_date=${day(39)}`)).toBe(8);
+    expect(await listTotal(`tags=${other.id},${tag.id}&start_date=${day(1)}&end_date=${day(40)}`)).toBe(9);
     expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(39)}&status=draft,pending`, editor)).toBe(2);
     expect(await listTotal(`tags=${tag.id}&start_date=${day(1)}&end_date=${day(39)}&status=draft,pending`, author)).toBe(1);
   });
@@ -394,15 +421,18 @@ describe('Events list read model (e2e)', () => {
     try {
       try {
         await new EventListingDays1764830000001().down(queryRunner);
+        await new EventListingPairs1765100000000().down(queryRunner);
         await new CategoryTreeListings1765090000000().down(queryRunner);
         await new EventListings1764830000000().down(queryRunner);
         await new EventListings1764830000000().up(queryRunner);
         await new CategoryTreeListings1765090000000().up(queryRunner);
+        await new EventListingPairs1765100000000().up(queryRunner);
         await new EventListingDays1764830000001().up(queryRunner);
       } catch (error) {
         // On MariaDB the tables outlive this file: leave them there for the next ones.
         if (!(await queryRunner.hasTable('event_listings'))) await new EventListings1764830000000().up(queryRunner);
         if (!(await queryRunner.hasTable('event_category_ancestors'))) await new CategoryTreeListings1765090000000().up(queryRunner);
+        if (!(await queryRunner.hasTable('event_listing_pairs'))) await new EventListingPairs1765100000000().up(queryRunner);
         if (!(await queryRunner.hasTable('event_listing_days'))) await new EventListingDays1764830000001().up(queryRunner);
         throw error;
       }

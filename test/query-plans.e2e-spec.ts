@@ -31,6 +31,7 @@ const SMALL_TABLE_ROWS = 1000;
   let organizerId: number;
   let tagId: number;
   let secondCategoryId: number;
+  let secondTagId: number;
   let searchWord: string;
   let eventId: number;
 
@@ -42,7 +43,7 @@ const SMALL_TABLE_ROWS = 1000;
     delete process.env.DATABASE_STATEMENT_TIMEOUT_MS;
     await seedBenchmarkData(testApp.dataSource, { events: 15000, seed: 11 });
     await testApp.dataSource.query(
-      'ANALYZE TABLE events, venues, organizers, event_venue_links, event_organizer_links, event_category_links, event_tag_links, event_listings, event_listing_days, tickets, attendees, orders',
+      'ANALYZE TABLE events, venues, organizers, event_venue_links, event_organizer_links, event_category_links, event_tag_links, event_listings, event_listing_days, event_listing_pairs, event_listing_pair_days, tickets, attendees, orders',
     );
     const scalar = async (sql: string) => Object.values((await testApp.dataSource.query<Array<Record<string, unknown>>>(sql))[0])[0];
     categoryId = Number(await scalar('SELECT category_id FROM event_category_links GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1'));
@@ -51,6 +52,7 @@ const SMALL_TABLE_ROWS = 1000;
       await scalar('SELECT organizer_id FROM event_organizer_links GROUP BY organizer_id ORDER BY COUNT(*) DESC LIMIT 1'),
     );
     tagId = Number(await scalar('SELECT tag_id FROM event_tag_links GROUP BY tag_id ORDER BY COUNT(*) DESC LIMIT 1'));
+    secondTagId = Number(await scalar('SELECT tag_id FROM event_tag_links GROUP BY tag_id ORDER BY COUNT(*) DESC LIMIT 1 OFFSET 1'));
     secondCategoryId = Number(
       await scalar('SELECT category_id FROM event_category_links GROUP BY category_id ORDER BY COUNT(*) DESC LIMIT 1 OFFSET 1'),
     );
@@ -173,6 +175,7 @@ const SMALL_TABLE_ROWS = 1000;
     ['category', () => `/cal/events/v1/events?categories=${categoryId}&page=3`, ''],
     ['two categories', () => `/cal/events/v1/events?categories=${categoryId},${secondCategoryId}&page=2`, ''],
     ['tag', () => `/cal/events/v1/events?tags=${tagId}`, ''],
+    ['two tags', () => `/cal/events/v1/events?tags=${tagId},${secondTagId}&page=2`, ''],
     ['venue', () => `/cal/events/v1/events?venue=${venueId}`, ''],
     ['organizer', () => `/cal/events/v1/events?organizer=${organizerId}`, ''],
     ['featured', () => '/cal/events/v1/events?featured=true', ''],
@@ -227,6 +230,13 @@ const SMALL_TABLE_ROWS = 1000;
         expect({ type: plan.type, key: plan.key }).toEqual({ type: 'range', key: 'PRIMARY' });
       }
     }
+  });
+
+  it('a two-tag total from the day counters and the pairs’ counters, without counting the rows', async () => {
+    const statements = (await statementsOf(`/cal/events/v1/events?tags=${tagId},${secondTagId}`)).map(([sql]) => sql);
+    expect(statements.filter((sql) => /event_listing_pair_days/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /FROM event_listing_days/.test(sql))).toHaveLength(2);
+    expect(statements.filter((sql) => /COUNT\(DISTINCT|event\.id IN \(SELECT/i.test(sql))).toEqual([]);
   });
 
   it('attendees as a manager: no large table read whole', async () => {

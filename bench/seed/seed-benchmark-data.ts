@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { runMigrations } from '../../src/database/database.module';
 import { EventListings1764830000000 } from '../../src/database/migrations/1764830000000-EventListings';
 import { CategoryTreeListings1765090000000 } from '../../src/database/migrations/1765090000000-CategoryTreeListings';
+import { EventListingPairs1765100000000 } from '../../src/database/migrations/1765100000000-EventListingPairs';
 import { EventListingDays1764830000001 } from '../../src/database/migrations/1764830000001-EventListingDays';
 import { AttendeeTallies1764930000000 } from '../../src/database/migrations/1764930000000-AttendeeTallies';
 import { BENCH_ADMIN_APPLICATION_PASSWORD, BENCH_ADMIN_LOGIN, BENCH_EDITOR_APPLICATION_PASSWORD, BENCH_EDITOR_LOGIN } from '../credentials';
@@ -165,6 +166,7 @@ function summariseShared(shared: SharedRows): SeedSummary['ids'] {
 const READ_MODEL_MIGRATIONS = [
   new EventListings1764830000000(),
   new CategoryTreeListings1765090000000(),
+  new EventListingPairs1765100000000(),
   new EventListingDays1764830000001(),
   new AttendeeTallies1764930000000(),
 ];

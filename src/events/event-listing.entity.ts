@@ -5,6 +5,7 @@ import type { PostStatus } from '../posts/post-status';
 export enum EventListingDimension {
   /** Every listed event (the default window); `value` 0. */
   All = 0,
+  /** An event is listed under each of its categories and each of their ancestors (CategoryTreeListings1765090000000). */
   Category = 1,
   Tag = 2,
   Venue = 3,
@@ -19,8 +20,8 @@ export enum EventListingDimension {
  * The events list's read model: one row per listed event (not hidden from listings) and
  * dimension value, holding what a page filters and orders on. Its primary key is the list's
  * order within a dimension value and status, so a page is one ordered range read. Written only
- * by the triggers of migration EventListings1764830000000, in the transaction of each write to
- * events, their links, terms, venues and organizers.
+ * by the triggers of migrations EventListings1764830000000 and CategoryTreeListings1765090000000,
+ * in the transaction of each write to events, their links, terms, venues and organizers.
  */
 @Entity({ name: 'event_listings' })
 @Index('IDX_event_listings_event', ['eventId', 'dim', 'value'])

@@ -41,6 +41,33 @@ interface RangeRow {
   publishedAt: Date | string;
 }
 
+/**
+ * What a total counts: the read model's rows of one value, or the pairs' rows of two values (the
+ * events listed under both), each with its day counters.
+ */
+interface CountedRows {
+  listings: 'event_listings' | 'event_listing_pairs';
+  days: 'event_listing_days' | 'event_listing_pair_days';
+  match: string;
+  parameters: Record<string, number>;
+}
+
+function rowsOfValue(value: number): CountedRows {
+  return { listings: 'event_listings', days: 'event_listing_days', match: 'value = :value', parameters: { value } };
+}
+
+function rowsOfPair(first: number, second: number): CountedRows {
+  return {
+    listings: 'event_listing_pairs',
+    days: 'event_listing_pair_days',
+    match: 'low = :low AND high = :high',
+    parameters: { low: Math.min(first, second), high: Math.max(first, second) },
+  };
+}
+
+/** Dimensions with pair counters (migration EventListingPairs1765100000000): their two-value totals come from counters. */
+const PAIRED_DIMENSIONS = new Set([EventListingDimension.Category, EventListingDimension.Tag]);
+
 /** Pages read by merging more ordered ranges than this fall back to the events table. */
 export const MAX_LISTING_RANGES = 60;
 
@@ -118,13 +145,23 @@ export class EventListingsReader {
   }
 
   /**
-   * The number of events the selection lists. One value: from the day counters (see countOneValue),
-   * exact at every commit without a cache. Several: an event listed under two values counts once,
-   * which the counters cannot tell, so the rows are counted (through the count cache).
+   * The number of events the selection lists. One value: from the day counters (see countRows),
+   * exact at every commit without a cache. Two categories or tags: an event listed under both counts
+   * once, |A| + |B| − |A ∩ B|, each term from counters (the pairs' for the last). More values would
+   * need every intersection: the rows are counted (through the count cache).
    */
   async count(selection: ListingSelection): Promise<number> {
     if (selection.statuses.length + selection.ownStatuses.length === 0) return 0;
-    if (new Set(selection.values).size === 1) return this.countOneValue(selection, selection.values[0]);
+    const values = [...new Set(selection.values)];
+    if (values.length === 1) return this.countOneValue(selection, values[0]);
+    if (values.length === 2 && PAIRED_DIMENSIONS.has(selection.dim)) {
+      const [first, second, both] = await Promise.all([
+        this.countRows(selection, rowsOfValue(values[0])),
+        this.countRows(selection, rowsOfValue(values[1])),
+        this.countRows(selection, rowsOfPair(values[0], values[1])),
+      ]);
+      return first.total + second.total - both.total;
+    }
     // An event listed under several of the values counts once.
     const listed = this.rows(selection).select('listing.eventId');
     const events = this.dataSource.manager
@@ -144,16 +181,17 @@ export class EventListingsReader {
    * and counted from the rows. One statement, the longest duration bounding the last range inside it.
    */
   private async countOneValue(selection: ListingSelection, value: number): Promise<number> {
-    return (await this.countOneValueWith(selection, value)).total;
+    return (await this.countRows(selection, rowsOfValue(value))).total;
   }
 
   /**
-   * countOneValue, and where the count is one compound statement (MariaDB), `page` (a statement
-   * of its rows) in the same round trip: its rows then come back with the total.
+   * The listed events of `counted` in the selection's window and statuses (as countOneValue
+   * explains), and where the count is one compound statement (MariaDB), `page` (a statement of its
+   * rows) in the same round trip: its rows then come back with the total.
    */
-  private async countOneValueWith(
+  private async countRows(
     selection: ListingSelection,
-    value: number,
+    counted: CountedRows,
     page?: { sql: string; parameters: Record<string, unknown> },
   ): Promise<{ total: number; pageRows?: RangeRow[] }> {
     const start = selection.windowStart;
@@ -163,7 +201,7 @@ export class EventListingsReader {
     const lastDay = utcDay(end);
     const parameters: Record<string, unknown> = {
       dim: selection.dim,
-      value,
+      ...counted.parameters,
       statuses: selection.statuses.length ? selection.statuses : ['-'],
       ownStatuses: selection.ownStatuses.length ? selection.ownStatuses : ['-'],
       authorId: selection.authorId ?? 0,
@@ -174,8 +212,8 @@ export class EventListingsReader {
       afterFirstDay: new Date(Date.parse(`${firstDay}T00:00:00Z`) + DAY_MS),
       lastDayStart: new Date(Date.parse(`${lastDay}T00:00:00Z`)),
     };
-    const rows = 'FROM event_listings WHERE dim = :dim AND value = :value AND status IN (:...statuses)';
-    const own = `(SELECT COUNT(1) FROM event_listings WHERE dim = :dim AND value = :value AND status IN (:...ownStatuses) AND author_id = :authorId
+    const rows = `FROM ${counted.listings} WHERE dim = :dim AND ${counted.match} AND status IN (:...statuses)`;
+    const own = `(SELECT COUNT(1) FROM ${counted.listings} WHERE dim = :dim AND ${counted.match} AND status IN (:...ownStatuses) AND author_id = :authorId
       AND start_utc >= :windowStart AND end_utc <= :windowEnd)`;
     if (firstDay === lastDay) {
       const total = await this.scalar(
@@ -184,8 +222,7 @@ export class EventListingsReader {
       );
       return { total };
     }
-    const days =
-      'FROM event_listing_days WHERE dim = :dim AND value = :value AND status IN (:...statuses) AND day >= :firstDay AND day <= :lastDay';
+    const days = `FROM ${counted.days} WHERE dim = :dim AND ${counted.match} AND status IN (:...statuses) AND day >= :firstDay AND day <= :lastDay`;
     const inside = 'SUM(CASE WHEN day > :firstDay AND day < :lastDay THEN events ELSE 0 END)';
     const edges = (overrunStart: string) => `(SELECT COUNT(1) ${rows} AND start_utc >= :windowStart AND start_utc < :afterFirstDay)
         + (SELECT COUNT(1) ${rows} AND start_utc >= :lastDayStart AND start_utc <= :windowEnd)
@@ -251,7 +288,7 @@ export class EventListingsReader {
     const values = new Set(selection.values);
     if (ranges.length === 1 && values.size === 1 && SqlDialect.of(this.dataSource).mayRunCompound) {
       const { sql, parameters } = this.rangeStatement(selection, ranges[0], offset, limit);
-      const { total, pageRows } = await this.countOneValueWith(selection, ranges[0].value, { sql, parameters });
+      const { total, pageRows } = await this.countRows(selection, rowsOfValue(ranges[0].value), { sql, parameters });
       if (pageRows) return { total, listed: pageRows.map(toListedEvent) };
       return { total, listed: offset < total ? await this.page(selection, offset, limit) : [] };
     }

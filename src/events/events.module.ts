@@ -13,6 +13,7 @@ import { StoredEventDocument } from './stored-event-document.entity';
 import { EventHooks } from './event-hooks';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import { EventListingDay } from './event-listing-day.entity';
+import { EventListingPair, EventListingPairDay } from './event-listing-pair.entity';
 import { EventListing } from './event-listing.entity';
 import { EventListingsReader } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
@@ -29,6 +30,8 @@ import { EventsService } from './events.service';
       StoredEventDocument,
       EventListing,
       EventListingDay,
+      EventListingPair,
+      EventListingPairDay,
       EventVenueLink,
       EventOrganizerLink,
       EventCategoryLink,

@@ -42,7 +42,15 @@ export function changedTables(before: Snapshot, after: Snapshot): string[] {
 }
 
 /** Tables that database triggers write when other tables change. */
-const TRIGGER_KEPT_TABLES = new Set(['event_listings', 'event_listing_days', 'attendee_tallies', 'sales_ledger']);
+const TRIGGER_KEPT_TABLES = new Set([
+  'event_listings',
+  'event_listing_days',
+  'event_listing_pairs',
+  'event_listing_pair_days',
+  'event_category_ancestors',
+  'attendee_tallies',
+  'sales_ledger',
+]);
 
 /** Tables whose rows outlive `clearDomainData`: the users of the world and their passwords. */
 const KEPT_TABLES = new Set(['users', 'application_passwords', 'migrations']);

@@ -8,6 +8,7 @@ import { StoredTermCounts1764600000000 } from './1764600000000-StoredTermCounts'
 import { EventSearchIndex1764700000000 } from './1764700000000-EventSearchIndex';
 import { EventListings1764830000000 } from './1764830000000-EventListings';
 import { CategoryTreeListings1765090000000 } from './1765090000000-CategoryTreeListings';
+import { EventListingPairs1765100000000 } from './1765100000000-EventListingPairs';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   EventDocumentListItems1765070000000,
   EventDocumentTicketed1765080000000,
   CategoryTreeListings1765090000000,
+  EventListingPairs1765100000000,
 ];
