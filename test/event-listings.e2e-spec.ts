@@ -204,6 +204,8 @@ describe('Events list read model (e2e)', () => {
     await post(`events/${first.id}`, { venue: [hall.id, shed.id] }, editor, 200);
     await expectInSync();
     expect(await listTotal('geoloc=true')).toBe(1);
+    expect(await listTotal(`venue=${hall.id},${shed.id}`)).toBe(1);
+    expect(await listTotal(`organizer=${host.id},${other.id}`)).toBe(1);
     await remove(`venues/${hall.id}`);
     await expectInSync();
     expect(await listTotal(`venue=${hall.id}`)).toBe(1);

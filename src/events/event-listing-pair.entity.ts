@@ -3,9 +3,9 @@ import type { PostStatus } from '../posts/post-status';
 import type { EventListingDimension } from './event-listing.entity';
 
 /**
- * One listed event and one pair of its values of a dimension (categories or tags): the events a
- * two-value filter would count twice. Written only by the triggers of migration
- * EventListingPairs1765100000000 on the read model (EventListing); counted per day in
+ * One listed event and one pair of its values of a dimension (categories, tags, venues or
+ * organizers): the events a two-value filter would count twice. Written only by the triggers of
+ * migration EventListingPairs1765100000000 on the read model (EventListing); counted per day in
  * EventListingPairDay.
  */
 @Entity({ name: 'event_listing_pairs' })

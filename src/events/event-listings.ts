@@ -66,7 +66,12 @@ function rowsOfPair(first: number, second: number): CountedRows {
 }
 
 /** Dimensions with pair counters (migration EventListingPairs1765100000000): their two-value totals come from counters. */
-const PAIRED_DIMENSIONS = new Set([EventListingDimension.Category, EventListingDimension.Tag]);
+const PAIRED_DIMENSIONS = new Set([
+  EventListingDimension.Category,
+  EventListingDimension.Tag,
+  EventListingDimension.Venue,
+  EventListingDimension.Organizer,
+]);
 
 /** Pages read by merging more ordered ranges than this fall back to the events table. */
 export const MAX_LISTING_RANGES = 60;
@@ -146,7 +151,7 @@ export class EventListingsReader {
 
   /**
    * The number of events the selection lists. One value: from the day counters (see countRows),
-   * exact at every commit without a cache. Two categories or tags: an event listed under both counts
+   * exact at every commit without a cache. Two values (categories, tags, venues, organizers): an event listed under both counts
    * once, |A| + |B| − |A ∩ B|, each term from counters (the pairs' for the last). More values would
    * need every intersection: the rows are counted (through the count cache).
    */

@@ -2,16 +2,17 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { createTrigger, isMysql, Trigger } from '../migration-helpers';
 
 /**
- * Totals of two-value filters (`categories=3,7`, `tags=1,2`) from counters: an event listed under
- * both values counts once, so the list's total is |A| + |B| − |A ∩ B|, and the last term needs the
- * events listed under both. `event_listing_pairs` holds one row per listed event and pair of its
- * values of one dimension (categories, with their ancestors, and tags), keyed in the list's order
+ * Totals of two-value filters (`categories=3,7`, `tags=1,2`, `venue=4,5`, `organizer=6,7`) from
+ * counters: an event listed under both values counts once, so the list's total is |A| + |B| − |A ∩ B|,
+ * and the last term needs the events listed under both. `event_listing_pairs` holds one row per
+ * listed event and pair of its values of one dimension (categories, with their ancestors, tags,
+ * venues and organizers), keyed in the list's order
  * like the read model; `event_listing_pair_days` counts them per day as event_listing_days counts
  * the read model's rows. Triggers on event_listings keep both in the transaction of the write.
  */
 
-/** The dimensions whose filters take several values that one event may share: categories and tags. */
-export const PAIRED_DIMS = [1, 2];
+/** The dimensions whose filters take several values that one event may share: categories, tags, venues, organizers. */
+export const PAIRED_DIMS = [1, 2, 3, 4];
 
 const PAIR_COLUMNS = 'dim, low, high, status, start_utc, published_at, event_id, end_utc, author_id';
 
