@@ -151,9 +151,9 @@ export class EventListingsReader {
 
   /**
    * The number of events the selection lists. One value: from the day counters (see countRows),
-   * exact at every commit without a cache. Two values (categories, tags, venues, organizers): an event listed under both counts
-   * once, |A| + |B| − |A ∩ B|, each term from counters (the pairs' for the last). More values would
-   * need every intersection: the rows are counted (through the count cache).
+   * exact at every commit without a cache. Two values: an event listed under both counts once,
+   * |A| + |B| − |A ∩ B|, each term from counters (the pairs' for the last). More values would need
+   * every intersection: the rows are counted (through the count cache).
    */
   async count(selection: ListingSelection): Promise<number> {
     if (selection.statuses.length + selection.ownStatuses.length === 0) return 0;
