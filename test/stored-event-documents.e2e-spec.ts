@@ -57,7 +57,13 @@ describe('Stored event documents (e2e)', () => {
   let fresh: TestApp;
   let event: Body;
 
-  const storedRow = async (id: number) => stored.dataSource.getRepository(StoredEventDocument).findOneBy({ eventId: id });
+  const rawRow = async (id: number) => stored.dataSource.getRepository(StoredEventDocument).findOneBy({ eventId: id });
+  /** The stored row with its documents' text. */
+  const storedRow = async (id: number) => {
+    const row = await rawRow(id);
+    const documents = stored.app.get(StoredEventDocuments);
+    return row && { ...row, body: documents.decode(row.body)!, listItem: documents.decode(row.listItem) };
+  };
 
   beforeAll(async () => {
     writer = await createTestApp();
@@ -127,9 +133,9 @@ describe('Stored event documents (e2e)', () => {
     expect(row.listKeys!.split(' ')).toEqual(expect.arrayContaining(['events', `event-${id}`]));
     const repository = stored.dataSource.getRepository(StoredEventDocument);
     // A whole document the page must not need: the page still answers from the list item alone.
-    await repository.update({ eventId: id }, { body: '{"unreadable":true}' });
+    await repository.update({ eventId: id }, { body: Buffer.from('{"unreadable":true}') });
     expect(await read(stored, 'events', 'a.example')).toBe(before);
-    expect((await storedRow(id))!.body).toBe('{"unreadable":true}');
+    expect((await rawRow(id))!.body.toString()).toBe('{"unreadable":true}');
     // Stored without a list item (as before list items were stored apart): built again, and stored with both.
     await repository.update({ eventId: id }, { listItem: null, listKeys: null });
     expect(await read(stored, 'events', 'a.example')).toBe(before);
@@ -137,11 +143,27 @@ describe('Stored event documents (e2e)', () => {
     expect((await storedRow(id))!.body).toBe(row.body);
   });
 
+  it('stores both documents compressed, and builds again one that cannot be read rather than failing', async () => {
+    const id = event.id as number;
+    const page = await read(stored, 'events', 'a.example');
+    const single = await read(stored, `events/${id}`, 'a.example');
+    const raw = (await rawRow(id))!;
+    const text = (await storedRow(id))!;
+    expect(raw.body.length * 3).toBeLessThan(Buffer.byteLength(text.body));
+    expect(raw.listItem!.length * 3).toBeLessThan(Buffer.byteLength(text.listItem!));
+    // Cut short, or written by anything but this service: read as missing, built from rows, stored again.
+    const repository = stored.dataSource.getRepository(StoredEventDocument);
+    await repository.update({ eventId: id }, { body: raw.body.subarray(0, 20), listItem: Buffer.from('{"title":"forged"}') });
+    expect(await read(stored, `events/${id}`, 'a.example')).toBe(single);
+    expect(await read(stored, 'events', 'a.example')).toBe(page);
+    expect(await storedRow(id)).toMatchObject({ body: text.body, listItem: text.listItem });
+  });
+
   it('rebuilds a stored document of another configuration rather than serving it', async () => {
     const id = event.id as number;
     await stored.dataSource
       .getRepository(StoredEventDocument)
-      .update({ eventId: id }, { identity: 'another-configuration', body: '{"wrong":true}' });
+      .update({ eventId: id }, { identity: 'another-configuration', body: Buffer.from('{"wrong":true}') });
     const answer = JSON.parse(await read(stored, `events/${id}`, 'a.example')) as Body;
     expect(answer.title).toBe('Stored concert');
     expect((await storedRow(id))!.identity).toBe(stored.app.get(StoredEventDocuments).identity);

@@ -255,8 +255,8 @@ export class EventDocuments {
     this.metrics.eventDocuments('miss');
     let found: { document: SingleSource; documentVersion: number } | undefined;
     let fresh = false;
-    const storedBody = this.currentStored(event)?.body;
-    if (storedBody) {
+    const storedBody = this.stored.decode(this.currentStored(event)?.body ?? null, event.id);
+    if (storedBody !== null) {
       this.metrics.eventDocuments('stored');
       found = { document: JSON.parse(storedBody) as SingleSource, documentVersion: event.documentVersion };
     } else {

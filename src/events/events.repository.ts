@@ -117,7 +117,7 @@ export class EventsRepository {
         storedIdentity: string | null;
         storedTicketed: number | string | boolean | null;
         storedKeys: string | null;
-        storedBody?: string | null;
+        storedBody?: Buffer | null;
       }>
     >(escaped, values);
     if (!row) return null;

@@ -14,13 +14,13 @@ export class StoredEventDocument {
   @Column({ type: 'varchar', length: 32 })
   identity: string;
 
-  /** The EventDocument as JSON, with placeholders for the request's origin and site id. */
-  @Column({ type: 'text' })
-  body: string;
+  /** The EventDocument as JSON, with placeholders for the request's origin and site id, compressed (StoredEventDocuments.decode). */
+  @Column({ type: 'blob' })
+  body: Buffer;
 
-  /** The list item alone, as its JSON text (the EventDocument's `list`), for pages to read without the rest. */
-  @Column({ name: 'list_item', type: 'text', nullable: true })
-  listItem: string | null;
+  /** The list item alone, as its JSON text (the EventDocument's `list`), compressed, for pages to read without the rest. */
+  @Column({ name: 'list_item', type: 'blob', nullable: true })
+  listItem: Buffer | null;
 
   /** The surrogate keys of what the list item shows, space-separated. */
   @Column({ name: 'list_keys', type: 'text', nullable: true })

@@ -9,6 +9,7 @@ import { EventSearchIndex1764700000000 } from './1764700000000-EventSearchIndex'
 import { EventListings1764830000000 } from './1764830000000-EventListings';
 import { CategoryTreeListings1765090000000 } from './1765090000000-CategoryTreeListings';
 import { EventListingPairs1765100000000 } from './1765100000000-EventListingPairs';
+import { CompressedEventDocuments1765110000000 } from './1765110000000-CompressedEventDocuments';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   EventDocumentTicketed1765080000000,
   CategoryTreeListings1765090000000,
   EventListingPairs1765100000000,
+  CompressedEventDocuments1765110000000,
 ];
