@@ -9,14 +9,15 @@ import { documentErrorBodies } from './common/errors/openapi-errors';
 import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { answerClientErrorsWithJson } from './common/http/client-errors';
-import { HttpCachingInterceptor } from './common/http/http-caching';
-import { JsonTextInterceptor } from './common/http/json-text';
+import { HttpCaching } from './common/http/http-caching';
+import { RequestPipelineInterceptor } from './common/http/request-pipeline.interceptor';
 import { queryStringLimits } from './common/http/query-limits';
 import { restRouteRewrite } from './common/http/rest-route';
 import { SizedValidationPipe } from './common/http/sized-validation.pipe';
 import { applyHttpSecurity } from './common/security/http-security';
 import { documentRateLimits } from './common/security/openapi-limits';
 import type { AppConfig } from './config/app.config';
+import { ReplicaReadRoutes } from './database/read-replicas';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { mountAtApiRoot } from './namespaces/namespaces.controller';
 import { OpenApiDocument } from './namespaces/openapi-document';
@@ -38,7 +39,7 @@ const OUTSIDE_API_ROOT = [
 export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
-  // A strong ETag (a hash of the body, unless JsonTextInterceptor set one) on every answer; Express answers a matching If-None-Match with 304.
+  // A strong ETag (a hash of the body, unless answerJsonText set one) on every answer; Express answers a matching If-None-Match with 304.
   app.set('etag', 'strong');
   answerClientErrorsWithJson(app.getHttpServer());
   // Whose X-Forwarded-For names the client: the per-address limits depend on it (TRUST_PROXY).
@@ -66,8 +67,9 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
     }),
   );
   app.useGlobalFilters(new ApiExceptionFilter());
-  // JsonTextInterceptor first: the outermost, it turns a pre-serialized body into the answer after the others saw it.
-  app.useGlobalInterceptors(new JsonTextInterceptor(), new HttpCachingInterceptor(app.get(Reflector), config.httpCache));
+  app.useGlobalInterceptors(
+    new RequestPipelineInterceptor(new HttpCaching(app.get(Reflector), config.httpCache), app.get(ReplicaReadRoutes)),
+  );
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { CountCache, CountScopeInterceptor } from './caching/count-cache';
+import { CountCache } from './caching/count-cache';
 import { CountCacheInvalidation } from './caching/count-cache-invalidation';
 import { CLOCK, systemClock } from './clock';
 import { DomainEvents } from './domain-events/domain-events';
@@ -9,14 +8,7 @@ import { ApiUrls } from './http/api-urls.service';
 /** Cross-cutting providers every feature module may inject. */
 @Global()
 @Module({
-  providers: [
-    ApiUrls,
-    { provide: CLOCK, useValue: systemClock },
-    CountCache,
-    CountCacheInvalidation,
-    DomainEvents,
-    { provide: APP_INTERCEPTOR, useClass: CountScopeInterceptor },
-  ],
+  providers: [ApiUrls, { provide: CLOCK, useValue: systemClock }, CountCache, CountCacheInvalidation, DomainEvents],
   exports: [ApiUrls, CLOCK, CountCache, DomainEvents],
 })
 export class CommonModule {}

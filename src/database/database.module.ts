@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions, MigrationExecutor } from 'typeorm';
 import { appConfig } from '../config/app.config';
@@ -9,7 +8,7 @@ import { enableCausalReadsOnGalera } from './galera';
 import { takeMigrationLease } from './migration-lease';
 import { detectServerFeatures } from './server-features';
 import { buildDataSourceOptions } from './data-source-options';
-import { ReplicaReadsInterceptor, routeListReadsToReplicas } from './read-replicas';
+import { ReplicaReadRoutes, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
 
 const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
@@ -63,6 +62,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       },
     }),
   ],
-  providers: [ConnectionWaitLimit, { provide: APP_INTERCEPTOR, useClass: ReplicaReadsInterceptor }],
+  providers: [ConnectionWaitLimit, ReplicaReadRoutes],
+  exports: [ReplicaReadRoutes],
 })
 export class DatabaseModule {}

@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, RequestMethod } from '@nestjs/common';
+import { ExecutionContext, Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { Observable } from 'rxjs';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config/app.config';
@@ -54,6 +53,11 @@ export function readFromReplicas<T>(work: () => T): T {
   return replicaReads.run(true, work);
 }
 
+/** Whether the code running now is inside `readFromReplicas`. */
+export function readingFromReplicas(): boolean {
+  return replicaReads.getStore() === true;
+}
+
 export function isReplicated(dataSource: DataSource): boolean {
   return dataSource.options.type === 'mysql' && !!dataSource.options.replication;
 }
@@ -66,7 +70,7 @@ export function isReplicated(dataSource: DataSource): boolean {
  */
 export function routeListReadsToReplicas(dataSource: DataSource): void {
   if (!isReplicated(dataSource)) return;
-  dataSource.defaultReplicationModeForReads = () => (replicaReads.getStore() ? 'slave' : 'master');
+  dataSource.defaultReplicationModeForReads = () => (readingFromReplicas() ? 'slave' : 'master');
 }
 
 function joinPaths(...parts: Array<string | undefined>): string {
@@ -82,9 +86,9 @@ export function getRoutePath(reflector: Reflector, context: ExecutionContext): s
   return joinPaths(reflector.get<string>(PATH_METADATA, context.getClass()), reflector.get<string>(PATH_METADATA, context.getHandler()));
 }
 
-/** Runs the handlers of `REPLICA_READ_ROUTES` inside `readFromReplicas` (a no-op without replicas). */
+/** Which handlers run inside `readFromReplicas`: those of `REPLICA_READ_ROUTES`, none without replicas (RequestPipelineInterceptor asks). */
 @Injectable()
-export class ReplicaReadsInterceptor implements NestInterceptor {
+export class ReplicaReadRoutes {
   /** Whether each handler reads from the replicas: its route does not change, so it is looked up once. */
   private readonly readsReplicas = new WeakMap<object, boolean>();
 
@@ -98,8 +102,9 @@ export class ReplicaReadsInterceptor implements NestInterceptor {
     this.replicated = isReplicated(dataSource);
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!this.replicated || context.getType() !== 'http') return next.handle();
+  /** Whether the HTTP handler of `context` reads from the replicas. */
+  readFromReplicas(context: ExecutionContext): boolean {
+    if (!this.replicated) return false;
     const handler = context.getHandler();
     let replicas = this.readsReplicas.get(handler);
     if (replicas === undefined) {
@@ -107,9 +112,6 @@ export class ReplicaReadsInterceptor implements NestInterceptor {
       replicas = route !== null && REPLICA_READ_ROUTES.has(route);
       this.readsReplicas.set(handler, replicas);
     }
-    if (!replicas) return next.handle();
-    // The handler runs when the observable is subscribed to, so subscribing inside the store
-    // carries it through every await of the handler.
-    return new Observable((subscriber) => readFromReplicas(() => next.handle().subscribe(subscriber)));
+    return replicas;
   }
 }

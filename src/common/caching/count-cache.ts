@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { Observable } from 'rxjs';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
@@ -154,7 +153,7 @@ export class CountCache {
     return this.entries !== null && this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
   }
 
-  /** Once per request and scope (CountScopeInterceptor). */
+  /** Once per request and scope (withRequestGenerations). */
   private generation(scope: CountScope): Promise<number> {
     const known = requestGenerations.getStore();
     if (!known) return this.readGeneration(scope);
@@ -192,12 +191,7 @@ export class CountCache {
   }
 }
 
-/** Gives each request its own memo of count generations (see CountCache). */
-@Injectable()
-export class CountScopeInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    // The handler runs when the observable is subscribed to, so subscribing inside the store
-    // carries it through every await of the handler.
-    return new Observable((subscriber) => requestGenerations.run(new Map(), () => next.handle().subscribe(subscriber)));
-  }
+/** Runs `work` (a request's handler) with its own memo of count generations (see CountCache). */
+export function withRequestGenerations<T>(work: () => T): T {
+  return requestGenerations.run(new Map(), work);
 }

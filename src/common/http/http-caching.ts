@@ -1,7 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import { ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { map, Observable } from 'rxjs';
 import type { HttpCacheConfig } from '../../config/app.config';
 import { JsonText } from './json-text';
 import { PublicResource, surrogateKeyHeader, surrogateKeysOf } from './surrogate-keys';
@@ -33,36 +32,35 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
  * that a CDN or Varnish purges them by key when a write changes it (PurgeKeyCollector sends the
  * keys). A signed-in caller's answer, or any other route's, is `private`: never kept by a shared cache.
  */
-@Injectable()
-export class HttpCachingInterceptor implements NestInterceptor {
+export class HttpCaching {
   constructor(
     private readonly reflector: Reflector,
     private readonly config: HttpCacheConfig,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
+  /**
+   * Before the HTTP handler of `context` runs: its private Cache-Control. For an anonymous read of
+   * public content, what to do with the handler's answer: make it public and name what it shows.
+   */
+  beforeHandler(context: ExecutionContext): ((body: unknown) => void) | null {
     const http = context.switchToHttp();
     const request = http.getRequest<Request & { user?: unknown }>();
-    if (request.method !== 'GET' && request.method !== 'HEAD') return next.handle();
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
     const response = http.getResponse<Response>();
     const resource = this.reflector.get<PublicResource | undefined>(PUBLIC_READ, context.getHandler());
     const anonymous = request.user === undefined && request.headers.authorization === undefined;
     // Set before the handler runs, so that a handler with a policy of its own (iCalendar feeds)
     // overrides it, and so that an error answer stays private.
     response.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
-    if (!resource) return next.handle();
+    if (!resource) return null;
     // The same URL answers a signed-in caller differently: a cache keeps the anonymous answer apart.
     response.vary('Authorization');
-    if (!anonymous) return next.handle();
-    return next.handle().pipe(
-      map((body: unknown) => {
-        response.setHeader('Cache-Control', publicCacheControl(this.config));
-        const keys = surrogateKeyHeader(body instanceof JsonText ? body.surrogateKeys : surrogateKeysOf(resource, body), resource);
-        response.setHeader('Surrogate-Key', keys);
-        response.setHeader('Cache-Tag', keys.replace(/ /g, ','));
-        return body;
-      }),
-    );
+    if (!anonymous) return null;
+    return (body: unknown) => {
+      response.setHeader('Cache-Control', publicCacheControl(this.config));
+      const keys = surrogateKeyHeader(body instanceof JsonText ? body.surrogateKeys : surrogateKeysOf(resource, body), resource);
+      response.setHeader('Surrogate-Key', keys);
+      response.setHeader('Cache-Tag', keys.replace(/ /g, ','));
+    };
   }
 }

@@ -1,6 +1,5 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { mergeMap, Observable } from 'rxjs';
 import { ByteAssembler } from './byte-assembler';
 
 /**
@@ -18,7 +17,7 @@ export interface DeferredBody {
  * returns it so that the body is not parsed and serialized again, nor encoded again (it is bytes:
  * CalExpressAdapter sends them as they are), nor hashed for its ETag, which comes from what the
  * bytes are made of (ByteAssembler.etag). `surrogateKeys` name what it shows, for
- * HttpCachingInterceptor (which cannot read them from the body).
+ * HttpCaching (which cannot read them from the body).
  */
 export class JsonText {
   constructor(
@@ -30,29 +29,22 @@ export class JsonText {
 const NO_BODY = Buffer.alloc(0);
 
 /**
- * Sends a JsonText as `application/json` with its strong ETag; a GET whose If-None-Match names
- * that ETag gets its 304 without the body ever being assembled. Registered outermost, so that it
- * runs last.
+ * What a handler's answer is sent as: a JsonText as `application/json` with its strong ETag, its
+ * bytes assembled only when a GET's If-None-Match does not name that ETag (then 304, no body);
+ * anything else as it is. The last step of RequestPipelineInterceptor.
  */
-@Injectable()
-export class JsonTextInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(
-      mergeMap(async (text: unknown) => {
-        if (!(text instanceof JsonText)) return text;
-        const http = context.switchToHttp();
-        const response = http.getResponse<Response>();
-        response.setHeader('Content-Type', 'application/json; charset=utf-8');
-        const { body } = text;
-        // Set here, Express neither hashes the body for an ETag of its own nor misses the match.
-        response.setHeader('ETag', body instanceof ByteAssembler ? body.etag() : body.etag);
-        // Express's own freshness test (If-None-Match against the ETag just set): it answers 304 for an empty body as well.
-        if (http.getRequest<Request>().fresh) return NO_BODY;
-        if (body instanceof ByteAssembler) return body.toBuffer();
-        const { bytes, etag } = await body.assemble();
-        response.setHeader('ETag', etag);
-        return bytes.toBuffer();
-      }),
-    );
-  }
+export async function answerJsonText(context: ExecutionContext, text: unknown): Promise<unknown> {
+  if (!(text instanceof JsonText)) return text;
+  const http = context.switchToHttp();
+  const response = http.getResponse<Response>();
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  const { body } = text;
+  // Set here, Express neither hashes the body for an ETag of its own nor misses the match.
+  response.setHeader('ETag', body instanceof ByteAssembler ? body.etag() : body.etag);
+  // Express's own freshness test (If-None-Match against the ETag just set): it answers 304 for an empty body as well.
+  if (http.getRequest<Request>().fresh) return NO_BODY;
+  if (body instanceof ByteAssembler) return body.toBuffer();
+  const { bytes, etag } = await body.assemble();
+  response.setHeader('ETag', etag);
+  return bytes.toBuffer();
 }
