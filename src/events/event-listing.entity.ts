@@ -17,21 +17,11 @@ export enum EventListingDimension {
 }
 
 /**
- * The events list's read model: one row per listed event (not hidden from listings) and
- * dimension value, holding what a page filters and orders on. Its primary key is the list's
- * order within a dimension value and status, so a page is one ordered range read. Written only
- * by the triggers of migrations EventListings1764830000000 and CategoryTreeListings1765090000000,
- * in the transaction of each write to events, their links, terms, venues and organizers.
+ * What a row of the read model holds of its listed event, after what it is listed under (one
+ * value: EventListing; a pair of values: EventListingPair): the list's order, then what a page
+ * filters on besides.
  */
-@Entity({ name: 'event_listings' })
-@Index('IDX_event_listings_event', ['eventId', 'dim', 'value'])
-export class EventListing {
-  @PrimaryColumn({ type: 'smallint' })
-  dim: EventListingDimension;
-
-  @PrimaryColumn({ type: 'int' })
-  value: number;
-
+export abstract class ListedEventColumns {
   @PrimaryColumn({ type: 'varchar', length: 20 })
   status: PostStatus;
 
@@ -49,4 +39,21 @@ export class EventListing {
 
   @Column({ name: 'author_id', type: 'int', nullable: true })
   authorId: number | null;
+}
+
+/**
+ * The events list's read model: one row per listed event (not hidden from listings) and
+ * dimension value, holding what a page filters and orders on. Its primary key is the list's
+ * order within a dimension value and status, so a page is one ordered range read. Written only
+ * by the triggers of migrations EventListings1764830000000 and CategoryTreeListings1765090000000,
+ * in the transaction of each write to events, their links, terms, venues and organizers.
+ */
+@Entity({ name: 'event_listings' })
+@Index('IDX_event_listings_event', ['eventId', 'dim', 'value'])
+export class EventListing extends ListedEventColumns {
+  @PrimaryColumn({ type: 'smallint' })
+  dim: EventListingDimension;
+
+  @PrimaryColumn({ type: 'int' })
+  value: number;
 }
