@@ -77,8 +77,8 @@ function jsonStringContent(value: string): string {
  * placeholders made from `marker` that EventDocuments fills per request, in the text too.
  *
  * Both documents are stored compressed (deflate, with a preset dictionary of what every document
- * shares: storedDocumentDictionary), about a fifth of their text, so that a row stays within its
- * page and a million events fit where a tenth of them did.
+ * shares: storedDocumentDictionary), a fifth to a seventh of their text, so that a row stays within
+ * its page: a million events take 2.6 GB where their text took 22.7 GB.
  *
  * A row is valid for one `document_version` of its event (moved by the triggers of every write to
  * what the document shows) and one `identity` (the format and release above, API_ROOT, API_PREFIX,

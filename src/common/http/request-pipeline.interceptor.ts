@@ -15,8 +15,8 @@ import { answerJsonText } from './json-text';
  * 3. a pre-serialized answer sent as its bytes, or 304 (answerJsonText).
  *
  * One interceptor rather than one per concern: Nest wraps each global interceptor of every request
- * in an observable and an async resource of its own, and four of them cost the single-event GET
- * more than its own work in the controller.
+ * in an observable and an async resource of its own; with four of them, a CPU profile of the
+ * single-event GET put about 3 % of it in those bindings alone, besides rxjs and its garbage.
  */
 @Injectable()
 export class RequestPipelineInterceptor implements NestInterceptor {

@@ -3,11 +3,12 @@ import { createPortableTable, isMysql } from '../migration-helpers';
 
 /**
  * `event_documents` with its two documents compressed (deflate with a preset dictionary, see
- * src/events/stored-event-documents.ts): about a fifth of the bytes, small enough to stay in the
- * row's own page. As text, a list item and a body of 4 and 6 KB each went to pages of their own,
- * and a million events took 22.7 GB, so that reading a page of them was mostly reading the disk.
- * The table is a cache of what the rows say: it is made again empty, and each document is stored
- * again on its first read (or by `cal documents:store`), which costs less than converting 22 GB.
+ * src/events/stored-event-documents.ts): a fifth to a seventh of the bytes, small enough to stay
+ * in the row's own page. As text, a list item and a body of 5 and 8 KB each went to pages of their
+ * own, and a million events took 22.7 GB (2.6 GB compressed), so that reading a page of them was
+ * mostly reading the disk. The table is a cache of what the rows say: it is made again empty, and
+ * each document is stored again on its first read (or by `npm run cli -- documents:store`), which
+ * costs less than converting 22 GB.
  */
 export class CompressedEventDocuments1765110000000 implements MigrationInterface {
   name = 'CompressedEventDocuments1765110000000';
