@@ -1,5 +1,4 @@
-import { DateTime } from 'luxon';
-import { dateDetails, formatInZone } from '../common/dates/date-format';
+import { dateDetails, formatDayInZone, formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import type { RequestContext } from '../auth/request-context';
 import { moneyToCents } from '../common/money';
@@ -40,7 +39,7 @@ export function formattedPrice(money: string): string {
 function saleDate(instant: Date | null, eventTimezone: string): string {
   if (!instant) return '';
   const zone = resolveTimeZone(eventTimezone) ?? 'UTC';
-  return DateTime.fromJSDate(instant, { zone }).toFormat('yyyy-MM-dd');
+  return formatDayInZone(instant, zone);
 }
 
 function currencyConfig(currency: CurrencyConfig): AttendeeCurrencyConfig {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { DateTime, Zone } from 'luxon';
+import { DateTime, Info, Zone } from 'luxon';
 
 /** `YYYY-MM-DD HH:MM:SS`, the only date format of responses. */
 export const WALL_CLOCK_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -15,13 +15,34 @@ export class DateDetails {
   @ApiProperty() seconds: string;
 }
 
-/** The instant as wall-clock time in `zone` (UTC when omitted). */
+/**
+ * The instant as wall-clock time in `zone` (UTC when omitted), as luxon's
+ * `DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT)` writes it.
+ *
+ * luxon's zone gives the offset; the shifted instant's ISO form gives the digits. That is luxon's
+ * own arithmetic (it shifts the instant by the zone's offset and reads its UTC fields) without its
+ * formatter, which parses the format and formats each number for every call: in a profile of the
+ * manager's tickets list, 25 tickets a page with their dates in the site's zone, luxon took 15 % of
+ * the CPU, its formatter more than half of that.
+ */
 export function formatInZone(instant: Date, zone: Zone | string = 'UTC'): string {
-  // UTC, the most frequent, straight from the ISO form (luxon's formatter costs tens of µs a call).
-  if (zone === 'UTC' && !Number.isNaN(instant.getTime()) && instant.getUTCFullYear() >= 1000 && instant.getUTCFullYear() <= 9999) {
-    return instant.toISOString().slice(0, 19).replace('T', ' ');
-  }
-  return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
+  const at = instant.getTime();
+  const offsetMinutes = zone === 'UTC' ? 0 : zoneOf(zone).offset(at);
+  const shifted = new Date(at + offsetMinutes * 60_000);
+  const year = shifted.getUTCFullYear();
+  // Invalid instants and zones, and years that are not four digits: luxon's own answer.
+  if (!(year >= 1000 && year <= 9999)) return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
+  return shifted.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The calendar day of the instant in `zone`, `YYYY-MM-DD`. */
+export function formatDayInZone(instant: Date, zone: Zone | string = 'UTC'): string {
+  return formatInZone(instant, zone).slice(0, 10);
+}
+
+function zoneOf(zone: Zone | string): Zone {
+  // luxon keeps one zone object per name; an unknown name is an invalid zone whose offset is NaN.
+  return typeof zone === 'string' ? Info.normalizeZone(zone) : zone;
 }
 
 /** Zero-padded string parts of a `YYYY-MM-DD HH:MM:SS` value, as the original's `*_details`. */
