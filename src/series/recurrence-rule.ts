@@ -1,6 +1,6 @@
 import { DateTime, Zone } from 'luxon';
 import { Frequency, Options, RRule } from 'rrule';
-import { WALL_CLOCK_FORMAT } from '../common/dates/date-format';
+import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant } from '../common/dates/date-input';
 import { invalidParam } from '../common/errors/api-error';
 import type { Recurrence } from '../events/dto/event.response';
@@ -263,7 +263,7 @@ export function expandRecurrence(
   const matchesStart = new RRule({ ...options, count: null }).after(dtstart, true)?.getTime() === dtstart.getTime();
   if (!matchesStart && options.count) options = { ...options, count: options.count - 1 };
   const rule = new RRule(options);
-  const beforeLocal = DateTime.fromJSDate(window.before, { zone }).toFormat(WALL_CLOCK_FORMAT);
+  const beforeLocal = formatInZone(window.before, zone);
   // A day of slack either side: the exact cut is made on instants below.
   const upper = new Date(floating(beforeLocal).getTime() + 86_400_000);
   const after = window.afterLocal ? floating(window.afterLocal) : null;

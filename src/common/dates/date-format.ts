@@ -28,7 +28,7 @@ export class DateDetails {
 export function formatInZone(instant: Date, zone: Zone | string = 'UTC'): string {
   const at = instant.getTime();
   const offsetMinutes = zone === 'UTC' ? 0 : zoneOf(zone).offset(at);
-  const shifted = new Date(at + offsetMinutes * 60_000);
+  const shifted = offsetMinutes === 0 ? instant : new Date(at + offsetMinutes * 60_000);
   const year = shifted.getUTCFullYear();
   // Invalid instants and zones, and years that are not four digits: luxon's own answer.
   if (!(year >= 1000 && year <= 9999)) return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
