@@ -246,6 +246,9 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       await page.locator('#answer').waitFor({ state: 'hidden' });
       await page.locator('#mode-toggle').click();
       await expect(page.locator('#mode-badge').textContent()).resolves.toBe('Entry');
+      // The page keeps the mode in IndexedDB without waiting for the write; the next test's browser
+      // starts from that profile, so wait until it is written (closed sooner, it stayed on exit).
+      await page.waitForFunction(`import('./db.js').then((db) => db.getSetting('mode')).then((mode) => mode === 'entry')`);
     });
   });
 
