@@ -1,5 +1,4 @@
 import { RequestMethod } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppLogger } from './common/app-logger';
@@ -68,7 +67,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   );
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalInterceptors(
-    new RequestPipelineInterceptor(new HttpCaching(app.get(Reflector), config.httpCache), app.get(ReplicaReadRoutes)),
+    new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes)),
   );
 
   const document = SwaggerModule.createDocument(

@@ -25,7 +25,7 @@ import { UsersService } from './users.service';
     AuthenticationService,
     NonceService,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
-    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useExisting: RateLimitGuard },
     { provide: APP_GUARD, useClass: CapabilityGuard },
     { provide: APP_GUARD, useClass: NonceGuard },
   ],

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/categories.module';
 import { OrganizersModule } from '../organizers/organizers.module';
@@ -7,6 +7,8 @@ import { EventsIcsController } from '../ics/events-ics.controller';
 import { EventsIcsService } from '../ics/events-ics.service';
 import { VenuesModule } from '../venues/venues.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { ThrottlingModule } from '../common/throttling/throttling.module';
+import { ANONYMOUS_EVENT_READ_ROUTE, AnonymousEventReadMiddleware } from './anonymous-event-read.middleware';
 import { EventDocuments } from './event-documents';
 import { StoredEventDocuments } from './stored-event-documents';
 import { StoredEventDocument } from './stored-event-document.entity';
@@ -42,6 +44,7 @@ import { EventsService } from './events.service';
     CategoriesModule,
     TagsModule,
     MetricsModule,
+    ThrottlingModule,
   ],
   // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
   controllers: [EventsIcsController, EventsController],
@@ -58,4 +61,9 @@ import { EventsService } from './events.service';
   ],
   exports: [EventsService, EventHooks, EventSeriesHooks, EventRelationsLoader, EventDocuments],
 })
-export class EventsModule {}
+export class EventsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // GET routes also answer HEAD (Express).
+    consumer.apply(AnonymousEventReadMiddleware).forRoutes({ path: ANONYMOUS_EVENT_READ_ROUTE, method: RequestMethod.GET });
+  }
+}

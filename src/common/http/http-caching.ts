@@ -1,7 +1,8 @@
-import { ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import type { HttpCacheConfig } from '../../config/app.config';
+import { appConfig, type HttpCacheConfig } from '../../config/app.config';
 import { JsonText } from './json-text';
 import { PublicResource, surrogateKeyHeader, surrogateKeysOf } from './surrogate-keys';
 
@@ -32,11 +33,16 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
  * that a CDN or Varnish purges them by key when a write changes it (PurgeKeyCollector sends the
  * keys). A signed-in caller's answer, or any other route's, is `private`: never kept by a shared cache.
  */
+@Injectable()
 export class HttpCaching {
+  private readonly config: HttpCacheConfig;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly config: HttpCacheConfig,
-  ) {}
+    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+  ) {
+    this.config = config.httpCache;
+  }
 
   /**
    * Before the HTTP handler of `context` runs: its private Cache-Control. For an anonymous read of
@@ -46,8 +52,22 @@ export class HttpCaching {
     const http = context.switchToHttp();
     const request = http.getRequest<Request & { user?: unknown }>();
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-    const response = http.getResponse<Response>();
-    const resource = this.reflector.get<PublicResource | undefined>(PUBLIC_READ, context.getHandler());
+    return this.beginRead(
+      request,
+      http.getResponse<Response>(),
+      this.reflector.get<PublicResource | undefined>(PUBLIC_READ, context.getHandler()),
+    );
+  }
+
+  /**
+   * The same for a GET or HEAD whose route is known to read `resource` (undefined: not public
+   * content), for the routes answered before Nest's router (AnonymousEventReadMiddleware).
+   */
+  beginRead(
+    request: Request & { user?: unknown },
+    response: Response,
+    resource: PublicResource | undefined,
+  ): ((body: unknown) => void) | null {
     const anonymous = request.user === undefined && request.headers.authorization === undefined;
     // Set before the handler runs, so that a handler with a policy of its own (iCalendar feeds)
     // overrides it, and so that an error answer stays private.

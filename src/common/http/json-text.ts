@@ -1,4 +1,3 @@
-import type { ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ByteAssembler } from './byte-assembler';
 
@@ -31,18 +30,16 @@ const NO_BODY = Buffer.alloc(0);
 /**
  * What a handler's answer is sent as: a JsonText as `application/json` with its strong ETag, its
  * bytes assembled only when a GET's If-None-Match does not name that ETag (then 304, no body);
- * anything else as it is. The last step of RequestPipelineInterceptor.
+ * anything else as it is. The last step of RequestPipelineInterceptor and of the anonymous event read.
  */
-export async function answerJsonText(context: ExecutionContext, text: unknown): Promise<unknown> {
+export async function answerJsonText(request: Request, response: Response, text: unknown): Promise<unknown> {
   if (!(text instanceof JsonText)) return text;
-  const http = context.switchToHttp();
-  const response = http.getResponse<Response>();
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   const { body } = text;
   // Set here, Express neither hashes the body for an ETag of its own nor misses the match.
   response.setHeader('ETag', body instanceof ByteAssembler ? body.etag() : body.etag);
   // Express's own freshness test (If-None-Match against the ETag just set): it answers 304 for an empty body as well.
-  if (http.getRequest<Request>().fresh) return NO_BODY;
+  if (request.fresh) return NO_BODY;
   if (body instanceof ByteAssembler) return body.toBuffer();
   const { bytes, etag } = await body.assemble();
   response.setHeader('ETag', etag);

@@ -27,6 +27,7 @@ export class RequestPipelineInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
     const publicRead = this.caching.beforeHandler(context);
     const onReplicas = this.replicaRoutes.readFromReplicas(context);
     // Nest binds the handler to the async context that next.handle() is called in: called inside
@@ -37,7 +38,7 @@ export class RequestPipelineInterceptor implements NestInterceptor {
         .pipe(
           mergeMap((body: unknown) => {
             publicRead?.(body);
-            return answerJsonText(context, body);
+            return answerJsonText(http.getRequest(), http.getResponse(), body);
           }),
         )
         .subscribe(subscriber);

@@ -5,7 +5,7 @@ import { appConfig } from '../../config/app.config';
 import { FailOpenRateLimitStore } from './fail-open-store';
 import { LoginAttempts } from './login-attempts.service';
 import { MemoryRateLimitStore, RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
-import { throttlerOptions } from './rate-limit.guard';
+import { RateLimitGuard, throttlerOptions } from './rate-limit.guard';
 import { createRedisClient, RedisRateLimitStore } from './redis-rate-limit-store';
 
 /**
@@ -43,7 +43,8 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
 
 /**
  * Request limits (@nestjs/throttler) and failed-login limits, over one store. AuthModule registers
- * the RateLimitGuard among the global guards, right after authentication.
+ * the RateLimitGuard among the global guards, right after authentication; a route answered before
+ * Nest's router (AnonymousEventReadMiddleware) calls the same instance.
  */
 @Module({
   imports: [
@@ -54,7 +55,7 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
       useFactory: throttlerOptions,
     }),
   ],
-  providers: [LoginAttempts],
-  exports: [LoginAttempts],
+  providers: [LoginAttempts, RateLimitGuard],
+  exports: [LoginAttempts, RateLimitGuard],
 })
 export class ThrottlingModule {}

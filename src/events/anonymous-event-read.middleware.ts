@@ -1,0 +1,69 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import type { NextFunction, Request, Response } from 'express';
+import { buildRequestContext } from '../auth/request-context';
+import { withRequestGenerations } from '../common/caching/count-cache';
+import { ApiUrls } from '../common/http/api-urls.service';
+import { HttpCaching } from '../common/http/http-caching';
+import { answerJsonText } from '../common/http/json-text';
+import { RouteIdPipe } from '../common/http/route-params';
+import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
+import { EventsController } from './events.controller';
+import { EventsService } from './events.service';
+
+/** The route this middleware answers, relative to the API's prefix (EventsModule mounts it there). */
+export const ANONYMOUS_EVENT_READ_ROUTE = 'events/v1/events/:id';
+
+const DIGITS = /^\d+$/;
+const routeIds = new RouteIdPipe();
+/** The routed handler, whose metadata (per-route limits) the rate-limit guard reads; never called here. */
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const ROUTED_HANDLER = EventsController.prototype.get;
+
+/**
+ * The anonymous `GET /events/{id}` without the trip through Nest's router: the most frequent read
+ * of a calendar (crawlers, event pages, a CDN revalidating), where the guards, pipes and
+ * interceptor chain cost most of the request (docs/performance.md). It runs as a route middleware,
+ * after the request logger, metrics, security headers and limits every request goes through, and
+ * does what the routed handler does for an anonymous caller, with the same parts:
+ *
+ * - the request limit: the RateLimitGuard instance itself (the other global guards let an
+ *   anonymous read of a public route through without looking at it: no capability, nonce or
+ *   device is needed);
+ * - HttpCaching's headers (private first, public with the surrogate keys once there is an answer);
+ * - EventsService.get (its 404 and 403 are answered by the global exception filter, as Nest calls
+ *   it for a middleware) and answerJsonText (ETag, 304).
+ *
+ * Anything else (a caller with credentials, a query string, an id that is not digits, a route such
+ * as `events/ics`) goes on to the routed handler. test/anonymous-event-read.e2e-spec.ts compares
+ * both paths' answers, headers included.
+ */
+@Injectable()
+export class AnonymousEventReadMiddleware implements NestMiddleware {
+  constructor(
+    private readonly events: EventsService,
+    private readonly urls: ApiUrls,
+    private readonly caching: HttpCaching,
+    private readonly rateLimit: RateLimitGuard,
+  ) {}
+
+  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+    const id = request.params.id;
+    if (request.headers.authorization !== undefined || request.url.includes('?') || typeof id !== 'string' || !DIGITS.test(id)) {
+      next();
+      return;
+    }
+    // Throws the 429 once the caller's budget is spent, after counting this request against it.
+    await this.rateLimit.canActivate(new ExecutionContextHost([request, response, next], EventsController, ROUTED_HANDLER));
+    const publicRead = this.caching.beginRead(request, response, 'event');
+    const text = await withRequestGenerations(() =>
+      this.events.get(
+        { id: routeIds.transform(id) },
+        buildRequestContext(this.urls, request),
+        request.headers['if-none-match'] !== undefined,
+      ),
+    );
+    publicRead?.(text);
+    response.status(200).send(await answerJsonText(request, response, text));
+  }
+}
