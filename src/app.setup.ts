@@ -1,5 +1,6 @@
 import { RequestMethod } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Application } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppLogger } from './common/app-logger';
 import * as qs from 'qs';
@@ -12,6 +13,7 @@ import { HttpCaching } from './common/http/http-caching';
 import { RequestPipelineInterceptor } from './common/http/request-pipeline.interceptor';
 import { queryStringLimits } from './common/http/query-limits';
 import { restRouteRewrite } from './common/http/rest-route';
+import { rememberTrust, type TrustTest } from './common/http/trusted-proxies';
 import { SizedValidationPipe } from './common/http/sized-validation.pipe';
 import { applyHttpSecurity } from './common/security/http-security';
 import { documentRateLimits } from './common/security/openapi-limits';
@@ -43,6 +45,8 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   answerClientErrorsWithJson(app.getHttpServer());
   // Whose X-Forwarded-For names the client: the per-address limits depend on it (TRUST_PROXY).
   app.set('trust proxy', config.trustProxy);
+  const express = app.getHttpAdapter().getInstance() as Application;
+  express.set('trust proxy fn', rememberTrust(express.get('trust proxy fn') as TrustTest));
   // Repeated keys (`a=1&a=2`) and brackets (`a[]=1`, `ticket[mode]=own`) as the original accepts them.
   app.set('query parser', (query: string) => qs.parse(query, PARSE_LIMITS));
   app.use(app.get(HttpMetricsMiddleware).handle); // first: requests the body parsers refuse are counted too
@@ -66,9 +70,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
     }),
   );
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalInterceptors(
-    new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes)),
-  );
+  app.useGlobalInterceptors(new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes)));
 
   const document = SwaggerModule.createDocument(
     app,
