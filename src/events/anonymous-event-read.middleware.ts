@@ -22,8 +22,8 @@ const ROUTED_HANDLER = EventsController.prototype.get;
 
 /**
  * The anonymous `GET /events/{id}` without the trip through Nest's router: the most frequent read
- * of a calendar (crawlers, event pages, a CDN revalidating), where the guards, pipes and
- * interceptor chain cost most of the request (docs/performance.md). It runs as a route middleware,
+ * of a calendar (crawlers, event pages, a CDN revalidating) pays for none of the guards, pipes,
+ * interceptor and rxjs it does not need (docs/performance.md). It runs as a route middleware,
  * after the request logger, metrics, security headers and limits every request goes through, and
  * does what the routed handler does for an anonymous caller, with the same parts:
  *
