@@ -2,11 +2,10 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NextFunction, Request, Response } from 'express';
 import { buildRequestContext } from '../auth/request-context';
-import { withRequestGenerations } from '../common/caching/count-cache';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { HttpCaching } from '../common/http/http-caching';
 import { answerJsonText } from '../common/http/json-text';
-import { RouteIdPipe } from '../common/http/route-params';
+import { routeIdOf } from '../common/http/route-params';
 import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
@@ -14,8 +13,6 @@ import { EventsService } from './events.service';
 /** The route this middleware answers, relative to the API's prefix (EventsModule mounts it there). */
 export const ANONYMOUS_EVENT_READ_ROUTE = 'events/v1/events/:id';
 
-const DIGITS = /^\d+$/;
-const routeIds = new RouteIdPipe();
 /** The routed handler, whose metadata (per-route limits) the rate-limit guard reads; never called here. */
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const ROUTED_HANDLER = EventsController.prototype.get;
@@ -48,21 +45,17 @@ export class AnonymousEventReadMiddleware implements NestMiddleware {
   ) {}
 
   async use(request: Request, response: Response, next: NextFunction): Promise<void> {
-    const id = request.params.id;
-    if (request.headers.authorization !== undefined || request.url.includes('?') || typeof id !== 'string' || !DIGITS.test(id)) {
+    const segment = request.params.id;
+    const id = typeof segment === 'string' ? routeIdOf(segment) : null;
+    if (id === null || request.headers.authorization !== undefined || request.url.includes('?')) {
       next();
       return;
     }
     // Throws the 429 once the caller's budget is spent, after counting this request against it.
     await this.rateLimit.canActivate(new ExecutionContextHost([request, response, next], EventsController, ROUTED_HANDLER));
     const publicRead = this.caching.beginRead(request, response, 'event');
-    const text = await withRequestGenerations(() =>
-      this.events.get(
-        { id: routeIds.transform(id) },
-        buildRequestContext(this.urls, request),
-        request.headers['if-none-match'] !== undefined,
-      ),
-    );
+    // No memo of count generations (the routed handler's interceptor sets one): a single event counts nothing.
+    const text = await this.events.get({ id }, buildRequestContext(this.urls, request), request.headers['if-none-match'] !== undefined);
     publicRead?.(text);
     response.status(200).send(await answerJsonText(request, response, text));
   }

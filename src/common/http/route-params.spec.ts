@@ -1,4 +1,4 @@
-import { RouteIdPipe } from './route-params';
+import { routeIdOf, RouteIdPipe } from './route-params';
 
 describe('RouteIdPipe', () => {
   const pipe = new RouteIdPipe();
@@ -30,5 +30,12 @@ describe('RouteIdPipe after the global ValidationPipe made the segment a number'
 
   it.each([Number.NaN, -1, 1.5])('is no route for %p', (value) => {
     expect(() => pipe.transform(value)).toThrow(expect.objectContaining({ code: 'rest_no_route' }));
+  });
+});
+
+describe('routeIdOf', () => {
+  it('reads a segment as RouteIdPipe does, and null where the pipe answers no route', () => {
+    for (const segment of ['42', '2147483648', '9'.repeat(400)]) expect(routeIdOf(segment)).toBe(new RouteIdPipe().transform(segment));
+    for (const segment of ['abc', '-1', '1.5', '', '1e3', 'ics']) expect(routeIdOf(segment)).toBeNull();
   });
 });

@@ -16,10 +16,15 @@ const MAX_ROW_ID = 2_147_483_647;
 export class RouteIdPipe implements PipeTransform<string | number, number> {
   transform(value: string | number): number {
     // The global ValidationPipe has already turned the segment into a number (`id: number`) when it reads as one.
-    const id = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    const id = typeof value === 'number' ? value : (routeIdOf(value) ?? Number.NaN);
     if (!(Number.isInteger(id) || id === Number.POSITIVE_INFINITY) || id < 0) throw noRoute();
     return Math.min(id, MAX_ROW_ID + 1);
   }
+}
+
+/** The `{id}` segment as RouteIdPipe reads it, or null where it is no route (anything but digits). */
+export function routeIdOf(segment: string): number | null {
+  return /^\d+$/.test(segment) ? Math.min(Number(segment), MAX_ROW_ID + 1) : null;
 }
 
 /** `?force=true` on deletes; anything but a true-ish value means false. */
