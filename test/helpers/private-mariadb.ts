@@ -1,8 +1,8 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 
@@ -51,10 +51,14 @@ export class PrivateMariaDb {
   /** Installs the system tables into a new datadir and starts the server (a few seconds). */
   static async start(extraArguments: string[] = []): Promise<PrivateMariaDb> {
     const folder = mkdtempSync(join(tmpdir(), 'cal-private-mariadb-'));
+    // Temporary tables in a folder of its own: servers bootstrapped at once in one shared folder
+    // (the two CI suites each start one) have failed on each other's files.
+    mkdirSync(join(folder, 'tmp'));
     const install = findBinary(['mariadb-install-db', 'mysql_install_db']);
     await execFileAsync(install, [
       '--no-defaults',
       `--datadir=${join(folder, 'data')}`,
+      `--tmpdir=${join(folder, 'tmp')}`,
       '--auth-root-authentication-method=normal',
       '--skip-test-db',
       `--user=${userInfo().username}`,
@@ -92,6 +96,7 @@ export class PrivateMariaDb {
       [
         '--no-defaults',
         `--datadir=${join(this.folder, 'data')}`,
+        `--tmpdir=${join(this.folder, 'tmp')}`,
         `--port=${this.port}`,
         '--bind-address=127.0.0.1',
         `--socket=${join(this.folder, 'mariadb.sock')}`,
@@ -112,12 +117,18 @@ export class PrivateMariaDb {
     this.server = server;
     for (let attempt = 0; attempt < 300; attempt += 1) {
       if (server.exitCode !== null) throw new Error(`MariaDB exited at start:\n${this.errorLog()}`);
+      let datadir: string;
       try {
-        await this.query('SELECT 1');
-        return;
+        datadir = (await this.query<Array<{ datadir: string }>>('SELECT @@datadir AS datadir'))[0].datadir;
       } catch {
         await delay(100);
+        continue;
       }
+      // Another server took the port while this one was stopped (the system hands a free port out
+      // again): failing here beats running the suite against someone else's data.
+      if (resolve(datadir) !== resolve(this.folder, 'data'))
+        throw new Error(`Port ${this.port} is held by another MariaDB server (datadir ${datadir})`);
+      return;
     }
     throw new Error(`MariaDB did not answer within 30 s:\n${this.errorLog()}`);
   }
