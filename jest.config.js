@@ -37,21 +37,26 @@ const fuzz = {
 };
 
 /**
- * Workers that run files side by side. On SQLite each app has its own in-memory database, so the
- * files run in parallel: one more worker than cores, since the slowest files spend much of their
- * time waiting on servers they start (the service, MariaDB, Chromium); TEST_WORKERS to choose. On
- * MariaDB they share one database, which each app empties when it starts: one file at a time.
+ * Workers that run files side by side; TEST_WORKERS to choose. On SQLite each app has its own
+ * in-memory database: one more worker than cores, since the slowest files spend much of their time
+ * waiting on servers they start (the service, MariaDB, Chromium). On MariaDB each worker has a
+ * database of its own (test/worker-databases.js), and the server shares the cores: one per core.
+ * The fuzzing runs alone.
  */
 function workers() {
-  if (process.env.TEST_DATABASE_URL || process.env.JEST_FUZZ === '1') return 1;
+  if (process.env.JEST_FUZZ === '1') return 1;
   const chosen = Number(process.env.TEST_WORKERS);
-  return Number.isInteger(chosen) && chosen > 0 ? chosen : require('node:os').availableParallelism() + 1;
+  if (Number.isInteger(chosen) && chosen > 0) return chosen;
+  const cores = require('node:os').availableParallelism();
+  return process.env.TEST_DATABASE_URL ? cores : cores + 1;
 }
 
 module.exports = {
   projects: process.env.JEST_FUZZ === '1' ? [fuzz] : [unit, e2e],
   testTimeout: 30000,
   maxWorkers: workers(),
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
   // Each e2e file boots the whole app, and the memory a file leaves behind adds up over a run in one
   // process until garbage collection takes all the time (at about 4 GB the run crawls, then stalls).
   // Jest replaces a worker once it holds more than this after a file.

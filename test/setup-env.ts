@@ -2,8 +2,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- Jest's global setup, plain JavaScript, shares the naming
+const { workerDatabaseUrl } = require('./worker-databases') as { workerDatabaseUrl: (baseUrl: string, workerId: string) => string };
 
 process.env.NODE_ENV = 'test';
+// On MySQL/MariaDB each worker has a database of its own (test/worker-databases.js); from here on,
+// TEST_DATABASE_URL names it, for the app and for the suites that make databases beside it.
+if (/^(mysql|mariadb):\/\//.test(process.env.TEST_DATABASE_URL ?? '')) {
+  process.env.TEST_DATABASE_URL = workerDatabaseUrl(process.env.TEST_DATABASE_URL as string, process.env.JEST_WORKER_ID ?? '1');
+}
 process.env.DATABASE_URL = process.env.TEST_DATABASE_URL || 'sqlite::memory:';
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'silent';
 process.env.NONCE_SECRET = 'test-nonce-secret-0123456789abcdef';

@@ -1,0 +1,1 @@
+module.exports = (globalConfig) => require('./worker-databases').createWorkerDatabases(globalConfig);
