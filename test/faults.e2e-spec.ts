@@ -194,9 +194,16 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
           ids,
         );
         const totals = await mariadb.query('SELECT COUNT(*) AS count, MAX(id) AS last FROM cal_faults.venues');
+        const answers = await Promise.all(
+          ids.map((id) =>
+            request(base)
+              .get(`${VENUES}/${id}`)
+              .then((response) => response.text),
+          ),
+        );
         throw new Error(
           `Acknowledged writes not read back: ${missing.join(', ')} of ${acknowledged.length}\n` +
-            `rows: ${JSON.stringify(rows)} totals: ${JSON.stringify(totals)}\n` +
+            `rows: ${JSON.stringify(rows)} totals: ${JSON.stringify(totals)}\nanswers again: ${answers.join('\n')}\n` +
             `first server:\n${server.log()}\nrestarted server:\n${restarted.log()}`,
         );
       }
