@@ -179,16 +179,16 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
       const base = restarted.baseUrl;
       // Whether each write is there, not how fast a fresh process on a busy machine answers: a
       // generous timeout, and the status (null: no answer) named with each id that is not.
-      const missing: string[] = [];
+      const missing = new Map<number, number | null>();
       for (let start = 0; start < acknowledged.length; start += 20) {
         const batch = acknowledged.slice(start, start + 20);
         const statuses = await Promise.all(batch.map((id) => probe(`${base}${VENUES}/${id}`, 20_000)));
-        batch.forEach((id, index) => statuses[index] !== 200 && missing.push(`${id}: ${String(statuses[index])}`));
+        batch.forEach((id, index) => statuses[index] !== 200 && missing.set(id, statuses[index]));
       }
-      if (missing.length > 0) {
+      if (missing.size > 0) {
         // What the database itself holds for those ids, and what both processes logged: enough to tell a
         // lost commit from a read that missed a row.
-        const ids = missing.map((entry) => Number(entry.split(':')[0]));
+        const ids = [...missing.keys()];
         const rows = await mariadb.query(
           `SELECT id, title, status FROM cal_faults.venues WHERE id IN (${ids.map(() => '?').join(', ')})`,
           ids,
@@ -202,7 +202,7 @@ describe('Faults (e2e, on a private MariaDB server)', () => {
           ),
         );
         throw new Error(
-          `Acknowledged writes not read back: ${missing.join(', ')} of ${acknowledged.length}\n` +
+          `Acknowledged writes not read back: ${ids.map((id) => `${id}: ${String(missing.get(id))}`).join(', ')} of ${acknowledged.length}\n` +
             `rows: ${JSON.stringify(rows)} totals: ${JSON.stringify(totals)}\nanswers again: ${answers.join('\n')}\n` +
             `first server:\n${server.log()}\nrestarted server:\n${restarted.log()}`,
         );

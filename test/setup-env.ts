@@ -8,8 +8,8 @@ const { workerDatabaseUrl } = require('./worker-databases') as { workerDatabaseU
 process.env.NODE_ENV = 'test';
 // On MySQL/MariaDB each worker has a database of its own (test/worker-databases.js); from here on,
 // TEST_DATABASE_URL names it, for the app and for the suites that make databases beside it.
-if (/^(mysql|mariadb):\/\//.test(process.env.TEST_DATABASE_URL ?? '')) {
-  process.env.TEST_DATABASE_URL = workerDatabaseUrl(process.env.TEST_DATABASE_URL as string, process.env.JEST_WORKER_ID ?? '1');
+if (process.env.TEST_DATABASE_URL) {
+  process.env.TEST_DATABASE_URL = workerDatabaseUrl(process.env.TEST_DATABASE_URL, process.env.JEST_WORKER_ID ?? '1');
 }
 process.env.DATABASE_URL = process.env.TEST_DATABASE_URL || 'sqlite::memory:';
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'silent';

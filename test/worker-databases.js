@@ -5,23 +5,24 @@
 // after it; test/setup-env.ts points each worker at its own.
 const { createConnection } = require('mysql2/promise');
 
-/** The database worker `workerId` (JEST_WORKER_ID, from 1) uses, as a URL on the same server. */
+/**
+ * The database worker `workerId` (JEST_WORKER_ID, from 1) uses, as a URL on the same server; any
+ * other TEST_DATABASE_URL (none, SQLite) as it is.
+ */
 function workerDatabaseUrl(baseUrl, workerId) {
+  if (!/^(mysql|mariadb):\/\//.test(baseUrl ?? '')) return baseUrl;
   const url = new URL(baseUrl);
   url.pathname = `/${url.pathname.replace(/^\//, '') || 'cal'}_w${workerId}`;
   return url.toString();
 }
 
-function onMysql() {
-  return /^(mysql|mariadb):\/\//.test(process.env.TEST_DATABASE_URL ?? '');
-}
-
-/** Runs `each(connection, name)` for the database of every worker a run of `workers` may start. */
-async function forEachWorkerDatabase(workers, each) {
+/** Runs `each(connection, name)` on the database of every worker the run may start (none off MySQL/MariaDB). */
+async function forEachWorkerDatabase(globalConfig, each) {
   const baseUrl = process.env.TEST_DATABASE_URL;
+  if (workerDatabaseUrl(baseUrl, 1) === baseUrl) return;
   const connection = await createConnection({ uri: baseUrl });
   try {
-    for (let worker = 1; worker <= workers; worker += 1) {
+    for (let worker = 1; worker <= Math.max(1, globalConfig.maxWorkers); worker += 1) {
       await each(connection, new URL(workerDatabaseUrl(baseUrl, worker)).pathname.slice(1));
     }
   } finally {
@@ -29,19 +30,15 @@ async function forEachWorkerDatabase(workers, each) {
   }
 }
 
-async function createWorkerDatabases(globalConfig) {
-  if (!onMysql()) return;
-  await forEachWorkerDatabase(Math.max(1, globalConfig.maxWorkers), async (connection, name) => {
+function createWorkerDatabases(globalConfig) {
+  return forEachWorkerDatabase(globalConfig, async (connection, name) => {
     await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   });
 }
 
-async function dropWorkerDatabases(globalConfig) {
-  if (!onMysql()) return;
-  await forEachWorkerDatabase(Math.max(1, globalConfig.maxWorkers), (connection, name) =>
-    connection.query(`DROP DATABASE IF EXISTS \`${name}\``),
-  );
+function dropWorkerDatabases(globalConfig) {
+  return forEachWorkerDatabase(globalConfig, (connection, name) => connection.query(`DROP DATABASE IF EXISTS \`${name}\``));
 }
 
 module.exports = { workerDatabaseUrl, createWorkerDatabases, dropWorkerDatabases };
