@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { runCli } from '../src/cli';
 import { Event } from '../src/events/event.entity';
+import { DocumentTemplate } from '../src/events/document-template';
 import { StoredEventDocument } from '../src/events/stored-event-document.entity';
 import { StoredEventDocuments } from '../src/events/stored-event-documents';
 import { insertEvents } from './helpers/fixtures';
@@ -58,11 +59,21 @@ describe('Stored event documents (e2e)', () => {
   let event: Body;
 
   const rawRow = async (id: number) => stored.dataSource.getRepository(StoredEventDocument).findOneBy({ eventId: id });
-  /** The stored row with its documents' text. */
+  /** The stored row with its documents' text: the single GET's (`body`) with the facts stored beside it, and the list item's. */
   const storedRow = async (id: number) => {
     const row = await rawRow(id);
     const documents = stored.app.get(StoredEventDocuments);
-    return row && { ...row, body: documents.decode(row.body)!, listItem: documents.decode(row.listItem) };
+    const template = (bytes: Buffer) => DocumentTemplate.fromStored(bytes, documents.templateSyntax);
+    const text = (bytes: Buffer) => template(bytes).template.bytes.toString('utf8');
+    const facts = (bytes: Buffer) => JSON.parse(template(bytes).extra.toString('utf8')) as Body;
+    return (
+      row && {
+        ...row,
+        body: documents.decode(row.body, id, text)!,
+        facts: documents.decode(row.body, id, facts)!,
+        listItem: documents.decode(row.listItem, id, text),
+      }
+    );
   };
 
   beforeAll(async () => {
@@ -112,7 +123,14 @@ describe('Stored event documents (e2e)', () => {
     expect((await storedRow(id))!.documentVersion).toBe(current);
     const documents = stored.app.get(StoredEventDocuments);
     await documents.write([
-      { id, documentVersion: current - 1, body: '{"stale":true}', listItem: '{"stale":true}', listKeys: ['stale'], ticketed: false },
+      {
+        id,
+        documentVersion: current - 1,
+        body: Buffer.from('{"stale":true}'),
+        listItem: Buffer.from('{"stale":true}'),
+        listKeys: ['stale'],
+        ticketed: false,
+      },
     ]);
     expect(await storedRow(id)).toMatchObject({ documentVersion: current });
     expect((await storedRow(id))!.body).not.toContain('stale');
@@ -127,9 +145,9 @@ describe('Stored event documents (e2e)', () => {
     const before = await read(stored, 'events', 'a.example');
     const row = (await storedRow(id))!;
     expect(row.listItem).toContain('"title":"Stored concert"');
-    // The single GET's document, without the list item again.
-    expect(JSON.parse(row.body)).toEqual(expect.objectContaining({ single: expect.stringContaining('"json_ld"') }));
-    expect(JSON.parse(row.body)).not.toHaveProperty('list');
+    // The single GET's document, without the list item again: its text, and the facts its reader needs beside it.
+    expect(row.body).toContain('"json_ld"');
+    expect(row.facts).toEqual({ url: expect.stringContaining('/event/'), costOffers: null, ticketed: false, keys: row.listKeys!.split(' ') });
     expect(row.listKeys!.split(' ')).toEqual(expect.arrayContaining(['events', `event-${id}`]));
     const repository = stored.dataSource.getRepository(StoredEventDocument);
     // A whole document the page must not need: the page still answers from the list item alone.

@@ -1,5 +1,5 @@
 import { ByteAssembler } from '../common/http/byte-assembler';
-import { DocumentTemplate, TemplateSyntax } from './document-template';
+import { DocumentTemplate, TemplateSyntax, UnreadableTemplate } from './document-template';
 
 const MARKER = 'mabc123';
 const ORIGIN = 'https://xabc123.invalid';
@@ -53,6 +53,50 @@ describe('DocumentTemplate', () => {
     const rendered = new ByteAssembler().add(template.rendered({})).toBuffer().toString('utf8');
     expect(rendered).toBe(replaced(text, ORIGIN, SITE, new Map(), ''));
     expect(JSON.parse(rendered).json_ld).toEqual({ name: 'Café' });
+  });
+
+  describe('as stored', () => {
+    const values = {
+      origin: Buffer.from('http://example.org:8080'),
+      site: Buffer.from('example.org'),
+      count: (term: string) => (term === 'category:3' ? 40 : undefined),
+      offers: Buffer.from(',"offers":{"price":"5"}'),
+    };
+    const answer = (template: DocumentTemplate) => new ByteAssembler().addText('[').add(template.rendered(values)).addText(']');
+
+    it('reads back what it stored, with its extra bytes: the same bytes and the same ETag, without searching the text', () => {
+      const compiled = DocumentTemplate.compile(text, syntax);
+      const { template, extra } = DocumentTemplate.fromStored(compiled.toStored(Buffer.from('{"url":"é"}')), syntax);
+      expect(extra.toString('utf8')).toBe('{"url":"é"}');
+      expect(answer(template).toBuffer().equals(answer(compiled).toBuffer())).toBe(true);
+      expect(answer(template).etag()).toBe(answer(compiled).etag());
+      expect(template.countTerms).toEqual(['category:3', 'tag:5']);
+      expect(template.bytes.toString('utf8')).toBe(text);
+      expect(DocumentTemplate.fromStored(DocumentTemplate.compile('{}', syntax).toStored(), syntax).extra.length).toBe(0);
+    });
+
+    it('refuses what it did not store under these placeholders', () => {
+      const stored = DocumentTemplate.compile(text, syntax).toStored();
+      const holeAt = (index: number) => 4 + 9 * index;
+      const changed = (change: (copy: Buffer) => void) => {
+        const copy = Buffer.from(stored);
+        change(copy);
+        return copy;
+      };
+      const other = new TemplateSyntax({ origin: 'https://xother.invalid', site: 'xother.invalid', countMarker: 'mother' });
+      const unreadable = [
+        Buffer.alloc(0),
+        stored.subarray(0, 30),
+        Buffer.from('{"title":"forged"}'),
+        changed((copy) => copy.writeUInt8(9, holeAt(0) + 8)), // no such kind
+        changed((copy) => copy.writeUInt32BE(stored.length, holeAt(0) + 4)), // past the end
+        changed((copy) => copy.writeUInt32BE(copy.readUInt32BE(holeAt(1)) + 1, holeAt(1))), // not the placeholder's bytes
+        changed((copy) => copy.writeUInt32BE(0, holeAt(1))), // overlaps the hole before
+        changed((copy) => copy.writeUInt8(2, holeAt(0) + 8)), // an origin read as a count
+      ];
+      for (const bytes of unreadable) expect(() => DocumentTemplate.fromStored(bytes, syntax)).toThrow(UnreadableTemplate);
+      expect(() => DocumentTemplate.fromStored(stored, other)).toThrow(UnreadableTemplate);
+    });
   });
 
   it('renders a text without holes as it is', () => {

@@ -29,17 +29,35 @@ function escapeRegExp(text: string): string {
 /** Tokens compiled into the one pattern that splits a text (longest first where one contains another). */
 export class TemplateSyntax {
   readonly pattern: RegExp;
+  /** A count placeholder alone, for checking a stored template's count holes. */
+  readonly countHole: RegExp;
+  /** The bytes of the fixed placeholders, for checking a stored template's other holes. */
+  readonly tokenBytes: Partial<Record<Exclude<HoleKind, 'count'>, Buffer>>;
 
   constructor(readonly tokens: TemplateTokens) {
+    const count = `"${escapeRegExp(tokens.countMarker)}:(?<countKind>category|tag):(?<countId>\\d+):(?<countBuilt>\\d+)"`;
     const alternatives = [
       tokens.origin !== undefined ? `(?<origin>${escapeRegExp(tokens.origin)})` : null,
       tokens.site !== undefined ? `(?<site>${escapeRegExp(tokens.site)})` : null,
-      `(?<count>"${escapeRegExp(tokens.countMarker)}:(?<countKind>category|tag):(?<countId>\\d+):(?<countBuilt>\\d+)")`,
+      `(?<count>${count})`,
       tokens.offers !== undefined ? `(?<offers>${escapeRegExp(tokens.offers)})` : null,
     ].filter((alternative) => alternative !== null);
     this.pattern = new RegExp(alternatives.join('|'), 'g');
+    this.countHole = new RegExp(`^${count}$`);
+    this.tokenBytes = {};
+    for (const kind of ['origin', 'site', 'offers'] as const) {
+      const token = tokens[kind];
+      if (token !== undefined) this.tokenBytes[kind] = Buffer.from(token, 'utf8');
+    }
   }
 }
+
+/** A hole's kind as toStored writes it: its index here. */
+const KIND_CODES: readonly HoleKind[] = ['origin', 'site', 'count', 'offers'];
+const DIGEST_BYTES = 20;
+
+/** A stored template that fromStored refuses: cut short, or not written by toStored under this syntax. */
+export class UnreadableTemplate extends Error {}
 
 /** A hole's term (`category:3`) and the count the document was built with, for count holes. */
 interface CountHole {
@@ -64,6 +82,13 @@ function numberBytes(value: number): Buffer {
   return Number.isInteger(value) && value >= 0 && value < NUMBER_BYTES.length ? NUMBER_BYTES[value] : Buffer.from(String(value), 'latin1');
 }
 
+/** Whether bytes [start, end) are the token's: compared here, as a placeholder is a few dozen bytes and a native call per hole costs more. */
+function holds(bytes: Buffer, start: number, end: number, token: Buffer): boolean {
+  if (end - start !== token.length) return false;
+  for (let index = 0; index < token.length; index += 1) if (bytes[start + index] !== token[index]) return false;
+  return true;
+}
+
 /** One document's text as bytes and its holes, in order. */
 export class DocumentTemplate {
   /**
@@ -80,17 +105,22 @@ export class DocumentTemplate {
     private readonly holeEnds: Int32Array,
     private readonly holeKinds: HoleKind[],
     private readonly counts: Array<CountHole | undefined>,
+    digest?: Buffer,
   ) {
+    this.digest = digest ?? this.digestOfBytes();
+  }
+
+  private digestOfBytes(): Buffer {
     const hash = createHash('sha1');
     const length = Buffer.allocUnsafe(4);
     let from = 0;
-    for (let index = 0; index <= holeKinds.length; index += 1) {
-      const to = index < holeKinds.length ? holeStarts[index] : bytes.length;
+    for (let index = 0; index <= this.holeKinds.length; index += 1) {
+      const to = index < this.holeKinds.length ? this.holeStarts[index] : this.bytes.length;
       length.writeUInt32BE(to - from);
-      hash.update(length).update(bytes.subarray(from, to));
-      from = holeEnds[index];
+      hash.update(length).update(this.bytes.subarray(from, to));
+      from = this.holeEnds[index];
     }
-    this.digest = hash.digest();
+    return hash.digest();
   }
 
   static compile(text: string, syntax: TemplateSyntax): DocumentTemplate {
@@ -123,6 +153,78 @@ export class DocumentTemplate {
       byte = end;
     }
     return new DocumentTemplate(bytes, Int32Array.from(starts), Int32Array.from(ends), kinds, counts);
+  }
+
+  /**
+   * The template as it is stored (StoredEventDocuments compresses it), with `extra` bytes its keeper
+   * stores beside it: its holes and digest ahead of its bytes, so that reading it back (fromStored)
+   * is a copy and a check of each hole, not a search of the text for placeholders. Layout: u32 hole
+   * count; per hole u32 start, u32 end, u8 kind (KIND_CODES); the digest; u32 length of `extra`;
+   * `extra`; the bytes.
+   */
+  toStored(extra: Buffer = EMPTY): Buffer {
+    const holes = this.holeKinds.length;
+    const head = 4 + 9 * holes + DIGEST_BYTES + 4;
+    const out = Buffer.allocUnsafe(head + extra.length + this.bytes.length);
+    let at = out.writeUInt32BE(holes, 0);
+    for (let index = 0; index < holes; index += 1) {
+      at = out.writeUInt32BE(this.holeStarts[index], at);
+      at = out.writeUInt32BE(this.holeEnds[index], at);
+      at = out.writeUInt8(KIND_CODES.indexOf(this.holeKinds[index]), at);
+    }
+    at += this.digest.copy(out, at);
+    at = out.writeUInt32BE(extra.length, at);
+    at += extra.copy(out, at);
+    this.bytes.copy(out, at);
+    return out;
+  }
+
+  /**
+   * A template as toStored wrote it, and the extra bytes stored with it. Each hole is checked against
+   * the syntax's placeholders (its bytes are the placeholder of its kind, in order, within the text):
+   * a stored template that is cut short or was written under other placeholders throws
+   * UnreadableTemplate, and its reader builds the document again.
+   */
+  static fromStored(stored: Buffer, syntax: TemplateSyntax): { template: DocumentTemplate; extra: Buffer } {
+    const fail = (why: string): never => {
+      throw new UnreadableTemplate(`stored template unreadable: ${why}`);
+    };
+    if (stored.length < 4) fail('cut short');
+    const holes = stored.readUInt32BE(0);
+    const head = 4 + 9 * holes + DIGEST_BYTES + 4;
+    if (stored.length < head) fail('cut short');
+    const extraLength = stored.readUInt32BE(head - 4);
+    if (stored.length < head + extraLength) fail('cut short');
+    // Unpooled and of the exact size: a kept template must hold neither a shared slab nor the stored buffer.
+    const bytes = Buffer.allocUnsafeSlow(stored.length - head - extraLength);
+    stored.copy(bytes, 0, head + extraLength);
+    const starts = new Int32Array(holes);
+    const ends = new Int32Array(holes);
+    const kinds: HoleKind[] = [];
+    const counts: Array<CountHole | undefined> = [];
+    let previousEnd = 0;
+    for (let index = 0, at = 4; index < holes; index += 1, at += 9) {
+      const start = stored.readUInt32BE(at);
+      const end = stored.readUInt32BE(at + 4);
+      const kind = KIND_CODES[stored[at + 8]];
+      if (kind === undefined || start < previousEnd || end <= start || end > bytes.length) fail(`hole ${index}`);
+      if (kind === 'count') {
+        const groups = syntax.countHole.exec(bytes.toString('latin1', start, end))?.groups;
+        if (!groups) fail(`hole ${index}`);
+        counts.push({ term: `${groups!.countKind}:${groups!.countId}`, built: Buffer.from(groups!.countBuilt, 'latin1') });
+      } else {
+        const token = syntax.tokenBytes[kind];
+        if (!token || !holds(bytes, start, end, token)) fail(`hole ${index}`);
+        counts.push(undefined);
+      }
+      starts[index] = start;
+      ends[index] = end;
+      kinds.push(kind);
+      previousEnd = end;
+    }
+    const digest = Buffer.from(stored.subarray(head - 4 - DIGEST_BYTES, head - 4));
+    const extra = stored.subarray(head, head + extraLength);
+    return { template: new DocumentTemplate(bytes, starts, ends, kinds, counts, digest), extra };
   }
 
   /** The terms (`category:3`) whose counts its holes show, as many times as they show them. */

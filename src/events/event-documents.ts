@@ -16,7 +16,7 @@ import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
 import { ByteAssembler } from '../common/http/byte-assembler';
 import type { DeferredBody } from '../common/http/json-text';
-import { DocumentTemplate, HoleValues, TemplateSyntax } from './document-template';
+import { DocumentTemplate, HoleValues, TemplateSyntax, UnreadableTemplate } from './document-template';
 import { DocumentToStore, StoredDocumentFacts, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
@@ -60,11 +60,8 @@ interface KeptListItem {
   keys: string[];
 }
 
-/** What a list item is kept from: its text and the keys of what it shows (stored in columns of their own). */
-type ListItemSource = Pick<EventDocument, 'list' | 'keys'>;
-
-/** What the single GET is kept from: the document without its list item (the stored `body`). */
-type SingleSource = Omit<EventDocument, 'list'>;
+/** What the stored body holds beside the single GET's template (DocumentTemplate.toStored's extra bytes, as JSON). */
+type StoredSingleFacts = Pick<EventDocument, 'url' | 'costOffers' | 'ticketed' | 'keys'>;
 
 /** Documents missing from memory, as read stored or built from rows, with the version each is of; `fresh`: those built from rows just now. */
 interface Built<D> {
@@ -147,8 +144,7 @@ export class EventDocuments {
             },
           })
         : null;
-    const origin = stored.enabled ? { origin: stored.placeholderOrigin, site: stored.placeholderHost } : {};
-    this.syntax = new TemplateSyntax({ ...origin, countMarker: stored.marker, offers: `,"offers":"${stored.marker}:offers"` });
+    this.syntax = stored.templateSyntax;
   }
 
   /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
@@ -173,9 +169,8 @@ export class EventDocuments {
     const { built, fresh } = await this.build(missing, context, loadEvents, !fromReplica, 'list');
     const kept = new Map<number, KeptListItem>();
     for (const [id, { document, documentVersion }] of built) {
-      const item = this.keepListItem(document);
-      kept.set(id, item);
-      this.documents?.set(documentKey({ id, documentVersion }, identity, 'list'), item);
+      kept.set(id, document);
+      this.documents?.set(documentKey({ id, documentVersion }, identity, 'list'), document);
     }
     const resolved = listed.flatMap((entry, index) => {
       // An event deleted between the page's query and the read of its row is left out of the page.
@@ -253,12 +248,12 @@ export class EventDocuments {
     loadEvents: (ids: number[]) => Promise<Event[]>,
   ): Promise<LoadedSingle> {
     this.metrics.eventDocuments('miss');
-    let found: { document: SingleSource; documentVersion: number } | undefined;
+    let found: { document: KeptSingle; documentVersion: number } | undefined;
     let fresh = false;
-    const storedBody = this.stored.decode(this.currentStored(event)?.body ?? null, event.id);
-    if (storedBody !== null) {
+    const storedSingle = this.stored.decode(this.currentStored(event)?.body ?? null, event.id, this.parseStoredSingle);
+    if (storedSingle !== null) {
       this.metrics.eventDocuments('stored');
-      found = { document: JSON.parse(storedBody) as SingleSource, documentVersion: event.documentVersion };
+      found = { document: storedSingle, documentVersion: event.documentVersion };
     } else {
       const built = await this.build([event], context, loadEvents, true, 'single');
       found = built.built.get(event.id);
@@ -266,7 +261,7 @@ export class EventDocuments {
     }
     // Deleted between the read of its head and of its row.
     if (!found) throw eventNotFound({ id: event.id });
-    const document = this.keepSingle(found.document);
+    const { document } = found;
     this.documents?.set(documentKey({ id: event.id, documentVersion: found.documentVersion }, identity, 'single'), document);
     return { document, documentVersion: found.documentVersion, fresh };
   }
@@ -369,21 +364,48 @@ export class EventDocuments {
     return { ...(this.stored.enabled ? this.stored.originFills(context) : {}), count: counts ? (term) => counts.get(term) : undefined };
   }
 
-  /** A built or stored document's list item as this instance keeps it. */
-  private keepListItem(document: ListItemSource): KeptListItem {
+  /** A built document's list item as this instance keeps it. */
+  private keepListItem(document: EventDocument): KeptListItem {
     return { template: DocumentTemplate.compile(document.list, this.syntax), keys: document.keys };
   }
 
-  /** A built or stored document's single response as this instance keeps it. */
-  private keepSingle(document: SingleSource): KeptSingle {
+  /** A built document's single response as this instance keeps it. */
+  private keepSingle(document: EventDocument): KeptSingle {
+    return this.keptSingle(DocumentTemplate.compile(document.single, this.syntax), document);
+  }
+
+  private keptSingle(template: DocumentTemplate, facts: StoredSingleFacts): KeptSingle {
     return {
-      template: DocumentTemplate.compile(document.single, this.syntax),
-      url: document.url,
-      costOffers: document.costOffers === null ? null : DocumentTemplate.compile(document.costOffers, this.syntax),
-      ticketed: document.ticketed,
-      keys: document.keys,
+      template,
+      url: facts.url,
+      costOffers: facts.costOffers === null ? null : DocumentTemplate.compile(facts.costOffers, this.syntax),
+      ticketed: facts.ticketed,
+      keys: facts.keys,
     };
   }
+
+  /** The single GET's stored body: its template, and the facts about it as JSON in the template's extra bytes. */
+  private storedSingle(document: EventDocument, single: KeptSingle): Buffer {
+    const facts: StoredSingleFacts = { url: document.url, costOffers: document.costOffers, ticketed: document.ticketed, keys: document.keys };
+    return single.template.toStored(Buffer.from(JSON.stringify(facts), 'utf8'));
+  }
+
+  /** A stored body as storedSingle wrote it; throws on one it did not write (StoredEventDocuments.decode builds it again). */
+  private readonly parseStoredSingle = (bytes: Buffer): KeptSingle => {
+    const { template, extra } = DocumentTemplate.fromStored(bytes, this.syntax);
+    const facts = JSON.parse(extra.toString('utf8')) as Partial<StoredSingleFacts> | null;
+    if (
+      typeof facts?.url !== 'string' ||
+      typeof facts.ticketed !== 'boolean' ||
+      !Array.isArray(facts.keys) ||
+      (facts.costOffers !== null && typeof facts.costOffers !== 'string')
+    )
+      throw new UnreadableTemplate('stored single document: its facts are not what storedSingle writes');
+    return this.keptSingle(template, facts as StoredSingleFacts);
+  };
+
+  /** A stored list item as the template's toStored wrote it. */
+  private readonly parseStoredListItem = (bytes: Buffer): DocumentTemplate => DocumentTemplate.fromStored(bytes, this.syntax).template;
 
   /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */
   private async pageTermCounts(listed: ListedEvent[], recounted: KeptListItem[]): Promise<TermCounts | null> {
@@ -404,22 +426,22 @@ export class EventDocuments {
     /** Whether the rows were read from the primary: the stored documents are read there too. */
     fromPrimary: boolean,
     rendering: 'list',
-  ): Promise<Built<ListItemSource>>;
+  ): Promise<Built<KeptListItem>>;
   private async build(
     missing: ListedEvent[],
     context: RequestContext,
     loadEvents: (ids: number[]) => Promise<Event[]>,
     fromPrimary: boolean,
     rendering: 'single',
-  ): Promise<Built<SingleSource>>;
+  ): Promise<Built<KeptSingle>>;
   private async build(
     missing: ListedEvent[],
     context: RequestContext,
     loadEvents: (ids: number[]) => Promise<Event[]>,
     fromPrimary: boolean,
     rendering: Rendering,
-  ): Promise<Built<ListItemSource | SingleSource>> {
-    const built = new Map<number, { document: ListItemSource | SingleSource; documentVersion: number }>();
+  ): Promise<Built<KeptListItem | KeptSingle>> {
+    const built = new Map<number, { document: KeptListItem | KeptSingle; documentVersion: number }>();
     const fresh = new Set<number>();
     if (missing.length === 0) return { built, fresh };
     const stored = await this.readStored(missing, fromPrimary, rendering);
@@ -444,20 +466,21 @@ export class EventDocuments {
       // Without ticketOffers the JSON-LD takes its offers from the cost: kept for events without published tickets.
       const response = toEventResponse(event, related.get(entry.id)!, buildContext, { jsonLd: true, currency: this.config.currency });
       const document = this.toDocument(response);
+      const listItem = rendering === 'list' || this.stored.enabled ? this.keepListItem(document) : null;
+      const single = rendering === 'single' || this.stored.enabled ? this.keepSingle(document) : null;
       if (this.stored.enabled) {
-        // The list item is stored in its own column, not again (escaped) inside the body.
-        const { list, ...single } = document;
+        // The list item is stored in its own column, not again inside the body.
         toStore.push({
           id: entry.id,
           documentVersion: event.documentVersion,
-          body: JSON.stringify(single),
-          listItem: list,
+          body: this.storedSingle(document, single!),
+          listItem: listItem!.template.toStored(),
           listKeys: document.keys,
           ticketed: document.ticketed,
         });
       }
       // Of the row's version: a row read after the page may be newer than the version the page read.
-      built.set(entry.id, { document, documentVersion: event.documentVersion });
+      built.set(entry.id, { document: (rendering === 'list' ? listItem : single)!, documentVersion: event.documentVersion });
       fresh.add(entry.id);
     }
     // Only documents built from the primary's rows are stored: what a replica shows is never written back as the truth.
@@ -470,14 +493,14 @@ export class EventDocuments {
     missing: ListedEvent[],
     fromPrimary: boolean,
     rendering: Rendering,
-  ): Promise<Map<number, ListItemSource | SingleSource>> {
-    const documents = new Map<number, ListItemSource | SingleSource>();
+  ): Promise<Map<number, KeptListItem | KeptSingle>> {
+    const documents = new Map<number, KeptListItem | KeptSingle>();
     if (!this.stored.enabled) return documents;
     if (rendering === 'list') {
-      for (const [id, item] of await this.stored.readListItems(missing, fromPrimary))
-        documents.set(id, { list: item.text, keys: item.keys });
+      for (const [id, { item, keys }] of await this.stored.readListItems(missing, fromPrimary, this.parseStoredListItem))
+        documents.set(id, { template: item, keys });
     } else {
-      for (const [id, body] of await this.stored.read(missing, fromPrimary)) documents.set(id, JSON.parse(body) as SingleSource);
+      for (const [id, single] of await this.stored.read(missing, fromPrimary, this.parseStoredSingle)) documents.set(id, single);
     }
     return documents;
   }

@@ -10,6 +10,7 @@ import type { RequestContext } from '../auth/request-context';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { appConfig } from '../config/app.config';
 import { SqlDialect } from '../database/sql-dialect';
+import { TemplateSyntax } from './document-template';
 import { storedDocumentDictionary } from './stored-document-dictionary';
 
 /**
@@ -17,7 +18,7 @@ import { storedDocumentDictionary } from './stored-document-dictionary';
  * a new release rebuilds each document on its first read, and a change to what toEventResponse
  * builds between releases bumps this number (CONTRIBUTING: "Stored event documents").
  */
-export const EVENT_DOCUMENT_FORMAT = 5;
+export const EVENT_DOCUMENT_FORMAT = 6;
 
 /** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
 const RELEASE = ((): string => {
@@ -32,12 +33,15 @@ const RELEASE = ((): string => {
 /** Documents written back in one statement at most. */
 const WRITE_BATCH = 50;
 
-/** What one stored document is: its event, the version it was built at, the serialized EventDocument, and its list item apart. */
+/**
+ * What one stored document is: its event, the version it was built at, and its two renderings as
+ * their keeper (EventDocuments) serializes them: the single GET's whole body, and its list item apart.
+ */
 export interface DocumentToStore {
   id: number;
   documentVersion: number;
-  body: string;
-  listItem: string;
+  body: Buffer;
+  listItem: Buffer;
   listKeys: string[];
   ticketed: boolean;
 }
@@ -53,11 +57,14 @@ export interface StoredDocumentFacts {
   body: Buffer | null;
 }
 
-/** A stored list item: its JSON text and the surrogate keys of what it shows. */
-export interface StoredListItem {
-  text: string;
+/** A stored list item as its reader parses it, and the surrogate keys of what it shows. */
+export interface StoredListItem<T> {
+  item: T;
   keys: string[];
 }
+
+/** How a reader turns a stored document's bytes (decompressed) into what it keeps; it throws on bytes it cannot read. */
+export type StoredParser<T> = (bytes: Buffer) => T;
 
 /** A string as it appears inside a JSON string literal. */
 function jsonStringContent(value: string): string {
@@ -76,9 +83,10 @@ function jsonStringContent(value: string): string {
  * rest of what differs between requests (the terms' counts, a ticketed event's offers) has
  * placeholders made from `marker` that EventDocuments fills per request, in the text too.
  *
- * Both documents are stored compressed (deflate, with a preset dictionary of what every document
- * shares: storedDocumentDictionary), a fifth to a seventh of their text, so that a row stays within
- * its page: a million events take 2.6 GB where their text took 22.7 GB.
+ * Both documents are stored as EventDocuments serializes them (its byte templates, holes marked,
+ * so that a read is a copy), compressed (deflate, with a preset dictionary of what every document
+ * shares: storedDocumentDictionary) to a fifth to a seventh of their text, so that a row stays
+ * within its page: a million events take 2.6 GB where their text took 22.7 GB.
  *
  * A row is valid for one `document_version` of its event (moved by the triggers of every write to
  * what the document shows) and one `identity` (the format and release above, API_ROOT, API_PREFIX,
@@ -95,6 +103,8 @@ export class StoredEventDocuments {
   readonly marker: string;
   readonly placeholderHost: string;
   readonly placeholderOrigin: string;
+  /** The placeholders documents are built with, as their byte templates find them (DocumentTemplate). */
+  readonly templateSyntax: TemplateSyntax;
   private readonly dictionary: Buffer;
   private readonly logger = new Logger(StoredEventDocuments.name);
 
@@ -108,6 +118,9 @@ export class StoredEventDocuments {
     this.marker = `m${secret}`;
     this.placeholderHost = `x${secret}.invalid`;
     this.placeholderOrigin = `https://${this.placeholderHost}`;
+    // Without the store, documents are built in each request's own origin: only the counts and offers have placeholders.
+    const origin = this.enabled ? { origin: this.placeholderOrigin, site: this.placeholderHost } : {};
+    this.templateSyntax = new TemplateSyntax({ ...origin, countMarker: this.marker, offers: `,"offers":"${this.marker}:offers"` });
     this.dictionary = storedDocumentDictionary(this.placeholderOrigin, this.placeholderHost, this.marker);
     this.identity = createHash('sha256')
       .update(JSON.stringify([EVENT_DOCUMENT_FORMAT, RELEASE, config.apiRoot, config.apiPrefix, config.siteTimezone, this.placeholderHost]))
@@ -153,30 +166,34 @@ export class StoredEventDocuments {
   }
 
   /**
-   * The stored bodies (whole EventDocuments, as JSON) of these events that are current: of the
-   * version given and of this identity. `fromPrimary`: read where the event's row was read (a
-   * single GET reads the primary, lists a replica).
+   * The stored bodies (the single GET's whole documents) of these events that are current: of the
+   * version given and of this identity, as `parse` reads them. `fromPrimary`: read where the
+   * event's row was read (a single GET reads the primary, lists a replica).
    */
-  async read(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean): Promise<Map<number, string>> {
-    const bodies = new Map<number, string>();
+  async read<T>(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean, parse: StoredParser<T>): Promise<Map<number, T>> {
+    const bodies = new Map<number, T>();
     for (const [id, row] of await this.currentRows<{ body: Buffer }>(entries, fromPrimary, 'body')) {
-      const body = this.decode(row.body, id);
+      const body = this.decode(row.body, id, parse);
       if (body !== null) bodies.set(id, body);
     }
     return bodies;
   }
 
   /** The stored list items of these events that are current, without the rest of their documents. */
-  async readListItems(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean): Promise<Map<number, StoredListItem>> {
+  async readListItems<T>(
+    entries: Array<{ id: number; documentVersion: number }>,
+    fromPrimary: boolean,
+    parse: StoredParser<T>,
+  ): Promise<Map<number, StoredListItem<T>>> {
     const rows = await this.currentRows<{ item: Buffer | null; surrogate: string | null }>(
       entries,
       fromPrimary,
       'list_item AS item, list_keys AS surrogate',
     );
-    const items = new Map<number, StoredListItem>();
+    const items = new Map<number, StoredListItem<T>>();
     for (const [id, row] of rows) {
-      const text = this.decode(row.item, id);
-      if (text !== null) items.set(id, { text, keys: row.surrogate ? row.surrogate.split(' ') : [] });
+      const item = this.decode(row.item, id, parse);
+      if (item !== null) items.set(id, { item, keys: row.surrogate ? row.surrogate.split(' ') : [] });
     }
     return items;
   }
@@ -237,19 +254,20 @@ export class StoredEventDocuments {
     }
   }
 
-  /** A document's text as stored: deflated with the dictionary. */
-  encode(text: string): Buffer {
-    return deflateSync(Buffer.from(text, 'utf8'), { dictionary: this.dictionary });
+  /** A document's bytes as stored: deflated with the dictionary. */
+  encode(bytes: Buffer): Buffer {
+    return deflateSync(bytes, { dictionary: this.dictionary });
   }
 
   /**
-   * A stored document's text, or null when there is none or it cannot be read (written by hand, cut
-   * short): the reader then builds the document from rows and stores it again, as for a missing one.
+   * A stored document as `parse` reads its bytes, or null when there is none or it cannot be read
+   * (written by hand, cut short): the reader then builds the document from rows and stores it
+   * again, as for a missing one.
    */
-  decode(stored: Buffer | null, eventId?: number): string | null {
+  decode<T>(stored: Buffer | null, eventId: number | undefined, parse: StoredParser<T>): T | null {
     if (stored === null) return null;
     try {
-      return inflateSync(stored, { dictionary: this.dictionary }).toString('utf8');
+      return parse(inflateSync(stored, { dictionary: this.dictionary }));
     } catch (error) {
       this.logger.warn({ err: error, event: eventId }, 'stored event document unreadable: built again');
       return null;
