@@ -77,22 +77,23 @@ describe('DocumentTemplate', () => {
 
     it('refuses what it did not store under these placeholders', () => {
       const stored = DocumentTemplate.compile(text, syntax).toStored();
-      const holeAt = (index: number) => 4 + 9 * index;
-      const changed = (change: (copy: Buffer) => void) => {
+      // The head: the hole count, then the first hole's distance from the start and its length (one byte each here).
+      const changed = (at: number, by: number) => {
         const copy = Buffer.from(stored);
-        change(copy);
+        copy[at] += by;
         return copy;
       };
       const other = new TemplateSyntax({ origin: 'https://xother.invalid', site: 'xother.invalid', countMarker: 'mother' });
       const unreadable = [
         Buffer.alloc(0),
-        stored.subarray(0, 30),
+        stored.subarray(0, 5), // cut short in the holes
+        stored.subarray(0, 40), // cut short in the text: holes past its end
         Buffer.from('{"title":"forged"}'),
-        changed((copy) => copy.writeUInt8(9, holeAt(0) + 8)), // no such kind
-        changed((copy) => copy.writeUInt32BE(stored.length, holeAt(0) + 4)), // past the end
-        changed((copy) => copy.writeUInt32BE(copy.readUInt32BE(holeAt(1)) + 1, holeAt(1))), // not the placeholder's bytes
-        changed((copy) => copy.writeUInt32BE(0, holeAt(1))), // overlaps the hole before
-        changed((copy) => copy.writeUInt8(2, holeAt(0) + 8)), // an origin read as a count
+        Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), // a hole count no text holds
+        Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), // a varint past 2^35
+        changed(1, 1), // the first hole starts a byte late: not a placeholder
+        changed(2, -1), // and ends a byte early
+        changed(0, 1), // one hole more than written
       ];
       for (const bytes of unreadable) expect(() => DocumentTemplate.fromStored(bytes, syntax)).toThrow(UnreadableTemplate);
       expect(() => DocumentTemplate.fromStored(stored, other)).toThrow(UnreadableTemplate);
