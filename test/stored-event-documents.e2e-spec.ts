@@ -147,7 +147,12 @@ describe('Stored event documents (e2e)', () => {
     expect(row.listItem).toContain('"title":"Stored concert"');
     // The single GET's document, without the list item again: its text, and the facts its reader needs beside it.
     expect(row.body).toContain('"json_ld"');
-    expect(row.facts).toEqual({ url: expect.stringContaining('/event/'), costOffers: null, ticketed: false, keys: row.listKeys!.split(' ') });
+    expect(row.facts).toEqual({
+      url: expect.stringContaining('/event/'),
+      costOffers: null,
+      ticketed: false,
+      keys: row.listKeys!.split(' '),
+    });
     expect(row.listKeys!.split(' ')).toEqual(expect.arrayContaining(['events', `event-${id}`]));
     const repository = stored.dataSource.getRepository(StoredEventDocument);
     // A whole document the page must not need: the page still answers from the list item alone.

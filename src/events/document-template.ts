@@ -86,7 +86,12 @@ function holds(bytes: Buffer, start: number, end: number, token: Buffer | undefi
 }
 
 /** Which placeholder bytes [start, end) are (within `bytes`), with a count's term and built value; undefined when none. */
-function placeholderAt(bytes: Buffer, start: number, end: number, syntax: TemplateSyntax): { kind: HoleKind; count?: CountHole } | undefined {
+function placeholderAt(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  syntax: TemplateSyntax,
+): { kind: HoleKind; count?: CountHole } | undefined {
   if (start < 0 || end <= start || end > bytes.length) return undefined;
   for (const kind of ['origin', 'site', 'offers'] as const) if (holds(bytes, start, end, syntax.tokenBytes[kind])) return { kind };
   const groups = syntax.countHole.exec(bytes.toString('latin1', start, end))?.groups;

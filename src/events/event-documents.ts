@@ -386,7 +386,12 @@ export class EventDocuments {
 
   /** The single GET's stored body: its template, and the facts about it as JSON in the template's extra bytes. */
   private storedSingle(document: EventDocument, single: KeptSingle): Buffer {
-    const facts: StoredSingleFacts = { url: document.url, costOffers: document.costOffers, ticketed: document.ticketed, keys: document.keys };
+    const facts: StoredSingleFacts = {
+      url: document.url,
+      costOffers: document.costOffers,
+      ticketed: document.ticketed,
+      keys: document.keys,
+    };
     return single.template.toStored(Buffer.from(JSON.stringify(facts), 'utf8'));
   }
 

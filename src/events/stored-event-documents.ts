@@ -170,7 +170,11 @@ export class StoredEventDocuments {
    * version given and of this identity, as `parse` reads them. `fromPrimary`: read where the
    * event's row was read (a single GET reads the primary, lists a replica).
    */
-  async read<T>(entries: Array<{ id: number; documentVersion: number }>, fromPrimary: boolean, parse: StoredParser<T>): Promise<Map<number, T>> {
+  async read<T>(
+    entries: Array<{ id: number; documentVersion: number }>,
+    fromPrimary: boolean,
+    parse: StoredParser<T>,
+  ): Promise<Map<number, T>> {
     const bodies = new Map<number, T>();
     for (const [id, row] of await this.currentRows<{ body: Buffer }>(entries, fromPrimary, 'body')) {
       const body = this.decode(row.body, id, parse);
