@@ -91,6 +91,8 @@ describe('DocumentTemplate', () => {
         Buffer.from('{"title":"forged"}'),
         Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), // a hole count no text holds
         Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), // a varint past 2^35
+        // A hole 2^32 + 1 bytes in, which an Int32 would wrap round to the placeholder at 1.
+        Buffer.concat([Buffer.from([1, 0x81, 0x80, 0x80, 0x80, 0x10, ORIGIN.length, 0]), Buffer.from(`"${ORIGIN}"`)]),
         changed(1, 1), // the first hole starts a byte late: not a placeholder
         changed(2, -1), // and ends a byte early
         changed(0, 1), // one hole more than written
