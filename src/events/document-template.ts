@@ -137,20 +137,16 @@ export class DocumentTemplate {
     private readonly holeKinds: HoleKind[],
     private readonly counts: Array<CountHole | undefined>,
   ) {
-    this.digest = this.digestOfBytes();
-  }
-
-  private digestOfBytes(): Buffer {
     const hash = createHash('sha1');
     const length = Buffer.allocUnsafe(4);
     let from = 0;
-    for (let index = 0; index <= this.holeKinds.length; index += 1) {
-      const to = index < this.holeKinds.length ? this.holeStarts[index] : this.bytes.length;
+    for (let index = 0; index <= holeKinds.length; index += 1) {
+      const to = index < holeKinds.length ? holeStarts[index] : bytes.length;
       length.writeUInt32BE(to - from);
-      hash.update(length).update(this.bytes.subarray(from, to));
-      from = this.holeEnds[index];
+      hash.update(length).update(bytes.subarray(from, to));
+      from = holeEnds[index];
     }
-    return hash.digest();
+    this.digest = hash.digest();
   }
 
   static compile(text: string, syntax: TemplateSyntax): DocumentTemplate {

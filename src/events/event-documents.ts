@@ -16,7 +16,7 @@ import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
 import { ByteAssembler } from '../common/http/byte-assembler';
 import type { DeferredBody } from '../common/http/json-text';
-import { DocumentTemplate, HoleValues, TemplateSyntax, UnreadableTemplate } from './document-template';
+import { DocumentTemplate, HoleValues, UnreadableTemplate } from './document-template';
 import { DocumentToStore, StoredDocumentFacts, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
@@ -122,8 +122,6 @@ function keptBytes(kept: KeptListItem | KeptSingle): number {
 @Injectable()
 export class EventDocuments {
   private readonly documents: LRUCache<string, KeptListItem | KeptSingle> | null;
-  /** The placeholders of the per-request parts: the origin (with the store), the terms' counts, the JSON-LD offers. */
-  private readonly syntax: TemplateSyntax;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -144,7 +142,6 @@ export class EventDocuments {
             },
           })
         : null;
-    this.syntax = stored.templateSyntax;
   }
 
   /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
@@ -366,19 +363,19 @@ export class EventDocuments {
 
   /** A built document's list item as this instance keeps it. */
   private keepListItem(document: EventDocument): KeptListItem {
-    return { template: DocumentTemplate.compile(document.list, this.syntax), keys: document.keys };
+    return { template: DocumentTemplate.compile(document.list, this.stored.templateSyntax), keys: document.keys };
   }
 
   /** A built document's single response as this instance keeps it. */
   private keepSingle(document: EventDocument): KeptSingle {
-    return this.keptSingle(DocumentTemplate.compile(document.single, this.syntax), document);
+    return this.keptSingle(DocumentTemplate.compile(document.single, this.stored.templateSyntax), document);
   }
 
   private keptSingle(template: DocumentTemplate, facts: StoredSingleFacts): KeptSingle {
     return {
       template,
       url: facts.url,
-      costOffers: facts.costOffers === null ? null : DocumentTemplate.compile(facts.costOffers, this.syntax),
+      costOffers: facts.costOffers === null ? null : DocumentTemplate.compile(facts.costOffers, this.stored.templateSyntax),
       ticketed: facts.ticketed,
       keys: facts.keys,
     };
@@ -397,7 +394,7 @@ export class EventDocuments {
 
   /** A stored body as storedSingle wrote it; throws on one it did not write (StoredEventDocuments.decode builds it again). */
   private readonly parseStoredSingle = (bytes: Buffer): KeptSingle => {
-    const { template, extra } = DocumentTemplate.fromStored(bytes, this.syntax);
+    const { template, extra } = DocumentTemplate.fromStored(bytes, this.stored.templateSyntax);
     const facts = JSON.parse(extra.toString('utf8')) as Partial<StoredSingleFacts> | null;
     if (
       typeof facts?.url !== 'string' ||
@@ -410,7 +407,8 @@ export class EventDocuments {
   };
 
   /** A stored list item as the template's toStored wrote it. */
-  private readonly parseStoredListItem = (bytes: Buffer): DocumentTemplate => DocumentTemplate.fromStored(bytes, this.syntax).template;
+  private readonly parseStoredListItem = (bytes: Buffer): DocumentTemplate =>
+    DocumentTemplate.fromStored(bytes, this.stored.templateSyntax).template;
 
   /** The counts of the terms the recounted documents embed: as the page query read them, else in one statement. */
   private async pageTermCounts(listed: ListedEvent[], recounted: KeptListItem[]): Promise<TermCounts | null> {
