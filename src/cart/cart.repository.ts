@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, ObjectLiteral } from 'typeorm';
 import { insertedId } from '../common/database/inserted-id';
+import { hydrate, KeptSelects } from '../common/database/kept-selects';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import type { PoolCounts } from '../tickets/capacity';
@@ -52,6 +53,12 @@ interface RawSaleState {
   pool_pending: number | string;
 }
 
+/** The cart column a buyer is known by, and its value; none for an anonymous buyer without a token. */
+function ownerOf(buyer: Buyer): { column: 'cart.userId' | 'cart.token'; value: number | string } | null {
+  if (buyer.kind === 'user') return { column: 'cart.userId', value: buyer.userId };
+  return buyer.token ? { column: 'cart.token', value: buyer.token } : null;
+}
+
 function toBooleanColumn(value: boolean | number | string): boolean {
   return value === true || value === 1 || value === '1';
 }
@@ -59,6 +66,9 @@ function toBooleanColumn(value: boolean | number | string): boolean {
 /** Every statement on carts and their lines, and the ticket reads a cart write checks against. */
 @Injectable()
 export class CartRepository {
+  /** The hot reads of a sale (a cart write, a checkout), their SQL written once per shape. */
+  private readonly selects = new KeptSelects();
+
   // ---------------------------------------------------------------- events and tickets
 
   eventExists(manager: EntityManager, eventId: number): Promise<boolean> {
@@ -72,20 +82,24 @@ export class CartRepository {
   /** The tickets of `ids` that exist, each with its counts, its event's status and its event's pool, in one query. */
   async saleStates(manager: EntityManager, ids: number[]): Promise<Map<number, TicketSaleState>> {
     if (ids.length === 0) return new Map();
-    const { entities, raw } = await manager
-      .createQueryBuilder(Ticket, 'ticket')
-      .leftJoin(Event, 'event', 'event.id = ticket.eventId')
-      .addSelect('event.status', 'event_status')
-      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
-      .addSelect('pool.capacity', 'pool_capacity')
-      .addSelect('pool.sold', 'pool_sold')
-      .addSelect('pool.pending', 'pool_pending')
-      .where('ticket.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .getRawAndEntities<RawSaleState>();
-    const rawById = new Map(raw.map((row) => [Number(row.ticket_id), row]));
+    const rows = await this.selects.rows<RawSaleState>(
+      manager,
+      'saleStates',
+      () =>
+        manager
+          .createQueryBuilder(Ticket, 'ticket')
+          .leftJoin(Event, 'event', 'event.id = ticket.eventId')
+          .addSelect('event.status', 'event_status')
+          .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
+          .addSelect('pool.capacity', 'pool_capacity')
+          .addSelect('pool.sold', 'pool_sold')
+          .addSelect('pool.pending', 'pool_pending')
+          .where('ticket.id IN (:...ids)'),
+      { ids: [...new Set(ids)] },
+    );
     return new Map(
-      entities.map((ticket) => {
-        const row = rawById.get(ticket.id) as RawSaleState;
+      rows.map((row) => {
+        const ticket = hydrate(manager, Ticket, 'ticket', row);
         const pool =
           row.pool_capacity === null
             ? undefined
@@ -98,11 +112,19 @@ export class CartRepository {
   // ---------------------------------------------------------------- carts
 
   /** The buyer's cart, live or idle; `latest`: a locking read, which sees the latest committed row (MySQL). */
-  findByBuyer(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
-    const lock = latest ? SqlDialect.of(manager).findForUpdate() : {};
-    if (buyer.kind === 'user') return manager.findOne(Cart, { where: { userId: buyer.userId }, ...lock });
-    if (!buyer.token) return Promise.resolve(null);
-    return manager.findOne(Cart, { where: { token: buyer.token }, ...lock });
+  async findByBuyer(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
+    const owner = ownerOf(buyer);
+    if (!owner) return null;
+    const [row] = await this.selects.rows<ObjectLiteral>(
+      manager,
+      `findByBuyer:${owner.column}:${latest}`,
+      () => {
+        const query = manager.createQueryBuilder(Cart, 'cart').where(`${owner.column} = :owner`).limit(1);
+        return latest ? SqlDialect.of(manager).forUpdate(query) : query;
+      },
+      { owner: owner.value },
+    );
+    return row ? hydrate(manager, Cart, 'cart', row) : null;
   }
 
   /** Inserts the cart unless its user or token already has one (the unique index decides; nothing is raised). */
@@ -152,23 +174,32 @@ export class CartRepository {
 
   /** The cart's lines with their tickets' event and `iac`, in one query, filters in SQL. */
   async lines(manager: EntityManager, cartId: number, filter: LineFilter): Promise<CartLineView[]> {
-    const query = manager
-      .createQueryBuilder(CartItem, 'item')
-      .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
-      .select('item.ticketId', 'ticketId')
-      .addSelect('item.provider', 'provider')
-      .addSelect('item.quantity', 'quantity')
-      .addSelect('item.optout', 'optout')
-      .addSelect('item.meta', 'meta')
-      .addSelect('ticket.eventId', 'eventId')
-      .addSelect('ticket.iac', 'iac')
-      .addSelect('ticket.price', 'price')
-      .where('item.cartId = :cartId', { cartId })
-      .andWhere('item.quantity > 0')
-      .orderBy('item.ticketId', 'ASC');
-    if (filter.providers) query.andWhere('item.provider IN (:...providers)', { providers: filter.providers });
-    if (filter.eventId !== undefined) query.andWhere('ticket.eventId = :eventId', { eventId: filter.eventId });
-    const rows = await query.getRawMany<RawCartLine>();
+    const byProviders = filter.providers !== undefined;
+    const byEvent = filter.eventId !== undefined;
+    const build = () => {
+      const query = manager
+        .createQueryBuilder(CartItem, 'item')
+        .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
+        .select('item.ticketId', 'ticketId')
+        .addSelect('item.provider', 'provider')
+        .addSelect('item.quantity', 'quantity')
+        .addSelect('item.optout', 'optout')
+        .addSelect('item.meta', 'meta')
+        .addSelect('ticket.eventId', 'eventId')
+        .addSelect('ticket.iac', 'iac')
+        .addSelect('ticket.price', 'price')
+        .where('item.cartId = :cartId')
+        .andWhere('item.quantity > 0')
+        .orderBy('item.ticketId', 'ASC');
+      if (byProviders) query.andWhere('item.provider IN (:...providers)');
+      if (byEvent) query.andWhere('ticket.eventId = :eventId');
+      return query;
+    };
+    const rows = await this.selects.rows<RawCartLine>(manager, `lines:${byProviders}:${byEvent}`, build, {
+      cartId,
+      providers: filter.providers,
+      eventId: filter.eventId,
+    });
     return rows.map((row) => ({
       ticketId: Number(row.ticketId),
       provider: row.provider,
@@ -192,20 +223,29 @@ export class CartRepository {
     provider: TicketProvider,
     idleCutoff: Date,
   ): Promise<{ items: CartItem[]; couponId: number | null }> {
-    const owner = buyer.kind === 'user' ? { column: 'cart.userId', value: buyer.userId } : { column: 'cart.token', value: buyer.token };
-    if (owner.value === undefined || owner.value === null) return { items: [], couponId: null };
-    const query = manager
-      .createQueryBuilder(CartItem, 'item')
-      .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
-      .where(`${owner.column} = :owner`, { owner: owner.value })
-      .andWhere('cart.updatedAt > :idleCutoff', { idleCutoff })
-      .andWhere('item.provider = :provider', { provider })
-      .addSelect('cart.couponId', 'cart_coupon_id')
-      .orderBy('item.ticketId', 'ASC');
-    SqlDialect.of(manager).forUpdate(query);
-    const { entities, raw } = await query.getRawAndEntities<{ cart_coupon_id: number | string | null }>();
-    const couponId = raw[0]?.cart_coupon_id;
-    return { items: entities, couponId: couponId === null || couponId === undefined ? null : Number(couponId) };
+    const owner = ownerOf(buyer);
+    if (!owner) return { items: [], couponId: null };
+    const rows = await this.selects.rows<ObjectLiteral & { cart_coupon_id: number | string | null }>(
+      manager,
+      `lockLiveLines:${owner.column}`,
+      () =>
+        SqlDialect.of(manager).forUpdate(
+          manager
+            .createQueryBuilder(CartItem, 'item')
+            .innerJoin(Cart, 'cart', 'cart.id = item.cartId')
+            .where(`${owner.column} = :owner`)
+            .andWhere('cart.updatedAt > :idleCutoff')
+            .andWhere('item.provider = :provider')
+            .addSelect('cart.couponId', 'cart_coupon_id')
+            .orderBy('item.ticketId', 'ASC'),
+        ),
+      { owner: owner.value, idleCutoff, provider },
+    );
+    const couponId = rows[0]?.cart_coupon_id;
+    return {
+      items: rows.map((row) => hydrate(manager, CartItem, 'item', row)),
+      couponId: couponId === null || couponId === undefined ? null : Number(couponId),
+    };
   }
 
   /** Writes the line: inserted, or its quantity and provider (and `optout` when given) replaced. */

@@ -1,0 +1,121 @@
+import { CartRepository } from '../src/cart/cart.repository';
+import { Cart, CartItem } from '../src/cart/cart.entity';
+import { Ticket } from '../src/tickets/ticket.entity';
+import { fillCart } from './helpers/buyers';
+import { insertEvent } from './helpers/fixtures';
+import { insertTicket } from './helpers/ticketing-fixtures';
+import { createTestApp, createUser, TestApp } from './helpers/test-app';
+
+/**
+ * The cart's hot reads send SQL written once per shape and convert the rows themselves
+ * (src/common/database/kept-selects.ts): what they answer must be what TypeORM's own reads of the
+ * same rows answer, column for column, on either database.
+ */
+describe('Kept SELECTs (e2e)', () => {
+  let testApp: TestApp;
+  let carts: CartRepository;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    carts = testApp.app.get(CartRepository);
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('reads a ticket with every kind of column as TypeORM does, and its event and pool', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, {
+      eventId: event.id,
+      price: '12.50',
+      sku: 'SKU-1',
+      iac: 'required',
+      attendeeInformationFields: JSON.stringify([{ type: 'text', label: 'Name', required: true }]),
+      saleStartUtc: new Date('2026-01-01T10:00:00.000Z'),
+      saleEndUtc: new Date('2027-01-01T10:00:00.000Z'),
+      capacity: 40,
+      sold: 3,
+      pending: 2,
+    });
+    const manager = testApp.dataSource.manager;
+    const states = await carts.saleStates(manager, [ticket.id, ticket.id, 987654]);
+    expect([...states.keys()]).toEqual([ticket.id]);
+    const state = states.get(ticket.id)!;
+    expect(state.ticket).toBeInstanceOf(Ticket);
+    expect(state.ticket).toEqual(await manager.findOneByOrFail(Ticket, { id: ticket.id }));
+    expect(state.ticket.sold).toBe(3);
+    expect(state.ticket.pending).toBe(2);
+    expect(state.eventStatus).toBe('publish');
+    expect(state.pool).toBeUndefined();
+    expect(await carts.saleStates(manager, [])).toEqual(new Map());
+  });
+
+  it("reads a buyer's cart and its locked lines as TypeORM does, by token and by user", async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const first = await insertTicket(testApp.dataSource, { eventId: event.id, capacity: 10 });
+    const second = await insertTicket(testApp.dataSource, { eventId: event.id, capacity: 10 });
+    const buyer = await fillCart(testApp, {}, 'tc', [
+      { ticket_id: second.id, quantity: 2, optout: true },
+      { ticket_id: first.id, quantity: 1 },
+    ]);
+    const manager = testApp.dataSource.manager;
+    const expected = await manager.findOneByOrFail(Cart, { token: buyer.token });
+
+    const cart = await carts.findByBuyer(manager, { kind: 'guest', token: buyer.token! });
+    expect(cart).toBeInstanceOf(Cart);
+    expect(cart).toEqual(expected);
+    await manager.transaction(async (transaction) => {
+      expect(await carts.findByBuyer(transaction, { kind: 'guest', token: buyer.token! }, true)).toEqual(expected);
+    });
+    expect(await carts.findByBuyer(manager, { kind: 'guest', token: 'no-such-token' })).toBeNull();
+    expect(await carts.findByBuyer(manager, { kind: 'guest', token: null })).toBeNull();
+
+    const locked = await manager.transaction((transaction) =>
+      carts.lockLiveLines(transaction, { kind: 'guest', token: buyer.token! }, 'tc', new Date(Date.now() - 60_000)),
+    );
+    expect(locked.couponId).toBeNull();
+    expect(locked.items.every((item) => item instanceof CartItem)).toBe(true);
+    expect(locked.items).toEqual(await manager.find(CartItem, { where: { cartId: expected.id }, order: { ticketId: 'ASC' } }));
+    expect(locked.items.map((item) => [item.ticketId, item.quantity, item.optout])).toEqual([
+      [first.id, 1, false],
+      [second.id, 2, true],
+    ]);
+    // Idle since before the cutoff: none.
+    const idle = await carts.lockLiveLines(manager, { kind: 'guest', token: buyer.token! }, 'tc', new Date(Date.now() + 60_000));
+    expect(idle).toEqual({ items: [], couponId: null });
+
+    const user = await createUser(testApp, 'subscriber');
+    await manager.update(Cart, { id: expected.id }, { token: null, userId: user.id });
+    const byUser = await carts.findByBuyer(manager, { kind: 'user', userId: user.id });
+    expect(byUser).toEqual(await manager.findOneByOrFail(Cart, { id: expected.id }));
+    expect(byUser?.userId).toBe(user.id);
+    const userLines = await carts.lockLiveLines(manager, { kind: 'user', userId: user.id }, 'tc', new Date(Date.now() - 60_000));
+    expect(userLines.items).toHaveLength(2);
+  });
+
+  it('filters lines by provider and by event in the SQL of their own shape', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const other = await insertEvent(testApp.dataSource);
+    const here = await insertTicket(testApp.dataSource, { eventId: event.id, capacity: 10, price: '7.00' });
+    const there = await insertTicket(testApp.dataSource, { eventId: other.id, capacity: 10 });
+    const buyer = await fillCart(testApp, {}, 'tc', [
+      { ticket_id: here.id, quantity: 1 },
+      { ticket_id: there.id, quantity: 3 },
+    ]);
+    const manager = testApp.dataSource.manager;
+    const cart = (await manager.findOneByOrFail(Cart, { token: buyer.token })).id;
+    const all = await carts.lines(manager, cart, {});
+    expect(all.map((line) => [line.ticketId, line.quantity, line.eventId])).toEqual([
+      [here.id, 1, event.id],
+      [there.id, 3, other.id],
+    ]);
+    expect(all[0]).toMatchObject({ provider: 'tc', optout: false, meta: null, iac: 'none' });
+    expect(Number(all[0].price)).toBe(7);
+    expect((await carts.lines(manager, cart, { eventId: other.id })).map((line) => line.ticketId)).toEqual([there.id]);
+    expect(await carts.lines(manager, cart, { providers: ['rsvp'] })).toEqual([]);
+    expect((await carts.lines(manager, cart, { providers: ['rsvp', 'tc'], eventId: event.id })).map((line) => line.ticketId)).toEqual([
+      here.id,
+    ]);
+  });
+});
