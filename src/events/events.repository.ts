@@ -4,6 +4,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { AuthenticatedUser } from '../auth/roles';
 import { Category } from '../categories/category.entity';
 import { insertInSlices, inSlices } from '../common/database/bulk-insert';
+import { KeptSelects } from '../common/database/kept-selects';
 import { SqlDialect } from '../database/sql-dialect';
 import { escapeLike } from '../posts/post-query';
 import type { PostStatus } from '../posts/post-status';
@@ -82,7 +83,7 @@ type TermLinkField = 'categories' | 'tags';
 @Injectable()
 export class EventsRepository {
   /** findHeadBySelector's statement, by id or by slug, with or without the stored body. */
-  private readonly headSql = new Map<string, string>();
+  private readonly selects = new KeptSelects();
 
   // ---------------------------------------------------------------- reading
 
@@ -95,31 +96,28 @@ export class EventsRepository {
    */
   async findHeadBySelector(manager: EntityManager, selector: EventSelector, withStoredBody = false): Promise<EventHead | null> {
     const by = 'id' in selector ? 'id' : 'slug';
-    const shape = `${by}:${withStoredBody}`;
-    let sql = this.headSql.get(shape);
-    if (sql === undefined) {
-      const query = this.headQuery(manager, by);
-      if (withStoredBody) query.addSelect('stored.body', 'storedBody');
-      sql = query.getQuery();
-      this.headSql.set(shape, sql);
-    }
-    const [escaped, values] = manager.connection.driver.escapeQueryWithParameters(sql, selector);
-    const [row] = await manager.query<
-      Array<{
-        id: number | string;
-        status: PostStatus;
-        authorId: number | string | null;
-        documentVersion: number | string;
-        timezone: string;
-        categoryCounts: string | null;
-        tagCounts: string | null;
-        storedVersion: number | string | null;
-        storedIdentity: string | null;
-        storedTicketed: number | string | boolean | null;
-        storedKeys: string | null;
-        storedBody?: Buffer | null;
-      }>
-    >(escaped, values);
+    const [row] = await this.selects.rows<{
+      id: number | string;
+      status: PostStatus;
+      authorId: number | string | null;
+      documentVersion: number | string;
+      timezone: string;
+      categoryCounts: string | null;
+      tagCounts: string | null;
+      storedVersion: number | string | null;
+      storedIdentity: string | null;
+      storedTicketed: number | string | boolean | null;
+      storedKeys: string | null;
+      storedBody?: Buffer | null;
+    }>(
+      manager,
+      `head:${by}:${withStoredBody}`,
+      () => {
+        const query = this.headQuery(manager, by);
+        return withStoredBody ? query.addSelect('stored.body', 'storedBody') : query;
+      },
+      selector,
+    );
     if (!row) return null;
     const stored: StoredDocumentFacts | null =
       row.storedVersion === null || row.storedIdentity === null

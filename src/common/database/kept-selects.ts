@@ -13,7 +13,12 @@ export class KeptSelects {
   private readonly sql = new Map<string, string>();
 
   /** The rows of the statement `build` writes for `shape`, with `parameters` bound. */
-  async rows<T>(manager: EntityManager, shape: string, build: () => SelectQueryBuilder<ObjectLiteral>, parameters: ObjectLiteral): Promise<T[]> {
+  async rows<T>(
+    manager: EntityManager,
+    shape: string,
+    build: () => SelectQueryBuilder<ObjectLiteral>,
+    parameters: ObjectLiteral,
+  ): Promise<T[]> {
     let sql = this.sql.get(shape);
     if (sql === undefined) {
       sql = build().getQuery();
