@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { insertedId } from '../common/database/inserted-id';
-import { hydrate, KeptSelects } from '../common/database/kept-selects';
+import { hydrate, KeptSelects } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import type { PoolCounts } from '../tickets/capacity';

@@ -4,7 +4,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { AuthenticatedUser } from '../auth/roles';
 import { Category } from '../categories/category.entity';
 import { insertInSlices, inSlices } from '../common/database/bulk-insert';
-import { KeptSelects } from '../common/database/kept-selects';
+import { KeptSelects } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { escapeLike } from '../posts/post-query';
 import type { PostStatus } from '../posts/post-status';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { insertedId } from '../common/database/inserted-id';
-import { announceRawWrites } from '../common/database/raw-writes';
+import { KeptInserts } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import type { CapacityLine } from '../tickets/capacity.service';
@@ -15,6 +15,9 @@ import type { OrderRelations } from './orders.mapper';
 /** Rows per multi-row INSERT, well within SQLite's limit on bound parameters. */
 const INSERT_BATCH_ROWS = 200;
 
+/** What a RETURNING of the attendees' INSERT answers. */
+type StoredCode = { id: number | string; security_code: string };
+
 /** An attendee as inserted: every column but the generated id. */
 export type AttendeeRow = Omit<Attendee, 'id'>;
 
@@ -26,6 +29,9 @@ export function filterOrderList<T extends ObjectLiteral>(builder: SelectQueryBui
 /** Every statement on orders, their items, and the attendees an order places and moves along. */
 @Injectable()
 export class OrdersRepository {
+  /** A checkout's INSERTs (order, items, attendees): their SQL written once per shape. */
+  private readonly inserts = new KeptInserts();
+
   // ---------------------------------------------------------------- reading
 
   findById(manager: EntityManager, id: number): Promise<Order | null> {
@@ -185,8 +191,7 @@ export class OrdersRepository {
 
   /** Inserts the order row as given and sets its generated id on it. */
   async insert(manager: EntityManager, order: Order): Promise<Order> {
-    const inserted = await manager.createQueryBuilder().insert().into(Order).values(order).updateEntity(false).execute();
-    order.id = insertedId(inserted.raw);
+    order.id = insertedId(await this.inserts.insert(manager, Order, [order]));
     return order;
   }
 
@@ -194,7 +199,7 @@ export class OrdersRepository {
     manager: EntityManager,
     items: Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPrice'>>,
   ): Promise<void> {
-    await manager.createQueryBuilder().insert().into(OrderItem).values(items).updateEntity(false).execute();
+    await this.inserts.insert(manager, OrderItem, items);
   }
 
   /**
@@ -205,25 +210,15 @@ export class OrdersRepository {
   async insertAttendees(manager: EntityManager, rows: AttendeeRow[]): Promise<Attendee[]> {
     const returning = SqlDialect.of(manager).insertReturning;
     const idsByCode = new Map<string, number>();
-    const remember = (stored: Array<{ id: number | string; security_code: string }>) => {
+    const remember = (stored: StoredCode[]) => {
       for (const row of stored) idsByCode.set(row.security_code, Number(row.id));
     };
     for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
-      const insert = manager
-        .createQueryBuilder()
-        .insert()
-        .into(Attendee)
-        .values(rows.slice(start, start + INSERT_BATCH_ROWS))
-        .updateEntity(false);
-      if (!returning) {
-        await insert.execute();
-        continue;
-      }
-      const [sql, parameters] = insert.getQueryAndParameters();
-      remember(await manager.query(`${sql} RETURNING id, security_code`, parameters));
+      const batch = rows.slice(start, start + INSERT_BATCH_ROWS);
+      if (returning) remember((await this.inserts.insert(manager, Attendee, batch, ' RETURNING id, security_code')) as StoredCode[]);
+      else await this.inserts.insert(manager, Attendee, batch);
     }
-    if (returning) await announceRawWrites(manager, 'insert', [Attendee]);
-    else if (rows.length > 0) {
+    if (!returning && rows.length > 0) {
       remember(await manager.query('SELECT id, security_code FROM attendees WHERE order_id = ?', [rows[0].orderId]));
     }
     return rows.map((row) => {

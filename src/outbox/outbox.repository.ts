@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, LessThan } from 'typeorm';
+import { KeptInserts } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { OutboxChannel, OutboxMessage, OutboxStatus } from './outbox-message.entity';
 
@@ -10,11 +11,14 @@ export type NewOutboxMessage = Pick<OutboxMessage, 'channel' | 'type' | 'payload
 /** Every statement of the outbox: writing messages, claiming them, recording attempts, the gauges and pruning. */
 @Injectable()
 export class OutboxRepository {
+  /** Every write's notifications go through here: its SQL written once per shape. */
+  private readonly inserts = new KeptInserts();
+
   // ---------------------------------------------------------------- writing
 
   /** The messages, in one INSERT, in the order given. */
   async insert(manager: EntityManager, messages: NewOutboxMessage[]): Promise<void> {
-    await manager.createQueryBuilder().insert().into(OutboxMessage).values(messages).updateEntity(false).execute();
+    await this.inserts.insert(manager, OutboxMessage, messages);
   }
 
   // ---------------------------------------------------------------- claiming

@@ -1,4 +1,8 @@
+import { In, MoreThan } from 'typeorm';
 import { CartRepository } from '../src/cart/cart.repository';
+import { KeptInserts } from '../src/common/database/kept-statements';
+import { OutboxMessage } from '../src/outbox/outbox-message.entity';
+import type { NewOutboxMessage } from '../src/outbox/outbox.repository';
 import { Cart, CartItem } from '../src/cart/cart.entity';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { fillCart } from './helpers/buyers';
@@ -7,11 +11,11 @@ import { insertTicket } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp } from './helpers/test-app';
 
 /**
- * The cart's hot reads send SQL written once per shape and convert the rows themselves
- * (src/common/database/kept-selects.ts): what they answer must be what TypeORM's own reads of the
- * same rows answer, column for column, on either database.
+ * The sale's hot statements send SQL written once per shape (src/common/database/kept-statements.ts):
+ * the reads must answer what TypeORM's own reads of the same rows answer, and the INSERTs must write
+ * what the query builder writes, column for column, on either database.
  */
-describe('Kept SELECTs (e2e)', () => {
+describe('Kept statements (e2e)', () => {
   let testApp: TestApp;
   let carts: CartRepository;
 
@@ -117,5 +121,51 @@ describe('Kept SELECTs (e2e)', () => {
     expect((await carts.lines(manager, cart, { providers: ['rsvp', 'tc'], eventId: event.id })).map((line) => line.ticketId)).toEqual([
       here.id,
     ]);
+  });
+
+  it('writes the rows the query builder writes, on the first call of a shape and on the next ones', async () => {
+    const inserts = new KeptInserts();
+    const message = (type: string, extra: Partial<NewOutboxMessage> = {}): NewOutboxMessage => ({
+      channel: 'email',
+      type,
+      payload: JSON.stringify({ type, text: "it's \\ \"quoted\" ünïcode" }),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date('2026-11-27T10:11:12.345Z'),
+      createdAt: new Date('2026-11-27T10:11:12.345Z'),
+      ...extra,
+    });
+    const batches: Array<{ via: 'kept' | 'builder'; rows: NewOutboxMessage[] }> = [
+      // The first two share a shape: the second is written from the kept SQL.
+      { via: 'kept', rows: [message('first', { recipient: 'a@example.org' }), message('second')] },
+      { via: 'kept', rows: [message('third', { recipient: 'b@example.org', attempts: 2 }), message('fourth')] },
+      { via: 'kept', rows: [message('fifth', { recipient: null, endpointId: null })] },
+      { via: 'builder', rows: [message('first', { recipient: 'a@example.org' }), message('second')] },
+      { via: 'builder', rows: [message('third', { recipient: 'b@example.org', attempts: 2 }), message('fourth')] },
+      { via: 'builder', rows: [message('fifth', { recipient: null, endpointId: null })] },
+    ];
+    const manager = testApp.dataSource.manager;
+    const ids: Record<'kept' | 'builder', number[]> = { kept: [], builder: [] };
+    for (const batch of batches) {
+      const before = await manager.maximum(OutboxMessage, 'id');
+      await manager.transaction(async (transaction) => {
+        if (batch.via === 'kept') {
+          const builds = jest.spyOn(transaction, 'createQueryBuilder');
+          await inserts.insert(transaction, OutboxMessage, batch.rows);
+          // A shape met before is written from its kept SQL, without the builder.
+          expect(builds).toHaveBeenCalledTimes(batch === batches[1] ? 0 : 1);
+        }
+        else await transaction.createQueryBuilder().insert().into(OutboxMessage).values(batch.rows).updateEntity(false).execute();
+      });
+      const written = await manager.find(OutboxMessage, { where: { id: MoreThan(before ?? 0) }, order: { id: 'ASC' } });
+      ids[batch.via].push(...written.map((row) => row.id));
+    }
+    const read = async (which: number[]) =>
+      (await manager.find(OutboxMessage, { where: { id: In(which) }, order: { id: 'ASC' } })).map(({ id: _id, ...columns }) => columns);
+    const kept = await read(ids.kept);
+    expect(kept).toHaveLength(5);
+    expect(kept).toEqual(await read(ids.builder));
+    expect(kept[2]).toMatchObject({ type: 'third', recipient: 'b@example.org', attempts: 2 });
+    expect(kept[0].nextAttemptAt).toEqual(new Date('2026-11-27T10:11:12.345Z'));
   });
 });
