@@ -128,7 +128,7 @@ describe('Kept statements (e2e)', () => {
     const message = (type: string, extra: Partial<NewOutboxMessage> = {}): NewOutboxMessage => ({
       channel: 'email',
       type,
-      payload: JSON.stringify({ type, text: "it's \\ \"quoted\" ünïcode" }),
+      payload: JSON.stringify({ type, text: 'it\'s \\ "quoted" ünïcode' }),
       status: 'pending',
       attempts: 0,
       nextAttemptAt: new Date('2026-11-27T10:11:12.345Z'),
@@ -154,8 +154,7 @@ describe('Kept statements (e2e)', () => {
           await inserts.insert(transaction, OutboxMessage, batch.rows);
           // A shape met before is written from its kept SQL, without the builder.
           expect(builds).toHaveBeenCalledTimes(batch === batches[1] ? 0 : 1);
-        }
-        else await transaction.createQueryBuilder().insert().into(OutboxMessage).values(batch.rows).updateEntity(false).execute();
+        } else await transaction.createQueryBuilder().insert().into(OutboxMessage).values(batch.rows).updateEntity(false).execute();
       });
       const written = await manager.find(OutboxMessage, { where: { id: MoreThan(before ?? 0) }, order: { id: 'ASC' } });
       ids[batch.via].push(...written.map((row) => row.id));
@@ -167,5 +166,30 @@ describe('Kept statements (e2e)', () => {
     expect(kept).toEqual(await read(ids.builder));
     expect(kept[2]).toMatchObject({ type: 'third', recipient: 'b@example.org', attempts: 2 });
     expect(kept[0].nextAttemptAt).toEqual(new Date('2026-11-27T10:11:12.345Z'));
+  });
+
+  it("keeps an upsert's and an insert-or-skip's SQL: the second write of a shape updates or skips as the first", async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, capacity: 10 });
+    const manager = testApp.dataSource.manager;
+    const now = new Date('2026-11-27T12:00:00.000Z');
+    const cartValues = { userId: null, token: 'kept-statements-token', meta: null, createdAt: now, updatedAt: now };
+    await manager.transaction(async (transaction) => {
+      await carts.insertUnlessTaken(transaction, cartValues);
+      await carts.insertUnlessTaken(transaction, { ...cartValues, meta: '{"second":true}' });
+    });
+    const cart = await manager.findOneByOrFail(Cart, { token: 'kept-statements-token' });
+    expect(cart.meta).toBeNull();
+    expect(await manager.countBy(Cart, { token: 'kept-statements-token' })).toBe(1);
+
+    const line = { cartId: cart.id, ticketId: ticket.id, provider: 'tc' as const, quantity: 1, optout: true };
+    const stored = () => manager.findOneByOrFail(CartItem, { cartId: cart.id, ticketId: ticket.id });
+    const upsert = (write: typeof line | (Omit<typeof line, 'optout'> & { optout: boolean | undefined })) =>
+      manager.transaction((transaction) => carts.upsertLine(transaction, write));
+    await upsert(line);
+    await upsert({ ...line, quantity: 3, optout: undefined });
+    expect(await stored()).toMatchObject({ quantity: 3, optout: true }); // `optout` left as stored
+    await upsert({ ...line, quantity: 4, optout: false });
+    expect(await stored()).toMatchObject({ quantity: 4, optout: false });
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { insertedId } from '../common/database/inserted-id';
-import { hydrate, KeptSelects } from '../common/database/kept-statements';
+import { hydrate, KeptInserts, KeptSelects } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import type { PoolCounts } from '../tickets/capacity';
@@ -66,8 +66,9 @@ function toBooleanColumn(value: boolean | number | string): boolean {
 /** Every statement on carts and their lines, and the ticket reads a cart write checks against. */
 @Injectable()
 export class CartRepository {
-  /** The hot reads of a sale (a cart write, a checkout), their SQL written once per shape. */
+  /** The hot statements of a sale (a cart write, a checkout), their SQL written once per shape. */
   private readonly selects = new KeptSelects();
+  private readonly inserts = new KeptInserts();
 
   // ---------------------------------------------------------------- events and tickets
 
@@ -132,14 +133,13 @@ export class CartRepository {
     manager: EntityManager,
     values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>,
   ): Promise<void> {
-    await manager.createQueryBuilder().insert().into(Cart).values(values).orIgnore().updateEntity(false).execute();
+    await this.inserts.insert(manager, Cart, [values], { orIgnore: true });
   }
 
   /** Inserts the cart and answers it with its id. */
   async insert(manager: EntityManager, values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>): Promise<Cart> {
     const cart = manager.create(Cart, values);
-    const inserted = await manager.createQueryBuilder().insert().into(Cart).values(cart).updateEntity(false).execute();
-    cart.id = insertedId(inserted.raw);
+    cart.id = insertedId(await this.inserts.insert(manager, Cart, [cart]));
     return cart;
   }
 
@@ -251,21 +251,21 @@ export class CartRepository {
   /** Writes the line: inserted, or its quantity and provider (and `optout` when given) replaced. */
   async upsertLine(manager: EntityManager, line: CartLineWrite): Promise<void> {
     const overwrite = ['quantity', 'provider', ...(line.optout === undefined ? [] : ['optout'])];
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(CartItem)
-      .values({
-        cartId: line.cartId,
-        ticketId: line.ticketId,
-        provider: line.provider,
-        quantity: line.quantity,
-        optout: line.optout ?? false,
-        meta: null,
-      })
-      .orUpdate(overwrite, ['cart_id', 'ticket_id'])
-      .updateEntity(false)
-      .execute();
+    await this.inserts.insert(
+      manager,
+      CartItem,
+      [
+        {
+          cartId: line.cartId,
+          ticketId: line.ticketId,
+          provider: line.provider,
+          quantity: line.quantity,
+          optout: line.optout ?? false,
+          meta: null,
+        },
+      ],
+      { orUpdate: { overwrite, conflict: ['cart_id', 'ticket_id'] } },
+    );
   }
 
   async deleteLine(manager: EntityManager, cartId: number, ticketId: number): Promise<void> {

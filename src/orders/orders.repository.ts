@@ -215,7 +215,8 @@ export class OrdersRepository {
     };
     for (let start = 0; start < rows.length; start += INSERT_BATCH_ROWS) {
       const batch = rows.slice(start, start + INSERT_BATCH_ROWS);
-      if (returning) remember((await this.inserts.insert(manager, Attendee, batch, ' RETURNING id, security_code')) as StoredCode[]);
+      if (returning)
+        remember((await this.inserts.insert(manager, Attendee, batch, { suffix: ' RETURNING id, security_code' })) as StoredCode[]);
       else await this.inserts.insert(manager, Attendee, batch);
     }
     if (!returning && rows.length > 0) {

@@ -54,6 +54,16 @@ export function hydrate<T extends ObjectLiteral>(manager: EntityManager, target:
   return entity;
 }
 
+/** How an INSERT meets an existing row, and what follows it. */
+export interface KeptInsertOptions {
+  /** Text after the statement, e.g. ` RETURNING id` (MariaDB). */
+  suffix?: string;
+  /** Rows whose unique key is taken are skipped (the builder's `orIgnore`). */
+  orIgnore?: boolean;
+  /** Rows whose `conflict` columns are taken have their `overwrite` columns replaced (the builder's `orUpdate`). */
+  orUpdate?: { overwrite: string[]; conflict: string[] };
+}
+
 /** Shapes kept at most (a shape per row count and set of defaulted columns): a checkout uses a few. */
 const MAX_INSERT_SHAPES = 256;
 
@@ -74,12 +84,19 @@ export class KeptInserts {
     manager: EntityManager,
     target: EntityTarget<T>,
     rows: Array<QueryDeepPartialEntity<T>>,
-    suffix = '',
+    options: KeptInsertOptions = {},
   ): Promise<unknown> {
+    const { suffix = '' } = options;
+    const builder = () => {
+      const insert = manager.createQueryBuilder().insert().into(target).values(rows).updateEntity(false);
+      if (options.orIgnore) insert.orIgnore();
+      if (options.orUpdate) insert.orUpdate(options.orUpdate.overwrite, options.orUpdate.conflict);
+      return insert;
+    };
     const runner = manager.queryRunner;
     if (!runner) {
       // Outside a transaction: the builder takes a connection of its own for the statement and its events.
-      return (await manager.createQueryBuilder().insert().into(target).values(rows).updateEntity(false).execute()).raw;
+      return (await builder().execute()).raw;
     }
     const metadata = manager.connection.getMetadata(target);
     const before = new BroadcasterResult();
@@ -96,10 +113,15 @@ export class KeptInserts {
         if (value !== undefined) values.push(value);
       }
     }
-    const key = `${metadata.tableName}|${rows.length}|${defaulted}|${suffix}`;
+    const conflict = options.orIgnore
+      ? 'ignore'
+      : options.orUpdate
+        ? `${options.orUpdate.overwrite.join()}/${options.orUpdate.conflict.join()}`
+        : '';
+    const key = `${metadata.tableName}|${rows.length}|${defaulted}|${conflict}|${suffix}`;
     const built = () => {
-      const builder = manager.createQueryBuilder().insert().into(target).values(rows).updateEntity(false);
-      return { sql: `${builder.getQuery()}${suffix}`, parameters: builder.getParameters() };
+      const insert = builder();
+      return { sql: `${insert.getQuery()}${suffix}`, parameters: insert.getParameters() };
     };
     let shape = this.shapes.get(key);
     let statement: { sql: string; parameters: ObjectLiteral };
