@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '../config/app.config';
 import { MIGRATIONS } from './migrations';
+import { keepMysqlPromiseWrappers } from './mysql-promise-wrappers';
 import { replicationOptions } from './read-replicas';
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -32,6 +33,7 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       },
     };
   }
+  keepMysqlPromiseWrappers();
   return {
     ...common,
     type: 'mysql',
