@@ -85,6 +85,11 @@ function holds(bytes: Buffer, start: number, end: number, token: Buffer | undefi
   return true;
 }
 
+/** A count placeholder's term (`category:3`) and the count it was built with, from the syntax's match groups. */
+function countHoleOf(groups: Record<string, string>): CountHole {
+  return { term: `${groups.countKind}:${groups.countId}`, built: Buffer.from(groups.countBuilt, 'latin1') };
+}
+
 /** Which placeholder bytes [start, end) are (within `bytes`), with a count's term and built value; undefined when none. */
 function placeholderAt(
   bytes: Buffer,
@@ -96,7 +101,7 @@ function placeholderAt(
   for (const kind of ['origin', 'site', 'offers'] as const) if (holds(bytes, start, end, syntax.tokenBytes[kind])) return { kind };
   const groups = syntax.countHole.exec(bytes.toString('latin1', start, end))?.groups;
   if (!groups) return undefined;
-  return { kind: 'count', count: { term: `${groups.countKind}:${groups.countId}`, built: Buffer.from(groups.countBuilt, 'latin1') } };
+  return { kind: 'count', count: countHoleOf(groups) };
 }
 
 function writeVarint(out: number[], value: number): void {
@@ -172,9 +177,7 @@ export class DocumentTemplate {
       starts.push(start);
       ends.push(end);
       kinds.push(kind);
-      counts.push(
-        kind === 'count' ? { term: `${groups.countKind}:${groups.countId}`, built: Buffer.from(groups.countBuilt, 'latin1') } : undefined,
-      );
+      counts.push(kind === 'count' ? countHoleOf(groups) : undefined);
       char = match.index + match[0].length;
       byte = end;
     }

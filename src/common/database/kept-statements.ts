@@ -1,4 +1,5 @@
-import type { EntityManager, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
 
@@ -42,16 +43,39 @@ export function hydrate<T extends ObjectLiteral>(manager: EntityManager, target:
   const metadata = manager.connection.getMetadata(target);
   const driver = manager.connection.driver;
   const entity = metadata.create(manager.queryRunner, { fromDeserializer: true }) as T;
-  for (const column of metadata.columns) {
-    if (column.isVirtual) continue; // a relation's id column: not selected as a column of its own
-    const name = `${alias}_${column.databaseName}`;
-    // TypeORM replaces an alias longer than the driver allows with a hash, which this does not.
-    if (driver.maxAliasLength && name.length > driver.maxAliasLength) throw new Error(`${name}: alias too long to hydrate`);
+  for (const [name, column] of selectedColumns(metadata, alias, driver.maxAliasLength)) {
     const value: unknown = row[name];
     if (value === undefined) continue;
     column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
   }
   return entity;
+}
+
+/** Per entity and alias, each column's name in a row (`alias_column`) and its metadata: worked out once, not per row. */
+const columnsByAlias = new WeakMap<EntityMetadata, Map<string, Array<[string, ColumnMetadata]>>>();
+
+function selectedColumns(metadata: EntityMetadata, alias: string, maxAliasLength: number | undefined): Array<[string, ColumnMetadata]> {
+  let byAlias = columnsByAlias.get(metadata);
+  if (!byAlias) columnsByAlias.set(metadata, (byAlias = new Map<string, Array<[string, ColumnMetadata]>>()));
+  let columns = byAlias.get(alias);
+  if (!columns) {
+    // A relation's id column (isVirtual) is not selected as a column of its own.
+    columns = metadata.columns.filter((column) => !column.isVirtual).map((column) => [`${alias}_${column.databaseName}`, column]);
+    // TypeORM replaces an alias longer than the driver allows with a hash, which this does not.
+    const tooLong = columns.find(([name]) => maxAliasLength && name.length > maxAliasLength);
+    if (tooLong) throw new Error(`${tooLong[0]}: alias too long to hydrate`);
+    byAlias.set(alias, columns);
+  }
+  return columns;
+}
+
+/** Per entity, the columns an INSERT writes, in the builder's order. */
+const insertedColumns = new WeakMap<EntityMetadata, ColumnMetadata[]>();
+
+function columnsInserted(metadata: EntityMetadata): ColumnMetadata[] {
+  let columns = insertedColumns.get(metadata);
+  if (!columns) insertedColumns.set(metadata, (columns = metadata.columns.filter((column) => column.isInsert)));
+  return columns;
 }
 
 /** How an INSERT meets an existing row, and what follows it. */
@@ -103,7 +127,7 @@ export class KeptInserts {
     for (const row of rows) runner.broadcaster.broadcastBeforeInsertEvent(before, metadata, row);
     await before.wait();
     const driver = manager.connection.driver;
-    const columns = metadata.columns.filter((column) => column.isInsert);
+    const columns = columnsInserted(metadata);
     const values: unknown[] = [];
     let defaulted = '';
     for (const row of rows) {
