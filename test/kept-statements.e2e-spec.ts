@@ -5,9 +5,10 @@ import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import type { NewOutboxMessage } from '../src/outbox/outbox.repository';
 import { Cart, CartItem } from '../src/cart/cart.entity';
 import { Ticket } from '../src/tickets/ticket.entity';
+import { TicketsRepository } from '../src/tickets/tickets.repository';
 import { fillCart } from './helpers/buyers';
 import { insertEvent } from './helpers/fixtures';
-import { insertTicket } from './helpers/ticketing-fixtures';
+import { insertPool, insertTicket } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp } from './helpers/test-app';
 
 /**
@@ -18,10 +19,12 @@ import { createTestApp, createUser, TestApp } from './helpers/test-app';
 describe('Kept statements (e2e)', () => {
   let testApp: TestApp;
   let carts: CartRepository;
+  let tickets: TicketsRepository;
 
   beforeAll(async () => {
     testApp = await createTestApp();
     carts = testApp.app.get(CartRepository);
+    tickets = testApp.app.get(TicketsRepository);
   });
 
   afterAll(async () => {
@@ -53,6 +56,38 @@ describe('Kept statements (e2e)', () => {
     expect(state.eventStatus).toBe('publish');
     expect(state.pool).toBeUndefined();
     expect(await carts.saleStates(manager, [])).toEqual(new Map());
+  });
+
+  it("reads an event's offered tickets as TypeORM does, in menu order, with the event's pool", async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const second = await insertTicket(testApp.dataSource, {
+      eventId: event.id,
+      name: 'Second',
+      sold: 4,
+      saleEndUtc: new Date('2027-03-01T18:00:00.000Z'),
+    });
+    const first = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'First', capacityMode: 'shared', capacity: null });
+    await insertTicket(testApp.dataSource, { eventId: event.id, name: 'Draft', status: 'draft' });
+    const hidden = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'Hidden' });
+    const manager = testApp.dataSource.manager;
+    await manager.update(Ticket, { id: second.id }, { menuOrder: 2 });
+    await manager.update(Ticket, { id: first.id }, { menuOrder: 1 });
+    await manager.update(Ticket, { id: hidden.id }, { hiddenWithoutCoupon: true });
+
+    const withoutPool = await tickets.offeredTickets(manager, event.id);
+    expect(withoutPool.pool).toBeUndefined();
+    expect(withoutPool.tickets.map((ticket) => ticket.name)).toEqual(['First', 'Second']);
+    expect(withoutPool.tickets[0]).toBeInstanceOf(Ticket);
+    expect(withoutPool.tickets).toEqual(
+      await manager.find(Ticket, { where: { id: In([first.id, second.id]) }, order: { menuOrder: 'ASC' } }),
+    );
+    expect(withoutPool.tickets[1].sold).toBe(4);
+
+    await insertPool(testApp.dataSource, event.id, 30);
+    const withPool = await tickets.offeredTickets(manager, event.id);
+    expect(withPool.pool).toEqual({ capacity: 30, sold: 0, pending: 0 });
+    expect(withPool.tickets.map((ticket) => ticket.id)).toEqual([first.id, second.id]);
+    expect(await tickets.offeredTickets(manager, 987654)).toEqual({ tickets: [], pool: undefined });
   });
 
   it("reads a buyer's cart and its locked lines as TypeORM does, by token and by user", async () => {

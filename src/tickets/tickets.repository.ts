@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CountCache } from '../common/caching/count-cache';
 import { insertInSlices, inSlices } from '../common/database/bulk-insert';
+import { hydrate, KeptSelects } from '../common/database/kept-statements';
 import { findMissingIds } from '../common/list-filters/ids-must-exist';
 import type { CouponScope } from '../coupons/coupon-discount';
 import { applyHiddenTicketRule } from '../coupons/hidden-tickets';
@@ -26,9 +27,19 @@ export interface TicketMatch {
 
 export type NewCounter = Pick<TicketCapacityCounter, 'ticketId' | 'capacityMode' | 'capacity' | 'sold' | 'pending'>;
 
+/** A ticket row's pool columns (the event's shared capacity; null without one), as the driver returns them. */
+interface RawPoolCounts {
+  pool_capacity: number | string | null;
+  pool_sold: number | string;
+  pool_pending: number | string;
+}
+
 /** Every statement of the tickets module but the capacity counts' (CapacityRepository). */
 @Injectable()
 export class TicketsRepository {
+  /** The SQL of the hot reads (a ticketed event's single GET reads its offers on every request). */
+  private readonly selects = new KeptSelects();
+
   constructor(private readonly counts: CountCache) {}
 
   // ---------------------------------------------------------------- tickets and events
@@ -142,24 +153,29 @@ export class TicketsRepository {
    * of a ticketed event pays it on every request.
    */
   async offeredTickets(manager: EntityManager, eventId: number): Promise<{ tickets: Ticket[]; pool: PoolCounts | undefined }> {
-    const { entities: tickets, raw } = await manager
-      .createQueryBuilder(Ticket, 'ticket')
-      .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
-      .addSelect('pool.capacity', 'pool_capacity')
-      .addSelect('pool.sold', 'pool_sold')
-      .addSelect('pool.pending', 'pool_pending')
-      .where('ticket.eventId = :eventId', { eventId })
-      .andWhere('ticket.status = :status', { status: 'publish' })
-      .andWhere('ticket.hiddenWithoutCoupon = :notHidden', { notHidden: false })
-      .orderBy('ticket.menuOrder', 'ASC')
-      .addOrderBy('ticket.id', 'ASC')
-      .getRawAndEntities<{ pool_capacity: number | string | null; pool_sold: number | string; pool_pending: number | string }>();
-    const row = raw[0];
+    const rows = await this.selects.rows<ObjectLiteral & RawPoolCounts>(
+      manager,
+      'offeredTickets',
+      () =>
+        manager
+          .createQueryBuilder(Ticket, 'ticket')
+          .leftJoin(TicketPool, 'pool', 'pool.eventId = ticket.eventId')
+          .addSelect('pool.capacity', 'pool_capacity')
+          .addSelect('pool.sold', 'pool_sold')
+          .addSelect('pool.pending', 'pool_pending')
+          .where('ticket.eventId = :eventId')
+          .andWhere('ticket.status = :status')
+          .andWhere('ticket.hiddenWithoutCoupon = :notHidden')
+          .orderBy('ticket.menuOrder', 'ASC')
+          .addOrderBy('ticket.id', 'ASC'),
+      { eventId, status: 'publish', notHidden: false },
+    );
+    const row = rows[0];
     const pool: PoolCounts | undefined =
       row && row.pool_capacity !== null
         ? { capacity: Number(row.pool_capacity), sold: Number(row.pool_sold), pending: Number(row.pool_pending) }
         : undefined;
-    return { tickets, pool };
+    return { tickets: rows.map((ticketRow) => hydrate(manager, Ticket, 'ticket', ticketRow)), pool };
   }
 
   // ---------------------------------------------------------------- writes
