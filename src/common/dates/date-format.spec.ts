@@ -49,6 +49,16 @@ describe('formatInZone', () => {
     expect(formatInZone(new Date(Date.UTC(2026, 2, 29, 1, 0, 0)), 'Europe/Paris')).toBe('2026-03-29 03:00:00');
   });
 
+  it('answers from its kept offsets as luxon does: the same instant again, and in another zone', () => {
+    const instants = [Date.UTC(2026, 2, 29, 0, 59, 59), Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 10, 1, 6)].map((at) => new Date(at));
+    for (let pass = 0; pass < 2; pass += 1) {
+      for (const zone of ['Europe/Paris', 'America/New_York', 'Asia/Kolkata']) {
+        for (const instant of instants) expect(formatInZone(instant, zone)).toBe(luxonWallClock(instant, zone));
+      }
+    }
+    expect(formatInZone(instants[1], FixedOffsetZone.instance(-150))).toBe('2026-03-28 22:30:00');
+  });
+
   it('takes a luxon zone object as well as a name', () => {
     const instant = new Date(Date.UTC(2026, 0, 15, 12, 30, 5));
     expect(formatInZone(instant, FixedOffsetZone.instance(330))).toBe('2026-01-15 18:00:05');
