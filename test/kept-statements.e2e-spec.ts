@@ -66,7 +66,7 @@ describe('Kept statements (e2e)', () => {
       sold: 4,
       saleEndUtc: new Date('2027-03-01T18:00:00.000Z'),
     });
-    const first = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'First', capacityMode: 'shared', capacity: null });
+    const first = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'First', capacityMode: 'global', capacity: null });
     await insertTicket(testApp.dataSource, { eventId: event.id, name: 'Draft', status: 'draft' });
     const hidden = await insertTicket(testApp.dataSource, { eventId: event.id, name: 'Hidden' });
     const manager = testApp.dataSource.manager;
