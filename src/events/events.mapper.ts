@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { Category } from '../categories/category.entity';
 import { dateDetails, formatInZone } from '../common/dates/date-format';
@@ -48,19 +49,15 @@ export interface EventMappingOptions {
  * and luxon works out a zone's offset through Intl on each conversion (2 % of such a read's CPU):
  * the same sale dates are converted again and again.
  */
-const isoInZoneMemo = new Map<string, string>();
-const ISO_IN_ZONE_MEMO_ENTRIES = 10_000;
+const isoInZoneMemo = new LRUCache<string, string, { instant: Date; timezone: string }>({
+  max: 10_000,
+  memoMethod: (_key, _stale, { context: { instant, timezone } }) =>
+    DateTime.fromJSDate(instant, { zone: resolveTimeZone(timezone) ?? 'UTC' }).toISO({ suppressMilliseconds: true }) ??
+    instant.toISOString(),
+});
 
 function isoInZone(instant: Date, timezone: string): string {
-  const key = `${instant.getTime()} ${timezone}`;
-  let iso = isoInZoneMemo.get(key);
-  if (iso === undefined) {
-    const zone = resolveTimeZone(timezone) ?? 'UTC';
-    iso = DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true }) ?? instant.toISOString();
-    if (isoInZoneMemo.size >= ISO_IN_ZONE_MEMO_ENTRIES) isoInZoneMemo.clear();
-    isoInZoneMemo.set(key, iso);
-  }
-  return iso;
+  return isoInZoneMemo.memo(`${instant.getTime()} ${timezone}`, { context: { instant, timezone } });
 }
 
 function eventJsonLd(event: Event, relations: EventRelations, response: EventResponse, context: RequestContext, currency: CurrencyConfig) {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { LRUCache } from 'lru-cache';
 import { DateTime, Info, Zone } from 'luxon';
 
 /** `YYYY-MM-DD HH:MM:SS`, the only date format of responses. */
@@ -45,18 +46,13 @@ export function formatDayInZone(instant: Date, zone: Zone | string = 'UTC'): str
  * 5 % of the CPU of a manager's attendees list, whose 25 attendees show their tickets' sale dates),
  * and lists show the same instants again and again: the same tickets' dates, the same check-ins.
  */
-const knownOffsets = new Map<string, number>();
-const KNOWN_OFFSETS_MAX = 20_000;
+const knownOffsets = new LRUCache<string, number, { zone: Zone; at: number }>({
+  max: 20_000,
+  memoMethod: (_key, _stale, { context }) => context.zone.offset(context.at),
+});
 
 function offsetAt(zone: Zone, at: number): number {
-  const key = `${zone.name} ${at}`;
-  let offset = knownOffsets.get(key);
-  if (offset === undefined) {
-    offset = zone.offset(at);
-    if (knownOffsets.size >= KNOWN_OFFSETS_MAX) knownOffsets.clear();
-    knownOffsets.set(key, offset);
-  }
-  return offset;
+  return knownOffsets.memo(`${zone.name} ${at}`, { context: { zone, at } });
 }
 
 function zoneOf(zone: Zone | string): Zone {
