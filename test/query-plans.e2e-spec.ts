@@ -7,6 +7,7 @@ import { createTestApp, TestApp } from './helpers/test-app';
 const onMariaDb = (process.env.TEST_DATABASE_URL ?? '').startsWith('mysql');
 
 interface PlanRow {
+  select_type: string | null;
   table: string | null;
   type: string | null;
   key: string | null;
@@ -196,9 +197,11 @@ const SMALL_TABLE_ROWS = 1000;
       const sorts: string[] = [];
       for (const [sql, parameters] of pages) {
         const plan = await testApp.dataSource.query<PlanRow[]>(`EXPLAIN ${sql}`, parameters);
-        // The range, then by primary key for each of its rows: the event's document version and its terms' counts.
-        expect(plan[0]).toMatchObject({ table: 'listing', key: 'PRIMARY' });
-        expect(plan.filter((row) => row.key !== 'PRIMARY')).toEqual([]);
+        // The page's rows picked from the range of the read model's primary key (a derived table of
+        // at most a page), then by primary key for each of them only: the event's document version
+        // and its terms' counts.
+        expect(plan.find((row) => row.table === 'listing')).toMatchObject({ select_type: 'DERIVED', key: 'PRIMARY' });
+        expect(plan.filter((row) => row.key !== 'PRIMARY' && !/^<derived/.test(row.table ?? ''))).toEqual([]);
         for (const row of plan) if (/temporary|filesort/i.test(row.Extra ?? '')) sorts.push(`${row.Extra} in: ${sql.slice(0, 200)}`);
       }
       expect(sorts).toEqual([]);

@@ -136,8 +136,11 @@ function compareRows(a: RangeRow, b: RangeRow): number {
  */
 @Injectable()
 export class EventListingsReader {
-  /** The statement of one range, by whether it is of the caller's own statuses (readRange). */
-  private readonly rangeSql = new Map<boolean, string>();
+  /**
+   * The statement of one range, by whether it is of the caller's own statuses (readRange): its text
+   * before and after the page's `LIMIT … OFFSET …`.
+   */
+  private readonly rangeSql = new Map<boolean, { head: string; tail: string }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -294,7 +297,7 @@ export class EventListingsReader {
     if (ranges.length === 1 && values.size === 1 && SqlDialect.of(this.dataSource).mayRunCompound) {
       const { sql, parameters } = this.rangeStatement(selection, ranges[0], offset, limit);
       const { total, pageRows } = await this.countRows(selection, rowsOfValue(ranges[0].value), { sql, parameters });
-      if (pageRows) return { total, listed: pageRows.map(toListedEvent) };
+      if (pageRows) return { total, listed: pageRows.sort(compareRows).map(toListedEvent) };
       return { total, listed: offset < total ? await this.page(selection, offset, limit) : [] };
     }
     const total = await this.count(selection);
@@ -371,7 +374,7 @@ export class EventListingsReader {
    */
   private async readRange(selection: ListingSelection, range: ListingRange, offset: number, limit: number): Promise<RangeRow[]> {
     const { sql, parameters } = this.rangeStatement(selection, range, offset, limit);
-    return this.query<RangeRow>(sql, parameters);
+    return (await this.query<RangeRow>(sql, parameters)).sort(compareRows);
   }
 
   /** The statement of readRange, with its named parameters (those of `count` where they mean the same). */
@@ -384,12 +387,12 @@ export class EventListingsReader {
     const own = range.authorId !== undefined;
     let sql = this.rangeSql.get(own);
     if (sql === undefined) {
-      sql = this.range(selection, range).getQuery();
+      sql = this.pageOfRange(selection, range);
       this.rangeSql.set(own, sql);
     }
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) throw new RangeError('page bounds must be whole numbers');
     return {
-      sql: `${sql} LIMIT ${limit} OFFSET ${offset}`,
+      sql: `${sql.head} LIMIT ${limit} OFFSET ${offset}${sql.tail}`,
       parameters: {
         dim: selection.dim,
         value: range.value,
@@ -401,6 +404,35 @@ export class EventListingsReader {
     };
   }
 
+  /**
+   * The statement of a page of one range, around its bounds: the page's rows are picked from the
+   * read model alone (a derived table), and only they are joined to their events and terms. Joined
+   * in the range's own SELECT, each skipped row was joined too: 5 000 primary-key reads of `events`
+   * for page 200 (7.0 against 1.3 ms of MariaDB's time at a million events). The derived rows come
+   * back unordered: readRange and countAndPage sort them (at most a page).
+   */
+  private pageOfRange(selection: ListingSelection, range: ListingRange): { head: string; tail: string } {
+    const driver = this.dataSource.driver;
+    const name = (identifier: string) => driver.escape(identifier);
+    const column = (table: string, identifier: string) => `${name(table)}.${name(identifier)}`;
+    const dialect = SqlDialect.of(this.dataSource);
+    const events = this.dataSource.getMetadata(Event);
+    const documentVersion = events.findColumnWithPropertyName('documentVersion')!.databaseName;
+    const eventId = column('page', 'eventId');
+    const selected = [
+      `${eventId} AS ${name('eventId')}`,
+      `${column('page', 'startUtc')} AS ${name('startUtc')}`,
+      `${column('page', 'publishedAt')} AS ${name('publishedAt')}`,
+      `${column('event', documentVersion)} AS ${name('documentVersion')}`,
+      `${termCountsSelect(dialect, 'category', eventId)} AS ${name('categoryCounts')}`,
+      `${termCountsSelect(dialect, 'tag', eventId)} AS ${name('tagCounts')}`,
+    ];
+    return {
+      head: `SELECT ${selected.join(', ')} FROM (${this.range(selection, range).getQuery()}`,
+      tail: `) ${name('page')} INNER JOIN ${name(events.tableName)} ${name('event')} ON ${column('event', 'id')} = ${eventId}`,
+    };
+  }
+
   /** One ordered range: its rows' ids and sort keys, in the list's order. */
   private range(selection: ListingSelection, range: ListingRange): SelectQueryBuilder<EventListing> {
     const query = this.dataSource.manager
@@ -408,11 +440,6 @@ export class EventListingsReader {
       .select('listing.eventId', 'eventId')
       .addSelect('listing.startUtc', 'startUtc')
       .addSelect('listing.publishedAt', 'publishedAt')
-      // By primary key, row by row of the range: the page carries the keys of the cached documents (EventDocuments).
-      .innerJoin(Event, 'event', 'event.id = listing.eventId')
-      .addSelect('event.documentVersion', 'documentVersion')
-      .addSelect(termCountsSelect(SqlDialect.of(this.dataSource), 'category', 'listing.eventId'), 'categoryCounts')
-      .addSelect(termCountsSelect(SqlDialect.of(this.dataSource), 'tag', 'listing.eventId'), 'tagCounts')
       .where('listing.dim = :dim', { dim: selection.dim })
       .andWhere('listing.value = :value', { value: range.value })
       .andWhere('listing.status = :status', { status: range.status });
