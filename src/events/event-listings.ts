@@ -320,7 +320,7 @@ export class EventListingsReader {
     if (ranges.length === 0) {
       rows = [];
     } else if (ranges.length === 1) {
-      rows = await this.readRange(selection, ranges[0], offset, limit);
+      rows = (await this.readRange(selection, ranges[0], offset, limit)).sort(compareRows);
     } else {
       // Each range's first offset + limit rows hold the merged page's; an event listed under two
       // values comes with the same sort key from both, and is kept once.
@@ -369,12 +369,12 @@ export class EventListingsReader {
   }
 
   /**
-   * The rows `offset` to `offset + limit` of one range. Its statement is the same text for every
+   * The rows `offset` to `offset + limit` of one range, in no order. Its statement is the same text for every
    * page (one with the caller's own statuses, one without): built once, not by a query builder per request.
    */
   private async readRange(selection: ListingSelection, range: ListingRange, offset: number, limit: number): Promise<RangeRow[]> {
     const { sql, parameters } = this.rangeStatement(selection, range, offset, limit);
-    return (await this.query<RangeRow>(sql, parameters)).sort(compareRows);
+    return this.query<RangeRow>(sql, parameters);
   }
 
   /** The statement of readRange, with its named parameters (those of `count` where they mean the same). */
@@ -409,7 +409,7 @@ export class EventListingsReader {
    * read model alone (a derived table), and only they are joined to their events and terms. Joined
    * in the range's own SELECT, each skipped row was joined too: 5 000 primary-key reads of `events`
    * for page 200 (7.0 against 1.3 ms of MariaDB's time at a million events). The derived rows come
-   * back unordered: readRange and countAndPage sort them (at most a page).
+   * back unordered: their callers sort them (at most a page; the merged path sorts all its ranges once).
    */
   private pageOfRange(selection: ListingSelection, range: ListingRange): { head: string; tail: string } {
     const driver = this.dataSource.driver;

@@ -1,7 +1,5 @@
-import { LRUCache } from 'lru-cache';
-import { DateTime } from 'luxon';
 import { Category } from '../categories/category.entity';
-import { dateDetails, formatInZone } from '../common/dates/date-format';
+import { dateDetails, formatInZone, formatIsoInZone } from '../common/dates/date-format';
 import { toPostImage } from '../linked-posts/linked-post-response';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { timeZoneAbbreviation } from '../common/dates/timezone-abbreviation';
@@ -44,20 +42,8 @@ export interface EventMappingOptions {
   currency: CurrencyConfig;
 }
 
-/**
- * A ticketed event's JSON-LD offers are built on every single GET (their availability is live),
- * and luxon works out a zone's offset through Intl on each conversion (2 % of such a read's CPU):
- * the same sale dates are converted again and again.
- */
-const isoInZoneMemo = new LRUCache<string, string, { instant: Date; timezone: string }>({
-  max: 10_000,
-  memoMethod: (_key, _stale, { context: { instant, timezone } }) =>
-    DateTime.fromJSDate(instant, { zone: resolveTimeZone(timezone) ?? 'UTC' }).toISO({ suppressMilliseconds: true }) ??
-    instant.toISOString(),
-});
-
 function isoInZone(instant: Date, timezone: string): string {
-  return isoInZoneMemo.memo(`${instant.getTime()} ${timezone}`, { context: { instant, timezone } });
+  return formatIsoInZone(instant, resolveTimeZone(timezone) ?? 'UTC');
 }
 
 function eventJsonLd(event: Event, relations: EventRelations, response: EventResponse, context: RequestContext, currency: CurrencyConfig) {

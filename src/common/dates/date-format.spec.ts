@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import { dateDetails, formatDayInZone, formatInZone, WALL_CLOCK_FORMAT } from './date-format';
+import { dateDetails, formatDayInZone, formatInZone, formatIsoInZone, WALL_CLOCK_FORMAT } from './date-format';
+
+const luxonIso = (instant: Date, zone: string | FixedOffsetZone) =>
+  DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true }) ?? instant.toISOString();
 
 const luxonWallClock = (instant: Date, zone: string | FixedOffsetZone) =>
   DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
@@ -81,6 +84,39 @@ describe('formatDayInZone', () => {
     expect(formatDayInZone(lateEvening, 'UTC')).toBe('2026-06-30');
     expect(formatDayInZone(lateEvening, 'Europe/Paris')).toBe('2026-07-01');
     expect(formatDayInZone(lateEvening, 'America/New_York')).toBe('2026-06-30');
+  });
+});
+
+describe('formatIsoInZone', () => {
+  it('writes what luxon writes, in every zone, for any instant of years 1000 to 9999, with and without milliseconds', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: Date.UTC(1000, 0, 2), max: Date.UTC(9999, 11, 30) }),
+        fc.boolean(),
+        (zone, at, wholeSecond) => {
+          const instant = new Date(wholeSecond ? at - (at % 1000) : at);
+          expect(formatIsoInZone(instant, zone)).toBe(luxonIso(instant, zone));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('writes Z for a fixed zone at 0 only, and fixed offsets either way, as luxon does', () => {
+    const instant = new Date(Date.UTC(2026, 0, 15, 12, 30, 5));
+    for (const zone of ['UTC', 'Europe/London', 'Etc/GMT', 'UTC+0', 'UTC-3:30', 'Etc/GMT+3', FixedOffsetZone.instance(-90)]) {
+      expect(formatIsoInZone(instant, zone)).toBe(luxonIso(instant, zone));
+    }
+    expect(formatIsoInZone(instant, 'UTC')).toBe('2026-01-15T12:30:05Z');
+    expect(formatIsoInZone(instant, 'Europe/London')).toBe('2026-01-15T12:30:05+00:00');
+  });
+
+  it('answers as luxon does for a year outside four digits and an unknown zone', () => {
+    const early = new Date(Date.UTC(999, 11, 31, 23));
+    expect(formatIsoInZone(early, 'Europe/Paris')).toBe(luxonIso(early, 'Europe/Paris'));
+    const instant = new Date(Date.UTC(2026, 0, 15));
+    expect(formatIsoInZone(instant, 'Not/AZone')).toBe(luxonIso(instant, 'Not/AZone'));
   });
 });
 

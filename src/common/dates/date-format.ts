@@ -27,13 +27,42 @@ export class DateDetails {
  * the CPU, its formatter more than half of that.
  */
 export function formatInZone(instant: Date, zone: Zone | string = 'UTC'): string {
+  const local = inZone(instant, zone);
+  // Invalid instants and zones, and years that are not four digits: luxon's own answer.
+  if (!local) return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
+  return local.shifted.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * The instant in ISO 8601 with its offset in `zone`, as luxon's
+ * `DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true })` writes it (`Z` for
+ * a fixed zone of offset 0, `+00:00` for a zone that is at 0 only for now), the same way as
+ * formatInZone: the JSON-LD offers of a ticketed event are written on every single GET.
+ */
+export function formatIsoInZone(instant: Date, zone: Zone | string = 'UTC'): string {
+  const local = inZone(instant, zone);
+  if (!local) return DateTime.fromJSDate(instant, { zone }).toISO({ suppressMilliseconds: true }) ?? instant.toISOString();
+  const digits = local.shifted.toISOString();
+  const milliseconds = local.shifted.getUTCMilliseconds() === 0 ? '' : digits.slice(19, 23);
+  return `${digits.slice(0, 19)}${milliseconds}${offsetText(local.zone, local.offsetMinutes)}`;
+}
+
+/** The instant shifted by the zone's offset there (its UTC fields are the wall clock); undefined where luxon must answer. */
+function inZone(instant: Date, zone: Zone | string): { shifted: Date; offsetMinutes: number; zone: Zone } | undefined {
   const at = instant.getTime();
-  const offsetMinutes = zone === 'UTC' ? 0 : offsetAt(zoneOf(zone), at);
+  const resolved = zoneOf(zone);
+  const offsetMinutes = zone === 'UTC' ? 0 : offsetAt(resolved, at);
   const shifted = offsetMinutes === 0 ? instant : new Date(at + offsetMinutes * 60_000);
   const year = shifted.getUTCFullYear();
-  // Invalid instants and zones, and years that are not four digits: luxon's own answer.
-  if (!(year >= 1000 && year <= 9999)) return DateTime.fromJSDate(instant, { zone }).toFormat(WALL_CLOCK_FORMAT);
-  return shifted.toISOString().slice(0, 19).replace('T', ' ');
+  return year >= 1000 && year <= 9999 ? { shifted, offsetMinutes, zone: resolved } : undefined;
+}
+
+/** luxon's offset in an ISO date: `Z` for a fixed zone at 0, otherwise `±HH:MM`. */
+function offsetText(zone: Zone, offsetMinutes: number): string {
+  if (zone.isUniversal && offsetMinutes === 0) return 'Z';
+  const minutes = Math.abs(Math.trunc(offsetMinutes));
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.trunc(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
 /** The calendar day of the instant in `zone`, `YYYY-MM-DD`. */
