@@ -127,8 +127,8 @@ export class BenchDatabase {
     return tickets.map((row) => ({ id: Number(row.id), provider: String(row.provider) }));
   }
 
-  /** A published upcoming event with one ticket of `capacity` units (paid unless `price` is 0), for the flash sales. */
-  async createContendedTicket(capacity: number, label: string, price = '25.00'): Promise<{ id: number; provider: string }> {
+  /** A published upcoming event with one ticket of `capacity` units (paid unless `priceMinor` is 0; USD cents), for the flash sales. */
+  async createContendedTicket(capacity: number, label: string, priceMinor = 2500): Promise<{ id: number; provider: string }> {
     const start = new Date(Date.now() + 30 * 86_400_000);
     start.setUTCHours(18, 0, 0, 0);
     const end = new Date(start.getTime() + 3 * 3_600_000);
@@ -139,9 +139,9 @@ export class BenchDatabase {
       [`Checkout stampede ${label}`, `checkout-stampede-${label}`, start, end, local(start), local(end)],
     );
     const [ticket] = await this.connection.query<{ insertId: number } & RowDataPacket[]>(
-      `INSERT INTO tickets (event_id, provider, status, name, price, capacity_mode, capacity, published_at)
+      `INSERT INTO tickets (event_id, provider, status, name, price_minor, capacity_mode, capacity, published_at)
        VALUES (?, 'tc', 'publish', 'General admission', ?, 'own', ?, UTC_TIMESTAMP())`,
-      [event.insertId, price, capacity],
+      [event.insertId, priceMinor, capacity],
     );
     await this.connection.query(
       `INSERT INTO ticket_capacity_counters (ticket_id, capacity_mode, capacity, sold, pending) VALUES (?, 'own', ?, 0, 0)`,

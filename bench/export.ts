@@ -140,11 +140,11 @@ async function seed(
       'completed',
       `Buyer ${have + index * ORDER_SIZE}`,
       `buyer${have + index * ORDER_SIZE}@example.org`,
-      (25 * ORDER_SIZE).toFixed(2),
+      2500 * ORDER_SIZE,
       'USD',
     ]);
     const [inserted] = await db.query<ResultSetHeader>(
-      'INSERT INTO orders (provider, status, purchaser_name, purchaser_email, total, currency, completed_at) VALUES ' +
+      'INSERT INTO orders (provider, status, purchaser_name, purchaser_email, total_minor, currency, completed_at) VALUES ' +
         orderValues.map(() => '(?, ?, ?, ?, ?, ?, NOW())').join(', '),
       orderValues.flat(),
     );
@@ -165,17 +165,18 @@ async function seed(
           name,
           `holder${number}@example.org`,
           randomBytes(16).toString('hex'),
-          '25.00',
+          2500,
         ]);
       }
     }
     await db.query(
-      'INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid) VALUES ' +
+      'INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid_minor) VALUES ' +
         attendeeValues.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', '),
       attendeeValues.flat(),
     );
     await db.query(
-      'INSERT INTO order_items (order_id, ticket_id, quantity, unit_price) VALUES ' + orderValues.map(() => '(?, ?, ?, 25.00)').join(', '),
+      'INSERT INTO order_items (order_id, ticket_id, quantity, unit_price_minor) VALUES ' +
+        orderValues.map(() => '(?, ?, ?, 2500)').join(', '),
       orderValues.flatMap((_, index) => [firstOrder + index, ticketId, ORDER_SIZE]),
     );
     have += attendeeValues.length;

@@ -102,7 +102,7 @@ export async function runFlashSales(
   const urls = targets.map((target) => target.url);
   const label = new Date().toISOString().replace(/\D/g, '').slice(0, 17);
 
-  const ticket = await database.createContendedTicket(settings.capacity, `flash-${label}`, '0.00');
+  const ticket = await database.createContendedTicket(settings.capacity, `flash-${label}`, 0);
   log(`flash sale: ${settings.buyers} buyers on a ticket of ${settings.capacity} units over ${urls.length} instance(s)`);
   const flashJob: FlashJob = {
     kind: 'flash',

@@ -39,7 +39,7 @@ describe('check-in at the door', () => {
     const row = await insertAttendeeRow(testApp.dataSource, ticket, options);
     await testApp.dataSource
       .getRepository(OrderItem)
-      .insert({ orderId: row.orderId, ticketId: ticket.id, quantity: 1, unitPrice: ticket.price });
+      .insert({ orderId: row.orderId, ticketId: ticket.id, quantity: 1, unitPriceMinor: ticket.priceMinor });
     return testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: row.id });
   }
 

@@ -7,6 +7,7 @@ import { Coupon } from '../src/coupons/coupon.entity';
 import { CreateCoupons1765010000000 } from '../src/database/migrations/1765010000000-CreateCoupons';
 import { AttendeeInformationFields1765010000001 } from '../src/database/migrations/1765010000001-AttendeeInformationFields';
 import { CouponSales1765060000000 } from '../src/database/migrations/1765060000000-CouponSales';
+import { MoneyInMinorUnits1765120000000 } from '../src/database/migrations/1765120000000-MoneyInMinorUnits';
 import type { Event } from '../src/events/event.entity';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
@@ -300,9 +301,9 @@ describe('Coupons and access codes (e2e)', () => {
       ]);
       expect(await usesOf(coupon.id)).toBe(5);
       const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: placed.body.id });
-      expect({ total: order.total, discount: order.discount, uses: order.couponUses }).toEqual({
-        total: '45.12',
-        discount: '5.03',
+      expect({ total: order.totalMinor, discount: order.discountMinor, uses: order.couponUses }).toEqual({
+        total: 4512,
+        discount: 503,
         uses: 5,
       });
       const again = await identify(http().get(`${ORDERS_PATH}/${placed.body.id}`), buyer).expect(200);
@@ -551,10 +552,12 @@ describe('Coupons and access codes (e2e)', () => {
       ).length;
     const before = await triggerCount();
     const migrations = [new CreateCoupons1765010000000(), new AttendeeInformationFields1765010000001()];
-    // The later migration whose sales triggers read the attendees' coupon columns goes first.
+    // The later migrations whose sales triggers read the attendees' coupon columns go first.
     const couponSales = new CouponSales1765060000000();
+    const minorUnits = new MoneyInMinorUnits1765120000000();
     let after: number;
     try {
+      await minorUnits.down(runner);
       await couponSales.down(runner);
       await migrations[1].down(runner);
       await migrations[0].down(runner);
@@ -565,6 +568,7 @@ describe('Coupons and access codes (e2e)', () => {
       if (!(await runner.hasTable('coupons'))) await migrations[0].up(runner);
       if (!(await runner.hasColumn('tickets', 'attendee_information_fields'))) await migrations[1].up(runner);
       if (!(await runner.hasColumn('sales_ledger', 'coupon_units'))) await couponSales.up(runner);
+      if (!(await runner.hasColumn('attendees', 'discount_minor'))) await minorUnits.up(runner);
       after = await triggerCount();
       await runner.release();
     }

@@ -150,7 +150,7 @@ describe('Kept statements (e2e)', () => {
       [there.id, 3, other.id],
     ]);
     expect(all[0]).toMatchObject({ provider: 'tc', optout: false, meta: null, iac: 'none' });
-    expect(Number(all[0].price)).toBe(7);
+    expect(all[0].priceMinor).toBe(700);
     expect((await carts.lines(manager, cart, { eventId: other.id })).map((line) => line.ticketId)).toEqual([there.id]);
     expect(await carts.lines(manager, cart, { providers: ['rsvp'] })).toEqual([]);
     expect((await carts.lines(manager, cart, { providers: ['rsvp', 'tc'], eventId: event.id })).map((line) => line.ticketId)).toEqual([

@@ -181,7 +181,7 @@ describe('Notifications: emails from the transactional outbox', () => {
       id: 999_999,
       status: 'completed',
       provider: 'tc',
-      total: '0.00',
+      totalMinor: 0,
       currency: 'USD',
       purchaserName: 'X',
       purchaserEmail: 'x@example.org',

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
 import { SalesLedger1765040000001 } from '../src/database/migrations/1765040000001-SalesLedger';
 import { CouponSales1765060000000 } from '../src/database/migrations/1765060000000-CouponSales';
+import { MoneyInMinorUnits1765120000000 } from '../src/database/migrations/1765120000000-MoneyInMinorUnits';
 import type { Event } from '../src/events/event.entity';
 import { SalesLedger } from '../src/reports/sales-ledger';
 import { SalesDaily, SalesLedgerEntry } from '../src/reports/sales-ledger.entity';
@@ -40,14 +41,14 @@ async function recount(testApp: TestApp, ticketId: number): Promise<Recount> {
     Array<{
       status: string;
       completed_at: unknown;
-      price_paid: string | number;
+      price_paid_minor: string | number;
       checked_in: number | boolean;
       rsvp_going: unknown;
       coupon_code: string | null;
-      discount: string | number;
+      discount_minor: string | number;
     }>
   >(
-    'SELECT o.status, o.completed_at, a.price_paid, a.checked_in, a.rsvp_going, a.coupon_code, a.discount FROM attendees a INNER JOIN orders o ON o.id = a.order_id WHERE a.ticket_id = ?',
+    'SELECT o.status, o.completed_at, a.price_paid_minor, a.checked_in, a.rsvp_going, a.coupon_code, a.discount_minor FROM attendees a INNER JOIN orders o ON o.id = a.order_id WHERE a.ticket_id = ?',
     [ticketId],
   );
   const result: Recount = {
@@ -66,7 +67,7 @@ async function recount(testApp: TestApp, ticketId: number): Promise<Recount> {
   };
   for (const row of rows) {
     if (row.rsvp_going !== null && !Number(row.rsvp_going)) continue;
-    const cents = Math.round(Number(row.price_paid) * 100);
+    const cents = Number(row.price_paid_minor);
     const wasSold = row.completed_at !== null;
     if (row.status === 'completed') {
       result.sold += 1;
@@ -78,7 +79,7 @@ async function recount(testApp: TestApp, ticketId: number): Promise<Recount> {
       result.everSoldCents += cents;
       if (row.coupon_code !== null) {
         result.couponUnits += 1;
-        result.discountCents += Math.round(Number(row.discount) * 100);
+        result.discountCents += Number(row.discount_minor);
       }
     }
     if (wasSold && row.status === 'refunded') {
@@ -388,10 +389,13 @@ describe('Reports (e2e)', () => {
     try {
       const migration = new SalesLedger1765040000001();
       const coupons = new CouponSales1765060000000();
+      const minorUnits = new MoneyInMinorUnits1765120000000();
+      await minorUnits.down(runner);
       await coupons.down(runner);
       await migration.down(runner);
       await migration.up(runner);
       await coupons.up(runner);
+      await minorUnits.up(runner);
     } finally {
       await runner.release();
     }

@@ -190,7 +190,7 @@ describe('Tickets (e2e)', () => {
       ]) {
         expect([key, response.body[key]]).toEqual([key, RECORDED_TC_CREATE.body[key]]);
       }
-      expect((await storedTicket(response.body.id)).price).toBe('25.00');
+      expect((await storedTicket(response.body.id)).priceMinor).toBe(2500);
     });
 
     it('reads the sale window in the event time zone and stores it as UTC instants', async () => {
@@ -332,19 +332,19 @@ describe('Tickets (e2e)', () => {
     describe('price', () => {
       it('stores decimal prices exactly and formats the cost with the site currency', async () => {
         const event = await newEvent();
-        const cases: Array<[unknown, string, string, string]> = [
-          ['19.99', '19.99', '$19.99', '19.99'],
-          ['1234.5', '1234.50', '$1,234.50', '1234.5'],
-          [7.25, '7.25', '$7.25', '7.25'],
-          ['000', '0.00', '$0.00', '0'],
-          ['0.00', '0.00', '$0.00', '0'],
-          ['', '0.00', '$0.00', '0'],
-          ['   ', '0.00', '$0.00', '0'],
-          ['12.500', '12.50', '$12.50', '12.5'],
+        const cases: Array<[unknown, number, string, string]> = [
+          ['19.99', 1999, '$19.99', '19.99'],
+          ['1234.5', 123450, '$1,234.50', '1234.5'],
+          [7.25, 725, '$7.25', '7.25'],
+          ['000', 0, '$0.00', '0'],
+          ['0.00', 0, '$0.00', '0'],
+          ['', 0, '$0.00', '0'],
+          ['   ', 0, '$0.00', '0'],
+          ['12.500', 1250, '$12.50', '12.5'],
         ];
         for (const [price, stored, cost, value] of cases) {
           const ticket = await createTicket(event, { price });
-          expect([price, (await storedTicket(ticket.id)).price, ticket.cost, ticket.cost_details.values]).toEqual([
+          expect([price, (await storedTicket(ticket.id)).priceMinor, ticket.cost, ticket.cost_details.values]).toEqual([
             price,
             stored,
             cost,
@@ -353,9 +353,9 @@ describe('Tickets (e2e)', () => {
         }
       });
 
-      it('refuses non-numeric, negative and inexact prices with 400 tec-tickets-rest-invalid_price', async () => {
+      it('refuses non-numeric and negative prices with 400 tec-tickets-rest-invalid_price', async () => {
         const event = await newEvent();
-        for (const price of ['0,0', '-1', 'abc', '1e3', '25.999', '99999999999', '12.3.4', '.', { amount: 3 }, [1], true]) {
+        for (const price of ['0,0', '-1', 'abc', '1e3', '12.3.4', '.', { amount: 3 }, [1], true]) {
           const response = await createAs(editor, { post_id: event.id, price, ticket: { capacity: 1 } });
           expect([price, response.status, response.body]).toEqual([
             price,
@@ -365,11 +365,33 @@ describe('Tickets (e2e)', () => {
         }
       });
 
+      it('refuses a decimal more than the currency has, and more than ten integer digits, with 400 rest_invalid_param naming price', async () => {
+        const event = await newEvent();
+        const cases: Array<[unknown, string]> = [
+          ['25.999', 'price must have at most 2 decimals: USD has 2'],
+          [0.1 + 0.2, 'price must have at most 2 decimals: USD has 2'],
+          ['99999999999', 'price must be at most 9999999999.99'],
+        ];
+        for (const [price, reason] of cases) {
+          const response = await createAs(editor, { post_id: event.id, price, ticket: { capacity: 1 } });
+          expect([price, response.status, response.body.code, response.body.data.params]).toEqual([
+            price,
+            400,
+            'rest_invalid_param',
+            { price: reason },
+          ]);
+        }
+        const created = await createTicket(event, { price: '10.00' });
+        const update = await updateAs(editor, created.id, { price: '10.005' });
+        expect([update.status, update.body.data.params]).toEqual([400, { price: 'price must have at most 2 decimals: USD has 2' }]);
+        expect((await storedTicket(created.id)).priceMinor).toBe(1000);
+      });
+
       it('ignores the price of RSVP tickets', async () => {
         const event = await newEvent();
         const ticket = await createTicket(event, { provider: 'rsvp', price: 'not a price' });
         expect(ticket.cost).toBe('$0.00');
-        expect((await storedTicket(ticket.id)).price).toBe('0.00');
+        expect((await storedTicket(ticket.id)).priceMinor).toBe(0);
       });
     });
 
@@ -643,7 +665,7 @@ describe('Tickets (e2e)', () => {
         });
       }
       const stored = await storedTicket(created.id);
-      expect([stored.sku, stored.price, stored.capacityMode, stored.provider]).toEqual(['EB-1', '12.50', 'own', 'tc']);
+      expect([stored.sku, stored.priceMinor, stored.capacityMode, stored.provider]).toEqual(['EB-1', 1250, 'own', 'tc']);
     });
 
     it('changes what is sent: price, sale window in the event zone, a cleared start, a form-encoded body', async () => {
@@ -744,7 +766,7 @@ describe('Tickets (e2e)', () => {
     it('refuses with 409 has-attendees while the ticket has attendees', async () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
-      await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: event.id, provider: 'tc', price: '10.00' });
+      await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: event.id, provider: 'tc', priceMinor: 1000 });
       const response = await removeAs(editor, ticket.id, {
         post_id: event.id,
         remove_ticket_nonce: nonce(editor, 'remove_ticket_nonce'),
@@ -852,8 +874,8 @@ describe('Tickets (e2e)', () => {
         event = await newEvent({ showAttendeeList: true });
         rsvpTicket = await createTicket(event, { provider: 'rsvp', name: 'RSVP' });
         tcTicket = await createTicket(event, { name: 'Paid', price: '10' });
-        const rsvp = { id: rsvpTicket.id, eventId: event.id, provider: 'rsvp' as const, price: '0.00' };
-        const tc = { id: tcTicket.id, eventId: event.id, provider: 'tc' as const, price: '10.00' };
+        const rsvp = { id: rsvpTicket.id, eventId: event.id, provider: 'rsvp' as const, priceMinor: 0 };
+        const tc = { id: tcTicket.id, eventId: event.id, provider: 'tc' as const, priceMinor: 1000 };
         await insertAttendee(testApp.dataSource, rsvp, { name: 'Going Ada', checkedIn: true });
         await insertAttendee(testApp.dataSource, rsvp, { name: 'Not going Bob', orderStatus: 'no', rsvpGoing: false });
         await insertAttendee(testApp.dataSource, rsvp, { name: 'Hidden Cy', optout: true });
@@ -887,7 +909,7 @@ describe('Tickets (e2e)', () => {
       it('shows no attendees to others when the event hides its list', async () => {
         const hidden = await newEvent();
         const ticket = await createTicket(hidden);
-        await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: hidden.id, provider: 'tc', price: '10.00' });
+        await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: hidden.id, provider: 'tc', priceMinor: 1000 });
         expect((await getAs(null, `${TICKETS}/${ticket.id}`).expect(200)).body.attendees).toEqual([]);
         expect((await getAs(author, `${TICKETS}/${ticket.id}`).expect(200)).body.attendees).toHaveLength(1);
       });
@@ -926,7 +948,7 @@ describe('Tickets (e2e)', () => {
     it('refuses a forced delete of an event with attendees with 409 has-attendees; trashing is allowed', async () => {
       const event = await newEvent();
       const ticket = await createTicket(event);
-      await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: event.id, provider: 'tc', price: '10.00' });
+      await insertAttendee(testApp.dataSource, { id: ticket.id, eventId: event.id, provider: 'tc', priceMinor: 1000 });
       const forced = await http()
         .delete(`/cal/events/v1/events/${event.id}?force=true`)
         .set('Authorization', editor.authorization)
@@ -996,7 +1018,7 @@ describe('Tickets (e2e)', () => {
         id: ticket.id as number,
         eventId,
         provider,
-        price: '0.00',
+        priceMinor: 0,
       });
       for (let index = 0; index < 3; index += 1)
         await insertAttendee(testApp.dataSource, asRow(paid, published.id, 'tc'), { checkedIn: index === 0 });

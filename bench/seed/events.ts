@@ -251,7 +251,7 @@ export class EventRowsWriter {
         'status',
         'name',
         'description',
-        'price',
+        'price_minor',
         'sku',
         'iac',
         'show_description',
@@ -274,14 +274,14 @@ export class EventRowsWriter {
         'cart_token',
         'purchaser_name',
         'purchaser_email',
-        'total',
+        'total_minor',
         'currency',
         'expires_at',
         'completed_at',
         'created_at',
         'updated_at',
       ]),
-      order_items: buffer('order_items', ['order_id', 'ticket_id', 'quantity', 'unit_price']),
+      order_items: buffer('order_items', ['order_id', 'ticket_id', 'quantity', 'unit_price_minor']),
       attendees: buffer('attendees', [
         'id',
         'order_id',
@@ -295,7 +295,7 @@ export class EventRowsWriter {
         'holder_name',
         'holder_email',
         'security_code',
-        'price_paid',
+        'price_paid_minor',
         'optout',
         'meta',
         'checked_in',
@@ -511,7 +511,7 @@ export class EventRowsWriter {
           sql.text('publish'),
           sql.text(name),
           sql.nullableText(description),
-          sql.decimal(price),
+          sql.int(centsOf(price)),
           sql.nullableText(sku),
           sql.text('none'),
           '1',
@@ -590,7 +590,7 @@ export class EventRowsWriter {
         sql.nullableText(buyer ? null : cartTokenLike(this.seed, `order-${orderId}`)),
         sql.text(purchaser.name),
         sql.text(purchaser.email),
-        sql.decimal(money(totalCents)),
+        sql.int(totalCents),
         sql.text(CURRENCY),
         sql.nullableDateTime(expiresMs),
         sql.nullableDateTime(completedMs === null ? null : wholeSeconds(completedMs)),
@@ -598,7 +598,7 @@ export class EventRowsWriter {
         sql.dateTime3(updatedMs),
       ]);
       for (const [ticket, quantity] of quantities) {
-        this.buffers.order_items.add([sql.int(orderId), sql.int(ticket.id), sql.int(quantity), sql.decimal(money(ticket.priceCents))]);
+        this.buffers.order_items.add([sql.int(orderId), sql.int(ticket.id), sql.int(quantity), sql.int(ticket.priceCents)]);
       }
 
       const orderStatus = attendeeOrderStatus(provider, status, going);
@@ -625,7 +625,7 @@ export class EventRowsWriter {
             sql.text(holder.name),
             sql.text(holder.email),
             sql.text(hexToken(this.seed, `attendee-${attendeeId}`)),
-            sql.decimal(money(ticket.priceCents)),
+            sql.int(ticket.priceCents),
             sql.bool(random.chance(0.08)),
             'NULL',
             sql.bool(checkedIn),

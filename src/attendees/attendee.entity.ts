@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { moneyColumn } from '../common/money';
+import { minorUnitsColumn } from '../common/money';
 
 @Entity({ name: 'attendees' })
 @Index('UQ_attendees_security_code', ['securityCode'], { unique: true })
@@ -69,8 +69,9 @@ export class Attendee {
   @Column({ name: 'checkin_blocked', type: 'boolean', default: false })
   checkinBlocked: boolean;
 
-  @Column({ name: 'price_paid', type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
-  pricePaid: string;
+  /** What this unit cost after its coupon, in minor units (src/common/money.ts). */
+  @Column({ name: 'price_paid_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
+  pricePaidMinor: number;
 
   /** Hidden from public attendee lists at the buyer's request. */
   @Column({ type: 'boolean', default: false })
@@ -97,8 +98,8 @@ export class Attendee {
   @Column({ name: 'coupon_code', type: 'varchar', length: 64, nullable: true })
   couponCode: string | null;
 
-  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
-  discount: string;
+  @Column({ name: 'discount_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
+  discountMinor: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;

@@ -1,9 +1,9 @@
 import type { RequestContext } from '../auth/request-context';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { Attendee } from './attendee.entity';
-import { formattedPrice, rawPrice, toAttendeeResponse } from './attendees.mapper';
+import { toAttendeeResponse } from './attendees.mapper';
 
-const usd = { code: 'USD', symbol: '$', position: 'prefix' as const };
+const usd = { code: 'USD', exponent: 2, symbol: '$', position: 'prefix' as const };
 
 const context: RequestContext = {
   origin: 'http://example.org',
@@ -17,7 +17,7 @@ const ticket = {
   id: 10,
   name: 'General Admission',
   description: 'Ticket desc',
-  price: '25.00',
+  priceMinor: 2500,
   sku: 'GA-1',
   saleStartUtc: new Date('2026-10-31T23:30:00Z'),
   saleEndUtc: null,
@@ -40,7 +40,7 @@ function attendee(overrides: Partial<Attendee> = {}): Attendee {
     checkinSecret: 'CHECKIN-SECRET',
     checkinRevokedAt: null,
     checkinBlocked: false,
-    pricePaid: '25.00',
+    pricePaidMinor: 2500,
     optout: false,
     meta: null,
     checkedIn: false,
@@ -48,7 +48,7 @@ function attendee(overrides: Partial<Attendee> = {}): Attendee {
     checkinSource: null,
     checkinUserId: null,
     couponCode: null,
-    discount: '0.00',
+    discountMinor: 0,
     createdAt: new Date('2026-11-21T22:42:48Z'),
     updatedAt: new Date('2026-11-21T22:42:49Z'),
     ...overrides,
@@ -56,17 +56,34 @@ function attendee(overrides: Partial<Attendee> = {}): Attendee {
 }
 
 describe('attendee prices', () => {
-  it('shows the raw price without trailing zeros', () => {
-    expect(rawPrice('25.00')).toBe('25');
-    expect(rawPrice('25.50')).toBe('25.5');
-    expect(rawPrice('0.05')).toBe('0.05');
-    expect(rawPrice('0.00')).toBe('0');
-  });
+  const priced = (priceMinor: number, currency: { code: string; exponent: number }) =>
+    toAttendeeResponse(attendee({ pricePaidMinor: priceMinor }), { ...ticket, priceMinor } as Ticket, context, {
+      manage: true,
+      currency: { ...usd, ...currency },
+      eventTimezone: 'UTC',
+    });
 
-  it('formats with two decimals and thousands separators', () => {
-    expect(formattedPrice('1025.5')).toBe('1,025.50');
-    expect(formattedPrice('1234567.00')).toBe('1,234,567.00');
-    expect(formattedPrice('0.00')).toBe('0.00');
+  it('shows the raw price without trailing zeros, and the formatted one with the currency decimals', () => {
+    const cases: Array<[number, { code: string; exponent: number }, string, string, number]> = [
+      [2500, { code: 'USD', exponent: 2 }, '25', '25.00', 2],
+      [2550, { code: 'USD', exponent: 2 }, '25.5', '25.50', 2],
+      [5, { code: 'USD', exponent: 2 }, '0.05', '0.05', 2],
+      [102550, { code: 'USD', exponent: 2 }, '1025.5', '1,025.50', 2],
+      [4500, { code: 'JPY', exponent: 0 }, '4500', '4,500', 0],
+      [4125, { code: 'KWD', exponent: 3 }, '4.125', '4.125', 3],
+      [4500000, { code: 'KWD', exponent: 3 }, '4500', '4,500.000', 3],
+    ];
+    for (const [minor, currency, raw, formatted, decimals] of cases) {
+      const response = priced(minor, currency);
+      expect([
+        minor,
+        currency.code,
+        response.ticket.raw_price,
+        response.ticket.formatted_price,
+        response.ticket.currency_config.number_of_decimals,
+        response.payment?.price,
+      ]).toEqual([minor, currency.code, raw, formatted, decimals, raw]);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { dateDetails, formatDayInZone, formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import type { RequestContext } from '../auth/request-context';
-import { moneyToCents } from '../common/money';
+import { formatMoney, formatMoneyGrouped, formatMoneyTrimmed } from '../common/money';
 import { globalIdFields } from '../posts/post-response';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Ticket } from '../tickets/ticket.entity';
@@ -19,23 +19,6 @@ export interface AttendeeMappingOptions {
 const DECIMAL_POINT = '.';
 const THOUSANDS_SEPARATOR = ',';
 
-/** "25.00" → "25", "25.50" → "25.5": the price as the original stores it. */
-export function rawPrice(money: string): string {
-  const cents = moneyToCents(money) ?? 0;
-  const units = Math.floor(cents / 100);
-  const fraction = String(cents % 100)
-    .padStart(2, '0')
-    .replace(/0+$/, '');
-  return fraction === '' ? String(units) : `${units}${DECIMAL_POINT}${fraction}`;
-}
-
-/** "1025.5" → "1,025.50". */
-export function formattedPrice(money: string): string {
-  const cents = moneyToCents(money) ?? 0;
-  const units = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, THOUSANDS_SEPARATOR);
-  return `${units}${DECIMAL_POINT}${String(cents % 100).padStart(2, '0')}`;
-}
-
 function saleDate(instant: Date | null, eventTimezone: string): string {
   if (!instant) return '';
   const zone = resolveTimeZone(eventTimezone) ?? 'UTC';
@@ -48,7 +31,7 @@ function currencyConfig(currency: CurrencyConfig): AttendeeCurrencyConfig {
     placement: currency.position,
     decimal_point: DECIMAL_POINT,
     thousands_sep: THOUSANDS_SEPARATOR,
-    number_of_decimals: 2,
+    number_of_decimals: currency.exponent,
   };
 }
 
@@ -57,8 +40,9 @@ function ticketSummary(ticket: Ticket, options: AttendeeMappingOptions): Attende
     id: ticket.id,
     title: ticket.name,
     description: ticket.description ?? '',
-    raw_price: rawPrice(ticket.price),
-    formatted_price: formattedPrice(ticket.price),
+    // As the original: the price as it stores it ("25", "25.5"), and formatted with the currency's decimals.
+    raw_price: formatMoneyTrimmed(ticket.priceMinor, options.currency.exponent),
+    formatted_price: formatMoneyGrouped(ticket.priceMinor, options.currency.exponent, THOUSANDS_SEPARATOR),
     currency_config: currencyConfig(options.currency),
     start_sale: saleDate(ticket.saleStartUtc, options.eventTimezone),
     end_sale: saleDate(ticket.saleEndUtc, options.eventTimezone),
@@ -131,7 +115,7 @@ export function toAttendeeResponse(
   } else {
     response.payment = {
       provider: attendee.provider,
-      price: rawPrice(attendee.pricePaid),
+      price: formatMoneyTrimmed(attendee.pricePaidMinor, options.currency.exponent),
       currency: options.currency.symbol,
       date: created,
       date_details: dateDetails(created),
@@ -139,7 +123,7 @@ export function toAttendeeResponse(
   }
   if (attendee.couponCode) {
     response.coupon = attendee.couponCode;
-    response.discount = attendee.discount;
+    response.discount = formatMoney(attendee.discountMinor, options.currency.exponent);
   }
   const information = storedInformation(attendee.meta);
   if (information) response.information = information;

@@ -31,8 +31,9 @@ export interface AttendeeFilters {
   includedIds?: number[];
   excludedIds?: number[];
   /** Decimal strings ("12.50"). */
-  priceMin?: string;
-  priceMax?: string;
+  /** Minor units. */
+  priceMin?: number;
+  priceMax?: number;
   checkedIn?: boolean;
   eventStatuses?: string[];
   attendeeStatuses?: string[];
@@ -188,11 +189,11 @@ function applyFilters(builder: SelectQueryBuilder<Attendee>, filters: AttendeeFi
   // can match these filters, so that they cannot be used to sort other attendees by them.
   if (filters.priceMin !== undefined) {
     const managed = managedEventCondition(user, builder);
-    builder.andWhere(`(${managed} AND attendee.pricePaid >= CAST(:priceMin AS DECIMAL(12,2)))`, { priceMin: filters.priceMin });
+    builder.andWhere(`(${managed} AND attendee.pricePaidMinor >= :priceMin)`, { priceMin: filters.priceMin });
   }
   if (filters.priceMax !== undefined) {
     const managed = managedEventCondition(user, builder);
-    builder.andWhere(`(${managed} AND attendee.pricePaid <= CAST(:priceMax AS DECIMAL(12,2)))`, { priceMax: filters.priceMax });
+    builder.andWhere(`(${managed} AND attendee.pricePaidMinor <= :priceMax)`, { priceMax: filters.priceMax });
   }
   if (filters.checkedIn !== undefined) {
     builder.andWhere(`(${managedEventCondition(user, builder)} AND attendee.checkedIn = :checkedIn)`, { checkedIn: filters.checkedIn });

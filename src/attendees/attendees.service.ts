@@ -9,7 +9,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { centsToMoney, moneyToCents } from '../common/money';
+import { describeMoneyProblem, MoneyRules, parseMoney } from '../common/money';
 import { readDateFilter } from '../common/list-filters/date-filter';
 import { missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
@@ -236,8 +236,10 @@ export class AttendeesService {
     if (query.include?.length) filters.includedIds = query.include;
     if (query.exclude?.length) filters.excludedIds = query.exclude;
 
-    if (query.price_min !== undefined) filters.priceMin = readPrice(query.price_min, 'price_min');
-    if (query.price_max !== undefined) filters.priceMax = readPrice(query.price_max, 'price_max');
+    // A filter is not charged: the currency's decimals apply, not a payment provider's step.
+    const money: MoneyRules = { currency: this.config.currency.code, exponent: this.config.currency.exponent, step: 1 };
+    if (query.price_min !== undefined) filters.priceMin = readPrice(query.price_min, 'price_min', money);
+    if (query.price_max !== undefined) filters.priceMax = readPrice(query.price_max, 'price_max', money);
     if (query.checkedin !== undefined) filters.checkedIn = query.checkedin;
 
     const eventStatuses = parseStatusList(query.post_status, 'post_status', POST_STATUS_FILTER);
@@ -280,10 +282,11 @@ export class AttendeesService {
   }
 }
 
-function readPrice(raw: string, field: string): string {
-  const cents = moneyToCents(raw);
-  if (cents === null) throw invalidParam(field, `${field} must be a non-negative decimal number with at most two decimals`);
-  return centsToMoney(cents);
+/** A price filter in minor units: no more decimals than the currency has. */
+function readPrice(raw: string, field: string, rules: MoneyRules): number {
+  const parsed = parseMoney(raw, rules);
+  if (parsed.problem) throw invalidParam(field, describeMoneyProblem(field, parsed.problem, rules));
+  return parsed.minor;
 }
 
 const POST_STATUS_FILTER = { allowed: POST_STATUSES, acceptsAny: true };

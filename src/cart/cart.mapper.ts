@@ -1,5 +1,5 @@
 import type { RequestContext } from '../auth/request-context';
-import { centsToMoney, moneyToCents } from '../common/money';
+import { formatMoney } from '../common/money';
 import type { AppliedCoupon } from '../coupons/dto/coupon.response';
 import type { CartMeta, CartResponse, CartTicket } from './dto/cart.response';
 
@@ -13,14 +13,16 @@ export interface CartLineView {
   meta: string | null;
   eventId: number;
   iac: string;
-  /** The ticket's unit price ("25.00"). */
-  price: string;
+  /** The ticket's unit price, in minor units. */
+  priceMinor: number;
 }
 
 /** The cart's coupon and what it takes off one unit of each ticket it covers (minor units). */
 export interface CartCouponView {
   coupon: AppliedCoupon;
   perUnit: ReadonlyMap<number, number>;
+  /** The currency's decimals, which the prices are shown with. */
+  exponent: number;
 }
 
 export function parseStoredItems(meta: string | null): unknown[] | null {
@@ -53,9 +55,15 @@ export function toCartResponse(
       provider: line.provider,
     };
     if (!coupon) return shown;
-    const price = line.provider === 'rsvp' ? 0 : (moneyToCents(line.price) ?? 0);
+    const price = line.provider === 'rsvp' ? 0 : line.priceMinor;
     const discount = coupon.perUnit.get(line.ticketId) ?? 0;
-    return { ...shown, price: centsToMoney(price), discount: centsToMoney(discount), discounted_price: centsToMoney(price - discount) };
+    const { exponent } = coupon;
+    return {
+      ...shown,
+      price: formatMoney(price, exponent),
+      discount: formatMoney(discount, exponent),
+      discounted_price: formatMoney(price - discount, exponent),
+    };
   });
   const meta: CartMeta[] = [];
   for (const line of lines) {

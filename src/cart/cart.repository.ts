@@ -42,7 +42,7 @@ interface RawCartLine {
   meta: string | null;
   eventId: number | string;
   iac: string;
-  price: string | number;
+  priceMinor: string | number;
 }
 
 interface RawSaleState {
@@ -187,7 +187,7 @@ export class CartRepository {
         .addSelect('item.meta', 'meta')
         .addSelect('ticket.eventId', 'eventId')
         .addSelect('ticket.iac', 'iac')
-        .addSelect('ticket.price', 'price')
+        .addSelect('ticket.priceMinor', 'priceMinor')
         .where('item.cartId = :cartId')
         .andWhere('item.quantity > 0')
         .orderBy('item.ticketId', 'ASC');
@@ -208,7 +208,7 @@ export class CartRepository {
       meta: row.meta,
       eventId: Number(row.eventId),
       iac: row.iac,
-      price: String(row.price),
+      priceMinor: Number(row.priceMinor),
     }));
   }
 

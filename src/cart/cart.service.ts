@@ -5,7 +5,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
-import { moneyToCents } from '../common/money';
 import type { RequestContext } from '../auth/request-context';
 import { toList } from '../common/http/transforms';
 import { appConfig } from '../config/app.config';
@@ -63,7 +62,7 @@ function applyLines(existing: CartLineView[], lines: CartTicketLineDto[], ticket
       meta: before?.meta ?? null,
       eventId: ticket.eventId,
       iac: ticket.iac,
-      price: ticket.price,
+      priceMinor: ticket.priceMinor,
     });
   }
   return resulting;
@@ -197,10 +196,11 @@ export class CartService {
       lines.map((line) => ({
         ticketId: line.ticketId,
         quantity: line.quantity,
-        priceCents: line.provider === 'rsvp' ? 0 : (moneyToCents(String(line.price)) ?? 0),
+        priceMinor: line.provider === 'rsvp' ? 0 : line.priceMinor,
       })),
     );
-    return { coupon: toAppliedCoupon(coupon), perUnit: discounts.perUnit };
+    const { exponent } = this.config.currency;
+    return { coupon: toAppliedCoupon(coupon, exponent), perUnit: discounts.perUnit, exponent };
   }
 
   /** The buyer's cart unless it has none or it has been idle too long (an expired cart reads as empty). */

@@ -26,7 +26,7 @@ describe('loadAppConfig', () => {
       logLevel: 'info',
       bootstrapAdmin: null,
       bodyLimitBytes: 1024 * 1024,
-      currency: { code: 'USD', symbol: '$', position: 'prefix' },
+      currency: { code: 'USD', exponent: 2, symbol: '$', position: 'prefix' },
       geolocRadiusKm: 50,
       tickets: {
         maxTicketsPerOrder: 100,
@@ -94,6 +94,7 @@ describe('loadAppConfig', () => {
     ['NONCE_SECRET', 'short'],
     ['DATABASE_POOL_SIZE', '0'],
     ['CURRENCY_CODE', 'dollars'],
+    ['CURRENCY_CODE', 'XYZ'],
     ['CURRENCY_POSITION', 'middle'],
     ['GEOLOC_RADIUS_KM', '-3'],
     ['MAX_TICKETS_PER_ORDER', '0'],
@@ -103,6 +104,12 @@ describe('loadAppConfig', () => {
   ])('stops on a bad %s, naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(ConfigError);
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('reads the currency decimals from CURRENCY_CODE (ISO 4217 exponent)', () => {
+    expect(loadAppConfig({ ...base(), CURRENCY_CODE: 'jpy' }).currency).toMatchObject({ code: 'JPY', exponent: 0 });
+    expect(loadAppConfig({ ...base(), CURRENCY_CODE: 'EUR' }).currency).toMatchObject({ code: 'EUR', exponent: 2 });
+    expect(loadAppConfig({ ...base(), CURRENCY_CODE: 'KWD' }).currency).toMatchObject({ code: 'KWD', exponent: 3 });
   });
 
   it('requires NONCE_SECRET in production', () => {

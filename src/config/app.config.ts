@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { isValidTimeZone } from '../common/dates/timezone';
+import { currencyExponent } from '../common/money';
 
 export type DatabaseConfig = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; replicaUrls?: string[] };
 
@@ -157,6 +158,8 @@ export interface TicketsConfig {
 export interface CurrencyConfig {
   /** ISO 4217 code, e.g. USD. */
   code: string;
+  /** Its decimals (ISO 4217 exponent): amounts are kept in minor units and shown with exactly this many (src/common/money.ts). */
+  exponent: number;
   symbol: string;
   position: 'prefix' | 'postfix';
 }
@@ -263,14 +266,16 @@ function readPublicUrl(raw: string | undefined): string | null {
 
 function readCurrency(env: Env): CurrencyConfig {
   const code = (env.CURRENCY_CODE ?? 'USD').trim().toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) throw new ConfigError('CURRENCY_CODE', `must be a three-letter ISO 4217 code (got "${env.CURRENCY_CODE}")`);
+  const exponent = currencyExponent(code);
+  if (exponent === undefined)
+    throw new ConfigError('CURRENCY_CODE', `must be an ISO 4217 currency code such as USD (got "${env.CURRENCY_CODE}")`);
   const symbol = env.CURRENCY_SYMBOL ?? '$';
   if (symbol.length > 8) throw new ConfigError('CURRENCY_SYMBOL', 'must be at most 8 characters long');
   const position = env.CURRENCY_POSITION ?? 'prefix';
   if (position !== 'prefix' && position !== 'postfix') {
     throw new ConfigError('CURRENCY_POSITION', `must be prefix or postfix (got "${position}")`);
   }
-  return { code, symbol, position };
+  return { code, exponent, symbol, position };
 }
 
 function readOptionalSecret(env: Env, name: string): string | null {

@@ -1,4 +1,4 @@
-import { codeKey, couponCoversTicket, couponProblem, formatAmount, lineDiscounts, parseAmount, unitDiscount } from './coupon-discount';
+import { codeKey, couponCoversTicket, couponProblem, formatAmount, lineDiscounts, parsePercent, unitDiscount } from './coupon-discount';
 
 describe('coupon arithmetic', () => {
   describe('unitDiscount', () => {
@@ -12,6 +12,15 @@ describe('coupon arithmetic', () => {
       expect(unitDiscount(100, { discountType: 'percent', amount: 3333 })).toBe(33);
       // 15% of 0.10 = 0.015 → 0.02.
       expect(unitDiscount(10, { discountType: 'percent', amount: 1500 })).toBe(2);
+      // In yen the minor unit is the yen: 15% of 1 001 JPY = 150.15 → 150.
+      expect(unitDiscount(1001, { discountType: 'percent', amount: 1500 })).toBe(150);
+    });
+
+    it('rounds percentages to the payment provider step (Stripe takes KWD in steps of 0.010)', () => {
+      // 15% of 1.010 KWD = 0.1515 → 0.150; 50% of 0.030 = 0.015 → 0.020.
+      expect(unitDiscount(1010, { discountType: 'percent', amount: 1500 }, 10)).toBe(150);
+      expect(unitDiscount(30, { discountType: 'percent', amount: 5000 }, 10)).toBe(20);
+      expect(unitDiscount(1010, { discountType: 'percent', amount: 1500 })).toBe(152);
     });
 
     it('never takes more than the price, never less than 0', () => {
@@ -39,21 +48,21 @@ describe('coupon arithmetic', () => {
     it('adds per-unit discounts of the covered lines and counts their units', () => {
       const result = lineDiscounts(
         [
-          { ticketId: 1, quantity: 3, priceCents: 999 },
-          { ticketId: 2, quantity: 2, priceCents: 5000 },
-          { ticketId: 3, quantity: 0, priceCents: 5000 },
+          { ticketId: 1, quantity: 3, priceMinor: 999 },
+          { ticketId: 2, quantity: 2, priceMinor: 5000 },
+          { ticketId: 3, quantity: 0, priceMinor: 5000 },
         ],
         (id) => id !== 2,
         { discountType: 'percent', amount: 1250 },
       );
       expect(result.units).toBe(3);
       expect(result.perUnit).toEqual(new Map([[1, 125]]));
-      expect(result.totalCents).toBe(375);
+      expect(result.totalMinor).toBe(375);
     });
 
     it('counts units of free tickets and access codes as uses', () => {
-      const result = lineDiscounts([{ ticketId: 1, quantity: 2, priceCents: 0 }], () => true, { discountType: 'none', amount: 0 });
-      expect(result).toEqual({ perUnit: new Map([[1, 0]]), units: 2, totalCents: 0 });
+      const result = lineDiscounts([{ ticketId: 1, quantity: 2, priceMinor: 0 }], () => true, { discountType: 'none', amount: 0 });
+      expect(result).toEqual({ perUnit: new Map([[1, 0]]), units: 2, totalMinor: 0 });
     });
   });
 
@@ -86,19 +95,21 @@ describe('coupon arithmetic', () => {
     expect(couponCoversTicket({ eventId: 3, authorId: 1, ticketIds: [7, 8] }, ticket, 1)).toBe(true);
   });
 
-  it('parses and formats amounts in hundredths', () => {
-    expect(parseAmount('12.5')).toBe(1250);
-    expect(parseAmount(12.5)).toBe(1250);
-    expect(parseAmount('5')).toBe(500);
-    expect(parseAmount('0.01')).toBe(1);
-    expect(parseAmount('1.234')).toBeNull();
-    expect(parseAmount('-1')).toBeNull();
-    expect(parseAmount('1e3')).toBeNull();
-    expect(parseAmount({})).toBeNull();
-    expect(formatAmount({ discountType: 'percent', amount: 1250 })).toBe('12.5');
-    expect(formatAmount({ discountType: 'percent', amount: 1000 })).toBe('10');
-    expect(formatAmount({ discountType: 'flat', amount: 500 })).toBe('5.00');
-    expect(formatAmount({ discountType: 'none', amount: 0 })).toBe('0');
+  it('parses percentages in basis points and formats amounts, flat ones with the currency decimals', () => {
+    expect(parsePercent('12.5')).toBe(1250);
+    expect(parsePercent(12.5)).toBe(1250);
+    expect(parsePercent('5')).toBe(500);
+    expect(parsePercent('0.01')).toBe(1);
+    expect(parsePercent('1.234')).toBeNull();
+    expect(parsePercent('-1')).toBeNull();
+    expect(parsePercent('1e3')).toBeNull();
+    expect(parsePercent({})).toBeNull();
+    expect(formatAmount({ discountType: 'percent', amount: 1250 }, 0)).toBe('12.5');
+    expect(formatAmount({ discountType: 'percent', amount: 1000 }, 3)).toBe('10');
+    expect(formatAmount({ discountType: 'flat', amount: 500 }, 2)).toBe('5.00');
+    expect(formatAmount({ discountType: 'flat', amount: 500 }, 0)).toBe('500');
+    expect(formatAmount({ discountType: 'flat', amount: 500 }, 3)).toBe('0.500');
+    expect(formatAmount({ discountType: 'none', amount: 0 }, 2)).toBe('0');
   });
 
   it('compares codes without case', () => {

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { minorUnitsColumn } from '../common/money';
 import type { DiscountType } from './coupon-discount';
 
 /** A coupon or access code (docs/coupons.md). */
@@ -32,8 +33,8 @@ export class Coupon {
   @Column({ name: 'discount_type', type: 'varchar', length: 10 })
   discountType: DiscountType;
 
-  /** percent: basis points; flat: minor units; none: 0. */
-  @Column({ type: 'int', default: 0 })
+  /** percent: basis points; flat: minor units of the currency (src/common/money.ts); none: 0. */
+  @Column({ type: 'bigint', default: 0, transformer: minorUnitsColumn })
   amount: number;
 
   /** Ticket units the code may be used for; null: no limit. */

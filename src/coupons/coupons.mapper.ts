@@ -5,7 +5,8 @@ import { formatAmount } from './coupon-discount';
 import { Coupon, couponTicketIds } from './coupon.entity';
 import type { AppliedCoupon, CouponResponse } from './dto/coupon.response';
 
-export function toCouponResponse(coupon: Coupon, context: RequestContext): CouponResponse {
+/** `exponent`: the currency's decimals, which a flat amount is shown with. */
+export function toCouponResponse(coupon: Coupon, context: RequestContext, exponent: number): CouponResponse {
   const zone = resolveTimeZone(context.siteTimezone) ?? 'UTC';
   return {
     id: coupon.id,
@@ -14,7 +15,7 @@ export function toCouponResponse(coupon: Coupon, context: RequestContext): Coupo
     author: String(coupon.authorId),
     ticket_ids: couponTicketIds(coupon),
     discount_type: coupon.discountType,
-    amount: formatAmount(coupon),
+    amount: formatAmount(coupon, exponent),
     max_uses: coupon.maxUses,
     uses: coupon.uses,
     starts_at: coupon.startsAt ? formatInZone(coupon.startsAt, zone) : '',
@@ -24,6 +25,6 @@ export function toCouponResponse(coupon: Coupon, context: RequestContext): Coupo
   };
 }
 
-export function toAppliedCoupon(coupon: Pick<Coupon, 'code' | 'discountType' | 'amount'>): AppliedCoupon {
-  return { code: coupon.code, discount_type: coupon.discountType, amount: formatAmount(coupon) };
+export function toAppliedCoupon(coupon: Pick<Coupon, 'code' | 'discountType' | 'amount'>, exponent: number): AppliedCoupon {
+  return { code: coupon.code, discount_type: coupon.discountType, amount: formatAmount(coupon, exponent) };
 }

@@ -64,10 +64,10 @@ function coupon(id: number, fields: Partial<Coupon>): Coupon {
   } as Coupon;
 }
 
-const line = (ticketId: number, quantity: number, priceCents: number, hidden = false): CouponLine => ({
+const line = (ticketId: number, quantity: number, priceMinor: number, hidden = false): CouponLine => ({
   ticketId,
   quantity,
-  priceCents,
+  priceMinor,
   hidden,
 });
 
@@ -90,7 +90,10 @@ describe('CouponsService at checkout', () => {
   beforeEach(() => {
     repository = new FakeCoupons();
     now = new Date('2030-01-15T12:00:00Z');
-    service = new CouponsService({} as DataSource, { now: () => now }, repository as unknown as CouponsRepository);
+    service = new CouponsService({} as DataSource, { now: () => now }, repository as unknown as CouponsRepository, {
+      currency: { code: 'EUR', exponent: 2, symbol: '€', position: 'postfix' },
+      payments: { provider: 'manual', stripe: null },
+    });
     // Tickets 1 to 3 are of event 10 by author 1, ticket 4 of event 20 by author 1, ticket 5 of event 30 by author 2.
     for (const id of [1, 2, 3]) repository.tickets.set(id, { eventId: 10, authorId: 1 });
     repository.tickets.set(4, { eventId: 20, authorId: 1 });
@@ -125,7 +128,7 @@ describe('CouponsService at checkout', () => {
       expect([...priced!.discounts.perUnit]).toEqual(covered.map((id) => [id, perUnit[id]]));
       const units = lines.filter((entry) => covered.includes(entry.ticketId));
       expect(priced!.discounts.units).toBe(units.reduce((sum, entry) => sum + entry.quantity, 0));
-      expect(priced!.discounts.totalCents).toBe(units.reduce((sum, entry) => sum + perUnit[entry.ticketId] * entry.quantity, 0));
+      expect(priced!.discounts.totalMinor).toBe(units.reduce((sum, entry) => sum + perUnit[entry.ticketId] * entry.quantity, 0));
     });
 
     it('takes a fixed amount off each unit, never more than its price', async () => {
@@ -136,7 +139,7 @@ describe('CouponsService at checkout', () => {
         [2, 500],
         [3, 0],
       ]);
-      expect(priced!.discounts).toMatchObject({ units: 4, totalCents: 1100 });
+      expect(priced!.discounts).toMatchObject({ units: 4, totalMinor: 1100 });
     });
 
     it('ignores a code that covers nothing of the order, even an expired or used-up one', async () => {

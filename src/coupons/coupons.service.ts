@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext, SignedInContext } from '../auth/request-context';
@@ -8,9 +9,12 @@ import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
+import { describeMoneyProblem, formatMoney, MoneyRules, parseMoney } from '../common/money';
+import { appConfig } from '../config/app.config';
 import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
+import { moneyRules } from '../payments/payment-amounts';
 import { canManageCoupon, canManageEvent } from '../tickets/ticket-visibility';
 import { Coupon, couponTicketIds } from './coupon.entity';
 import {
@@ -21,7 +25,7 @@ import {
   FULL_PERCENT_BASIS_POINTS,
   LineDiscounts,
   lineDiscounts,
-  parseAmount,
+  parsePercent,
   PricedLine,
 } from './coupon-discount';
 import { couponCodeTaken, couponForbidden, couponHasUses, couponNotFound, couponNotValid, couponUnusable } from './coupon-errors';
@@ -30,9 +34,6 @@ import { toCouponResponse } from './coupons.mapper';
 import { CreateCouponDto } from './dto/create-coupon.dto';
 import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
-
-/** Largest flat amount: what DECIMAL(12,2) holds. */
-const MAX_FLAT_CENTS = 999_999_999_999;
 
 export function couponScope(coupon: Coupon): CouponScope {
   return { eventId: coupon.eventId, authorId: coupon.authorId, ticketIds: couponTicketIds(coupon) };
@@ -59,6 +60,7 @@ export class CouponsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly coupons: CouponsRepository,
+    @Inject(appConfig.KEY) private readonly config: Pick<ConfigType<typeof appConfig>, 'currency' | 'payments'>,
   ) {}
 
   // ---------------------------------------------------------------- managers' routes
@@ -77,18 +79,18 @@ export class CouponsService {
       rest_url: context.namespaceUrl('tickets', 'coupons'),
       total,
       total_pages: totalPages,
-      coupons: coupons.map((coupon) => toCouponResponse(coupon, context)),
+      coupons: coupons.map((coupon) => toCouponResponse(coupon, context, this.config.currency.exponent)),
     };
   }
 
   async get(id: number, context: SignedInContext): Promise<CouponResponse> {
     const coupon = await this.findManaged(this.dataSource.manager, id, context.user);
-    return toCouponResponse(coupon, context);
+    return toCouponResponse(coupon, context, this.config.currency.exponent);
   }
 
   async create(input: CreateCouponDto, context: SignedInContext): Promise<CouponResponse> {
     const now = this.clock.now();
-    const terms = readTerms(input.discount_type as DiscountType, input.amount, true);
+    const terms = readTerms(input.discount_type as DiscountType, input.amount, true, moneyRules(this.config));
     const window = readWindow(input, null, context);
     const eventId = input.post_id === undefined || input.post_id === null || input.post_id === '' ? null : input.post_id;
     return this.writeUnique(input.code, async (manager) => {
@@ -113,18 +115,23 @@ export class CouponsService {
         createdAt: now,
         updatedAt: now,
       });
-      return toCouponResponse(await this.mustFind(manager, id), context);
+      return toCouponResponse(await this.mustFind(manager, id), context, this.config.currency.exponent);
     });
   }
 
   async update(id: number, input: UpdateCouponDto, context: SignedInContext): Promise<CouponResponse> {
     return this.writeUnique(input.code ?? '', async (manager) => {
       const coupon = await this.findManaged(manager, id, context.user, true);
-      const terms = readTerms(
-        (input.discount_type ?? coupon.discountType) as DiscountType,
-        input.amount === undefined ? amountText(coupon) : input.amount,
-        input.discount_type !== undefined || input.amount !== undefined,
-      );
+      const discountType = (input.discount_type ?? coupon.discountType) as DiscountType;
+      const terms =
+        input.amount === undefined && discountType === coupon.discountType
+          ? { discountType, amount: coupon.amount }
+          : readTerms(
+              discountType,
+              input.amount === undefined ? storedAmount(coupon, this.config.currency.exponent) : input.amount,
+              true,
+              moneyRules(this.config),
+            );
       const window = readWindow(input, coupon, context);
       const changes: Partial<Coupon> = { discountType: terms.discountType, amount: terms.amount, updatedAt: this.clock.now() };
       if (window.startsAt !== undefined) changes.startsAt = window.startsAt;
@@ -138,7 +145,7 @@ export class CouponsService {
         changes.codeKey = codeKey(input.code);
       }
       await this.coupons.update(manager, coupon.id, changes);
-      return toCouponResponse(await this.mustFind(manager, coupon.id), context);
+      return toCouponResponse(await this.mustFind(manager, coupon.id), context, this.config.currency.exponent);
     });
   }
 
@@ -147,7 +154,7 @@ export class CouponsService {
     return runInTransaction(this.dataSource, async (manager) => {
       const coupon = await this.findManaged(manager, id, context.user, true);
       if (coupon.uses > 0 || !(await this.coupons.deleteUnused(manager, coupon.id))) throw couponHasUses(coupon.uses);
-      return toCouponResponse(coupon, context);
+      return toCouponResponse(coupon, context, this.config.currency.exponent);
     });
   }
 
@@ -178,7 +185,7 @@ export class CouponsService {
       coupon,
       lines.map((line) => line.ticketId),
     );
-    return lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon);
+    return lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon, moneyRules(this.config).step);
   }
 
   /**
@@ -201,7 +208,7 @@ export class CouponsService {
     );
     const hidden = lines.find((line) => line.hidden && !(coupon.revealsHidden && covered.has(line.ticketId)));
     if (hidden) throw couponUnusable('hidden-ticket', hidden.ticketId);
-    const discounts = lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon);
+    const discounts = lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon, moneyRules(this.config).step);
     // A code that covers nothing of this order is not used by it: no check, no use taken.
     if (discounts.units === 0) return null;
     const problem = couponProblem(coupon, this.clock.now(), discounts.units);
@@ -313,26 +320,39 @@ export class CouponsService {
   }
 }
 
-function amountText(coupon: Coupon): string {
+/** A coupon's stored amount as it was sent, for re-reading it under another discount type. */
+function storedAmount(coupon: Coupon, exponent: number): string {
+  if (coupon.discountType === 'flat') return formatMoney(coupon.amount, exponent);
   return `${Math.floor(coupon.amount / 100)}.${String(coupon.amount % 100).padStart(2, '0')}`;
 }
 
-/** The discount type and amount (hundredths), checked together: 400 naming `amount`. */
-function readTerms(discountType: DiscountType, raw: unknown, sent: boolean): { discountType: DiscountType; amount: number } {
+/**
+ * The discount type and amount, checked together: 400 naming `amount`. Percentages in basis points
+ * (two decimals); flat amounts are money, in minor units, with no more decimals than the currency
+ * has (src/common/money.ts).
+ */
+function readTerms(
+  discountType: DiscountType,
+  raw: unknown,
+  sent: boolean,
+  rules: MoneyRules,
+): { discountType: DiscountType; amount: number } {
   if (discountType === 'none') {
     if (!sent || raw === undefined || raw === null || raw === '') return { discountType, amount: 0 };
-    if (parseAmount(raw) !== 0) throw invalidParam('amount', 'an access code (discount_type none) has no amount');
+    if (parsePercent(raw) !== 0) throw invalidParam('amount', 'an access code (discount_type none) has no amount');
     return { discountType, amount: 0 };
   }
   if (raw === undefined || raw === null || raw === '') throw invalidParam('amount', `amount is required for a ${discountType} discount`);
-  const amount = parseAmount(raw);
   if (discountType === 'percent') {
+    const amount = parsePercent(raw);
     if (amount === null || amount < 1 || amount > FULL_PERCENT_BASIS_POINTS)
       throw invalidParam('amount', 'amount must be a percentage above 0 and at most 100, with two decimals at most');
-  } else if (amount === null || amount < 1 || amount > MAX_FLAT_CENTS) {
-    throw invalidParam('amount', 'amount must be a positive decimal with two decimals at most');
+    return { discountType, amount };
   }
-  return { discountType, amount: amount };
+  const parsed = parseMoney(raw, rules);
+  if (parsed.problem) throw invalidParam('amount', describeMoneyProblem('amount', parsed.problem, rules));
+  if (parsed.minor < 1) throw invalidParam('amount', 'amount must be more than 0');
+  return { discountType, amount: parsed.minor };
 }
 
 /** starts_at / ends_at in the site time zone; undefined when not sent, null when cleared. */

@@ -7,6 +7,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Attendee } from '../attendees/attendee.entity';
 import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
+import { formatMoney, knownExponent } from '../common/money';
 import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
@@ -184,7 +185,7 @@ export class EmailsService {
     const holder = template === 'ticket' ? listed[0] : undefined;
     const rendered = this.templates.render(template, {
       order: { id: order.id, purchaserName: order.purchaserName, status: order.status },
-      total: `${order.total} ${order.currency}`,
+      total: `${formatMoney(order.totalMinor, knownExponent(order.currency))} ${order.currency}`,
       eventTitles: allEvents.map((event) => inlineHtmlToText(event.title)).join(', '),
       holderName: holder?.holderName ?? order.purchaserName,
       tickets: ticketViews,

@@ -1,7 +1,7 @@
 import { ApiError } from '../common/errors/api-error';
 import { describeCost, parseCostInput } from './event-cost';
 
-const usd = { code: 'USD', symbol: '$', position: 'prefix' as const };
+const usd = { code: 'USD', exponent: 2, symbol: '$', position: 'prefix' as const };
 
 describe('describeCost', () => {
   it('is empty when unset', () => {

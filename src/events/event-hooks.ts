@@ -3,8 +3,8 @@ import type { EntityManager } from 'typeorm';
 
 /** A published ticket of an event, as its schema.org `Offer` needs it. */
 export interface EventTicketOffer {
-  /** Exact decimal with two decimals ("25.00"); "0.00" for free and RSVP tickets. */
-  price: string;
+  /** In the currency's minor units; 0 for free and RSVP tickets. */
+  priceMinor: number;
   /** The sale window; either end may be open. */
   saleStartUtc: Date | null;
   saleEndUtc: Date | null;

@@ -2,6 +2,7 @@ import { Category } from '../categories/category.entity';
 import { dateDetails, formatInZone, formatIsoInZone } from '../common/dates/date-format';
 import { toPostImage } from '../linked-posts/linked-post-response';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { formatMoney } from '../common/money';
 import { timeZoneAbbreviation } from '../common/dates/timezone-abbreviation';
 import type { RequestContext } from '../auth/request-context';
 import { globalIdFields, postBaseFields } from '../posts/post-response';
@@ -75,9 +76,9 @@ function eventJsonLd(event: Event, relations: EventRelations, response: EventRes
 const IN_STOCK = 'https://schema.org/InStock';
 const SOLD_OUT = 'https://schema.org/SoldOut';
 
-/** "25.00" as "25", "12.50" as is: the original shows whole prices without decimals. */
-function offerPrice(price: string): string {
-  return price.endsWith('.00') ? price.slice(0, -3) : price;
+/** 25.00 as "25", 12.50 as "12.50": the original shows whole prices without decimals. */
+function offerPrice(priceMinor: number, exponent: number): string {
+  return priceMinor % 10 ** exponent === 0 ? String(priceMinor / 10 ** exponent) : formatMoney(priceMinor, exponent);
 }
 
 /** One Offer per published ticket: its price, sold out or not, and its sale window. */
@@ -91,7 +92,7 @@ export function ticketOffersJsonLd(
     const offer: Record<string, unknown> = {
       '@type': 'Offer',
       url: response.url,
-      price: offerPrice(ticket.price),
+      price: offerPrice(ticket.priceMinor, currency.exponent),
       category: 'primary',
       availability: ticket.inStock ? IN_STOCK : SOLD_OUT,
       priceCurrency: currency.code,

@@ -23,8 +23,11 @@ describe('export cells', () => {
     expect(csvCell(true)).toBe('yes');
     expect(csvCell(false)).toBe('no');
     expect(csvCell(null)).toBe('');
-    expect(csvCell({ money: '25.50' })).toBe('25.50');
-    expect(xlsxCell({ money: '25.50' })).toBe(25.5);
+    expect(csvCell({ minor: 2550, exponent: 2 })).toBe('25.50');
+    expect(csvCell({ minor: 4500, exponent: 0 })).toBe('4500');
+    expect(csvCell({ minor: 4500, exponent: 3 })).toBe('4.500');
+    expect(xlsxCell({ minor: 2550, exponent: 2 })).toBe(25.5);
+    expect(xlsxCell({ minor: 4125, exponent: 3 })).toBe(4.125);
     expect(xlsxCell(true)).toBe('yes');
     expect(xlsxCell('=1+1')).toBe('=1+1');
   });

@@ -1,6 +1,9 @@
-/** An amount of money as its exact decimal string ("25.50"). */
+import { formatMoney, moneyToNumber } from '../common/money';
+
+/** An amount of money: minor units, and the currency's decimals it is written with. */
 export interface MoneyCell {
-  money: string;
+  minor: number;
+  exponent: number;
 }
 
 /** A cell of an exported row: text, a number, an amount, a yes/no, a time, or empty. */
@@ -17,13 +20,13 @@ export function neutralizeFormula(text: string): string {
   return text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
 }
 
-/** A cell as CSV text: times in ISO 8601 UTC, yes/no as `yes`/`no`, text neutralised. */
+/** A cell as CSV text: times in ISO 8601 UTC, yes/no as `yes`/`no`, amounts with the currency's decimals, text neutralised. */
 export function csvCell(value: CellValue): string | number {
   if (value === null) return '';
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return value;
-  if (typeof value === 'object') return value.money;
+  if (typeof value === 'object') return formatMoney(value.minor, value.exponent);
   return neutralizeFormula(value);
 }
 
@@ -33,7 +36,7 @@ export function csvCell(value: CellValue): string | number {
  */
 export function xlsxCell(value: CellValue): string | number | Date | null {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) return Number(value.money);
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) return moneyToNumber(value.minor, value.exponent);
   return value;
 }
 
@@ -46,4 +49,6 @@ export interface ExportColumn<Row> {
   width?: number;
   /** Holds times (XLSX shows them as date and time). */
   time?: boolean;
+  /** Holds amounts (XLSX shows them with the currency's decimals). */
+  money?: boolean;
 }

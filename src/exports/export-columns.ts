@@ -3,6 +3,7 @@ import type { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
 import type { Ticket } from '../tickets/ticket.entity';
 import type { AuthenticatedUser } from '../auth/roles';
+import { formatMoney } from '../common/money';
 import type { ExportColumn, MoneyCell } from './export-cells';
 import { questionColumns } from './question-columns';
 
@@ -48,6 +49,8 @@ export interface AttendeeExportRow {
   answers: Record<string, unknown> | null;
   /** Its check-ins through the event's check-in lists (src/checkin positions). */
   checkins: AttendeeCheckins;
+  /** The currency's decimals, which amounts are written with. */
+  exponent: number;
 }
 
 /** An attendee's entries on check-in lists: first and last entry over all lists, and the lists entered. */
@@ -60,15 +63,17 @@ export interface AttendeeCheckins {
 /** One order with the tickets it holds (of the events the caller manages). */
 export interface OrderExportRow {
   order: Order;
-  /** Its lines: ticket, name, quantity, unit price. */
-  items: Array<{ ticketId: number; ticketName: string; eventId: number; quantity: number; unitPrice: string }>;
+  /** Its lines: ticket, name, quantity, unit price (minor units). */
+  items: Array<{ ticketId: number; ticketName: string; eventId: number; quantity: number; unitPriceMinor: number }>;
   /** How many of its attendees are checked in. */
   checkedIn: number;
+  /** The currency's decimals, which amounts are written with. */
+  exponent: number;
 }
 
-/** A DECIMAL(12,2) amount: its exact decimal in CSV, a number in XLSX. */
-function amount(value: string): MoneyCell {
-  return { money: value };
+/** An amount in minor units: its exact decimal with the currency's decimals in CSV, a number in XLSX. */
+function amount(minor: number, exponent: number): MoneyCell {
+  return { minor, exponent };
 }
 
 /**
@@ -86,10 +91,10 @@ export const ATTENDEE_COLUMNS: Array<ColumnEntry<AttendeeExportRow>> = [
   { key: 'status', header: 'Attendee status', value: (row) => row.attendee.status, width: 14 },
   { key: 'provider', header: 'Provider', value: (row) => row.attendee.provider, width: 10 },
   { key: 'rsvp_going', header: 'RSVP going', value: (row) => row.attendee.rsvpGoing, width: 10 },
-  { key: 'price', header: 'Price paid', value: (row) => amount(row.attendee.pricePaid), width: 12 },
+  { key: 'price', header: 'Price paid', value: (row) => amount(row.attendee.pricePaidMinor, row.exponent), width: 12, money: true },
   { key: 'currency', header: 'Currency', value: (row) => row.order?.currency ?? null, width: 10 },
   { key: 'coupon', header: 'Coupon', value: (row) => row.attendee.couponCode, width: 16 },
-  { key: 'discount', header: 'Discount', value: (row) => amount(row.attendee.discount), width: 12 },
+  { key: 'discount', header: 'Discount', value: (row) => amount(row.attendee.discountMinor, row.exponent), width: 12, money: true },
   { key: 'holder_name', header: 'Holder name', value: (row) => row.attendee.holderName, width: 24 },
   { key: 'holder_email', header: 'Holder email', value: (row) => row.attendee.holderEmail, width: 28 },
   { key: 'purchaser_name', header: 'Purchaser name', value: (row) => row.order?.purchaserName ?? null, width: 24 },
@@ -114,15 +119,18 @@ export const ORDER_COLUMNS: Array<ColumnEntry<OrderExportRow>> = [
   { key: 'provider', header: 'Provider', value: (row) => row.order.provider, width: 10 },
   { key: 'purchaser_name', header: 'Purchaser name', value: (row) => row.order.purchaserName, width: 24 },
   { key: 'purchaser_email', header: 'Purchaser email', value: (row) => row.order.purchaserEmail, width: 28 },
-  { key: 'total', header: 'Total', value: (row) => amount(row.order.total), width: 12 },
+  { key: 'total', header: 'Total', value: (row) => amount(row.order.totalMinor, row.exponent), width: 12, money: true },
   { key: 'currency', header: 'Currency', value: (row) => row.order.currency, width: 10 },
   { key: 'coupon', header: 'Coupon', value: (row) => row.order.couponCode, width: 16 },
-  { key: 'discount', header: 'Discount', value: (row) => amount(row.order.discount), width: 12 },
+  { key: 'discount', header: 'Discount', value: (row) => amount(row.order.discountMinor, row.exponent), width: 12, money: true },
   { key: 'units', header: 'Units', value: (row) => row.items.reduce((sum, item) => sum + item.quantity, 0), width: 8 },
   {
     key: 'tickets',
     header: 'Tickets',
-    value: (row) => row.items.map((item) => `${item.ticketName} (#${item.ticketId}) x${item.quantity} @ ${item.unitPrice}`).join('; '),
+    value: (row) =>
+      row.items
+        .map((item) => `${item.ticketName} (#${item.ticketId}) x${item.quantity} @ ${formatMoney(item.unitPriceMinor, row.exponent)}`)
+        .join('; '),
     width: 40,
   },
   { key: 'event_ids', header: 'Event IDs', value: (row) => [...new Set(row.items.map((item) => item.eventId))].join(' '), width: 12 },

@@ -20,7 +20,7 @@ export interface OrderLine {
   ticketName: string;
   eventId: number;
   quantity: number;
-  unitPrice: string;
+  unitPriceMinor: number;
 }
 
 /** The statements of exports: keyset pages of the rows exported, their relations, the jobs and their files. */
@@ -81,7 +81,7 @@ export class ExportsRepository {
       .addSelect('ticket.name', 'ticketName')
       .addSelect('ticket.eventId', 'eventId')
       .addSelect('item.quantity', 'quantity')
-      .addSelect('item.unitPrice', 'unitPrice')
+      .addSelect('item.unitPriceMinor', 'unitPriceMinor')
       .where('item.orderId IN (:...orderIds)', { orderIds })
       .orderBy('item.orderId', 'ASC')
       .addOrderBy('item.ticketId', 'ASC');
@@ -94,7 +94,7 @@ export class ExportsRepository {
       ticketName: String(row.ticketName),
       eventId: Number(row.eventId),
       quantity: Number(row.quantity),
-      unitPrice: Number(row.unitPrice).toFixed(2),
+      unitPriceMinor: Number(row.unitPriceMinor),
     }));
   }
 

@@ -186,7 +186,7 @@ export class ExportsService {
   // ---------------------------------------------------------------- writing
 
   private async write(plan: ExportPlan, output: Writable): Promise<number> {
-    const writer = await createTableWriter(plan.format, plan.kind, output, plan.columns);
+    const writer = await createTableWriter(plan.format, plan.kind, output, plan.columns, this.config.currency.exponent);
     let rows = 0;
     for await (const page of plan.pages) {
       await writer.writeRows(page);
@@ -245,6 +245,7 @@ export class ExportsService {
           event: events.get(attendee.eventId),
           answers: storedInformation(attendee.meta),
           checkins: checkins.get(attendee.id) ?? { first: null, last: null, lists: [] },
+          exponent: this.config.currency.exponent,
         };
         return columns.map((column) => column.value(row));
       });
@@ -270,7 +271,12 @@ export class ExportsService {
         linesByOrder.set(line.orderId, list);
       }
       yield orders.map((order) => {
-        const row: OrderExportRow = { order, items: linesByOrder.get(order.id) ?? [], checkedIn: checkedIn.get(order.id) ?? 0 };
+        const row: OrderExportRow = {
+          order,
+          items: linesByOrder.get(order.id) ?? [],
+          checkedIn: checkedIn.get(order.id) ?? 0,
+          exponent: this.config.currency.exponent,
+        };
         return columns.map((column) => column.value(row));
       });
     }

@@ -11,6 +11,7 @@ function row(ticketId: number, answers: Record<string, unknown> | null): Attende
     event: undefined,
     answers,
     checkins: { first: null, last: null, lists: [] },
+    exponent: 2,
   };
 }
 

@@ -46,7 +46,7 @@ const TICKET_COLUMNS = {
   status: true,
   name: true,
   description: true,
-  price: true,
+  priceMinor: true,
   sku: true,
   iac: true,
   showDescription: true,

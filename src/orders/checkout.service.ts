@@ -17,7 +17,6 @@ import { CouponsService } from '../coupons/coupons.service';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { centsToMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { PaymentsService } from '../payments/payments.service';
@@ -190,7 +189,7 @@ export class CheckoutService {
     const relations: OrderRelations = { attendees, tickets, eventTimezones };
     // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
     await this.domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees });
-    await this.payments.orderPlaced(manager, order, pricing.totalCents);
+    await this.payments.orderPlaced(manager, order, pricing.totalMinor);
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
       capacity,
@@ -242,7 +241,7 @@ export class CheckoutService {
       cartToken: buyer.kind === 'guest' ? buyer.token : null,
       purchaserName: body.purchaser.name,
       purchaserEmail: body.purchaser.email,
-      total: centsToMoney(pricing.totalCents),
+      totalMinor: pricing.totalMinor,
       currency: this.config.currency.code,
       ...orderCouponColumns(pricing.coupon),
       expiresAt: status === 'pending' ? wholeSeconds(new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000)) : null,
@@ -301,12 +300,12 @@ function orderItemRows(
   items: CartItem[],
   tickets: Map<number, Ticket>,
   pricing: OrderPricing,
-): Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPrice'>> {
+): Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPriceMinor'>> {
   return items.map((item) => ({
     orderId,
     ticketId: item.ticketId,
     quantity: item.quantity,
-    unitPrice: centsToMoney(pricing.unitPrice(tickets.get(item.ticketId) as Ticket)),
+    unitPriceMinor: pricing.unitPrice(tickets.get(item.ticketId) as Ticket),
   }));
 }
 
@@ -338,11 +337,11 @@ function attendeeRows(
       checkinSecret: generateCheckinSecret(),
       checkinRevokedAt: null,
       checkinBlocked: false,
-      pricePaid: centsToMoney(pricing.unitPrice(ticket)),
+      pricePaidMinor: pricing.unitPrice(ticket),
       optout: item.optout,
       meta: holder.meta === undefined || holder.meta === null ? null : JSON.stringify(holder.meta),
       couponCode: pricing.coupon && pricing.coupon.discounts.perUnit.has(ticket.id) ? pricing.coupon.coupon.code : null,
-      discount: centsToMoney(pricing.unitDiscount(ticket)),
+      discountMinor: pricing.unitDiscount(ticket),
       checkedIn: false,
       checkedInAt: null,
       checkinSource: null,

@@ -23,3 +23,8 @@ export function idempotencyKeyReused(): ApiError {
 export function invalidSignature(detail = 'The request signature is not valid.'): ApiError {
   return new ApiError('invalid-signature', detail, 403);
 }
+
+/** A cart whose total passes what amounts can hold exactly (src/common/money.ts): never rounded. */
+export function orderTotalTooLarge(): ApiError {
+  return new ApiError('order-total-too-large', 'The order total is more than the service can charge; split it into several orders.', 400);
+}

@@ -1,8 +1,10 @@
 import type { CartItem } from '../cart/cart.entity';
-import { centsToMoney } from '../common/money';
+import fc from 'fast-check';
+import { currencyExponent, formatMoney, knownCurrencies, maxMinorUnits, parseMoney } from '../common/money';
 import { CouponTerms, lineDiscounts } from '../coupons/coupon-discount';
 import type { Coupon } from '../coupons/coupon.entity';
 import type { CheckoutCoupon } from '../coupons/coupons.service';
+import { fromProviderAmount, stripeStep, toProviderAmount } from '../payments/payment-amounts';
 import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { basePrice, couponLines, orderCouponColumns, priceOrder } from './order-pricing';
 
@@ -13,19 +15,23 @@ import { basePrice, couponLines, orderCouponColumns, priceOrder } from './order-
  * hands it over.
  */
 
-const ticket = (id: number, price: string): Ticket => ({ id, eventId: 1, price, capacityMode: 'own' }) as Ticket;
+/** A price written in US dollars, in cents ('' reads as 0). */
+const cents = (price: string): number => parseMoney(price === '' ? '0' : price, { currency: 'USD', exponent: 2, step: 1 }).minor!;
+const usd = (minor: number): string => formatMoney(minor, 2);
+const ticket = (id: number, price: string | number): Ticket =>
+  ({ id, eventId: 1, priceMinor: typeof price === 'number' ? price : cents(price), capacityMode: 'own' }) as Ticket;
 const line = (ticketId: number, quantity: number): CartItem => ({ ticketId, quantity }) as CartItem;
 
 /** The coupon as CouponsService.priceCheckout answers it: covering `covered` tickets, null when it covers no unit. */
-function couponFor(lines: CartItem[], tickets: Map<number, Ticket>, terms: CouponTerms, covered: number[]): CheckoutCoupon {
+function couponFor(lines: CartItem[], tickets: Map<number, Ticket>, terms: CouponTerms, covered: number[], step = 1): CheckoutCoupon {
   const priced = lines.map((item) => ({
     ticketId: item.ticketId,
     quantity: item.quantity,
-    priceCents: basePrice(tickets.get(item.ticketId)!, 'tc'),
+    priceMinor: basePrice(tickets.get(item.ticketId)!, 'tc'),
   }));
   return {
     coupon: { id: 9, code: 'EARLY', ...terms } as Coupon,
-    discounts: lineDiscounts(priced, (id) => covered.includes(id), terms),
+    discounts: lineDiscounts(priced, (id) => covered.includes(id), terms, step),
   };
 }
 
@@ -161,9 +167,9 @@ describe('order pricing', () => {
     const checkoutCoupon = coupon ? couponFor(items, tickets, coupon.terms, coupon.covered) : null;
     const pricing = priceOrder(items, tickets, provider, undefined, checkoutCoupon);
     const lines = items.map((item) => tickets.get(item.ticketId)!);
-    expect(lines.map((entry) => centsToMoney(pricing.unitPrice(entry)))).toEqual(unitPrices);
-    expect(lines.map((entry) => centsToMoney(pricing.unitDiscount(entry)))).toEqual(discounts ?? lines.map(() => '0.00'));
-    expect(centsToMoney(pricing.totalCents)).toBe(total);
+    expect(lines.map((entry) => usd(pricing.unitPrice(entry)))).toEqual(unitPrices);
+    expect(lines.map((entry) => usd(pricing.unitDiscount(entry)))).toEqual(discounts ?? lines.map(() => '0.00'));
+    expect(usd(pricing.totalMinor)).toBe(total);
     expect(pricing.status).toBe(status);
     // The order takes sold units when it completes at once, held ones while it waits for payment.
     expect(pricing.capacity?.count).toBe(status === 'completed' ? 'sold' : 'pending');
@@ -181,9 +187,9 @@ describe('order pricing', () => {
     const coupon = couponFor(items, tickets, percent(1500), [1, 2]);
     const pricing = priceOrder(items, tickets, 'tc', undefined, coupon);
     const beforeDiscount = 3 * 999 + 7 * 10;
-    expect(pricing.totalCents).toBe(beforeDiscount - coupon.discounts.totalCents);
+    expect(pricing.totalMinor).toBe(beforeDiscount - coupon.discounts.totalMinor);
     // 15% of 9.99 = 1.4985 → 1.50; of 0.10 = 0.015 → 0.02.
-    expect(coupon.discounts.totalCents).toBe(3 * 150 + 7 * 2);
+    expect(coupon.discounts.totalMinor).toBe(3 * 150 + 7 * 2);
   });
 
   it('reads RSVP answers: going unless told otherwise, and "not going" takes no capacity', () => {
@@ -192,7 +198,7 @@ describe('order pricing', () => {
     expect(priceOrder(items, tickets, 'rsvp', undefined).going).toBe(true);
     expect(priceOrder(items, tickets, 'rsvp', true).going).toBe(true);
     const notGoing = priceOrder(items, tickets, 'rsvp', false);
-    expect(notGoing).toMatchObject({ going: false, capacity: null, status: 'completed', totalCents: 0 });
+    expect(notGoing).toMatchObject({ going: false, capacity: null, status: 'completed', totalMinor: 0 });
     expect(priceOrder(items, tickets, 'tc', undefined).going).toBeNull();
   });
 
@@ -203,14 +209,14 @@ describe('order pricing', () => {
     ]);
     const items = [line(1, 2), line(2, 1)];
     expect(couponLines(items, tickets, 'rsvp', false)).toEqual([
-      { ticketId: 1, quantity: 0, priceCents: 0, hidden: true },
-      { ticketId: 2, quantity: 0, priceCents: 0, hidden: false },
+      { ticketId: 1, quantity: 0, priceMinor: 0, hidden: true },
+      { ticketId: 2, quantity: 0, priceMinor: 0, hidden: false },
     ]);
     expect(couponLines(items, tickets, 'rsvp', true).map((entry) => entry.quantity)).toEqual([2, 1]);
     // Even a coupon priced on every unit is not the order's when the answer is "not going".
     const notGoing = priceOrder(items, tickets, 'rsvp', false, couponFor(items, tickets, percent(1000), [1, 2]));
     expect(notGoing.coupon).toBeNull();
-    expect(orderCouponColumns(notGoing.coupon)).toEqual({ couponId: null, couponCode: null, couponUses: 0, discount: '0.00' });
+    expect(orderCouponColumns(notGoing.coupon)).toEqual({ couponId: null, couponCode: null, couponUses: 0, discountMinor: 0 });
     const going = priceOrder(items, tickets, 'rsvp', true, couponFor(items, tickets, percent(1000), [1, 2]));
     expect(orderCouponColumns(going.coupon)).toMatchObject({ couponId: 9, couponUses: 3 });
   });
@@ -221,8 +227,8 @@ describe('order pricing', () => {
     const uncovering = couponFor(items, tickets, percent(5000), []);
     const pricing = priceOrder(items, tickets, 'tc', undefined, uncovering);
     expect(pricing.coupon).toBeNull();
-    expect(pricing.totalCents).toBe(1000);
-    expect(orderCouponColumns(pricing.coupon)).toEqual({ couponId: null, couponCode: null, couponUses: 0, discount: '0.00' });
+    expect(pricing.totalMinor).toBe(1000);
+    expect(orderCouponColumns(pricing.coupon)).toEqual({ couponId: null, couponCode: null, couponUses: 0, discountMinor: 0 });
   });
 
   it('records on the order the coupon, the units it covered as uses, and the whole discount', () => {
@@ -234,7 +240,7 @@ describe('order pricing', () => {
     const items = [line(1, 3), line(2, 1), line(3, 2)];
     const pricing = priceOrder(items, tickets, 'tc', undefined, couponFor(items, tickets, percent(1250), [1, 3]));
     // Free units count as uses of the code too.
-    expect(orderCouponColumns(pricing.coupon)).toEqual({ couponId: 9, couponCode: 'EARLY', couponUses: 5, discount: '3.75' });
+    expect(orderCouponColumns(pricing.coupon)).toEqual({ couponId: 9, couponCode: 'EARLY', couponUses: 5, discountMinor: 375 });
   });
 
   it.each([
@@ -244,7 +250,87 @@ describe('order pricing', () => {
     ['25.00', 'rsvp', 0],
     // Not a price: nothing to charge.
     ['', 'tc', 0],
-  ] as const)('prices a unit of %p (%s) at %d cents before any coupon', (price, provider, cents) => {
-    expect(basePrice(ticket(1, price), provider)).toBe(cents);
+  ] as const)('prices a unit of %p (%s) at %d cents before any coupon', (price, provider, expected) => {
+    expect(basePrice(ticket(1, price), provider)).toBe(expected);
+  });
+
+  it('prices in the currency minor units: yen have none, dinars three', () => {
+    // 3 × 1 500 JPY, 15% off 1 001 JPY (150.15 → 150): no fraction of a yen anywhere.
+    const yen = new Map([
+      [1, ticket(1, 1500)],
+      [2, ticket(2, 1001)],
+    ]);
+    const yenItems = [line(1, 3), line(2, 1)];
+    const yenPricing = priceOrder(yenItems, yen, 'tc', undefined, couponFor(yenItems, yen, percent(1500), [2]));
+    expect([yenPricing.unitPrice(yen.get(1)!), yenPricing.unitPrice(yen.get(2)!), yenPricing.totalMinor]).toEqual([1500, 851, 5351]);
+    expect(formatMoney(yenPricing.totalMinor, 0)).toBe('5351');
+    // 15% off 1.010 KWD: 0.152 to the fils, 0.150 in Stripe's steps of 0.010.
+    const dinars = new Map([[1, ticket(1, 1010)]]);
+    const dinarItems = [line(1, 2)];
+    const byHand = priceOrder(dinarItems, dinars, 'tc', undefined, couponFor(dinarItems, dinars, percent(1500), [1]));
+    const throughStripe = priceOrder(
+      dinarItems,
+      dinars,
+      'tc',
+      undefined,
+      couponFor(dinarItems, dinars, percent(1500), [1], stripeStep('KWD')),
+    );
+    expect([formatMoney(byHand.totalMinor, 3), formatMoney(throughStripe.totalMinor, 3)]).toEqual(['1.716', '1.720']);
+  });
+
+  /**
+   * The rule the whole chain keeps: the order's total is the sum of its lines less the discounts,
+   * and the payment provider is asked for exactly it, in its own units, for every currency.
+   */
+  it('charges the provider exactly the order total: sum of the lines less the discounts, in every currency', () => {
+    const currencies = fc.oneof(fc.constantFrom('JPY', 'EUR', 'USD', 'KWD'), fc.constantFrom(...knownCurrencies()));
+    const terms = fc.oneof(
+      fc.integer({ min: 1, max: 10_000 }).map(percent),
+      fc.integer({ min: 1, max: 5_000_000 }).map(flat),
+      fc.constant<CouponTerms>({ discountType: 'none', amount: 0 }),
+    );
+    fc.assert(
+      fc.property(
+        currencies,
+        fc.array(fc.record({ price: fc.integer({ min: 0, max: 10_000_000 }), quantity: fc.integer({ min: 1, max: 20 }) }), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        fc.option(fc.record({ terms, covered: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }) }), { nil: null }),
+        fc.boolean(),
+        (currency, lines, coupon, throughStripe) => {
+          const exponent = currencyExponent(currency)!;
+          const step = throughStripe ? stripeStep(currency) : 1;
+          // Prices as the validators let them in: within the largest amount and on the provider's step.
+          const tickets = new Map(
+            lines.map((entry, index) => [
+              index + 1,
+              ticket(index + 1, Math.min(entry.price * step, maxMinorUnits(exponent) - (maxMinorUnits(exponent) % step))),
+            ]),
+          );
+          const items = lines.map((entry, index) => line(index + 1, entry.quantity));
+          const covered = coupon ? items.filter((_, index) => coupon.covered[index]).map((item) => item.ticketId) : [];
+          const flatOnStep =
+            coupon && coupon.terms.discountType === 'flat' ? { ...coupon.terms, amount: coupon.terms.amount * step } : coupon?.terms;
+          const checkoutCoupon = coupon && flatOnStep ? couponFor(items, tickets, flatOnStep, covered, step) : null;
+          const pricing = priceOrder(items, tickets, 'tc', undefined, checkoutCoupon);
+
+          const linesBefore = items.reduce((sum, item) => sum + basePrice(tickets.get(item.ticketId)!, 'tc') * item.quantity, 0);
+          const discounts = items.reduce((sum, item) => sum + pricing.unitDiscount(tickets.get(item.ticketId)!) * item.quantity, 0);
+          expect(pricing.totalMinor).toBe(linesBefore - discounts);
+          expect(pricing.coupon?.discounts.totalMinor ?? 0).toBe(discounts);
+          for (const item of items) expect(pricing.unitPrice(tickets.get(item.ticketId)!)).toBeGreaterThanOrEqual(0);
+          // What the order says, as its API answer prints it, is what the provider is asked for.
+          const printed = formatMoney(pricing.totalMinor, exponent);
+          expect(parseMoney(printed, { currency, exponent, step: 1 }).minor).toBe(pricing.totalMinor);
+          if (throughStripe) {
+            const sent = toProviderAmount(pricing.totalMinor, currency);
+            expect(Number.isSafeInteger(sent)).toBe(true);
+            expect(fromProviderAmount(sent, currency)).toBe(pricing.totalMinor);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,14 +1,16 @@
 import type { CartItem } from '../cart/cart.entity';
-import { centsToMoney, moneyToCents } from '../common/money';
 import type { CheckoutCoupon, CouponLine } from '../coupons/coupons.service';
 import type { CapacityCount, CapacityLine } from '../tickets/capacity.service';
 import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import type { Order, OrderStatus } from './order.entity';
+import { orderTotalTooLarge } from './order-errors';
 
 /**
  * What a checkout charges, pure: each unit at its ticket's price (RSVP free) less the coupon's
- * discount for that ticket (coupon-discount.ts decides it), the order's total the sum of its units,
- * all in minor units. The total decides the status and which capacity count the order takes.
+ * discount for that ticket (coupon-discount.ts decides it and its rounding), the order's total the
+ * sum of its units, all in the currency's minor units (src/common/money.ts): the total is exactly the
+ * lines' prices less the discounts, and is what the payment provider is asked for. The total
+ * decides the status and which capacity count the order takes.
  */
 
 /** What an order costs and takes: free orders complete at once, paid ones wait for payment. */
@@ -16,7 +18,7 @@ export interface OrderPricing {
   /** RSVP answer (null for paid tickets). */
   going: boolean | null;
   unitPrice: (ticket: Ticket) => number;
-  totalCents: number;
+  totalMinor: number;
   status: OrderStatus;
   /** The capacity to take, none for RSVP "not going". */
   capacity: { lines: CapacityLine[]; count: CapacityCount } | null;
@@ -27,7 +29,7 @@ export interface OrderPricing {
 
 /** A unit's price before any coupon, in minor units. */
 export function basePrice(ticket: Ticket, provider: TicketProvider): number {
-  return provider === 'rsvp' ? 0 : (moneyToCents(ticket.price) ?? 0);
+  return provider === 'rsvp' ? 0 : ticket.priceMinor;
 }
 
 /** The RSVP answer: going unless `false` was sent; null for paid tickets. */
@@ -51,20 +53,20 @@ export function couponLines(
     return {
       ticketId: item.ticketId,
       quantity: going === false ? 0 : item.quantity,
-      priceCents: basePrice(ticket, provider),
+      priceMinor: basePrice(ticket, provider),
       hidden: ticket.hiddenWithoutCoupon,
     };
   });
 }
 
 /** What an order row records of its coupon (nothing when it covered no unit). */
-export function orderCouponColumns(coupon: CheckoutCoupon | null): Pick<Order, 'couponId' | 'couponCode' | 'couponUses' | 'discount'> {
-  if (!coupon || coupon.discounts.units === 0) return { couponId: null, couponCode: null, couponUses: 0, discount: '0.00' };
+export function orderCouponColumns(coupon: CheckoutCoupon | null): Pick<Order, 'couponId' | 'couponCode' | 'couponUses' | 'discountMinor'> {
+  if (!coupon || coupon.discounts.units === 0) return { couponId: null, couponCode: null, couponUses: 0, discountMinor: 0 };
   return {
     couponId: coupon.coupon.id,
     couponCode: coupon.coupon.code,
     couponUses: coupon.discounts.units,
-    discount: centsToMoney(coupon.discounts.totalCents),
+    discountMinor: coupon.discounts.totalMinor,
   };
 }
 
@@ -80,8 +82,9 @@ export function priceOrder(
   const coupon = going !== false && checkoutCoupon && checkoutCoupon.discounts.units > 0 ? checkoutCoupon : null;
   const unitDiscount = (ticket: Ticket) => coupon?.discounts.perUnit.get(ticket.id) ?? 0;
   const unitPrice = (ticket: Ticket) => basePrice(ticket, provider) - unitDiscount(ticket);
-  const totalCents = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
-  const status: OrderStatus = totalCents === 0 ? 'completed' : 'pending';
+  const totalMinor = items.reduce((sum, item) => sum + unitPrice(tickets.get(item.ticketId) as Ticket) * item.quantity, 0);
+  if (!Number.isSafeInteger(totalMinor)) throw orderTotalTooLarge();
+  const status: OrderStatus = totalMinor === 0 ? 'completed' : 'pending';
   const capacity =
     going === false
       ? null
@@ -89,5 +92,5 @@ export function priceOrder(
           lines: items.map((item) => ({ ticket: tickets.get(item.ticketId) as Ticket, quantity: item.quantity })),
           count: status === 'completed' ? ('sold' as const) : ('pending' as const),
         };
-  return { going, unitPrice, totalCents, status, capacity, coupon, unitDiscount };
+  return { going, unitPrice, totalMinor, status, capacity, coupon, unitDiscount };
 }

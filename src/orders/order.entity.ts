@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { moneyColumn } from '../common/money';
+import { minorUnitsColumn } from '../common/money';
 
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded', 'expired'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -32,8 +32,9 @@ export class Order {
   @Column({ name: 'purchaser_email', type: 'varchar', length: 255 })
   purchaserEmail: string;
 
-  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
-  total: string;
+  /** What the order charges, in minor units of `currency` (src/common/money.ts): the sum of its units' prices. */
+  @Column({ name: 'total_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
+  totalMinor: number;
 
   @Column({ type: 'varchar', length: 3 })
   currency: string;
@@ -56,9 +57,9 @@ export class Order {
   @Column({ name: 'coupon_uses', type: 'int', default: 0 })
   couponUses: number;
 
-  /** What the coupon took off the total. */
-  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
-  discount: string;
+  /** What the coupon took off the total, in minor units. */
+  @Column({ name: 'discount_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
+  discountMinor: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
@@ -79,6 +80,7 @@ export class OrderItem {
   @Column({ type: 'int' })
   quantity: number;
 
-  @Column({ name: 'unit_price', type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
-  unitPrice: string;
+  /** What each unit of the line cost after the coupon, in minor units. */
+  @Column({ name: 'unit_price_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
+  unitPriceMinor: number;
 }

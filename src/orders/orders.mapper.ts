@@ -3,6 +3,7 @@ import type { AttendeeResponse } from '../attendees/dto/attendee.response';
 import type { Attendee } from '../attendees/attendee.entity';
 import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { formatMoney, knownExponent } from '../common/money';
 import type { RequestContext } from '../auth/request-context';
 import type { CurrencyConfig } from '../config/app.config';
 import type { Ticket } from '../tickets/ticket.entity';
@@ -45,11 +46,13 @@ export function toOrderResponse(
       }),
     );
   }
+  // The order's own currency, as it was charged (one per deployment: the same as `currency.code`).
+  const exponent = knownExponent(order.currency);
   const response: OrderResponse = {
     id: order.id,
     status: order.status,
     provider: order.provider,
-    total: order.total,
+    total: formatMoney(order.totalMinor, exponent),
     currency: order.currency,
     purchaser: { name: order.purchaserName, email: order.purchaserEmail },
     attendees,
@@ -58,7 +61,7 @@ export function toOrderResponse(
   if (order.status === 'pending' && order.expiresAt) response.expires = formatInZone(order.expiresAt, siteZone);
   if (order.couponCode) {
     response.coupon = order.couponCode;
-    response.discount = order.discount;
+    response.discount = formatMoney(order.discountMinor, exponent);
   }
   return response;
 }

@@ -197,7 +197,7 @@ export class OrdersRepository {
 
   async insertItems(
     manager: EntityManager,
-    items: Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPrice'>>,
+    items: Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPriceMinor'>>,
   ): Promise<void> {
     await this.inserts.insert(manager, OrderItem, items);
   }

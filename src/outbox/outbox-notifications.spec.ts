@@ -16,7 +16,7 @@ const order: OrderFacts = {
   id: 3,
   status: 'completed',
   provider: 'tc',
-  total: '25.00',
+  totalMinor: 2500,
   currency: 'EUR',
   purchaserName: 'Ada',
   purchaserEmail: 'ada@example.org',

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { AttendeeFacts, DomainEvent, OrderFacts } from '../common/domain-events/domain-event';
 import { DomainEvents } from '../common/domain-events/domain-events';
+import { formatMoney, knownExponent } from '../common/money';
 import { EventType } from './event-types';
 import { EventData, OutboxService } from './outbox.service';
 
@@ -15,7 +16,7 @@ function orderData(order: OrderFacts): EventData {
     order_id: order.id,
     status: order.status,
     provider: order.provider,
-    total: order.total,
+    total: formatMoney(order.totalMinor, knownExponent(order.currency)),
     currency: order.currency,
     purchaser_name: order.purchaserName,
     purchaser_email: order.purchaserEmail,

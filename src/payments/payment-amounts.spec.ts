@@ -1,4 +1,14 @@
-import { fromProviderAmount, providerCurrency, refundAmount, retryDelayMs, toProviderAmount } from './payment-amounts';
+import fc from 'fast-check';
+import { knownCurrencies, knownExponent } from '../common/money';
+import {
+  fromProviderAmount,
+  moneyRules,
+  providerCurrency,
+  refundAmount,
+  retryDelayMs,
+  stripeStep,
+  toProviderAmount,
+} from './payment-amounts';
 
 describe('payment amounts', () => {
   it('writes currencies as Stripe does: lower case', () => {
@@ -6,24 +16,62 @@ describe('payment amounts', () => {
     expect(providerCurrency(' eur ')).toBe('eur');
   });
 
-  it('sends hundredths as they are, and whole units for zero-decimal currencies', () => {
+  it('sends minor units as Stripe counts them', () => {
     expect(toProviderAmount(5000, 'usd')).toBe(5000);
     expect(toProviderAmount(1, 'eur')).toBe(1);
-    expect(toProviderAmount(100_000, 'JPY')).toBe(1000);
-    expect(toProviderAmount(150, 'krw')).toBe(2);
-    expect(fromProviderAmount(1000, 'jpy')).toBe(100_000);
+    // Yen and won have no minor unit, for ISO and Stripe alike: 4 502 yen is 4502.
+    expect(toProviderAmount(4502, 'JPY')).toBe(4502);
+    expect(toProviderAmount(150, 'krw')).toBe(150);
+    // Stripe still takes ISK as two decimals ending in 00: 5 ISK is 500.
+    expect(toProviderAmount(5, 'isk')).toBe(500);
+    // Three decimals, the last one 0.
+    expect(toProviderAmount(4120, 'kwd')).toBe(4120);
+    // MGA has two decimals for ISO, none for Stripe.
+    expect(toProviderAmount(150000, 'mga')).toBe(1500);
+    expect(fromProviderAmount(4502, 'jpy')).toBe(4502);
+    expect(fromProviderAmount(500, 'isk')).toBe(5);
+    expect(fromProviderAmount(1500, 'mga')).toBe(150000);
     expect(fromProviderAmount(2500, 'usd')).toBe(2500);
   });
 
+  it('refuses an amount Stripe cannot charge exactly rather than round it', () => {
+    expect(() => toProviderAmount(4125, 'kwd')).toThrow('4.125 KWD cannot be charged through Stripe, which charges in steps of 0.010');
+    expect(() => toProviderAmount(150050, 'mga')).toThrow(/steps of 1.00/);
+    expect(() => toProviderAmount(1.5, 'usd')).toThrow();
+  });
+
+  it("knows Stripe's steps, and applies them only when Stripe takes the money", () => {
+    expect(['usd', 'jpy', 'isk', 'huf', 'kwd', 'bhd', 'tnd', 'mga'].map(stripeStep)).toEqual([1, 1, 1, 1, 10, 10, 10, 100]);
+    const config = (code: string, provider: 'manual' | 'stripe') => ({
+      currency: { code, exponent: knownExponent(code) },
+      payments: { provider },
+    });
+    expect(moneyRules(config('KWD', 'stripe'))).toEqual({ currency: 'KWD', exponent: 3, step: 10 });
+    expect(moneyRules(config('KWD', 'manual'))).toEqual({ currency: 'KWD', exponent: 3, step: 1 });
+    expect(moneyRules(config('JPY', 'stripe'))).toEqual({ currency: 'JPY', exponent: 0, step: 1 });
+  });
+
+  it('sends every amount on the step and reads it back, in every currency', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...knownCurrencies()), fc.integer({ min: 0, max: 1_000_000_000 }), (currency, steps) => {
+        const minor = steps * stripeStep(currency);
+        const sent = toProviderAmount(minor, currency);
+        expect(Number.isSafeInteger(sent)).toBe(true);
+        expect(fromProviderAmount(sent, currency)).toBe(minor);
+      }),
+    );
+  });
+
   it('refunds what is left by default, a part on request, never more than is left', () => {
-    expect(refundAmount(5000, 0, null)).toEqual({ amount: 5000, full: true });
-    expect(refundAmount(5000, 1000, null)).toEqual({ amount: 4000, full: true });
-    expect(refundAmount(5000, 0, 1000)).toEqual({ amount: 1000, full: false });
-    expect(refundAmount(5000, 1000, 4000)).toEqual({ amount: 4000, full: true });
-    expect(refundAmount(5000, 0, 5001)).toBe('amount must be at most what is left to refund (50.00)');
-    expect(refundAmount(5000, 0, 0)).toMatch(/more than 0/);
-    expect(refundAmount(5000, 5000, null)).toMatch(/in full already/);
-    expect(refundAmount(5000, 5000, 1)).toMatch(/in full already/);
+    expect(refundAmount(5000, 0, null, 2)).toEqual({ amount: 5000, full: true });
+    expect(refundAmount(5000, 1000, null, 2)).toEqual({ amount: 4000, full: true });
+    expect(refundAmount(5000, 0, 1000, 2)).toEqual({ amount: 1000, full: false });
+    expect(refundAmount(5000, 1000, 4000, 2)).toEqual({ amount: 4000, full: true });
+    expect(refundAmount(5000, 0, 5001, 2)).toBe('amount must be at most what is left to refund (50.00)');
+    expect(refundAmount(5000, 0, 5001, 0)).toBe('amount must be at most what is left to refund (5000)');
+    expect(refundAmount(5000, 0, 0, 2)).toMatch(/more than 0/);
+    expect(refundAmount(5000, 5000, null, 2)).toMatch(/in full already/);
+    expect(refundAmount(5000, 5000, 1, 2)).toMatch(/in full already/);
   });
 
   it('waits 30 s after a failed provider call, doubling up to an hour', () => {

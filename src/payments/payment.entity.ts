@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { minorUnitsColumn } from '../common/money';
 
 /**
  * Where a provider payment stands. `requires_payment`: the intent waits for the buyer;
@@ -44,7 +45,7 @@ export class Payment {
   @Column({ name: 'client_secret', type: 'varchar', length: 255, nullable: true })
   clientSecret: string | null;
 
-  @Column({ name: 'amount_minor', type: 'int' })
+  @Column({ name: 'amount_minor', type: 'bigint', transformer: minorUnitsColumn })
   amountMinor: number;
 
   /** ISO 4217, lower case as Stripe writes it. */
@@ -54,7 +55,7 @@ export class Payment {
   @Column({ type: 'varchar', length: 32 })
   status: PaymentStatus;
 
-  @Column({ name: 'refunded_minor', type: 'int', default: 0 })
+  @Column({ name: 'refunded_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
   refundedMinor: number;
 
   @Column({ name: 'failure_message', type: 'varchar', length: 500, nullable: true })
@@ -89,7 +90,7 @@ export class PaymentRefund {
   @Column({ name: 'payment_id', type: 'int' })
   paymentId: number;
 
-  @Column({ name: 'amount_minor', type: 'int' })
+  @Column({ name: 'amount_minor', type: 'bigint', transformer: minorUnitsColumn })
   amountMinor: number;
 
   @Column({ type: 'varchar', length: 32 })

@@ -8,12 +8,12 @@ import { runInTransaction } from '../common/database/transactions';
 import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { invalidParam } from '../common/errors/api-error';
-import { centsToMoney, moneyToCents } from '../common/money';
+import { describeMoneyProblem, formatMoney, knownExponent, parseMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
 import type { OrderResponse } from '../orders/dto/order.response';
 import { Order } from '../orders/order.entity';
 import type { OrderPaymentResponse } from './dto/order-payment.response';
-import { fromProviderAmount, providerCurrency, refundAmount, retryDelayMs, toProviderAmount } from './payment-amounts';
+import { fromProviderAmount, moneyRules, providerCurrency, refundAmount, retryDelayMs, toProviderAmount } from './payment-amounts';
 import { paymentProviderRefused, paymentProviderUnavailable } from './payment-errors';
 import { MANUAL_PROVIDER, PaymentProvider, PaymentProviderError } from './payment-provider';
 import { Payment, PaymentRefund, PaymentStatus } from './payment.entity';
@@ -63,15 +63,15 @@ export class PaymentsService {
    * PAYMENT_PROVIDER applies to paid orders of the commerce provider (`tc`); free orders and RSVPs
    * complete at checkout and never need one.
    */
-  providerFor(orderProvider: string, totalCents: number): PaymentProvider {
-    if (this.config.payments.provider === 'stripe' && orderProvider === 'tc' && totalCents > 0) return this.stripe;
+  providerFor(orderProvider: string, totalMinor: number): PaymentProvider {
+    if (this.config.payments.provider === 'stripe' && orderProvider === 'tc' && totalMinor > 0) return this.stripe;
     return MANUAL_PROVIDER;
   }
 
   /** Checkout, inside its transaction: a pending order paid online gets its payment row (the intent comes after the commit). */
-  async orderPlaced(manager: EntityManager, order: Order, totalCents: number): Promise<void> {
+  async orderPlaced(manager: EntityManager, order: Order, totalMinor: number): Promise<void> {
     if (order.status !== 'pending') return;
-    const provider = this.providerFor(order.provider, totalCents);
+    const provider = this.providerFor(order.provider, totalMinor);
     if (!provider.online) return;
     const currency = providerCurrency(order.currency);
     await this.repository.insert(manager, {
@@ -79,7 +79,7 @@ export class PaymentsService {
       provider: provider.name,
       intentId: null,
       clientSecret: null,
-      amountMinor: totalCents,
+      amountMinor: totalMinor,
       currency,
       status: 'unavailable',
       refundedMinor: 0,
@@ -97,7 +97,9 @@ export class PaymentsService {
    * are answered as they are, without a statement more.
    */
   async attachPayment(body: OrderResponse, context: RequestContext): Promise<OrderResponse> {
-    if (!this.providerFor(body.provider, moneyToCents(body.total) ?? 0).online) return body;
+    // Whether the answer's total (a formatted amount) is more than 0: any digit but 0.
+    const paid = /[1-9]/.test(body.total);
+    if (!this.providerFor(body.provider, paid ? 1 : 0).online) return body;
     const order = await this.repository.findOrder(body.id);
     const payment = order ? await this.startPayment(order, context) : undefined;
     return payment ? { ...body, payment } : body;
@@ -167,17 +169,19 @@ export class PaymentsService {
   }
 
   /**
-   * A manager's refund of a completed order paid online: refunds `amount` (a decimal string; all
-   * that is left when absent) through the provider and records it once the provider accepted it.
+   * A manager's refund of a completed order paid online: refunds `amount` (a decimal string with no
+   * more decimals than the currency has, in the provider's steps; all that is left when absent)
+   * through the provider and records it once the provider accepted it.
    * `full` says whether nothing is left, so the order moves to refunded; null when the order was
    * not paid online (then the refund is the manual one).
    */
   async refundThroughProvider(order: Order, amount: string | undefined): Promise<{ full: boolean } | null> {
     const payment = await this.repository.findByOrder(order.id);
     if (!payment || payment.intentId === null || !REFUNDABLE.includes(payment.status)) return null;
-    const requested = amount === undefined ? null : moneyToCents(amount);
-    if (amount !== undefined && requested === null) throw invalidParam('amount', 'amount must be a decimal such as 12.50');
-    const decision = refundAmount(payment.amountMinor, payment.refundedMinor, requested);
+    const rules = { ...moneyRules(this.config), exponent: knownExponent(payment.currency) };
+    const parsed = amount === undefined ? null : parseMoney(amount, rules);
+    if (parsed?.problem) throw invalidParam('amount', describeMoneyProblem('amount', parsed.problem, rules));
+    const decision = refundAmount(payment.amountMinor, payment.refundedMinor, parsed ? parsed.minor : null, rules.exponent);
     if (typeof decision === 'string') throw invalidParam('amount', decision);
     let refund;
     try {
@@ -269,8 +273,8 @@ export class PaymentsService {
       client_secret: open ? payment.clientSecret : null,
       publishable_key: this.config.payments.stripe?.publishableKey ?? '',
       expires_at: order.status === 'pending' && order.expiresAt ? formatInZone(order.expiresAt, zone) : null,
-      amount: centsToMoney(payment.amountMinor),
-      amount_refunded: centsToMoney(payment.refundedMinor),
+      amount: formatMoney(payment.amountMinor, knownExponent(payment.currency)),
+      amount_refunded: formatMoney(payment.refundedMinor, knownExponent(payment.currency)),
     };
     if (payment.failureMessage && (payment.status === 'failed' || payment.status === 'unavailable')) {
       response.failure_message = payment.failureMessage;

@@ -8,7 +8,7 @@ import { runInTransaction } from '../common/database/transactions';
 import { MetricsService } from '../metrics/metrics.service';
 import { OrdersService } from '../orders/orders.service';
 import type { StripeWebhookResponse, WebhookOutcome } from './dto/stripe-webhook.response';
-import { fromProviderAmount } from './payment-amounts';
+import { fromProviderAmount, providerCurrency, toProviderAmount } from './payment-amounts';
 import { invalidStripeSignature, stripeNotConfigured } from './payment-errors';
 import { Payment } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
@@ -104,6 +104,22 @@ export class StripeWebhookService {
       return await this.once(event, async (manager, now) => {
         const payment = await this.repository.findByIntent(manager, intent.id);
         if (!payment) return { outcome: 'ignored' };
+        // In Stripe's units both: what was taken must be what the order says, to the unit.
+        const expected = toProviderAmount(payment.amountMinor, payment.currency);
+        if (intent.amount_received !== expected || providerCurrency(intent.currency) !== payment.currency) {
+          const taken = `${intent.amount_received} ${intent.currency}`;
+          this.logger.error(
+            { orderId: payment.orderId, intent: intent.id, taken, expected },
+            'Stripe took another amount than the order says',
+          );
+          await this.repository.recordFailure(
+            manager,
+            payment.id,
+            `Stripe took ${taken} (in its units) for ${expected} ${payment.currency}`,
+            now,
+          );
+          return { outcome: 'amount_mismatch' };
+        }
         // First: a payment that succeeded is no longer open, so nothing the completion does cancels it.
         await this.repository.markSucceeded(manager, payment.id, now);
         const completion = await this.orders.completePaid(manager, payment.orderId, now);

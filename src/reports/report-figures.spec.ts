@@ -3,17 +3,20 @@ import { eventCapacity, listScanReports, toSalesFigures } from './report-figures
 describe('report figures', () => {
   it('derives net figures and exact decimal amounts from counts', () => {
     expect(
-      toSalesFigures({
-        sold_units: 5,
-        sold_cents: 12550,
-        refunded_units: 1,
-        refunded_cents: 2510,
-        cancelled_units: 1,
-        cancelled_cents: 2510,
-        checked_in: 2,
-        coupon_units: 2,
-        discount_cents: 1000,
-      }),
+      toSalesFigures(
+        {
+          sold_units: 5,
+          sold_cents: 12550,
+          refunded_units: 1,
+          refunded_cents: 2510,
+          cancelled_units: 1,
+          cancelled_cents: 2510,
+          checked_in: 2,
+          coupon_units: 2,
+          discount_cents: 1000,
+        },
+        2,
+      ),
     ).toEqual({
       sold: 5,
       revenue: '125.50',
@@ -27,6 +30,23 @@ describe('report figures', () => {
       coupon_units: 2,
       discount: '10.00',
     });
+  });
+
+  it('prints amounts with the currency decimals: the ledger holds minor units', () => {
+    const counts = {
+      sold_units: 3,
+      sold_cents: 4500,
+      refunded_units: 0,
+      refunded_cents: 0,
+      cancelled_units: 0,
+      cancelled_cents: 0,
+      checked_in: 0,
+      coupon_units: 0,
+      discount_cents: 0,
+    };
+    expect(toSalesFigures(counts, 0)).toMatchObject({ revenue: '4500', net_revenue: '4500', discount: '0' });
+    expect(toSalesFigures(counts, 2)).toMatchObject({ revenue: '45.00', net_revenue: '45.00', discount: '0.00' });
+    expect(toSalesFigures(counts, 3)).toMatchObject({ revenue: '4.500', net_revenue: '4.500', discount: '0.000' });
   });
 
   it('counts a shared pool once and caps it by the tickets drawing on it', () => {

@@ -1,4 +1,4 @@
-import { centsToMoney } from '../common/money';
+import { formatMoney } from '../common/money';
 import type { ListCheckinReport, ListScans, SalesFigures } from './dto/report.response';
 import { SALES_MEASURES, SalesCounts } from './sales-ledger.entity';
 
@@ -8,20 +8,24 @@ export function addCounts(into: SalesCounts, counts: SalesCounts): SalesCounts {
   return into;
 }
 
-/** The published figures of summed counts: amounts as exact decimals, net values derived. */
-export function toSalesFigures(counts: SalesCounts): SalesFigures {
+/**
+ * The published figures of summed counts: amounts as exact decimals with the currency's `exponent`
+ * decimals (the ledger's `*_cents` hold minor units), net values derived.
+ */
+export function toSalesFigures(counts: SalesCounts, exponent: number): SalesFigures {
+  const money = (minor: number) => formatMoney(minor, exponent);
   return {
     sold: counts.sold_units,
-    revenue: centsToMoney(counts.sold_cents),
+    revenue: money(counts.sold_cents),
     refunded: counts.refunded_units,
-    refunded_amount: centsToMoney(counts.refunded_cents),
+    refunded_amount: money(counts.refunded_cents),
     cancelled: counts.cancelled_units,
-    cancelled_amount: centsToMoney(counts.cancelled_cents),
+    cancelled_amount: money(counts.cancelled_cents),
     net_sold: counts.sold_units - counts.refunded_units - counts.cancelled_units,
-    net_revenue: centsToMoney(counts.sold_cents - counts.refunded_cents - counts.cancelled_cents),
+    net_revenue: money(counts.sold_cents - counts.refunded_cents - counts.cancelled_cents),
     checked_in: counts.checked_in,
     coupon_units: counts.coupon_units,
-    discount: centsToMoney(counts.discount_cents),
+    discount: money(counts.discount_cents),
   };
 }
 

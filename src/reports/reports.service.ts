@@ -91,7 +91,7 @@ export class ReportsService {
           ticket_id: ticketId,
           name: names.get(ticketId) ?? null,
           intervals: counts.map((bucketCounts, index) => this.interval(buckets[index], bucketCounts)),
-          totals: toSalesFigures(ticketTotal),
+          totals: toSalesFigures(ticketTotal, this.config.currency.exponent),
         };
       });
     return {
@@ -103,7 +103,7 @@ export class ReportsService {
       currency: this.config.currency.code,
       tickets: ticketSales,
       intervals: all.map((counts, index) => this.interval(buckets[index], counts)),
-      totals: toSalesFigures(total),
+      totals: toSalesFigures(total, this.config.currency.exponent),
       checkin_lists: await this.listScans(query.post_id, range, buckets, bucketOfDay),
     };
   }
@@ -154,7 +154,7 @@ export class ReportsService {
     );
     const ticketSummaries: TicketSummary[] = capacities.map(({ ticket, capacity, available }) => {
       const counts = sales.get(ticket.id) ?? emptyCounts();
-      const figures = toSalesFigures(counts);
+      const figures = toSalesFigures(counts, this.config.currency.exponent);
       return {
         ticket_id: ticket.id,
         name: ticket.name,
@@ -168,7 +168,7 @@ export class ReportsService {
         waitlist: waiting.get(ticket.id)?.units ?? 0,
       };
     });
-    const figures = toSalesFigures(total);
+    const figures = toSalesFigures(total, this.config.currency.exponent);
     return {
       post_id: query.post_id,
       currency: this.config.currency.code,
@@ -194,7 +194,7 @@ export class ReportsService {
   }
 
   private interval(bucket: { start: string; end: string }, counts: SalesCounts): SalesInterval {
-    return { start: bucket.start, end: bucket.end, ...toSalesFigures(counts) };
+    return { start: bucket.start, end: bucket.end, ...toSalesFigures(counts, this.config.currency.exponent) };
   }
 
   /** 400 naming post_id for an unknown event, 403 for a caller who does not manage it. */

@@ -2,7 +2,9 @@ import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'ty
 
 /**
  * Counts every sales row carries: units and amounts (minor units) sold, refunded, cancelled, check-ins,
- * and of the units sold those bought with a coupon and what the coupons took off them.
+ * and of the units sold those bought with a coupon and what the coupons took off them. The amount
+ * columns are named `*_cents` from before other currencies than two-decimal ones: they hold the
+ * currency's minor units (yen for JPY, fils for KWD; migration MoneyInMinorUnits).
  */
 export const SALES_MEASURES = [
   'sold_units',

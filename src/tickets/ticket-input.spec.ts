@@ -12,47 +12,55 @@ function errorOf(action: () => unknown): { code: string; params: unknown } {
   throw new Error('expected an ApiError');
 }
 
+const USD = { currency: 'USD', exponent: 2, step: 1 };
+const JPY = { currency: 'JPY', exponent: 0, step: 1 };
+const KWD = { currency: 'KWD', exponent: 3, step: 1 };
+
 describe('parseTicketPrice', () => {
   it.each([
-    ['25', '25.00'],
-    ['25.5', '25.50'],
-    ['0025.50', '25.50'],
-    ['.5', '0.50'],
-    ['7.', '7.00'],
-    ['12.500', '12.50'],
-    [' 3 ', '3.00'],
-    ['', '0.00'],
-    ['   ', '0.00'],
-    [undefined, '0.00'],
-    [null, '0.00'],
-    [0, '0.00'],
-    [19.99, '19.99'],
-    ['9999999999.99', '9999999999.99'],
-  ])('reads %p as %p', (input, expected) => {
-    expect(parseTicketPrice(input)).toBe(expected);
+    ['25', 2500],
+    ['25.5', 2550],
+    ['0025.50', 2550],
+    ['.5', 50],
+    ['7.', 700],
+    ['12.500', 1250],
+    [' 3 ', 300],
+    ['', 0],
+    ['   ', 0],
+    [undefined, 0],
+    [null, 0],
+    [0, 0],
+    [19.99, 1999],
+    ['9999999999.99', 999_999_999_999],
+  ])('reads %p as %p cents', (input, expected) => {
+    expect(parseTicketPrice(input, USD)).toBe(expected);
   });
 
-  it.each([
-    '0,0',
-    '-1',
-    '-0.5',
-    'abc',
-    '1e3',
-    '25.999',
-    '10000000000',
-    '1.2.3',
-    '.',
-    '+5',
-    -3,
-    Number.NaN,
-    Number.POSITIVE_INFINITY,
-    1e21,
-    {},
-    [],
-    true,
-  ])('refuses %p with tec-tickets-rest-invalid_price', (input) => {
-    expect(errorOf(() => parseTicketPrice(input)).code).toBe('tec-tickets-rest-invalid_price');
+  it('reads prices in the currency minor units', () => {
+    expect(parseTicketPrice('1500', JPY)).toBe(1500);
+    expect(parseTicketPrice('1500.00', JPY)).toBe(1500);
+    expect(parseTicketPrice('4.125', KWD)).toBe(4125);
   });
+
+  it('refuses a decimal more than the currency has with 400 rest_invalid_param naming price', () => {
+    for (const [input, rules] of [
+      ['1500.50', JPY],
+      ['25.999', USD],
+      ['4.1255', KWD],
+      ['10000000000', JPY],
+      ['4.125', { ...KWD, step: 10 }],
+    ] as const) {
+      const error = errorOf(() => parseTicketPrice(input, rules));
+      expect([input, error.code, Object.keys(error.params as object)]).toEqual([input, 'rest_invalid_param', ['price']]);
+    }
+  });
+
+  it.each(['0,0', '-1', '-0.5', 'abc', '1e3', '1.2.3', '.', '+5', -3, Number.NaN, Number.POSITIVE_INFINITY, 1e21, {}, [], true])(
+    'refuses %p with tec-tickets-rest-invalid_price',
+    (input) => {
+      expect(errorOf(() => parseTicketPrice(input, USD)).code).toBe('tec-tickets-rest-invalid_price');
+    },
+  );
 });
 
 describe('plainTicketText', () => {

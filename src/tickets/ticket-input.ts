@@ -1,40 +1,26 @@
 import { DateTime } from 'luxon';
 import { sanitizePlainText } from '../common/security/text-sanitizing';
 import { invalidParam, missingParams } from '../common/errors/api-error';
-import { centsToMoney } from '../common/money';
+import { describeMoneyProblem, MoneyRules, parseMoney } from '../common/money';
 import type { CapacityMode } from './ticket.entity';
 import { invalidPrice } from './ticket-errors';
 
 /** Largest capacity a ticket or a shared pool may have (the columns are 32-bit integers). */
 export const MAX_CAPACITY = 1_000_000_000;
 
-const PRICE_PATTERN = /^(\d*)(?:\.(\d*))?$/;
-const MAX_PRICE_DIGITS = 10;
-
 /**
- * A ticket price as the money columns store it ("25.00"). Blank means free; anything that is not a
- * non-negative decimal with at most two significant decimals and ten integer digits is refused
- * (the original also refuses "0,0" and negative prices; we also refuse what DECIMAL(12,2) cannot
- * hold exactly instead of rounding it).
+ * A ticket price in the currency's minor units. Blank means free. What is not a non-negative
+ * decimal is 400 `tec-tickets-rest-invalid_price`, as the original answers "0,0" and negative
+ * prices; a well-formed amount the currency cannot hold (a decimal more than it has, more than ten
+ * integer digits, off the payment provider's step) is 400 `rest_invalid_param` naming `price`,
+ * never rounded.
  */
-export function parseTicketPrice(raw: unknown): string {
-  if (raw === undefined || raw === null) return '0.00';
-  let text: string;
-  if (typeof raw === 'number') {
-    if (!Number.isFinite(raw)) throw invalidPrice();
-    text = String(raw);
-  } else if (typeof raw === 'string') {
-    text = raw.trim();
-  } else {
-    throw invalidPrice();
-  }
-  if (text === '') return '0.00';
-  const match = PRICE_PATTERN.exec(text);
-  if (!match || (match[1] === '' && (match[2] ?? '') === '')) throw invalidPrice();
-  const integerDigits = match[1].replace(/^0+(?=\d)/, '');
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (integerDigits.length > MAX_PRICE_DIGITS || fraction.length > 2) throw invalidPrice();
-  return centsToMoney(Number(integerDigits || '0') * 100 + Number(fraction.padEnd(2, '0')));
+export function parseTicketPrice(raw: unknown, rules: MoneyRules): number {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return 0;
+  const parsed = parseMoney(raw, rules);
+  if (parsed.problem === 'not-a-number') throw invalidPrice();
+  if (parsed.problem) throw invalidParam('price', describeMoneyProblem('price', parsed.problem, rules));
+  return parsed.minor;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn, VirtualColumn } from 'typeorm';
-import { moneyColumn } from '../common/money';
+import { minorUnitsColumn } from '../common/money';
 
 export const TICKET_PROVIDERS = ['rsvp', 'tc'] as const;
 export type TicketProvider = (typeof TICKET_PROVIDERS)[number];
@@ -44,9 +44,9 @@ export class Ticket {
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
-  /** Exact decimal as a string with two decimals ("25.00"); "0.00" is free. */
-  @Column({ type: 'decimal', precision: 12, scale: 2, default: 0, transformer: moneyColumn })
-  price: string;
+  /** In the currency's minor units (src/common/money.ts); 0 is free. */
+  @Column({ name: 'price_minor', type: 'bigint', default: 0, transformer: minorUnitsColumn })
+  priceMinor: number;
 
   @Column({ type: 'varchar', length: 100, nullable: true })
   sku: string | null;

@@ -19,7 +19,7 @@ const ticket = {
   status: 'publish',
   name: 'General',
   description: 'text',
-  price: '1234.50',
+  priceMinor: 123450,
   sku: 'GA-1',
   iac: 'none',
   showDescription: true,
@@ -37,12 +37,29 @@ const ticket = {
   updatedAt: new Date('2024-06-14T15:25:00Z'),
 } as Ticket;
 
-const currency = { code: 'USD', symbol: '$', position: 'prefix' as const };
+const currency = { code: 'USD', exponent: 2, symbol: '$', position: 'prefix' as const };
 
 describe('ticket mapper', () => {
   it('formats costs with the currency on either side and thousands separators', () => {
-    expect(formatTicketCost('1234.50', currency)).toBe('$1,234.50');
-    expect(formatTicketCost('5.00', { code: 'EUR', symbol: '€', position: 'postfix' })).toBe('5.00€');
+    expect(formatTicketCost(123450, currency)).toBe('$1,234.50');
+    expect(formatTicketCost(500, { code: 'EUR', exponent: 2, symbol: '€', position: 'postfix' })).toBe('5.00€');
+  });
+
+  it('formats costs with the currency decimals and says how many', () => {
+    expect(formatTicketCost(450000, { code: 'JPY', exponent: 0, symbol: '¥', position: 'prefix' })).toBe('¥450,000');
+    expect(formatTicketCost(4500000, { code: 'KWD', exponent: 3, symbol: 'KD', position: 'postfix' })).toBe('4,500.000KD');
+    const view = {
+      ticket: { ...ticket, priceMinor: 4125 } as Ticket,
+      event: { id: 10, timezone: 'UTC' },
+      pool: null,
+      attendees: [],
+      manage: false,
+    };
+    const kwd = { code: 'KWD', exponent: 3, symbol: 'KD', position: 'prefix' as const };
+    expect(toTicketResponse(view, context, { currency: kwd, kind: 'single' }).cost_details).toMatchObject({
+      values: ['4.125'],
+      currency_decimal_numbers: 3,
+    });
   });
 
   it('reports check-ins rounded up, 100 % of nobody', () => {

@@ -1,8 +1,9 @@
 import { storedAttendeeFields } from '../attendee-questions/attendee-fields';
 import type { Attendee } from '../attendees/attendee.entity';
-import { formattedPrice, rawPrice, toAttendeeResponse } from '../attendees/attendees.mapper';
+import { toAttendeeResponse } from '../attendees/attendees.mapper';
 import { dateDetails, formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
+import { formatMoneyGrouped, formatMoneyTrimmed } from '../common/money';
 import type { RequestContext } from '../auth/request-context';
 import { globalIdFields } from '../posts/post-response';
 import type { CurrencyConfig } from '../config/app.config';
@@ -38,20 +39,20 @@ export interface TicketMappingOptions {
 const DECIMAL_SEPARATOR = '.';
 const THOUSAND_SEPARATOR = ',';
 
-/** "$25.00" (prefix) or "25.00€" (postfix), as the original formats a ticket cost. */
-export function formatTicketCost(price: string, currency: CurrencyConfig): string {
-  const amount = formattedPrice(price);
+/** "$25.00" (prefix) or "25.00€" (postfix), as the original formats a ticket cost, with the currency's decimals. */
+export function formatTicketCost(priceMinor: number, currency: CurrencyConfig): string {
+  const amount = formatMoneyGrouped(priceMinor, currency.exponent, THOUSAND_SEPARATOR);
   return currency.position === 'prefix' ? `${currency.symbol}${amount}` : `${amount}${currency.symbol}`;
 }
 
-function costDetails(price: string, currency: CurrencyConfig): TicketCostDetails {
+function costDetails(priceMinor: number, currency: CurrencyConfig): TicketCostDetails {
   return {
     currency_symbol: currency.symbol,
     currency_position: currency.position,
-    values: [rawPrice(price)],
+    values: [formatMoneyTrimmed(priceMinor, currency.exponent)],
     suffix: null,
     currency_decimal_separator: DECIMAL_SEPARATOR,
-    currency_decimal_numbers: 2,
+    currency_decimal_numbers: currency.exponent,
     currency_thousand_separator: THOUSAND_SEPARATOR,
   };
 }
@@ -121,8 +122,8 @@ export function toTicketResponse(view: TicketView, context: RequestContext, opti
     available_until_details: dateDetails(availableUntil),
     capacity_details: manage ? details : { available_percentage: details.available_percentage, available: details.available },
     is_available: details.available_percentage > 0,
-    cost: formatTicketCost(ticket.price, options.currency),
-    cost_details: costDetails(ticket.price, options.currency),
+    cost: formatTicketCost(ticket.priceMinor, options.currency),
+    cost_details: costDetails(ticket.priceMinor, options.currency),
     sale_price_data: isTicketsCommerce ? { enabled: '', sale_price: '', start_date: '', end_date: '' } : [],
     // A ticket without questions keeps the recorded shape of the original without Event Tickets Plus.
     ...(fields.length === 0

@@ -40,6 +40,7 @@ import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapp
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
 import { isForeignKeyViolation, runInTransaction } from '../common/database/transactions';
 import { NewCounter, TicketMatch, TicketsRepository } from './tickets.repository';
+import { moneyRules } from '../payments/payment-amounts';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -150,7 +151,7 @@ export class TicketsService implements EventTicketingFacts {
   async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {
     const { tickets, pool } = await this.tickets.offeredTickets(this.dataSource.manager, eventId);
     return tickets.map((ticket) => ({
-      price: ticket.price,
+      priceMinor: ticket.priceMinor,
       saleStartUtc: ticket.saleStartUtc,
       saleEndUtc: ticket.saleEndUtc,
       publishedAt: ticket.publishedAt,
@@ -192,7 +193,7 @@ export class TicketsService implements EventTicketingFacts {
     if (!provider) throw invalidCommerceModule();
     const event = await this.tickets.event(manager, input.post_id);
     if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
-    const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
+    const priceMinor = provider === 'tc' ? parseTicketPrice(input.price, moneyRules(this.config)) : 0;
     const poolExists = await this.tickets.hasPool(manager, event.id);
     const plan = planCapacity(input.ticket, null, poolExists)!;
     const window = this.saleWindow(input, event, null);
@@ -203,7 +204,7 @@ export class TicketsService implements EventTicketingFacts {
     const description = input.description ? plainTicketText(input.description) : null;
     const row = newTicketRow(
       input,
-      { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window },
+      { eventId: event.id, authorId: user.id, provider, name, description, priceMinor, plan, window },
       this.clock.now(),
     );
     const ticketId = await this.tickets.insertTicket(manager, row);
@@ -226,7 +227,7 @@ export class TicketsService implements EventTicketingFacts {
     if (events.length === 0) return new Map();
     const provider = resolveProvider(input.provider);
     if (!provider) throw invalidCommerceModule();
-    const price = provider === 'tc' ? parseTicketPrice(input.price) : '0.00';
+    const priceMinor = provider === 'tc' ? parseTicketPrice(input.price, moneyRules(this.config)) : 0;
     const eventIds = events.map((event) => event.id);
     const pooled = await this.tickets.pooledEventIds(manager, eventIds);
     const now = this.clock.now();
@@ -240,7 +241,7 @@ export class TicketsService implements EventTicketingFacts {
       name ??= readTicketName(input.name);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
       if (plan.eventCapacity !== null) pools.set(plan.eventCapacity, [...(pools.get(plan.eventCapacity) ?? []), event.id]);
-      return newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, price, plan, window }, now);
+      return newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, priceMinor, plan, window }, now);
     });
     // setPoolCapacity for each event that gets a pool capacity, grouped by the capacity.
     for (const [capacity, ids] of pools) await this.tickets.setPoolCapacities(manager, ids, capacity);
@@ -262,7 +263,8 @@ export class TicketsService implements EventTicketingFacts {
     return runInTransaction(this.dataSource, async (manager) => {
       const { ticket, event } = await this.findForWrite(manager, id, input.post_id, user);
       const changes: Partial<Ticket> = {};
-      if (input.price !== undefined && ticket.provider === 'tc') changes.price = parseTicketPrice(input.price);
+      if (input.price !== undefined && ticket.provider === 'tc')
+        changes.priceMinor = parseTicketPrice(input.price, moneyRules(this.config));
       const poolExists = await this.tickets.hasPool(manager, event.id);
       const plan = planCapacity(input.ticket, { mode: ticket.capacityMode, capacity: ticket.capacity }, poolExists);
       const window = this.saleWindow(input, event, ticket);
@@ -545,7 +547,7 @@ interface NewTicketParts {
   provider: Ticket['provider'];
   name: string;
   description: string | null;
-  price: string;
+  priceMinor: number;
   plan: CapacityPlan;
   window: { start?: Date | null; end?: Date | null };
 }
@@ -559,7 +561,7 @@ function newTicketRow(input: Omit<CreateTicketDto, 'post_id'>, parts: NewTicketP
     status: 'publish',
     name: parts.name,
     description: parts.description,
-    price: parts.price,
+    priceMinor: parts.priceMinor,
     sku: input.sku?.trim() || null,
     iac: input.iac || 'none',
     showDescription: input.show_description ?? true,

@@ -4,7 +4,7 @@ import { Attendee } from '../../src/attendees/attendee.entity';
 import { Event } from '../../src/events/event.entity';
 import { Order, OrderItem, OrderStatus } from '../../src/orders/order.entity';
 import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
-import { insertTicket } from './ticketing-fixtures';
+import { insertTicket, usdCents } from './ticketing-fixtures';
 
 /**
  * Ticket, order and attendee rows written straight to the database, so that the attendee
@@ -59,6 +59,7 @@ export interface AttendeeRowOptions {
   checkedInAt?: Date;
   optout?: boolean;
   status?: string;
+  /** In US dollars ("25.00"). */
   pricePaid?: string;
   userId?: number | null;
   createdAt?: Date;
@@ -68,10 +69,11 @@ export interface AttendeeRowOptions {
 /** One attendee of `ticket`, in an order of its own (no capacity is taken): the one way the specs make an attendee without the API. */
 export async function insertAttendeeRow(
   dataSource: DataSource,
-  ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>,
+  ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'priceMinor'>,
   options: AttendeeRowOptions = {},
 ): Promise<Attendee> {
   const number = next();
+  const pricePaidMinor = options.pricePaid === undefined ? ticket.priceMinor : usdCents(options.pricePaid);
   const rsvp = ticket.provider === 'rsvp';
   const orderStatus = options.orderStatus ?? (rsvp ? 'yes' : 'completed');
   const name = options.name ?? `Holder ${number}`;
@@ -83,13 +85,15 @@ export async function insertAttendeeRow(
     cartToken: null,
     purchaserName: options.purchaserName ?? name,
     purchaserEmail: options.purchaserEmail ?? email,
-    total: options.pricePaid ?? ticket.price,
+    totalMinor: pricePaidMinor,
     currency: 'USD',
     expiresAt: null,
     completedAt: null,
   });
   if (options.withOrderItem)
-    await dataSource.getRepository(OrderItem).insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPrice: ticket.price });
+    await dataSource
+      .getRepository(OrderItem)
+      .insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPriceMinor: ticket.priceMinor });
   const created = options.checkedInAt ?? options.createdAt ?? new Date();
   const attendee = await dataSource.getRepository(Attendee).save({
     orderId: order.id,
@@ -103,7 +107,7 @@ export async function insertAttendeeRow(
     holderName: name,
     holderEmail: email,
     securityCode: randomBytes(16).toString('hex'),
-    pricePaid: options.pricePaid ?? ticket.price,
+    pricePaidMinor,
     optout: options.optout ?? false,
     meta: null,
     checkedIn: options.checkedIn ?? false,

@@ -62,7 +62,7 @@ let attendeeCounter = 0;
 /** An order with one attendee of `ticket` and its line, as the ticket specs use them (`Attendee N`, bought by `Buyer N`), through insertAttendeeRow. */
 export function insertAttendee(
   dataSource: DataSource,
-  ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'price'>,
+  ticket: Pick<Ticket, 'id' | 'eventId' | 'provider' | 'priceMinor'>,
   fixture: AttendeeFixture = {},
 ): Promise<Attendee> {
   attendeeCounter += 1;

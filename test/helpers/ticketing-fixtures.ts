@@ -1,8 +1,16 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../src/common/clock';
+import { parseMoney } from '../../src/common/money';
 import { CapacityMode, Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 import { TicketCapacityCounter } from '../../src/tickets/ticket-capacity-counter.entity';
 import { TicketPool } from '../../src/tickets/ticket-pool.entity';
+
+/** A price as the specs write it, in US dollars ("25.00"), in cents: the test apps' currency unless a spec sets another. */
+export function usdCents(price: string): number {
+  const parsed = parseMoney(price, { currency: 'USD', exponent: 2, step: 1 });
+  if (parsed.problem) throw new Error(`not a USD price: ${price}`);
+  return parsed.minor;
+}
 
 /** A clock the tests move by hand; starts at the real time. */
 export class TestClock implements Clock {
@@ -31,7 +39,9 @@ export interface TicketFixture {
   provider?: TicketProvider;
   name?: string;
   description?: string;
+  /** In US dollars ("25.00"); or `priceMinor`, in the app currency's minor units. */
   price?: string;
+  priceMinor?: number;
   iac?: string;
   /** Attendee questions, JSON (src/attendee-questions); null: none. */
   attendeeInformationFields?: string | null;
@@ -57,7 +67,7 @@ export async function insertTicket(dataSource: DataSource, fixture: TicketFixtur
     status: fixture.status ?? 'publish',
     name: fixture.name ?? 'General admission',
     description: fixture.description ?? 'Ticket description',
-    price: fixture.price ?? '25.00',
+    priceMinor: fixture.priceMinor ?? usdCents(fixture.price ?? '25.00'),
     sku: fixture.sku ?? null,
     iac: fixture.iac ?? 'none',
     attendeeInformationFields: fixture.attendeeInformationFields ?? null,

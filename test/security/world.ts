@@ -297,12 +297,14 @@ export class World {
       cartToken: null,
       purchaserName: name,
       purchaserEmail: email,
-      total: ticket.price,
+      totalMinor: ticket.priceMinor,
       currency: 'USD',
       expiresAt: null,
       completedAt: null,
     });
-    await this.dataSource.getRepository(OrderItem).insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPrice: ticket.price });
+    await this.dataSource
+      .getRepository(OrderItem)
+      .insert({ orderId: order.id, ticketId: ticket.id, quantity: 1, unitPriceMinor: ticket.priceMinor });
     return this.dataSource.getRepository(Attendee).save({
       orderId: order.id,
       ticketId: ticket.id,
@@ -315,7 +317,7 @@ export class World {
       holderName: name,
       holderEmail: email,
       securityCode: options.securityCode ?? randomBytes(16).toString('hex'),
-      pricePaid: ticket.price,
+      pricePaidMinor: ticket.priceMinor,
       optout: options.optout ?? false,
       meta: null,
       checkedIn: options.checkedIn ?? false,

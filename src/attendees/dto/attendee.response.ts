@@ -8,7 +8,7 @@ export class AttendeeCurrencyConfig {
   @ApiProperty({ enum: ['prefix', 'postfix'] }) placement: 'prefix' | 'postfix';
   @ApiProperty({ example: '.' }) decimal_point: string;
   @ApiProperty({ example: ',' }) thousands_sep: string;
-  @ApiProperty({ example: 2 }) number_of_decimals: number;
+  @ApiProperty({ example: 2, description: "The currency's decimals (ISO 4217: 0 for JPY, 3 for KWD)" }) number_of_decimals: number;
 }
 
 /** The ticket as the original shows it inside an attendee object. */
@@ -18,7 +18,7 @@ export class AttendeeTicket {
   @ApiProperty() title: string;
   @ApiProperty() description: string;
   @ApiProperty({ example: '25', description: 'Price without trailing zeros' }) raw_price: string;
-  @ApiProperty({ example: '1,025.00', description: 'Two decimals and thousands separators' }) formatted_price: string;
+  @ApiProperty({ example: '1,025.00', description: "The currency's decimals and thousands separators" }) formatted_price: string;
   @ApiProperty({ type: AttendeeCurrencyConfig }) currency_config: AttendeeCurrencyConfig;
   @ApiProperty({ example: '2026-11-01', description: "Start of sale (date in the event's time zone), '' when open" }) start_sale: string;
   @ApiProperty({ example: '2027-01-15', description: "End of sale, '' when open" }) end_sale: string;
@@ -82,7 +82,10 @@ export class AttendeeResponse {
   @ApiPropertyOptional({ description: 'Managers only, RSVP attendees' }) rsvp_going?: boolean;
   @ApiPropertyOptional({ description: 'Managers only, paid (tc) attendees', type: PaymentDetails }) payment?: PaymentDetails;
   @ApiPropertyOptional({ description: 'Managers and the buyer, when bought with a coupon: its code' }) coupon?: string;
-  @ApiPropertyOptional({ description: 'Managers and the buyer, when bought with a coupon: what it took off this ticket', example: '2.50' })
+  @ApiPropertyOptional({
+    description: 'Managers and the buyer, when bought with a coupon: what it took off this ticket, with the currency decimals',
+    example: '2.50',
+  })
   discount?: string;
   @ApiPropertyOptional({
     description: "Managers and the buyer: the attendee's answers to the ticket's questions, by field slug (never shown to the public)",

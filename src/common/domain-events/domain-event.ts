@@ -30,7 +30,8 @@ export interface OrderFacts {
   id: number;
   status: string;
   provider: string;
-  total: string;
+  /** In minor units of `currency` (src/common/money.ts). */
+  totalMinor: number;
   currency: string;
   purchaserName: string;
   purchaserEmail: string;

@@ -10,7 +10,11 @@ export class CouponResponse {
   @ApiProperty({ description: 'Author (user id) of the coupon' }) author: string;
   @ApiProperty({ type: [Number], description: 'Tickets it applies to; []: all in scope' }) ticket_ids: number[];
   @ApiProperty({ enum: DISCOUNT_TYPES }) discount_type: DiscountType;
-  @ApiProperty({ example: '10', description: 'percent: "12.5"; flat: "5.00" off each ticket; none: "0"' }) amount: string;
+  @ApiProperty({
+    example: '10',
+    description: 'percent: "12.5"; flat: off each ticket, with the currency\'s decimals ("5.00", "500" yen); none: "0"',
+  })
+  amount: string;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Ticket units it may be used for; null: no limit' }) max_uses: number | null;
   @ApiProperty({ description: 'Ticket units used by pending and completed orders (read-only)' }) uses: number;
   @ApiProperty({ description: 'Site time zone; "" when open' }) starts_at: string;

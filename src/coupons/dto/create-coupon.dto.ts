@@ -64,7 +64,8 @@ export class CreateCouponDto {
   discount_type: string;
 
   @ApiPropertyOptional({
-    description: 'percent: 0.01 to 100 (two decimals at most); flat: the amount off each ticket ("5.00"); none: absent or 0',
+    description:
+      'percent: 0.01 to 100 (two decimals at most); flat: the amount off each ticket ("5.00"), with no more decimals than the currency has (400 rest_invalid_param otherwise); none: absent or 0',
     oneOf: [{ type: 'string' }, { type: 'number' }],
     example: '10',
   })

@@ -7,7 +7,7 @@ const SALE_TRANSITION =
   "OLD.status <> NEW.status AND ((OLD.status = 'pending' AND NEW.status = 'completed') OR (OLD.status = 'completed' AND NEW.status IN ('refunded', 'cancelled')))";
 
 /** The sales triggers of SalesLedger, also counting the units sold with a coupon and what it took off. */
-function triggers(mysql: boolean): Trigger[] {
+export function triggers(mysql: boolean): Trigger[] {
   const measure = (status: string) => `CASE WHEN NEW.status = '${status}' THEN COUNT(*) ELSE 0 END`;
   const amount = (status: string) => `CASE WHEN NEW.status = '${status}' THEN ROUND(SUM(a.price_paid) * 100) ELSE 0 END`;
   return [

@@ -10,6 +10,7 @@ import { EventListings1764830000000 } from './1764830000000-EventListings';
 import { CategoryTreeListings1765090000000 } from './1765090000000-CategoryTreeListings';
 import { EventListingPairs1765100000000 } from './1765100000000-EventListingPairs';
 import { CompressedEventDocuments1765110000000 } from './1765110000000-CompressedEventDocuments';
+import { MoneyInMinorUnits1765120000000 } from './1765120000000-MoneyInMinorUnits';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   CategoryTreeListings1765090000000,
   EventListingPairs1765100000000,
   CompressedEventDocuments1765110000000,
+  MoneyInMinorUnits1765120000000,
 ];

@@ -15,7 +15,11 @@ export class OrderResponse {
   @ApiProperty() id: number;
   @ApiProperty({ enum: ORDER_STATUSES }) status: OrderStatus;
   @ApiProperty({ enum: ['rsvp', 'tc'] }) provider: string;
-  @ApiProperty({ example: '50.00', description: 'Exact decimal' }) total: string;
+  @ApiProperty({
+    example: '50.00',
+    description: 'Exact decimal with the currency\'s decimals ("4500" JPY, "45.00" EUR, "4.500" KWD): what the buyer is charged',
+  })
+  total: string;
   @ApiProperty({ example: 'USD' }) currency: string;
   @ApiProperty({ type: Purchaser }) purchaser: Purchaser;
   @ApiProperty({ type: [AttendeeResponse], description: 'One attendee per unit, with the manager fields (email, security_code...)' })
@@ -23,7 +27,10 @@ export class OrderResponse {
   @ApiProperty({ description: 'Creation date, site time zone (YYYY-MM-DD HH:MM:SS)' }) created: string;
   @ApiPropertyOptional({ description: 'Pending orders: when the hold on capacity lapses, site time zone' }) expires?: string;
   @ApiPropertyOptional({ description: 'Orders placed with a coupon: its code' }) coupon?: string;
-  @ApiPropertyOptional({ description: 'Orders placed with a coupon: what it took off the total (exact decimal)', example: '5.00' })
+  @ApiPropertyOptional({
+    description: "Orders placed with a coupon: what it took off the total (exact decimal, the currency's decimals)",
+    example: '5.00',
+  })
   discount?: string;
   @ApiPropertyOptional({ type: OrderPaymentResponse, description: 'Orders paid through a provider (docs/payments.md)' })
   payment?: OrderPaymentResponse;

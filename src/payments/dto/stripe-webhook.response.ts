@@ -5,6 +5,7 @@ export const WEBHOOK_OUTCOMES = [
   'already_completed',
   'refund_scheduled',
   'failure_recorded',
+  'amount_mismatch',
   'refunded',
   'partially_refunded',
   'duplicate',
@@ -21,7 +22,7 @@ export class StripeWebhookResponse {
   @ApiProperty({
     enum: WEBHOOK_OUTCOMES,
     description:
-      'duplicate: this event id was processed before; ignored: an event type or PaymentIntent the service does not handle; refund_scheduled: paid after the hold lapsed with the tickets gone, refunded through Stripe',
+      'duplicate: this event id was processed before; ignored: an event type or PaymentIntent the service does not handle; refund_scheduled: paid after the hold lapsed with the tickets gone, refunded through Stripe; amount_mismatch: Stripe took another amount or currency than the order says, so the order is not completed (a manager refunds it in Stripe)',
   })
   outcome: WebhookOutcome;
 }

@@ -6,7 +6,7 @@ export class SalesFigures {
   @ApiProperty({ description: 'Units sold (orders completed, free orders and RSVP "going" answers at checkout)' })
   sold: number;
 
-  @ApiProperty({ description: 'Amount of the units sold, exact decimal', example: '150.00' })
+  @ApiProperty({ description: "Amount of the units sold, exact decimal with the currency's decimals", example: '150.00' })
   revenue: string;
 
   @ApiProperty({ description: 'Units of completed orders refunded' })

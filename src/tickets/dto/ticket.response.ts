@@ -22,7 +22,7 @@ export class TicketCostDetails {
   @ApiProperty({ type: [String], example: ['25'] }) values: string[];
   @ApiProperty({ nullable: true, type: String }) suffix: null;
   @ApiProperty({ example: '.' }) currency_decimal_separator: string;
-  @ApiProperty({ example: 2 }) currency_decimal_numbers: number;
+  @ApiProperty({ example: 2, description: "The currency's decimals (ISO 4217: 0 for JPY, 3 for KWD)" }) currency_decimal_numbers: number;
   @ApiProperty({ example: ',' }) currency_thousand_separator: string;
 }
 
@@ -102,7 +102,7 @@ export class TicketResponse {
   @ApiProperty({ type: DateDetails }) available_until_details: DateDetails;
   @ApiProperty({ type: TicketCapacityDetails }) capacity_details: TicketCapacityDetails;
   @ApiProperty({ description: 'Whether units are left (sale dates are not considered)' }) is_available: boolean;
-  @ApiProperty({ example: '$25.00' }) cost: string;
+  @ApiProperty({ example: '$25.00', description: "The price with the currency's decimals and symbol" }) cost: string;
   @ApiProperty({ type: TicketCostDetails }) cost_details: TicketCostDetails;
   @ApiProperty({
     description: 'tc: {enabled, sale_price, start_date, end_date}; rsvp: []',
