@@ -1023,7 +1023,7 @@ describe('check-in at the door', () => {
       const migration = new CheckinDoor1765000000000();
       await migration.down(runner);
       await runner.query(
-        "INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid) VALUES (?, ?, ?, 'tc', 'publish', 'refunded', 'Between', 'between@example.org', 'between-code', 10)",
+        "INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid_minor) VALUES (?, ?, ?, 'tc', 'publish', 'refunded', 'Between', 'between@example.org', 'between-code', 1000)",
         [existing.orderId, general.id, event.id],
       );
       await migration.up(runner);

@@ -136,7 +136,7 @@ describe('Checkout and orders (e2e)', () => {
       expect(order.attendees.map((attendee: { payment: { price: string } }) => attendee.payment.price)).toEqual(['25', '25', '25']);
       expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ sold: 0, pending: 3 });
       const stored = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: order.id });
-      expect(stored).toMatchObject({ userId: buyer.id, cartToken: null, total: '75.00' });
+      expect(stored).toMatchObject({ userId: buyer.id, cartToken: null, totalMinor: 7500 });
     });
 
     it('records RSVP going answers as sold with attendees yes, and not-going ones without consuming capacity', async () => {

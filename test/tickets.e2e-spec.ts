@@ -382,7 +382,7 @@ describe('Tickets (e2e)', () => {
           ]);
         }
         const created = await createTicket(event, { price: '10.00' });
-        const update = await updateAs(editor, created.id, { price: '10.005' });
+        const update = await updateAs(editor, created.id, { post_id: event.id, price: '10.005' });
         expect([update.status, update.body.data.params]).toEqual([400, { price: 'price must have at most 2 decimals: USD has 2' }]);
         expect((await storedTicket(created.id)).priceMinor).toBe(1000);
       });

@@ -40,7 +40,8 @@ interface Failure {
  * port. It keeps Stripe's rules that matter here: test cards (`pm_card_visa`,
  * `pm_card_chargeDeclined`) confirm or decline an intent, an Idempotency-Key answers its first
  * answer again (and refuses other parameters), a succeeded intent cannot be cancelled, a refund
- * cannot exceed what is left. Every request is recorded; failures can be injected per path.
+ * cannot exceed what is left, amounts of its three-decimal currencies end in 0 and ISK ones in 00
+ * (https://docs.stripe.com/currencies). Every request is recorded; failures can be injected per path.
  * Webhook events are built here and signed with the SDK's test helper.
  */
 export class StripeDouble {
@@ -214,6 +215,8 @@ export class StripeDouble {
     const amount = Number(body.amount);
     if (!Number.isInteger(amount) || amount < 1) return invalid('Invalid positive integer', 'parameter_invalid_integer');
     if (typeof body.currency !== 'string' || !/^[a-z]{3}$/.test(body.currency)) return invalid('Invalid currency', 'parameter_invalid');
+    const unchargeable = unchargeableAmount(amount, body.currency);
+    if (unchargeable) return unchargeable;
     this.counter += 1;
     const id = `pi_double_${this.counter}`;
     const intent: DoubleIntent = {
@@ -277,6 +280,8 @@ export class StripeDouble {
     if (!Number.isInteger(amount) || amount < 1 || amount > left) {
       return invalid(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, 'charge_exceeds_source_limit');
     }
+    const unchargeable = unchargeableAmount(amount, intent.currency);
+    if (unchargeable) return unchargeable;
     this.counter += 1;
     const refund = { id: `re_double_${this.counter}`, payment_intent: intent.id, amount };
     this.refunds.push(refund);
@@ -292,6 +297,12 @@ export class StripeDouble {
       },
     ];
   }
+}
+
+/** Stripe's rules for amounts in a currency: three-decimal ones end in 0, ISK (two decimals kept for compatibility) in 00. */
+function unchargeableAmount(amount: number, currency: string): [number, unknown] | null {
+  const step = ['bhd', 'jod', 'kwd', 'omr', 'tnd'].includes(currency) ? 10 : currency === 'isk' ? 100 : 1;
+  return amount % step === 0 ? null : invalid(`Amounts in ${currency} must be multiples of ${step}.`, 'amount_invalid');
 }
 
 function invalid(message: string, code: string): [number, unknown] {
