@@ -57,7 +57,7 @@ function attendee(overrides: Partial<Attendee> = {}): Attendee {
 
 describe('attendee prices', () => {
   const priced = (priceMinor: number, currency: { code: string; exponent: number }) =>
-    toAttendeeResponse(attendee({ pricePaidMinor: priceMinor }), { ...ticket, priceMinor } as Ticket, context, {
+    toAttendeeResponse(attendee({ pricePaidMinor: priceMinor }), { ...ticket, priceMinor }, context, {
       manage: true,
       currency: { ...usd, ...currency },
       eventTimezone: 'UTC',

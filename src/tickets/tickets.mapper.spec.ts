@@ -49,7 +49,7 @@ describe('ticket mapper', () => {
     expect(formatTicketCost(450000, { code: 'JPY', exponent: 0, symbol: '¥', position: 'prefix' })).toBe('¥450,000');
     expect(formatTicketCost(4500000, { code: 'KWD', exponent: 3, symbol: 'KD', position: 'postfix' })).toBe('4,500.000KD');
     const view = {
-      ticket: { ...ticket, priceMinor: 4125 } as Ticket,
+      ticket: { ...ticket, priceMinor: 4125 },
       event: { id: 10, timezone: 'UTC' },
       pool: null,
       attendees: [],
