@@ -144,7 +144,10 @@ export class OrdersController {
     'Refund a completed order and give back its capacity: managers of all its events',
     'rest_forbidden: not a manager of all its events',
     ApiBasicAuth('basic'),
-    ApiBadRequestResponse({ description: 'rest_invalid_param: amount (not a decimal, 0, more than is left, or on an order paid by hand)' }),
+    ApiBadRequestResponse({
+      description:
+        'rest_invalid_param: amount (not a decimal, more decimals than the currency has, 0, more than is left, or on an order paid by hand)',
+    }),
     ApiServiceUnavailableResponse({ description: 'payment-provider-unavailable: Stripe did not answer; nothing was refunded, retry' }),
   )
   refund(
