@@ -358,7 +358,7 @@ describe('Mass assignment (e2e)', () => {
       pending: 0,
       capacityMode: 'own',
       capacity: 10,
-      price: '12.00',
+      priceMinor: 1200,
     });
     expect(saved.id).not.toBe(FOREIGN_ID);
     expect(await testApp.dataSource.getRepository(Attendee).countBy({ ticketId: saved.id })).toBe(0);
@@ -535,7 +535,7 @@ describe('Mass assignment (e2e)', () => {
       expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({
         sold: 0,
         pending: 0,
-        price: '25.00',
+        priceMinor: 2500,
       });
     }
   });
@@ -586,7 +586,7 @@ describe('Mass assignment (e2e)', () => {
       const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: response.body.id as number });
       expect(order).toMatchObject({
         status: 'pending',
-        total: '30.00',
+        totalMinor: 3000,
         currency: 'USD',
         userId: world.userId('subscriber'),
         completedAt: null,
@@ -598,7 +598,7 @@ describe('Mass assignment (e2e)', () => {
         checkedInAt: null,
         orderStatus: 'pending',
         status: 'publish',
-        pricePaid: '30.00',
+        pricePaidMinor: 3000,
         userId: world.userId('subscriber'),
       });
       expect(attendee.securityCode).not.toBe('attacker-chosen-code');
@@ -637,7 +637,7 @@ describe('Mass assignment (e2e)', () => {
       expect(response.status).toBe(200);
       expect(await reloadOrder(order.id)).toMatchObject({
         status: 'completed',
-        total: '30.00',
+        totalMinor: 3000,
         currency: 'USD',
         userId: world.userId('subscriber'),
       });
@@ -653,7 +653,7 @@ describe('Mass assignment (e2e)', () => {
         ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages'],
       );
       expect(response.status).toBe(200);
-      expect(await reloadOrder(order.id)).toMatchObject({ status: 'cancelled', total: '30.00' });
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'cancelled', totalMinor: 3000 });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
     });
 
@@ -667,7 +667,7 @@ describe('Mass assignment (e2e)', () => {
         ['orders', 'attendees', 'ticket_capacity_counters', 'outbox_messages', 'sales_ledger'],
       );
       expect(response.status).toBe(200);
-      expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', total: '30.00', currency: 'USD' });
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'refunded', totalMinor: 3000, currency: 'USD' });
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
     });
 

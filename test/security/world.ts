@@ -13,7 +13,7 @@ import { Tag } from '../../src/tags/tag.entity';
 import { Ticket, TicketProvider } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
 import { createUser, TestApp, TestUser } from '../helpers/test-app';
-import { insertCounter } from '../helpers/ticketing-fixtures';
+import { insertCounter, usdCents } from '../helpers/ticketing-fixtures';
 import { insertEvent } from '../helpers/fixtures';
 
 /**
@@ -269,7 +269,7 @@ export class World {
       status: 'publish',
       name: uniqueName('Security ticket'),
       description: 'Admission',
-      price: options.price ?? (provider === 'rsvp' ? '0.00' : '25.00'),
+      priceMinor: usdCents(options.price ?? (provider === 'rsvp' ? '0.00' : '25.00')),
       sku: 'SEC-SKU',
       iac: 'none',
       showDescription: true,
