@@ -375,7 +375,7 @@ describe('MoneyInMinorUnits on stored amounts', () => {
       const migration = new MoneyInMinorUnits1765120000000();
       try {
         await migration.down(runner);
-        const [decimal] = await runner.query<Array<{ price: string | number }>>('SELECT price FROM tickets WHERE id = ?', [ticket.id]);
+        const [decimal] = (await runner.query('SELECT price FROM tickets WHERE id = ?', [ticket.id])) as Array<{ price: string | number }>;
         expect(Number(decimal.price)).toBe(1500);
         await migration.up(runner);
       } finally {
