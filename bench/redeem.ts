@@ -58,14 +58,14 @@ async function main(): Promise<void> {
   const [{ id: ticketId }] = await insertReturningId(
     dataSource,
     mysql,
-    `INSERT INTO tickets (event_id, author_id, provider, status, name, description, price, iac, show_description, menu_order, capacity_mode, capacity, published_at)
-     VALUES (?, NULL, 'tc', 'publish', 'Bench ticket', '', 10, 'none', 1, 0, '', NULL, '2026-01-01 00:00:00')`,
+    `INSERT INTO tickets (event_id, author_id, provider, status, name, description, price_minor, iac, show_description, menu_order, capacity_mode, capacity, published_at)
+     VALUES (?, NULL, 'tc', 'publish', 'Bench ticket', '', 1000, 'none', 1, 0, '', NULL, '2026-01-01 00:00:00')`,
     [eventId],
   );
   const [{ id: orderId }] = await insertReturningId(
     dataSource,
     mysql,
-    `INSERT INTO orders (provider, status, purchaser_name, purchaser_email, total, currency) VALUES ('tc', 'completed', 'Bench', 'bench@example.org', 0, 'USD')`,
+    `INSERT INTO orders (provider, status, purchaser_name, purchaser_email, total_minor, currency) VALUES ('tc', 'completed', 'Bench', 'bench@example.org', 0, 'USD')`,
     [],
   );
   for (let start = 0; start < ATTENDEES; start += INSERT_BATCH) {
@@ -74,11 +74,11 @@ async function main(): Promise<void> {
     const placeholders: string[] = [];
     for (let index = 0; index < rows; index += 1) {
       const number = start + index;
-      placeholders.push("(?, ?, ?, 'tc', 'publish', 'completed', ?, ?, ?, 10)");
+      placeholders.push("(?, ?, ?, 'tc', 'publish', 'completed', ?, ?, ?, 1000)");
       values.push(orderId, ticketId, eventId, `Guest ${number}`, `guest${number}@example.org`, `bench-${eventId}-${number}`);
     }
     await dataSource.query(
-      `INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid) VALUES ${placeholders.join(', ')}`,
+      `INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid_minor) VALUES ${placeholders.join(', ')}`,
       values,
     );
   }

@@ -83,7 +83,7 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
       [`Galera ${label}`, `galera-${label}`],
     );
     const ticket = await node.query<{ insertId: number }>(
-      `INSERT INTO ${DATABASE}.tickets (event_id, provider, status, name, price, capacity_mode, capacity, published_at)
+      `INSERT INTO ${DATABASE}.tickets (event_id, provider, status, name, price_minor, capacity_mode, capacity, published_at)
        VALUES (?, 'tc', 'publish', 'General admission', 0, 'own', ?, UTC_TIMESTAMP())`,
       [event.insertId, capacity],
     );
