@@ -1,7 +1,7 @@
 /**
  * The layering `npm run lint` checks (dependency-cruiser): the low layers (common/, database/,
- * outbox/) never reach up into a feature, and no feature folder's files import each other in a
- * circle.
+ * outbox/) never reach up into a feature, config/ imports no feature, and no feature folder's files
+ * import each other in a circle.
  */
 module.exports = {
   forbidden: [
@@ -11,6 +11,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(common|database|outbox)/' },
       to: { path: '^src/', pathNot: '^src/(common|database|outbox|config)/' },
+    },
+    {
+      name: 'config-imports-feature',
+      comment: 'config/ reads the settings every module shares; a feature registers its own (ConfigModule.forFeature).',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/(config|common)/' },
     },
     {
       name: 'cycle-inside-feature',

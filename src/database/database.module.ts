@@ -10,6 +10,7 @@ import { detectServerFeatures } from './server-features';
 import { buildDataSourceOptions } from './data-source-options';
 import { ReplicaReadRoutes, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
+import { guardSqliteTableRebuilds } from './sqlite-rebuild-guard';
 
 const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
 
@@ -20,6 +21,7 @@ const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
+    guardSqliteTableRebuilds();
     await dataSource.runMigrations({ transaction: 'each' });
     return;
   }
