@@ -10,6 +10,7 @@ import { LoggingModule } from './common/logging.module';
 import { SecurityModule } from './common/security/security.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventRoutesModule } from './event-routes/event-routes.module';
 import { EventsModule } from './events/events.module';
 import { ExportsModule } from './exports/exports.module';
 import { HealthModule } from './health/health.module';
@@ -21,11 +22,12 @@ import { OrganizersModule } from './organizers/organizers.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { OutboxWorkerModule } from './outbox-worker/outbox-worker.module';
 import { ReportsModule } from './reports/reports.module';
+import { SeriesFactsModule } from './series/series-facts';
 import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';
 import { EmailsModule } from './emails/emails.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
-import { TicketsModule } from './tickets/tickets.module';
+import { EventTicketingModule, TicketsModule } from './tickets/tickets.module';
 import { VenuesModule } from './venues/venues.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
 import { DoorPageModule } from './checkin/door-page/door-page.module';
@@ -48,12 +50,15 @@ import { CheckinModule } from './checkin/checkin.module';
     ExportsModule,
     ReportsModule,
     EventsModule,
+    EventRoutesModule,
     SeriesModule,
+    SeriesFactsModule,
     VenuesModule,
     OrganizersModule,
     CategoriesModule,
     TagsModule,
     TicketsModule,
+    EventTicketingModule,
     AttendeesModule,
     CartModule,
     OrdersModule,

@@ -3,10 +3,15 @@ import { CommonModule } from '../common/common.module';
 import { AppConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { SeriesFactsModule } from '../series/series-facts';
+import { EventTicketingModule } from '../tickets/tickets.module';
 import { EventsModule } from './events.module';
 
-/** What `documents:store` needs: the events module on the database, without the HTTP server or the workers. */
+/**
+ * What `documents:store` needs: the events module on the database, with the ports that tell it an
+ * event's tickets and series (documents show both), without the HTTP server or the workers.
+ */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, CommonModule, OutboxModule, EventsModule],
+  imports: [AppConfigModule, DatabaseModule, CommonModule, OutboxModule, EventsModule, EventTicketingModule, SeriesFactsModule],
 })
 export class DocumentsCliModule {}

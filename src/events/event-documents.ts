@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
@@ -11,7 +11,7 @@ import { isReplicated } from '../database/read-replicas';
 import { MetricsService } from '../metrics/metrics.service';
 import type { EmbeddedTermResponse } from '../terms/term-response';
 import { eventNotFound } from './event-errors';
-import { EventHooks, EventTicketOffer } from './event-hooks';
+import { EVENT_TICKETING, EventTicketing, EventTicketOffer, NO_TICKETING } from './event-ports';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
 import { ByteAssembler } from '../common/http/byte-assembler';
@@ -127,7 +127,7 @@ export class EventDocuments {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     private readonly relations: EventRelationsLoader,
-    private readonly hooks: EventHooks,
+    @Optional() @Inject(EVENT_TICKETING) private readonly ticketing: EventTicketing = NO_TICKETING,
     private readonly metrics: MetricsService,
     private readonly stored: StoredEventDocuments,
   ) {
@@ -212,7 +212,7 @@ export class EventDocuments {
       loaded = await this.loadSingle(event, identity, context, loadEvents);
       facts = loaded.document;
     }
-    const tickets = facts.ticketed ? await this.hooks.ticketOffers(event.id) : null;
+    const tickets = facts.ticketed ? await this.ticketing.ticketOffers(event.id) : null;
     const etag = this.singleEtag(event, identity, context, tickets);
     return {
       keys: facts.keys,
@@ -281,7 +281,7 @@ export class EventDocuments {
       loaded.documentVersion === event.documentVersion &&
       document.ticketed === (tickets !== null) &&
       document.template.countTerms.every((term) => event.termCounts.has(term));
-    const offered = document.ticketed ? (tickets ?? (await this.hooks.ticketOffers(event.id))) : [];
+    const offered = document.ticketed ? (tickets ?? (await this.ticketing.ticketOffers(event.id))) : [];
     const url = this.stored.enabled ? this.stored.renderUrl(document.url, context) : document.url;
     // A document built from rows just now shows the terms' counts it read, unless it is the one the head described.
     const values = this.holeValues(context, described || !loaded.fresh ? event.termCounts : null);

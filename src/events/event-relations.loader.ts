@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import { Category } from '../categories/category.entity';
@@ -6,8 +6,7 @@ import { Organizer } from '../organizers/organizer.entity';
 import { Tag } from '../tags/tag.entity';
 import { Venue } from '../venues/venue.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
-import { EventHooks } from './event-hooks';
-import { EventSeriesHooks } from './event-series-hooks';
+import { EVENT_SERIES, EVENT_TICKETING, EventSeriesReader, EventTicketing, NO_SERIES, NO_TICKETING } from './event-ports';
 import { EventRelations } from './events.mapper';
 import { SqlDialect } from '../database/sql-dialect';
 
@@ -22,8 +21,8 @@ type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof Eve
 export class EventRelationsLoader {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly hooks: EventHooks,
-    private readonly series: EventSeriesHooks,
+    @Optional() @Inject(EVENT_TICKETING) private readonly ticketing: EventTicketing = NO_TICKETING,
+    @Optional() @Inject(EVENT_SERIES) private readonly series: EventSeriesReader = NO_SERIES,
   ) {}
 
   async load(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, EventRelations>> {
@@ -37,7 +36,7 @@ export class EventRelationsLoader {
       this.linked(manager, Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
       this.linked(manager, Category, EventCategoryLink, 'categoryId', eventIds, false),
       this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
-      this.hooks.ticketProviders(eventIds, manager),
+      this.ticketing.ticketProviders(eventIds, manager),
       this.series.seriesOf(eventIds, manager),
     ]);
 

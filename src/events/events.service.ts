@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, Zone } from 'luxon';
@@ -40,12 +40,11 @@ import { UpdateEventDto } from './dto/update-event.dto';
 import { parseCostInput } from './event-cost';
 import { EventDocuments, EventItemsText, ListedEvent } from './event-documents';
 import { JsonText } from '../common/http/json-text';
-import { EventHooks } from './event-hooks';
+import { EVENT_SERIES, EVENT_TICKETING, EventSeriesReader, EventTicketing, NO_SERIES, NO_TICKETING } from './event-ports';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
 import { EventListingDimension } from './event-listing.entity';
 import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
-import { EventSeriesHooks } from './event-series-hooks';
 import { Event } from './event.entity';
 import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
@@ -100,7 +99,7 @@ export class EventsService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly relations: EventRelationsLoader,
-    private readonly hooks: EventHooks,
+    @Optional() @Inject(EVENT_TICKETING) private readonly ticketing: EventTicketing = NO_TICKETING,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
     private readonly categories: CategoriesService,
@@ -108,7 +107,7 @@ export class EventsService {
     private readonly counts: CountCache,
     private readonly listings: EventListingsReader,
     private readonly domainEvents: DomainEvents,
-    private readonly series: EventSeriesHooks,
+    @Optional() @Inject(EVENT_SERIES) private readonly series: EventSeriesReader = NO_SERIES,
     private readonly documents: EventDocuments,
     private readonly repository: EventsRepository,
   ) {}
@@ -252,8 +251,6 @@ export class EventsService {
   // ---------------------------------------------------------------- writing
 
   async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    if (input.recurrence !== undefined && input.recurrence !== null && this.series.handler)
-      return this.series.handler.create(input, user, context);
     const saved = await runInTransaction(this.dataSource, (manager) => this.createWithin(manager, input, user), EVENT_WRITE);
     return this.present(saved, context);
   }
@@ -337,16 +334,8 @@ export class EventsService {
     return events;
   }
 
-  /** `scope` (this, following, all) matters for occurrences of a series only (src/series). */
-  async update(
-    selector: EventSelector,
-    input: UpdateEventDto,
-    user: AuthenticatedUser,
-    context: RequestContext,
-    scope?: unknown,
-  ): Promise<EventResponse> {
-    const handled = this.series.handler ? await this.series.handler.update(selector, input, scope, user, context) : null;
-    if (handled) return handled;
+  /** An event alone; the routes send occurrences of a series to the series module first (event-routes/event-writes.ts). */
+  async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
     const saved = await runInTransaction(this.dataSource, (manager) => this.updateWithin(manager, selector, input, user), EVENT_WRITE);
     return this.present(saved, context);
   }
@@ -361,15 +350,7 @@ export class EventsService {
     return event;
   }
 
-  async remove(
-    selector: EventSelector,
-    force: boolean,
-    user: AuthenticatedUser,
-    context: RequestContext,
-    scope?: unknown,
-  ): Promise<EventResponse> {
-    const handled = this.series.handler ? await this.series.handler.remove(selector, force, scope, user, context) : null;
-    if (handled) return handled;
+  async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
     return runInTransaction(this.dataSource, (manager) => this.removeWithin(manager, selector, force, user, context), EVENT_WRITE);
   }
 
@@ -383,7 +364,7 @@ export class EventsService {
   ): Promise<EventResponse> {
     const event = await this.findOrFail(manager, selector, true);
     assertCanDelete(user, event);
-    if (force && (await this.hooks.hasAttendees(event.id, manager))) {
+    if (force && (await this.ticketing.hasAttendees(event.id, manager))) {
       throw eventHasAttendees();
     }
     // The response shows the event as it was removed, links included.
@@ -525,7 +506,7 @@ export class EventsService {
       echo.add('featured', query.featured);
     }
     if (query.series !== undefined) {
-      await this.series.handler?.assertSeriesExists(query.series);
+      await this.series.assertSeriesExists(query.series);
       filter.seriesId = query.series;
       dimensions.push(null);
       echo.add('series', query.series);

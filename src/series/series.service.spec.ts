@@ -7,13 +7,12 @@ import { ApiError } from '../common/errors/api-error';
 import type { appConfig } from '../config/app.config';
 import type { EventResponse } from '../events/dto/event.response';
 import type { UpdateEventDto } from '../events/dto/update-event.dto';
-import type { EventHooks } from '../events/event-hooks';
 import type { EventSelector } from '../events/event-selector';
-import type { EventSeriesHooks } from '../events/event-series-hooks';
 import type { Event } from '../events/event.entity';
 import type { EventsService } from '../events/events.service';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import type { TicketsService } from '../tickets/tickets.service';
+import { SeriesFacts } from './series-facts';
 import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
 import type { seriesConfig } from './series.config';
 import type { OccurrenceRow, SeriesRepository, TemplateLinks } from './series.repository';
@@ -22,7 +21,7 @@ import { SeriesService, SeriesTemplate } from './series.service';
 /**
  * SeriesService's scope paths (which occurrences an edit, a delete or a ticket of a series
  * reaches, the split, the end of a series, the 409 for attendees) against an in-memory series
- * repository and fakes of the events service and hooks. Each read answers copies, as rows read
+ * repository and fakes of the events and tickets services. Each read answers copies, as rows read
  * from a database are. What the events service does to one event, and the SQL, are the e2e
  * specs' (test/series.e2e-spec.ts).
  */
@@ -267,7 +266,7 @@ class FakeEvents implements EventsPart {
   }
 }
 
-type HooksPart = Pick<EventHooks, 'hasAttendees'>;
+type HooksPart = Pick<TicketsService, 'hasAttendees'>;
 
 class FakeHooks implements HooksPart {
   readonly withAttendees = new Set<number>();
@@ -307,6 +306,7 @@ describe('SeriesService', () => {
   let hooks: FakeHooks;
   let now: Date;
   let service: SeriesService;
+  let facts: SeriesFacts;
 
   beforeEach(() => {
     repository = new FakeSeriesRepository();
@@ -320,12 +320,11 @@ describe('SeriesService', () => {
       { horizonMonths: 24 } as ConfigType<typeof seriesConfig>,
       clock,
       events as unknown as EventsService,
-      hooks as unknown as EventHooks,
-      {} as EventSeriesHooks,
-      {} as TicketsService,
+      hooks as unknown as TicketsService,
       new DomainEvents(),
       repository as unknown as SeriesRepository,
     );
+    facts = new SeriesFacts(dataSource, clock, repository as unknown as SeriesRepository);
     repository.addSeries(7, 40, 'FREQ=WEEKLY;BYDAY=TU;COUNT=5', TUESDAYS);
   });
 
@@ -335,11 +334,11 @@ describe('SeriesService', () => {
   describe('reading', () => {
     it('answers the series and recurrence of the events that are occurrences, and nothing for the others', async () => {
       Object.assign(repository.series.get(7)!, { exdates: '["2027-03-09 10:00:00"]' });
-      const facts = await service.seriesOf([41, 99], manager);
-      expect([...facts]).toEqual([
+      const found = await facts.seriesOf([41, 99], manager);
+      expect([...found]).toEqual([
         [41, { seriesId: 7, recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=TU;COUNT=5', rdate: [], exdate: ['2027-03-09 10:00:00'] } }],
       ]);
-      expect((await service.seriesOf([99], manager)).size).toBe(0);
+      expect((await facts.seriesOf([99], manager)).size).toBe(0);
     });
   });
 
@@ -347,15 +346,15 @@ describe('SeriesService', () => {
     it('go to the occurrence and to every other one neither ended nor trashed; outside a series to none', async () => {
       now = new Date('2027-03-10T00:00:00Z');
       repository.events.get(43)!.status = 'trash';
-      expect(await service.ticketTargets(41, manager)).toEqual([41, 42, 44]);
-      expect(await service.ticketTargets(42, manager)).toEqual([42, 44]);
-      expect(await service.ticketTargets(99, manager)).toBeNull();
+      expect(await facts.ticketTargets(41, manager)).toEqual([41, 42, 44]);
+      expect(await facts.ticketTargets(42, manager)).toEqual([42, 44]);
+      expect(await facts.ticketTargets(99, manager)).toBeNull();
     });
 
     it('are remembered on the series without their post_id, for the occurrences created later', async () => {
-      await service.rememberTicket(42, { post_id: 42, name: 'Mat', price: '5' }, manager);
-      await service.rememberTicket(40, { post_id: 40, name: 'Seat' }, manager);
-      await service.rememberTicket(99, { post_id: 99, name: 'Lost' }, manager);
+      await facts.rememberTicket(42, { post_id: 42, name: 'Mat', price: '5' }, manager);
+      await facts.rememberTicket(40, { post_id: 40, name: 'Seat' }, manager);
+      await facts.rememberTicket(99, { post_id: 99, name: 'Lost' }, manager);
       const template = JSON.parse(stored(7)!.template) as SeriesTemplate;
       expect(template.tickets).toEqual([{ name: 'Mat', price: '5' }, { name: 'Seat' }]);
       expect(template.title).toBe('Yoga');

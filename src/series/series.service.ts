@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, Zone } from 'luxon';
@@ -11,17 +11,14 @@ import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { runInTransaction, TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
-import { assertIdsExist } from '../common/list-filters/ids-must-exist';
 import type { RequestContext } from '../auth/request-context';
 import { assertCanEdit } from '../posts/post-permissions';
 import { slugify } from '../posts/slugs';
 import { appConfig } from '../config/app.config';
 import { CreateEventDto } from '../events/dto/create-event.dto';
 import { UpdateEventDto } from '../events/dto/update-event.dto';
-import { EventHooks } from '../events/event-hooks';
-import { EventSeriesFacts, EventSeriesHandler, EventSeriesHooks } from '../events/event-series-hooks';
 import { Event } from '../events/event.entity';
-import type { EventResponse, Recurrence } from '../events/dto/event.response';
+import type { EventResponse } from '../events/dto/event.response';
 import { EventSelector, EventsService } from '../events/events.service';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CreateTicketDto } from '../tickets/dto/create-ticket.dto';
@@ -48,7 +45,6 @@ import {
   readScope,
   scopeReach,
   seriesMembers,
-  ticketTargets,
   withExdate,
 } from './series-scope';
 
@@ -97,54 +93,17 @@ function jsonList(text: string): string[] {
  * models) holds for occurrences too, in a number of statements that does not grow with them.
  */
 @Injectable()
-export class SeriesService implements EventSeriesHandler, OnModuleInit {
+export class SeriesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(seriesConfig.KEY) private readonly settings: ConfigType<typeof seriesConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly events: EventsService,
-    private readonly eventHooks: EventHooks,
-    private readonly seriesHooks: EventSeriesHooks,
     private readonly tickets: TicketsService,
     private readonly domainEvents: DomainEvents,
     private readonly repository: SeriesRepository,
   ) {}
-
-  onModuleInit(): void {
-    this.seriesHooks.register(this);
-  }
-
-  // ---------------------------------------------------------------- reading
-
-  async seriesOf(eventIds: number[], manager: EntityManager): Promise<Map<number, EventSeriesFacts>> {
-    const rows = await this.repository.occurrencesOfEvents(manager, eventIds);
-    if (rows.length === 0) return new Map();
-    const seriesIds = [...new Set(rows.map((row) => row.seriesId))];
-    const series = await this.repository.recurrences(manager, seriesIds);
-    const byId = new Map(series.map((entry) => [entry.id, recurrenceOf(entry)]));
-    return new Map(rows.map((row) => [row.eventId, { seriesId: row.seriesId, recurrence: byId.get(row.seriesId)! }]));
-  }
-
-  async ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null> {
-    const located = await this.repository.locate(manager, { id: eventId });
-    if (!located) return null;
-    return ticketTargets(await this.repository.occurrences(manager, located.seriesId), eventId, this.clock.now());
-  }
-
-  async rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void> {
-    const located = await this.repository.locate(manager, { id: eventId });
-    const series = located && (await this.repository.lockSeries(manager, located.seriesId));
-    if (!series) return;
-    const template = JSON.parse(series.template) as SeriesTemplate;
-    const { post_id: _eventId, ...fields } = ticket as Record<string, unknown>;
-    template.tickets = [...(template.tickets ?? []), fields];
-    await this.repository.setTemplate(manager, series.id, JSON.stringify(template));
-  }
-
-  async assertSeriesExists(seriesId: number): Promise<void> {
-    await assertIdsExist(this.dataSource.manager, EventSeries, [seriesId], 'series');
-  }
 
   /** A series with its first event and every occurrence, for the iCalendar file of the series. */
   async findForCalendar(
@@ -470,7 +429,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const editedMoves = editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal;
     const candidates = new Set([...(editedMoves ? [edited.eventId] : []), ...touched.map((row) => row.event.id)]);
     const blocked: number[] = [];
-    for (const eventId of candidates) if (await this.eventHooks.hasAttendees(eventId, manager)) blocked.push(eventId);
+    for (const eventId of candidates) if (await this.tickets.hasAttendees(eventId, manager)) blocked.push(eventId);
     if (blocked.length) throw occurrencesHaveAttendees(blocked, 'move or be deleted');
     if (removals.some(({ event }) => event.id === edited.eventId)) {
       throw invalidParam('recurrence', 'the new rule does not keep the edited occurrence; edit another one or delete this one first');
@@ -555,7 +514,7 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
         }
         const going = occurrencesToRemove(await this.repository.occurrences(manager, series.id), occurrence, reach, force);
         const blocked: number[] = [];
-        for (const row of going) if (await this.eventHooks.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
+        for (const row of going) if (await this.tickets.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
         if (blocked.length) throw occurrencesHaveAttendees(blocked, 'be deleted');
         let answer: EventResponse | null = null;
         for (const row of going) {
@@ -592,10 +551,6 @@ export class SeriesService implements EventSeriesHandler, OnModuleInit {
     const { options } = parseRule(series.rrule, zone);
     return { rrule: series.rrule, options, rdate: jsonList(series.rdates), exdate: jsonList(series.exdates) };
   }
-}
-
-function recurrenceOf(series: Pick<EventSeries, 'rrule' | 'rdates' | 'exdates'>): Recurrence {
-  return { rrule: series.rrule, rdate: jsonList(series.rdates), exdate: jsonList(series.exdates) };
 }
 
 function pickSchedule(input: UpdateEventDto): UpdateEventDto {

@@ -1,9 +1,8 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { CouponsModule } from '../coupons/coupons.module';
-import { EventHooks } from '../events/event-hooks';
-import { EventsModule } from '../events/events.module';
+import { EVENT_TICKETING } from '../events/event-ports';
 import { CapacityRepository } from './capacity.repository';
 import { CapacityService } from './capacity.service';
 import { Ticket } from './ticket.entity';
@@ -14,27 +13,24 @@ import { TicketsRepository } from './tickets.repository';
 import { TicketsService } from './tickets.service';
 
 /**
- * Tickets of events: routes, capacity, and what the events namespace learns about tickets
- * (`ticketed`, and the refusal to destroy an event with attendees) through EventHooks.
+ * Tickets of events: routes and capacity. What the events namespace learns about tickets
+ * (`ticketed`, offers, the refusal to destroy an event with attendees) it asks through its
+ * EVENT_TICKETING port, which EventTicketingModule answers with TicketsService.
  * Exports TicketsService (`findByIds` for carts and checkout) and CapacityService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, EventsModule, CouponsModule],
+  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, CouponsModule],
   controllers: [TicketsController],
   providers: [CapacityService, CapacityRepository, TicketsService, TicketsRepository],
   exports: [CapacityService, TicketsService],
 })
-export class TicketsModule implements OnModuleInit {
-  constructor(
-    private readonly tickets: TicketsService,
-    private readonly eventHooks: EventHooks,
-  ) {}
+export class TicketsModule {}
 
-  onModuleInit(): void {
-    this.eventHooks.registerTicketing({
-      ticketProviders: (eventIds, manager) => this.tickets.ticketProviders(eventIds, manager),
-      hasAttendees: (eventId, manager) => this.tickets.hasAttendees(eventId, manager),
-      ticketOffers: (eventId) => this.tickets.ticketOffers(eventId),
-    });
-  }
-}
+/** Answers the events module's EVENT_TICKETING port (events/event-ports.ts) for the whole app. */
+@Global()
+@Module({
+  imports: [TicketsModule],
+  providers: [{ provide: EVENT_TICKETING, useExisting: TicketsService }],
+  exports: [EVENT_TICKETING],
+})
+export class EventTicketingModule {}

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { FixedOffsetZone } from 'luxon';
@@ -19,8 +19,8 @@ import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from
 import { POST_STATUSES, PostStatus } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
-import type { EventTicketingFacts, EventTicketOffer } from '../events/event-hooks';
-import { EventSeriesHooks } from '../events/event-series-hooks';
+import type { EventTicketing, EventTicketOffer } from '../events/event-ports';
+import { TICKET_SERIES, TicketSeries } from './ticket-ports';
 import { availableUnits, PoolCounts } from './capacity';
 import { attendeeFieldsColumn, parseAttendeeFields } from '../attendee-questions/attendee-fields';
 import { CouponsService } from '../coupons/coupons.service';
@@ -64,14 +64,14 @@ function readTicketName(raw: string): string {
 }
 
 @Injectable()
-export class TicketsService implements EventTicketingFacts {
+export class TicketsService implements EventTicketing {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
     private readonly tickets: TicketsRepository,
-    private readonly series: EventSeriesHooks,
+    @Optional() @Inject(TICKET_SERIES) private readonly series: TicketSeries | null,
     private readonly coupons: CouponsService,
   ) {}
 
@@ -170,7 +170,7 @@ export class TicketsService implements EventTicketingFacts {
       throw invalidParam('scope', 'scope must be this or all');
     return runInTransaction(this.dataSource, async (manager) => {
       if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
-      const targets = this.series.handler ? await this.series.handler.ticketTargets(input.post_id, manager) : null;
+      const targets = this.series ? await this.series.ticketTargets(input.post_id, manager) : null;
       if (!targets) throw invalidParam('scope', 'scope=all applies to occurrences of a series; this event is none');
       const events = await this.tickets.eventsById(manager, targets);
       const copies = await this.createCopiesWithin(
@@ -180,7 +180,7 @@ export class TicketsService implements EventTicketingFacts {
         user,
       );
       const created = copies.get(input.post_id) ?? 0;
-      await this.series.handler!.rememberTicket(input.post_id, input, manager);
+      await this.series!.rememberTicket(input.post_id, input, manager);
       // The response is read inside the transaction: what was written, even if another request
       // deletes the ticket the moment this one commits.
       return this.present(manager, created, context, 'write');

@@ -8,9 +8,9 @@ import { answerJsonText } from '../common/http/json-text';
 import { routeIdOf } from '../common/http/route-params';
 import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
 import { EventsController } from './events.controller';
-import { EventsService } from './events.service';
+import { EventsService } from '../events/events.service';
 
-/** The route this middleware answers, relative to the API's prefix (EventsModule mounts it there). */
+/** The route this middleware answers, relative to the API's prefix (EventRoutesModule mounts it there). */
 export const ANONYMOUS_EVENT_READ_ROUTE = 'events/v1/events/:id';
 
 /** The routed handler, whose metadata (per-route limits) the rate-limit guard reads; never called here. */

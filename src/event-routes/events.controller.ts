@@ -17,12 +17,13 @@ import { RequireCapability } from '../auth/decorators';
 import { RequestContext, SignedInContext } from '../auth/request-context';
 import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { setTotalHeaders } from '../common/pagination/pagination';
-import { CreateEventDto } from './dto/create-event.dto';
-import { EventListResponse, EventResponse } from './dto/event.response';
-import { ListEventsQuery } from './dto/list-events.query';
-import { UpdateEventDto } from './dto/update-event.dto';
-import { eventListJson } from './events.mapper';
-import { EventsService } from './events.service';
+import { CreateEventDto } from '../events/dto/create-event.dto';
+import { EventListResponse, EventResponse } from '../events/dto/event.response';
+import { ListEventsQuery } from '../events/dto/list-events.query';
+import { UpdateEventDto } from '../events/dto/update-event.dto';
+import { eventListJson } from '../events/events.mapper';
+import { EventsService } from '../events/events.service';
+import { EventWrites } from './event-writes';
 import { JsonText } from '../common/http/json-text';
 import { PublicRead } from '../common/http/http-caching';
 
@@ -63,7 +64,10 @@ const FORCE_QUERY = ApiQuery({
 @ApiTags('events')
 @Controller('events/v1/events')
 export class EventsController {
-  constructor(private readonly events: EventsService) {}
+  constructor(
+    private readonly events: EventsService,
+    private readonly writes: EventWrites,
+  ) {}
 
   @Get()
   @HttpCode(200)
@@ -85,7 +89,7 @@ export class EventsController {
   @ApiCreatedResponse({ type: EventResponse, description: 'The event; Location names it' })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param (title, start_date, end_date) or rest_invalid_param' })
   async create(@Body() body: CreateEventDto, @RequestContext() context: SignedInContext, @Res({ passthrough: true }) response: Response) {
-    const event = await this.events.create(body, context.user, context);
+    const event = await this.writes.create(body, context.user, context);
     response.setHeader('Location', event.rest_url);
     return event;
   }
@@ -130,7 +134,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, context.user, context, scope);
+    return this.writes.update({ id }, body, context.user, context, scope);
   }
 
   @Put(':id')
@@ -141,7 +145,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, context.user, context, scope);
+    return this.writes.update({ id }, body, context.user, context, scope);
   }
 
   @Patch(':id')
@@ -152,7 +156,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ id }, body, context.user, context, scope);
+    return this.writes.update({ id }, body, context.user, context, scope);
   }
 
   @Post('by-slug/:slug')
@@ -163,7 +167,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, context.user, context, scope);
+    return this.writes.update({ slug }, body, context.user, context, scope);
   }
 
   @Put('by-slug/:slug')
@@ -174,7 +178,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, context.user, context, scope);
+    return this.writes.update({ slug }, body, context.user, context, scope);
   }
 
   @Patch('by-slug/:slug')
@@ -185,7 +189,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ) {
-    return this.events.update({ slug }, body, context.user, context, scope);
+    return this.writes.update({ slug }, body, context.user, context, scope);
   }
 
   @Delete(':id')
@@ -207,7 +211,7 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ): Promise<EventResponse> {
-    return this.events.remove({ id }, readForceFlag(force), context.user, context, scope);
+    return this.writes.remove({ id }, readForceFlag(force), context.user, context, scope);
   }
 
   @Delete('by-slug/:slug')
@@ -227,6 +231,6 @@ export class EventsController {
     @RequestContext() context: SignedInContext,
     @Query('scope') scope?: unknown,
   ): Promise<EventResponse> {
-    return this.events.remove({ slug }, readForceFlag(force), context.user, context, scope);
+    return this.writes.remove({ slug }, readForceFlag(force), context.user, context, scope);
   }
 }
