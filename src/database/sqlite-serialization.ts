@@ -32,6 +32,13 @@ class AsyncMutex {
 }
 
 const mutexes = new WeakMap<DataSource, AsyncMutex>();
+/** One mutex per database file for the data sources of one process (two app instances in a test). */
+const mutexesOfFiles = new Map<string, AsyncMutex>();
+
+function databaseFile(dataSource: DataSource): string | null {
+  const database = (dataSource.options as { database?: unknown }).database;
+  return typeof database === 'string' && database !== ':memory:' && database !== '' ? database : null;
+}
 
 /**
  * TypeORM talks to SQLite through one connection. Without care, a request's transaction and
@@ -44,7 +51,12 @@ const mutexes = new WeakMap<DataSource, AsyncMutex>();
  * MySQL: see connection-waits.ts).
  */
 export function serialiseSqliteTransactions(dataSource: DataSource): void {
-  const mutex = new AsyncMutex(connectionWaitTimedOut);
+  // Data sources of one process on one file share the mutex: better-sqlite3 waits for another
+  // connection's lock synchronously, blocking the thread that would release it, so a statement of
+  // one data source met while the other's transaction awaits would stall both until busy_timeout.
+  const file = databaseFile(dataSource);
+  const mutex = (file && mutexesOfFiles.get(file)) || new AsyncMutex(connectionWaitTimedOut);
+  if (file) mutexesOfFiles.set(file, mutex);
   mutexes.set(dataSource, mutex);
   const insideTransaction = new AsyncLocalStorage<true>();
   const manager: EntityManager = dataSource.manager;

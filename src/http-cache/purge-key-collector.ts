@@ -1,38 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryRunner } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
-import { TransactionWriteCollector, WriteEvent } from '../common/database/transaction-write-collector';
+import type { RowsWritten } from '../common/domain-events/domain-event';
+import { OnDomainEvent } from '../common/domain-events/domain-events';
 import { appConfig } from '../config/app.config';
 import { OutboxMessage } from '../outbox/outbox-message.entity';
-import { addPurgeKeys, PurgeKeys, WrittenRow } from './purge-keys';
+import { addPurgeKeys, PurgeKeys } from './purge-keys';
 
 /** Keys one purge message carries at most; a write naming more sends several. */
 const KEYS_PER_MESSAGE = 200;
-
-/** What a subscriber's write event says of the row, read by column name. */
-function writtenRow(event: WriteEvent): WrittenRow {
-  const sources = [event.entity, 'databaseEntity' in event ? event.databaseEntity : undefined].filter(
-    (source): source is object => typeof source === 'object' && source !== null,
-  );
-  const entityId = 'entityId' in event ? (event.entityId as unknown) : undefined;
-  return {
-    table: event.metadata.tableName,
-    column(name) {
-      const column = event.metadata.findColumnWithDatabaseName(name);
-      if (!column) return undefined;
-      for (const source of sources) {
-        const value = column.getEntityValue(source) as unknown;
-        if (value !== undefined && value !== null) return value;
-      }
-      if (column.isPrimary && entityId !== undefined && entityId !== null) {
-        return typeof entityId === 'object' ? (column.getEntityValue(entityId) as unknown) : entityId;
-      }
-      return undefined;
-    },
-  };
-}
 
 /**
  * With PURGE_URL set, collects the surrogate keys each transaction's writes make stale and writes
@@ -43,36 +20,32 @@ function writtenRow(event: WriteEvent): WrittenRow {
  * purges its whole domain (`events` or `tickets`).
  */
 @Injectable()
-export class PurgeKeyCollector extends TransactionWriteCollector<PurgeKeys> {
-  protected readonly actsOn = 'before-commit';
+export class PurgeKeyCollector {
+  private readonly purging: boolean;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    super();
-    if (config.httpCache.purgeUrl) dataSource.subscribers.push(this);
-  }
-
-  protected gather(event: WriteEvent, gathered: PurgeKeys | undefined): PurgeKeys | undefined {
-    if (event.metadata.tableName === 'outbox_messages') return undefined;
-    const collected = gathered ?? { keys: new Set<string>(), eventIds: new Set<number>() };
-    addPurgeKeys(writtenRow(event), collected);
-    return collected.keys.size === 0 ? undefined : collected;
+    this.purging = Boolean(config.httpCache.purgeUrl);
   }
 
   /** The purge messages of one transaction's keys, with the keys of the terms of the events it wrote. */
-  protected async act(runner: QueryRunner, collected: PurgeKeys): Promise<void> {
+  @OnDomainEvent('RowsWritten', { phase: 'before-commit' })
+  async queuePurges(manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+    if (!this.purging) return;
+    const collected: PurgeKeys = { keys: new Set<string>(), eventIds: new Set<number>() };
+    for (const { row } of events) if (row.table !== 'outbox_messages') addPurgeKeys(row, collected);
     const keys = collected.keys;
+    if (keys.size === 0) return;
     if (collected.eventIds.size > 0) {
       const ids = [...collected.eventIds];
       const marks = ids.map(() => '?').join(', ');
-      const rows = (await runner.query(
+      const rows: Array<{ kind: string; id: number | string }> = await manager.query(
         `SELECT 'category' AS kind, category_id AS id FROM event_category_links WHERE event_id IN (${marks}) ` +
           `UNION ALL SELECT 'tag' AS kind, tag_id AS id FROM event_tag_links WHERE event_id IN (${marks})`,
         [...ids, ...ids],
-      )) as Array<{ kind: string; id: number | string }>;
+      );
       for (const row of rows) keys.add(`${row.kind}-${Number(row.id)}`);
     }
     const sorted = [...keys].sort();
@@ -89,6 +62,6 @@ export class PurgeKeyCollector extends TransactionWriteCollector<PurgeKeys> {
         createdAt: now,
       });
     }
-    await runner.manager.createQueryBuilder().insert().into(OutboxMessage).values(messages).updateEntity(false).execute();
+    await manager.createQueryBuilder().insert().into(OutboxMessage).values(messages).updateEntity(false).execute();
   }
 }

@@ -1,11 +1,5 @@
+import type { WrittenRow } from '../common/domain-events/domain-event';
 import { objectKey } from '../common/http/surrogate-keys';
-
-/** A row written, as a subscriber sees it: the values it can read by column name. */
-export interface WrittenRow {
-  table: string;
-  /** The value of a column of the row, when the write names it (an entity saved, an insert's values). */
-  column(name: string): unknown;
-}
 
 function idKey(prefix: Parameters<typeof objectKey>[0], value: unknown): string | null {
   return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? objectKey(prefix, value) : null;

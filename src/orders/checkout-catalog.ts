@@ -1,17 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  DataSource,
-  EntityManager,
-  EntitySubscriberInterface,
-  In,
-  InsertEvent,
-  QueryRunner,
-  RemoveEvent,
-  SoftRemoveEvent,
-  TransactionCommitEvent,
-  UpdateEvent,
-} from 'typeorm';
+import { EntityManager, In } from 'typeorm';
+import type { RowsWritten } from '../common/domain-events/domain-event';
+import { OnDomainEvent } from '../common/domain-events/domain-events';
 import type { PostStatus } from '../posts/post-status';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
@@ -62,22 +52,13 @@ const TICKET_COLUMNS = {
   updatedAt: true,
 } as const;
 
-type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown> | SoftRemoveEvent<unknown>;
-
 /**
  * Ticket definitions (price, status, sale window, mode) and their events' status and time zone,
  * which a flash sale's checkouts would otherwise read again for every order of the same ticket.
  */
 @Injectable()
-export class CheckoutCatalog implements EntitySubscriberInterface {
+export class CheckoutCatalog {
   private readonly entries = new Map<number, { value: CatalogTicket; expiresAt: number }>();
-  /** Transactions that wrote a ticket or event: the catalog is dropped again when they commit. */
-  private readonly writers = new WeakSet<QueryRunner>();
-
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    dataSource.subscribers.push(this);
-  }
-
   /** The tickets of `ids` that exist, with their events, read through `manager` when not known. */
   async tickets(manager: EntityManager, ids: number[]): Promise<Map<number, CatalogTicket>> {
     // Real time, not the service clock: the TTL bounds how stale a copy is, whatever a test's clock says.
@@ -111,32 +92,16 @@ export class CheckoutCatalog implements EntitySubscriberInterface {
     return found;
   }
 
-  afterInsert(event: InsertEvent<unknown>): void {
-    this.written(event);
+  /** A write of a ticket or its event: what was read before may be stale. */
+  @OnDomainEvent('RowsWritten')
+  catalogRowsWritten(_manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+    if (events.some(({ row }) => CATALOG_TABLES.has(row.table))) this.entries.clear();
+    return Promise.resolve();
   }
 
-  afterUpdate(event: UpdateEvent<unknown>): void {
-    this.written(event);
-  }
-
-  afterRemove(event: RemoveEvent<unknown>): void {
-    this.written(event);
-  }
-
-  afterSoftRemove(event: SoftRemoveEvent<unknown>): void {
-    this.written(event);
-  }
-
-  /** A checkout may have read the old rows again between the write and its commit. */
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    if (!this.writers.has(event.queryRunner) || event.queryRunner.isTransactionActive) return;
-    this.writers.delete(event.queryRunner);
-    this.entries.clear();
-  }
-
-  private written(event: WriteEvent): void {
-    if (!CATALOG_TABLES.has(event.metadata.tableName)) return;
-    this.entries.clear();
-    if (event.queryRunner.isTransactionActive) this.writers.add(event.queryRunner);
+  /** And again once committed: a checkout may have read the old rows again between the write and its commit. */
+  @OnDomainEvent('RowsWritten', { phase: 'after-commit' })
+  catalogRowsCommitted(manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+    return this.catalogRowsWritten(manager, events);
   }
 }

@@ -127,19 +127,13 @@ export class CheckoutService {
         if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed.response });
         // Last, right before COMMIT: the counter rows every other buyer of these tickets waits for
         // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order;
-        // a second one, and the sold-out notice, only for the take that empties a row).
+        // a second one, and the sold-out notice the capacity module publishes, only for the take that empties a row).
         if (placed.couponUses) await this.coupons.takeUses(manager, placed.couponUses.couponId, placed.couponUses.units);
         if (placed.capacity) {
           const { lines, count } = placed.capacity;
           const take =
             (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
           if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
-          if (take.soldOut.length > 0) {
-            await this.domainEvents.publish(manager, {
-              kind: 'TicketsSoldOut',
-              tickets: take.soldOut.map((id) => placed.tickets.get(id) as Ticket),
-            });
-          }
         }
         return placed.response;
       });

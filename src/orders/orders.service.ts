@@ -18,7 +18,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import { PaymentsService } from '../payments/payments.service';
 import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityService } from '../tickets/capacity.service';
-import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent, isBuyer, managesAllEvents, managesAnyEvent, OrderViewer } from '../tickets/ticket-visibility';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderStatus } from './order.entity';
@@ -187,12 +186,6 @@ export class OrdersService {
     const held = await this.orders.heldUnits(manager, orderId);
     const take = await this.capacity.takeAll(manager, held, 'sold');
     if (take.short !== null) return { kind: 'unfulfillable', status: 'expired' };
-    if (take.soldOut.length > 0) {
-      await this.domainEvents.publish(manager, {
-        kind: 'TicketsSoldOut',
-        tickets: held.filter((line) => take.soldOut.includes(line.ticket.id)).map((line) => line.ticket as Ticket),
-      });
-    }
     await this.setAttendeeStatus(manager, orderId, 'completed', now);
     await this.publishStatus(manager, orderId, 'completed');
     return { kind: 'completed', unitsSold: held.reduce((sum, line) => sum + line.quantity, 0), provider: order.provider };

@@ -192,7 +192,7 @@ describe('OutboxNotifications', () => {
   it('writes what one publish causes in one call, with the writer’s manager', async () => {
     const domainEvents = new DomainEvents();
     const publishAll = jest.fn(() => Promise.resolve());
-    new OutboxNotifications(domainEvents, { publishAll } as unknown as OutboxService).onModuleInit();
+    domainEvents.subscribeListenersOf(new OutboxNotifications({ publishAll } as unknown as OutboxService));
     const manager = {} as never;
     await domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees: [attendee(11)] }, written('draft', 'draft'));
     expect(publishAll).toHaveBeenCalledTimes(1);

@@ -1,9 +1,20 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AttendeeFacts, DomainEvent, OrderFacts } from '../common/domain-events/domain-event';
-import { DomainEvents } from '../common/domain-events/domain-events';
+import { DomainEventKind, OnDomainEvent } from '../common/domain-events/domain-events';
 import { formatMoney, knownExponent } from '../common/money';
 import { EventType } from './event-types';
 import { EventData, OutboxService } from './outbox.service';
+
+/** The kinds of domain events that notify (webhooks, emails): notificationsOf answers the others with nothing. */
+const NOTIFYING = [
+  'EventWritten',
+  'SeriesOccurrencesCreated',
+  'OrderPlaced',
+  'OrderStatusChanged',
+  'TicketsSoldOut',
+  'CheckInChanged',
+] as const satisfies readonly DomainEventKind[];
 
 /** A notification to write: its type and what it says. */
 export interface Notification {
@@ -98,6 +109,9 @@ export function notificationsOf(event: DomainEvent): Notification[] {
       };
       return [{ type: event.checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', data }];
     }
+    case 'UnitsReleased':
+    case 'RowsWritten':
+      return [];
   }
 }
 
@@ -108,13 +122,11 @@ export function notificationsOf(event: DomainEvent): Notification[] {
  * takes capacity, so that nothing but the take runs while it holds the capacity rows.
  */
 @Injectable()
-export class OutboxNotifications implements OnModuleInit {
-  constructor(
-    private readonly domainEvents: DomainEvents,
-    private readonly outbox: OutboxService,
-  ) {}
+export class OutboxNotifications {
+  constructor(private readonly outbox: OutboxService) {}
 
-  onModuleInit(): void {
-    this.domainEvents.subscribe((manager, events) => this.outbox.publishAll(manager, events.flatMap(notificationsOf)));
+  @OnDomainEvent(NOTIFYING)
+  async writeNotifications(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+    await this.outbox.publishAll(manager, events.flatMap(notificationsOf));
   }
 }

@@ -8,7 +8,7 @@ import type { Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
 
-export type CountedTicket = Pick<Ticket, 'id' | 'eventId' | 'capacityMode'>;
+export type CountedTicket = Pick<Ticket, 'id' | 'eventId' | 'capacityMode' | 'name'>;
 
 /** A take asks for more left than it takes (`>`), or for at least as much, to take the last units (`>=`). */
 export type LeftTest = '>' | '>=';

@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { CapacityCount } from './capacity';
 import type { CapacityRepository, CountedTicket, LeftTest } from './capacity.repository';
+import type { DomainEvent } from '../common/domain-events/domain-event';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { CapacityService } from './capacity.service';
 import type { CapacityMode } from './ticket.entity';
 
@@ -62,18 +64,44 @@ function fits(row: Row, quantity: number, left: LeftTest): boolean {
 }
 
 const manager = {} as EntityManager;
-const ticket = (id: number, eventId: number, capacityMode: CapacityMode): CountedTicket => ({ id, eventId, capacityMode });
+const ticket = (id: number, eventId: number, capacityMode: CapacityMode): CountedTicket => ({
+  id,
+  eventId,
+  capacityMode,
+  name: `Ticket ${id}`,
+});
 
 describe('CapacityService', () => {
   let counters: FakeCounters;
   let service: CapacityService;
+  let domainEvents: DomainEvents;
 
   beforeEach(() => {
     counters = new FakeCounters();
-    service = new CapacityService(counters as unknown as CapacityRepository);
+    domainEvents = new DomainEvents();
+    service = new CapacityService(counters as unknown as CapacityRepository, domainEvents);
   });
 
   describe('takeAll', () => {
+    it('publishes TicketsSoldOut for the tickets a take empties, and nothing for a take that fails or leaves units', async () => {
+      const published: DomainEvent[] = [];
+      domainEvents.subscribe((_manager, events) => {
+        published.push(...events);
+        return Promise.resolve();
+      });
+      counters.tickets.set(3, { mode: 'own', capacity: 2, sold: 0, pending: 0 });
+      counters.tickets.set(4, { mode: 'own', capacity: 5, sold: 0, pending: 0 });
+      await service.takeAll(manager, [{ ticket: ticket(4, 1, 'own'), quantity: 1 }], 'sold');
+      await service.takeAll(manager, [{ ticket: ticket(3, 1, 'own'), quantity: 3 }], 'sold');
+      expect(published).toEqual([]);
+      await service.takeAll(manager, [{ ticket: ticket(3, 1, 'own'), quantity: 2 }], 'sold');
+      expect(published).toEqual([{ kind: 'TicketsSoldOut', tickets: [{ id: 3, eventId: 1, name: 'Ticket 3' }] }]);
+      // A waitlist offer's hold of the last units is no sale: no notice.
+      counters.tickets.set(4, { mode: 'own', capacity: 1, sold: 0, pending: 0 });
+      expect(await service.take(manager, ticket(4, 1, 'own'), 1, 'pending')).toBe(true);
+      expect(published).toHaveLength(1);
+    });
+
     it('moves ticket counters by ticket id, then pools by event id, one statement per row', async () => {
       counters.tickets.set(3, { mode: 'own', capacity: 10, sold: 0, pending: 0 });
       counters.tickets.set(5, { mode: 'capped', capacity: 10, sold: 0, pending: 0 });
@@ -151,15 +179,18 @@ describe('CapacityService', () => {
   });
 
   describe('releaseAll', () => {
-    it('gives units back in the row order, never below 0, and tells the listeners of tickets that may have a waitlist', async () => {
+    it('gives units back in the row order, never below 0, and publishes UnitsReleased for the tickets that may have a waitlist', async () => {
       counters.tickets.set(3, { mode: 'own', capacity: 5, sold: 1, pending: 0 });
       counters.tickets.set(5, { mode: 'capped', capacity: null, sold: 2, pending: 0 });
       counters.pools.set(2, { capacity: 10, sold: 2, pending: 0 });
       const told: number[][] = [];
-      service.onUnitsMayBeFree((_manager, ticketIds) => {
-        told.push(ticketIds);
-        return Promise.resolve();
-      });
+      domainEvents.subscribe(
+        (_manager, events) => {
+          for (const event of events) if (event.kind === 'UnitsReleased') told.push(event.ticketIds);
+          return Promise.resolve();
+        },
+        { kinds: ['UnitsReleased'] },
+      );
       await service.releaseAll(
         manager,
         [
@@ -175,9 +206,9 @@ describe('CapacityService', () => {
       expect(told).toEqual([[3]]);
     });
 
-    it('tells no listener when nothing came back', async () => {
-      const listener = jest.fn();
-      service.onUnitsMayBeFree(listener);
+    it('publishes nothing when nothing came back', async () => {
+      const listener = jest.fn(() => Promise.resolve());
+      domainEvents.subscribe(listener);
       await service.releaseAll(manager, [], 'pending');
       expect(listener).not.toHaveBeenCalled();
     });

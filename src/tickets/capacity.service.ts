@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { CapacityCount, CapacityState, PoolCounts } from './capacity';
 import { CapacityRepository, CompoundTakeStep, CountedTicket } from './capacity.repository';
 import { CapacityMode, Ticket } from './ticket.entity';
@@ -31,7 +32,6 @@ interface TakeStep extends CompoundTakeStep {
  * Told, inside the releasing transaction, that units of these tickets may have come back (a hold
  * released, an order cancelled or refunded, a cap raised): the waitlist offers them to the next in line.
  */
-export type FreedUnitsListener = (manager: EntityManager, ticketIds: number[]) => Promise<void>;
 
 function drawsOnPool(mode: CapacityMode): boolean {
   return mode === 'capped' || mode === 'global';
@@ -97,19 +97,25 @@ function takeSteps(lines: CapacityLine[]): TakeStep[] {
  */
 @Injectable()
 export class CapacityService {
-  private readonly freedUnitsListeners: FreedUnitsListener[] = [];
+  constructor(
+    private readonly counters: CapacityRepository,
+    private readonly domainEvents: DomainEvents,
+  ) {}
 
-  constructor(private readonly counters: CapacityRepository) {}
-
-  /** Registers a listener for units coming back (the waitlist module, at start). */
-  onUnitsMayBeFree(listener: FreedUnitsListener): void {
-    this.freedUnitsListeners.push(listener);
-  }
-
-  /** Tells the listeners, in the caller's transaction, that units of these tickets may be free again. */
+  /** Publishes, in the caller's transaction, that units of these tickets may be free again (UnitsReleased: the waitlist offers them). */
   async unitsMayBeFree(manager: EntityManager, ticketIds: number[]): Promise<void> {
     if (ticketIds.length === 0) return;
-    for (const listener of this.freedUnitsListeners) await listener(manager, ticketIds);
+    await this.domainEvents.publish(manager, { kind: 'UnitsReleased', ticketIds });
+  }
+
+  /** Publishes TicketsSoldOut for the tickets a take left with no unit to buy. */
+  private async soldOut(manager: EntityManager, lines: CapacityLine[], ticketIds: number[]): Promise<void> {
+    if (ticketIds.length === 0) return;
+    const tickets = ticketIds.flatMap((id) => {
+      const line = lines.find(({ ticket }) => ticket.id === id);
+      return line ? [{ id, eventId: line.ticket.eventId, name: line.ticket.name }] : [];
+    });
+    await this.domainEvents.publish(manager, { kind: 'TicketsSoldOut', tickets });
   }
 
   /**
@@ -124,6 +130,12 @@ export class CapacityService {
    * changed in between).
    */
   async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
+    const take = await this.takeLines(manager, lines, count);
+    if (take.short === null) await this.soldOut(manager, lines, take.soldOut);
+    return take;
+  }
+
+  private async takeLines(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
     const plan = counterPlan(lines);
     const soldOut = new Set<number>();
     for (const { ticket, quantity } of plan.tickets) {
@@ -148,8 +160,8 @@ export class CapacityService {
    * MariaDB: takeAll's UPDATEs and the COMMIT (or, when short, the ROLLBACK) in one statement, an
    * anonymous compound statement (BEGIN NOT ATOMIC), so that the counter rows are held for no round
    * trip to the service: under load its event loop answers late, and every buyer of the ticket
-   * would wait for it. When the take empties a row, nothing is ended: the caller writes the
-   * sold-out notice and commits. When it commits, the COMMIT TypeORM sends next is answered without
+   * would wait for it. When the take empties a row, nothing is ended: the sold-out notice is
+   * published (TicketsSoldOut) and the caller commits. When it commits, the COMMIT TypeORM sends next is answered without
    * a round trip (answerNextCommitLocally). Null when the server has no compound statements (MySQL): then
    * the caller runs takeAll. Everything the caller writes must be written before this.
    */
@@ -161,14 +173,17 @@ export class CapacityService {
     const result = await this.counters.takeAllAndFinish(manager, steps, count, pools);
     if (result === null) return null;
     if (result.short !== null) return { short: steps[result.short].shortTicket, soldOut: [], finished: true };
-    const emptied = result.emptied.flatMap((index) => steps[index].soldOut);
-    if (emptied.length > 0) return { short: null, soldOut: [...new Set(emptied)].sort((a, b) => a - b), finished: false };
+    const emptied = [...new Set(result.emptied.flatMap((index) => steps[index].soldOut))].sort((a, b) => a - b);
+    if (emptied.length > 0) {
+      await this.soldOut(manager, lines, emptied);
+      return { short: null, soldOut: emptied, finished: false };
+    }
     return { short: null, soldOut: [], finished: true };
   }
 
-  /** Takes `quantity` units of one ticket; false when there is not enough left. */
+  /** Takes `quantity` units of one ticket (a waitlist offer's hold: no sold-out notice); false when there is not enough left. */
   async take(manager: EntityManager, ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
-    return (await this.takeAll(manager, [{ ticket, quantity }], count)).short === null;
+    return (await this.takeLines(manager, [{ ticket, quantity }], count)).short === null;
   }
 
   /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */

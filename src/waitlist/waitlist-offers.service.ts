@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { EntityManager } from 'typeorm';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
+import type { UnitsReleased } from '../common/domain-events/domain-event';
+import { OnDomainEvent } from '../common/domain-events/domain-events';
 import { invalidParam } from '../common/errors/api-error';
 import { appConfig } from '../config/app.config';
 import { OutboxService } from '../outbox/outbox.service';
@@ -46,7 +48,7 @@ export interface WaitlistOfferEmail {
  * of `offered`: into an order (purchased), or back (expired, cancelled), which passes them on.
  */
 @Injectable()
-export class WaitlistOffersService implements OnModuleInit {
+export class WaitlistOffersService {
   constructor(
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -55,15 +57,13 @@ export class WaitlistOffersService implements OnModuleInit {
     private readonly entries: WaitlistRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.capacity.onUnitsMayBeFree((manager, ticketIds) => this.offerFreedUnits(manager, ticketIds));
-  }
-
   /**
    * In the transaction that gave units back: tickets with automatic offers and someone waiting
    * offer what is free now, so the units go from the release straight to the next in line.
    */
-  async offerFreedUnits(manager: EntityManager, ticketIds: number[]): Promise<void> {
+  @OnDomainEvent('UnitsReleased')
+  async offerFreedUnits(manager: EntityManager, events: readonly UnitsReleased[]): Promise<void> {
+    const ticketIds = [...new Set(events.flatMap((event) => event.ticketIds))];
     for (const ticket of await this.entries.autoOfferTickets(manager, ticketIds)) await this.offerAvailable(manager, ticket);
   }
 

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryRunner } from 'typeorm';
-import { TransactionWriteCollector, WriteEvent } from '../database/transaction-write-collector';
+import type { EntityManager } from 'typeorm';
+import type { RowsWritten } from '../domain-events/domain-event';
+import { OnDomainEvent } from '../domain-events/domain-events';
 import { isLockConflict } from '../database/transactions';
 import { COUNT_GENERATION_STRIPES, COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
 
@@ -20,22 +20,8 @@ for (const scope of COUNT_SCOPES) {
  * while it held a lock every writer of the scope waits for.
  */
 @Injectable()
-export class CountCacheInvalidation extends TransactionWriteCollector<Set<CountScope>> {
-  protected readonly actsOn = 'after-commit';
+export class CountCacheInvalidation {
   private readonly logger = new Logger(CountCacheInvalidation.name);
-
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    super();
-    dataSource.subscribers.push(this);
-  }
-
-  protected gather(event: WriteEvent, gathered: Set<CountScope> | undefined): Set<CountScope> | undefined {
-    const scopes = SCOPES_OF_TABLE.get(event.metadata.tableName);
-    if (!scopes) return undefined;
-    const pending = gathered ?? new Set<CountScope>();
-    for (const scope of scopes) pending.add(scope);
-    return pending;
-  }
 
   /**
    * The write is committed: a failure here must neither fail the request nor make
@@ -45,10 +31,13 @@ export class CountCacheInvalidation extends TransactionWriteCollector<Set<CountS
    * at certification: tried again a few times, then given up with a warning (counts are then at
    * most COUNT_CACHE_SECONDS old).
    */
-  protected async act(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
+  @OnDomainEvent('RowsWritten', { phase: 'after-commit' })
+  async renewGenerations(manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+    const scopes = new Set(events.flatMap(({ row }) => SCOPES_OF_TABLE.get(row.table) ?? []));
+    if (scopes.size === 0) return;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.renew(runner, scopes);
+        await this.renew(manager, scopes);
         return;
       } catch (error) {
         if (isLockConflict(error) && attempt < RENEW_ATTEMPTS) continue;
@@ -58,10 +47,10 @@ export class CountCacheInvalidation extends TransactionWriteCollector<Set<CountS
     }
   }
 
-  private async renew(runner: QueryRunner, scopes: Set<CountScope>): Promise<void> {
+  private async renew(manager: EntityManager, scopes: Set<CountScope>): Promise<void> {
     const names = [...scopes];
     const stripe = randomInt(COUNT_GENERATION_STRIPES);
-    await runner.query(
+    await manager.query(
       `UPDATE cache_generations SET generation = generation + 1 WHERE name IN (${names.map(() => '?').join(', ')}) AND stripe = ?`,
       [...names, stripe],
     );

@@ -2,9 +2,11 @@ import type { EntityManager, EntityTarget, QueryRunner } from 'typeorm';
 import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
 
 /**
- * Tells the entity subscribers (the count caches, the checkout catalog) that a statement run as raw
- * SQL through `manager` inserts or updates rows of `entities`: TypeORM reports only the writes of
- * its own builders. Call it in the same transaction, before or after the statement.
+ * Publishes RowsWritten (through TypeORM's subscriber events, which DomainEventsTransactionBridge
+ * turns into domain events) for a statement run as raw SQL through `manager` that inserts or
+ * updates rows of `entities`: TypeORM reports only the writes of its own builders. The rows are not
+ * named, so their listeners act on the whole table (the count caches, purge keys, the checkout
+ * catalog). Call it in the same transaction, before or after the statement.
  */
 export async function announceRawWrites(
   manager: EntityManager,

@@ -110,4 +110,39 @@ export interface CheckInChanged {
   scan: DoorScanFacts;
 }
 
-export type DomainEvent = EventWritten | SeriesOccurrencesCreated | OrderPlaced | OrderStatusChanged | TicketsSoldOut | CheckInChanged;
+/**
+ * Units of these tickets may be free again (an order cancelled, refunded or expired, a hold given
+ * back, a capacity raised): the capacity module publishes it, in the transaction that gave them back.
+ */
+export interface UnitsReleased {
+  kind: 'UnitsReleased';
+  ticketIds: number[];
+}
+
+/** A row written, as TypeORM reports it: the values it can read by column name. */
+export interface WrittenRow {
+  table: string;
+  /** The value of a column of the row, when the write names it (an entity saved, an insert's values). */
+  column(name: string): unknown;
+}
+
+/**
+ * Rows written through TypeORM (entity saves and query-builder writes; raw SQL through
+ * announceRawWrites), published by DomainEventsTransactionBridge for what follows any write of a
+ * table rather than a fact of the domain: count caches, purge keys, the checkout catalog.
+ */
+export interface RowsWritten {
+  kind: 'RowsWritten';
+  change: 'insert' | 'update' | 'remove';
+  row: WrittenRow;
+}
+
+export type DomainEvent =
+  | EventWritten
+  | SeriesOccurrencesCreated
+  | OrderPlaced
+  | OrderStatusChanged
+  | TicketsSoldOut
+  | UnitsReleased
+  | CheckInChanged
+  | RowsWritten;
