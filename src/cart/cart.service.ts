@@ -124,7 +124,10 @@ export class CartService {
       this.questions.checkCartMeta(metaEntries, tickets);
       if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
       // Looked up only when the write names one: a cart without a coupon costs no statement more.
-      const enteredCoupon = await this.enteredCoupon(manager, body.coupon, { address: context.clientAddress, cart: buyerScope(buyer) ?? undefined });
+      const enteredCoupon = await this.enteredCoupon(manager, body.coupon, {
+        address: context.clientAddress,
+        cart: buyerScope(buyer) ?? undefined,
+      });
 
       const { cart, token, fresh } = await this.openCart(manager, buyer, now);
       const coupon = enteredCoupon !== undefined ? enteredCoupon : await this.storedCoupon(manager, fresh ? null : cart.couponId);
@@ -196,7 +199,9 @@ export class CartService {
     codeChanged: boolean,
   ): Promise<void> {
     const named = new Map(lines.map((line) => [line.ticket_id, line.quantity]));
-    const written = lines.filter((line) => line.quantity > 0 && tickets.get(line.ticket_id)?.hiddenWithoutCoupon).map((line) => line.ticket_id);
+    const written = lines
+      .filter((line) => line.quantity > 0 && tickets.get(line.ticket_id)?.hiddenWithoutCoupon)
+      .map((line) => line.ticket_id);
     const kept = codeChanged ? before.filter((line) => line.hidden && named.get(line.ticketId) !== 0).map((line) => line.ticketId) : [];
     const hidden = [...new Set([...written, ...kept])];
     if (hidden.length === 0) return;
