@@ -101,7 +101,7 @@ describe('Failed coupon code attempts (e2e)', () => {
     lookups.mockRestore();
     // The same address may still fill a cart without a code, and remove one.
     const plain = await cartWrite('192.0.2.10').expect(200);
-    await cartWrite('192.0.2.10', '', plain.headers['x-cart-token'] as string).expect(200);
+    await cartWrite('192.0.2.10', '', plain.headers['x-cart-token']).expect(200);
     // Another address is not held back, with the same code.
     await cartWrite('192.0.2.11', code).expect(200);
     await http().get(`${TICKETS}?coupon=${code}`).set('X-Forwarded-For', '192.0.2.11').expect(200);
@@ -117,7 +117,7 @@ describe('Failed coupon code attempts (e2e)', () => {
 
   it('pauses a cart whose wrong codes come from many addresses; the same client elsewhere with a new cart is served', async () => {
     const first = await cartWrite('198.51.100.1').expect(200);
-    const token = first.headers['x-cart-token'] as string;
+    const token = first.headers['x-cart-token'];
     for (let attempt = 0; attempt < 3; attempt += 1) await cartWrite(`198.51.100.${10 + attempt}`, guess(), token).expect(400);
     // A fresh address with the same cart: the cart is paused.
     expectPaused(await cartWrite('198.51.100.20', code, token));
@@ -141,7 +141,7 @@ describe('Failed coupon code attempts (e2e)', () => {
 
   it('cannot be used to lock another buyer out: not their address, not their cart, not the code', async () => {
     const victim = await cartWrite('203.0.113.100').expect(200);
-    const victimToken = victim.headers['x-cart-token'] as string;
+    const victimToken = victim.headers['x-cart-token'];
     // An attacker fails over and over from many addresses, on their own carts and with made-up tokens (ignored:
     // a cart is named only by a token this service issued), and with guesses near the victim's code.
     const madeUp = `${'A'.repeat(24)}.${'B'.repeat(24)}`;
