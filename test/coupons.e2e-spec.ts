@@ -213,6 +213,30 @@ describe('Coupons and access codes (e2e)', () => {
       await http().get(`${COUPONS}/${coupon.id}`).set('Authorization', editor.authorization).expect(200);
     });
 
+    it("answers 403 rest_forbidden to a coupon list filtered on another author's event, as the reports do, and 400 for an unknown one", async () => {
+      await createCoupon(author, { code: nextCode(), discount_type: 'percent', amount: 5, post_id: event.id });
+      const refused = await http().get(`${COUPONS}?post_id=${event.id}`).set('Authorization', otherAuthor.authorization).expect(403);
+      expect(refused.body).toEqual({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to see the coupons of this event.',
+        data: { status: 403 },
+      });
+      // The reports answer the attacker the same way for the same event.
+      const report = await http()
+        .get(`/cal/tickets/v1/reports/summary?post_id=${event.id}`)
+        .set('Authorization', otherAuthor.authorization);
+      expect([report.status, report.body.code]).toEqual([403, 'rest_forbidden']);
+      await http().get(`${COUPONS}?post_id=${event.id}`).expect(401);
+      await http().get(`${COUPONS}?post_id=${event.id}`).set('Authorization', contributor.authorization).expect(403);
+      const unknown = await http().get(`${COUPONS}?post_id=999999`).set('Authorization', author.authorization).expect(400);
+      expect(unknown.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post_id: expect.any(String) } } });
+      // Their own event's list, and an editor's list of any event, are answered.
+      const theirs = await http().get(`${COUPONS}?post_id=${otherEvent.id}`).set('Authorization', otherAuthor.authorization).expect(200);
+      expect(theirs.body.total).toBe(0);
+      const editors = await http().get(`${COUPONS}?post_id=${event.id}`).set('Authorization', editor.authorization).expect(200);
+      expect(editors.body.total).toBeGreaterThan(0);
+    });
+
     it('answers 404 coupon-not-found for an unknown id', async () => {
       const response = await http().get(`${COUPONS}/999999`).set('Authorization', author.authorization).expect(404);
       expect(response.body).toEqual({ code: 'coupon-not-found', message: 'Coupon 999999 does not exist.', data: { status: 404 } });
@@ -336,16 +360,23 @@ describe('Coupons and access codes (e2e)', () => {
 
     it('refuses a checkout that needs more uses than are left, taking nothing', async () => {
       const coupon = await createCoupon(author, { code: nextCode(), discount_type: 'percent', amount: 50, post_id: event.id, max_uses: 3 });
-      const buyer = await cartWithCoupon([{ ticket_id: general.id, quantity: 4 }], coupon.code);
+      const buyer = await cartWithCoupon([{ ticket_id: general.id, quantity: 3 }], coupon.code);
+      // Another buyer uses one of the three while the first one's cart waits.
+      const other = await cartWithCoupon([{ ticket_id: general.id, quantity: 1 }], coupon.code);
+      await checkout(testApp, other, { provider: 'tc', purchaser: PURCHASER }).expect(201);
       const before = await reloadTicket(testApp.dataSource, general.id);
       const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(409);
-      expect(response.body).toEqual({ code: 'coupon-not-usable', message: expect.any(String), data: { status: 409, reason: 'used-up' } });
+      expect(response.body).toEqual({
+        code: 'coupon-not-usable',
+        message: 'The order cannot be placed: the coupon has only 2 use(s) left.',
+        data: { status: 409, reason: 'used-up', uses_left: 2 },
+      });
       const after = await reloadTicket(testApp.dataSource, general.id);
       expect(after.pending).toBe(before.pending);
-      expect(await usesOf(coupon.id)).toBe(0);
-      // The lines are still in the cart: fewer units go through.
+      expect(await usesOf(coupon.id)).toBe(1);
+      // The lines are still in the cart: fewer units go through (a cart may shrink below what is left).
       await identify(http().post(CART_PATH), buyer)
-        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 3 }] })
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 2 }] })
         .expect(200);
       await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(201);
       expect(await usesOf(coupon.id)).toBe(3);
@@ -354,6 +385,77 @@ describe('Coupons and access codes (e2e)', () => {
         .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 1 }], coupon: coupon.code })
         .expect(400);
       expect(exhausted.body).toMatchObject({ code: 'coupon-not-valid', data: { params: { coupon: 'the coupon has no uses left' } } });
+    });
+
+    it('refuses a cart write holding more covered units than the code has uses left, in the words of checkout', async () => {
+      const coupon = await createCoupon(author, {
+        code: nextCode(),
+        discount_type: 'percent',
+        amount: 10,
+        post_id: event.id,
+        ticket_ids: [general.id],
+        max_uses: 3,
+      });
+      // Entering the code for 4 covered units: refused naming coupon, nothing stored.
+      const entered = await http()
+        .post(CART_PATH)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 4 }], coupon: coupon.code.toLowerCase() })
+        .expect(400);
+      expect(entered.body).toEqual({
+        code: 'coupon-not-valid',
+        message: 'The coupon cannot be used: the coupon has only 3 use(s) left.',
+        data: { status: 400, params: { coupon: 'the coupon has only 3 use(s) left' }, reason: 'used-up', uses_left: 3 },
+      });
+      expect(entered.headers['x-cart-token']).toBeUndefined();
+
+      // Units the code does not cover are not counted: 3 covered and 5 others fit.
+      const buyer = await cartWithCoupon(
+        [
+          { ticket_id: general.id, quantity: 3 },
+          { ticket_id: cheap.id, quantity: 5 },
+        ],
+        coupon.code,
+      );
+      // Raising the covered line past the uses left: refused naming that quantity; the cart is unchanged.
+      const raised = await identify(http().post(CART_PATH), buyer)
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: cheap.id, quantity: 6 },
+            { ticket_id: general.id, quantity: 4 },
+          ],
+        })
+        .expect(400);
+      expect(raised.body).toEqual({
+        code: 'coupon-not-valid',
+        message: 'The coupon cannot be used: the coupon has only 3 use(s) left.',
+        data: { status: 400, params: { 'tickets[1][quantity]': 'the coupon has only 3 use(s) left' }, reason: 'used-up', uses_left: 3 },
+      });
+      const cart = await identify(http().get(CART_PATH), buyer).expect(200);
+      expect((cart.body.tickets as Array<{ ticket_id: number; quantity: number }>).map((line) => [line.ticket_id, line.quantity])).toEqual([
+        [general.id, 3],
+        [cheap.id, 5],
+      ]);
+
+      // Another buyer takes two uses: this cart may still shrink or change other lines, not grow its covered line.
+      const other = await cartWithCoupon([{ ticket_id: general.id, quantity: 2 }], coupon.code);
+      await checkout(testApp, other, { provider: 'tc', purchaser: PURCHASER }).expect(201);
+      await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: cheap.id, quantity: 6 }] })
+        .expect(200);
+      await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 1 }] })
+        .expect(200);
+      const again = await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 2 }] })
+        .expect(400);
+      expect(again.body).toMatchObject({
+        code: 'coupon-not-valid',
+        data: { params: { 'tickets[0][quantity]': expect.any(String) }, uses_left: 1 },
+      });
+      const placed = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(201);
+      expect(placed.body.attendees).toHaveLength(7);
+      expect(await usesOf(coupon.id)).toBe(3);
     });
 
     it('takes no use for an RSVP "not going" answer, which takes no place', async () => {
@@ -529,14 +631,68 @@ describe('Coupons and access codes (e2e)', () => {
       expect(wrongCode.body.code).toBe('ticket-does-not-exist');
 
       const buyer = await cartWithCoupon([{ ticket_id: hidden.id, quantity: 1 }], vip.code);
-      // The code taken out of the cart: checkout refuses the hidden ticket.
-      await identify(http().post(CART_PATH), buyer).send({ provider: 'tc', coupon: null }).expect(200);
+      // The code revealing it changed since (it no longer reveals): checkout refuses the hidden ticket.
+      await http().patch(`${COUPONS}/${vip.id}`).set('Authorization', author.authorization).send({ reveals_hidden: false }).expect(200);
       const refused = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(409);
       expect(refused.body).toMatchObject({ code: 'coupon-not-usable', data: { reason: 'hidden-ticket', ticket_id: hidden.id } });
-      await identify(http().post(CART_PATH), buyer).send({ provider: 'tc', coupon: vip.code }).expect(200);
+      await http().patch(`${COUPONS}/${vip.id}`).set('Authorization', author.authorization).send({ reveals_hidden: true }).expect(200);
       const order = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }).expect(201);
       expect(order.body).toMatchObject({ total: '80.00', coupon: vip.code, discount: '0.00' });
       expect(await usesOf(vip.id)).toBe(1);
+    });
+
+    it('refuses to take the code out of a cart holding a ticket only it reveals, naming the ticket, unless the ticket goes too', async () => {
+      const buyer = await cartWithCoupon(
+        [
+          { ticket_id: hidden.id, quantity: 1 },
+          { ticket_id: general.id, quantity: 1 },
+        ],
+        vip.code,
+      );
+      const expected = {
+        code: 'coupon-required',
+        message: `The cart cannot be changed so: ticket ${hidden.id} in the cart is sold only with an access code that reveals it. Keep such a code in the cart, or remove the ticket (quantity 0) in the same write.`,
+        data: {
+          status: 409,
+          params: { coupon: `ticket ${hidden.id} in the cart is sold only with an access code that reveals it` },
+          ticket_id: hidden.id,
+        },
+      };
+      // Removing the code (null or ""), or replacing it with one that does not reveal the ticket.
+      for (const coupon of [null, '', discountOnly.code]) {
+        const refused = await identify(http().post(CART_PATH), buyer).send({ provider: 'tc', coupon }).expect(409);
+        expect(refused.body).toEqual(expected);
+      }
+      // A client sending its whole cart again without the code: the same clear refusal, not "does not exist".
+      const resent = await identify(http().put(CART_PATH), buyer)
+        .send({
+          provider: 'tc',
+          tickets: [
+            { ticket_id: hidden.id, quantity: 1 },
+            { ticket_id: general.id, quantity: 1 },
+          ],
+          coupon: '',
+        })
+        .expect(409);
+      expect(resent.body).toEqual(expected);
+      // Nothing was stored: the cart still holds the code and both lines.
+      const kept = await identify(http().get(CART_PATH), buyer).expect(200);
+      expect(kept.body.coupon).toMatchObject({ code: vip.code });
+      expect(kept.body.tickets).toHaveLength(2);
+      // Other writes that keep the code go through; removing the ticket and the code together too.
+      await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: general.id, quantity: 2 }] })
+        .expect(200);
+      const cleared = await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: hidden.id, quantity: 0 }], coupon: null })
+        .expect(200);
+      expect(cleared.body.coupon).toBeUndefined();
+      expect((cleared.body.tickets as Array<{ ticket_id: number }>).map((line) => line.ticket_id)).toEqual([general.id]);
+      // Without the code the ticket is unknown again to this buyer.
+      const unknown = await identify(http().post(CART_PATH), buyer)
+        .send({ provider: 'tc', tickets: [{ ticket_id: hidden.id, quantity: 1 }] })
+        .expect(404);
+      expect(unknown.body.code).toBe('ticket-does-not-exist');
     });
   });
 

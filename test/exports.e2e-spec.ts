@@ -121,13 +121,13 @@ describe('Exports (e2e)', () => {
       const own = await request(testApp.server).get(`${BASE}/attendees/export`).set('Authorization', authorA.authorization).expect(200);
       expect(csvRows(own.text).map((row) => Number(row['Attendee ID']))).toEqual(attendeesA.map((attendee) => attendee.id));
 
-      const others = await request(testApp.server)
+      // Excluding another author's event tells nothing about it: answered.
+      const excluding = await request(testApp.server)
         .get(`${BASE}/attendees/export`)
-        .query({ post_id: eventB.id })
+        .query({ exclude_post: eventB.id })
         .set('Authorization', authorA.authorization)
         .expect(200);
-      expect(csvRows(others.text)).toEqual([]);
-      expect(others.text).toContain('Attendee ID');
+      expect(csvRows(excluding.text).map((row) => Number(row['Attendee ID']))).toEqual(attendeesA.map((attendee) => attendee.id));
 
       const checkedIn = await request(testApp.server)
         .get(`${BASE}/attendees/export`)
@@ -213,6 +213,50 @@ describe('Exports (e2e)', () => {
         .set('Authorization', editor.authorization)
         .expect(400);
       expect(badStatus.body.data.params).toHaveProperty('status');
+    });
+
+    it("answers 403 rest_forbidden, as the reports do, to an export naming another author's event, streamed or queued", async () => {
+      const forbidden = {
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to export the attendees of this event.',
+        data: { status: 403 },
+      };
+      const jobsBefore = await testApp.dataSource.getRepository(ExportJob).count();
+      for (const query of [{ post_id: eventB.id }, { include_post: `${eventA.id},${eventB.id}` }, { post_id: eventB.id, format: 'xlsx' }]) {
+        const streamed = await request(testApp.server)
+          .get(`${BASE}/attendees/export`)
+          .query(query)
+          .set('Authorization', authorA.authorization);
+        expect([streamed.status, streamed.body]).toEqual([403, forbidden]);
+        expect(streamed.headers['content-disposition']).toBeUndefined();
+        const queued = await request(testApp.server)
+          .post(`${BASE}/attendees/export`)
+          .query(query)
+          .set('Authorization', authorA.authorization);
+        expect([queued.status, queued.body]).toEqual([403, forbidden]);
+      }
+      expect(await testApp.dataSource.getRepository(ExportJob).count()).toBe(jobsBefore);
+      // The summary report of the same event answers the same.
+      const report = await request(testApp.server)
+        .get(`${BASE}/reports/summary`)
+        .query({ post_id: eventB.id })
+        .set('Authorization', authorA.authorization);
+      expect([report.status, report.body.code]).toEqual([403, 'rest_forbidden']);
+      // Anonymous and subscribers are refused before the event is looked at; the event's managers are answered.
+      await request(testApp.server).get(`${BASE}/attendees/export`).query({ post_id: eventB.id }).expect(401);
+      await request(testApp.server)
+        .get(`${BASE}/attendees/export`)
+        .query({ post_id: eventB.id })
+        .set('Authorization', subscriber.authorization)
+        .expect(403);
+      for (const manager of [authorB, editor]) {
+        const answered = await request(testApp.server)
+          .get(`${BASE}/attendees/export`)
+          .query({ post_id: eventB.id })
+          .set('Authorization', manager.authorization)
+          .expect(200);
+        expect(csvRows(answered.text).map((row) => Number(row['Attendee ID']))).toEqual([attendeeB.id]);
+      }
     });
 
     it('leaves the list routes and single reads where they were', async () => {

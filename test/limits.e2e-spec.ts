@@ -239,7 +239,13 @@ describe('Resource limits (e2e)', () => {
       await redis.connect().catch((error: Error) => {
         throw new Error(`These tests need Redis at ${TEST_REDIS_URL} (set TEST_REDIS_URL): ${error.message}`);
       });
-      const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '4', AUTH_FAILURE_LIMIT: '2' };
+      const env = {
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_KEY_PREFIX: prefix,
+        RATE_LIMIT_PER_MINUTE: '4',
+        AUTH_FAILURE_LIMIT: '2',
+        COUPON_FAILURE_LIMIT: '2',
+      };
       first = await withEnv(env, () => createTestApp());
       second = await withEnv(env, () => createTestApp());
     });
@@ -274,11 +280,20 @@ describe('Resource limits (e2e)', () => {
       await from(second, '192.0.2.71').set('Authorization', basicAuth('shared-login', 'guess 5')).expect(401);
     });
 
+    it('counts wrong coupon codes across instances, per address', async () => {
+      await from(first, '192.0.2.90', '/cal/tickets/v1/tickets?coupon=GUESS1').expect(400);
+      await from(second, '192.0.2.90', '/cal/tickets/v1/tickets?coupon=GUESS2').expect(400);
+      expectTooManyRequests(await from(first, '192.0.2.90', '/cal/tickets/v1/tickets?coupon=GUESS3'), 'too-many-coupon-failures');
+      expectTooManyRequests(await from(second, '192.0.2.90', '/cal/tickets/v1/tickets?coupon=GUESS4'), 'too-many-coupon-failures');
+      await from(second, '192.0.2.91', '/cal/tickets/v1/tickets?coupon=GUESS5').expect(400);
+    });
+
     it('keeps every key under REDIS_KEY_PREFIX, with an expiry', async () => {
       const keys = await redis.keys(`${prefix}*`);
       expect(keys.length).toBeGreaterThanOrEqual(3);
       for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
       expect(keys.some((key) => key.includes('login-failures:pair:'))).toBe(true);
+      expect(keys.some((key) => key.includes('code-failures:ip:'))).toBe(true);
       expect(keys.some((key) => key.endsWith(':pause'))).toBe(true);
       // Logins are stored hashed.
       expect(keys.some((key) => key.includes('shared-login'))).toBe(false);

@@ -21,11 +21,12 @@ delete process.env.PUBLIC_URL;
 delete process.env.API_ROOT;
 delete process.env.API_PREFIX;
 delete process.env.SITE_TIMEZONE;
-// Request and login limits far above what any suite sends, in each file's own memory; the limit
+// Request, login and coupon code limits far above what any suite sends, in each file's own memory; the limit
 // tests lower them. Nothing a developer exported reaches the suite's counters or CORS rules.
 process.env.RATE_LIMIT_PER_MINUTE = '1000000';
 process.env.RATE_LIMIT_AUTHENTICATED_PER_MINUTE = '1000000';
 process.env.AUTH_FAILURE_LIMIT = '1000000';
+process.env.COUPON_FAILURE_LIMIT = '1000000';
 delete process.env.REDIS_URL;
 delete process.env.REDIS_KEY_PREFIX;
 delete process.env.CORS_ORIGINS;

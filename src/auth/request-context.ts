@@ -18,6 +18,8 @@ export interface RequestContext {
   apiPrefix: string;
   /** SITE_TIMEZONE, in which post dates (`date`, `modified`) are shown. */
   siteTimezone: string;
+  /** The client's address (behind trusted proxies, TRUST_PROXY), as the per-address limits key it. */
+  clientAddress?: string;
   namespaceUrl(name: NamespaceName, path?: string): string;
 }
 
@@ -51,6 +53,7 @@ export function buildRequestContext(urls: ApiUrls, request: Request, user?: Auth
     siteId: siteIdOf(origin),
     apiPrefix: urls.apiPrefix,
     siteTimezone: urls.siteTimezone,
+    clientAddress: request.ip,
     namespaceUrl: (name, path) => urls.namespaceUrlAt(apiRoot, name, path),
   };
 }

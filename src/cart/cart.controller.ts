@@ -8,10 +8,12 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestContext } from '../auth/request-context';
+import { COUPON_ATTEMPTS_DESCRIPTION, RETRY_AFTER_HEADERS } from '../common/security/openapi-limits';
 import { BuyerIdentity, cartBuyer } from './buyer-identity';
 import { CART_COOKIE, CART_TOKEN_HEADER } from './cart-identity';
 import { CartService } from './cart.service';
@@ -41,15 +43,16 @@ const CartWriteDocs = () =>
     }),
     ApiBadRequestResponse({
       description:
-        'rest_missing_callback_param (provider, tickets[i][ticket_id], tickets[i][quantity]) or rest_invalid_param: unknown provider, negative or non-integer quantity, more than MAX_TICKETS_PER_ORDER units of one provider in the cart, a line of another provider, post_id that is not an event, meta for a ticket not in the cart',
+        'rest_missing_callback_param (provider, tickets[i][ticket_id], tickets[i][quantity]) or rest_invalid_param: unknown provider, negative or non-integer quantity, more than MAX_TICKETS_PER_ORDER units of one provider in the cart, a line of another provider, post_id that is not an event, meta for a ticket not in the cart; coupon-not-valid: the code cannot be used now (naming coupon), or the cart would hold more units it covers than it has uses left (naming coupon, or the quantity that asks for more; data.uses_left)',
     }),
     ApiUnauthorizedResponse({ description: 'incorrect_password: credentials sent and wrong' }),
     ApiForbiddenResponse({ description: 'post-has-no-tickets: post_id names an event without tickets' }),
     ApiNotFoundResponse({ description: 'ticket-does-not-exist: a line names an unknown ticket' }),
     ApiConflictResponse({
       description:
-        'ticket-capacity-not-available: a ticket is not on sale, fewer units are left, or a line asks more than MAX_TICKETS_PER_ORDER units',
+        'ticket-capacity-not-available: a ticket is not on sale, fewer units are left, or a line asks more than MAX_TICKETS_PER_ORDER units; coupon-required: the write would leave a ticket sold only with an access code in the cart without a code that reveals it (data.ticket_id)',
     }),
+    ApiTooManyRequestsResponse({ description: COUPON_ATTEMPTS_DESCRIPTION, headers: RETRY_AFTER_HEADERS }),
   );
 
 @ApiTags('tickets')

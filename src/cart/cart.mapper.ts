@@ -15,6 +15,8 @@ export interface CartLineView {
   iac: string;
   /** The ticket's unit price, in minor units. */
   priceMinor: number;
+  /** The ticket is sold only with an access code that reveals it (`hidden_without_coupon`). */
+  hidden: boolean;
 }
 
 /** The cart's coupon and what it takes off one unit of each ticket it covers (minor units). */

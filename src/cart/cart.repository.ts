@@ -43,6 +43,7 @@ interface RawCartLine {
   eventId: number | string;
   iac: string;
   priceMinor: string | number;
+  hidden: boolean | number | string;
 }
 
 interface RawSaleState {
@@ -188,6 +189,7 @@ export class CartRepository {
         .addSelect('ticket.eventId', 'eventId')
         .addSelect('ticket.iac', 'iac')
         .addSelect('ticket.priceMinor', 'priceMinor')
+        .addSelect('ticket.hiddenWithoutCoupon', 'hidden')
         .where('item.cartId = :cartId')
         .andWhere('item.quantity > 0')
         .orderBy('item.ticketId', 'ASC');
@@ -209,6 +211,7 @@ export class CartRepository {
       eventId: Number(row.eventId),
       iac: row.iac,
       priceMinor: Number(row.priceMinor),
+      hidden: toBooleanColumn(row.hidden),
     }));
   }
 

@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
+import type { CodeAttemptSource } from '../common/throttling/code-attempts.service';
 import { runInTransaction } from '../common/database/transactions';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -10,6 +11,7 @@ import { toList } from '../common/http/transforms';
 import { appConfig } from '../config/app.config';
 import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
 import type { Coupon } from '../coupons/coupon.entity';
+import { couponNotValid, couponRequired } from '../coupons/coupon-errors';
 import { toAppliedCoupon } from '../coupons/coupons.mapper';
 import { CouponsService } from '../coupons/coupons.service';
 import { CapacityService } from '../tickets/capacity.service';
@@ -18,7 +20,7 @@ import { saleProblem } from '../tickets/ticket-sale';
 import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { Cart, CartItem } from './cart.entity';
 import { postHasNoTickets, ticketCapacityNotAvailable, ticketDoesNotExist, ticketOverOrderLimit } from './cart-errors';
-import { Buyer, idleCutoff, issueCartToken } from './cart-identity';
+import { Buyer, buyerScope, idleCutoff, issueCartToken } from './cart-identity';
 import { CartCouponView, CartLineView, toCartResponse } from './cart.mapper';
 import { CartRepository, TicketSaleState } from './cart.repository';
 import type { CartResponse } from './dto/cart.response';
@@ -63,6 +65,7 @@ function applyLines(existing: CartLineView[], lines: CartTicketLineDto[], ticket
       eventId: ticket.eventId,
       iac: ticket.iac,
       priceMinor: ticket.priceMinor,
+      hidden: ticket.hiddenWithoutCoupon,
     });
   }
   return resulting;
@@ -121,17 +124,22 @@ export class CartService {
       this.questions.checkCartMeta(metaEntries, tickets);
       if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
       // Looked up only when the write names one: a cart without a coupon costs no statement more.
-      const enteredCoupon = await this.enteredCoupon(manager, body.coupon);
+      const enteredCoupon = await this.enteredCoupon(manager, body.coupon, {
+        address: context.clientAddress,
+        cart: buyerScope(buyer) ?? undefined,
+      });
 
       const { cart, token, fresh } = await this.openCart(manager, buyer, now);
       const coupon = enteredCoupon !== undefined ? enteredCoupon : await this.storedCoupon(manager, fresh ? null : cart.couponId);
-      await this.checkHiddenTickets(manager, lines, tickets, coupon);
-      const resulting = applyLines(fresh ? [] : await this.carts.lines(manager, cart.id, {}), lines, tickets);
+      const before = fresh ? [] : await this.carts.lines(manager, cart.id, {});
+      await this.checkHiddenTickets(manager, lines, tickets, coupon, before, enteredCoupon !== undefined);
+      const resulting = applyLines(before, lines, tickets);
       const quantities = new Map(
         [...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]),
       );
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
+      if (coupon) await this.checkCouponUses(manager, coupon, lines, before, resulting, enteredCoupon !== undefined);
       // Units a waitlist offer holds for a line are not asked of what is left (docs/waitlist.md).
       const covered = await this.waitlistOffers.coveredByOffers(manager, cart.id, body.waitlist_offer, lines, tickets);
       await this.checkAvailability(manager, lines, states, quantities, now, covered);
@@ -157,36 +165,78 @@ export class CartService {
 
   // ---------------------------------------------------------------- coupons (src/coupons)
 
-  /** The coupon a write names: undefined when it names none, null when it removes it (`""` or null). */
-  private async enteredCoupon(manager: EntityManager, code: string | null | undefined): Promise<Coupon | null | undefined> {
+  /**
+   * The coupon a write names: undefined when it names none, null when it removes it (`""` or null).
+   * Wrong codes count against the client's address and the cart (CodeAttempts: 429 past the limit).
+   */
+  private async enteredCoupon(
+    manager: EntityManager,
+    code: string | null | undefined,
+    source: CodeAttemptSource,
+  ): Promise<Coupon | null | undefined> {
     if (code === undefined) return undefined;
     if (code === null || code.trim() === '') return null;
-    return this.coupons.usableByCode(manager, code.trim());
+    return this.coupons.usableByCode(manager, code.trim(), source);
   }
 
   private async storedCoupon(manager: EntityManager, couponId: number | null | undefined): Promise<Coupon | null> {
     return couponId ? this.coupons.findById(manager, couponId) : null;
   }
 
-  /** Tickets flagged `hidden_without_coupon` exist, for a cart, only with a code that reveals them. */
+  /**
+   * Tickets flagged `hidden_without_coupon` exist, for a cart, only with a code that reveals them:
+   * one the cart does not hold yet is 404 as an unknown ticket (nothing told to a buyer without the
+   * code). A write that changes the code (removes or replaces it) must leave one that reveals every
+   * such ticket the cart keeps, and a line of one the cart holds is changed only while its code
+   * reveals it: 409 `coupon-required` otherwise, naming the ticket (the buyer saw it with the code).
+   */
   private async checkHiddenTickets(
     manager: EntityManager,
     lines: CartTicketLineDto[],
     tickets: Map<number, Ticket>,
     coupon: Coupon | null,
+    before: CartLineView[],
+    codeChanged: boolean,
   ): Promise<void> {
-    const hidden = lines.filter((line) => line.quantity > 0 && tickets.get(line.ticket_id)?.hiddenWithoutCoupon);
+    const named = new Map(lines.map((line) => [line.ticket_id, line.quantity]));
+    const written = lines
+      .filter((line) => line.quantity > 0 && tickets.get(line.ticket_id)?.hiddenWithoutCoupon)
+      .map((line) => line.ticket_id);
+    const kept = codeChanged ? before.filter((line) => line.hidden && named.get(line.ticketId) !== 0).map((line) => line.ticketId) : [];
+    const hidden = [...new Set([...written, ...kept])];
     if (hidden.length === 0) return;
-    const revealed =
-      coupon?.revealsHidden === true
-        ? await this.coupons.coveredTickets(
-            manager,
-            coupon,
-            hidden.map((line) => line.ticket_id),
-          )
-        : new Set<number>();
-    const refused = hidden.find((line) => !revealed.has(line.ticket_id));
-    if (refused) throw ticketDoesNotExist(refused.ticket_id);
+    const revealed = coupon?.revealsHidden === true ? await this.coupons.coveredTickets(manager, coupon, hidden) : new Set<number>();
+    const inCart = new Set(before.map((line) => line.ticketId));
+    const refused = hidden.find((ticketId) => !revealed.has(ticketId));
+    if (refused === undefined) return;
+    throw inCart.has(refused) ? couponRequired(refused) : ticketDoesNotExist(refused);
+  }
+
+  /**
+   * A cart never holds more units of the tickets its coupon covers than the coupon has uses left
+   * (per provider, as one checkout takes them): 400 `coupon-not-valid` naming `coupon` when the
+   * write enters the code, else the quantity that asks for more. Checked only when the write enters
+   * a code or raises a covered line: a cart whose code others used up meanwhile may still shrink.
+   * Checkout checks again and takes the uses atomically.
+   */
+  private async checkCouponUses(
+    manager: EntityManager,
+    coupon: Coupon,
+    lines: CartTicketLineDto[],
+    before: CartLineView[],
+    resulting: Map<number, CartLineView>,
+    codeEntered: boolean,
+  ): Promise<void> {
+    const previous = new Map(before.map((line) => [line.ticketId, line.quantity]));
+    const raised = lines.filter((line) => line.quantity > (previous.get(line.ticket_id) ?? 0));
+    if (!codeEntered && raised.length === 0) return;
+    const short = await this.coupons.shortOfUses(manager, coupon, [...resulting.values()]);
+    if (!short) return;
+    if (codeEntered) throw couponNotValid('used-up', 'coupon', short.usesLeft);
+    const index = lines.findIndex((line) => raised.includes(line) && short.covered.has(line.ticket_id));
+    // The write raised only lines the code does not cover: the cart was already over (others used the code meanwhile).
+    if (index === -1) return;
+    throw couponNotValid('used-up', `tickets[${index}][quantity]`, short.usesLeft);
   }
 
   private async couponView(manager: EntityManager, coupon: Coupon, lines: CartLineView[]): Promise<CartCouponView> {

@@ -144,6 +144,8 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
       authenticatedPerMinute: 1200,
       authFailureLimit: 10,
       authFailureWindowMinutes: 15,
+      couponFailureLimit: 10,
+      couponFailureWindowMinutes: 15,
       redisUrl: null,
       redisKeyPrefix: 'cal:',
     });
@@ -176,6 +178,8 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
       RATE_LIMIT_AUTHENTICATED_PER_MINUTE: '50',
       AUTH_FAILURE_LIMIT: '3',
       AUTH_FAILURE_WINDOW_MINUTES: '5',
+      COUPON_FAILURE_LIMIT: '0',
+      COUPON_FAILURE_WINDOW_MINUTES: '30',
       REDIS_URL: 'redis://127.0.0.1:6379/2',
       REDIS_KEY_PREFIX: 'cal-staging:',
       DATABASE_STATEMENT_TIMEOUT_MS: '0',
@@ -185,6 +189,8 @@ describe('loadAppConfig: limits, CORS and the shared counter store', () => {
       authenticatedPerMinute: 50,
       authFailureLimit: 3,
       authFailureWindowMinutes: 5,
+      couponFailureLimit: 0,
+      couponFailureWindowMinutes: 30,
       redisUrl: 'redis://127.0.0.1:6379/2',
       redisKeyPrefix: 'cal-staging:',
     });

@@ -121,6 +121,9 @@ export interface RateLimitConfig {
   /** Failed Basic authentications allowed per login and per IP address in a window; 0: not limited. */
   authFailureLimit: number;
   authFailureWindowMinutes: number;
+  /** Failed coupon and access codes allowed per IP address and per cart in a window; 0: not limited. */
+  couponFailureLimit: number;
+  couponFailureWindowMinutes: number;
   /** Redis holding the counters, shared by every instance; null: in this process's memory. */
   redisUrl: string | null;
   /** Prefix of every Redis key the service writes. */
@@ -395,6 +398,8 @@ function readRateLimits(env: Env): RateLimitConfig {
     authenticatedPerMinute: readNonNegativeInt(env, 'RATE_LIMIT_AUTHENTICATED_PER_MINUTE', 1200),
     authFailureLimit: readNonNegativeInt(env, 'AUTH_FAILURE_LIMIT', 10),
     authFailureWindowMinutes: readPositiveInt(env, 'AUTH_FAILURE_WINDOW_MINUTES', 15),
+    couponFailureLimit: readNonNegativeInt(env, 'COUPON_FAILURE_LIMIT', 10),
+    couponFailureWindowMinutes: readPositiveInt(env, 'COUPON_FAILURE_WINDOW_MINUTES', 15),
     redisUrl,
     redisKeyPrefix,
   };

@@ -49,10 +49,12 @@ export class CouponsController {
 
   @Get()
   @HttpCode(200)
-  @RequireCapability('publish_events', MANAGERS)
+  @RequireCapability('publish_events', {
+    forbidden: 'rest_forbidden: authors, editors and administrators only; and post_id naming an event the caller does not manage',
+  })
   @ApiOperation({ summary: "List the coupons the caller manages: editors and administrators all, authors their own and their events'" })
   @ApiOkResponse({ type: CouponListResponse, description: 'Headers X-ET-TOTAL and X-ET-TOTAL-PAGES carry the totals' })
-  @ApiBadRequestResponse({ description: 'rest_invalid_param (page, per_page, post_id) or invalid-page-number' })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param (page, per_page, post_id: not an event) or invalid-page-number' })
   async list(
     @Query() query: ListCouponsQuery,
     @RequestContext() context: SignedInContext,

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import type { CodeAttempts } from '../common/throttling/code-attempts.service';
 import { CouponScope, couponCoversTicket } from './coupon-discount';
 import type { Coupon } from './coupon.entity';
 import type { CouponsRepository } from './coupons.repository';
@@ -90,10 +91,16 @@ describe('CouponsService at checkout', () => {
   beforeEach(() => {
     repository = new FakeCoupons();
     now = new Date('2030-01-15T12:00:00Z');
-    service = new CouponsService({} as DataSource, { now: () => now }, repository as unknown as CouponsRepository, {
-      currency: { code: 'EUR', exponent: 2, symbol: '€', position: 'postfix' },
-      payments: { provider: 'manual', stripe: null },
-    });
+    service = new CouponsService(
+      {} as DataSource,
+      { now: () => now },
+      repository as unknown as CouponsRepository,
+      {
+        currency: { code: 'EUR', exponent: 2, symbol: '€', position: 'postfix' },
+        payments: { provider: 'manual', stripe: null },
+      },
+      { assertAllowed: () => Promise.resolve(), recordFailure: () => Promise.resolve() } as unknown as CodeAttempts,
+    );
     // Tickets 1 to 3 are of event 10 by author 1, ticket 4 of event 20 by author 1, ticket 5 of event 30 by author 2.
     for (const id of [1, 2, 3]) repository.tickets.set(id, { eventId: 10, authorId: 1 });
     repository.tickets.set(4, { eventId: 20, authorId: 1 });

@@ -5,10 +5,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext, SignedInContext } from '../auth/request-context';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
+import { CodeAttempts, CodeAttemptSource } from '../common/throttling/code-attempts.service';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
-import { invalidParam, invalidParams } from '../common/errors/api-error';
+import { forbidden, invalidParam, invalidParams } from '../common/errors/api-error';
 import { describeMoneyProblem, formatMoney, MoneyRules, parseMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
 import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
@@ -34,6 +35,11 @@ import { toCouponResponse } from './coupons.mapper';
 import { CreateCouponDto } from './dto/create-coupon.dto';
 import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
+
+/** Units the coupon may still be used for; null: no limit. */
+export function usesLeft(coupon: Pick<Coupon, 'maxUses' | 'uses'>): number | null {
+  return coupon.maxUses === null ? null : Math.max(coupon.maxUses - coupon.uses, 0);
+}
 
 export function couponScope(coupon: Coupon): CouponScope {
   return { eventId: coupon.eventId, authorId: coupon.authorId, ticketIds: couponTicketIds(coupon) };
@@ -61,12 +67,18 @@ export class CouponsService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly coupons: CouponsRepository,
     @Inject(appConfig.KEY) private readonly config: Pick<ConfigType<typeof appConfig>, 'currency' | 'payments'>,
+    private readonly attempts: CodeAttempts,
   ) {}
 
   // ---------------------------------------------------------------- managers' routes
 
   async list(query: { page?: string; per_page?: string; post_id?: number }, context: SignedInContext): Promise<CouponListResponse> {
     const paging = parsePageRequest(query, 'tickets');
+    if (query.post_id !== undefined) {
+      // As the reports: an event the caller does not manage is refused, not answered with an empty list.
+      const event = await this.eventOrFail(this.dataSource.manager, query.post_id);
+      if (!canManageEvent(context.user, event)) throw forbidden(false, 'Sorry, you are not allowed to see the coupons of this event.');
+    }
     const [coupons, total] = await this.coupons.page(
       this.dataSource.manager,
       { managedBy: context.user, eventId: query.post_id },
@@ -160,12 +172,19 @@ export class CouponsService {
 
   // ---------------------------------------------------------------- carts, checkouts, lists, orders
 
-  /** The coupon a cart write names, usable now (400 `coupon-not-valid` naming `coupon` otherwise). */
-  async usableByCode(manager: EntityManager, code: string): Promise<Coupon> {
+  /**
+   * The coupon a cart write or a ticket read names, usable now (400 `coupon-not-valid` naming
+   * `coupon` otherwise). Codes that fail count against the source's address and cart; while either
+   * is paused the code is not looked up (429 `too-many-coupon-failures`, CodeAttempts).
+   */
+  async usableByCode(manager: EntityManager, code: string, source: CodeAttemptSource): Promise<Coupon> {
+    await this.attempts.assertAllowed(source);
     const coupon = await this.coupons.findByCode(manager, code);
-    if (!coupon) throw couponNotValid('unknown');
-    const problem = couponProblem(coupon, this.clock.now());
-    if (problem) throw couponNotValid(problem);
+    const problem = coupon ? couponProblem(coupon, this.clock.now()) : 'unknown';
+    if (!coupon || problem) {
+      await this.attempts.recordFailure(source);
+      throw couponNotValid(problem ?? 'unknown');
+    }
     return coupon;
   }
 
@@ -186,6 +205,32 @@ export class CouponsService {
       lines.map((line) => line.ticketId),
     );
     return lineDiscounts(lines, (ticketId) => covered.has(ticketId), coupon, moneyRules(this.config).step);
+  }
+
+  /**
+   * For a cart write: whether one checkout of the cart's lines of a provider would need more uses
+   * than the coupon has left (units of the tickets it covers, as `priceCheckout` counts them). Null
+   * when they fit or the coupon has no limit; else the uses left and the covered tickets. Checkout
+   * checks again and takes the uses atomically: this is only the early, friendly refusal.
+   */
+  async shortOfUses(
+    manager: EntityManager,
+    coupon: Coupon,
+    lines: Array<{ ticketId: number; quantity: number; provider: string }>,
+  ): Promise<{ usesLeft: number; covered: Set<number> } | null> {
+    const left = usesLeft(coupon);
+    if (left === null) return null;
+    const covered = await this.coveredTickets(
+      manager,
+      coupon,
+      lines.map((line) => line.ticketId),
+    );
+    const unitsByProvider = new Map<string, number>();
+    for (const line of lines) {
+      if (line.quantity > 0 && covered.has(line.ticketId))
+        unitsByProvider.set(line.provider, (unitsByProvider.get(line.provider) ?? 0) + line.quantity);
+    }
+    return Math.max(0, ...unitsByProvider.values()) > left ? { usesLeft: left, covered } : null;
   }
 
   /**
@@ -212,7 +257,7 @@ export class CouponsService {
     // A code that covers nothing of this order is not used by it: no check, no use taken.
     if (discounts.units === 0) return null;
     const problem = couponProblem(coupon, this.clock.now(), discounts.units);
-    if (problem) throw couponUnusable(problem);
+    if (problem) throw couponUnusable(problem, undefined, usesLeft(coupon) ?? undefined);
     return { coupon, discounts };
   }
 
@@ -241,8 +286,8 @@ export class CouponsService {
    * For ticket lists and single reads: the scope of tickets a revealing code shows, or 400
    * `coupon-not-valid` for a code that cannot be used now or reveals nothing.
    */
-  async revealingScope(code: string): Promise<CouponScope> {
-    const coupon = await this.usableByCode(this.dataSource.manager, code);
+  async revealingScope(code: string, source: CodeAttemptSource): Promise<CouponScope> {
+    const coupon = await this.usableByCode(this.dataSource.manager, code, source);
     if (!coupon.revealsHidden) return { eventId: -1, authorId: -1, ticketIds: [] };
     return couponScope(coupon);
   }

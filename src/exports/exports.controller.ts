@@ -20,7 +20,10 @@ import { ExportAttendeesQuery, ExportOrdersQuery } from './dto/export.query';
 import { ExportJobResponse } from './dto/export-job.response';
 import { ExportsService } from './exports.service';
 
-const MANAGERS = { forbidden: 'rest_forbidden: authors, editors and administrators only' };
+const MANAGERS = {
+  forbidden:
+    'rest_forbidden: authors, editors and administrators only; and post_id or include_post naming an event the caller does not manage',
+};
 const ID_PARAM = ApiParam({ name: 'id', description: 'Export job id', schema: { type: 'integer' } });
 
 /** A file response: CSV text or an XLSX workbook. */

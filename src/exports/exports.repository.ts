@@ -130,6 +130,13 @@ export class ExportsRepository {
       : this.dataSource.manager.find(Event, { select: { id: true, title: true }, where: { id: In(ids) } });
   }
 
+  /** The authors of `ids`, for the check that the caller manages every event an export names. */
+  eventAuthors(ids: number[]): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.dataSource.manager.find(Event, { select: { id: true, authorId: true }, where: { id: In(ids) } });
+  }
+
   /** Tickets with attendee questions of `eventIds` (of every event when empty), only of the events `user` manages. */
   questionTickets(eventIds: number[], user: AuthenticatedUser): Promise<Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>> {
     const query = this.dataSource

@@ -8,12 +8,14 @@ import { AttendeesService } from '../attendees/attendees.service';
 import type { RequestContext } from '../auth/request-context';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
+import { forbidden } from '../common/errors/api-error';
 import { formatInZone } from '../common/dates/date-format';
 import { appConfig } from '../config/app.config';
 import type { CheckinPosition } from '../checkin/checkin-position.entity';
 import type { Event } from '../events/event.entity';
 import { filterOrderList } from '../orders/orders.repository';
 import type { Ticket } from '../tickets/ticket.entity';
+import { canManageEvent } from '../tickets/ticket-visibility';
 import { ChunkSink } from './chunk-sink';
 import type { CellValue } from './export-cells';
 import {
@@ -203,7 +205,9 @@ export class ExportsService {
     const eventIds = scopeEvents(query);
     const scope: ExportScope = { user, eventIds, questionTickets: () => this.repository.questionTickets(eventIds, user) };
     if (kind === 'attendees') {
+      // Filters first (400 naming the field, unknown events included), then the right to the events named.
       const base = await this.attendees.managedAttendeesQuery(query, user);
+      await this.assertManagesEvents(eventIds, user);
       const columns = await resolveColumns(ATTENDEE_COLUMNS, scope);
       return { kind, format, columns: columns, pages: this.attendeePages(base, columns) };
     }
@@ -211,6 +215,18 @@ export class ExportsService {
     filterOrderList(base, 'purchase', query as ExportOrdersQuery);
     const columns = await resolveColumns(ORDER_COLUMNS, scope);
     return { kind, format, columns: columns, pages: this.orderPages(base, columns, user) };
+  }
+
+  /**
+   * 403 `rest_forbidden` when the export names an event (`post_id`, `include_post`) the caller does
+   * not manage, as the reports answer, rather than an empty file that reads as "no attendees".
+   */
+  private async assertManagesEvents(eventIds: number[], user: AuthenticatedUser): Promise<void> {
+    if (eventIds.length === 0) return;
+    const events = await this.repository.eventAuthors([...new Set(eventIds)]);
+    if (events.some((event) => !canManageEvent(user, event))) {
+      throw forbidden(false, 'Sorry, you are not allowed to export the attendees of this event.');
+    }
   }
 
   private async *attendeePages(

@@ -9,12 +9,14 @@ import {
   ApiParam,
   ApiQuery,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireAuthentication, RequiresNonce } from '../auth/decorators';
 import { RequestContext, SignedInContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
+import { COUPON_ATTEMPTS_DESCRIPTION, RETRY_AFTER_HEADERS } from '../common/security/openapi-limits';
 import { setTotalHeaders } from '../common/pagination/pagination';
 import { CreateTicketDto } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
@@ -61,6 +63,7 @@ export class TicketsController {
     description: 'rest_invalid_param naming the parameter (per_page outside 1..100 too), or invalid-page-number for a page past the last',
   })
   @ApiUnauthorizedResponse({ description: 'incorrect_password' })
+  @ApiTooManyRequestsResponse({ description: COUPON_ATTEMPTS_DESCRIPTION, headers: RETRY_AFTER_HEADERS })
   async list(
     @Query() query: ListTicketsQuery,
     @Res({ passthrough: true }) response: Response,
@@ -110,6 +113,7 @@ export class TicketsController {
   })
   @ApiNotFoundResponse({ description: 'ticket-not-found' })
   @ApiQuery({ name: 'coupon', required: false, description: 'A code that reveals the ticket when it is sold only with one' })
+  @ApiTooManyRequestsResponse({ description: COUPON_ATTEMPTS_DESCRIPTION, headers: RETRY_AFTER_HEADERS })
   get(
     @Param('id', RouteIdPipe) id: number,
     @RequestContext() context: RequestContext,

@@ -79,7 +79,7 @@ export class TicketsService implements EventTicketing {
 
   async get(id: number, context: RequestContext, coupon?: string): Promise<TicketResponse> {
     const manager = this.dataSource.manager;
-    const reveal = coupon ? await this.coupons.revealingScope(coupon) : null;
+    const reveal = coupon ? await this.coupons.revealingScope(coupon, { address: context.clientAddress }) : null;
     const ticket = await this.tickets.ticket(manager, id);
     if (!ticket) throw ticketNotFound();
     const event = await this.tickets.eventOrFail(manager, ticket.eventId);
@@ -97,7 +97,7 @@ export class TicketsService implements EventTicketing {
       .add('page', query.page === undefined ? undefined : paging.page)
       .add('per_page', query.per_page === undefined ? undefined : paging.perPage);
     const filters = await this.readListFilters(manager, query, context.user, echo);
-    const reveal = query.coupon ? await this.coupons.revealingScope(query.coupon) : null;
+    const reveal = query.coupon ? await this.coupons.revealingScope(query.coupon, { address: context.clientAddress }) : null;
 
     const match: TicketMatch = { user: context.user, reveal, filters };
     const matching = await this.tickets.countMatching(manager, match);

@@ -3,11 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { normalizeIp } from '@nestjs/throttler';
 import { appConfig } from '../../config/app.config';
+import { FailurePauses } from './failure-pauses';
 import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
 import { tooManyLoginFailures } from './rate-limit-errors';
-
-/** The first pause once a key has used up its failures; each further failure doubles it. */
-export const LOGIN_BACKOFF_FIRST_MS = 30_000;
 
 /**
  * Failed Basic authentications, counted per (login, client address) pair and per client address
@@ -22,40 +20,26 @@ export const LOGIN_BACKOFF_FIRST_MS = 30_000;
  */
 @Injectable()
 export class LoginAttempts {
-  private readonly limit: number;
-  private readonly windowMs: number;
+  private readonly failures: FailurePauses;
 
-  constructor(
-    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-  ) {
-    this.limit = config.rateLimits.authFailureLimit;
-    this.windowMs = config.rateLimits.authFailureWindowMinutes * 60_000;
+  constructor(@Inject(RATE_LIMIT_STORE) store: RateLimitStore, @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
+    this.failures = new FailurePauses(store, {
+      limit: config.rateLimits.authFailureLimit,
+      windowMs: config.rateLimits.authFailureWindowMinutes * 60_000,
+    });
   }
 
   /** Throws 429 `too-many-login-failures` while the pair or the address is paused. */
   async assertAllowed(login: string, address: string | undefined): Promise<void> {
-    if (this.limit === 0) return;
-    const pauses = await Promise.all(this.keys(login, address).map((key) => this.store.count(pauseKey(key))));
-    const longest = Math.max(0, ...pauses.filter((pause) => pause.count > 0).map((pause) => pause.msLeft));
-    if (longest > 0) throw tooManyLoginFailures(longest / 1000);
+    if (!this.failures.enabled) return;
+    const pausedMs = await this.failures.pausedForMs(this.keys(login, address));
+    if (pausedMs > 0) throw tooManyLoginFailures(pausedMs / 1000);
   }
 
   /** Counts a failure; past the limit it starts a pause that doubles with each further failure. */
   async recordFailure(login: string, address: string | undefined): Promise<void> {
-    if (this.limit === 0) return;
-    await Promise.all(
-      this.keys(login, address).map(async (key) => {
-        // Kept for two windows: longer than the longest pause, so that sitting one out starts nothing afresh.
-        const failures = await this.store.hit(key, 2 * this.windowMs);
-        if (failures.count >= this.limit) await this.store.hold(pauseKey(key), this.pauseMs(failures.count));
-      }),
-    );
-  }
-
-  private pauseMs(failures: number): number {
-    const doublings = Math.min(failures - this.limit, 30);
-    return Math.min(this.windowMs, LOGIN_BACKOFF_FIRST_MS * 2 ** doublings);
+    if (!this.failures.enabled) return;
+    await this.failures.recordFailure(this.keys(login, address));
   }
 
   /**
@@ -70,8 +54,4 @@ export class LoginAttempts {
     const ip = normalizeIp(address);
     return [`login-failures:pair:${loginHash}:${ip}`, `login-failures:ip:${ip}`];
   }
-}
-
-function pauseKey(key: string): string {
-  return `${key}:pause`;
 }

@@ -16,3 +16,10 @@ export function tooManyLoginFailures(retryAfterSeconds: number): ApiError {
     retry_after: retryAfter(retryAfterSeconds),
   });
 }
+
+/** 429 for a coupon or access code sent from an address, or for a cart, that sent wrong codes too often: the code is not looked up. */
+export function tooManyCodeFailures(retryAfterSeconds: number): ApiError {
+  return new ApiError('too-many-coupon-failures', 'Too many wrong coupon codes from this address or for this cart; try again later.', 429, {
+    retry_after: retryAfter(retryAfterSeconds),
+  });
+}

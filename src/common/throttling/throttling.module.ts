@@ -2,6 +2,7 @@ import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { appConfig } from '../../config/app.config';
+import { CodeAttempts } from './code-attempts.service';
 import { FailOpenRateLimitStore } from './fail-open-store';
 import { LoginAttempts } from './login-attempts.service';
 import { MemoryRateLimitStore, RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
@@ -42,7 +43,7 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
 }
 
 /**
- * Request limits (@nestjs/throttler) and failed-login limits, over one store. AuthModule registers
+ * Request limits (@nestjs/throttler), failed-login and failed-coupon-code limits, over one store. AuthModule registers
  * the RateLimitGuard among the global guards, right after authentication; a route answered before
  * Nest's router (AnonymousEventReadMiddleware) calls the same instance.
  */
@@ -55,7 +56,7 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
       useFactory: throttlerOptions,
     }),
   ],
-  providers: [LoginAttempts, RateLimitGuard],
-  exports: [LoginAttempts, RateLimitGuard],
+  providers: [LoginAttempts, CodeAttempts, RateLimitGuard],
+  exports: [LoginAttempts, CodeAttempts, RateLimitGuard],
 })
 export class ThrottlingModule {}
