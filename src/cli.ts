@@ -118,7 +118,7 @@ export function buildProgram(): Command {
       if (!Number.isInteger(options.batch) || options.batch < 1 || options.batch > 5000)
         throw new CliUsageError('--batch must be 1 to 5000');
       if (!Number.isInteger(options.afterId) || options.afterId < 0) throw new CliUsageError('--after-id must be a whole number');
-      const { DocumentsCliModule } = await import('./events/documents-cli.module');
+      const { DocumentsCliModule } = await import('./documents-cli.module');
       const { EventDocuments } = await import('./events/event-documents');
       const context = await NestFactory.createApplicationContext(DocumentsCliModule, { logger: ['error'], abortOnError: false });
       try {

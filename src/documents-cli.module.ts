@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CommonModule } from '../common/common.module';
-import { AppConfigModule } from '../config/config.module';
-import { DatabaseModule } from '../database/database.module';
-import { OutboxModule } from '../outbox/outbox.module';
-import { SeriesFactsModule } from '../series/series-facts';
-import { EventTicketingModule } from '../tickets/tickets.module';
-import { EventsModule } from './events.module';
+import { CommonModule } from './common/common.module';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { OutboxModule } from './outbox/outbox.module';
+import { SeriesFactsModule } from './series/series-facts';
+import { EventTicketingModule } from './tickets/tickets.module';
+import { EventsModule } from './events/events.module';
 
 /**
  * What `documents:store` needs: the events module on the database, with the ports that tell it an
