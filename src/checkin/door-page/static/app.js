@@ -201,6 +201,7 @@ function showAnswer({ ok, type, attendee, reason, last, offline, detail, outcome
   answer.dataset.state = outcome.tone;
   answer.dataset.reason = ok ? 'ok' : (reason ?? outcome.key);
   answer.dataset.outcome = outcome.key;
+  answer.dataset.sound = outcome.sound ?? 'none';
   $('answer-icon').replaceChildren(iconElement(outcome.icon));
   $('answer-icon').dataset.icon = outcome.icon;
   $('answer-title').textContent = outcome.words;
@@ -934,11 +935,8 @@ function wire() {
   $('pair-scan').addEventListener('click', () => void show('pair-scan'));
   $('camera-cancel').addEventListener('click', () => void show('pair'));
   $('lists-retry').addEventListener('click', () => void chooseList());
-  $('answer').addEventListener('click', () => {
-    // A tap on the banner: closed, and the ticket in front of the camera may be read again.
-    hideAnswer();
-    state.recent.clear();
-  });
+  // A tap on the banner closes it (the ticket still in front of the camera is not read again).
+  $('answer').addEventListener('click', hideAnswer);
   $('answer-undo').addEventListener('click', (event) => {
     event.stopPropagation();
     void undoLast();
@@ -985,7 +983,11 @@ function wire() {
     void db.setSetting('mode', state.mode);
     renderHeader();
   });
-  $('tool-scan').addEventListener('click', () => void show('scan'));
+  $('tool-scan').addEventListener('click', () => {
+    // "Scan" again: the ticket in front of the camera is read again at once.
+    state.recent.clear();
+    void show('scan');
+  });
   $('tool-search').addEventListener('click', () => void show('search'));
   $('tool-code').addEventListener('click', () => void show('code'));
   $('tool-menu').addEventListener('click', () => void show('menu'));
