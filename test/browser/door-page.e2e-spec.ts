@@ -624,5 +624,29 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       await wedge(fresh.checkinSecret!);
       await page.locator('#answer[data-outcome="entry"]').waitFor({ timeout: 10_000 });
     });
+
+    // Walk-in sales: a "Sell" tab where the list allows sales (allow_sales), none where it does not or the service cannot.
+    const allowed = await request(server).patch(`${API}/checkin-lists/${list.body.id}`).set('Authorization', admin).send({ allow_sales: true });
+    await step('sell', async () => {
+      await page.locator('#tool-menu').click();
+      await page.locator('#menu-sync').click();
+      if (!(allowed.status === 200 && allowed.body.allow_sales === true)) {
+        process.stdout.write(`door page: this service has no allow_sales (PATCH answered ${allowed.status}): no Sell tab\n`);
+        await page.waitForTimeout(500);
+        expect(await page.locator('#tool-sell').isHidden()).toBe(true);
+        return;
+      }
+      await page.locator('#tool-sell').click();
+      await page.locator('#sell-tickets button', { hasText: 'Standing' }).click();
+      await page.locator('#sell-more').click();
+      await expect(page.locator('#sell-total').textContent()).resolves.toMatch(/^Total 50\.00 /);
+      await page.locator('#sell-view label', { hasText: 'Cash' }).click();
+      await page.locator('#sell-name').fill('Walk In');
+      await page.locator('#sell-submit').click();
+      await page.locator('#answer[data-outcome="sold"]').waitFor({ timeout: 15_000 });
+      await snapshot('sold');
+      await expect(page.locator('#sell-result').textContent()).resolves.toMatch(/Sold: order \d+, 50\.00 \w+ \(cash\)/);
+      expect(await page.locator('#sell-result li', { hasText: 'admitted' }).count()).toBe(2);
+    });
   }, 170_000);
 });
