@@ -80,9 +80,18 @@ export class CheckinListsService {
     else throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
     const lists = await this.repository.listLists(manager, filter);
     const counts = await this.repository.counts(manager, lists);
-    const events = new Map((await this.repository.events(manager, lists.map((list) => list.eventId))).map((event) => [event.id, event]));
+    const events = new Map(
+      (
+        await this.repository.events(
+          manager,
+          lists.map((list) => list.eventId),
+        )
+      ).map((event) => [event.id, event]),
+    );
     return {
-      checkin_lists: lists.map((list) => toCheckinListResponse(list, counts.get(list.id) ?? NO_COUNTS, events.get(list.eventId) as DoorEvent)),
+      checkin_lists: lists.map((list) =>
+        toCheckinListResponse(list, counts.get(list.id) ?? NO_COUNTS, events.get(list.eventId) as DoorEvent),
+      ),
       total: lists.length,
     };
   }

@@ -453,7 +453,11 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
     const setupStart = Date.now();
     const server = testApp.server;
     const soon = new Date(Date.now() + 2 * 86_400_000);
-    const event = await insertEvent(testApp.dataSource, { title: 'Big night', startUtc: soon, endUtc: new Date(soon.getTime() + 3_600_000) });
+    const event = await insertEvent(testApp.dataSource, {
+      title: 'Big night',
+      startUtc: soon,
+      endUtc: new Date(soon.getTime() + 3_600_000),
+    });
     const general = await insertTicketRow(testApp.dataSource, event, { provider: 'tc', name: 'Standing' });
     const vip = await insertTicketRow(testApp.dataSource, event, { provider: 'tc', name: 'VIP' });
     const holder = async (name: string, options: Parameters<typeof insertAttendeeRow>[2] = {}, ticket = general) => {
@@ -481,7 +485,11 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
         ends_at: new Date(Date.now() + 5 * 86_400_000).toISOString(),
       })
       .expect(201);
-    await request(server).patch(`${API}/checkin/attendees/${refused.blocked.id}`).set('Authorization', admin).send({ blocked: true }).expect(200);
+    await request(server)
+      .patch(`${API}/checkin/attendees/${refused.blocked.id}`)
+      .set('Authorization', admin)
+      .send({ blocked: true })
+      .expect(200);
     const device = await request(server)
       .post(`${API}/devices`)
       .set('Authorization', admin)
@@ -558,7 +566,7 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       // One late in the video: the camera (closed now) did not come round to it again.
       const again = [...guests].reverse().find((guest) => admitted.some((row) => row.attendee_id === guest.id))!;
       await wedge(again.checkinSecret!);
-      await expectRefusal('already_redeemed', 'Already checked in', again.holderName!, 'Standing', 'repeat');
+      await expectRefusal('already_redeemed', 'Already checked in', again.holderName, 'Standing', 'repeat');
       await snapshot('refusal-already');
       // The same code again at once is not sent again: still one refused scan of it.
       await wedge(again.checkinSecret!);
@@ -626,7 +634,10 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
     });
 
     // Walk-in sales: a "Sell" tab where the list allows sales (allow_sales), none where it does not or the service cannot.
-    const allowed = await request(server).patch(`${API}/checkin-lists/${list.body.id}`).set('Authorization', admin).send({ allow_sales: true });
+    const allowed = await request(server)
+      .patch(`${API}/checkin-lists/${list.body.id}`)
+      .set('Authorization', admin)
+      .send({ allow_sales: true });
     await step('sell', async () => {
       await page.locator('#tool-menu').click();
       await page.locator('#menu-sync').click();

@@ -568,9 +568,11 @@ async function onCodeRead(text) {
 
 /** Checks one after another (a second code read while the first is answered waits its turn, briefly). */
 function enqueueCheck(secret) {
-  state.checks = state.checks.then(() => check(secret)).catch((error) => {
-    showAnswer({ ok: false, outcome: 'error', detail: String(error?.message ?? error) });
-  });
+  state.checks = state.checks
+    .then(() => check(secret))
+    .catch((error) => {
+      showAnswer({ ok: false, outcome: 'error', detail: String(error?.message ?? error) });
+    });
   return state.checks;
 }
 
@@ -692,7 +694,15 @@ async function answerOffline(secret, scan) {
     state.counts.admitted += 1;
     undo = { scan, offline: true, before: local.state, index: local.index, attendee: local.attendee };
   } else state.counts.refused += 1;
-  showAnswer({ ok: decision.ok, type: scan.type, reason: decision.reason, last: decision.last, attendee: local.attendee, offline: true, undo });
+  showAnswer({
+    ok: decision.ok,
+    type: scan.type,
+    reason: decision.reason,
+    last: decision.last,
+    attendee: local.attendee,
+    offline: true,
+    undo,
+  });
 }
 
 // ---------- search ----------

@@ -45,7 +45,9 @@ export const OUTCOMES = {
 export function outcomeOf(ok, type, reason) {
   if (ok) return { key: type === 'exit' ? 'exit' : 'entry', ...OUTCOMES[type === 'exit' ? 'exit' : 'entry'] };
   const known = OUTCOMES[reason];
-  return known ? { key: reason, ...known } : { key: reason ?? 'error', ...OUTCOMES.error, words: reason ? `Refused: ${reason}` : OUTCOMES.error.words };
+  return known
+    ? { key: reason, ...known }
+    : { key: reason ?? 'error', ...OUTCOMES.error, words: reason ? `Refused: ${reason}` : OUTCOMES.error.words };
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
