@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
+import { REDEEM_REASONS } from '../../src/checkin/redeem-rules';
 import { insertAttendeeRow, insertTicketRow } from '../helpers/attendee-fixtures';
 import { fillCart, checkout } from '../helpers/buyers';
 import { insertEvent } from '../helpers/fixtures';
@@ -383,6 +384,16 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
     });
     expect(answers.afterEntry).toEqual({ inside: true, entries: 2, last_entry: '2030-01-01T12:00:00.000Z' });
     expect(answers.afterExit).toEqual({ inside: false, entries: 1, last_entry: '2030-01-01T11:00:00.000Z' });
+
+    // One table of answers for online and offline: every reason the service gives has its words and an icon of its own.
+    const outcomes: Record<string, { words: string; icon: string; tone: string; sound: string | null }> = await page.evaluate(
+      `import('./outcomes.js').then(({ OUTCOMES }) => OUTCOMES)`,
+    );
+    const refusals = REDEEM_REASONS.map((reason) => outcomes[reason]);
+    expect(refusals.every((outcome) => outcome?.words && outcome.tone === 'error' && outcome.sound === 'reject')).toBe(true);
+    expect(new Set(refusals.map((outcome) => outcome.icon)).size).toBe(REDEEM_REASONS.length);
+    expect(new Set(refusals.map((outcome) => outcome.words)).size).toBe(REDEEM_REASONS.length);
+    expect(outcomes.entry).toMatchObject({ tone: 'ok', sound: 'accept', icon: 'check' });
   });
 
   it("pairs another phone by scanning its token's QR code (the page's address with the token), and refuses a QR code that is no ticket", async () => {

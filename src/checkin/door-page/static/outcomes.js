@@ -16,6 +16,7 @@ const ICONS = {
   clock: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7v5l3 2',
   split: 'M6 4v5a6 6 0 0 0 6 6 6 6 0 0 0 6-6V4M12 15v5',
   alert: 'M12 3l10 18H2zM12 10v4M12 17.5v.5',
+  swap: 'M4 8h14l-3.5-3.5M20 16H6l3.5 3.5',
   undo: 'M9 14L4 9l5-5M4 9h10a6 6 0 0 1 0 12h-3',
   ticket: 'M3 8a2 2 0 0 0 0 4v4h18v-4a2 2 0 0 1 0-4V4H3zM9 4v12',
 };
@@ -30,7 +31,7 @@ export const OUTCOMES = {
   already_redeemed: { words: 'Already checked in', icon: 'repeat', tone: 'error', sound: 'reject' },
   invalid: { words: 'Unknown ticket', icon: 'question', tone: 'error', sound: 'reject' },
   canceled: { words: 'Ticket canceled', icon: 'cross', tone: 'error', sound: 'reject' },
-  revoked: { words: 'Ticket canceled or replaced', icon: 'cross', tone: 'error', sound: 'reject' },
+  revoked: { words: 'Old code: ticket replaced', icon: 'swap', tone: 'error', sound: 'reject' },
   unpaid: { words: 'Not paid', icon: 'coin', tone: 'error', sound: 'reject' },
   blocked: { words: 'Blocked', icon: 'lock', tone: 'error', sound: 'reject' },
   product: { words: 'Not valid at this entrance', icon: 'door', tone: 'error', sound: 'reject' },
