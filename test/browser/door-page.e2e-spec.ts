@@ -624,18 +624,17 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
       const other = guests.find((guest) => !admitted.some((row) => row.attendee_id === guest.id)) ?? null;
       if (annul.status === 404 && annul.body.code === 'rest_no_route') {
         process.stdout.write('door page: this service has no POST /checkin/annul: Undo stays hidden\n');
-        if (other) {
-          await wedge(other.checkinSecret!);
-          await page.locator('#answer[data-outcome="entry"]').waitFor({ timeout: 10_000 });
-        }
-        await page.locator('#answer').waitFor({ state: 'visible' });
+        const fresh = other ?? guests[0];
+        await wedge(fresh.checkinSecret!);
+        // This answer, not the last one still on screen (Lou's, admitted offline, with its Undo).
+        await page.locator('#answer-name', { hasText: fresh.holderName }).waitFor({ timeout: 10_000 });
         expect(await page.locator('#answer-undo').isHidden()).toBe(true);
         return;
       }
       // The service annuls: Undo on a fresh admission, and the ticket may enter again.
       const fresh = other ?? late;
       await wedge(fresh.checkinSecret!);
-      await page.locator('#answer[data-outcome="entry"]').waitFor({ timeout: 10_000 });
+      await page.locator('#answer[data-outcome="entry"] #answer-name', { hasText: fresh.holderName }).waitFor({ timeout: 10_000 });
       await page.locator('#answer-undo').click();
       await page.locator('#answer[data-outcome="undone"]').waitFor({ timeout: 10_000 });
       const rows = (await history()).filter((row) => row.attendee_id === fresh.id && row.successful);
