@@ -180,6 +180,7 @@ describe('check-in at the door', () => {
       expect(response.body).toEqual({
         id: expect.any(Number),
         post_id: event.id,
+        event: { title: event.title, start_date: event.startLocal, end_date: event.endLocal, timezone: event.timezone },
         name: 'VIP gate',
         is_default: false,
         ticket_ids: [vip.id],
@@ -912,7 +913,7 @@ describe('check-in at the door', () => {
       const created = await request(server())
         .post(`${NS}/checkin-lists`)
         .set('Authorization', author.authorization)
-        .send({ post_id: syncEvent.id, name: 'Offline' })
+        .send({ post_id: syncEvent.id, name: 'Offline', ticket_ids: [syncTicket.id] })
         .expect(201);
       const listId = created.body.id as number;
       const device = await pairDevice([listId]);
@@ -961,7 +962,11 @@ describe('check-in at the door', () => {
       const unchanged = (caughtUp.body.attendees as Array<{ index: string }>).map((record) => record.index);
       expect(unchanged.every((index) => records.some((record) => record.index === index))).toBe(true);
 
-      // A scan and a refund show up in the next sync: the scan as a changed record, the refund as a revoked index.
+      // A scan, a refund and a ticket of another entrance show up in the next sync: the scan as a
+      // changed record; the refund and the other ticket as records refused with the reason redeem
+      // gives (the door names whom it refuses, offline as online); a replaced secret as a revoked index.
+      const otherTicket = await insertTicketRow(testApp.dataSource, syncEvent, { provider: 'tc', name: 'Backstage' });
+      const elsewhere = await attendee(otherTicket, { name: 'Sync Backstage' });
       await redeem(device.authorization, { secret: holders[0].checkinSecret, list_ids: [listId] }).expect(201);
       await request(server()).post(`${NS}/orders/${holders[1].orderId}/refund`).set('Authorization', admin.authorization).expect(200);
       const next = await sync(secondPage.body.cursor as string);
@@ -973,7 +978,23 @@ describe('check-in at the door', () => {
         entries: 1,
         last_entry: ON_THE_DAY,
       });
-      expect(next.body.revoked).toContain(syncIndex(key, holders[1].checkinSecret!));
+      const recordOf = (secret: string) =>
+        (next.body.attendees as Array<{ index: string; data: string }>).find((record) => record.index === syncIndex(key, secret))!;
+      expect(decryptRecord(holders[1].checkinSecret!, listId, recordOf(holders[1].checkinSecret!).data)).toMatchObject({
+        name: 'Sync Two',
+        ticket_title: 'Day pass',
+        valid: false,
+        refusal: 'canceled',
+      });
+      expect(decryptRecord(elsewhere.checkinSecret!, listId, recordOf(elsewhere.checkinSecret!).data)).toMatchObject({
+        name: 'Sync Backstage',
+        ticket_title: 'Backstage',
+        valid: false,
+        refusal: 'product',
+      });
+      await redeem(device.authorization, { secret: holders[1].checkinSecret, list_ids: [listId] }).expect(409, /"reason":"canceled"/);
+      await redeem(device.authorization, { secret: elsewhere.checkinSecret, list_ids: [listId] }).expect(409, /"reason":"product"/);
+      expect(next.body.revoked).not.toContain(syncIndex(key, holders[1].checkinSecret!));
 
       const invalidCursor = await request(server())
         .get(`${NS}/checkin-lists/${listId}/sync`)

@@ -58,7 +58,7 @@ export class CheckinListsService {
         ticketIds: '[]',
         ...values,
       });
-      return toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(list.id) ?? NO_COUNTS);
+      return toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(list.id) ?? NO_COUNTS, event);
     });
   }
 
@@ -80,24 +80,37 @@ export class CheckinListsService {
     else throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
     const lists = await this.repository.listLists(manager, filter);
     const counts = await this.repository.counts(manager, lists);
-    return { checkin_lists: lists.map((list) => toCheckinListResponse(list, counts.get(list.id) ?? NO_COUNTS)), total: lists.length };
+    const events = new Map(
+      (
+        await this.repository.events(
+          manager,
+          lists.map((list) => list.eventId),
+        )
+      ).map((event) => [event.id, event]),
+    );
+    return {
+      checkin_lists: lists.map((list) =>
+        toCheckinListResponse(list, counts.get(list.id) ?? NO_COUNTS, events.get(list.eventId) as DoorEvent),
+      ),
+      total: lists.length,
+    };
   }
 
   async get(id: number, caller: DoorCaller): Promise<CheckinListResponse> {
     const manager = this.dataSource.manager;
-    const { list } = await this.readable(manager, id, caller);
-    return toCheckinListResponse(list, (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS);
+    const { list, event } = await this.readable(manager, id, caller);
+    return toCheckinListResponse(list, (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS, event);
   }
 
   async status(id: number, caller: DoorCaller): Promise<ListStatusResponse> {
     const manager = this.dataSource.manager;
-    const { list } = await this.readable(manager, id, caller);
+    const { list, event } = await this.readable(manager, id, caller);
     const perTicket = (await this.repository.ticketCounts(manager, [list])).get(list.id) ?? new Map<number, ListCounts>();
     const tickets = await this.repository.tickets(manager, list.eventId);
     const counts = (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS;
     const admitted = new Set(JSON.parse(list.ticketIds ?? '[]') as number[]);
     return {
-      list: toCheckinListResponse(list, counts),
+      list: toCheckinListResponse(list, counts, event),
       tickets: tickets
         .filter((ticket) => admitted.size === 0 || admitted.has(ticket.id))
         .map((ticket) => {
@@ -127,17 +140,17 @@ export class CheckinListsService {
         updatedAt: this.clock.now(),
       });
       const updated = (await this.repository.findList(transaction, id)) as CheckinList;
-      return toCheckinListResponse(updated, (await this.repository.counts(transaction, [updated])).get(id) ?? NO_COUNTS);
+      return toCheckinListResponse(updated, (await this.repository.counts(transaction, [updated])).get(id) ?? NO_COUNTS, event);
     }).finally(() => this.doorLists.forget(id));
   }
 
   async remove(id: number, user: AuthenticatedUser): Promise<CheckinListResponse> {
     const manager = this.dataSource.manager;
-    const { list } = await this.managed(manager, id, user);
+    const { list, event } = await this.managed(manager, id, user);
     if (list.defaultEventId !== null) throw checkinListIsDefault();
     return runInTransaction(this.dataSource, async (transaction) => {
       if (await this.repository.hasCheckins(transaction, id)) throw checkinListHasCheckins();
-      const response = toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(id) ?? NO_COUNTS);
+      const response = toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(id) ?? NO_COUNTS, event);
       await this.repository.deleteList(transaction, id);
       return response;
     }).finally(() => this.doorLists.forget(id));

@@ -1,5 +1,6 @@
 import type { Attendee } from '../attendees/attendee.entity';
 import type { CheckinList } from './checkin-list.entity';
+import type { DoorEvent } from './checkin.repository';
 import type { CheckinPosition } from './checkin-position.entity';
 import type { Checkin } from './checkin.entity';
 import type { Device } from './device.entity';
@@ -21,10 +22,11 @@ export function isoTime(instant: Date | null): string | null {
   return instant ? new Date(instant).toISOString() : null;
 }
 
-export function toCheckinListResponse(list: CheckinList, counts: ListCounts): CheckinListResponse {
+export function toCheckinListResponse(list: CheckinList, counts: ListCounts, event: DoorEvent): CheckinListResponse {
   return {
     id: list.id,
     post_id: list.eventId,
+    event: { title: event.title, start_date: event.startLocal, end_date: event.endLocal, timezone: event.timezone },
     name: list.name,
     is_default: list.defaultEventId !== null,
     ticket_ids: parseIdList(list.ticketIds),

@@ -69,24 +69,25 @@ export class SyncService {
     const now = this.clock.now();
     const { list, event } = await this.lists.readable(manager, listId, caller);
     const rules = listRules(list, event);
+    // Every attendee of the event, also those the list refuses (another entrance's ticket, a
+    // cancelled order): the door then names who it refuses offline, in the words it uses online.
     const attendees = await this.repository.changedAttendees(manager, list.eventId, start, limit);
-    const onList = attendees.filter((attendee) => rules.ticketIds.length === 0 || rules.ticketIds.includes(attendee.ticketId));
     const positions = await this.repository.positionsOfAttendees(
       manager,
       list.id,
-      onList.map((attendee) => attendee.id),
+      attendees.map((attendee) => attendee.id),
     );
     const tickets = await this.repository.tickets(manager, list.eventId);
     const titles = new Map(tickets.map((ticket) => [ticket.id, ticket.name]));
 
     const records: SyncResponse['attendees'] = [];
     const revoked: string[] = [];
-    for (const attendee of onList) {
+    for (const attendee of attendees) {
       if (!attendee.checkinSecret) continue;
       const index = syncIndex(list.syncKey, attendee.checkinSecret);
       const facts = { ticketId: attendee.ticketId, orderStatus: attendee.orderStatus, blocked: attendee.checkinBlocked, revoked: false };
       const refusal: RedeemReason | null = attendeeRefusal(facts) ?? listRefusal(facts, rules, 'exit', now);
-      if (attendee.checkinRevokedAt || refusal === 'canceled') {
+      if (attendee.checkinRevokedAt && refusal !== 'canceled') {
         revoked.push(index);
         continue;
       }
@@ -106,7 +107,7 @@ export class SyncService {
     const pageFull = attendees.length === limit;
     const counts = (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS;
     return {
-      list: toCheckinListResponse(list, counts),
+      list: toCheckinListResponse(list, counts, event),
       window: { from: isoTime(rules.window.from), until: isoTime(rules.window.until) },
       tickets: tickets
         .filter((ticket) => rules.ticketIds.length === 0 || rules.ticketIds.includes(ticket.id))

@@ -13,6 +13,8 @@ const STATIC_FILES: Record<string, string> = {
   'app.js': 'app.js',
   'api.js': 'api.js',
   'db.js': 'db.js',
+  'feedback.js': 'feedback.js',
+  'outcomes.js': 'outcomes.js',
   'offline.js': 'offline.js',
   'scanner.js': 'scanner.js',
   'decoder-worker.js': 'decoder-worker.js',

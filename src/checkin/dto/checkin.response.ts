@@ -1,11 +1,23 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { REDEEM_REASONS, SCAN_TYPES } from '../redeem-rules';
 
+/** The list's event as the door names it: title and days, in the event's own wall-clock time. */
+@ApiSchema({ name: 'CheckinListEvent' })
+export class CheckinListEvent {
+  @ApiProperty() title: string;
+  @ApiProperty({ description: "Wall-clock start in the event's time zone (`YYYY-MM-DD HH:MM:SS`)", example: '2027-05-01 20:00:00' })
+  start_date: string;
+  @ApiProperty({ description: "Wall-clock end in the event's time zone", example: '2027-05-01 23:00:00' }) end_date: string;
+  @ApiProperty({ example: 'Europe/Berlin' }) timezone: string;
+}
+
 /** A check-in list with its counts. Times are ISO 8601 UTC. */
 @ApiSchema({ name: 'CheckinList' })
 export class CheckinListResponse {
   @ApiProperty() id: number;
   @ApiProperty({ description: 'The event' }) post_id: number;
+  @ApiProperty({ type: CheckinListEvent, description: "Read-only: the event's title and days (what the door page's list chooser shows)" })
+  event: CheckinListEvent;
   @ApiProperty() name: string;
   @ApiProperty({ description: "The event's default list (used by check_in and POST /qr)" }) is_default: boolean;
   @ApiProperty({ type: [Number], description: '[] admits every ticket of the event' }) ticket_ids: number[];

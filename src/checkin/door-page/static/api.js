@@ -79,9 +79,31 @@ export class ApiClient {
     return this.request('GET', 'checkin/search', { query: { list: listId, search: text } });
   }
 
+  /** Annuls this device's scan made with `nonce` (docs/checkin.md, "Annul"). */
+  annul(nonce) {
+    return this.request('POST', 'checkin/annul', { body: { nonce } });
+  }
+
+  saleTickets(listId) {
+    return this.request('GET', `checkin-lists/${encodeURIComponent(listId)}/sale-tickets`);
+  }
+
+  /** A walk-in sale: `{list_id, ticket_id, quantity, payment_method, admit, nonce, purchaser?}`. */
+  sell(body) {
+    return this.request('POST', 'checkin/sell', { body, timeoutMs: 15000 });
+  }
+
   sync(listId, cursor, limit = 1000) {
     return this.request('GET', `checkin-lists/${encodeURIComponent(listId)}/sync`, { query: { cursor, limit }, timeoutMs: 30000 });
   }
+}
+
+/**
+ * The answer of a route this service does not have (an older version): 404 with the router's own
+ * code, not a domain code such as `checkin-not-found`.
+ */
+export function isMissingRoute(status, body) {
+  return status === 404 && (!body?.code || body.code === 'rest_no_route');
 }
 
 /** A server-side failure worth retrying later (the scan is then decided offline). */

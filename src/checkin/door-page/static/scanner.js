@@ -1,7 +1,8 @@
 // The camera and the QR decoder: the browser's BarcodeDetector when it reads QR codes, else jsQR
-// in a worker. Frames are decoded a few times a second, one at a time.
+// in a worker. Frames are decoded several times a second, one at a time, without pause: the page
+// decides what to do with a code read again (continuous scanning).
 
-const FRAME_INTERVAL_MS = 120;
+const FRAME_INTERVAL_MS = 80;
 const MAX_DECODE_WIDTH = 800;
 
 async function nativeDetector() {
@@ -27,6 +28,34 @@ export class Scanner {
     this.canvas = document.createElement('canvas');
     this.pending = null;
     this.requestId = 0;
+    this.torch = false;
+  }
+
+  /** The camera's track, while it is open. */
+  get track() {
+    return this.stream?.getVideoTracks()[0] ?? null;
+  }
+
+  /** Whether the open camera has a torch the page can switch (Chrome on Android; not iOS Safari). */
+  get hasTorch() {
+    try {
+      return Boolean(this.track?.getCapabilities?.().torch);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Switches the torch; false when the camera refused. */
+  async setTorch(on) {
+    const track = this.track;
+    if (!track) return false;
+    try {
+      await track.applyConstraints({ advanced: [{ torch: on }] });
+      this.torch = on;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   get decoderName() {
@@ -52,6 +81,7 @@ export class Scanner {
     this.stop();
     for (const track of this.stream?.getTracks() ?? []) track.stop();
     this.stream = null;
+    this.torch = false;
     this.video.srcObject = null;
   }
 

@@ -3,13 +3,15 @@
 // does not wait), refresh the copy in the background. API calls are not touched: the page
 // decides offline itself and queues the scans.
 
-const CACHE = 'cal-door-v1';
+const CACHE = 'cal-door-v2';
 const SHELL = [
   './',
   'index.html',
   'app.js',
   'api.js',
   'db.js',
+  'feedback.js',
+  'outcomes.js',
   'offline.js',
   'scanner.js',
   'decoder-worker.js',
