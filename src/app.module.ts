@@ -30,6 +30,7 @@ import { VenuesModule } from './venues/venues.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
 import { DoorPageModule } from './checkin/door-page/door-page.module';
 import { CheckinModule } from './checkin/checkin.module';
+import { DoorSalesModule } from './door-sales/door-sales.module';
 
 @Module({
   imports: [
@@ -66,6 +67,7 @@ import { CheckinModule } from './checkin/checkin.module';
     OutboxWorkerModule,
     DoorPageModule,
     CheckinModule,
+    DoorSalesModule,
   ],
 })
 export class AppModule {}

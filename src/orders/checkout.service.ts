@@ -209,7 +209,11 @@ export class CheckoutService {
     const tickets = new Map([[entry.ticket.id, entry.ticket]]);
     const items = [doorSaleLine(entry.ticket, sale.quantity)];
     const couponId = sale.coupon === null ? null : (await this.coupons.usableByCode(manager, sale.coupon)).id;
-    const coupon = await this.coupons.priceCheckout(manager, couponId, couponLines(items, tickets, provider, rsvpGoing(provider, undefined)));
+    const coupon = await this.coupons.priceCheckout(
+      manager,
+      couponId,
+      couponLines(items, tickets, provider, rsvpGoing(provider, undefined)),
+    );
     const pricing = paidAtTheDoor(priceOrder(items, tickets, provider, undefined, coupon));
     sale.assertPayment(pricing.totalMinor);
 
@@ -252,7 +256,7 @@ export class CheckoutService {
 
   /** Counts the units a committed walk-in sale sold, as checkout counts its free orders. */
   doorSaleCommitted(placed: PlacedDoorSale): void {
-    this.metrics.ticketsSold(placed.order.provider as TicketProvider, placed.attendees.length);
+    this.metrics.ticketsSold(placed.order.provider, placed.attendees.length);
   }
 
   /**
