@@ -237,7 +237,7 @@ export class CheckoutService {
       }),
     );
     await this.orders.insertItems(manager, orderItemRows(order.id, items, tickets, pricing));
-    const holders = new Map([[entry.ticket.id, items.map(() => ({ ...sale.purchaser, meta: null }))]]);
+    const holders = new Map([[entry.ticket.id, Array.from({ length: sale.quantity }, () => ({ ...sale.purchaser, meta: null }))]]);
     const attendees = await this.orders.insertAttendees(
       manager,
       attendeeRows(order, items, tickets, holders, { kind: 'guest', token: null }, pricing, now),
