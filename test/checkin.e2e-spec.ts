@@ -186,6 +186,7 @@ describe('check-in at the door', () => {
         include_pending: false,
         allow_multiple_entries: true,
         allow_entry_after_exit: true,
+        allow_sales: false,
         starts_at: '2027-05-01T08:00:00.000Z',
         ends_at: '2027-05-01T23:00:00.000Z',
         position_count: 0,
