@@ -32,6 +32,7 @@ import { VenuesModule } from './venues/venues.module';
 import { WaitlistModule } from './waitlist/waitlist.module';
 import { DoorPageModule } from './checkin/door-page/door-page.module';
 import { CheckinModule } from './checkin/checkin.module';
+import { DoorSalesModule } from './door-sales/door-sales.module';
 
 @Module({
   imports: [
@@ -71,6 +72,7 @@ import { CheckinModule } from './checkin/checkin.module';
     OutboxWorkerModule,
     DoorPageModule,
     CheckinModule,
+    DoorSalesModule,
   ],
 })
 export class AppModule {}

@@ -100,8 +100,25 @@ describe('Checkout and orders (e2e)', () => {
       const ticket = await freeTicket(5);
       const { identity, order, response } = await placeOrder({}, 'tc', [{ ticket_id: ticket.id, quantity: 2 }]);
       expect(response.headers.location).toMatch(new RegExp(`/cal/tickets/v1/orders/${order.id}$`));
-      expect(Object.keys(order)).toEqual(['id', 'status', 'provider', 'total', 'currency', 'purchaser', 'attendees', 'created']);
-      expect(order).toMatchObject({ status: 'completed', provider: 'tc', total: '0.00', currency: 'USD', purchaser: PURCHASER });
+      expect(Object.keys(order)).toEqual([
+        'id',
+        'status',
+        'provider',
+        'total',
+        'currency',
+        'payment_method',
+        'purchaser',
+        'attendees',
+        'created',
+      ]);
+      expect(order).toMatchObject({
+        status: 'completed',
+        provider: 'tc',
+        total: '0.00',
+        currency: 'USD',
+        payment_method: 'online',
+        purchaser: PURCHASER,
+      });
       expect(order.created).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(order.attendees).toHaveLength(2);
       for (const attendee of order.attendees) {
@@ -127,7 +144,18 @@ describe('Checkout and orders (e2e)', () => {
     it('keeps a paid order pending, holding capacity until it expires', async () => {
       const ticket = await paidTicket(10);
       const { order } = await placeOrder({ authorization: buyer.authorization }, 'tribe-commerce', [{ ticket_id: ticket.id, quantity: 3 }]);
-      expect(Object.keys(order)).toEqual(['id', 'status', 'provider', 'total', 'currency', 'purchaser', 'attendees', 'created', 'expires']);
+      expect(Object.keys(order)).toEqual([
+        'id',
+        'status',
+        'provider',
+        'total',
+        'currency',
+        'payment_method',
+        'purchaser',
+        'attendees',
+        'created',
+        'expires',
+      ]);
       expect(order).toMatchObject({ status: 'pending', provider: 'tc', total: '75.00' });
       const created = new Date(`${order.created.replace(' ', 'T')}Z`).getTime();
       const expires = new Date(`${order.expires.replace(' ', 'T')}Z`).getTime();

@@ -241,6 +241,13 @@ describe('Reports (e2e)', () => {
           waitlist: 0,
         },
       ],
+      // Web checkouts only; RSVPs are not sales.
+      payment_methods: [
+        { payment_method: 'online', orders: 1, sold: 3, revenue: '60.50' },
+        { payment_method: 'cash', orders: 0, sold: 0, revenue: '0.00' },
+        { payment_method: 'card_terminal', orders: 0, sold: 0, revenue: '0.00' },
+        { payment_method: 'free', orders: 0, sold: 0, revenue: '0.00' },
+      ],
     });
   });
 

@@ -31,6 +31,10 @@ export class CheckinList {
   @Column({ name: 'allow_entry_after_exit', type: 'boolean', default: true })
   allowEntryAfterExit: boolean;
 
+  /** Whether the list's devices and door staff may sell tickets at the door (POST /checkin/sell). */
+  @Column({ name: 'allow_sales', type: 'boolean', default: false })
+  allowSales: boolean;
+
   @Column({ name: 'starts_at', type: 'datetime', precision: 3, nullable: true })
   startsAt: Date | null;
 

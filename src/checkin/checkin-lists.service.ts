@@ -194,6 +194,7 @@ export class CheckinListsService {
     if (input.include_pending !== undefined) values.includePending = input.include_pending;
     if (input.allow_multiple_entries !== undefined) values.allowMultipleEntries = input.allow_multiple_entries;
     if (input.allow_entry_after_exit !== undefined) values.allowEntryAfterExit = input.allow_entry_after_exit;
+    if (input.allow_sales !== undefined) values.allowSales = input.allow_sales;
     const startsAt = readInstant(input.starts_at, 'starts_at', context);
     const endsAt = readInstant(input.ends_at, 'ends_at', context);
     if (startsAt !== undefined) values.startsAt = startsAt;

@@ -33,6 +33,7 @@ export function toCheckinListResponse(list: CheckinList, counts: ListCounts, eve
     include_pending: list.includePending,
     allow_multiple_entries: list.allowMultipleEntries,
     allow_entry_after_exit: list.allowEntryAfterExit,
+    allow_sales: list.allowSales,
     starts_at: isoTime(list.startsAt),
     ends_at: isoTime(list.endsAt),
     position_count: counts.position,

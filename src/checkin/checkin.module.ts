@@ -22,7 +22,7 @@ import { SyncService } from './sync.service';
 /**
  * The door (docs/checkin.md): check-in lists, devices, redeem, search, history and offline sync. The
  * attendees module calls DoorService.recordFlag so that its check-in flag and POST /qr write the
- * default list's history.
+ * default list's history; the door's sales (src/door-sales) use the lists and RedeemService.admitSold.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([CheckinList, CheckinPosition, Checkin, Device, RevokedSecret])],
@@ -38,6 +38,6 @@ import { SyncService } from './sync.service';
     SyncService,
     { provide: APP_GUARD, useClass: DoorGuard },
   ],
-  exports: [DoorService],
+  exports: [DoorService, CheckinListsService, RedeemService],
 })
 export class CheckinModule {}

@@ -140,6 +140,38 @@ export class RedeemService {
     return answer.body as RedeemResponse;
   }
 
+  /**
+   * Admits attendees just sold at the door (POST /checkin/sell with `admit`), in the sale's
+   * transaction: each is decided and recorded as an entry scan of its secret on the list by the
+   * caller, without a nonce (the sale's nonce covers the whole answer). Answers, per attendee, whether
+   * it entered; a refusal (the list's time window) is recorded as a refused scan.
+   */
+  async admitSold(
+    manager: EntityManager,
+    door: { list: CheckinList; event: DoorEvent },
+    attendees: Attendee[],
+    ticketTitle: string,
+    caller: DoorCaller,
+    now: Date,
+  ): Promise<boolean[]> {
+    const scope = caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
+    const events = new Map([[door.event.id, door.event]]);
+    const admitted: boolean[] = [];
+    for (const attendee of attendees) {
+      const outcome = this.decide(attendee, false, [door.list], events, new Map(), 'entry', now, false);
+      const answer = await this.record(manager, outcome, undefined, ticketTitle, {
+        caller,
+        type: 'entry',
+        at: now,
+        now,
+        scope,
+        nonce: null,
+      });
+      admitted.push(answer.status === 201);
+    }
+    return admitted;
+  }
+
   private decide(
     attendee: Attendee | null,
     secretRevoked: boolean,

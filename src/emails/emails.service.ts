@@ -88,7 +88,8 @@ export class EmailsService {
     if (type === 'order.placed' && data.status !== 'completed') return [];
     if (type !== 'order.placed' && type !== 'order.completed' && type !== 'order.cancelled' && type !== 'order.refunded') return [];
     const order = await this.repository.findOrder(manager, orderId);
-    if (!order) return [];
+    // A walk-in sale at the door without the buyer's address (POST /checkin/sell): nobody to write to.
+    if (!order || order.purchaserEmail === '') return [];
     if (type === 'order.cancelled') return [this.message('order-cancelled', order.purchaserEmail, { order_id: order.id })];
     if (type === 'order.refunded') return [this.message('order-refunded', order.purchaserEmail, { order_id: order.id })];
     const attendees = await this.repository.attendeesOfOrder(manager, orderId);

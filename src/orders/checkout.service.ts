@@ -3,14 +3,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { Attendee } from '../attendees/attendee.entity';
 import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
 import { generateCheckinSecret } from '../checkin/checkin-secrets';
-import { ticketCapacityNotAvailable } from '../cart/cart-errors';
+import { ticketCapacityNotAvailable, ticketDoesNotExist, ticketOverOrderLimit } from '../cart/cart-errors';
 import { Buyer, buyerScope } from '../cart/cart-identity';
 import { parseStoredItems } from '../cart/cart.mapper';
 import { CartService } from '../cart/cart.service';
 import { normalizeProvider } from '../cart/cart-providers';
-import type { CartItem } from '../cart/cart.entity';
+import { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CouponsService } from '../coupons/coupons.service';
@@ -21,14 +22,15 @@ import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { PaymentsService } from '../payments/payments.service';
 import { CapacityCount, CapacityLine, CapacityService } from '../tickets/capacity.service';
+import type { CodeAttemptSource } from '../common/throttling/code-attempts.service';
 import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { saleProblem } from '../tickets/ticket-sale';
 import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
 import { IdempotencyService } from './idempotency.service';
-import { Order, OrderItem } from './order.entity';
-import { couponLines, orderCouponColumns, OrderPricing, priceOrder, rsvpGoing } from './order-pricing';
+import { DoorPaymentMethod, Order, OrderItem } from './order.entity';
+import { couponLines, orderCouponColumns, OrderPricing, paidAtTheDoor, priceOrder, rsvpGoing } from './order-pricing';
 import { cartEmpty } from './order-errors';
 import { attendeeOrderStatus } from './order-status';
 import { OrderRelations, toOrderResponse } from './orders.mapper';
@@ -63,6 +65,30 @@ interface PlacedOrder {
   couponUses: { couponId: number; units: number } | null;
   /** The order's tickets, as checked out. */
   tickets: ReadonlyMap<number, Ticket>;
+}
+
+/** What a walk-in sale asks of checkout (placeDoorSale). */
+export interface DoorSale {
+  ticketId: number;
+  quantity: number;
+  paymentMethod: DoorPaymentMethod;
+  /** The holder of every unit; an empty email sends no email. */
+  purchaser: { name: string; email: string };
+  /** The code entered, trimmed; null for none. */
+  coupon: string | null;
+  /** Whom a wrong code counts against (coupon attempts are limited at the door as online). */
+  codeSource: CodeAttemptSource;
+  /** The door's own rules on the ticket read (its list admits it); throws to refuse. */
+  assertSellable(ticket: Ticket): void;
+  /** The door's rule on the method for this total (`free` only for 0); throws to refuse. */
+  assertPayment(totalMinor: number): void;
+}
+
+/** A walk-in sale placed, its capacity and coupon uses still to take (takeLast). */
+export interface PlacedDoorSale extends Pick<PlacedOrder, 'capacity' | 'couponUses' | 'tickets'> {
+  order: Order;
+  attendees: Attendee[];
+  ticket: Ticket;
 }
 
 /** A DATETIME column without fractions stores whole seconds. */
@@ -125,16 +151,7 @@ export class CheckoutService {
         if (idempotencyKey) await this.idempotency.claim(manager, scope, idempotencyKey, requestHash, now, keyRowExists);
         const placed = await this.placeOrder(manager, request, provider, now);
         if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed.response });
-        // Last, right before COMMIT: the counter rows every other buyer of these tickets waits for
-        // are locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order;
-        // a second one, and the sold-out notice the capacity module publishes, only for the take that empties a row).
-        if (placed.couponUses) await this.coupons.takeUses(manager, placed.couponUses.couponId, placed.couponUses.units);
-        if (placed.capacity) {
-          const { lines, count } = placed.capacity;
-          const take =
-            (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
-          if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
-        }
+        await this.takeLast(manager, placed);
         return placed.response;
       });
       // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
@@ -152,6 +169,91 @@ export class CheckoutService {
         replayed: true,
       };
     }
+  }
+
+  /**
+   * Last, right before COMMIT: the counter rows every other buyer of these tickets waits for are
+   * locked from here to the commit only (one UPDATE per ticket and pool, in a fixed order; a second
+   * one, and the sold-out notice the capacity module publishes, only for the take that empties a row). On MariaDB the take may
+   * commit the transaction itself (CapacityService.takeAllAndFinish): everything else the
+   * transaction writes must be written before this.
+   */
+  async takeLast(manager: EntityManager, placed: Pick<PlacedOrder, 'capacity' | 'couponUses' | 'tickets'>): Promise<void> {
+    if (placed.couponUses) await this.coupons.takeUses(manager, placed.couponUses.couponId, placed.couponUses.units);
+    if (!placed.capacity) return;
+    const { lines, count } = placed.capacity;
+    const take = (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
+    if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
+  }
+
+  /**
+   * A walk-in sale at the door (src/door-sales), in the caller's transaction: one line of a ticket
+   * placed as a completed order, paid at the door, with the web checkout's rules: the ticket on
+   * sale now (status, sale window, event published), at most MAX_TICKETS_PER_ORDER units, its
+   * price, the coupon's checks and discount (hidden tickets only with a code revealing them). The
+   * caller writes what else it must, then calls takeLast, which takes the coupon's uses and the
+   * capacity and refuses (409) when not enough is left. Registration questions are not asked.
+   */
+  async placeDoorSale(manager: EntityManager, sale: DoorSale, now: Date): Promise<PlacedDoorSale> {
+    const max = this.config.tickets.maxTicketsPerOrder;
+    if (sale.quantity > max) throw ticketOverOrderLimit(sale.ticketId, max);
+    const entry = (await this.catalog.tickets(manager, [sale.ticketId])).get(sale.ticketId);
+    if (!entry) throw ticketDoesNotExist(sale.ticketId);
+    sale.assertSellable(entry.ticket);
+    const problem = saleProblem(entry.ticket, entry.eventStatus, CapacityService.stateOf(entry.ticket, undefined), 0, now);
+    if (problem) throw ticketCapacityNotAvailable(entry.ticket.id, problem);
+    const provider = entry.ticket.provider;
+    const tickets = new Map([[entry.ticket.id, entry.ticket]]);
+    const items = [doorSaleLine(entry.ticket, sale.quantity)];
+    const couponId = sale.coupon === null ? null : (await this.coupons.usableByCode(manager, sale.coupon, sale.codeSource)).id;
+    const coupon = await this.coupons.priceCheckout(
+      manager,
+      couponId,
+      couponLines(items, tickets, provider, rsvpGoing(provider, undefined)),
+    );
+    const pricing = paidAtTheDoor(priceOrder(items, tickets, provider, undefined, coupon));
+    sale.assertPayment(pricing.totalMinor);
+
+    const order = await this.orders.insert(
+      manager,
+      Object.assign(new Order(), {
+        provider,
+        status: pricing.status,
+        userId: null,
+        cartToken: null,
+        purchaserName: sale.purchaser.name,
+        purchaserEmail: sale.purchaser.email,
+        totalMinor: pricing.totalMinor,
+        currency: this.config.currency.code,
+        paymentMethod: sale.paymentMethod,
+        ...orderCouponColumns(pricing.coupon),
+        expiresAt: null,
+        completedAt: wholeSeconds(now),
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    await this.orders.insertItems(manager, orderItemRows(order.id, items, tickets, pricing));
+    const holders = new Map([[entry.ticket.id, Array.from({ length: sale.quantity }, () => ({ ...sale.purchaser, meta: null }))]]);
+    const attendees = await this.orders.insertAttendees(
+      manager,
+      attendeeRows(order, items, tickets, holders, { kind: 'guest', token: null }, pricing, now),
+    );
+    // The order's notifications (order.placed: the confirmation email when it has an address; webhooks).
+    await this.domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees });
+    return {
+      order,
+      attendees,
+      ticket: entry.ticket,
+      capacity: pricing.capacity,
+      couponUses: pricing.coupon ? { couponId: pricing.coupon.coupon.id, units: pricing.coupon.discounts.units } : null,
+      tickets,
+    };
+  }
+
+  /** Counts the units a committed walk-in sale sold, as checkout counts its free orders. */
+  doorSaleCommitted(placed: PlacedDoorSale): void {
+    this.metrics.ticketsSold(placed.order.provider, placed.attendees.length);
   }
 
   /**
@@ -237,6 +339,7 @@ export class CheckoutService {
       purchaserEmail: body.purchaser.email,
       totalMinor: pricing.totalMinor,
       currency: this.config.currency.code,
+      paymentMethod: 'online',
       ...orderCouponColumns(pricing.coupon),
       expiresAt: status === 'pending' ? wholeSeconds(new Date(now.getTime() + this.config.tickets.orderHoldMinutes * 60_000)) : null,
       completedAt: status === 'completed' ? wholeSeconds(now) : null,
@@ -286,6 +389,19 @@ export class CheckoutService {
     }
     return holders;
   }
+}
+
+/** The one line a walk-in sale checks out, shaped as a cart line for the checkout's pricing. */
+function doorSaleLine(ticket: Ticket, quantity: number): CartItem {
+  return Object.assign(new CartItem(), {
+    cartId: 0,
+    ticketId: ticket.id,
+    provider: ticket.provider,
+    quantity,
+    optout: false,
+    meta: null,
+    waitlistOffer: null,
+  });
 }
 
 /** One order item per cart line, at the unit price the order charges. */

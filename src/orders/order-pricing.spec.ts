@@ -6,7 +6,7 @@ import type { Coupon } from '../coupons/coupon.entity';
 import type { CheckoutCoupon } from '../coupons/coupons.service';
 import { fromProviderAmount, stripeStep, toProviderAmount } from '../payments/payment-amounts';
 import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
-import { basePrice, couponLines, orderCouponColumns, priceOrder } from './order-pricing';
+import { basePrice, couponLines, orderCouponColumns, paidAtTheDoor, priceOrder } from './order-pricing';
 
 /**
  * A checkout's prices from its cart lines, tickets and coupon: what each unit costs, the total,
@@ -190,6 +190,22 @@ describe('order pricing', () => {
     expect(pricing.totalMinor).toBe(beforeDiscount - coupon.discounts.totalMinor);
     // 15% of 9.99 = 1.4985 → 1.50; of 0.10 = 0.015 → 0.02.
     expect(coupon.discounts.totalMinor).toBe(3 * 150 + 7 * 2);
+  });
+
+  it('completes a sale paid at the door at once, its units sold, its prices and discount as online', () => {
+    const tickets = new Map([[1, ticket(1, '30.00')]]);
+    const items = [line(1, 2)];
+    const coupon = couponFor(items, tickets, percent(1000), [1]);
+    const online = priceOrder(items, tickets, 'tc', undefined, coupon);
+    const door = paidAtTheDoor(online);
+    expect({ status: online.status, count: online.capacity?.count }).toEqual({ status: 'pending', count: 'pending' });
+    expect({ status: door.status, count: door.capacity?.count }).toEqual({ status: 'completed', count: 'sold' });
+    expect({ total: usd(door.totalMinor), unit: usd(door.unitPrice(tickets.get(1)!)), coupon: door.coupon }).toEqual({
+      total: '54.00',
+      unit: '27.00',
+      coupon: online.coupon,
+    });
+    expect(door.capacity?.lines).toEqual(online.capacity?.lines);
   });
 
   it('reads RSVP answers: going unless told otherwise, and "not going" takes no capacity', () => {

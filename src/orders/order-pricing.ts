@@ -70,6 +70,18 @@ export function orderCouponColumns(coupon: CheckoutCoupon | null): Pick<Order, '
   };
 }
 
+/**
+ * A sale at the door is paid when it is placed (cash, card terminal, or nothing to pay): the order
+ * is completed at once and its units are sold, not held.
+ */
+export function paidAtTheDoor(pricing: OrderPricing): OrderPricing {
+  return {
+    ...pricing,
+    status: 'completed',
+    capacity: pricing.capacity && { lines: pricing.capacity.lines, count: 'sold' },
+  };
+}
+
 /** The prices of the cart lines of `tickets`, with the coupon when it covers any unit of them. */
 export function priceOrder(
   items: CartItem[],

@@ -4,6 +4,13 @@ import { minorUnitsColumn } from '../common/money';
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded', 'expired'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** How an order was paid: `online` through the web checkout, the others at the door (POST /checkin/sell). */
+export const PAYMENT_METHODS = ['online', 'cash', 'card_terminal', 'free'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** The methods a walk-in sale may record. */
+export const DOOR_PAYMENT_METHODS = ['cash', 'card_terminal', 'free'] as const;
+export type DoorPaymentMethod = (typeof DOOR_PAYMENT_METHODS)[number];
+
 @Entity({ name: 'orders' })
 @Index('IDX_orders_status_expires', ['status', 'expiresAt'])
 @Index('IDX_orders_user', ['userId', 'id'])
@@ -38,6 +45,10 @@ export class Order {
 
   @Column({ type: 'varchar', length: 3 })
   currency: string;
+
+  /** How it was paid (migration WalkInSales): `online` for the web checkout, else the door's method. */
+  @Column({ name: 'payment_method', type: 'varchar', length: 20, default: 'online' })
+  paymentMethod: PaymentMethod;
 
   /** When a pending order's hold on capacity lapses. */
   @Column({ name: 'expires_at', type: 'datetime', nullable: true })

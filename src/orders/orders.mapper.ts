@@ -54,6 +54,7 @@ export function toOrderResponse(
     provider: order.provider,
     total: formatMoney(order.totalMinor, exponent),
     currency: order.currency,
+    payment_method: order.paymentMethod,
     purchaser: { name: order.purchaserName, email: order.purchaserEmail },
     attendees,
     created: formatInZone(order.createdAt, siteZone),

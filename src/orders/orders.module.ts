@@ -41,6 +41,6 @@ import { OrdersService } from './orders.service';
     IdempotencyKeysRepository,
     OrderExpiryService,
   ],
-  exports: [OrdersService, OrderExpiryService],
+  exports: [OrdersService, OrderExpiryService, CheckoutService, IdempotencyService],
 })
 export class OrdersModule {}

@@ -43,6 +43,29 @@ export class ReportsRepository {
     return this.dataSource.manager.find(Ticket, { where: { eventId }, order: { id: 'ASC' } });
   }
 
+  /**
+   * Completed orders of the event's commerce tickets, their units and amounts, per payment method:
+   * an index range of the order lines of each ticket (IDX_order_items_ticket) joined to their orders.
+   * Orders, not attendees: one row per order and ticket.
+   */
+  async salesByPaymentMethod(
+    eventId: number,
+  ): Promise<Array<{ paymentMethod: string; orders: number; sold: number; amountMinor: number }>> {
+    const rows = await this.dataSource.query<Array<Record<string, string | number | null>>>(
+      'SELECT o.payment_method AS payment_method, COUNT(DISTINCT o.id) AS orders, COALESCE(SUM(i.quantity), 0) AS sold, ' +
+        'COALESCE(SUM(i.quantity * i.unit_price_minor), 0) AS amount FROM tickets t ' +
+        'INNER JOIN order_items i ON i.ticket_id = t.id INNER JOIN orders o ON o.id = i.order_id ' +
+        "WHERE t.event_id = ? AND t.provider = 'tc' AND o.status = 'completed' GROUP BY o.payment_method",
+      [eventId],
+    );
+    return rows.map((row) => ({
+      paymentMethod: String(row.payment_method),
+      orders: Number(row.orders ?? 0),
+      sold: Number(row.sold ?? 0),
+      amountMinor: Number(row.amount ?? 0),
+    }));
+  }
+
   poolOf(eventId: number): Promise<TicketPool | null> {
     return this.dataSource.manager.findOne(TicketPool, { where: { eventId } });
   }

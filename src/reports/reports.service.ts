@@ -8,8 +8,11 @@ import { availableUnits, effectiveCapacity } from '../tickets/capacity';
 import { CapacityService } from '../tickets/capacity.service';
 import { canManageEvent } from '../tickets/ticket-visibility';
 import type { SalesReportQuery, SummaryReportQuery } from './dto/report.query';
+import { formatMoney } from '../common/money';
+import { PAYMENT_METHODS } from '../orders/order.entity';
 import type {
   ListCheckinReport,
+  PaymentMethodSales,
   SalesInterval,
   SalesReportResponse,
   SummaryReportResponse,
@@ -20,6 +23,22 @@ import { addCounts, eventCapacity, listScanReports, toSalesFigures } from './rep
 import { intervalsOf, resolveRange } from './report-intervals';
 import { emptyCounts, ReportsRepository } from './reports.repository';
 import type { SalesCounts } from './sales-ledger.entity';
+
+/** Every payment method once, in PAYMENT_METHODS order, those without sales at zero. */
+function paymentMethodSales(
+  rows: Array<{ paymentMethod: string; orders: number; sold: number; amountMinor: number }>,
+  exponent: number,
+): PaymentMethodSales[] {
+  return PAYMENT_METHODS.map((method) => {
+    const row = rows.find((candidate) => candidate.paymentMethod === method);
+    return {
+      payment_method: method,
+      orders: row?.orders ?? 0,
+      sold: row?.sold ?? 0,
+      revenue: formatMoney(row?.amountMinor ?? 0, exponent),
+    };
+  });
+}
 
 /**
  * Sales reports of one event, for its managers. Every figure comes from maintained counts: sold
@@ -123,11 +142,12 @@ export class ReportsService {
 
   async summary(query: SummaryReportQuery, user: AuthenticatedUser): Promise<SummaryReportResponse> {
     await this.assertManages(query.post_id, user);
-    const [tickets, pool, sales, lists] = await Promise.all([
+    const [tickets, pool, sales, lists, byMethod] = await Promise.all([
       this.repository.ticketsOf(query.post_id),
       this.repository.poolOf(query.post_id),
       this.repository.salesByTicket(query.post_id),
       this.repository.checkinLists(query.post_id),
+      this.repository.salesByPaymentMethod(query.post_id),
     ]);
     const [waiting, positions] = await Promise.all([
       this.repository.waitingPerTicket(tickets.map((ticket) => ticket.id)),
@@ -190,6 +210,7 @@ export class ReportsService {
         inside: positions.get(list.id)?.inside ?? 0,
       })),
       tickets: ticketSummaries,
+      payment_methods: paymentMethodSales(byMethod, this.config.currency.exponent),
     };
   }
 

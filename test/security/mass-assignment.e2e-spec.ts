@@ -1225,6 +1225,50 @@ describe('Mass assignment (e2e)', () => {
       });
     });
 
+    it(
+      covers('POST', `${DOOR}/checkin/sell`) + ': the sale is the checkout’s: price, status, buyer and counts are not assignable',
+      async () => {
+        const { ticket, list } = await doorFixtures();
+        await testApp.dataSource.getRepository(CheckinList).update({ id: list.id }, { allowSales: true });
+        const response = await write(
+          'POST',
+          {
+            path: `${DOOR}/checkin/sell`,
+            body: {
+              ...privilegedFields(world),
+              ...doorFields,
+              list_id: list.id,
+              ticket_id: ticket.id,
+              quantity: 1,
+              payment_method: 'cash',
+              status: 'pending',
+              total: '0.01',
+              total_minor: 1,
+              price: '0.00',
+              currency: 'EUR',
+              provider: 'rsvp',
+              user_id: world.userId('subscriber'),
+              order_id: FOREIGN_ID,
+              checked_in: true,
+            },
+          },
+          as('author'),
+          ['orders', 'order_items', 'attendees', 'attendee_tallies', 'ticket_capacity_counters', 'outbox_messages', 'sales_ledger'],
+        );
+        expect(response.status).toBe(201);
+        expect(response.body.attendees[0].checked_in).toBe(false);
+        const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: response.body.order.id });
+        expect(order).toMatchObject({
+          status: 'completed',
+          totalMinor: ticket.priceMinor,
+          currency: 'USD',
+          provider: 'tc',
+          paymentMethod: 'cash',
+          userId: null,
+        });
+      },
+    );
+
     it(covers('PATCH', `${DOOR}/checkin/attendees/:id`) + ': only the block flag of the path attendee', async () => {
       const { ticket } = await doorFixtures();
       const attendee = await world.attendee(ticket);

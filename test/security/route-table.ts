@@ -1282,6 +1282,15 @@ async function freshCheckinList(world: World): Promise<CheckinList> {
   });
 }
 
+/** A list of author A's event that sells at the door (allow_sales). */
+function sharedSalesList(world: World): Promise<CheckinList> {
+  return world.shared('sales-checkin-list', async () => {
+    const list = await freshCheckinList(world);
+    await world.dataSource.getRepository(CheckinList).update({ id: list.id }, { allowSales: true });
+    return Object.assign(list, { allowSales: true });
+  });
+}
+
 async function freshDevice(world: World): Promise<{ id: number; token: string }> {
   const list = await sharedCheckinList(world);
   const created = await world.testApp.app
@@ -1428,6 +1437,36 @@ function checkinRoutes(): RouteSpec[] {
               },
             };
           },
+          row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        ),
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${lists}/:id/sale-tickets`,
+      scenarios: [
+        doorScenario("the tickets on sale at author A's selling list", async (world) => ({
+          request: { path: `${lists}/${(await sharedSalesList(world)).id}/sale-tickets` },
+        })),
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${TICKETS_NS}/checkin/sell`,
+      scenarios: [
+        doorScenario(
+          "a walk-in sale at author A's selling list",
+          async (world) => ({
+            request: {
+              path: `${TICKETS_NS}/checkin/sell`,
+              body: {
+                list_id: (await sharedSalesList(world)).id,
+                ticket_id: (await sharedTicket(world)).ticket.id,
+                quantity: 1,
+                payment_method: 'cash',
+              },
+            },
+          }),
           row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
         ),
       ],

@@ -52,6 +52,15 @@ export class CreateCheckinListDto {
   allow_entry_after_exit?: boolean;
 
   @ApiPropertyOptional({
+    description: "The list's devices and door staff may sell tickets at the door (POST /checkin/sell); default false",
+    type: Boolean,
+  })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: 'allow_sales must be a boolean' })
+  allow_sales?: boolean;
+
+  @ApiPropertyOptional({
     description: 'Start of the window: ISO 8601 with offset, or YYYY-MM-DD HH:MM:SS in the site time zone; null or "" clears it',
     type: String,
     nullable: true,

@@ -24,6 +24,7 @@ export class CheckinListResponse {
   @ApiProperty() include_pending: boolean;
   @ApiProperty() allow_multiple_entries: boolean;
   @ApiProperty() allow_entry_after_exit: boolean;
+  @ApiProperty({ description: 'Walk-in sales at the door allowed (POST /checkin/sell)' }) allow_sales: boolean;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) starts_at: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) ends_at: string | null;
   @ApiProperty({ description: 'Read-only: attendees the list admits' }) position_count: number;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AttendeeResponse } from '../../attendees/dto/attendee.response';
 import { OrderPaymentResponse } from '../../payments/dto/order-payment.response';
-import { ORDER_STATUSES, type OrderStatus } from '../order.entity';
+import { ORDER_STATUSES, type OrderStatus, PAYMENT_METHODS, type PaymentMethod } from '../order.entity';
 
 @ApiSchema({ name: 'Purchaser' })
 export class Purchaser {
@@ -21,6 +21,11 @@ export class OrderResponse {
   })
   total: string;
   @ApiProperty({ example: 'USD' }) currency: string;
+  @ApiProperty({
+    enum: PAYMENT_METHODS,
+    description: 'How it was paid: online (web checkout), or cash, card_terminal or free for sales at the door (POST /checkin/sell)',
+  })
+  payment_method: PaymentMethod;
   @ApiProperty({ type: Purchaser }) purchaser: Purchaser;
   @ApiProperty({ type: [AttendeeResponse], description: 'One attendee per unit, with the manager fields (email, security_code...)' })
   attendees: AttendeeResponse[];

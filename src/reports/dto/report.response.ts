@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../orders/order.entity';
 
 /** What sold in a span of time (an interval, or the whole report). */
 @ApiSchema({ name: 'SalesFigures' })
@@ -175,6 +176,22 @@ export class TicketSummary {
   waitlist: number;
 }
 
+/** The ticket sales of one payment method (online, cash, card terminal, free): what stands, now. */
+@ApiSchema({ name: 'PaymentMethodSales' })
+export class PaymentMethodSales {
+  @ApiProperty({ enum: PAYMENT_METHODS, description: 'online: the web checkout; cash, card_terminal, free: sales at the door' })
+  payment_method: PaymentMethod;
+
+  @ApiProperty({ description: 'Completed orders of the event’s tickets paid this way' })
+  orders: number;
+
+  @ApiProperty({ description: 'Units of those orders' })
+  sold: number;
+
+  @ApiProperty({ description: "What they charged, exact decimal with the currency's decimals", example: '60.00' })
+  revenue: string;
+}
+
 @ApiSchema({ name: 'EventSalesSummary' })
 export class SummaryReportResponse {
   @ApiProperty()
@@ -227,4 +244,11 @@ export class SummaryReportResponse {
 
   @ApiProperty({ type: [TicketSummary] })
   tickets: TicketSummary[];
+
+  @ApiProperty({
+    type: [PaymentMethodSales],
+    description:
+      "Sales standing now (completed orders of the event's paid-checkout tickets) by payment method, each method once, in the order online, cash, card_terminal, free",
+  })
+  payment_methods: PaymentMethodSales[];
 }

@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Event } from '../events/event.entity';
+import type { PostStatus } from '../posts/post-status';
+import { Ticket } from '../tickets/ticket.entity';
+
+/** What the door's sale view reads. */
+@Injectable()
+export class DoorSalesRepository {
+  /** The event's commerce tickets, with their counts, in the order the event lists them; one query (and one for the event). */
+  async saleTickets(manager: EntityManager, eventId: number): Promise<{ tickets: Ticket[]; eventStatus: PostStatus }> {
+    const event = await manager.findOne(Event, { select: { id: true, status: true }, where: { id: eventId } });
+    const tickets = await manager.find(Ticket, { where: { eventId, provider: 'tc' }, order: { menuOrder: 'ASC', id: 'ASC' } });
+    return { tickets, eventStatus: event?.status ?? 'trash' };
+  }
+}
