@@ -58,7 +58,13 @@ export class DoorService {
   async history(query: HistoryQuery, user: AuthenticatedUser): Promise<HistoryPage> {
     const paging = parsePageRequest(query, 'tickets');
     const manager = this.dataSource.manager;
-    const filters: HistoryFilters = { deviceId: query.device, successful: query.successful, managedBy: user };
+    const filters: HistoryFilters = {
+      deviceId: query.device,
+      successful: query.successful,
+      annulled: query.annulled,
+      gate: query.gate,
+      managedBy: user,
+    };
     if (query.list !== undefined) {
       const list = await this.repository.findList(manager, query.list);
       if (!list) throw invalidParam('list', 'list must be an existing check-in list');

@@ -11,6 +11,7 @@ import { CategoryTreeListings1765090000000 } from './1765090000000-CategoryTreeL
 import { EventListingPairs1765100000000 } from './1765100000000-EventListingPairs';
 import { CompressedEventDocuments1765110000000 } from './1765110000000-CompressedEventDocuments';
 import { MoneyInMinorUnits1765120000000 } from './1765120000000-MoneyInMinorUnits';
+import { CheckinAnnulments1765130000000 } from './1765130000000-CheckinAnnulments';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   EventListingPairs1765100000000,
   CompressedEventDocuments1765110000000,
   MoneyInMinorUnits1765120000000,
+  CheckinAnnulments1765130000000,
 ];
