@@ -49,7 +49,11 @@ export function checkinNotFound(): ApiError {
 export function annulRefused(refusal: AnnulRefusal, minutes: number): ApiError {
   switch (refusal) {
     case 'forbidden':
-      return new ApiError(CheckinErrorCode.annulForbidden, 'Only the device that scanned, or door staff and managers of the list, may annul this check-in.', 403);
+      return new ApiError(
+        CheckinErrorCode.annulForbidden,
+        'Only the device that scanned, or door staff and managers of the list, may annul this check-in.',
+        403,
+      );
     case 'not_annullable':
       return new ApiError(CheckinErrorCode.notAnnullable, 'Only a successful scan made at the door can be annulled.', 409);
     case 'already_annulled':

@@ -84,8 +84,17 @@ export function toDoorAttendee(
 }
 
 /** Who a refusal is about (`data.attendee` of a refused scan): enough for staff to act on it. */
-export function toRefusedAttendee(attendee: Pick<Attendee, 'id' | 'holderName' | 'ticketId' | 'orderId'>, ticketTitle: string): RefusedAttendeeResponse {
-  return { id: attendee.id, name: attendee.holderName, ticket_id: attendee.ticketId, ticket_title: ticketTitle, order_id: attendee.orderId };
+export function toRefusedAttendee(
+  attendee: Pick<Attendee, 'id' | 'holderName' | 'ticketId' | 'orderId'>,
+  ticketTitle: string,
+): RefusedAttendeeResponse {
+  return {
+    id: attendee.id,
+    name: attendee.holderName,
+    ticket_id: attendee.ticketId,
+    ticket_title: ticketTitle,
+    order_id: attendee.orderId,
+  };
 }
 
 export interface GateCounts {

@@ -444,7 +444,8 @@ export class CheckinRepository {
     if (filters.eventId !== undefined) builder.andWhere('checkin.eventId = :eventId', { eventId: filters.eventId });
     if (filters.deviceId !== undefined) builder.andWhere('checkin.deviceId = :deviceId', { deviceId: filters.deviceId });
     if (filters.successful !== undefined) builder.andWhere('checkin.successful = :successful', { successful: filters.successful });
-    if (filters.annulled !== undefined) builder.andWhere(filters.annulled ? 'checkin.annulledAt IS NOT NULL' : 'checkin.annulledAt IS NULL');
+    if (filters.annulled !== undefined)
+      builder.andWhere(filters.annulled ? 'checkin.annulledAt IS NOT NULL' : 'checkin.annulledAt IS NULL');
     if (filters.gate !== undefined) {
       // The gate is the device's name: the scans of the devices so named (IDX_checkins_device).
       builder.andWhere('checkin.deviceId IN (SELECT gate.id FROM checkin_devices gate WHERE gate.name = :gate)', { gate: filters.gate });
@@ -466,7 +467,12 @@ export class CheckinRepository {
    * Annuls a check-in once: the conditional UPDATE lets one of two racing annulments win (the
    * other changes nothing and is told the check-in is already annulled).
    */
-  async annulCheckin(manager: EntityManager, id: number, by: { deviceId: number | null; userId: number | null }, at: Date): Promise<boolean> {
+  async annulCheckin(
+    manager: EntityManager,
+    id: number,
+    by: { deviceId: number | null; userId: number | null },
+    at: Date,
+  ): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(Checkin)
@@ -545,8 +551,19 @@ export class CheckinRepository {
 
   // ---------------------------------------------------------------- search and sync
 
-  /** At most `limit` attendees of the list's event (and tickets) matching the text. */
-  search(manager: EntityManager, list: CheckinList, text: string, limit: number): Promise<Attendee[]> {
+  /**
+   * At most `limit` attendees holding a ticket the list admits, whatever their order's status (the
+   * door sees a cancelled or unpaid one by its `order_status`), matching the text: name or email
+   * containing it, secret starting with it, or the order of that number; only the order when
+   * `orderOnly` (a number too short to search names with).
+   */
+  search(
+    manager: EntityManager,
+    list: CheckinList,
+    text: string,
+    limit: number,
+    options: { orderOnly?: boolean } = {},
+  ): Promise<Attendee[]> {
     const builder = manager
       .createQueryBuilder(Attendee, 'attendee')
       .where('attendee.eventId = :eventId', { eventId: list.eventId })
@@ -555,6 +572,7 @@ export class CheckinRepository {
       .limit(limit);
     const ticketIds = parseIdList(list.ticketIds);
     if (ticketIds.length > 0) builder.andWhere('attendee.ticketId IN (:...ticketIds)', { ticketIds });
+    if (options.orderOnly) return builder.andWhere('attendee.orderId = :orderId', { orderId: Number(text) }).getMany();
     const contains = `%${escapeLike(text.toLowerCase())}%`;
     const prefix = `${escapeLike(text.toUpperCase())}%`;
     builder.andWhere(

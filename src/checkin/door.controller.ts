@@ -72,7 +72,8 @@ export class DoorController {
   @HttpCode(200)
   @DoorRoute()
   @ApiOperation({
-    summary: 'Find attendees of a list by name, email, order id or the start of a secret (at least 3 characters, 20 results)',
+    summary:
+      'Find holders of the tickets a list admits by name, email or the start of a secret (at least 3 characters), or by order number (any digits); 20 results',
   })
   @ApiOkResponse({ type: SearchResponse })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param or rest_invalid_param (list, search)' })

@@ -99,9 +99,7 @@ export class RedeemService {
     const nonce = input.nonce ?? null;
     const nonceKey = nonce ? { scope, nonce } : null;
     // The nonce is bound to what this request asks: a retry must ask the same to get the same answer.
-    const requestHash = nonce
-      ? scanRequestDigest({ secret: input.secret, listIds, type, at: sentAt, force: input.force === true })
-      : null;
+    const requestHash = nonce ? scanRequestDigest({ secret: input.secret, listIds, type, at: sentAt, force: input.force === true }) : null;
     const replayed = (prior: Checkin): Answer => {
       if (prior.requestHash !== null && prior.requestHash !== requestHash) throw nonceReused();
       return storedAnswer(prior);

@@ -38,7 +38,11 @@ export class TicketStatus {
 
 @ApiSchema({ name: 'CheckinGateStatus' })
 export class GateCountsResponse {
-  @ApiProperty({ type: String, nullable: true, description: "The gate (the scanning device's name); null: scans of no device (users, the check_in flag)" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The gate (the scanning device's name); null: scans of no device (users, the check_in flag)",
+  })
   gate: string | null;
   @ApiProperty({ description: 'Successful entry scans through the gate, annulled ones left out' }) entries: number;
   @ApiProperty({ description: 'Successful exit scans through the gate, annulled ones left out' }) exits: number;

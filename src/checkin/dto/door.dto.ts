@@ -94,7 +94,11 @@ export class SearchQuery {
   @Max(MAX_ID, { message: 'list must be a check-in list id' })
   list: number;
 
-  @ApiProperty({ description: 'Name, email, order id or the start of a secret; at least 3 characters', minLength: 3, maxLength: 100 })
+  @ApiProperty({
+    description: 'Name, email, order id or the start of a secret; at least 3 characters, except an order number (any digits)',
+    minLength: 1,
+    maxLength: 100,
+  })
   @IsDefined()
   @Trimmed()
   @IsString({ message: 'search must be a string' })
