@@ -141,10 +141,12 @@ export class CheckinRepository {
 
   /**
    * The event's default list, created on first use. Of several creating it at once the unique index
-   * keeps one: the others' INSERT is ignored (`INSERT IGNORE` / `INSERT OR IGNORE`, which on MariaDB
-   * waits for the first creator's commit), and the list is then read with a locking read, which sees
-   * the committed row even inside a transaction whose snapshot is older than it (a plain read there
-   * would not, and answered 500 under twenty parallel first check-ins).
+   * keeps one: the others' INSERT updates nothing (`ON DUPLICATE KEY UPDATE` / `ON CONFLICT DO
+   * UPDATE` of the key to itself; on MariaDB it waits for the creator's commit and then holds the
+   * row), and the list is read with a locking read, which sees the committed row even inside a
+   * transaction whose snapshot is older than it. A plain read there does not: twenty parallel first
+   * check-ins answered 500 (EntityNotFoundError) before. The racers queue on the new row once; every
+   * later call finds the list with the first, plain read and locks nothing.
    */
   async ensureDefaultList(manager: EntityManager, eventId: number): Promise<CheckinList> {
     const existing = await manager.findOne(CheckinList, { where: { defaultEventId: eventId } });
@@ -154,11 +156,13 @@ export class CheckinRepository {
       .insert()
       .into(CheckinList)
       .values({ eventId, name: 'Default', defaultEventId: eventId, ticketIds: '[]', syncKey: generateSyncKey() })
-      .orIgnore()
+      .orUpdate(['default_event_id'], ['default_event_id'])
       .updateEntity(false)
       .execute();
     const query = manager.createQueryBuilder(CheckinList, 'list').where('list.defaultEventId = :eventId', { eventId });
-    const created = await SqlDialect.of(manager).forShare(query).getOne();
+    // Outside a transaction every read sees the latest commit (and a locking read needs a transaction).
+    const inTransaction = manager.queryRunner?.isTransactionActive === true;
+    const created = await (inTransaction ? SqlDialect.of(manager).forUpdate(query) : query).getOne();
     if (!created) throw new Error(`The default check-in list of event ${eventId} could not be created`);
     return created;
   }
