@@ -50,14 +50,6 @@ export class SqlDialect {
     return this.mysql ? query.setLock('pessimistic_write') : query;
   }
 
-  /**
-   * `SELECT ... LOCK IN SHARE MODE` where rows can be locked: a read of the latest committed rows
-   * (not the transaction's snapshot) that lets other readers share them.
-   */
-  forShare<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
-    return this.mysql ? query.setLock('pessimistic_read') : query;
-  }
-
   /** `SELECT ... FOR UPDATE SKIP LOCKED`: rows another transaction holds are left out, not waited for. */
   forUpdateSkipLocked<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
     return this.mysql ? query.setLock('pessimistic_write').setOnLocked('skip_locked') : query;
