@@ -296,6 +296,8 @@ describe('Coupons and access codes (e2e)', () => {
         const refused = await send().expect(400);
         expect(refused.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { amount: expect.any(String) } } });
       }
+      // The money migration's revert (a later test) cannot bring this amount back into an int column.
+      await http().delete(`${COUPONS}/${largest.id}`).set('Authorization', author.authorization).expect(200);
     });
 
     it('deletes an unused coupon and answers it', async () => {
