@@ -5,9 +5,11 @@ import { CheckinList } from '../src/checkin/checkin-list.entity';
 import { Checkin } from '../src/checkin/checkin.entity';
 import { Device } from '../src/checkin/device.entity';
 import { CheckinDoor1765000000000 } from '../src/database/migrations/1765000000000-CheckinDoor';
+import { CheckinAnnulments1765130000000 } from '../src/database/migrations/1765130000000-CheckinAnnulments';
 import { WalkInSales1765140000000 } from '../src/database/migrations/1765140000000-WalkInSales';
 import type { Event } from '../src/events/event.entity';
-import { OrderItem } from '../src/orders/order.entity';
+import { LessThan } from 'typeorm';
+import { Order, OrderItem } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import type { Ticket } from '../src/tickets/ticket.entity';
 import { insertAttendeeRow, insertTicketRow, AttendeeRowOptions } from './helpers/attendee-fixtures';
@@ -53,11 +55,11 @@ describe('check-in at the door', () => {
     return response.body as { id: number } & Record<string, unknown>;
   }
 
-  async function pairDevice(listIds: number[], user: TestUser = author): Promise<{ id: number; authorization: string }> {
+  async function pairDevice(listIds: number[], user: TestUser = author, name?: string): Promise<{ id: number; authorization: string }> {
     const created = await request(server())
       .post(`${NS}/devices`)
       .set('Authorization', user.authorization)
-      .send({ name: `Gate ${listIds.join('+')}`, list_ids: listIds })
+      .send({ name: name ?? `Gate ${listIds.join('+')}`, list_ids: listIds })
       .expect(201);
     const initialized = await request(server())
       .post(`${NS}/devices/initialize`)
@@ -88,6 +90,11 @@ describe('check-in at the door', () => {
   });
 
   afterAll(() => testApp.close());
+
+  async function lastCheckinId(): Promise<number> {
+    const [latest] = await testApp.dataSource.getRepository(Checkin).find({ order: { id: 'DESC' }, take: 1 });
+    return latest.id;
+  }
 
   // ---------------------------------------------------------------- secrets
 
@@ -547,6 +554,10 @@ describe('check-in at the door', () => {
           gate: null,
           user_id: doorStaff.id,
           nonce: 'n-ok',
+          annulled: false,
+          annulled_at: null,
+          annulled_device_id: null,
+          annulled_user_id: null,
         },
       });
     });
@@ -578,7 +589,7 @@ describe('check-in at the door', () => {
         { reason: 'invalid', status: 404, secret: () => Promise.resolve('NOT-A-SECRET') },
         { reason: 'unpaid', status: 409, secret: async () => (await attendee(general, { orderStatus: 'pending' })).checkinSecret! },
         { reason: 'canceled', status: 409, secret: async () => (await attendee(general, { orderStatus: 'cancelled' })).checkinSecret! },
-        { reason: 'product', status: 409, secret: async () => (await attendee(vip)).checkinSecret! },
+        { reason: 'product', status: 409, secret: async () => (await attendee(vip, { name: 'Vera VIP' })).checkinSecret! },
         {
           reason: 'invalid_time',
           status: 409,
@@ -631,6 +642,21 @@ describe('check-in at the door', () => {
           reason: scenario.reason,
           data: { status: scenario.status, reason: scenario.reason },
         });
+        // Who it is about, so that staff can act on it; nobody for an unknown code or an ambiguous gate.
+        if (scenario.reason === 'invalid' || scenario.reason === 'ambiguous') {
+          expect(response.body.data).not.toHaveProperty('attendee');
+        } else {
+          // The scan just recorded names the attendee it was about (for `revoked`, the old secret's).
+          const recorded = await testApp.dataSource.getRepository(Checkin).findOneByOrFail({ id: await lastCheckinId() });
+          const holder = await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: recorded.attendeeId! });
+          expect(response.body.data.attendee).toEqual({
+            id: holder.id,
+            name: holder.holderName,
+            ticket_id: holder.ticketId,
+            ticket_title: holder.ticketId === vip.id ? 'VIP' : 'General',
+            order_id: holder.orderId,
+          });
+        }
       }
       const history = await request(server())
         .get(`${NS}/checkins`)
@@ -663,7 +689,10 @@ describe('check-in at the door', () => {
       const second = await redeem(author.authorization, { secret: holder.checkinSecret, list_ids: [list.id] }).expect(409);
       expect(second.body).toMatchObject({
         reason: 'already_redeemed',
-        data: { last: { datetime: '2027-05-01T10:00:00.000Z', list_id: list.id, gate: `Gate ${list.id}`, type: 'entry' } },
+        data: {
+          last: { datetime: '2027-05-01T10:00:00.000Z', list_id: list.id, gate: `Gate ${list.id}`, type: 'entry' },
+          attendee: { id: holder.id, name: holder.holderName, ticket_id: general.id, ticket_title: 'General', order_id: holder.orderId },
+        },
       });
       const exit = await redeem(author.authorization, { secret: holder.checkinSecret, list_ids: [list.id], type: 'exit' }).expect(201);
       expect(exit.body.attendee).toMatchObject({ inside: false, entries: 1 });
@@ -707,6 +736,49 @@ describe('check-in at the door', () => {
       await redeem(editor.authorization, { secret: holder.checkinSecret, list_ids: [list.id], nonce: 'retry-1' }).expect(409);
     });
 
+    it('refuses a nonce sent again with another request (409 nonce-reused) rather than answering for the first ticket', async () => {
+      const list = await createList({});
+      const other = await createList({ name: 'Other' });
+      const device = await pairDevice([list.id, other.id]);
+      const first = await attendee(general, { name: 'First Holder' });
+      const second = await attendee(general, { name: 'Second Holder' });
+      const scan = { secret: first.checkinSecret, list_ids: [list.id], nonce: 'bound-1' };
+      const admitted = await redeem(device.authorization, scan).expect(201);
+      const variants: Array<Record<string, unknown>> = [
+        { secret: second.checkinSecret },
+        { list_ids: [other.id] },
+        { type: 'exit' },
+        { datetime: '2027-05-01T10:45:00Z' },
+        { force: true },
+      ];
+      for (const variant of variants) {
+        const reused = await redeem(device.authorization, { ...scan, ...variant }).expect(409);
+        expect(reused.body).toEqual({
+          code: 'nonce-reused',
+          message: expect.any(String),
+          data: { status: 409, params: { nonce: expect.any(String) } },
+        });
+        expect(JSON.stringify(reused.body)).not.toContain('First Holder');
+      }
+      // The same request again is still a retry: the first answer, whatever order its JSON was in.
+      const retry = await request(server())
+        .post(`${NS}/checkin/redeem`)
+        .set('Authorization', device.authorization)
+        .send({ nonce: 'bound-1', list_ids: [list.id, list.id], datetime: '2027-05-01T12:30:00+02:00', secret: first.checkinSecret })
+        .expect(201);
+      expect(retry.body).toEqual(admitted.body);
+      // A refusal's nonce is bound too, and so is a nonce first sent with a code nobody holds.
+      await redeem(device.authorization, { secret: 'NOBODY-HOLDS-THIS', list_ids: [list.id], nonce: 'bound-2' }).expect(404);
+      const afterInvalid = await redeem(device.authorization, {
+        secret: second.checkinSecret,
+        list_ids: [list.id],
+        nonce: 'bound-2',
+      }).expect(409);
+      expect(afterInvalid.body.code).toBe('nonce-reused');
+      await redeem(device.authorization, { secret: 'NOBODY-HOLDS-THIS', list_ids: [list.id], nonce: 'bound-2' }).expect(404);
+      expect(await testApp.dataSource.getRepository(Checkin).countBy({ attendeeId: second.id })).toBe(0);
+    });
+
     it('records offline uploads with force: earlier datetimes, and a second device’s scan flagged already_redeemed', async () => {
       const list = await createList({});
       const phoneA = await pairDevice([list.id]);
@@ -745,6 +817,7 @@ describe('check-in at the door', () => {
         list_ids: [list.id],
         force: true,
         nonce: 'offline-b',
+        datetime: '2027-05-01T09:00:30Z',
       }).expect(201);
       expect(replay.body).toEqual(b.body);
       const history = await request(server())
@@ -843,6 +916,35 @@ describe('check-in at the door', () => {
       expect((await find(String(grace.orderId).padStart(3, '0'))).map((result) => result.id)).toContain(grace.id);
       expect((await find(grace.checkinSecret!.slice(0, 8).toLowerCase())).map((result) => result.id)).toEqual([grace.id]);
       expect(await find('crowd')).toHaveLength(20);
+
+      // An order number is found with any number of digits (orders 1–99 too), and only as that order.
+      const shortOrder = await attendee(searchTicket, { name: 'Short Order' });
+      const orders = testApp.dataSource.getRepository(Order);
+      const taken = new Set((await orders.find({ select: { id: true }, where: { id: LessThan(100) } })).map((order) => order.id));
+      const shortId = Array.from({ length: 99 }, (_unused, index) => index + 1).find((id) => !taken.has(id))!;
+      await orders.insert({ ...(await orders.findOneByOrFail({ id: shortOrder.orderId })), id: shortId });
+      await testApp.dataSource.getRepository(Attendee).update({ id: shortOrder.id }, { orderId: shortId });
+      expect((await find(String(shortId))).map((result) => result.id)).toEqual([shortOrder.id]);
+      expect(await find('0')).toEqual([]);
+
+      // Holders of the list's tickets whatever their order's status (order_status says why a scan would be refused);
+      // holders of tickets the list does not admit are not shown.
+      const refunded = await attendee(searchTicket, { name: 'Refunded Rita', orderStatus: 'refunded' });
+      expect(
+        (await find('refunded rita')).map((result) => ({
+          id: result.id,
+          order_status: (result as { order_status?: string }).order_status,
+        })),
+      ).toEqual([{ id: refunded.id, order_status: 'refunded' }]);
+      const otherTicket = await insertTicketRow(testApp.dataSource, searchEvent, { provider: 'tc', name: 'Backstage' });
+      await attendee(otherTicket, { name: 'Backstage Bob' });
+      const narrow = await request(server())
+        .patch(`${NS}/checkin-lists/${list.body.id}`)
+        .set('Authorization', author.authorization)
+        .send({ ticket_ids: [searchTicket.id] })
+        .expect(200);
+      expect(narrow.body.ticket_ids).toEqual([searchTicket.id]);
+      expect(await find('backstage bob')).toEqual([]);
       const short = await request(server())
         .get(`${NS}/checkin/search`)
         .query({ list: list.body.id, search: 'gr' })
@@ -1010,6 +1112,369 @@ describe('check-in at the door', () => {
     });
   });
 
+  // ---------------------------------------------------------------- annul
+
+  describe('annul', () => {
+    function annul(authorization: string | null, body: Record<string, unknown>) {
+      const call = request(server()).post(`${NS}/checkin/annul`);
+      if (authorization) call.set('Authorization', authorization);
+      return call.send(body);
+    }
+
+    async function listCounts(listId: number): Promise<{ checkin_count: number; inside_count: number }> {
+      return (await request(server()).get(`${NS}/checkin-lists/${listId}`).set('Authorization', author.authorization).expect(200)).body as {
+        checkin_count: number;
+        inside_count: number;
+      };
+    }
+
+    it('lets the device that scanned annul it by its nonce: kept in the history as annulled, no longer inside, the ticket enters again', async () => {
+      const list = await createList({ name: 'Annul gate' });
+      const device = await pairDevice([list.id], author, 'Annul phone');
+      const holder = await attendee(general, { name: 'Ann Ulled' });
+      const scanned = await redeem(device.authorization, { secret: holder.checkinSecret, list_ids: [list.id], nonce: 'annul-1' }).expect(
+        201,
+      );
+      expect(await listCounts(list.id)).toMatchObject({ checkin_count: 1, inside_count: 1 });
+
+      const annulled = await annul(device.authorization, { nonce: 'annul-1' }).expect(200);
+      expect(annulled.body).toEqual({
+        status: 'ok',
+        checkin: {
+          ...scanned.body.checkin,
+          annulled: true,
+          annulled_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          annulled_device_id: device.id,
+          annulled_user_id: null,
+        },
+        attendee: { ...scanned.body.attendee, inside: false, entries: 0 },
+      });
+      expect(await listCounts(list.id)).toMatchObject({ checkin_count: 0, inside_count: 0 });
+
+      const history = await request(server())
+        .get(`${NS}/checkins`)
+        .query({ list: list.id, annulled: true })
+        .set('Authorization', author.authorization)
+        .expect(200);
+      expect(history.body.checkins).toEqual([annulled.body.checkin]);
+      const notAnnulled = await request(server())
+        .get(`${NS}/checkins`)
+        .query({ list: list.id, annulled: false })
+        .set('Authorization', author.authorization)
+        .expect(200);
+      expect(notAnnulled.body.total).toBe(0);
+
+      // The ticket can enter again, and the retried scan's nonce still answers its first answer.
+      const again = await redeem(device.authorization, { secret: holder.checkinSecret, list_ids: [list.id], nonce: 'annul-2' }).expect(201);
+      expect(again.body.attendee).toMatchObject({ inside: true, entries: 1 });
+      await redeem(device.authorization, { secret: holder.checkinSecret, list_ids: [list.id], nonce: 'annul-1' }).expect(201);
+      expect(await listCounts(list.id)).toMatchObject({ checkin_count: 1, inside_count: 1 });
+
+      // Annulling it twice is refused, and so is annulling an annulled scan by its id.
+      const twice = await annul(device.authorization, { checkin_id: scanned.body.checkin.id }).expect(409);
+      expect(twice.body).toMatchObject({ code: 'checkin-already-annulled', data: { status: 409 } });
+    });
+
+    it('hands the annulment to the list’s devices through the sync', async () => {
+      const list = await createList({ name: 'Annul sync' });
+      const device = await pairDevice([list.id]);
+      const holder = await attendee();
+      const first = await request(server())
+        .get(`${NS}/checkin-lists/${list.id}/sync`)
+        .set('Authorization', device.authorization)
+        .expect(200);
+      const key = Buffer.from(first.body.index_key as string, 'base64url').toString('hex');
+      const index = syncIndex(key, holder.checkinSecret!);
+      const scanned = await redeem(device.authorization, { secret: holder.checkinSecret, list_ids: [list.id] }).expect(201);
+      await annul(device.authorization, { checkin_id: scanned.body.checkin.id }).expect(200);
+      const next = await request(server())
+        .get(`${NS}/checkin-lists/${list.id}/sync`)
+        .query({ cursor: first.body.cursor })
+        .set('Authorization', device.authorization)
+        .expect(200);
+      const record = (next.body.attendees as Array<{ index: string; data: string }>).find((candidate) => candidate.index === index)!;
+      expect(record).toBeDefined();
+      expect(decryptRecord(holder.checkinSecret!, list.id, record.data)).toMatchObject({
+        inside: false,
+        entries: 0,
+        last_entry: null,
+        valid: true,
+      });
+      expect(next.body.list).toMatchObject({ checkin_count: 0, inside_count: 0 });
+    });
+
+    it('lets door staff and the event’s managers annul any scan of the list; refuses other devices, other authors and anonymous callers', async () => {
+      const list = await createList({ name: 'Annul rights' });
+      const phoneA = await pairDevice([list.id]);
+      const phoneB = await pairDevice([list.id]);
+      const scans: number[] = [];
+      for (let index = 0; index < 3; index += 1) {
+        const holder = await attendee();
+        scans.push(
+          (await redeem(phoneA.authorization, { secret: holder.checkinSecret, list_ids: [list.id], nonce: `rights-${index}` }).expect(201))
+            .body.checkin.id as number,
+        );
+      }
+      await annul(null, { checkin_id: scans[0] }).expect(401);
+      const otherDevice = await annul(phoneB.authorization, { checkin_id: scans[0] }).expect(403);
+      expect(otherDevice.body).toMatchObject({ code: 'checkin-annul-forbidden', data: { status: 403 } });
+      // Its own nonce of that text names nothing: nonces are per caller.
+      expect((await annul(phoneB.authorization, { nonce: 'rights-0' }).expect(404)).body.code).toBe('checkin-not-found');
+      for (const user of [authorB, contributor, subscriber]) {
+        const refused = await annul(user.authorization, { checkin_id: scans[0] }).expect(403);
+        expect(refused.body.code).toBe('checkin-annul-forbidden');
+      }
+      const elsewhere = await request(server())
+        .post(`${NS}/checkin-lists`)
+        .set('Authorization', author.authorization)
+        .send({ post_id: (await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id })).id, name: 'Elsewhere' })
+        .expect(201);
+      const phoneElsewhere = await pairDevice([elsewhere.body.id as number]);
+      expect((await annul(phoneElsewhere.authorization, { checkin_id: scans[0] }).expect(403)).body.code).toBe('checkin-annul-forbidden');
+      const checkins = testApp.dataSource.getRepository(Checkin);
+      expect((await checkins.findOneByOrFail({ id: scans[0] })).annulledAt).toBeNull();
+
+      const byStaff = await annul(doorStaff.authorization, { checkin_id: scans[0] }).expect(200);
+      expect(byStaff.body.checkin).toMatchObject({
+        annulled: true,
+        annulled_user_id: doorStaff.id,
+        annulled_device_id: null,
+        device_id: phoneA.id,
+      });
+      await annul(author.authorization, { checkin_id: scans[1] }).expect(200);
+
+      // A revoked device can annul nothing, its own scans included.
+      await request(server()).post(`${NS}/devices/${phoneA.id}/revoke`).set('Authorization', author.authorization).expect(200);
+      const revoked = await annul(phoneA.authorization, { nonce: 'rights-2' }).expect(401);
+      expect(revoked.body.code).toBe('device-token-invalid');
+      expect((await checkins.findOneByOrFail({ id: scans[2] })).annulledAt).toBeNull();
+    });
+
+    it('refuses refused scans, the check_in flag’s records, unknown ids and late annulments; asks for exactly one of nonce and checkin_id', async () => {
+      const list = await createList({ name: 'Annul refusals' });
+      const device = await pairDevice([list.id]);
+      const refused = await redeem(device.authorization, { secret: 'NOBODY', list_ids: [list.id], nonce: 'refused-1' }).expect(404);
+      expect(refused.body.reason).toBe('invalid');
+      const notAnnullable = await annul(device.authorization, { nonce: 'refused-1' }).expect(409);
+      expect(notAnnullable.body).toMatchObject({ code: 'checkin-not-annullable', data: { status: 409 } });
+
+      const flagged = await attendee();
+      await request(server())
+        .patch(`${NS}/attendees/${flagged.id}`)
+        .set('Authorization', author.authorization)
+        .send({ check_in: true })
+        .expect(200);
+      const flagRecord = await testApp.dataSource
+        .getRepository(Checkin)
+        .findOneOrFail({ where: { attendeeId: flagged.id }, order: { id: 'DESC' } });
+      expect((await annul(author.authorization, { checkin_id: flagRecord.id }).expect(409)).body.code).toBe('checkin-not-annullable');
+
+      expect((await annul(author.authorization, { checkin_id: 2_000_000_000 }).expect(404)).body).toMatchObject({
+        code: 'checkin-not-found',
+        data: { status: 404 },
+      });
+      for (const body of [{}, { nonce: 'x', checkin_id: 1 }]) {
+        const bad = await annul(author.authorization, body).expect(400);
+        expect(bad.body).toMatchObject({
+          code: 'rest_invalid_param',
+          data: { params: { nonce: expect.any(String), checkin_id: expect.any(String) } },
+        });
+      }
+      expect((await annul(author.authorization, { checkin_id: 'seven' }).expect(400)).body.data.params).toHaveProperty('checkin_id');
+      expect((await annul(author.authorization, { nonce: 'two words' }).expect(400)).body.data.params).toHaveProperty('nonce');
+
+      // Too late: the scan was received 16 minutes ago (its stored time moved back), CHECKIN_ANNUL_MINUTES is 15.
+      const holder = await attendee();
+      const scanned = await redeem(device.authorization, { secret: holder.checkinSecret, list_ids: [list.id], nonce: 'late-1' }).expect(
+        201,
+      );
+      const checkins = testApp.dataSource.getRepository(Checkin);
+      await checkins.update({ id: scanned.body.checkin.id }, { createdAt: new Date(Date.now() - 16 * 60_000) });
+      const late = await annul(device.authorization, { nonce: 'late-1' }).expect(409);
+      expect(late.body).toMatchObject({ code: 'checkin-annul-expired', data: { status: 409, annul_minutes: 15 } });
+      await checkins.update({ id: scanned.body.checkin.id }, { createdAt: new Date(Date.now() - 14 * 60_000) });
+      await annul(device.authorization, { nonce: 'late-1' }).expect(200);
+    });
+
+    it('annuls an exit (inside again) and an entry on the default list (checked_in cleared)', async () => {
+      const list = await createList({ name: 'Annul exit' });
+      const holder = await attendee();
+      await redeem(author.authorization, { secret: holder.checkinSecret, list_ids: [list.id] }).expect(201);
+      const exit = await redeem(author.authorization, { secret: holder.checkinSecret, list_ids: [list.id], type: 'exit' }).expect(201);
+      const undone = await annul(author.authorization, { checkin_id: exit.body.checkin.id }).expect(200);
+      expect(undone.body.attendee).toMatchObject({ inside: true, entries: 1 });
+      expect(await listCounts(list.id)).toMatchObject({ checkin_count: 1, inside_count: 1 });
+
+      const lists = await request(server())
+        .get(`${NS}/checkin-lists`)
+        .query({ post_id: event.id })
+        .set('Authorization', author.authorization);
+      const defaultList = (lists.body.checkin_lists as Array<{ id: number; is_default: boolean }>).find(
+        (candidate) => candidate.is_default,
+      )!;
+      const guest = await attendee();
+      const entry = await redeem(author.authorization, { secret: guest.checkinSecret, list_ids: [defaultList.id] }).expect(201);
+      const attendees = testApp.dataSource.getRepository(Attendee);
+      expect((await attendees.findOneByOrFail({ id: guest.id })).checkedIn).toBe(true);
+      await annul(author.authorization, { checkin_id: entry.body.checkin.id }).expect(200);
+      expect(await attendees.findOneByOrFail({ id: guest.id })).toMatchObject({ checkedIn: false, checkedInAt: null });
+      await redeem(author.authorization, { secret: guest.checkinSecret, list_ids: [defaultList.id] }).expect(201);
+      expect((await attendees.findOneByOrFail({ id: guest.id })).checkedIn).toBe(true);
+    });
+
+    (mariadb ? it : it.skip)('annuls a scan once when 10 annulments race (MariaDB)', async () => {
+      const list = await createList({ name: 'Annul race' });
+      const holder = await attendee();
+      const scanned = await redeem(author.authorization, { secret: holder.checkinSecret, list_ids: [list.id] }).expect(201);
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => annul(author.authorization, { checkin_id: scanned.body.checkin.id })),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([200, ...Array.from({ length: 9 }, () => 409)]);
+      expect(await listCounts(list.id)).toMatchObject({ checkin_count: 0, inside_count: 0 });
+    });
+  });
+
+  // ---------------------------------------------------------------- gates
+
+  describe('counts per gate', () => {
+    it('counts entries, exits and people inside per gate in the list status, and filters the history by gate', async () => {
+      const list = await createList({ name: 'Gates' });
+      const north = await pairDevice([list.id], author, 'North');
+      const south = await pairDevice([list.id], author, 'South');
+      const [a, b, c, d, e] = [await attendee(), await attendee(), await attendee(), await attendee(), await attendee()];
+      const scan = (device: { authorization: string }, holder: Attendee, type = 'entry') =>
+        redeem(device.authorization, { secret: holder.checkinSecret, list_ids: [list.id], type }).expect(201);
+      await scan(north, a);
+      await scan(north, b);
+      await scan(south, c);
+      await scan(north, a, 'exit');
+      await scan(south, a);
+      await redeem(author.authorization, { secret: d.checkinSecret, list_ids: [list.id] }).expect(201);
+      const annulled = await scan(north, e);
+      await request(server())
+        .post(`${NS}/checkin/annul`)
+        .set('Authorization', north.authorization)
+        .send({ checkin_id: annulled.body.checkin.id })
+        .expect(200);
+      await redeem(south.authorization, { secret: 'NOBODY', list_ids: [list.id] }).expect(404);
+
+      const status = await request(server())
+        .get(`${NS}/checkin-lists/${list.id}/status`)
+        .set('Authorization', north.authorization)
+        .expect(200);
+      expect(status.body.gates).toEqual([
+        { gate: 'North', entries: 2, exits: 1, inside: 1 },
+        { gate: 'South', entries: 2, exits: 0, inside: 2 },
+        { gate: null, entries: 1, exits: 0, inside: 1 },
+      ]);
+      expect(status.body.list).toMatchObject({ checkin_count: 4, inside_count: 4 });
+
+      const byGate = await request(server())
+        .get(`${NS}/checkins`)
+        .query({ list: list.id, gate: 'North' })
+        .set('Authorization', author.authorization)
+        .expect(200);
+      expect(byGate.body.total).toBe(4);
+      expect((byGate.body.checkins as Array<{ gate: string }>).every((checkin) => checkin.gate === 'North')).toBe(true);
+      const northAnnulled = await request(server())
+        .get(`${NS}/checkins`)
+        .query({ list: list.id, gate: 'North', annulled: true })
+        .set('Authorization', author.authorization)
+        .expect(200);
+      expect(northAnnulled.body.total).toBe(1);
+      const nowhere = await request(server())
+        .get(`${NS}/checkins`)
+        .query({ list: list.id, gate: 'Nowhere' })
+        .set('Authorization', author.authorization)
+        .expect(200);
+      expect(nowhere.body.total).toBe(0);
+      const bad = await request(server())
+        .get(`${NS}/checkins`)
+        .query({ list: list.id, gate: 'x'.repeat(192), annulled: 'perhaps' })
+        .set('Authorization', author.authorization)
+        .expect(400);
+      expect(Object.keys(bad.body.data.params as Record<string, string>).sort()).toEqual(['annulled', 'gate']);
+
+      const empty = await createList({ name: 'No scans' });
+      const quiet = await request(server())
+        .get(`${NS}/checkin-lists/${empty.id}/status`)
+        .set('Authorization', author.authorization)
+        .expect(200);
+      expect(quiet.body.gates).toEqual([]);
+    });
+  });
+
+  // ---------------------------------------------------------------- the default list under concurrency
+
+  describe('the default list, created on first use', () => {
+    async function freshEvent(holders: number): Promise<{ event: Event; attendees: Attendee[] }> {
+      const fresh = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id });
+      const ticket = await insertTicketRow(testApp.dataSource, fresh, { provider: 'tc' });
+      const attendees: Attendee[] = [];
+      for (let index = 0; index < holders; index += 1) attendees.push(await attendee(ticket));
+      // The migration gave events of its time a default list; an event of today has none until first use.
+      await testApp.dataSource.getRepository(CheckinList).delete({ eventId: fresh.id });
+      return { event: fresh, attendees };
+    }
+
+    async function expectOneDefaultList(eventId: number): Promise<void> {
+      expect(await testApp.dataSource.getRepository(CheckinList).countBy({ defaultEventId: eventId })).toBe(1);
+    }
+
+    it('is created once by twenty parallel first check-ins through the check_in flag, none answering 500', async () => {
+      const { event: fresh, attendees } = await freshEvent(20);
+      const responses = await Promise.all(
+        attendees.map((holder) =>
+          request(server()).patch(`${NS}/attendees/${holder.id}`).set('Authorization', author.authorization).send({ check_in: true }),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(attendees.map(() => 200));
+      await expectOneDefaultList(fresh.id);
+      const list = await testApp.dataSource.getRepository(CheckinList).findOneByOrFail({ defaultEventId: fresh.id });
+      expect(await listCounts(list.id)).toMatchObject({ checkin_count: 20, inside_count: 20 });
+    });
+
+    it('is created once by twenty parallel first scans through POST /qr and the door’s attendee updates, none answering 500', async () => {
+      const { event: fresh, attendees } = await freshEvent(20);
+      const responses = await Promise.all(
+        attendees.map((holder, index) =>
+          index % 2 === 0
+            ? request(server()).post(`${NS}/qr`).set('Authorization', author.authorization).send({ security_code: holder.checkinSecret })
+            : request(server())
+                .patch(`${NS}/checkin/attendees/${holder.id}`)
+                .set('Authorization', author.authorization)
+                .send({ blocked: false }),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(attendees.map(() => 200));
+      await expectOneDefaultList(fresh.id);
+    });
+
+    it('is created once when lists are created and read in parallel for a new event', async () => {
+      const { event: fresh } = await freshEvent(0);
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_unused, index) =>
+          index % 2 === 0
+            ? request(server())
+                .post(`${NS}/checkin-lists`)
+                .set('Authorization', author.authorization)
+                .send({ post_id: fresh.id, name: `Gate ${index}` })
+            : request(server()).get(`${NS}/checkin-lists`).query({ post_id: fresh.id }).set('Authorization', author.authorization),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual([201, 200, 201, 200, 201, 200, 201, 200, 201, 200]);
+      await expectOneDefaultList(fresh.id);
+    });
+
+    async function listCounts(listId: number): Promise<{ checkin_count: number; inside_count: number }> {
+      return (await request(server()).get(`${NS}/checkin-lists/${listId}`).set('Authorization', author.authorization).expect(200)).body as {
+        checkin_count: number;
+        inside_count: number;
+      };
+    }
+  });
+
   it('gives door staff nothing beyond the door: no attendee data, no writes elsewhere', async () => {
     const privateEvent = await insertEvent(testApp.dataSource, { startUtc: EVENT_START, authorId: author.id, showAttendeeList: false });
     const privateTicket = await insertTicketRow(testApp.dataSource, privateEvent, { provider: 'tc' });
@@ -1044,15 +1509,19 @@ describe('check-in at the door', () => {
     const runner = testApp.dataSource.createQueryRunner();
     try {
       const migration = new CheckinDoor1765000000000();
-      // Later migrations that change its tables go first and come back after it (MariaDB keeps the schema for the next files).
+      // Later migrations that change its tables go first and come back after it, newest first, so that
+      // the database stays whole for the specs that run after this one on the same server (MariaDB).
       const walkInSales = new WalkInSales1765140000000();
+      const annulments = new CheckinAnnulments1765130000000();
       await walkInSales.down(runner);
+      await annulments.down(runner);
       await migration.down(runner);
       await runner.query(
         "INSERT INTO attendees (order_id, ticket_id, event_id, provider, status, order_status, holder_name, holder_email, security_code, price_paid_minor) VALUES (?, ?, ?, 'tc', 'publish', 'refunded', 'Between', 'between@example.org', 'between-code', 1000)",
         [existing.orderId, general.id, event.id],
       );
       await migration.up(runner);
+      await annulments.up(runner);
       await walkInSales.up(runner);
     } finally {
       await runner.release();

@@ -266,6 +266,40 @@ describe('Coupons and access codes (e2e)', () => {
       await http().patch(`${COUPONS}/${coupon.id}`).set('Authorization', author.authorization).send({ amount: '-1' }).expect(400);
     });
 
+    it('keeps flat amounts up to the validator’s limit (999 999 999 999 minor units), through POST and PUT, and refuses one unit more', async () => {
+      // The column was an int: amounts from 21 474 836.48 up answered 500 on MariaDB (issue 39).
+      const largest = await createCoupon(author, { code: nextCode(), discount_type: 'flat', amount: '9999999999.99', post_id: event.id });
+      expect(largest.amount).toBe('9999999999.99');
+      const read = await http().get(`${COUPONS}/${largest.id}`).set('Authorization', author.authorization).expect(200);
+      expect(read.body.amount).toBe('9999999999.99');
+      expect((await testApp.dataSource.getRepository(Coupon).findOneByOrFail({ id: largest.id as number })).amount).toBe(999_999_999_999);
+      const beyondInt = await http()
+        .put(`${COUPONS}/${largest.id}`)
+        .set('Authorization', author.authorization)
+        .send({ amount: '21474836.48' })
+        .expect(200);
+      expect(beyondInt.body.amount).toBe('21474836.48');
+      const largestAgain = await http()
+        .put(`${COUPONS}/${largest.id}`)
+        .set('Authorization', author.authorization)
+        .send({ amount: '9999999999.99' })
+        .expect(200);
+      expect(largestAgain.body.amount).toBe('9999999999.99');
+      for (const send of [
+        () =>
+          http()
+            .post(COUPONS)
+            .set('Authorization', author.authorization)
+            .send({ code: nextCode(), discount_type: 'flat', amount: '10000000000.00' }),
+        () => http().put(`${COUPONS}/${largest.id}`).set('Authorization', author.authorization).send({ amount: '10000000000.00' }),
+      ]) {
+        const refused = await send().expect(400);
+        expect(refused.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { amount: expect.any(String) } } });
+      }
+      // The money migration's revert (a later test) cannot bring this amount back into an int column.
+      await http().delete(`${COUPONS}/${largest.id}`).set('Authorization', author.authorization).expect(200);
+    });
+
     it('deletes an unused coupon and answers it', async () => {
       const coupon = await createCoupon(author, { code: nextCode(), discount_type: 'none', post_id: event.id });
       const response = await http().delete(`${COUPONS}/${coupon.id}`).set('Authorization', author.authorization).expect(200);

@@ -1,5 +1,5 @@
 import { ApiError, ApiErrorBody } from '../common/errors/api-error';
-import type { RedeemReason } from './redeem-rules';
+import type { AnnulRefusal, RedeemReason } from './redeem-rules';
 
 /** The error codes of the check-in routes. */
 export const CheckinErrorCode = {
@@ -9,6 +9,12 @@ export const CheckinErrorCode = {
   deviceNotFound: 'device-not-found',
   deviceTokenInvalid: 'device-token-invalid',
   deviceNotAllowed: 'device-not-allowed',
+  checkinNotFound: 'checkin-not-found',
+  annulForbidden: 'checkin-annul-forbidden',
+  notAnnullable: 'checkin-not-annullable',
+  alreadyAnnulled: 'checkin-already-annulled',
+  annulExpired: 'checkin-annul-expired',
+  nonceReused: 'nonce-reused',
 } as const;
 
 export function checkinListNotFound(): ApiError {
@@ -33,6 +39,40 @@ export function deviceTokenInvalid(): ApiError {
 
 export function deviceNotAllowed(): ApiError {
   return new ApiError(CheckinErrorCode.deviceNotAllowed, 'Devices may only use the check-in routes of their lists.', 401);
+}
+
+export function checkinNotFound(): ApiError {
+  return new ApiError(CheckinErrorCode.checkinNotFound, 'No check-in has this id (or this nonce of yours).', 404);
+}
+
+/** Why POST /checkin/annul refused, as its error. */
+export function annulRefused(refusal: AnnulRefusal, minutes: number): ApiError {
+  switch (refusal) {
+    case 'forbidden':
+      return new ApiError(
+        CheckinErrorCode.annulForbidden,
+        'Only the device that scanned, or door staff and managers of the list, may annul this check-in.',
+        403,
+      );
+    case 'not_annullable':
+      return new ApiError(CheckinErrorCode.notAnnullable, 'Only a successful scan made at the door can be annulled.', 409);
+    case 'already_annulled':
+      return new ApiError(CheckinErrorCode.alreadyAnnulled, 'The check-in is already annulled.', 409);
+    case 'expired':
+      return new ApiError(CheckinErrorCode.annulExpired, `A check-in can be annulled for ${minutes} minutes after it was received.`, 409, {
+        annul_minutes: minutes,
+      });
+  }
+}
+
+/** The same nonce again with another request: a scanner bug, answered so rather than with another ticket's answer. */
+export function nonceReused(): ApiError {
+  return new ApiError(
+    CheckinErrorCode.nonceReused,
+    'This nonce was already used for another request (another secret, list, type, time or force); send a new nonce for a new scan.',
+    409,
+    { params: { nonce: 'nonce was already used for another request' } },
+  );
 }
 
 const REASON_MESSAGES: Record<RedeemReason, string> = {

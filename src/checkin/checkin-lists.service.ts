@@ -12,7 +12,7 @@ import type { RequestContext } from '../auth/request-context';
 import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
 import { CheckinList } from './checkin-list.entity';
 import { checkinListHasCheckins, checkinListIsDefault, checkinListNotFound } from './checkin-errors';
-import { ListCounts, NO_COUNTS, toCheckinListResponse } from './checkin.mapper';
+import { ListCounts, NO_COUNTS, toCheckinListResponse, toGateCounts } from './checkin.mapper';
 import { CheckinListFilter, CheckinRepository, DoorEvent } from './checkin.repository';
 import { generateSyncKey } from './checkin-secrets';
 import { assertMayScan, DoorCaller } from './door-access';
@@ -109,6 +109,7 @@ export class CheckinListsService {
     const tickets = await this.repository.tickets(manager, list.eventId);
     const counts = (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS;
     const admitted = new Set(JSON.parse(list.ticketIds ?? '[]') as number[]);
+    const gates = await this.repository.gateCounts(manager, list.id);
     return {
       list: toCheckinListResponse(list, counts, event),
       tickets: tickets
@@ -123,6 +124,7 @@ export class CheckinListsService {
             inside_count: ticketCounts.inside,
           };
         }),
+      gates: toGateCounts(gates),
     };
   }
 

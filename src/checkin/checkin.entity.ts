@@ -56,6 +56,25 @@ export class Checkin {
   @Column({ type: 'varchar', length: 64, nullable: true })
   nonce: string | null;
 
+  /**
+   * SHA-256 of the request that carried the nonce (CheckinRepository's requestDigest): a retry must
+   * send the same request to be answered the stored answer. Null without a nonce, and on scans
+   * recorded before requests were bound to their nonce.
+   */
+  @Column({ name: 'request_hash', type: 'varchar', length: 64, nullable: true })
+  requestHash: string | null;
+
+  /** When the scan was annulled (POST /checkin/annul); an annulled scan moves no count. */
+  @Column({ name: 'annulled_at', type: 'datetime', precision: 3, nullable: true })
+  annulledAt: Date | null;
+
+  /** Who annulled it: the device, or the signed-in user. */
+  @Column({ name: 'annulled_device_id', type: 'int', nullable: true })
+  annulledDeviceId: number | null;
+
+  @Column({ name: 'annulled_user_id', type: 'int', nullable: true })
+  annulledUserId: number | null;
+
   /** The HTTP status and JSON body answered, replayed to a retry with the same nonce. */
   @Column({ name: 'answer_status', type: 'int' })
   answerStatus: number;

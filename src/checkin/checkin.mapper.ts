@@ -5,7 +5,14 @@ import type { CheckinPosition } from './checkin-position.entity';
 import type { Checkin } from './checkin.entity';
 import type { Device } from './device.entity';
 import { parseIdList } from './id-list';
-import type { CheckinListResponse, CheckinResponse, DeviceResponse, DoorAttendeeResponse } from './dto/checkin.response';
+import type {
+  CheckinListResponse,
+  CheckinResponse,
+  DeviceResponse,
+  DoorAttendeeResponse,
+  GateCountsResponse,
+  RefusedAttendeeResponse,
+} from './dto/checkin.response';
 
 export interface ListCounts {
   position: number;
@@ -79,6 +86,34 @@ export function toDoorAttendee(
   };
 }
 
+/** Who a refusal is about (`data.attendee` of a refused scan): enough for staff to act on it. */
+export function toRefusedAttendee(
+  attendee: Pick<Attendee, 'id' | 'holderName' | 'ticketId' | 'orderId'>,
+  ticketTitle: string,
+): RefusedAttendeeResponse {
+  return {
+    id: attendee.id,
+    name: attendee.holderName,
+    ticket_id: attendee.ticketId,
+    ticket_title: ticketTitle,
+    order_id: attendee.orderId,
+  };
+}
+
+export interface GateCounts {
+  gate: string | null;
+  entries: number;
+  exits: number;
+  inside: number;
+}
+
+/** The gates of a list's status, named ones in name order, then scans of no gate (the check_in flag, users). */
+export function toGateCounts(gates: GateCounts[]): GateCountsResponse[] {
+  return [...gates]
+    .sort((a, b) => (a.gate === null ? 1 : b.gate === null ? -1 : a.gate < b.gate ? -1 : a.gate > b.gate ? 1 : 0))
+    .map((counts) => ({ gate: counts.gate, entries: counts.entries, exits: counts.exits, inside: counts.inside }));
+}
+
 export function toCheckinResponse(checkin: Checkin, gate: string | null): CheckinResponse {
   return {
     id: checkin.id,
@@ -94,5 +129,9 @@ export function toCheckinResponse(checkin: Checkin, gate: string | null): Checki
     gate,
     user_id: checkin.userId,
     nonce: checkin.nonce,
+    annulled: checkin.annulledAt !== null && checkin.annulledAt !== undefined,
+    annulled_at: isoTime(checkin.annulledAt ?? null),
+    annulled_device_id: checkin.annulledDeviceId ?? null,
+    annulled_user_id: checkin.annulledUserId ?? null,
   };
 }

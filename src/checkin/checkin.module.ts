@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AnnulService } from './annul.service';
 import { AttendeeSecretSubscriber } from './attendee-secret.subscriber';
 import { CheckinList } from './checkin-list.entity';
 import { CheckinListsController } from './checkin-lists.controller';
@@ -34,6 +35,7 @@ import { SyncService } from './sync.service';
     CheckinListsService,
     DevicesService,
     RedeemService,
+    AnnulService,
     DoorService,
     SyncService,
     { provide: APP_GUARD, useClass: DoorGuard },

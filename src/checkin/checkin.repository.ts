@@ -3,7 +3,6 @@ import { Brackets, EntityManager, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { insertedId } from '../common/database/inserted-id';
-import { isUniqueViolation } from '../common/database/transactions';
 import { Event } from '../events/event.entity';
 import { escapeLike } from '../posts/post-query';
 import { Ticket } from '../tickets/ticket.entity';
@@ -14,7 +13,7 @@ import { Checkin } from './checkin.entity';
 import { generateSyncKey } from './checkin-secrets';
 import { Device } from './device.entity';
 import { parseIdList } from './id-list';
-import { ListCounts, NO_COUNTS } from './checkin.mapper';
+import { GateCounts, ListCounts, NO_COUNTS } from './checkin.mapper';
 import { RevokedSecret } from './revoked-secret.entity';
 import { SqlDialect } from '../database/sql-dialect';
 import { VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
@@ -30,6 +29,9 @@ export interface HistoryFilters {
   eventId?: number;
   deviceId?: number;
   successful?: boolean;
+  /** Scans through the gate of this name (devices of that name). */
+  gate?: string;
+  annulled?: boolean;
   /** Only the events this caller manages (authors see their own events' history). */
   managedBy: AuthenticatedUser;
 }
@@ -71,6 +73,17 @@ export interface ScanFacts {
 export interface CheckinWithGate {
   checkin: Checkin;
   gate: string | null;
+}
+
+/** A check-in to write: what every writer sets; the nonce's digest and the annulment are the door's. */
+export type NewCheckin = Omit<Checkin, 'id' | 'requestHash' | 'annulledAt' | 'annulledDeviceId' | 'annulledUserId'> &
+  Partial<Pick<Checkin, 'requestHash'>>;
+
+/** One scan that still counts, as an annulment recomputes the position from them. */
+export interface CountingScan {
+  id: number;
+  type: string;
+  scannedAt: Date;
 }
 
 /** Every statement of the check-in module. */
@@ -126,22 +139,32 @@ export class CheckinRepository {
     return builder.getMany();
   }
 
-  /** The event's default list, created on first use; of two creating it at once, the unique index keeps one. */
+  /**
+   * The event's default list, created on first use. Of several creating it at once the unique index
+   * keeps one: the others' INSERT updates nothing (`ON DUPLICATE KEY UPDATE` / `ON CONFLICT DO
+   * UPDATE` of the key to itself; on MariaDB it waits for the creator's commit and then holds the
+   * row), and the list is read with a locking read, which sees the committed row even inside a
+   * transaction whose snapshot is older than it. A plain read there does not: twenty parallel first
+   * check-ins answered 500 (EntityNotFoundError) before. The racers queue on the new row once; every
+   * later call finds the list with the first, plain read and locks nothing.
+   */
   async ensureDefaultList(manager: EntityManager, eventId: number): Promise<CheckinList> {
     const existing = await manager.findOne(CheckinList, { where: { defaultEventId: eventId } });
     if (existing) return existing;
-    try {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(CheckinList)
-        .values({ eventId, name: 'Default', defaultEventId: eventId, ticketIds: '[]', syncKey: generateSyncKey() })
-        .updateEntity(false)
-        .execute();
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
-    return manager.findOneOrFail(CheckinList, { where: { defaultEventId: eventId } });
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CheckinList)
+      .values({ eventId, name: 'Default', defaultEventId: eventId, ticketIds: '[]', syncKey: generateSyncKey() })
+      .orUpdate(['default_event_id'], ['default_event_id'])
+      .updateEntity(false)
+      .execute();
+    const query = manager.createQueryBuilder(CheckinList, 'list').where('list.defaultEventId = :eventId', { eventId });
+    // Outside a transaction every read sees the latest commit (and a locking read needs a transaction).
+    const inTransaction = manager.queryRunner?.isTransactionActive === true;
+    const created = await (inTransaction ? SqlDialect.of(manager).forUpdate(query) : query).getOne();
+    if (!created) throw new Error(`The default check-in list of event ${eventId} could not be created`);
+    return created;
   }
 
   async insertList(manager: EntityManager, values: Partial<CheckinList>): Promise<CheckinList> {
@@ -380,7 +403,7 @@ export class CheckinRepository {
 
   // ---------------------------------------------------------------- history
 
-  async insertCheckin(manager: EntityManager, values: Omit<Checkin, 'id'>): Promise<Checkin> {
+  async insertCheckin(manager: EntityManager, values: NewCheckin): Promise<Checkin> {
     const result = await manager.createQueryBuilder().insert().into(Checkin).values(values).updateEntity(false).execute();
     const id = insertedId(result.raw);
     return Object.assign(new Checkin(), values, { id });
@@ -402,6 +425,7 @@ export class CheckinRepository {
       .addSelect('device.name', 'gate_name')
       .where('checkin.listId = :listId AND checkin.attendeeId = :attendeeId', { listId, attendeeId })
       .andWhere('checkin.successful = :successful AND checkin.type = :type', { successful: true, type: 'entry' })
+      .andWhere('checkin.annulledAt IS NULL')
       .orderBy('checkin.id', 'DESC')
       .limit(1)
       .getRawAndEntities<{ gate_name: string | null }>();
@@ -424,6 +448,12 @@ export class CheckinRepository {
     if (filters.eventId !== undefined) builder.andWhere('checkin.eventId = :eventId', { eventId: filters.eventId });
     if (filters.deviceId !== undefined) builder.andWhere('checkin.deviceId = :deviceId', { deviceId: filters.deviceId });
     if (filters.successful !== undefined) builder.andWhere('checkin.successful = :successful', { successful: filters.successful });
+    if (filters.annulled !== undefined)
+      builder.andWhere(filters.annulled ? 'checkin.annulledAt IS NOT NULL' : 'checkin.annulledAt IS NULL');
+    if (filters.gate !== undefined) {
+      // The gate is the device's name: the scans of the devices so named (IDX_checkins_device).
+      builder.andWhere('checkin.deviceId IN (SELECT gate.id FROM checkin_devices gate WHERE gate.name = :gate)', { gate: filters.gate });
+    }
     const managedEvent = managedEventRestriction(filters.managedBy, builder);
     if (managedEvent !== null) builder.innerJoin(Event, 'event', 'event.id = checkin.eventId').andWhere(managedEvent);
     const total = await builder.getCount();
@@ -437,10 +467,107 @@ export class CheckinRepository {
     };
   }
 
+  /**
+   * Annuls a check-in once: the conditional UPDATE lets one of two racing annulments win (the
+   * other changes nothing and is told the check-in is already annulled).
+   */
+  async annulCheckin(
+    manager: EntityManager,
+    id: number,
+    by: { deviceId: number | null; userId: number | null },
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(Checkin)
+      .set({ annulledAt: at, annulledDeviceId: by.deviceId, annulledUserId: by.userId })
+      .where('id = :id AND annulled_at IS NULL', { id })
+      .execute();
+    return Boolean(result.affected);
+  }
+
+  /** The attendee's scans on the list that still count (successful, not annulled), oldest first. */
+  countingScans(manager: EntityManager, listId: number, attendeeId: number): Promise<CountingScan[]> {
+    return manager
+      .createQueryBuilder(Checkin, 'checkin')
+      .select(['checkin.id', 'checkin.type', 'checkin.scannedAt'])
+      .where('checkin.attendeeId = :attendeeId AND checkin.listId = :listId', { attendeeId, listId })
+      .andWhere('checkin.successful = :successful AND checkin.annulledAt IS NULL', { successful: true })
+      .orderBy('checkin.id', 'ASC')
+      .getMany();
+  }
+
+  /** Clears the attendee's `checked_in` flag (its only entry on the default list was annulled). */
+  async unflagCheckedIn(manager: EntityManager, attendeeId: number): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Attendee)
+      .set({ checkedIn: false, checkedInAt: null, checkinSource: null, checkinUserId: null })
+      .where('id = :attendeeId AND checked_in = :checkedIn', { attendeeId, checkedIn: true })
+      .execute();
+  }
+
+  /**
+   * Per gate of the list (the scanning device's name; null without a device): successful entry and
+   * exit scans that were not annulled (one grouped read of the list's scans, IDX_checkins_list), and
+   * the attendees inside whose newest counting entry was through it (the positions inside, each with
+   * its newest entry through IDX_checkins_attendee).
+   */
+  async gateCounts(manager: EntityManager, listId: number): Promise<GateCounts[]> {
+    const scans = await manager
+      .createQueryBuilder(Checkin, 'checkin')
+      .leftJoin(Device, 'device', 'device.id = checkin.deviceId')
+      .select('device.name', 'gate')
+      .addSelect('checkin.type', 'type')
+      .addSelect('COUNT(*)', 'total')
+      .where('checkin.listId = :listId AND checkin.successful = :successful', { listId, successful: true })
+      .andWhere('checkin.annulledAt IS NULL')
+      .groupBy('device.name')
+      .addGroupBy('checkin.type')
+      .getRawMany<{ gate: string | null; type: string; total: number | string }>();
+    const inside = await manager
+      .createQueryBuilder(CheckinPosition, 'position')
+      .innerJoin(
+        Checkin,
+        'entry',
+        'entry.id = (SELECT MAX(latest.id) FROM checkins latest WHERE latest.attendee_id = position.attendee_id AND latest.list_id = position.list_id ' +
+          "AND latest.successful = :successful AND latest.type = 'entry' AND latest.annulled_at IS NULL)",
+      )
+      .leftJoin(Device, 'device', 'device.id = entry.deviceId')
+      .select('device.name', 'gate')
+      .addSelect('COUNT(*)', 'total')
+      .where('position.listId = :listId AND position.inside = :inside', { listId, inside: true, successful: true })
+      .groupBy('device.name')
+      .getRawMany<{ gate: string | null; total: number | string }>();
+    const gates = new Map<string | null, GateCounts>();
+    const slot = (gate: string | null): GateCounts => {
+      let counts = gates.get(gate);
+      if (!counts) gates.set(gate, (counts = { gate, entries: 0, exits: 0, inside: 0 }));
+      return counts;
+    };
+    for (const row of scans) {
+      if (row.type === 'entry') slot(row.gate).entries += Number(row.total);
+      else slot(row.gate).exits += Number(row.total);
+    }
+    for (const row of inside) slot(row.gate).inside += Number(row.total);
+    return [...gates.values()];
+  }
+
   // ---------------------------------------------------------------- search and sync
 
-  /** At most `limit` attendees of the list's event (and tickets) matching the text. */
-  search(manager: EntityManager, list: CheckinList, text: string, limit: number): Promise<Attendee[]> {
+  /**
+   * At most `limit` attendees holding a ticket the list admits, whatever their order's status (the
+   * door sees a cancelled or unpaid one by its `order_status`), matching the text: name or email
+   * containing it, secret starting with it, or the order of that number; only the order when
+   * `orderOnly` (a number too short to search names with).
+   */
+  search(
+    manager: EntityManager,
+    list: CheckinList,
+    text: string,
+    limit: number,
+    options: { orderOnly?: boolean } = {},
+  ): Promise<Attendee[]> {
     const builder = manager
       .createQueryBuilder(Attendee, 'attendee')
       .where('attendee.eventId = :eventId', { eventId: list.eventId })
@@ -449,6 +576,7 @@ export class CheckinRepository {
       .limit(limit);
     const ticketIds = parseIdList(list.ticketIds);
     if (ticketIds.length > 0) builder.andWhere('attendee.ticketId IN (:...ticketIds)', { ticketIds });
+    if (options.orderOnly) return builder.andWhere('attendee.orderId = :orderId', { orderId: Number(text) }).getMany();
     const contains = `%${escapeLike(text.toLowerCase())}%`;
     const prefix = `${escapeLike(text.toUpperCase())}%`;
     builder.andWhere(

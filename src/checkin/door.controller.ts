@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -12,10 +13,12 @@ import {
 import { RequireCapability } from '../auth/decorators';
 import { RequestContext, SignedInContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
+import { ApiErrorResponse } from '../common/errors/api-error.response';
+import { AnnulService } from './annul.service';
 import { Door, DoorCaller, DoorRoute } from './door-access';
 import { DoorService } from './door.service';
-import { DoorAttendeeResponse, HistoryPage, RedeemResponse, SearchResponse } from './dto/checkin.response';
-import { HistoryQuery, RedeemDto, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
+import { AnnulResponse, DoorAttendeeResponse, HistoryPage, RedeemResponse, SearchResponse } from './dto/checkin.response';
+import { AnnulDto, HistoryQuery, RedeemDto, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
 import { RedeemService } from './redeem.service';
 
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
@@ -25,6 +28,7 @@ const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the ev
 export class DoorController {
   constructor(
     private readonly redeems: RedeemService,
+    private readonly annulments: AnnulService,
     private readonly door: DoorService,
   ) {}
 
@@ -39,17 +43,37 @@ export class DoorController {
   @ApiNotFoundResponse({ description: 'checkin-invalid (reason invalid): no attendee of the lists’ events holds the secret' })
   @ApiConflictResponse({
     description:
-      'checkin-unpaid, checkin-canceled, checkin-already-redeemed (data.last), checkin-product, checkin-invalid-time, checkin-revoked, checkin-ambiguous, checkin-blocked',
+      'checkin-unpaid, checkin-canceled, checkin-already-redeemed (data.last), checkin-product, checkin-invalid-time, checkin-revoked, checkin-ambiguous, checkin-blocked (all but the last two name the attendee in data.attendee); nonce-reused: the nonce was sent before with another request',
   })
   redeem(@Body() body: RedeemDto, @Door() caller: DoorCaller, @RequestContext() context: RequestContext): Promise<RedeemResponse> {
     return this.redeems.redeem(body, caller, context);
+  }
+
+  @Post('checkin/annul')
+  @HttpCode(200)
+  @DoorRoute()
+  @ApiOperation({
+    summary:
+      'Annul a scan (by its nonce or id) within CHECKIN_ANNUL_MINUTES: it stays in the history, marked annulled, and no longer counts; the ticket can enter again',
+  })
+  @ApiOkResponse({ type: AnnulResponse, description: '{status: "ok", checkin (annulled: true), attendee}' })
+  @ApiBadRequestResponse({ description: 'rest_invalid_param: exactly one of nonce and checkin_id' })
+  @ApiForbiddenResponse({
+    type: ApiErrorResponse,
+    description: "checkin-annul-forbidden: another device's scan, or a list the caller may not use",
+  })
+  @ApiNotFoundResponse({ description: 'checkin-not-found: no check-in with this id, or with this nonce of the caller' })
+  @ApiConflictResponse({ description: 'checkin-already-annulled, checkin-not-annullable (a refused scan), checkin-annul-expired' })
+  annul(@Body() body: AnnulDto, @Door() caller: DoorCaller): Promise<AnnulResponse> {
+    return this.annulments.annul(body, caller);
   }
 
   @Get('checkin/search')
   @HttpCode(200)
   @DoorRoute()
   @ApiOperation({
-    summary: 'Find attendees of a list by name, email, order id or the start of a secret (at least 3 characters, 20 results)',
+    summary:
+      'Find holders of the tickets a list admits by name, email or the start of a secret (at least 3 characters), or by order number (any digits); 20 results',
   })
   @ApiOkResponse({ type: SearchResponse })
   @ApiBadRequestResponse({ description: 'rest_missing_callback_param or rest_invalid_param (list, search)' })
@@ -63,7 +87,9 @@ export class DoorController {
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: 'The check-in history, newest first: every scan with its time, gate, type, result and reason' })
   @ApiOkResponse({ type: HistoryPage })
-  @ApiBadRequestResponse({ description: 'rest_invalid_param (list, post_id, device, successful, page, per_page) or invalid-page-number' })
+  @ApiBadRequestResponse({
+    description: 'rest_invalid_param (list, post_id, device, gate, successful, annulled, page, per_page) or invalid-page-number',
+  })
   history(@Query() query: HistoryQuery, @RequestContext() context: SignedInContext): Promise<HistoryPage> {
     return this.door.history(query, context.user);
   }

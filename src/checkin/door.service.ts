@@ -21,6 +21,7 @@ import { checkinListNotFound } from './checkin-errors';
 
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_MAX_RESULTS = 20;
+const ORDER_NUMBER = /^\d{1,9}$/;
 
 /**
  * The door besides redeeming: search, history, blocking and replacing secrets, and the default list's
@@ -36,10 +37,16 @@ export class DoorService {
   ) {}
 
   async search(query: SearchQuery, caller: DoorCaller): Promise<SearchResponse> {
-    if (query.search.length < SEARCH_MIN_LENGTH) throw invalidParam('search', `search must be at least ${SEARCH_MIN_LENGTH} characters`);
+    // An order number is found by any number of digits (orders 1–99 too), and then only as that order.
+    const orderNumber = ORDER_NUMBER.test(query.search);
+    if (query.search.length < SEARCH_MIN_LENGTH && !orderNumber) {
+      throw invalidParam('search', `search must be at least ${SEARCH_MIN_LENGTH} characters, or an order number`);
+    }
     const manager = this.dataSource.manager;
     const { list } = await this.lists.readable(manager, query.list, caller);
-    const attendees = await this.repository.search(manager, list, query.search, SEARCH_MAX_RESULTS);
+    const attendees = await this.repository.search(manager, list, query.search, SEARCH_MAX_RESULTS, {
+      orderOnly: query.search.length < SEARCH_MIN_LENGTH,
+    });
     const positions = await this.repository.positionsOfAttendees(
       manager,
       list.id,
@@ -58,7 +65,13 @@ export class DoorService {
   async history(query: HistoryQuery, user: AuthenticatedUser): Promise<HistoryPage> {
     const paging = parsePageRequest(query, 'tickets');
     const manager = this.dataSource.manager;
-    const filters: HistoryFilters = { deviceId: query.device, successful: query.successful, managedBy: user };
+    const filters: HistoryFilters = {
+      deviceId: query.device,
+      successful: query.successful,
+      annulled: query.annulled,
+      gate: query.gate,
+      managedBy: user,
+    };
     if (query.list !== undefined) {
       const list = await this.repository.findList(manager, query.list);
       if (!list) throw invalidParam('list', 'list must be an existing check-in list');

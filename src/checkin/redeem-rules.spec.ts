@@ -1,11 +1,16 @@
 import {
+  annulRefusal,
+  annulScan,
   applyScan,
   attendeeRefusal,
   decideScan,
   entryRefusal,
   ListRules,
   listRefusal,
+  REDEEM_REASONS,
+  refusalNamesAttendee,
   revokesCheckinSecret,
+  scanRequestDigest,
   scanWindow,
 } from './redeem-rules';
 
@@ -79,5 +84,79 @@ describe('redeem rules', () => {
     });
     const from = new Date('2027-05-01T18:00:00Z');
     expect(scanWindow({ startsAt: from, endsAt: null }, event)).toEqual({ from, until: null });
+  });
+
+  it('names the attendee in every refusal that found one: not for invalid (nobody) nor ambiguous (the lists)', () => {
+    const naming = REDEEM_REASONS.filter(refusalNamesAttendee);
+    expect(naming.sort()).toEqual(['already_redeemed', 'blocked', 'canceled', 'invalid_time', 'product', 'revoked', 'unpaid']);
+    expect(refusalNamesAttendee('invalid')).toBe(false);
+    expect(refusalNamesAttendee('ambiguous')).toBe(false);
+  });
+
+  describe('the request a nonce is bound to', () => {
+    const scan = { secret: 'A1', listIds: [3, 2], type: 'entry' as const, at: null, force: false };
+
+    it('is the same for the same scan however it was written', () => {
+      expect(scanRequestDigest(scan)).toMatch(/^[0-9a-f]{64}$/);
+      expect(scanRequestDigest({ ...scan, listIds: [2, 3, 3] })).toBe(scanRequestDigest(scan));
+      const at = new Date('2027-05-01T10:00:00Z');
+      expect(scanRequestDigest({ ...scan, at: new Date('2027-05-01T12:00:00+02:00') })).toBe(scanRequestDigest({ ...scan, at }));
+    });
+
+    it('differs when the secret, lists, type, time or force differ', () => {
+      const variants = [
+        { ...scan, secret: 'B2' },
+        { ...scan, listIds: [2] },
+        { ...scan, type: 'exit' as const },
+        { ...scan, at: new Date('2027-05-01T10:00:00Z') },
+        { ...scan, force: true },
+      ];
+      const digests = new Set([scan, ...variants].map(scanRequestDigest));
+      expect(digests.size).toBe(variants.length + 1);
+    });
+  });
+
+  describe('annulments', () => {
+    const now = new Date('2027-05-01T10:15:00Z');
+    const scan = {
+      successful: true,
+      redeemed: true,
+      annulledAt: null,
+      deviceId: 7,
+      createdAt: new Date('2027-05-01T10:00:00Z'),
+    };
+    const device = { deviceId: 7, mayUseList: true };
+    const staff = { deviceId: null, mayUseList: true };
+
+    it('lets the device that scanned, and door staff or managers of the list, annul a scan within the minutes', () => {
+      expect(annulRefusal(scan, device, now, 15)).toBeNull();
+      expect(annulRefusal(scan, staff, now, 15)).toBeNull();
+      expect(annulRefusal({ ...scan, deviceId: null }, staff, now, 15)).toBeNull();
+    });
+
+    it("refuses another device's scan and a caller of other lists first, whatever the scan's state", () => {
+      expect(annulRefusal(scan, { deviceId: 8, mayUseList: true }, now, 15)).toBe('forbidden');
+      expect(annulRefusal({ ...scan, deviceId: null }, device, now, 15)).toBe('forbidden');
+      expect(annulRefusal({ ...scan, annulledAt: now, successful: false }, { deviceId: null, mayUseList: false }, now, 15)).toBe(
+        'forbidden',
+      );
+      expect(annulRefusal(scan, { deviceId: 7, mayUseList: false }, now, 15)).toBe('forbidden');
+    });
+
+    it('refuses refused scans and the check_in flag’s records, an annulled scan, and a late annulment', () => {
+      expect(annulRefusal({ ...scan, successful: false }, device, now, 15)).toBe('not_annullable');
+      expect(annulRefusal({ ...scan, redeemed: false }, staff, now, 15)).toBe('not_annullable');
+      expect(annulRefusal({ ...scan, annulledAt: now }, device, now, 15)).toBe('already_annulled');
+      expect(annulRefusal(scan, device, new Date('2027-05-01T10:15:00.001Z'), 15)).toBe('expired');
+      expect(annulRefusal(scan, device, new Date('2027-05-01T10:04:00Z'), 5)).toBeNull();
+    });
+
+    it('takes one entry or exit back; inside as the newest scan that still counts left it', () => {
+      expect(annulScan({ entries: 1, exits: 0, inside: true }, 'entry', null)).toEqual({ entries: 0, exits: 0, inside: false });
+      expect(annulScan({ entries: 2, exits: 0, inside: true }, 'entry', 'entry')).toEqual({ entries: 1, exits: 0, inside: true });
+      expect(annulScan({ entries: 2, exits: 1, inside: true }, 'entry', 'exit')).toEqual({ entries: 1, exits: 1, inside: false });
+      expect(annulScan({ entries: 1, exits: 1, inside: false }, 'exit', 'entry')).toEqual({ entries: 1, exits: 0, inside: true });
+      expect(annulScan({ entries: 0, exits: 1, inside: false }, 'entry', 'exit')).toEqual({ entries: 0, exits: 1, inside: false });
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { holdsValidTicket } from '../orders/order-status';
 
@@ -136,4 +137,85 @@ export function applyScan(state: PositionState | undefined, type: ScanType): Pos
   return type === 'entry'
     ? { entries: current.entries + 1, exits: current.exits, inside: true }
     : { entries: current.entries, exits: current.exits + 1, inside: false };
+}
+
+/**
+ * Whether a refusal names the attendee (`data.attendee`: who, and which ticket) so that staff can act
+ * on it ("VIP? Gate B"): every refusal that found one. `invalid` found nobody; `ambiguous` is about
+ * the gate's lists, not the person, and names nobody either.
+ */
+export function refusalNamesAttendee(reason: RedeemReason): boolean {
+  return reason !== 'invalid' && reason !== 'ambiguous';
+}
+
+/** What a scan's request asked, as far as its nonce binds it. */
+export interface ScanRequest {
+  secret: string;
+  listIds: number[];
+  type: ScanType;
+  /** The scan time sent, or null when none was (the service's clock then). */
+  at: Date | null;
+  force: boolean;
+}
+
+/**
+ * The digest a nonce is bound to: SHA-256 (hex) of the request in one canonical form (lists sorted
+ * and deduplicated, defaults filled in, the time as an instant), so that a retry of the same scan
+ * matches however its JSON was written, and the same nonce with another secret, list, type, time or
+ * force does not.
+ */
+export function scanRequestDigest(request: ScanRequest): string {
+  const canonical = JSON.stringify([
+    request.secret,
+    [...new Set(request.listIds)].sort((a, b) => a - b),
+    request.type,
+    request.at ? request.at.toISOString() : null,
+    request.force,
+  ]);
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+}
+
+/** Why an annulment is refused (POST /checkin/annul); the error codes are `checkin-annul-forbidden` etc. */
+export type AnnulRefusal = 'forbidden' | 'not_annullable' | 'already_annulled' | 'expired';
+
+export interface AnnulledScan {
+  successful: boolean;
+  /** Made at the door (redeem); the `check_in` flag's records are undone with the flag instead. */
+  redeemed: boolean;
+  annulledAt: Date | null;
+  deviceId: number | null;
+  /** When the service received it: an offline upload can be annulled for a while after it arrives. */
+  createdAt: Date;
+}
+
+export interface AnnulCaller {
+  /** The device asking, or null for a signed-in user. */
+  deviceId: number | null;
+  /** Whether the caller may use the scan's list (a device: its own list; a user: a manager of the event, or door staff). */
+  mayUseList: boolean;
+}
+
+/**
+ * Whether `caller` may annul `scan` at `now`: only a caller of the list, a device only its own scans;
+ * only a successful scan made at the door, once, within `minutes` of its arrival. Who may comes
+ * first, so that a caller who may not learns nothing about the scan.
+ */
+export function annulRefusal(scan: AnnulledScan, caller: AnnulCaller, now: Date, minutes: number): AnnulRefusal | null {
+  if (!caller.mayUseList) return 'forbidden';
+  if (caller.deviceId !== null && scan.deviceId !== caller.deviceId) return 'forbidden';
+  if (!scan.successful || !scan.redeemed) return 'not_annullable';
+  if (scan.annulledAt !== null) return 'already_annulled';
+  if (now.getTime() - scan.createdAt.getTime() > minutes * 60_000) return 'expired';
+  return null;
+}
+
+/**
+ * The state after a scan is annulled: one entry (or exit) fewer; inside as the latest scan that
+ * still counts left it (`latest`: the type of the attendee's newest successful, not annulled scan on
+ * the list other than this one, or null).
+ */
+export function annulScan(state: PositionState, type: ScanType, latest: ScanType | null): PositionState {
+  const entries = type === 'entry' ? Math.max(0, state.entries - 1) : state.entries;
+  const exits = type === 'exit' ? Math.max(0, state.exits - 1) : state.exits;
+  return { entries, exits, inside: entries > 0 && latest === 'entry' };
 }

@@ -12,15 +12,25 @@ import type { CheckinPosition } from './checkin-position.entity';
 import { Checkin } from './checkin.entity';
 import type { Device } from './device.entity';
 import { readInstant } from './checkin-lists.service';
-import { RedeemError, ReplayedAnswer } from './checkin-errors';
-import { isoTime, toCheckinResponse, toDoorAttendee } from './checkin.mapper';
+import { nonceReused, RedeemError, ReplayedAnswer } from './checkin-errors';
+import { isoTime, toCheckinResponse, toDoorAttendee, toRefusedAttendee } from './checkin.mapper';
 import { CheckinRepository, DoorEvent } from './checkin.repository';
 import { DoorListCache } from './door-lists.cache';
 import { assertMayScan, DoorCaller } from './door-access';
 import { parseIdList } from './id-list';
 import { RedeemResponse } from './dto/checkin.response';
 import { RedeemDto } from './dto/door.dto';
-import { applyScan, decideScan, ListRules, PositionState, RedeemReason, scanWindow, ScanType } from './redeem-rules';
+import {
+  applyScan,
+  decideScan,
+  ListRules,
+  PositionState,
+  RedeemReason,
+  refusalNamesAttendee,
+  scanRequestDigest,
+  scanWindow,
+  ScanType,
+} from './redeem-rules';
 
 /** What one scan decided, before it is written. */
 interface ScanOutcome {
@@ -74,7 +84,8 @@ export class RedeemService {
   async redeem(input: RedeemDto, caller: DoorCaller, context: RequestContext): Promise<RedeemResponse> {
     const manager = this.dataSource.manager;
     const now = this.clock.now();
-    const at = readInstant(input.datetime, 'datetime', context) ?? now;
+    const sentAt = readInstant(input.datetime, 'datetime', context) ?? null;
+    const at = sentAt ?? now;
     const type: ScanType = input.type ?? 'entry';
     const listIds = [...new Set(input.list_ids)];
     const door = await this.doorLists.get(manager, listIds);
@@ -87,6 +98,12 @@ export class RedeemService {
     const scope = caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
     const nonce = input.nonce ?? null;
     const nonceKey = nonce ? { scope, nonce } : null;
+    // The nonce is bound to what this request asks: a retry must ask the same to get the same answer.
+    const requestHash = nonce ? scanRequestDigest({ secret: input.secret, listIds, type, at: sentAt, force: input.force === true }) : null;
+    const replayed = (prior: Checkin): Answer => {
+      if (prior.requestHash !== null && prior.requestHash !== requestHash) throw nonceReused();
+      return storedAnswer(prior);
+    };
 
     let answer: Answer;
     try {
@@ -98,7 +115,7 @@ export class RedeemService {
           // Nobody of these events holds the secret now: a retry, a revoked secret, or an invalid code.
           if (nonce) {
             const prior = await this.repository.findByNonce(transaction, scope, nonce);
-            if (prior) return storedAnswer(prior);
+            if (prior) return replayed(prior);
           }
           const revokedSecret = await this.repository.revokedSecret(transaction, input.secret);
           if (revokedSecret && events.has(revokedSecret.eventId)) {
@@ -109,7 +126,7 @@ export class RedeemService {
         }
         if (facts?.priorCheckinId) {
           const prior = await this.repository.findCheckin(transaction, facts.priorCheckinId);
-          if (prior) return storedAnswer(prior);
+          if (prior) return replayed(prior);
         }
         const attendee = facts?.attendee ?? null;
         const candidates = attendee ? lists.filter((list) => list.eventId === attendee.eventId) : lists;
@@ -122,6 +139,7 @@ export class RedeemService {
           now,
           scope,
           nonce,
+          requestHash,
         });
       });
     } catch (error) {
@@ -134,10 +152,9 @@ export class RedeemService {
       if (!nonce || !isUniqueViolation(error)) throw error;
       const prior = await this.repository.findByNonce(manager, scope, nonce);
       if (!prior) throw error;
-      return replay(prior);
+      return toRedeemResponse(replayed(prior));
     }
-    if (answer.status !== 201) throw new ReplayedAnswer(answer.status, answer.body as ApiErrorBody);
-    return answer.body as RedeemResponse;
+    return toRedeemResponse(answer);
   }
 
   /**
@@ -166,6 +183,7 @@ export class RedeemService {
         now,
         scope,
         nonce: null,
+        requestHash: null,
       });
       admitted.push(answer.status === 201);
     }
@@ -207,7 +225,7 @@ export class RedeemService {
     outcome: ScanOutcome,
     position: CheckinPosition | undefined,
     ticketTitle: string,
-    scan: { caller: DoorCaller; type: ScanType; at: Date; now: Date; scope: string; nonce: string | null },
+    scan: { caller: DoorCaller; type: ScanType; at: Date; now: Date; scope: string; nonce: string | null; requestHash: string | null },
   ): Promise<Answer> {
     const { list, attendee, reason, forced } = outcome;
     const successful = reason === null || forced;
@@ -226,9 +244,13 @@ export class RedeemService {
       userId: scan.caller.kind === 'user' ? scan.caller.user.id : null,
       nonceScope: scan.nonce ? scan.scope : null,
       nonce: scan.nonce,
+      requestHash: scan.requestHash,
+      annulledAt: null,
+      annulledDeviceId: null,
+      annulledUserId: null,
     };
     if (!(successful && attendee)) {
-      const answer = await this.refuse(manager, list, attendee, reason ?? 'invalid');
+      const answer = await this.refuse(manager, list, attendee, ticketTitle, reason ?? 'invalid');
       await this.repository.insertCheckin(manager, { ...values, answerStatus: answer.status, answer: JSON.stringify(answer.body) });
       return answer;
     }
@@ -247,9 +269,19 @@ export class RedeemService {
     return { status: 201, body };
   }
 
-  /** The refusal's answer; `already_redeemed` says when and where the ticket entered. */
-  private async refuse(manager: EntityManager, list: CheckinList, attendee: Attendee | null, reason: RedeemReason): Promise<Answer> {
+  /**
+   * The refusal's answer: who it is about (name, ticket) where an attendee was found, and for
+   * `already_redeemed` when and where the ticket entered.
+   */
+  private async refuse(
+    manager: EntityManager,
+    list: CheckinList,
+    attendee: Attendee | null,
+    ticketTitle: string,
+    reason: RedeemReason,
+  ): Promise<Answer> {
     const extra: Record<string, unknown> = {};
+    if (attendee && refusalNamesAttendee(reason)) extra.attendee = toRefusedAttendee(attendee, ticketTitle);
     if (reason === 'already_redeemed' && attendee) {
       const last = await this.repository.lastEntry(manager, list.id, attendee.id);
       if (last) {
@@ -307,8 +339,8 @@ function storedAnswer(prior: Checkin): Answer {
   return { status: prior.answerStatus, body };
 }
 
-function replay(prior: Checkin): RedeemResponse {
-  const { status, body } = storedAnswer(prior);
+/** The answer as the route gives it: the body of an admission, or a refusal thrown as its stored envelope. */
+function toRedeemResponse({ status, body }: Answer): RedeemResponse {
   if (status !== 201) throw new ReplayedAnswer(status, body as ApiErrorBody);
   return body as RedeemResponse;
 }

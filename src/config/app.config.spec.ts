@@ -35,6 +35,7 @@ describe('loadAppConfig', () => {
         attendeeEditCutoffHours: 24,
         attendeeTallyCompactSeconds: 5,
         paymentWebhookSecret: null,
+        checkinAnnulMinutes: 15,
       },
     });
     expect(config.database).toEqual({ type: 'sqlite', path: join(env.DATA_DIR, 'cal.sqlite') });
@@ -100,10 +101,16 @@ describe('loadAppConfig', () => {
     ['MAX_TICKETS_PER_ORDER', '0'],
     ['ORDER_HOLD_MINUTES', 'soon'],
     ['ATTENDEE_EDIT_CUTOFF_HOURS', '-1'],
+    ['CHECKIN_ANNUL_MINUTES', '0'],
+    ['CHECKIN_ANNUL_MINUTES', 'a while'],
     ['PAYMENT_WEBHOOK_SECRET', 'short'],
   ])('stops on a bad %s, naming it', (variable, value) => {
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(ConfigError);
     expect(() => loadAppConfig({ ...base(), [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('reads CHECKIN_ANNUL_MINUTES, how long a scan at the door can be annulled', () => {
+    expect(loadAppConfig({ ...base(), CHECKIN_ANNUL_MINUTES: '5' }).tickets.checkinAnnulMinutes).toBe(5);
   });
 
   it('reads the currency decimals from CURRENCY_CODE (ISO 4217 exponent)', () => {

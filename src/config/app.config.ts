@@ -156,6 +156,8 @@ export interface TicketsConfig {
   waitlistOfferHours: number;
   /** How often lapsed waitlist offers are expired and their units passed on. */
   waitlistSweepIntervalSeconds: number;
+  /** CHECKIN_ANNUL_MINUTES: how long after it was received a scan at the door can be annulled (POST /checkin/annul). */
+  checkinAnnulMinutes: number;
 }
 
 export interface CurrencyConfig {
@@ -558,6 +560,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       paymentWebhookSecret: readOptionalSecret(env, 'PAYMENT_WEBHOOK_SECRET'),
       waitlistOfferHours: readPositiveNumber(env, 'WAITLIST_OFFER_HOURS', 12),
       waitlistSweepIntervalSeconds: readPositiveInt(env, 'WAITLIST_SWEEP_INTERVAL_SECONDS', 60),
+      checkinAnnulMinutes: readPositiveInt(env, 'CHECKIN_ANNUL_MINUTES', 15),
     },
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),

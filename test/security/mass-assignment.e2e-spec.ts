@@ -1269,6 +1269,52 @@ describe('Mass assignment (e2e)', () => {
       },
     );
 
+    it(covers('POST', `${DOOR}/checkin/annul`) + ': only the named scan is annulled, by the caller, now', async () => {
+      const { ticket, list } = await doorFixtures();
+      const [attendee, bystander] = [await world.attendee(ticket), await world.attendee(ticket)];
+      const scans: number[] = [];
+      for (const holder of [attendee, bystander]) {
+        const scanned = await world.send(
+          'POST',
+          { path: `${DOOR}/checkin/redeem`, body: { secret: holder.checkinSecret, list_ids: [list.id] } },
+          as('author'),
+        );
+        expect(scanned.status).toBe(201);
+        scans.push(scanned.body.checkin.id as number);
+      }
+      const response = await write(
+        'POST',
+        {
+          path: `${DOOR}/checkin/annul`,
+          body: {
+            ...privilegedFields(world),
+            ...doorFields,
+            checkin_id: scans[0],
+            id: scans[1],
+            annulled: false,
+            annulled_at: '1999-01-01 00:00:00',
+            annulled_device_id: FOREIGN_ID,
+            annulled_user_id: FOREIGN_ID,
+            list_id: FOREIGN_ID,
+            attendee_id: bystander.id,
+          },
+        },
+        as('author'),
+        ['checkins', 'checkin_positions', 'attendees'],
+      );
+      expect(response.status).toBe(200);
+      const checkins = testApp.dataSource.getRepository(Checkin);
+      const annulled = await checkins.findOneByOrFail({ id: scans[0] });
+      expect(annulled).toMatchObject({
+        attendeeId: attendee.id,
+        listId: list.id,
+        annulledDeviceId: null,
+        annulledUserId: world.userId('author'),
+      });
+      expect(annulled.annulledAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+      expect(await checkins.findOneByOrFail({ id: scans[1] })).toMatchObject({ annulledAt: null, annulledUserId: null });
+    });
+
     it(covers('PATCH', `${DOOR}/checkin/attendees/:id`) + ': only the block flag of the path attendee', async () => {
       const { ticket } = await doorFixtures();
       const attendee = await world.attendee(ticket);

@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
 import { CheckinList } from '../../src/checkin/checkin-list.entity';
+import { Checkin } from '../../src/checkin/checkin.entity';
 import { generateSyncKey } from '../../src/checkin/checkin-secrets';
 import { DevicesService } from '../../src/checkin/devices.service';
 import { NONCE_ACTIONS, NonceService } from '../../src/auth/nonce.service';
@@ -86,6 +87,8 @@ function row(
 // Refusals, as the error envelope names them.
 const ANONYMOUS: Outcome = { status: 401, code: 'rest_forbidden' };
 const FORBIDDEN: Outcome = { status: 403, code: 'rest_forbidden' };
+/** POST /checkin/annul of a scan on a list the caller may not use. */
+const ANNUL_FORBIDDEN: Outcome = { status: 403, code: 'checkin-annul-forbidden' };
 /** The original answers every refused ticket write with this, whatever the reason. */
 const TICKET_FORBIDDEN: Outcome = { status: 403, code: 'forbidden' };
 const TICKET_HIDDEN: Outcome = { status: 401, code: 'ticket-not-accessible' };
@@ -1438,6 +1441,43 @@ function checkinRoutes(): RouteSpec[] {
             };
           },
           row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        ),
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${TICKETS_NS}/checkin/annul`,
+      scenarios: [
+        doorScenario(
+          "a scan on author A's list",
+          async (world) => {
+            const attendee = await world.attendee((await sharedTicket(world)).ticket);
+            const stored = await world.dataSource.getRepository(Attendee).findOneByOrFail({ id: attendee.id });
+            const list = await sharedCheckinList(world);
+            const checkin = await world.dataSource.getRepository(Checkin).save({
+              listId: list.id,
+              eventId: list.eventId,
+              attendeeId: stored.id,
+              type: 'entry',
+              scannedAt: new Date(),
+              createdAt: new Date(),
+              successful: true,
+              forced: false,
+              reason: null,
+              deviceId: null,
+              userId: world.userId('author'),
+              nonceScope: null,
+              nonce: null,
+              requestHash: null,
+              annulledAt: null,
+              annulledDeviceId: null,
+              annulledUserId: null,
+              answerStatus: 201,
+              answer: '{}',
+            });
+            return { request: { path: `${TICKETS_NS}/checkin/annul`, body: { checkin_id: checkin.id } } };
+          },
+          row(ANONYMOUS, 200, 200, 200, ANNUL_FORBIDDEN, ANNUL_FORBIDDEN, ANNUL_FORBIDDEN),
         ),
       ],
     },

@@ -49,10 +49,24 @@ export class TicketStatus {
   @ApiProperty() inside_count: number;
 }
 
+@ApiSchema({ name: 'CheckinGateStatus' })
+export class GateCountsResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The gate (the scanning device's name); null: scans of no device (users, the check_in flag)",
+  })
+  gate: string | null;
+  @ApiProperty({ description: 'Successful entry scans through the gate, annulled ones left out' }) entries: number;
+  @ApiProperty({ description: 'Successful exit scans through the gate, annulled ones left out' }) exits: number;
+  @ApiProperty({ description: 'Attendees inside now whose last entry was through the gate' }) inside: number;
+}
+
 @ApiSchema({ name: 'CheckinListStatus' })
 export class ListStatusResponse {
   @ApiProperty({ type: CheckinListResponse }) list: CheckinListResponse;
   @ApiProperty({ type: [TicketStatus] }) tickets: TicketStatus[];
+  @ApiProperty({ type: [GateCountsResponse], description: 'Per gate: entries, exits and people inside' }) gates: GateCountsResponse[];
 }
 
 @ApiSchema({ name: 'Device' })
@@ -119,6 +133,20 @@ export class CheckinResponse {
   @ApiProperty({ type: String, nullable: true, description: "The device's name" }) gate: string | null;
   @ApiProperty({ type: Number, nullable: true }) user_id: number | null;
   @ApiProperty({ type: String, nullable: true }) nonce: string | null;
+  @ApiProperty({ description: 'Annulled (POST /checkin/annul): it no longer counts' }) annulled: boolean;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) annulled_at: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The device that annulled it' }) annulled_device_id: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The user who annulled it' }) annulled_user_id: number | null;
+}
+
+/** Who a refused scan is about (`data.attendee` of the refusal). */
+@ApiSchema({ name: 'CheckinRefusedAttendee' })
+export class RefusedAttendeeResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() ticket_id: number;
+  @ApiProperty() ticket_title: string;
+  @ApiProperty() order_id: number;
 }
 
 @ApiSchema({ name: 'CheckinRedeemed' })
@@ -126,6 +154,14 @@ export class RedeemResponse {
   @ApiProperty({ enum: ['ok'] }) status: 'ok';
   @ApiProperty({ type: DoorAttendeeResponse }) attendee: DoorAttendeeResponse;
   @ApiProperty({ type: CheckinResponse }) checkin: CheckinResponse;
+}
+
+@ApiSchema({ name: 'CheckinAnnulled' })
+export class AnnulResponse {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+  @ApiProperty({ type: CheckinResponse, description: 'The annulled check-in, as GET /checkins shows it' }) checkin: CheckinResponse;
+  @ApiProperty({ type: DoorAttendeeResponse, description: 'The attendee, with inside/entries on the list after the annulment' })
+  attendee: DoorAttendeeResponse;
 }
 
 @ApiSchema({ name: 'CheckinSearchResult' })

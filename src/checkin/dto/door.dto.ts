@@ -65,6 +65,24 @@ export class RedeemDto {
   force?: boolean;
 }
 
+/** Body of POST /checkin/annul: the scan, by the nonce it was sent with (the caller's own) or by its id; exactly one. */
+@ApiSchema({ name: 'CheckinAnnul' })
+export class AnnulDto {
+  @ApiPropertyOptional({ description: 'The nonce the caller sent the scan with', maxLength: 64 })
+  @IsOptional()
+  @IsString({ message: 'nonce must be a string' })
+  @Matches(/^[\x21-\x7e]{1,64}$/, { message: 'nonce must be 1 to 64 printable ASCII characters' })
+  nonce?: string;
+
+  @ApiPropertyOptional({ description: 'The check-in id (`checkin.id` of the redeem answer, or of GET /checkins)', type: 'integer' })
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'checkin_id must be a check-in id' })
+  @Min(1, { message: 'checkin_id must be a check-in id' })
+  @Max(MAX_ID, { message: 'checkin_id must be a check-in id' })
+  checkin_id?: number;
+}
+
 /** Query of GET /checkin/search. */
 @ApiSchema({ name: 'CheckinSearchQuery' })
 export class SearchQuery {
@@ -76,7 +94,11 @@ export class SearchQuery {
   @Max(MAX_ID, { message: 'list must be a check-in list id' })
   list: number;
 
-  @ApiProperty({ description: 'Name, email, order id or the start of a secret; at least 3 characters', minLength: 3, maxLength: 100 })
+  @ApiProperty({
+    description: 'Name, email, order id or the start of a secret; at least 3 characters, except an order number (any digits)',
+    minLength: 1,
+    maxLength: 100,
+  })
   @IsDefined()
   @Trimmed()
   @IsString({ message: 'search must be a string' })
@@ -116,6 +138,20 @@ export class HistoryQuery {
   @ToBoolean()
   @IsBoolean({ message: 'successful must be a boolean' })
   successful?: boolean;
+
+  @ApiPropertyOptional({ description: 'Only annulled (true) or not annulled (false) scans', type: Boolean })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: 'annulled must be a boolean' })
+  annulled?: boolean;
+
+  @ApiPropertyOptional({ description: "Only scans through this gate (the scanning device's name)", maxLength: 191 })
+  @IsOptional()
+  @Trimmed()
+  @IsString({ message: 'gate must be a gate name' })
+  @IsNotEmpty({ message: 'gate must be a gate name' })
+  @MaxLength(191, { message: 'gate must be a gate name' })
+  gate?: string;
 
   @ApiPropertyOptional({ type: 'integer', default: 1, minimum: 1 })
   @IsOptional()

@@ -11,6 +11,7 @@ import { CategoryTreeListings1765090000000 } from './1765090000000-CategoryTreeL
 import { EventListingPairs1765100000000 } from './1765100000000-EventListingPairs';
 import { CompressedEventDocuments1765110000000 } from './1765110000000-CompressedEventDocuments';
 import { MoneyInMinorUnits1765120000000 } from './1765120000000-MoneyInMinorUnits';
+import { CheckinAnnulments1765130000000 } from './1765130000000-CheckinAnnulments';
 import { WalkInSales1765140000000 } from './1765140000000-WalkInSales';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
@@ -66,5 +67,6 @@ export const MIGRATIONS = [
   EventListingPairs1765100000000,
   CompressedEventDocuments1765110000000,
   MoneyInMinorUnits1765120000000,
+  CheckinAnnulments1765130000000,
   WalkInSales1765140000000,
 ];
