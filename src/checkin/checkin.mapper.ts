@@ -1,6 +1,7 @@
 import type { Attendee } from '../attendees/attendee.entity';
 import type { CheckinList } from './checkin-list.entity';
 import type { DoorEvent } from './checkin.repository';
+import type { GateCounts, ListCounts } from './door-counts';
 import type { CheckinPosition } from './checkin-position.entity';
 import type { Checkin } from './checkin.entity';
 import type { Device } from './device.entity';
@@ -13,14 +14,6 @@ import type {
   GateCountsResponse,
   RefusedAttendeeResponse,
 } from './dto/checkin.response';
-
-export interface ListCounts {
-  position: number;
-  checkin: number;
-  inside: number;
-}
-
-export const NO_COUNTS: ListCounts = { position: 0, checkin: 0, inside: 0 };
 
 /** Times of the door API: ISO 8601 UTC with milliseconds. */
 export function isoTime(instant: Date): string;
@@ -98,13 +91,6 @@ export function toRefusedAttendee(
     ticket_title: ticketTitle,
     order_id: attendee.orderId,
   };
-}
-
-export interface GateCounts {
-  gate: string | null;
-  entries: number;
-  exits: number;
-  inside: number;
 }
 
 /** The gates of a list's status, named ones in name order, then scans of no gate (the check_in flag, users). */

@@ -13,7 +13,7 @@ import { Checkin } from './checkin.entity';
 import { generateSyncKey } from './checkin-secrets';
 import { Device } from './device.entity';
 import { parseIdList } from './id-list';
-import { GateCounts, ListCounts, NO_COUNTS } from './checkin.mapper';
+import { GateCounts, ListCounts, NO_COUNTS } from './door-counts';
 import { RevokedSecret } from './revoked-secret.entity';
 import { SqlDialect } from '../database/sql-dialect';
 import { VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
