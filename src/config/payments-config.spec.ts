@@ -1,4 +1,5 @@
-import { ConfigError, parseStripeApiBase, readPayments } from './app.config';
+import { parseStripeApiBase } from '../payments/providers/stripe/stripe.settings';
+import { ConfigError, readPayments } from './app.config';
 
 const KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_0123456789',
@@ -8,21 +9,23 @@ const KEYS = {
 
 describe('payments configuration', () => {
   it('is manual by default, without Stripe', () => {
-    expect(readPayments({})).toEqual({ provider: 'manual', stripe: null });
+    expect(readPayments({})).toEqual({ provider: 'manual', settings: { manual: null, stripe: null } });
   });
 
   it('reads the Stripe keys, the tolerance and the API base', () => {
-    expect(readPayments({ PAYMENT_PROVIDER: 'Stripe', ...KEYS, STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toEqual({
+    expect(readPayments({ PAYMENT_PROVIDER: 'Stripe', ...KEYS, STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toMatchObject({
       provider: 'stripe',
-      stripe: {
-        secretKey: KEYS.STRIPE_SECRET_KEY,
-        webhookSecret: KEYS.STRIPE_WEBHOOK_SECRET,
-        publishableKey: KEYS.STRIPE_PUBLISHABLE_KEY,
-        apiBase: { host: '127.0.0.1', port: 12111, protocol: 'http' },
-        webhookToleranceSeconds: 300,
+      settings: {
+        stripe: {
+          secretKey: KEYS.STRIPE_SECRET_KEY,
+          webhookSecret: KEYS.STRIPE_WEBHOOK_SECRET,
+          publishableKey: KEYS.STRIPE_PUBLISHABLE_KEY,
+          apiBase: { host: '127.0.0.1', port: 12111, protocol: 'http' },
+          webhookToleranceSeconds: 300,
+        },
       },
     });
-    expect(readPayments({ PAYMENT_PROVIDER: 'stripe', ...KEYS, STRIPE_WEBHOOK_TOLERANCE_SECONDS: '60' }).stripe).toMatchObject({
+    expect(readPayments({ PAYMENT_PROVIDER: 'stripe', ...KEYS, STRIPE_WEBHOOK_TOLERANCE_SECONDS: '60' }).settings.stripe).toMatchObject({
       apiBase: null,
       webhookToleranceSeconds: 60,
     });
