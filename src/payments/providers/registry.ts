@@ -1,6 +1,7 @@
 import { ConfigError, Env } from '../../config/config-error';
 import type { PaymentProviderDefinition } from '../payment-provider';
 import { manualPayments } from './manual';
+import { paypalPayments } from './paypal';
 import { stripePayments } from './stripe';
 
 /**
