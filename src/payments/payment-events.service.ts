@@ -159,14 +159,24 @@ export class PaymentEventsService {
     });
   }
 
-  /** Approved at the provider: captured now (the capture's own key makes a second approval a no-op there). */
+  /**
+   * Approved at the provider: captured now, and the event recorded once that is done (a capture the
+   * provider did not answer leaves it unrecorded, so its redelivery captures). The capture's own
+   * key makes a second capture a no-op at the provider, and its id makes it count once here.
+   */
   private async approved(provider: PaymentProvider, event: PaymentEvent): Promise<Handled> {
+    if (await this.repository.eventRecorded(provider.name, event.id)) return { outcome: 'duplicate' };
     const payment = event.paymentId === null ? null : await this.repository.findByProviderId(event.paymentId);
     if (!payment || payment.provider !== provider.name || !provider.capturePayment) return this.once(provider, event, null);
-    if (TAKEN.includes(payment.status)) return { outcome: 'already_completed' };
     const order = await this.repository.findOrder(payment.orderId);
-    if (order && order.status !== 'pending' && order.status !== 'expired') return this.once(provider, event, null);
-    return this.capture(provider, payment, false);
+    const taken = TAKEN.includes(payment.status);
+    const capturable = !taken && (!order || order.status === 'pending' || order.status === 'expired');
+    // Not captured for an order that ended otherwise (cancelled, completed by hand): PayPal voids it in time.
+    const handled: Handled = capturable
+      ? await this.capture(provider, payment, false)
+      : { outcome: taken ? 'already_completed' : 'ignored' };
+    const recorded = await this.once(provider, { ...event, paymentId: null }, null);
+    return recorded.outcome === 'duplicate' ? recorded : handled;
   }
 
   /**

@@ -160,6 +160,11 @@ export class PaymentsRepository {
     }
   }
 
+  /** Whether a provider event was processed already (outside a transaction: a hint, recordEvent decides). */
+  async eventRecorded(provider: string, eventId: string): Promise<boolean> {
+    return (await this.dataSource.manager.count(PaymentProviderEvent, { where: { provider, eventId } })) > 0;
+  }
+
   /** Payments with a provider call owed now, oldest first. */
   dueActions(now: Date, limit: number, paymentId?: number): Promise<Payment[]> {
     return this.dataSource.manager.find(Payment, {

@@ -9,7 +9,11 @@ import { stripePayments } from './stripe';
  * may take and has each provider read its own settings; PaymentProviders makes the configured ones.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each definition keeps its own settings type
-export const PAYMENT_PROVIDERS: ReadonlyArray<PaymentProviderDefinition<any>> = [manualPayments, stripePayments];
+export const PAYMENT_PROVIDERS: ReadonlyArray<PaymentProviderDefinition<any>> = [
+  manualPayments, // paid by hand (the default)
+  stripePayments, // providers/stripe/
+  paypalPayments, // providers/paypal/
+];
 
 /** Which payment provider takes the money of paid orders (src/payments, docs/payments.md). */
 export interface PaymentsConfig {

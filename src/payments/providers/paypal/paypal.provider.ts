@@ -192,7 +192,10 @@ export class PayPalPaymentProvider implements PaymentProvider {
       });
       return this.stateOf(result);
     } catch (error) {
-      throw providerError(error);
+      const failure = providerError(error);
+      // Captured before (by the other of the buyer's page and the approval webhook): what was taken.
+      if (failure.providerCode === 'ORDER_ALREADY_CAPTURED') return this.readPayment(paymentId);
+      throw failure;
     }
   }
 
