@@ -42,7 +42,7 @@ describe('payments configuration', () => {
   });
 
   it('refuses unknown providers and keys of the wrong kind', () => {
-    expect(() => readPayments({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER must be manual, stripe or paypal/);
+    expect(() => readPayments({ PAYMENT_PROVIDER: 'braintree' })).toThrow(/PAYMENT_PROVIDER must be manual, stripe or paypal/);
     expect(() => readPayments({ ...KEYS, STRIPE_SECRET_KEY: 'pk_test_0123456789' })).toThrow(/STRIPE_SECRET_KEY must be a Stripe key/);
     expect(() => readPayments({ ...KEYS, STRIPE_WEBHOOK_SECRET: 'secret with spaces' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
     expect(() => readPayments({ ...KEYS, STRIPE_PUBLISHABLE_KEY: 'sk_live_0123456789' })).toThrow(/STRIPE_PUBLISHABLE_KEY/);

@@ -40,14 +40,17 @@ const SIGNATURE_HEADERS = {
   transmission_time: 'paypal-transmission-time',
 } as const;
 
-/** PayPal's error body: `name` and, for 422s, the issue (ORDER_NOT_APPROVED, INSTRUMENT_DECLINED …). */
-function issueOf(error: { body?: unknown }): string | null {
-  if (typeof error.body !== 'string') return null;
+/** PayPal's error body: the issue (ORDER_NOT_APPROVED, INSTRUMENT_DECLINED …, else its `name`) and what it says. */
+function issueOf(error: { body?: unknown }): { issue: string | null; description: string | null } {
+  if (typeof error.body !== 'string') return { issue: null, description: null };
   try {
-    const parsed = JSON.parse(error.body) as { name?: string; details?: Array<{ issue?: string }> };
-    return parsed.details?.[0]?.issue ?? parsed.name ?? null;
+    const parsed = JSON.parse(error.body) as { name?: string; message?: string; details?: Array<{ issue?: string; description?: string }> };
+    return {
+      issue: parsed.details?.[0]?.issue ?? parsed.name ?? null,
+      description: parsed.details?.[0]?.description ?? parsed.message ?? null,
+    };
   } catch {
-    return null;
+    return { issue: null, description: null };
   }
 }
 
@@ -56,8 +59,9 @@ function providerError(error: unknown): PaymentProviderError {
   const message = error instanceof Error ? error.message : String(error);
   if (loadedSdk && error instanceof loadedSdk.ApiError) {
     const status = error.statusCode;
-    const issue = issueOf(error);
-    return new PaymentProviderError(issue ? `${message} (${issue})` : message, status >= 500 || status === 429 || status === 408, issue);
+    const { issue, description } = issueOf(error);
+    const text = description ?? (message || `HTTP ${status}`);
+    return new PaymentProviderError(issue ? `${text} (${issue})` : text, status >= 500 || status === 429 || status === 408, issue);
   }
   // No answer (connection refused, timeout): the same call may be tried again.
   return new PaymentProviderError(message, true);
@@ -99,19 +103,10 @@ function createPayPalClient(settings: PayPalSettings): PayPalSdk.Client {
     clientCredentialsAuthCredentials: { oAuthClientId: settings.clientId, oAuthClientSecret: settings.clientSecret },
     environment: settings.environment === 'live' ? sdk.Environment.Production : sdk.Environment.Sandbox,
     timeout: SDK_TIMEOUT_MS,
-    // One retry, as with Stripe; POSTs too, for each carries its PayPal-Request-Id (idempotent at PayPal).
-    httpClientOptions: {
-      timeout: SDK_TIMEOUT_MS,
-      retryConfig: {
-        maxNumberOfRetries: 1,
-        retryOnTimeout: true,
-        retryInterval: 0.1,
-        maximumRetryWaitTime: 5,
-        backoffFactor: 2,
-        httpStatusCodesToRetry: [408, 429, 500, 502, 503, 504],
-        httpMethodsToRetry: ['GET', 'POST'],
-      },
-    },
+    // No retry by the SDK: its retry counts every error, a 422 refusal included, as a timeout and
+    // would send a refused capture again. The service retries instead (owed calls, the buyer's page,
+    // PayPal's redeliveries), each call with its PayPal-Request-Id.
+    httpClientOptions: { timeout: SDK_TIMEOUT_MS, retryConfig: { maxNumberOfRetries: 0 } },
   });
 }
 
