@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { isValidTimeZone } from '../common/dates/timezone';
 import { currencyExponent } from '../common/money';
-import { PaymentsConfig, readPayments } from '../payments/providers/registry';
 import { ConfigError, Env } from './config-error';
 
 export type DatabaseConfig = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; replicaUrls?: string[] };
@@ -151,8 +150,21 @@ export interface CurrencyConfig {
   position: 'prefix' | 'postfix';
 }
 
-export { ConfigError, readPayments };
-export type { PaymentsConfig };
+export { ConfigError };
+
+/**
+ * The one payment setting other modules ask about: the name of the provider of new paid orders
+ * (prices follow its steps). The payments module checks it against its registry and reads each
+ * provider's own settings (src/payments/payments.config.ts).
+ */
+export interface PaymentsConfig {
+  /** PAYMENT_PROVIDER, lower case; `manual` by default. */
+  provider: string;
+}
+
+function readPaymentProviderName(env: Env): PaymentsConfig {
+  return { provider: (env.PAYMENT_PROVIDER ?? '').trim().toLowerCase() || 'manual' };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -507,7 +519,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       pollIntervalMs: readPositiveInt(env, 'EXPORT_POLL_INTERVAL_MS', 2000),
       ttlHours: readPositiveInt(env, 'EXPORT_TTL_HOURS', 24),
     },
-    payments: readPayments(env, currency.code),
+    payments: readPaymentProviderName(env),
   };
 }
 

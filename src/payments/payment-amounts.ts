@@ -1,6 +1,6 @@
 import { formatMoney, MoneyRules } from '../common/money';
-import type { CurrencyConfig } from '../config/app.config';
-import { findPaymentProvider, PaymentsConfig } from './providers/registry';
+import type { CurrencyConfig, PaymentsConfig } from '../config/app.config';
+import { findPaymentProvider } from './providers/registry';
 
 /**
  * What the deployment's amounts may be: the currency's decimals, and the step the payment provider

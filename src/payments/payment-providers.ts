@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { CLOCK, Clock } from '../common/clock';
-import { appConfig } from '../config/app.config';
 import { paymentProviderNotConfigured } from './payment-errors';
 import type { PaymentProvider } from './payment-provider';
+import { paymentsConfig } from './payments.config';
 import { findPaymentProvider, PAYMENT_PROVIDERS } from './providers/registry';
 
 /**
@@ -16,10 +16,10 @@ export class PaymentProviders {
   private readonly configured = new Map<string, PaymentProvider>();
   private readonly selected: string;
 
-  constructor(@Inject(appConfig.KEY) config: ConfigType<typeof appConfig>, @Inject(CLOCK) clock: Clock) {
-    this.selected = config.payments.provider;
+  constructor(@Inject(paymentsConfig.KEY) config: ConfigType<typeof paymentsConfig>, @Inject(CLOCK) clock: Clock) {
+    this.selected = config.provider;
     for (const definition of PAYMENT_PROVIDERS) {
-      const settings: unknown = config.payments.settings[definition.name];
+      const settings: unknown = config.settings[definition.name];
       if (definition.create && settings !== null && settings !== undefined) {
         this.configured.set(definition.name, definition.create(settings, clock));
       }

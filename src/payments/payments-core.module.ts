@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaymentProviders } from './payment-providers';
 import { Payment, PaymentProviderEvent, PaymentRefund } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
+import { paymentsConfig } from './payments.config';
 import { PaymentsService } from './payments.service';
 
 /**
@@ -11,7 +13,7 @@ import { PaymentsService } from './payments.service';
  * The providers themselves come from providers/registry.ts, made by PaymentProviders.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Payment, PaymentRefund, PaymentProviderEvent])],
+  imports: [TypeOrmModule.forFeature([Payment, PaymentRefund, PaymentProviderEvent]), ConfigModule.forFeature(paymentsConfig)],
   providers: [PaymentsRepository, PaymentsService, PaymentProviders],
   exports: [PaymentsRepository, PaymentsService, PaymentProviders],
 })

@@ -15,8 +15,8 @@ export const PAYMENT_PROVIDERS: ReadonlyArray<PaymentProviderDefinition<any>> = 
   paypalPayments, // providers/paypal/
 ];
 
-/** Which payment provider takes the money of paid orders (src/payments, docs/payments.md). */
-export interface PaymentsConfig {
+/** Which payment provider takes the money of paid orders, and every provider's settings (docs/payments.md). */
+export interface PaymentProvidersConfig {
   /** PAYMENT_PROVIDER: the registered name of the provider of new paid orders of the commerce provider; `manual` by default. */
   provider: string;
   /** Each registered provider's settings, null where not configured (a provider switched away from still serves its older payments). */
@@ -32,7 +32,7 @@ export function findPaymentProvider(name: string): PaymentProviderDefinition<unk
 }
 
 /** PAYMENT_PROVIDER, checked against the registry, and every provider's settings, checked by the provider. */
-export function readPayments(env: Env, currency = env.CURRENCY_CODE?.trim().toUpperCase() || 'USD'): PaymentsConfig {
+export function readPayments(env: Env, currency = env.CURRENCY_CODE?.trim().toUpperCase() || 'USD'): PaymentProvidersConfig {
   const names = paymentProviderNames();
   const provider = (env.PAYMENT_PROVIDER ?? '').trim().toLowerCase() || 'manual';
   if (!names.includes(provider)) {

@@ -1,8 +1,9 @@
 import { knownExponent } from '../common/money';
-import { moneyRules } from '../payments/payment-amounts';
-import { fromPayPalValue, toPayPalValue } from '../payments/providers/paypal/paypal-amounts';
-import { parseStripeApiBase } from '../payments/providers/stripe/stripe.settings';
-import { ConfigError, readPayments } from './app.config';
+import { ConfigError } from '../config/config-error';
+import { moneyRules } from './payment-amounts';
+import { readPayments } from './providers/registry';
+import { fromPayPalValue, toPayPalValue } from './providers/paypal/paypal-amounts';
+import { parseStripeApiBase } from './providers/stripe/stripe.settings';
 
 const KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_0123456789',
