@@ -111,7 +111,32 @@ function createPayPalClient(settings: PayPalSettings): PayPalSdk.Client {
 }
 
 type PayPalOrder = PayPalSdk.Order;
-type PayPalEvent = { id?: string; event_type?: string; resource?: Record<string, any> };
+interface PayPalMoney {
+  currency_code?: string;
+  value?: string;
+}
+/** The fields of a webhook's resource the service reads (an order, a capture or a refund, in PayPal's JSON). */
+interface PayPalResource {
+  id?: string;
+  status?: string;
+  amount?: PayPalMoney;
+  status_details?: { reason?: string };
+  supplementary_data?: { related_ids?: { order_id?: string } };
+  seller_payable_breakdown?: { total_refunded_amount?: PayPalMoney };
+  links?: Array<{ rel?: string; href?: string }>;
+}
+type PayPalEvent = { id?: string; event_type?: string; resource?: PayPalResource };
+
+/** What a capture's status means for the payment. */
+const CAPTURE_STATES: Record<string, ProviderPaymentState['status']> = {
+  COMPLETED: 'succeeded',
+  PARTIALLY_REFUNDED: 'succeeded',
+  REFUNDED: 'refunded',
+  DECLINED: 'failed',
+  FAILED: 'failed',
+};
+/** What an order's status means, before any capture. */
+const ORDER_STATES: Record<string, ProviderPaymentState['status']> = { APPROVED: 'approved', VOIDED: 'canceled' };
 
 /**
  * PayPal Orders v2 (intent CAPTURE): checkout creates the PayPal order, the buyer approves it with
@@ -205,11 +230,12 @@ export class PayPalPaymentProvider implements PaymentProvider {
         prefer: 'return=representation',
         body: { amount: { currencyCode: request.currency.toUpperCase(), value }, customId: String(request.orderId) },
       });
-      if (!result.id || result.status === 'CANCELLED' || result.status === 'FAILED') {
-        throw new PaymentProviderError(`PayPal did not refund (${result.status ?? 'no status'})`, false);
+      const status: string = result.status ?? 'no status';
+      if (!result.id || status === 'CANCELLED' || status === 'FAILED') {
+        throw new PaymentProviderError(`PayPal did not refund (${status})`, false);
       }
       const refunded = fromPayPalValue(result.amount?.value, request.currency) ?? request.amount;
-      return { id: result.id, amount: refunded, status: result.status === 'COMPLETED' ? 'succeeded' : 'pending' };
+      return { id: result.id, amount: refunded, status: status === 'COMPLETED' ? 'succeeded' : 'pending' };
     } catch (error) {
       throw providerError(error);
     }
@@ -314,8 +340,8 @@ export class PayPalPaymentProvider implements PaymentProvider {
    * A refund resource names its capture (its `up` link), not the order: the capture says which
    * order it belongs to and whether it is refunded in full.
    */
-  private async refundedEvent(base: { id: string; type: string }, resource: Record<string, any>): Promise<PaymentEvent> {
-    const links = Array.isArray(resource.links) ? (resource.links as Array<{ rel?: string; href?: string }>) : [];
+  private async refundedEvent(base: { id: string; type: string }, resource: PayPalResource): Promise<PaymentEvent> {
+    const links = Array.isArray(resource.links) ? resource.links : [];
     const captureId = /\/captures\/([^/]+)$/.exec(links.find((link) => link.rel === 'up')?.href ?? '')?.[1];
     if (!captureId) return { ...base, kind: 'ignored', paymentId: null };
     let capture: PayPalSdk.CapturedPayment;
@@ -336,7 +362,7 @@ export class PayPalPaymentProvider implements PaymentProvider {
       kind: 'refunded',
       paymentId: capture.supplementaryData?.relatedIds?.orderId ?? null,
       totalRefunded: total,
-      full: capture.status === 'REFUNDED',
+      full: (capture.status as string | undefined) === 'REFUNDED',
     };
   }
 
@@ -345,28 +371,16 @@ export class PayPalPaymentProvider implements PaymentProvider {
   }
 
   private stateOf(order: PayPalOrder): ProviderPaymentState {
-    const unit = order.purchaseUnits?.[0];
     const capture = this.captureOf(order);
-    const currency = (capture?.amount?.currencyCode ?? unit?.amount?.currencyCode ?? '').toUpperCase();
-    const id = order.id ?? '';
-    switch (order.status) {
-      case 'APPROVED':
-        return { id, status: 'approved', amount: null, currency };
-      case 'VOIDED':
-        return { id, status: 'canceled', amount: null, currency };
-      case 'COMPLETED': {
-        const amount = fromPayPalValue(capture?.amount?.value, currency);
-        const captureStatus = capture?.status;
-        if (captureStatus === 'COMPLETED' || captureStatus === 'PARTIALLY_REFUNDED')
-          return { id: capture?.id ?? id, status: 'succeeded', amount, currency };
-        if (captureStatus === 'REFUNDED') return { id: capture?.id ?? id, status: 'refunded', amount, currency };
-        if (captureStatus === 'DECLINED' || captureStatus === 'FAILED')
-          return { id: capture?.id ?? id, status: 'failed', amount: null, currency };
-        return { id: capture?.id ?? id, status: 'open', amount: null, currency };
-      }
-      default:
-        return { id, status: 'open', amount: null, currency };
+    const currency = (capture?.amount?.currencyCode ?? order.purchaseUnits?.[0]?.amount?.currencyCode ?? '').toUpperCase();
+    const orderStatus: string = order.status ?? '';
+    if (orderStatus !== 'COMPLETED' || !capture) {
+      return { id: order.id ?? '', status: ORDER_STATES[orderStatus] ?? 'open', amount: null, currency };
     }
+    // Completed: what the capture says (PENDING while PayPal reviews it).
+    const status = CAPTURE_STATES[(capture.status as string | undefined) ?? ''] ?? 'open';
+    const amount = status === 'succeeded' || status === 'refunded' ? fromPayPalValue(capture.amount?.value, currency) : null;
+    return { id: capture.id ?? order.id ?? '', status, amount, currency };
   }
 }
 
