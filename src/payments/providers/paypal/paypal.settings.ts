@@ -16,8 +16,8 @@ export const PAYPAL_VARIABLES = ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PA
 
 export const PAYPAL_API_BASES = { live: 'https://api-m.paypal.com', sandbox: 'https://api-m.sandbox.paypal.com' } as const;
 
-function readToken(env: Env, name: string, pattern: RegExp, what: string): string | null {
-  const value = env[name]?.trim();
+function readToken(name: string, raw: string | undefined, pattern: RegExp, what: string): string | null {
+  const value = raw?.trim();
   if (value === undefined || value === '') return null;
   if (!pattern.test(value)) throw new ConfigError(name, `must be ${what}`);
   return value;
@@ -49,11 +49,21 @@ export function parsePayPalApiBase(raw: string | undefined): string | null {
  * that payments taken before a switch away are still refunded and their webhooks verified.
  */
 export function readPayPalSettings(env: Env, selected: boolean, currency: string): PayPalSettings | null {
-  const clientId = readToken(env, 'PAYPAL_CLIENT_ID', /^[A-Za-z0-9_-]{8,255}$/, "the REST app's client id (letters, digits, _ and -)");
-  const clientSecret = readToken(env, 'PAYPAL_CLIENT_SECRET', /^[A-Za-z0-9_-]{8,255}$/, "the REST app's secret (letters, digits, _ and -)");
+  const clientId = readToken(
+    'PAYPAL_CLIENT_ID',
+    env.PAYPAL_CLIENT_ID,
+    /^[A-Za-z0-9_-]{8,255}$/,
+    "the REST app's client id (letters, digits, _ and -)",
+  );
+  const clientSecret = readToken(
+    'PAYPAL_CLIENT_SECRET',
+    env.PAYPAL_CLIENT_SECRET,
+    /^[A-Za-z0-9_-]{8,255}$/,
+    "the REST app's secret (letters, digits, _ and -)",
+  );
   const webhookId = readToken(
-    env,
     'PAYPAL_WEBHOOK_ID',
+    env.PAYPAL_WEBHOOK_ID,
     /^[A-Za-z0-9_-]{4,64}$/,
     "the webhook's id as PayPal shows it (letters, digits, _ and -)",
   );
