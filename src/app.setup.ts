@@ -22,7 +22,7 @@ import { ReplicaReadRoutes } from './database/read-replicas';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { mountAtApiRoot } from './namespaces/namespaces.controller';
 import { OpenApiDocument } from './namespaces/openapi-document';
-import { stripeWebhookRawBody } from './payments/stripe-raw-body';
+import { paymentWebhookRawBody } from './payments/webhook-raw-body';
 
 /** Routes that live outside the API root: operations endpoints. */
 const OUTSIDE_API_ROOT = [
@@ -54,7 +54,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   // `/?rest_route=/tribe/...`, the original's form for sites without pretty permalinks.
   app.use(restRouteRewrite(config.apiRoot));
   applyHttpSecurity(app, config);
-  app.use(...stripeWebhookRawBody(config)); // Stripe signs the exact bytes: read them before the JSON parser
+  app.use(...paymentWebhookRawBody(config)); // providers sign the exact bytes: read them before the JSON parser
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
   app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), {

@@ -6,6 +6,7 @@ import { UsersService } from './auth/users.service';
 import { CliModule } from './cli.module';
 import { ApiError } from './common/errors/api-error';
 import { ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
+import { readPayments } from './payments/providers/registry';
 import { DemoRefusedError } from './demo/demo-refused.error';
 
 /**
@@ -158,6 +159,7 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     loadDotEnvFile();
     loadAppConfig(process.env);
+    readPayments(process.env);
     await buildProgram().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {

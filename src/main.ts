@@ -6,12 +6,14 @@ import { setupApp } from './app.setup';
 import { CalExpressAdapter } from './common/http/cal-express-adapter';
 import { AppLogger } from './common/app-logger';
 import { AppConfig, appConfig, ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
+import { readPayments } from './payments/providers/registry';
 
 async function bootstrap(): Promise<void> {
   // Fail fast, naming the bad setting, before anything else starts.
   try {
     loadDotEnvFile();
     loadAppConfig(process.env);
+    readPayments(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

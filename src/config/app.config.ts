@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { registerAs } from '@nestjs/config';
 import { isValidTimeZone } from '../common/dates/timezone';
 import { currencyExponent } from '../common/money';
+import { ConfigError, Env } from './config-error';
 
 export type DatabaseConfig = { type: 'sqlite'; path: string } | { type: 'mysql'; url: string; poolSize: number; replicaUrls?: string[] };
 
@@ -69,24 +70,6 @@ export interface ExportsConfig {
   pollIntervalMs: number;
   /** How long a finished export can be downloaded, in hours; its file is deleted after. */
   ttlHours: number;
-}
-
-/** Which payment provider takes the money of paid orders (src/payments, docs/payments.md). */
-export interface PaymentsConfig {
-  /** PAYMENT_PROVIDER: `manual` (a manager or the signed webhook completes) or `stripe`; paid orders of the commerce provider. */
-  provider: 'manual' | 'stripe';
-  /** Set when PAYMENT_PROVIDER=stripe; also when only the keys are set, so that a switch back to manual still verifies webhooks. */
-  stripe: StripeConfig | null;
-}
-
-export interface StripeConfig {
-  secretKey: string;
-  webhookSecret: string;
-  publishableKey: string;
-  /** STRIPE_API_BASE, parsed into the SDK's host/port/protocol: a test double or a proxy; null: Stripe itself. */
-  apiBase: { host: string; port: number; protocol: 'http' | 'https' } | null;
-  /** How old a webhook's signed timestamp may be, in seconds (replays beyond it are refused). */
-  webhookToleranceSeconds: number;
 }
 
 /** The transactional outbox, its worker, and the two channels it delivers to (src/outbox, src/emails, src/webhooks). */
@@ -169,14 +152,21 @@ export interface CurrencyConfig {
   position: 'prefix' | 'postfix';
 }
 
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
+export { ConfigError };
+
+/**
+ * The one payment setting other modules ask about: the name of the provider of new paid orders
+ * (prices follow its steps). The payments module checks it against its registry and reads each
+ * provider's own settings (src/payments/payments.config.ts).
+ */
+export interface PaymentsConfig {
+  /** PAYMENT_PROVIDER, lower case; `manual` by default. */
+  provider: string;
 }
 
-type Env = Record<string, string | undefined>;
+function readPaymentProviderName(env: Env): PaymentsConfig {
+  return { provider: (env.PAYMENT_PROVIDER ?? '').trim().toLowerCase() || 'manual' };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -459,58 +449,6 @@ function readCors(raw: string | undefined): CorsConfig {
   return { credentialedOrigins, anyOrigin: entries.includes('*') };
 }
 
-/** STRIPE_API_BASE: `http(s)://host[:port]` without a path. */
-export function parseStripeApiBase(raw: string | undefined): StripeConfig['apiBase'] {
-  if (raw === undefined || raw.trim() === '') return null;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ConfigError('STRIPE_API_BASE', `must be an http(s) URL such as http://127.0.0.1:12111 (got "${raw}")`);
-  }
-  if (
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    (url.pathname !== '/' && url.pathname !== '') ||
-    url.search ||
-    url.username
-  ) {
-    throw new ConfigError('STRIPE_API_BASE', `must be an http(s) URL with a host and an optional port, nothing else (got "${raw}")`);
-  }
-  const protocol = url.protocol === 'http:' ? 'http' : 'https';
-  const port = url.port === '' ? (protocol === 'http' ? 80 : 443) : Number(url.port);
-  return { host: url.hostname.replace(/^\[|\]$/g, ''), port, protocol };
-}
-
-function readStripeKey(env: Env, name: string, prefixes: string[]): string | null {
-  const value = env[name]?.trim();
-  if (value === undefined || value === '') return null;
-  if (!prefixes.some((prefix) => value.startsWith(prefix)) || !/^[A-Za-z0-9_]{8,255}$/.test(value)) {
-    throw new ConfigError(name, `must be a Stripe key starting with ${prefixes.join(' or ')} (letters, digits and _)`);
-  }
-  return value;
-}
-
-/**
- * PAYMENT_PROVIDER and the Stripe keys. `stripe` needs all three keys; keys without the switch are
- * checked and kept (webhooks of intents created before a switch back to manual are still verified).
- */
-export function readPayments(env: Env): PaymentsConfig {
-  const raw = (env.PAYMENT_PROVIDER ?? '').trim().toLowerCase() || 'manual';
-  if (raw !== 'manual' && raw !== 'stripe')
-    throw new ConfigError('PAYMENT_PROVIDER', `must be manual or stripe (got "${env.PAYMENT_PROVIDER}")`);
-  const secretKey = readStripeKey(env, 'STRIPE_SECRET_KEY', ['sk_', 'rk_']);
-  const webhookSecret = readStripeKey(env, 'STRIPE_WEBHOOK_SECRET', ['whsec_']);
-  const publishableKey = readStripeKey(env, 'STRIPE_PUBLISHABLE_KEY', ['pk_']);
-  const apiBase = parseStripeApiBase(env.STRIPE_API_BASE);
-  const webhookToleranceSeconds = readPositiveInt(env, 'STRIPE_WEBHOOK_TOLERANCE_SECONDS', 300);
-  const keys = { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PUBLISHABLE_KEY: publishableKey };
-  const missing = Object.entries(keys).filter(([, value]) => value === null);
-  if (raw === 'stripe' && missing.length > 0) throw new ConfigError(missing[0][0], 'is required when PAYMENT_PROVIDER=stripe');
-  const stripe =
-    secretKey && webhookSecret && publishableKey ? { secretKey, webhookSecret, publishableKey, apiBase, webhookToleranceSeconds } : null;
-  return { provider: raw, stripe };
-}
-
 /**
  * Loads `.env` from the working folder, if any, without overriding variables already set.
  * Tests never read it, so that a developer's settings cannot leak into them.
@@ -531,6 +469,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
+  const currency = readCurrency(env);
   return {
     nodeEnv,
     port: readPort(env),
@@ -548,7 +487,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     logLevel,
     dataDir,
     bodyLimitBytes: readPositiveInt(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
-    currency: readCurrency(env),
+    currency,
     geolocRadiusKm: readPositiveNumber(env, 'GEOLOC_RADIUS_KM', 50),
     tickets: {
       maxTicketsPerOrder: readPositiveInt(env, 'MAX_TICKETS_PER_ORDER', 100),
@@ -583,7 +522,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       pollIntervalMs: readPositiveInt(env, 'EXPORT_POLL_INTERVAL_MS', 2000),
       ttlHours: readPositiveInt(env, 'EXPORT_TTL_HOURS', 24),
     },
-    payments: readPayments(env),
+    payments: readPaymentProviderName(env),
   };
 }
 

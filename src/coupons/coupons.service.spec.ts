@@ -97,7 +97,7 @@ describe('CouponsService at checkout', () => {
       repository as unknown as CouponsRepository,
       {
         currency: { code: 'EUR', exponent: 2, symbol: '€', position: 'postfix' },
-        payments: { provider: 'manual', stripe: null },
+        payments: { provider: 'manual' },
       },
       { assertAllowed: () => Promise.resolve(), recordFailure: () => Promise.resolve() } as unknown as CodeAttempts,
     );

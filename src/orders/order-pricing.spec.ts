@@ -4,7 +4,7 @@ import { currencyExponent, formatMoney, knownCurrencies, maxMinorUnits, parseMon
 import { CouponTerms, lineDiscounts } from '../coupons/coupon-discount';
 import type { Coupon } from '../coupons/coupon.entity';
 import type { CheckoutCoupon } from '../coupons/coupons.service';
-import { fromProviderAmount, stripeStep, toProviderAmount } from '../payments/payment-amounts';
+import { fromStripeAmount, stripeStep, toStripeAmount } from '../payments/providers/stripe/stripe-amounts';
 import type { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { basePrice, couponLines, orderCouponColumns, paidAtTheDoor, priceOrder } from './order-pricing';
 
@@ -340,9 +340,9 @@ describe('order pricing', () => {
           const printed = formatMoney(pricing.totalMinor, exponent);
           expect(parseMoney(printed, { currency, exponent, step: 1 }).minor).toBe(pricing.totalMinor);
           if (throughStripe) {
-            const sent = toProviderAmount(pricing.totalMinor, currency);
+            const sent = toStripeAmount(pricing.totalMinor, currency);
             expect(Number.isSafeInteger(sent)).toBe(true);
-            expect(fromProviderAmount(sent, currency)).toBe(pricing.totalMinor);
+            expect(fromStripeAmount(sent, currency)).toBe(pricing.totalMinor);
           }
         },
       ),

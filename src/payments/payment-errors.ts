@@ -1,23 +1,17 @@
 import { ApiError } from '../common/errors/api-error';
 
 export const PaymentErrorCode = {
-  invalidSignature: 'invalid-stripe-signature',
   notConfigured: 'payment-provider-not-configured',
   unavailable: 'payment-provider-unavailable',
   refused: 'payment-provider-refused',
+  notCapturable: 'payment-not-capturable',
+  notApproved: 'payment-not-approved',
 } as const;
 
-/** A Stripe webhook without a valid `Stripe-Signature` (missing, forged, wrong secret, outside the tolerance). */
-export function invalidStripeSignature(detail: string): ApiError {
-  return new ApiError(PaymentErrorCode.invalidSignature, `The Stripe-Signature header is not valid: ${detail}`, 400);
-}
-
-export function stripeNotConfigured(): ApiError {
-  return new ApiError(
-    PaymentErrorCode.notConfigured,
-    'Stripe is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY).',
-    400,
-  );
+/** A webhook or a call for a provider this instance has no settings for (or that no provider is named). */
+export function paymentProviderNotConfigured(name: string, variables: readonly string[]): ApiError {
+  const settings = variables.length > 0 ? ` (${variables.join(', ')})` : '';
+  return new ApiError(PaymentErrorCode.notConfigured, `The payment provider "${name}" is not configured${settings}.`, 400);
 }
 
 /** The provider could not be reached, or answered with a server error: nothing was refunded; try again. */
@@ -28,4 +22,14 @@ export function paymentProviderUnavailable(detail: string): ApiError {
 /** The provider refused the request (its message says why). */
 export function paymentProviderRefused(detail: string): ApiError {
   return new ApiError(PaymentErrorCode.refused, `The payment provider refused the request: ${detail}`, 409);
+}
+
+/** A capture asked of an order whose payment is not one the service captures (no payment, or its provider takes the money itself). */
+export function paymentNotCapturable(detail: string): ApiError {
+  return new ApiError(PaymentErrorCode.notCapturable, `The order's payment cannot be captured: ${detail}`, 409);
+}
+
+/** A capture before the buyer approved the payment at the provider. */
+export function paymentNotApproved(): ApiError {
+  return new ApiError(PaymentErrorCode.notApproved, 'The buyer has not approved the payment at the provider yet.', 409);
 }

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { MetricsModule } from '../metrics/metrics.module';
 import { OrdersModule } from '../orders/orders.module';
+import { PaymentCaptureController } from './payment-capture.controller';
+import { PaymentEventsService } from './payment-events.service';
+import { PaymentWebhookController } from './payment-webhook.controller';
 import { PaymentsCoreModule } from './payments-core.module';
-import { StripeWebhookController } from './stripe-webhook.controller';
-import { StripeWebhookService } from './stripe-webhook.service';
 
-/** Payments (docs/payments.md): Stripe's webhook, which moves orders through OrdersService. */
+/** Payments (docs/payments.md): the providers' webhooks and the buyer's capture, which move orders through OrdersService. */
 @Module({
   imports: [PaymentsCoreModule, OrdersModule, MetricsModule],
-  controllers: [StripeWebhookController],
-  providers: [StripeWebhookService],
+  controllers: [PaymentWebhookController, PaymentCaptureController],
+  providers: [PaymentEventsService],
 })
 export class PaymentsModule {}

@@ -36,6 +36,11 @@ export class PaymentsRepository {
     return manager.findOne(Payment, { where: { intentId } });
   }
 
+  /** The payment with this provider id, outside any transaction. */
+  findByProviderId(intentId: string): Promise<Payment | null> {
+    return this.dataSource.manager.findOne(Payment, { where: { intentId } });
+  }
+
   /** Stores the intent once: a concurrent start of the same payment got the same intent (same idempotency key). */
   async setIntent(paymentId: number, intentId: string, clientSecret: string, now: Date): Promise<void> {
     await this.dataSource
@@ -91,6 +96,17 @@ export class PaymentsRepository {
       .execute();
   }
 
+  /** The provider cancelled an open payment: it can no longer be paid. */
+  async markCanceled(manager: EntityManager, paymentId: number, now: Date): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(Payment)
+      .set({ status: 'canceled', updatedAt: now })
+      .where('id = :paymentId AND status IN (:...open)', { paymentId, open: OPEN_STATUSES })
+      .execute();
+    return Boolean(result.affected);
+  }
+
   async recordFailure(manager: EntityManager, paymentId: number, message: string, now: Date): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
@@ -142,6 +158,11 @@ export class PaymentsRepository {
       if (isUniqueViolation(error)) return false;
       throw error;
     }
+  }
+
+  /** Whether a provider event was processed already (outside a transaction: a hint, recordEvent decides). */
+  async eventRecorded(provider: string, eventId: string): Promise<boolean> {
+    return (await this.dataSource.manager.count(PaymentProviderEvent, { where: { provider, eventId } })) > 0;
   }
 
   /** Payments with a provider call owed now, oldest first. */

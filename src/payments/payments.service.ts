@@ -13,14 +13,14 @@ import { appConfig } from '../config/app.config';
 import type { OrderResponse } from '../orders/dto/order.response';
 import { Order } from '../orders/order.entity';
 import type { OrderPaymentResponse } from './dto/order-payment.response';
-import { fromProviderAmount, moneyRules, providerCurrency, refundAmount, retryDelayMs, toProviderAmount } from './payment-amounts';
+import { moneyRules, refundAmount, retryDelayMs } from './payment-amounts';
 import { paymentProviderRefused, paymentProviderUnavailable } from './payment-errors';
-import { MANUAL_PROVIDER, PaymentProvider, PaymentProviderError } from './payment-provider';
+import { AcceptedRefund, PaymentProvider, PaymentProviderError } from './payment-provider';
+import { PaymentProviders } from './payment-providers';
 import { Payment, PaymentRefund, PaymentStatus } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
-import { StripePaymentProvider } from './stripe-payment.provider';
 
-/** How long processed provider event ids are kept (Stripe stops retrying a delivery after three days). */
+/** How long processed provider event ids are kept (Stripe stops retrying a delivery after three days, PayPal too). */
 const PROCESSED_EVENTS_KEPT_DAYS = 30;
 /** Owed provider calls run per pass; the next pass takes the rest. */
 const ACTION_BATCH = 50;
@@ -34,16 +34,21 @@ function keyBase(payment: Pick<Payment, 'orderId' | 'createdAt'>): string {
   return `cal-order-${payment.orderId}-${Math.floor(payment.createdAt.getTime() / 1000)}`;
 }
 
-/** The Stripe idempotency key of an order's PaymentIntent: every attempt to start it uses this one. */
+/** The provider's idempotency key of an order's payment: every attempt to start it uses this one. */
 export function intentIdempotencyKey(payment: Pick<Payment, 'orderId' | 'createdAt'>): string {
   return `${keyBase(payment)}-intent`;
 }
 
+/** The key of the capture of an order's payment (providers whose buyer approves and the service captures). */
+export function captureIdempotencyKey(payment: Pick<Payment, 'orderId' | 'createdAt'>): string {
+  return `${keyBase(payment)}-capture`;
+}
+
 /**
- * Which provider takes an order's money, and the provider side of an order's life: the intent
- * created after checkout commits, cancelled when the order ends unpaid, refunds through it. The
- * order's own moves (pending → completed …) stay with OrdersService; webhooks are in
- * StripeWebhookService. Provider calls never run inside a database transaction: what must happen
+ * Which provider takes an order's money, and the provider side of an order's life: the payment
+ * created after checkout commits, cancelled when the order ends unpaid, refunds through it, each
+ * through the provider the payment row names. The order's own moves (pending → completed …) stay
+ * with OrdersService; what a provider's event does to an order is in PaymentEventsService. Provider calls never run inside a database transaction: what must happen
  * after a commit is written as an owed action (`pending_action`) in that transaction and run after
  * it, retried with the same idempotency key until the provider answers.
  */
@@ -56,24 +61,25 @@ export class PaymentsService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: PaymentsRepository,
-    private readonly stripe: StripePaymentProvider,
+    private readonly providers: PaymentProviders,
   ) {}
 
   /**
    * PAYMENT_PROVIDER applies to paid orders of the commerce provider (`tc`); free orders and RSVPs
    * complete at checkout and never need one.
    */
-  providerFor(orderProvider: string, totalMinor: number): PaymentProvider {
-    if (this.config.payments.provider === 'stripe' && orderProvider === 'tc' && totalMinor > 0) return this.stripe;
-    return MANUAL_PROVIDER;
+  providerFor(orderProvider: string, totalMinor: number): PaymentProvider | null {
+    if (orderProvider !== 'tc' || totalMinor <= 0) return null;
+    return this.providers.forNewOrders();
   }
 
   /** Checkout, inside its transaction: a pending order paid online gets its payment row (the intent comes after the commit). */
   async orderPlaced(manager: EntityManager, order: Order, totalMinor: number): Promise<void> {
     if (order.status !== 'pending') return;
     const provider = this.providerFor(order.provider, totalMinor);
-    if (!provider.online) return;
-    const currency = providerCurrency(order.currency);
+    if (!provider) return;
+    // Lower case, as the first provider (Stripe) wrote it; compared without case.
+    const currency = order.currency.trim().toLowerCase();
     await this.repository.insert(manager, {
       orderId: order.id,
       provider: provider.name,
@@ -99,16 +105,16 @@ export class PaymentsService {
   async attachPayment(body: OrderResponse, context: RequestContext): Promise<OrderResponse> {
     // Whether the answer's total (a formatted amount) is more than 0: any digit but 0.
     const paid = /[1-9]/.test(body.total);
-    if (!this.providerFor(body.provider, paid ? 1 : 0).online) return body;
+    if (!this.providerFor(body.provider, paid ? 1 : 0)) return body;
     const order = await this.repository.findOrder(body.id);
     const payment = order ? await this.startPayment(order, context) : undefined;
     return payment ? { ...body, payment } : body;
   }
 
   /**
-   * After checkout's commit (and on every replay of it): creates the order's PaymentIntent if it
-   * has none yet, with the idempotency key derived from the order, so a retry never makes a second
-   * one. When Stripe cannot be reached the order stays pending, holding its tickets until its hold
+   * After checkout's commit (and on every replay of it): creates the order's payment at its
+   * provider if it has none yet, with the idempotency key derived from the order, so a retry never
+   * makes a second one. When the provider cannot be reached the order stays pending, holding its tickets until its hold
    * lapses, and the answer says `unavailable`; the next replay tries again. Undefined for orders
    * paid by hand.
    */
@@ -118,17 +124,20 @@ export class PaymentsService {
     if (payment.intentId === null && payment.status === 'unavailable' && order.status === 'pending') {
       const now = this.clock.now();
       try {
-        const intent = await this.stripe.createIntent({
+        const intent = await this.providers.get(payment.provider).createPayment({
           orderId: order.id,
-          amount: toProviderAmount(payment.amountMinor, payment.currency),
-          currency: payment.currency,
+          amount: payment.amountMinor,
+          currency: payment.currency.toUpperCase(),
           description: `Order #${order.id}`,
           idempotencyKey: intentIdempotencyKey(payment),
         });
         await this.repository.setIntent(payment.id, intent.id, intent.clientSecret, now);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        this.logger.warn({ err: error, orderId: order.id }, 'creating the PaymentIntent failed; the order stays pending');
+        this.logger.warn(
+          { err: error, orderId: order.id, provider: payment.provider },
+          'creating the payment failed; the order stays pending',
+        );
         await this.repository.recordStartFailure(payment.id, message, now);
       }
       payment = await this.repository.findByOrder(order.id);
@@ -136,9 +145,9 @@ export class PaymentsService {
     return payment ? this.present(payment, order, context) : undefined;
   }
 
-  /** The answers of a page of orders with their payments: one query, none when Stripe was never configured. */
+  /** The answers of a page of orders with their payments: one query, none when no provider is configured. */
   async describeAll(orders: Order[], responses: OrderResponse[], context: RequestContext): Promise<OrderResponse[]> {
-    if (!this.config.payments.stripe || orders.length === 0) return responses;
+    if (!this.providers.any || orders.length === 0) return responses;
     const byOrder = new Map(
       (await this.repository.paymentsOf(orders.map((order) => order.id))).map((payment) => [payment.orderId, payment]),
     );
@@ -148,7 +157,7 @@ export class PaymentsService {
     });
   }
 
-  /** Forgets Stripe events processed more than PROCESSED_EVENTS_KEPT_DAYS ago: Stripe retries a delivery for three days at most. */
+  /** Forgets provider events processed more than PROCESSED_EVENTS_KEPT_DAYS ago: providers retry a delivery for three days at most. */
   async purgeProcessedEvents(now: Date): Promise<void> {
     await this.repository.purgeEvents(new Date(now.getTime() - PROCESSED_EVENTS_KEPT_DAYS * 86_400_000));
   }
@@ -185,12 +194,13 @@ export class PaymentsService {
     if (typeof decision === 'string') throw invalidParam('amount', decision);
     let refund;
     try {
-      refund = await this.stripe.refund(
-        payment.intentId,
-        toProviderAmount(decision.amount, payment.currency),
-        `${keyBase(payment)}-refund-${payment.refundedMinor}-${decision.amount}`,
-        order.id,
-      );
+      refund = await this.providers.get(payment.provider).refund({
+        paymentId: payment.intentId,
+        orderId: order.id,
+        amount: decision.amount,
+        currency: payment.currency.toUpperCase(),
+        idempotencyKey: `${keyBase(payment)}-refund-${payment.refundedMinor}-${decision.amount}`,
+      });
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       throw error.transient ? paymentProviderUnavailable(error.message) : paymentProviderRefused(error.message);
@@ -214,16 +224,17 @@ export class PaymentsService {
       if (!action || !payment.intentId) continue;
       if (!(await this.repository.claimAction(payment, new Date(now.getTime() + retryDelayMs(payment.actionAttempts + 1))))) continue;
       try {
+        const provider = this.providers.get(payment.provider);
         if (action === 'cancel') {
-          await this.stripe.cancelIntent(payment.intentId, `${keyBase(payment)}-cancel`);
+          await provider.cancelPayment(payment.intentId, `${keyBase(payment)}-cancel`);
         } else {
-          const left = payment.amountMinor - payment.refundedMinor;
-          const refund = await this.stripe.refund(
-            payment.intentId,
-            toProviderAmount(left, payment.currency),
-            `${keyBase(payment)}-late-refund`,
-            payment.orderId,
-          );
+          const refund = await provider.refund({
+            paymentId: payment.intentId,
+            orderId: payment.orderId,
+            amount: payment.amountMinor - payment.refundedMinor,
+            currency: payment.currency.toUpperCase(),
+            idempotencyKey: `${keyBase(payment)}-late-refund`,
+          });
           await this.recordRefund(payment, refund, 'late_payment');
         }
         await this.repository.finishAction(payment.id, action, null, this.clock.now());
@@ -243,7 +254,7 @@ export class PaymentsService {
   }
 
   /** Stores an accepted refund and raises the payment's refunded total; returns that total. */
-  private async recordRefund(payment: Payment, refund: { id: string; amount: number; status: string }, reason: string): Promise<number> {
+  private async recordRefund(payment: Payment, refund: AcceptedRefund, reason: string): Promise<number> {
     const now = this.clock.now();
     return runInTransaction(this.dataSource, async (manager) => {
       const total = await this.repository.addRefund(
@@ -251,7 +262,7 @@ export class PaymentsService {
         Object.assign(new PaymentRefund(), {
           id: refund.id,
           paymentId: payment.id,
-          amountMinor: fromProviderAmount(refund.amount, payment.currency),
+          amountMinor: refund.amount,
           status: refund.status,
           reason,
           createdAt: now,
@@ -271,7 +282,7 @@ export class PaymentsService {
       provider: payment.provider,
       status: payment.status,
       client_secret: open ? payment.clientSecret : null,
-      publishable_key: this.config.payments.stripe?.publishableKey ?? '',
+      publishable_key: this.providers.find(payment.provider)?.publicKey ?? '',
       expires_at: order.status === 'pending' && order.expiresAt ? formatInZone(order.expiresAt, zone) : null,
       amount: formatMoney(payment.amountMinor, knownExponent(payment.currency)),
       amount_refunded: formatMoney(payment.refundedMinor, knownExponent(payment.currency)),

@@ -671,7 +671,23 @@ describe('Mass assignment (e2e)', () => {
       expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
     });
 
-    it(covers('POST', `${TICKETS_NS}/payments/stripe/webhook`) + ': an unsigned event moves nothing, whoever sends it', async () => {
+    it(covers('POST', `${TICKETS_NS}/orders/:id/payment/capture`) + ': the body captures nothing and moves no order', async () => {
+      const { order, bystander } = await pendingOrder();
+      const response = await write(
+        'POST',
+        {
+          path: `${TICKETS_NS}/orders/${order.id}/payment/capture`,
+          body: { ...orderBody(bystander), status: 'completed', provider: 'paypal' },
+        },
+        as('subscriber'),
+        [],
+      );
+      expect(response.status).toBe(409);
+      expect(await reloadOrder(order.id)).toMatchObject({ status: 'pending', totalMinor: 3000 });
+      expect(await reloadOrder(bystander.id)).toMatchObject({ status: 'pending' });
+    });
+
+    it(covers('POST', `${TICKETS_NS}/payments/:provider/webhook`) + ': an unsigned event moves nothing, whoever sends it', async () => {
       const { order } = await pendingOrder();
       const event = {
         id: 'evt_forged',

@@ -894,6 +894,22 @@ function orderRoutes(): RouteSpec[] {
       path: `${base}/:id/refund`,
       scenarios: [transition('refund', false, row(ANONYMOUS, 200, 200, 200, ORDER_HIDDEN, FORBIDDEN, ORDER_HIDDEN))],
     },
+    {
+      method: 'POST',
+      path: `${base}/:id/payment/capture`,
+      scenarios: [
+        {
+          // Who may ask is who may read the order; with PayPal configured it is captured (test/payments-paypal.e2e-spec.ts).
+          name: "buyer A's pending order, paid by hand: nothing to capture, said only to those who may see the order",
+          other: 'subscriberB',
+          prepare: async (world) => ({ request: { path: `${base}/${await buyerAOrder(world, true)}/payment/capture` } }),
+          expect: (() => {
+            const notCapturable: Outcome = { status: 409, code: 'payment-not-capturable' };
+            return row(ORDER_HIDDEN, notCapturable, notCapturable, notCapturable, ORDER_HIDDEN, notCapturable, ORDER_HIDDEN);
+          })(),
+        },
+      ],
+    },
   ];
 }
 
@@ -1728,10 +1744,11 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...exportRoutes(),
   {
     method: 'POST',
-    path: `${TICKETS_NS}/payments/stripe/webhook`,
+    path: `${TICKETS_NS}/payments/:provider/webhook`,
     scenarios: [
       {
-        // Credentials grant nothing here: only Stripe's signature does (test/payments.e2e-spec.ts, with Stripe configured).
+        // Credentials grant nothing here: only the provider's signature does (test/payments.e2e-spec.ts and
+        // test/payments-paypal.e2e-spec.ts, with the provider configured).
         name: 'Stripe webhook without Stripe configured: refused alike for everyone',
         other: 'subscriberB',
         prepare: () =>
@@ -1741,6 +1758,27 @@ export const ROUTE_TABLE: RouteSpec[] = [
         expect: (() => {
           const refused: Outcome = { status: 400, code: 'payment-provider-not-configured' };
           return row(refused, refused, refused, refused, refused, refused, refused);
+        })(),
+      },
+      {
+        name: 'PayPal webhook without PayPal configured: refused alike for everyone',
+        other: 'subscriberB',
+        prepare: () =>
+          Promise.resolve({
+            request: { path: `${TICKETS_NS}/payments/paypal/webhook`, body: { id: 'WH-1', event_type: 'CHECKOUT.ORDER.APPROVED' } },
+          }),
+        expect: (() => {
+          const refused: Outcome = { status: 400, code: 'payment-provider-not-configured' };
+          return row(refused, refused, refused, refused, refused, refused, refused);
+        })(),
+      },
+      {
+        name: 'a provider nobody registered: 404 for everyone',
+        other: 'subscriberB',
+        prepare: () => Promise.resolve({ request: { path: `${TICKETS_NS}/payments/braintree/webhook`, body: { id: 'x' } } }),
+        expect: (() => {
+          const unknown: Outcome = { status: 404, code: 'rest_no_route' };
+          return row(unknown, unknown, unknown, unknown, unknown, unknown, unknown);
         })(),
       },
     ],
