@@ -631,8 +631,9 @@ describeWithChromium('Door page in headless Chromium (e2e)', () => {
         expect(await page.locator('#answer-undo').isHidden()).toBe(true);
         return;
       }
-      // The service annuls: Undo on a fresh admission, and the ticket may enter again.
-      const fresh = other ?? late;
+      // The service annuls: Undo on a fresh admission, and the ticket may enter again. A holder of
+      // its own: the camera's video starts again after its 60 tickets and may show any of them now.
+      const fresh = await holder('Una Undo');
       await wedge(fresh.checkinSecret!);
       await page.locator('#answer[data-outcome="entry"] #answer-name', { hasText: fresh.holderName }).waitFor({ timeout: 10_000 });
       await page.locator('#answer-undo').click();
