@@ -251,6 +251,9 @@ export class EventsService {
   // ---------------------------------------------------------------- writing
 
   async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
+    // A series is the series module's (event-routes/event-writes.ts routes it there): never a lone event without its rule.
+    if (input.recurrence !== undefined && input.recurrence !== null)
+      throw new Error('EventsService.create makes one event; a create with recurrence goes through EventWrites');
     const saved = await runInTransaction(this.dataSource, (manager) => this.createWithin(manager, input, user), EVENT_WRITE);
     return this.present(saved, context);
   }

@@ -574,6 +574,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     provider: 'tc',
     total: '60.00',
     currency: 'USD',
+    payment_method: 'online',
     purchaser: {
       name: 'Alan Turing',
       email: 'alan@example.org',
