@@ -52,7 +52,9 @@ function workers() {
 }
 
 module.exports = {
-  projects: process.env.JEST_FUZZ === '1' ? [fuzz] : [unit, e2e],
+  // The unit specs use no database (pure logic, or SQLite in memory): a MariaDB run leaves them to
+  // the SQLite one (UNIT_TESTS=1 runs them anyway).
+  projects: process.env.JEST_FUZZ === '1' ? [fuzz] : process.env.TEST_DATABASE_URL && process.env.UNIT_TESTS !== '1' ? [e2e] : [unit, e2e],
   testTimeout: 30000,
   maxWorkers: workers(),
   globalSetup: '<rootDir>/test/global-setup.js',
