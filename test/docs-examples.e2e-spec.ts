@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
+import { describeDocExamples, exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
 import { removeTranspiledServer } from './helpers/server-process';
 
 /** The pages, and the fewest curl calls each must make (so that a page whose blocks were fenced away fails). */
@@ -42,7 +42,7 @@ const only = (process.env.DOCS_PAGES ?? '')
 // migrations of a new database on MariaDB. A loaded machine stretches it a lot.
 const RUN_DEADLINE_MS = 150_000;
 
-describe('docs/*.md examples', () => {
+describeDocExamples('docs/*.md examples', () => {
   afterAll(() => removeTranspiledServer());
 
   for (const { page, minCalls } of PAGES.filter(({ page }) => only.length === 0 || only.includes(page))) {

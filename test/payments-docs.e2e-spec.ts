@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
+import { describeDocExamples, exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
 import { removeTranspiledServer } from './helpers/server-process';
 import { StripeDouble } from './helpers/stripe-double';
 
 const RUN_DEADLINE_MS = 180_000;
 
 /** docs/payments.md's examples, against a server started by them and a Stripe double started here. */
-describe('docs/payments.md examples', () => {
+describeDocExamples('docs/payments.md examples', () => {
   const double = new StripeDouble();
   let work: string;
   let database: Awaited<ReturnType<typeof exampleDatabase>> = null;

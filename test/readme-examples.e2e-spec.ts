@@ -35,14 +35,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
+import { describeDocExamples, exampleDatabase, exampleEnv, requireExampleTools, runDocExamples } from './helpers/doc-examples';
 import { removeTranspiledServer } from './helpers/server-process';
 
 // With SQLite the run takes about 30 s of CPU (two server starts, the demo seed, six CLI runs);
 // MariaDB adds the migrations of a new database. A loaded machine stretches it a lot.
 const RUN_DEADLINE_MS = 240_000;
 
-describe('README examples', () => {
+describeDocExamples('README examples', () => {
   let work: string;
   let database: Awaited<ReturnType<typeof exampleDatabase>> = null;
 
