@@ -10,15 +10,10 @@ import { annulRefused, checkinNotFound } from './checkin-errors';
 import type { Checkin } from './checkin.entity';
 import { toCheckinResponse, toDoorAttendee } from './checkin.mapper';
 import { CheckinRepository } from './checkin.repository';
-import { DoorCaller, mayScan } from './door-access';
+import { DoorCaller, mayScan, nonceScope } from './door-access';
 import { AnnulResponse } from './dto/checkin.response';
 import { AnnulDto } from './dto/door.dto';
 import { annulRefusal, annulScan, AnnulCaller, PositionState, ScanType } from './redeem-rules';
-
-/** Whose nonces a caller's are: the scope redeem stores them under. */
-export function nonceScope(caller: DoorCaller): string {
-  return caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
-}
 
 /**
  * POST /checkin/annul: undoes an accidental scan. The scan stays in the history, marked annulled

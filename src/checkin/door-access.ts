@@ -16,6 +16,11 @@ const DOOR_ROUTE = 'cal:door-route';
 /** Who scans: a registered device, or a signed-in user (a manager of the event or door staff). */
 export type DoorCaller = { kind: 'device'; device: Device; listIds: number[] } | { kind: 'user'; user: AuthenticatedUser };
 
+/** Whose nonces a caller's are: the scope redeem stores them under (and annul and walk-in sales look them up in). */
+export function nonceScope(caller: DoorCaller): string {
+  return caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
+}
+
 interface DoorRequest extends AuthenticatedRequest {
   device?: Device;
 }

@@ -16,7 +16,7 @@ import { nonceReused, RedeemError, ReplayedAnswer } from './checkin-errors';
 import { isoTime, toCheckinResponse, toDoorAttendee, toRefusedAttendee } from './checkin.mapper';
 import { CheckinRepository, DoorEvent } from './checkin.repository';
 import { DoorListCache } from './door-lists.cache';
-import { assertMayScan, DoorCaller } from './door-access';
+import { assertMayScan, DoorCaller, nonceScope } from './door-access';
 import { parseIdList } from './id-list';
 import { RedeemResponse } from './dto/checkin.response';
 import { RedeemDto } from './dto/door.dto';
@@ -95,7 +95,7 @@ export class RedeemService {
     const events = new Map(door.map((entry) => [entry.event.id, entry.event]));
     const eventIds = [...events.keys()];
 
-    const scope = caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
+    const scope = nonceScope(caller);
     const nonce = input.nonce ?? null;
     const nonceKey = nonce ? { scope, nonce } : null;
     // The nonce is bound to what this request asks: a retry must ask the same to get the same answer.
@@ -171,7 +171,7 @@ export class RedeemService {
     caller: DoorCaller,
     now: Date,
   ): Promise<boolean[]> {
-    const scope = caller.kind === 'device' ? `device:${caller.device.id}` : `user:${caller.user.id}`;
+    const scope = nonceScope(caller);
     const events = new Map([[door.event.id, door.event]]);
     const admitted: boolean[] = [];
     for (const attendee of attendees) {

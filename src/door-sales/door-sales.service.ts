@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ticketDoesNotExist } from '../cart/cart-errors';
-import { DoorCaller } from '../checkin/door-access';
+import { DoorCaller, nonceScope } from '../checkin/door-access';
 import { CheckinListsService } from '../checkin/checkin-lists.service';
 import type { CheckinList } from '../checkin/checkin-list.entity';
 import { parseIdList } from '../checkin/id-list';
@@ -87,7 +87,7 @@ export class DoorSalesService {
     assertSalesAllowed(door.list);
     const now = this.clock.now();
     const nonce = input.nonce ?? null;
-    const scope = caller.kind === 'device' ? `door-sale:device:${caller.device.id}` : `door-sale:user:${caller.user.id}`;
+    const scope = `door-sale:${nonceScope(caller)}`;
     const requestHash = bodyHash(input);
     let keyRowExists = false;
     if (nonce) {
