@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { CountCache } from './caching/count-cache';
 import { CountCacheInvalidation } from './caching/count-cache-invalidation';
 import { CLOCK, systemClock } from './clock';
+import { TransactionHost } from './database/transaction-host';
 import { DomainEvents } from './domain-events/domain-events';
 import { DomainEventsTransactionBridge } from './domain-events/transaction-bridge';
 import { ApiUrls } from './http/api-urls.service';
@@ -20,7 +21,8 @@ import { HttpCaching } from './http/http-caching';
     CountCacheInvalidation,
     DomainEvents,
     DomainEventsTransactionBridge,
+    TransactionHost,
   ],
-  exports: [ApiUrls, HttpCaching, CLOCK, CountCache, DomainEvents],
+  exports: [ApiUrls, HttpCaching, CLOCK, CountCache, DomainEvents, TransactionHost],
 })
 export class CommonModule {}
