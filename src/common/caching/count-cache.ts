@@ -116,11 +116,11 @@ export class CountCache {
 
   /**
    * `builder.getCount()`, from the cache when nothing in `scopes` (every table the count reads)
-   * changed since it was counted. `manager` is the one `builder` was made from (a transaction's is
-   * never cached).
+   * changed since it was counted. A count made inside a transaction (the builder's, or the current
+   * one of TransactionHost) is never cached: it may see the transaction's own writes.
    */
   async count<T extends ObjectLiteral>(scopes: CountScope | readonly CountScope[], builder: SelectQueryBuilder<T>): Promise<number> {
-    if (!this.enabled()) return builder.getCount();
+    if (!this.enabled() || builder.queryRunner?.isTransactionActive) return builder.getCount();
     const names = typeof scopes === 'string' ? [scopes] : [...scopes].sort();
     const [sql, parameters] = builder.getQueryAndParameters();
     const key = countKey(names.join('+'), sql, parameters);
@@ -146,8 +146,7 @@ export class CountCache {
   }
 
   private enabled(): boolean {
-    const manager = this.tx.manager;
-    return this.entries !== null && this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
+    return this.entries !== null && this.config.countCacheSeconds > 0 && !this.tx.inTransaction;
   }
 
   /** Once per request and scope (withRequestGenerations). */
