@@ -3,23 +3,14 @@ import { DataSource } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, ROLES } from '../auth/roles';
 import { Coupon } from '../coupons/coupon.entity';
-import type { CouponScope } from '../coupons/coupon-discount';
-import { applyHiddenTicketRule, canSeeHiddenTicket } from '../coupons/hidden-tickets';
 import { Event } from '../events/event.entity';
-import { applyPostVisibility, canReadPost } from '../posts/post-visibility';
 import { POST_STATUSES } from '../posts/post-status';
-import { Ticket } from './ticket.entity';
-import {
-  applyAttendeeVisibility,
-  applyTicketAttendeeVisibility,
-  canManageCoupon,
-  canManageEvent,
-  isPubliclyVisible,
-  managedCouponRestriction,
-  managedEventCondition,
-  managedEventRestriction,
-  ticketAttendeeLists,
-} from './ticket-visibility';
+import { Ticket } from '../tickets/ticket.entity';
+import { applyAttendeeVisibility, applyTicketAttendeeVisibility, isPubliclyVisible, ticketAttendeeLists } from './attendee-access';
+import { canManageCoupon, CouponScope, managedCouponRestriction } from './coupon-access';
+import { canManageEvent, managedEventCondition, managedEventRestriction } from './event-access';
+import { applyPostVisibility, canReadPost } from './post-access';
+import { applyHiddenTicketRule, canSeeHiddenTicket } from './ticket-access';
 
 /**
  * Each access policy is written twice, as a TypeScript predicate for one object and as an SQL
