@@ -77,7 +77,13 @@ beforeAll(async () => {
   dataSource = await openDatabase();
 }, 120_000);
 
-afterAll(() => dataSource?.destroy());
+afterAll(async () => {
+  if (dataSource?.options.type === 'mysql') {
+    const [{ name }] = await dataSource.query<Array<{ name: string }>>('SELECT DATABASE() AS name');
+    await dataSource.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  }
+  await dataSource?.destroy();
+});
 
 /** Every combination of the values of each key. */
 function product<T extends Record<string, readonly unknown[]>>(values: T): Array<{ [K in keyof T]: T[K][number] }> {
