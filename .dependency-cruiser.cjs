@@ -1,8 +1,9 @@
 /**
  * The layering `npm run lint` checks (dependency-cruiser): the low layers (common/, database/,
- * outbox/) never reach up into a feature, config/ imports no feature, no feature folder's files
- * import each other in a circle, no circle runs through two feature folders, and TypeORM's query
- * APIs are imported only by the SQL layer (repositories, stores, read models, policies' SQL twins).
+ * outbox/) never reach up into a feature, config/ imports no feature, access rules live in access/
+ * and read only entities and statuses, no feature folder's files import each other in a circle, no
+ * circle runs through two feature folders, and TypeORM's query APIs are imported only by the SQL
+ * layer (repositories, stores, read models, policies' SQL twins).
  */
 module.exports = {
   forbidden: [
@@ -19,6 +20,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/config/' },
       to: { path: '^src/', pathNot: '^src/(config|common)/' },
+    },
+    {
+      name: 'access-imports-feature-code',
+      comment:
+        'access/ holds the rules every feature asks (who may read, write, manage what): it reads entities, status ' +
+        "modules and the roles, never a feature's services, repositories, controllers or modules.",
+      severity: 'error',
+      from: { path: '^src/access/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(access|common|config|database)/', '^src/auth/roles[.]ts$', '[.]entity[.]ts$', '-status[.]ts$'],
+      },
+    },
+    {
+      name: 'access-rule-outside-access',
+      comment:
+        'An access rule and its SQL twin live in access/ (one policy file per resource, checked by ' +
+        'access/access-policies.spec.ts); a feature does not keep its own *-visibility, *-permissions, *-access or *.policy file.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/.*(-visibility|-permissions|-access|[.]policy)[.]ts$', pathNot: '^src/access/' },
     },
     {
       name: 'cycle-inside-feature',

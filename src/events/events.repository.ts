@@ -8,7 +8,6 @@ import { KeptSelects } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { escapeLike } from '../posts/post-query';
 import type { PostStatus } from '../posts/post-status';
-import { applyEventListVisibility } from '../posts/post-visibility';
 import { uniqueSlug, uniqueSlugs } from '../posts/slugs';
 import { Tag } from '../tags/tag.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
@@ -18,6 +17,7 @@ import { parseTermCounts, termCountsSelect } from './event-listings';
 import { StoredEventDocument } from './stored-event-document.entity';
 import type { StoredDocumentFacts } from './stored-event-documents';
 import { TransactionHost } from '../common/database/transaction-host';
+import { applyEventListVisibility } from '../access/event-access';
 
 const EARTH_RADIUS_KM = 6371;
 

@@ -20,9 +20,7 @@ import { assertIdsExist } from '../common/list-filters/ids-must-exist';
 import { readDateFilter } from '../common/list-filters/date-filter';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest } from '../common/pagination/pagination';
-import { assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
 import { trashOrRemove } from '../posts/post-lifecycle';
-import { parseStatusFilter, singleReadAccess, visibleStatuses } from '../posts/post-visibility';
 import type { PostStatus } from '../posts/post-status';
 import { sanitizeRichText } from '../posts/rich-text';
 import { appConfig } from '../config/app.config';
@@ -48,9 +46,18 @@ import { Event } from './event.entity';
 import { EventRelations, toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
 import type { EventSelector } from './event-selector';
-import type { OwnedPost } from '../posts/post-permissions';
 import { EventListFilter, EventsRepository } from './events.repository';
 import { TransactionHost } from '../common/database/transaction-host';
+import {
+  assertCanDelete,
+  assertCanEdit,
+  canAssignAuthor,
+  parseStatusFilter,
+  resolveWriteStatus,
+  singleReadAccess,
+  type OwnedPost,
+} from '../access/post-access';
+import { visibleStatuses } from '../access/event-access';
 
 export type { EventSelector } from './event-selector';
 export { fullTextWords } from './events.repository';

@@ -5,7 +5,6 @@ import { wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { ApiError } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { canReadPost } from '../posts/post-visibility';
 import { EventRelationsLoader } from '../events/event-relations.loader';
 import { Event } from '../events/event.entity';
 import { EventsService } from '../events/events.service';
@@ -15,6 +14,7 @@ import { inlineHtmlToText } from '../ics/plain-text';
 import { canonicalIanaZone } from '../ics/vtimezone';
 import { plusWallClockSeconds, ruleForCalendar } from './recurrence-rule';
 import { SeriesService } from './series.service';
+import { canReadPost } from '../access/post-access';
 
 function basic(local: string): string {
   return local.replace(/-|:/g, '').replace(' ', 'T');

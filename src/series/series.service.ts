@@ -10,7 +10,6 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { assertCanEdit } from '../posts/post-permissions';
 import { slugify } from '../posts/slugs';
 import { appConfig } from '../config/app.config';
 import { CreateEventDto } from '../events/dto/create-event.dto';
@@ -46,6 +45,7 @@ import {
   withExdate,
 } from './series-scope';
 import { TransactionHost } from '../common/database/transaction-host';
+import { assertCanEdit } from '../access/post-access';
 
 /** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
 const SERIES_WRITE: TransactionOptions = { readCommitted: true };
