@@ -14,9 +14,9 @@ import { Tag } from '../tags/tag.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
 import type { EventSelector } from './event-selector';
 import { Event } from './event.entity';
-import { parseTermCounts, termCountsSelect } from './event-listings';
-import { StoredEventDocument } from './stored-event-document.entity';
-import type { StoredDocumentFacts } from './stored-event-documents';
+import { parseTermCounts, termCountsSelect } from '../catalogue/listings/event-listings';
+import { StoredEventDocument } from '../catalogue/documents/stored-event-document.entity';
+import type { StoredDocumentFacts } from '../catalogue/documents/stored-event-documents';
 import { TransactionHost } from '../common/database/transaction-host';
 
 const EARTH_RADIUS_KM = 6371;

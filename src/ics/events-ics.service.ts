@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CountCache } from '../common/caching/count-cache';
+import { CountCache } from '../catalogue/caching/count-cache';
 import { CLOCK, Clock } from '../common/clock';
 import type { RequestContext } from '../auth/request-context';
 import { ListEventsQuery } from '../events/dto/list-events.query';

@@ -5,12 +5,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
-import type { RequestContext } from '../auth/request-context';
-import { ApiUrls } from '../common/http/api-urls.service';
-import { appConfig } from '../config/app.config';
+import type { RequestContext } from '../../auth/request-context';
+import { ApiUrls } from '../../common/http/api-urls.service';
+import { appConfig } from '../../config/app.config';
 import { TemplateSyntax } from './document-template';
 import { storedDocumentDictionary } from './stored-document-dictionary';
-import { TransactionHost } from '../common/database/transaction-host';
+import { TransactionHost } from '../../common/database/transaction-host';
 
 /**
  * The format of stored documents, part of their identity with the release's version (package.json):
@@ -21,7 +21,7 @@ export const EVENT_DOCUMENT_FORMAT = 6;
 
 /** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
 const RELEASE = ((): string => {
-  for (const path of [join(__dirname, '..', '..', 'package.json'), join(process.cwd(), 'package.json')]) {
+  for (const path of [join(__dirname, '..', '..', '..', 'package.json'), join(process.cwd(), 'package.json')]) {
     if (!existsSync(path)) continue;
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
     if (manifest.name === 'cal' && manifest.version) return manifest.version;

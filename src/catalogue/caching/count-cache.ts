@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ConfigType } from '@nestjs/config';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { appConfig } from '../../config/app.config';
-import { CLOCK, Clock } from '../clock';
-import { TransactionHost } from '../database/transaction-host';
+import { CLOCK, Clock } from '../../common/clock';
+import { TransactionHost } from '../../common/database/transaction-host';
+import { currentRequestGenerations } from '../../common/caching/request-generations';
 
 /** What a cached count depends on; a committed write to any of a scope's tables renews its generation. */
 export type CountScope = 'events' | 'tickets' | 'ticket_stock' | 'attendees';
@@ -70,9 +70,6 @@ export function countKey(scope: string, sql: string, parameters: unknown[]): str
     .digest('base64')
     .slice(0, 27);
 }
-
-/** The generations one request has read: its counts agree with each other and cost one read per scope. */
-const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>>>();
 
 /**
  * Counts of large lists (the X-TEC-Total and X-ET-Total headers) are the dearest queries at a
@@ -152,7 +149,7 @@ export class CountCache {
 
   /** Once per request and scope (withRequestGenerations). */
   private generation(scope: CountScope): Promise<number> {
-    const known = requestGenerations.getStore();
+    const known = currentRequestGenerations();
     if (!known) return this.readGeneration(scope);
     let generation = known.get(scope);
     if (!generation) {
@@ -186,9 +183,4 @@ export class CountCache {
   private store(key: string, generation: string, value: number): void {
     this.entries!.set(key, { generation, value, storedAt: this.clock.now().getTime() });
   }
-}
-
-/** Runs `work` (a request's handler) with its own memo of count generations (see CountCache). */
-export function withRequestGenerations<T>(work: () => T): T {
-  return requestGenerations.run(new Map(), work);
 }
