@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ConfigType } from '@nestjs/config';
-import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import { CLOCK, Clock } from '../../common/clock';
 import { TransactionHost } from '../../common/database/transaction-host';
@@ -113,11 +113,11 @@ export class CountCache {
 
   /**
    * `builder.getCount()`, from the cache when nothing in `scopes` (every table the count reads)
-   * changed since it was counted. `manager` is the one `builder` was made from (a transaction's is
-   * never cached).
+   * changed since it was counted. A count inside a transaction (the current one, or the one
+   * `builder` was made in) is never cached.
    */
   async count<T extends ObjectLiteral>(scopes: CountScope | readonly CountScope[], builder: SelectQueryBuilder<T>): Promise<number> {
-    if (!this.enabled()) return builder.getCount();
+    if (!this.enabled(builder)) return builder.getCount();
     const names = typeof scopes === 'string' ? [scopes] : [...scopes].sort();
     const [sql, parameters] = builder.getQueryAndParameters();
     const key = countKey(names.join('+'), sql, parameters);
@@ -142,9 +142,11 @@ export class CountCache {
     return this.generation(scope);
   }
 
-  private enabled(): boolean {
-    const manager = this.tx.manager;
-    return this.entries !== null && this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
+  private enabled(builder: SelectQueryBuilder<ObjectLiteral>): boolean {
+    // The builder's runner is protected in TypeORM's typings; a builder made by a transaction's manager holds it.
+    const builderRunner = (builder as unknown as { queryRunner?: QueryRunner }).queryRunner;
+    const inTransaction = Boolean(this.tx.manager.queryRunner?.isTransactionActive || builderRunner?.isTransactionActive);
+    return this.entries !== null && this.config.countCacheSeconds > 0 && !inTransaction;
   }
 
   /** Once per request and scope (withRequestGenerations). */
