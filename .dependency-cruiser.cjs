@@ -1,7 +1,7 @@
 /**
  * The layering `npm run lint` checks (dependency-cruiser): the low layers (common/, database/,
- * outbox/) never reach up into a feature, config/ imports no feature, and no feature folder's files
- * import each other in a circle.
+ * outbox/) never reach up into a feature, config/ imports no feature, no feature folder's files
+ * import each other in a circle, and no circle runs through two folders.
  */
 module.exports = {
   forbidden: [
@@ -26,6 +26,13 @@ module.exports = {
       // Entities that name each other in relations (TypeORM's `() => User`) are the one allowed circle.
       from: { path: '^src/([^/]+)/', pathNot: '[.]entity[.]ts$' },
       to: { circular: true, viaOnly: { path: '^src/$1/' } },
+    },
+    {
+      name: 'cycle-between-features',
+      comment: 'Feature folders import each other one way: a circle through two folders or more.',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { circular: true, viaSomeNot: '^src/$1/' },
     },
   ],
   options: {
