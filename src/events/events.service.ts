@@ -31,6 +31,7 @@ import { toEventResponse } from './events.mapper';
 import { cannotEditOthersEvents, eventHasAttendees, eventNotFound } from './event-errors';
 import type { EventSelector } from './event-selector';
 import { EventsRepository } from './events.repository';
+import { applyDeclaredFields } from './event-fields';
 import { TransactionHost } from '../common/database/transaction-host';
 
 export type { EventSelector } from './event-selector';
@@ -426,10 +427,5 @@ function applyContentFields(event: Event, input: UpdateEventDto): void {
   if (input.image !== undefined) event.image = input.image || null;
   if (input.website !== undefined) event.website = input.website || null;
   if (input.cost !== undefined) event.cost = parseCostInput(input.cost);
-  if (input.show_map !== undefined) event.showMap = input.show_map;
-  if (input.show_map_link !== undefined) event.showMapLink = input.show_map_link;
-  if (input.hide_from_listings !== undefined) event.hideFromListings = input.hide_from_listings;
-  if (input.sticky !== undefined) event.sticky = input.sticky;
-  if (input.featured !== undefined) event.featured = input.featured;
-  if (input.show_attendee_list !== undefined) event.showAttendeeList = input.show_attendee_list;
+  applyDeclaredFields(event, input);
 }
