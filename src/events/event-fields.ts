@@ -13,7 +13,7 @@ export interface EventFieldDeclaration {
   /** The key of the request bodies and of the response. */
   key: string;
   /** The entity's property, and its column in `events`. */
-  property: keyof Event & string;
+  property: Extract<keyof Event, string>;
   column: string;
   /** flag: a boolean; text: optional plain text, where "" clears it (stored null, shown ""). */
   kind: 'flag' | 'text';
@@ -102,7 +102,7 @@ export function seriesCopiedFields(event: Event): DeclaredFieldValues {
     const value = (event as unknown as Record<string, unknown>)[field.property];
     copied[field.key] = field.kind === 'text' ? (value ?? '') : value;
   }
-  return copied as DeclaredFieldValues;
+  return copied;
 }
 
 /** What the declarations say of the documents' shape, part of the stored documents' identity: a field added is a new format. */
