@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
@@ -123,5 +124,23 @@ describe('Declared event fields on every read path (e2e)', () => {
       await writer.dataSource.query(`SELECT ${FIELDS.map((field) => field.column).join(', ')} FROM events WHERE id = ?`, [later])
     )[0];
     for (const field of FIELDS) expect(field.kind === 'flag' ? Boolean(Number(row[field.column])) : row[field.column]).toBe(field.sample);
+  });
+});
+
+describe('CONTRIBUTING: Adding an event field', () => {
+  const root = join(__dirname, '..');
+  const guide = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('## Adding an event field'), guide.indexOf('## Adding a payment provider'));
+
+  it('names files that exist', () => {
+    const files = [...section.matchAll(/`(src\/[\w./-]+\.ts)`/g)].map((match) => match[1]);
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const file of files) expect(existsSync(join(root, file))).toBe(true);
+  });
+
+  it('shows a declaration as it stands in EVENT_FIELDS', () => {
+    const code = /```ts\n\s*(\{[^\n]*\}),\n\s*```/.exec(section)![1];
+    const shown = JSON.parse(code.replace(/(\w+):/g, '"$1":').replace(/'/g, '"')) as EventFieldDeclaration;
+    expect(FIELDS.find((field) => field.key === shown.key)).toEqual(shown);
   });
 });
