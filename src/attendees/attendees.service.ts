@@ -1,4 +1,4 @@
-import { CountCache } from '../common/caching/count-cache';
+import { CountCache } from '../catalogue/caching/count-cache';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { FixedOffsetZone } from 'luxon';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { AuthenticatedUser } from '../auth/roles';
-import { CountCache } from '../common/caching/count-cache';
+import { CountCache } from '../catalogue/caching/count-cache';
 import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { hydrate, KeptSelects } from '../common/database/kept-statements';
 import { findMissingIds } from '../common/list-filters/ids-must-exist';
