@@ -53,7 +53,7 @@ module.exports = {
     {
       name: 'typeorm-outside-the-sql-layer',
       comment:
-        'Services, controllers, mappers and DTOs hold rules and shapes; the SQL (and so TypeORM\'s query APIs) lives in repositories, stores, read models and the policies\' SQL twins. Types may be imported.',
+        "Services, controllers, mappers and DTOs hold rules and shapes; the SQL (and so TypeORM's query APIs) lives in repositories, stores, read models and the policies' SQL twins. Types may be imported.",
       severity: 'error',
       from: { path: '[.](service|controller|mapper|dto|query|response|module)[.]ts$', pathNot: '^src/database/' },
       to: { path: 'node_modules/typeorm/', dependencyTypesNot: ['type-only'] },
