@@ -21,12 +21,27 @@ export interface EventFieldDeclaration {
   shown: boolean;
   /** Whether later occurrences of a series get it from the series' template. */
   copiedToSeries: boolean;
+  /**
+   * Whether the original API (TEC's tribe/events/v1) has it: its fields keep the original's place in
+   * the response, the others follow the fields this API adds (after `recurrence`), so that drop-in
+   * clients comparing key orders still match.
+   */
+  original: boolean;
   /** A value other than the default, that the round-trip spec writes and reads back. */
   sample: boolean | string;
 }
 
 export const EVENT_FIELDS = [
-  { key: 'show_map', property: 'showMap', column: 'show_map', kind: 'flag', shown: true, copiedToSeries: true, sample: false },
+  {
+    key: 'show_map',
+    property: 'showMap',
+    column: 'show_map',
+    kind: 'flag',
+    shown: true,
+    copiedToSeries: true,
+    original: true,
+    sample: false,
+  },
   {
     key: 'show_map_link',
     property: 'showMapLink',
@@ -34,6 +49,7 @@ export const EVENT_FIELDS = [
     kind: 'flag',
     shown: true,
     copiedToSeries: true,
+    original: true,
     sample: false,
   },
   {
@@ -43,10 +59,20 @@ export const EVENT_FIELDS = [
     kind: 'flag',
     shown: true,
     copiedToSeries: true,
+    original: true,
     sample: true,
   },
-  { key: 'sticky', property: 'sticky', column: 'sticky', kind: 'flag', shown: true, copiedToSeries: true, sample: true },
-  { key: 'featured', property: 'featured', column: 'featured', kind: 'flag', shown: true, copiedToSeries: true, sample: true },
+  { key: 'sticky', property: 'sticky', column: 'sticky', kind: 'flag', shown: true, copiedToSeries: true, original: true, sample: true },
+  {
+    key: 'featured',
+    property: 'featured',
+    column: 'featured',
+    kind: 'flag',
+    shown: true,
+    copiedToSeries: true,
+    original: true,
+    sample: true,
+  },
   {
     key: 'show_attendee_list',
     property: 'showAttendeeList',
@@ -54,6 +80,7 @@ export const EVENT_FIELDS = [
     kind: 'flag',
     shown: false,
     copiedToSeries: true,
+    original: true,
     sample: true,
   },
 ] as const satisfies readonly EventFieldDeclaration[];
@@ -83,15 +110,20 @@ export function applyDeclaredFields(event: Event, input: DeclaredFieldValues): v
   }
 }
 
-/** The declared fields the response shows, in their declared order. */
-export function shownDeclaredFields(event: Event): ShownFieldValues {
+/** The declared fields the response shows, in their declared order: the original API's, or those this API adds. */
+export function shownDeclaredFields(event: Event, which: 'original' | 'added'): Partial<ShownFieldValues> {
   const shown: Record<string, unknown> = {};
   for (const field of EVENT_FIELDS as readonly EventFieldDeclaration[]) {
-    if (!field.shown) continue;
+    if (!field.shown || field.original !== (which === 'original')) continue;
     const value = (event as unknown as Record<string, unknown>)[field.property];
     shown[field.key] = field.kind === 'text' ? (value ?? '') : value;
   }
-  return shown as ShownFieldValues;
+  return shown;
+}
+
+/** The keys of the shown fields this API adds to the original's, in the order the response ends with them. */
+export function addedShownKeys(): string[] {
+  return (EVENT_FIELDS as readonly EventFieldDeclaration[]).filter((field) => field.shown && !field.original).map((field) => field.key);
 }
 
 /** The declared fields a series' later occurrences get from the event it was made or last edited from. */
@@ -107,5 +139,5 @@ export function seriesCopiedFields(event: Event): DeclaredFieldValues {
 
 /** What the declarations say of the documents' shape, part of the stored documents' identity: a field added is a new format. */
 export function declaredFieldsShape(): string {
-  return JSON.stringify(EVENT_FIELDS.map((field) => [field.key, field.kind, field.shown]));
+  return JSON.stringify(EVENT_FIELDS.map((field) => [field.key, field.kind, field.shown, field.original]));
 }
