@@ -1,9 +1,7 @@
-import { Brackets, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
-import type { Attendee } from '../attendees/attendee.entity';
+import { Brackets, ObjectLiteral, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
-import type { Event } from '../events/event.entity';
+import type { PostStatus } from '../posts/post-status';
 import { holdsValidTicket, VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
-import type { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent, managedEventCondition } from './event-access';
 
 /**
@@ -14,11 +12,27 @@ import { canManageEvent, managedEventCondition } from './event-access';
 /** Attendees whose order counts as done, the ones the public may see (VALID_TICKET_ORDER_STATUSES). */
 export const PUBLIC_ORDER_STATUSES = VALID_TICKET_ORDER_STATUSES;
 
+/** What the rules read of an attendee (the attendees module's entity has these and more). */
+export interface AttendeeFacts {
+  optout: boolean;
+  status: string;
+  provider: string;
+  rsvpGoing: boolean | null;
+  orderStatus: string;
+}
+
+/** What the rules read of an attendee's event. */
+export interface AttendeeEventFacts {
+  authorId: number | null;
+  status: PostStatus;
+  showAttendeeList: boolean;
+}
+
 /**
  * What the public (and signed-in callers who do not manage the event) may see: attendees of a
  * published event that shows its list, published, not opted out, RSVP going or not RSVP, order done.
  */
-export function isPubliclyVisible(attendee: Attendee, event: Pick<Event, 'status' | 'showAttendeeList'>): boolean {
+export function isPubliclyVisible(attendee: AttendeeFacts, event: Pick<AttendeeEventFacts, 'status' | 'showAttendeeList'>): boolean {
   return (
     event.status === 'publish' &&
     event.showAttendeeList &&
@@ -30,7 +44,10 @@ export function isPubliclyVisible(attendee: Attendee, event: Pick<Event, 'status
 }
 
 /** An attendee list over `attendee` joined with its `event`: the attendees the caller manages or may see publicly. */
-export function applyAttendeeVisibility(builder: SelectQueryBuilder<Attendee>, user: AuthenticatedUser | undefined): void {
+export function applyAttendeeVisibility<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
+  user: AuthenticatedUser | undefined,
+): void {
   builder.where(
     new Brackets((visible) => {
       visible.where(managedEventCondition(user, builder)).orWhere(new Brackets((open) => applyPublicAttendeeVisibility(open, builder)));
@@ -39,14 +56,18 @@ export function applyAttendeeVisibility(builder: SelectQueryBuilder<Attendee>, u
 }
 
 /** SQL of `isPubliclyVisible`. */
-function applyPublicAttendeeVisibility(where: WhereExpressionBuilder, builder: SelectQueryBuilder<Attendee>): void {
+function applyPublicAttendeeVisibility<T extends ObjectLiteral>(where: WhereExpressionBuilder, builder: SelectQueryBuilder<T>): void {
   builder.setParameters({ publicEventStatus: 'publish', publicListShown: true });
   where.where('event.status = :publicEventStatus').andWhere('event.showAttendeeList = :publicListShown');
   applyPublicAttendeeState(where, builder, 'attendee');
 }
 
 /** SQL of the attendee's own part of `isPubliclyVisible` (published, not opted out, going, order done), over `alias`. */
-function applyPublicAttendeeState(where: WhereExpressionBuilder, builder: SelectQueryBuilder<Attendee>, alias: string): void {
+function applyPublicAttendeeState<T extends ObjectLiteral>(
+  where: WhereExpressionBuilder,
+  builder: SelectQueryBuilder<T>,
+  alias: string,
+): void {
   builder.setParameters({
     publicOptout: false,
     publicAttendeeStatus: 'publish',
@@ -68,8 +89,8 @@ function applyPublicAttendeeState(where: WhereExpressionBuilder, builder: Select
  */
 export function ticketAttendeeLists(
   user: AuthenticatedUser | undefined,
-  tickets: Ticket[],
-  eventsById: Map<number, Pick<Event, 'authorId' | 'status' | 'showAttendeeList'>>,
+  tickets: Array<{ id: number; eventId: number }>,
+  eventsById: Map<number, AttendeeEventFacts>,
 ): { managedIds: number[]; publicListIds: number[] } {
   const managedIds: number[] = [];
   const publicListIds: number[] = [];
@@ -82,8 +103,8 @@ export function ticketAttendeeLists(
 }
 
 /** SQL over attendees `a` of the attendees `ticketAttendeeLists` lets through. */
-export function applyTicketAttendeeVisibility(
-  builder: SelectQueryBuilder<Attendee>,
+export function applyTicketAttendeeVisibility<T extends ObjectLiteral>(
+  builder: SelectQueryBuilder<T>,
   { managedIds, publicListIds }: { managedIds: number[]; publicListIds: number[] },
 ): void {
   builder.where(

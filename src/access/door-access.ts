@@ -1,5 +1,4 @@
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
-import type { Device } from '../checkin/device.entity';
 import { forbidden } from '../common/errors/api-error';
 import { canManageEvent, managesEveryEvent } from './event-access';
 
@@ -9,8 +8,12 @@ import { canManageEvent, managesEveryEvent } from './event-access';
  * authors on the lists of their events.
  */
 
-/** Who scans: a registered device, or a signed-in user (a manager of the event or door staff). */
-export type DoorCaller = { kind: 'device'; device: Device; listIds: number[] } | { kind: 'user'; user: AuthenticatedUser };
+/**
+ * Who scans: a registered device (the check-in module's `Device`), or a signed-in user (a manager of
+ * the event or door staff). The rules read only the device's lists.
+ */
+export type DoorCaller<Device = unknown> =
+  { kind: 'device'; device: Device; listIds: number[] } | { kind: 'user'; user: AuthenticatedUser };
 
 /** Whether the caller may scan on a list of an event with this author. */
 export function mayScan(caller: DoorCaller, list: { id: number }, event: { authorId: number | null }): boolean {

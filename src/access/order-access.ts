@@ -1,6 +1,5 @@
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
-import type { Order } from '../orders/order.entity';
 import { managesEveryEvent } from './event-access';
 
 /**
@@ -16,7 +15,7 @@ export interface OrderViewer {
 }
 
 /** The buyer of an order: the user who placed it, or the holder of the cart it came from. */
-export function isBuyer(order: Pick<Order, 'userId' | 'cartToken'>, viewer: OrderViewer): boolean {
+export function isBuyer(order: { userId: number | null; cartToken: string | null }, viewer: OrderViewer): boolean {
   if (viewer.user && order.userId === viewer.user.id) return true;
   return !!viewer.cartToken && order.cartToken === viewer.cartToken;
 }

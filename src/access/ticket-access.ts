@@ -1,11 +1,9 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
-import type { Event } from '../events/event.entity';
 import type { PostStatus } from '../posts/post-status';
-import type { Ticket } from '../tickets/ticket.entity';
 import { couponCoversTicket, CouponScope } from './coupon-access';
 import { canManageEvent, managedEventRestriction } from './event-access';
-import { canReadPost, listVisibility } from './post-access';
+import { canReadPost, listVisibility, type OwnedPost } from './post-access';
 
 /**
  * Which tickets a caller may read and list: their event's managers every one; others published
@@ -13,7 +11,7 @@ import { canReadPost, listVisibility } from './post-access';
  */
 
 /** Whether the caller may read a ticket: its managers always; others when it and its event are readable. */
-export function canReadTicket(user: AuthenticatedUser | undefined, ticket: Pick<Ticket, 'status'>, event: Event): boolean {
+export function canReadTicket(user: AuthenticatedUser | undefined, ticket: { status: string }, event: OwnedPost): boolean {
   if (canManageEvent(user, event)) return true;
   return ticket.status === 'publish' && canReadPost(user, event);
 }

@@ -12,7 +12,8 @@ import { AnnulResponse } from './dto/checkin.response';
 import { AnnulDto } from './dto/door.dto';
 import { annulRefusal, annulScan, AnnulCaller, PositionState, ScanType } from './redeem-rules';
 import { TransactionHost } from '../common/database/transaction-host';
-import { DoorCaller, mayScan } from '../access/door-access';
+import { mayScan } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /**
  * POST /checkin/annul: undoes an accidental scan. The scan stays in the history, marked annulled

@@ -19,7 +19,7 @@ import { CheckinListPage, CheckinListResponse, ListStatusResponse, SyncResponse 
 import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
 import { SyncQuery } from './dto/door.dto';
 import { SyncService } from './sync.service';
-import { DoorCaller } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Check-in list id', schema: { type: 'integer' } });
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };

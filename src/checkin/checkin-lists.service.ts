@@ -16,7 +16,8 @@ import { CheckinListPage, CheckinListResponse, ListStatusResponse } from './dto/
 import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
 import { TransactionHost } from '../common/database/transaction-host';
 import { canManageEvent } from '../access/event-access';
-import { assertMayScan, DoorCaller, doorListScope } from '../access/door-access';
+import { assertMayScan, doorListScope } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /** Reads a window bound: ISO 8601 with an offset, or wall-clock time in the site time zone; null/"" clear it. */
 export function readInstant(raw: string | null | undefined, field: string, context: RequestContext): Date | null | undefined {

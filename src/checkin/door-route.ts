@@ -2,7 +2,7 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import { ApiBasicAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { AuthenticatedRequest } from '../auth/decorators';
-import type { DoorCaller } from '../access/door-access';
+import type { DoorCaller as AnyDoorCaller } from '../access/door-access';
 import type { AuthenticatedUser } from '../auth/roles';
 import { forbidden } from '../common/errors/api-error';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
@@ -10,6 +10,9 @@ import { deviceNotAllowed } from './checkin-errors';
 import type { Device } from './device.entity';
 import { DevicesService } from './devices.service';
 import { parseIdList } from './id-list';
+
+/** Who scans, as the door's routes see it: the access rules' caller with the registered device. */
+export type DoorCaller = AnyDoorCaller<Device>;
 
 const DOOR_ROUTE = 'cal:door-route';
 

@@ -20,7 +20,7 @@ import { DoorService } from './door.service';
 import { AnnulResponse, DoorAttendeeResponse, HistoryPage, RedeemResponse, SearchResponse } from './dto/checkin.response';
 import { AnnulDto, HistoryQuery, RedeemDto, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
 import { RedeemService } from './redeem.service';
-import { DoorCaller } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
 

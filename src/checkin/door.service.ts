@@ -15,7 +15,7 @@ import { HistoryQuery, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto
 import { checkinListNotFound } from './checkin-errors';
 import { TransactionHost } from '../common/database/transaction-host';
 import { canManageEvent } from '../access/event-access';
-import { DoorCaller } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_MAX_RESULTS = 20;

@@ -30,7 +30,8 @@ import {
   ScanType,
 } from './redeem-rules';
 import { TransactionHost } from '../common/database/transaction-host';
-import { DoorCaller, assertMayScan } from '../access/door-access';
+import { assertMayScan } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /** What one scan decided, before it is written. */
 interface ScanOutcome {

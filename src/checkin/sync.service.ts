@@ -11,7 +11,7 @@ import { SyncQuery } from './dto/door.dto';
 import { listRules } from './redeem.service';
 import { attendeeRefusal, listRefusal, RedeemReason } from './redeem-rules';
 import { TransactionHost } from '../common/database/transaction-host';
-import { DoorCaller } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /**
  * Rows whose transaction commits late can carry an `updated_at` a little before rows already handed

@@ -16,7 +16,7 @@ import { RouteIdPipe } from '../common/http/route-params';
 import { DoorSalesService } from './door-sales.service';
 import { DoorSaleResponse, SaleTicketList } from './dto/door-sale.response';
 import { SellDto } from './dto/sell.dto';
-import { DoorCaller } from '../access/door-access';
+import type { DoorCaller } from '../checkin/door-route';
 
 const SALES_FORBIDDEN = ApiForbiddenResponse({
   type: ApiErrorResponse,

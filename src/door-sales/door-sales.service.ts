@@ -25,7 +25,7 @@ import { DoorSalesRepository } from './door-sales.repository';
 import { DoorSaleResponse, SaleTicketList } from './dto/door-sale.response';
 import { SellDto } from './dto/sell.dto';
 import { TransactionHost } from '../common/database/transaction-host';
-import { DoorCaller } from '../access/door-access';
+import type { DoorCaller } from '../checkin/door-route';
 
 /** The name on a walk-in sale's order and tickets when the buyer gives none. */
 export const WALK_IN_NAME = 'Walk-in';
