@@ -1,4 +1,4 @@
-import { decodeHTML } from 'entities';
+import { decode } from 'he';
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../auth/request-context';
 import { resolveTimeZone } from '../common/dates/timezone';
@@ -31,7 +31,7 @@ function wpDate(wallClock: string): string {
 }
 
 function textOf(html: string | undefined): string {
-  return html ? decodeHTML(html) : '';
+  return html ? decode(html) : '';
 }
 
 interface PostFields {
