@@ -378,6 +378,16 @@ describe('tec/v1 and the WordPress discovery routes (e2e)', () => {
       .set(EEA)
       .expect(200);
     expect(upcoming.body.map((item: { id: number }) => item.id)).toEqual([event.id]);
+    const ids = (response: { body: Array<{ id: number }> }) => response.body.map((item) => item.id);
+    const [secondId, thirdId] = first.body.map((item: { id: number }) => item.id);
+    // Bounds on the start and the end, and an order only when both orderby and order are sent.
+    expect(ids(await http().get(`${TEC}/events?starts_before=2021-01-01`).set(EEA).expect(200))).toEqual([secondId, thirdId]);
+    expect(ids(await http().get(`${TEC}/events?ends_after=2027-06-05`).set(EEA).expect(200))).toEqual([event.id]);
+    expect(ids(await http().get(`${TEC}/events?orderby=title&order=desc`).set(EEA).expect(200))).toEqual([event.id, thirdId, secondId]);
+    expect(ids(await http().get(`${TEC}/events?orderby=title`).set(EEA).expect(200))).toEqual([secondId, thirdId, event.id]);
+    expect(ids(await http().get(`${TEC}/events?orderby=date&order=DESC`).set(EEA).expect(200))).toEqual([thirdId, secondId, event.id]);
+    const badOrder = await http().get(`${TEC}/events?orderby=price&order=asc`).set(EEA).expect(400);
+    expect(badOrder.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { orderby: expect.any(String) } } });
     const tooMany = await http().get(`${TEC}/events?per_page=101`).set(EEA).expect(400);
     expect(tooMany.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { per_page: expect.any(String) } } });
     const search = await http().get(`${TEC}/events?search=workshop`).set(EEA).expect(200);

@@ -6,6 +6,7 @@ import { readForceFlag, RouteIdPipe } from '../common/http/route-params';
 import { CreateEventDto } from '../events/dto/create-event.dto';
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { UpdateEventDto } from '../events/dto/update-event.dto';
+import { TecEventListExtrasQuery } from './dto/tec-event-list-extras.query';
 import { TecEventResponse } from './dto/tec-post.response';
 import { TecEventRequest } from './dto/tec-requests.docs';
 import { CreateDocs, DeleteDocs, ListDocs, ReadDocs, TecResource, UpdateDocs } from './tec-docs';
@@ -24,8 +25,6 @@ export class TecEventsController {
   @ListDocs('event', TecEventResponse, [
     ['start_date', 'string', 'Events ending on or after this date (no bound by default)'],
     ['end_date', 'string', 'Events starting on or before this date (no bound by default)'],
-    ['starts_after', 'string', 'Read as start_date when start_date is not sent'],
-    ['ends_before', 'string', 'Read as end_date when end_date is not sent'],
     ['search', 'string', 'Words to find'],
     ['categories', 'array', 'Event category ids or slugs'],
     ['tags', 'array', 'Tag ids or slugs'],
@@ -37,11 +36,12 @@ export class TecEventsController {
   ])
   async list(
     @Query(new TecInputPipe(eventsQuery, ListEventsQuery)) query: Translated<ListEventsQuery>,
+    @Query() extras: TecEventListExtrasQuery,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
     @RequestContext() context: RequestContext,
   ): Promise<TecEventResponse[]> {
-    const page = await this.events.list(query, context);
+    const page = await this.events.list(query, extras, context);
     setWpListHeaders(response, request, context, page);
     return page.items;
   }

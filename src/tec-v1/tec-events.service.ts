@@ -7,7 +7,7 @@ import type { CreateEventDto } from '../events/dto/create-event.dto';
 import type { EventResponse } from '../events/dto/event.response';
 import type { ListEventsQuery } from '../events/dto/list-events.query';
 import type { UpdateEventDto } from '../events/dto/update-event.dto';
-import { EventsService } from '../events/events.service';
+import { EventListExtras, EventsService } from '../events/events.service';
 import { TecEventResponse } from './dto/tec-post.response';
 import { toTecEvent } from './tec-posts.mapper';
 import { createEventBody, eventsQuery } from './tec-requests';
@@ -29,11 +29,11 @@ export class TecEventsService {
     return DateTime.fromJSDate(this.clock.now(), { zone: 'UTC' });
   }
 
-  list(query: ListEventsQuery, context: RequestContext): Promise<TecPage<TecEventResponse>> {
+  list(query: ListEventsQuery, extras: EventListExtras, context: RequestContext): Promise<TecPage<TecEventResponse>> {
     return asTec(
       'read',
       async () => {
-        const page = await this.events.list(query, context);
+        const page = await this.events.list(query, context, extras);
         const now = this.now();
         return {
           items: parseJsonItems<EventResponse>(page.events.items).map((event) => toTecEvent(event, context, now)),

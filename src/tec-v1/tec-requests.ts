@@ -52,8 +52,8 @@ export const eventsQuery: TecTranslation = {
     const output: Input = {};
     paging(input, output);
     EVENT_QUERY.copy(input, output);
-    output.start_date = input.start_date ?? input.starts_after ?? OPEN_WINDOW.start;
-    output.end_date = input.end_date ?? input.ends_before ?? OPEN_WINDOW.end;
+    output.start_date = input.start_date ?? OPEN_WINDOW.start;
+    output.end_date = input.end_date ?? OPEN_WINDOW.end;
     return output;
   },
   tecName: EVENT_QUERY.tecName,
