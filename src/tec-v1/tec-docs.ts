@@ -12,19 +12,24 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import { RequireAuthentication, RequireCapability } from '../auth/decorators';
+import { RequireCapability } from '../auth/decorators';
 import type { Capability } from '../auth/roles';
 import { ExperimentalAcknowledgementGuard, TEC_ACKNOWLEDGEMENT } from './experimental-acknowledgement.guard';
 import { TecEntityErrorFilter } from './tec-entity-error.filter';
 
 /**
- * Who may write: a capability, or `manager` for tickets, where any signed-in caller passes the
- * guard and the tickets service answers whether they manage the event (403 otherwise).
+ * Who may write: a capability, or `manager` for tickets: the role must be able to write events
+ * (403 `rest_forbidden` before the header, as TEC's `create_posts`), then the tickets service
+ * answers whether the caller manages this event (403 `forbidden`).
  */
 export type WriteAccess = Capability | 'manager';
 
 const access = (who: WriteAccess) =>
-  who === 'manager' ? RequireAuthentication({ forbidden: 'forbidden: the caller does not manage the event' }) : RequireCapability(who);
+  who === 'manager'
+    ? RequireCapability('edit_events', {
+        forbidden: 'rest_forbidden: the role cannot write tickets; forbidden: the caller does not manage the event',
+      })
+    : RequireCapability(who);
 
 /** A query parameter: name, JSON schema type, description. */
 export type QueryParameter = [name: string, type: 'integer' | 'string' | 'boolean' | 'array', description: string];

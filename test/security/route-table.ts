@@ -1799,7 +1799,8 @@ function tecPostRoutes(kind: PostKind): RouteSpec[] {
 /** tec/v1's tickets: the tickets namespace's rules (who manages the event), without its nonces. */
 function tecTicketRoutes(): RouteSpec[] {
   const base = `${TEC_NS}/tickets`;
-  const managers = (ok: number) => row(ANONYMOUS, ok, ok, ok, TICKET_FORBIDDEN, TICKET_FORBIDDEN, TICKET_FORBIDDEN);
+  // The role is checked first (subscribers: rest_forbidden), then whether the caller manages the event.
+  const managers = (ok: number) => row(ANONYMOUS, ok, ok, ok, TICKET_FORBIDDEN, FORBIDDEN, TICKET_FORBIDDEN);
   const write = (remove: boolean): Scenario => ({
     name: "ticket of author A's published event",
     other: 'authorB',
