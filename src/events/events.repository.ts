@@ -90,6 +90,14 @@ const ORDER_COLUMNS: Record<EventListOrder, string> = {
   modified: 'event.updatedAt',
 };
 
+function applyBoundsAndOrder(builder: SelectQueryBuilder<Event>, { bounds, order }: Pick<EventListFilter, 'bounds' | 'order'>): void {
+  if (bounds?.startsBefore) builder.andWhere('event.startUtc <= :startsBefore', { startsBefore: bounds.startsBefore });
+  if (bounds?.startsAfter) builder.andWhere('event.startUtc >= :startsAfter', { startsAfter: bounds.startsAfter });
+  if (bounds?.endsBefore) builder.andWhere('event.endUtc <= :endsBefore', { endsBefore: bounds.endsBefore });
+  if (bounds?.endsAfter) builder.andWhere('event.endUtc >= :endsAfter', { endsAfter: bounds.endsAfter });
+  if (order) builder.orderBy(ORDER_COLUMNS[order.by], order.direction).addOrderBy('event.id', order.direction);
+}
+
 export interface EventListQuery {
   builder: SelectQueryBuilder<Event>;
   /**
@@ -273,12 +281,7 @@ export class EventsRepository {
       });
     }
     if (filter.postParent !== undefined) builder.andWhere('event.postParentId = :postParent', { postParent: filter.postParent });
-    const { bounds, order } = filter;
-    if (bounds?.startsBefore) builder.andWhere('event.startUtc <= :startsBefore', { startsBefore: bounds.startsBefore });
-    if (bounds?.startsAfter) builder.andWhere('event.startUtc >= :startsAfter', { startsAfter: bounds.startsAfter });
-    if (bounds?.endsBefore) builder.andWhere('event.endUtc <= :endsBefore', { endsBefore: bounds.endsBefore });
-    if (bounds?.endsAfter) builder.andWhere('event.endUtc >= :endsAfter', { endsAfter: bounds.endsAfter });
-    if (order) builder.orderBy(ORDER_COLUMNS[order.by], order.direction).addOrderBy('event.id', order.direction);
+    applyBoundsAndOrder(builder, filter);
     if (filter.near) applyDistance(builder, filter.near);
     else if (filter.withCoordinates) {
       builder.andWhere(
