@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AttendeeQuestionsModule } from './attendee-questions/attendee-questions.module';
 import { AttendeesModule } from './attendees/attendees.module';
 import { AuthModule } from './auth/auth.module';
+import { CatalogueReadModule } from './catalogue/catalogue.module';
 import { CartModule } from './cart/cart.module';
 import { CategoriesModule } from './categories/categories.module';
 import { CouponsModule } from './coupons/coupons.module';
@@ -52,6 +53,7 @@ import { DoorSalesModule } from './door-sales/door-sales.module';
     ExportsModule,
     ReportsModule,
     EventsModule,
+    CatalogueReadModule,
     EventRoutesModule,
     SeriesModule,
     SeriesFactsModule,

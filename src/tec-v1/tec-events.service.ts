@@ -7,20 +7,20 @@ import type { CreateEventDto } from '../events/dto/create-event.dto';
 import type { EventResponse } from '../events/dto/event.response';
 import type { ListEventsQuery } from '../events/dto/list-events.query';
 import type { UpdateEventDto } from '../events/dto/update-event.dto';
-import { EventListExtras, EventsService } from '../events/events.service';
+import { EventListExtras, EventReads } from '../catalogue/event-reads.service';
 import { TecEventResponse } from './dto/tec-post.response';
 import { toTecEvent } from './tec-posts.mapper';
 import { createEventBody, eventsQuery } from './tec-requests';
 import { asTec, pageNumber, parseJsonItems, parseJsonText, TecPage } from './tec-responses';
 
 /**
- * tec/v1's events: the events namespace's reads and writes (EventsService, EventWrites, with
+ * tec/v1's events: the events namespace's reads and writes (EventReads, EventWrites, with
  * every rule they hold), shown in the WordPress post shape.
  */
 @Injectable()
 export class TecEventsService {
   constructor(
-    private readonly events: EventsService,
+    private readonly reads: EventReads,
     private readonly writes: EventWrites,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -33,7 +33,7 @@ export class TecEventsService {
     return asTec(
       'read',
       async () => {
-        const page = await this.events.list(query, context, extras);
+        const page = await this.reads.list(query, context, extras);
         const now = this.now();
         return {
           items: parseJsonItems<EventResponse>(page.events.items).map((event) => toTecEvent(event, context, now)),
@@ -48,7 +48,7 @@ export class TecEventsService {
 
   get(id: number, context: RequestContext): Promise<TecEventResponse> {
     return asTec('read', async () =>
-      toTecEvent(await parseJsonText<EventResponse>(await this.events.get({ id }, context)), context, this.now()),
+      toTecEvent(await parseJsonText<EventResponse>(await this.reads.get({ id }, context)), context, this.now()),
     );
   }
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../auth/users.module';
 import { EventRoutesModule } from '../event-routes/event-routes.module';
-import { EventsModule } from '../events/events.module';
+import { CatalogueReadModule } from '../catalogue/catalogue.module';
 import { NamespacesModule } from '../namespaces/namespaces.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TicketsModule } from '../tickets/tickets.module';
@@ -22,7 +22,7 @@ import { WpDiscoveryService } from './wp-discovery.service';
  * call first: adapters over the events and tickets namespaces' services, in WordPress's shapes.
  */
 @Module({
-  imports: [EventsModule, EventRoutesModule, VenuesModule, OrganizersModule, TicketsModule, NamespacesModule, UsersModule],
+  imports: [CatalogueReadModule, EventRoutesModule, VenuesModule, OrganizersModule, TicketsModule, NamespacesModule, UsersModule],
   controllers: [
     TecNamespaceController,
     TecEventsController,

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsOptional } from 'class-validator';
 import { UpperCased } from '../../common/http/transforms';
-import { EVENT_LIST_ORDERS, type EventListOrder } from '../../events/events.repository';
-import type { EventListExtras } from '../../events/events.service';
+import { EVENT_LIST_ORDERS, type EventListOrder } from '../../catalogue/event-reads.repository';
+import type { EventListExtras } from '../../catalogue/event-reads.service';
 
 /** tec/v1's event list parameters that the events namespace's list does not have (EventListExtras). */
 export class TecEventListExtrasQuery implements EventListExtras {

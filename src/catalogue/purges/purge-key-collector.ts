@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { CLOCK, Clock } from '../common/clock';
-import type { RowsWritten } from '../common/domain-events/domain-event';
-import { OnDomainEvent } from '../common/domain-events/domain-events';
-import { appConfig } from '../config/app.config';
-import { OutboxMessage } from '../outbox/outbox-message.entity';
+import { CLOCK, Clock } from '../../common/clock';
+import type { RowsWritten } from '../../common/domain-events/domain-event';
+import { OnDomainEvent } from '../../common/domain-events/domain-events';
+import { appConfig } from '../../config/app.config';
+import { OutboxMessage } from '../../outbox/outbox-message.entity';
 import { addPurgeKeys, PurgeKeys } from './purge-keys';
-import { TransactionHost } from '../common/database/transaction-host';
+import { TransactionHost } from '../../common/database/transaction-host';
 
 /** Keys one purge message carries at most; a write naming more sends several. */
 const KEYS_PER_MESSAGE = 200;

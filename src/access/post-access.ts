@@ -1,15 +1,19 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
-import { invalidParam } from '../common/errors/api-error';
+import { AuthenticatedUser, canOnObject, hasCapability } from '../auth/roles';
+import { forbidden, invalidParam } from '../common/errors/api-error';
 import { parseStatusList } from '../common/list-filters/status-list';
-import { canEditPost, OwnedPost } from './post-permissions';
-import { POST_STATUSES, PostStatus } from './post-status';
+import { POST_STATUSES, PostStatus } from '../posts/post-status';
 
 /**
- * Which posts (events, venues, organizers) a caller may see in the events namespace: by status and
- * role, private events, trashed posts, events hidden from listings. Every read of the namespace
- * asks here.
+ * Who may read, list, edit and delete posts (events, venues, organizers) in the events namespace:
+ * by status and role, private events, trashed posts. Every read and write of the namespace asks
+ * here; the events list's own rules (hidden from listings, the read model) are in event-access.ts.
  */
+
+export interface OwnedPost {
+  status: PostStatus;
+  authorId: number | null;
+}
 
 /** Published content is public; anything else only for its author and those who read others' drafts. */
 export function canReadPost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
@@ -74,61 +78,46 @@ export function applyPostVisibility<T extends ObjectLiteral>(
   return query;
 }
 
-/** The events list: what `applyPostVisibility` lets through, less the events hidden from listings. */
-export function applyEventListVisibility<T extends ObjectLiteral>(
-  query: SelectQueryBuilder<T>,
-  alias: string,
-  user: AuthenticatedUser | undefined,
-  statuses: PostStatus[] | undefined,
-): SelectQueryBuilder<T> {
-  applyPostVisibility(query, alias, user, statuses);
-  return query.andWhere(`${alias}.hideFromListings = :listed`, { listed: false });
+// ---------------------------------------------------------------- writing
+
+const PUBLISHED_STATUSES: ReadonlySet<PostStatus> = new Set(['publish', 'future', 'private']);
+
+/**
+ * Editing as WordPress decides it: own posts with `edit_events`, others' with
+ * `edit_others_events`, and a published post only with `edit_published_events` (so a contributor
+ * edits only its own drafts and pending posts).
+ */
+export function canEditPost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
+  if (!canOnObject(user, post.authorId, 'edit_events', 'edit_others_events')) return false;
+  return !PUBLISHED_STATUSES.has(post.status) || hasCapability(user, 'edit_published_events');
 }
 
-/** The statuses a list shows, split by whose events they are seen on. */
-export interface VisibleStatuses {
-  /** Statuses seen on every event. */
-  statuses: PostStatus[];
-  /** Statuses seen only on the caller's own events (authors and contributors). */
-  ownStatuses: PostStatus[];
-  authorId?: number;
+export function canDeletePost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
+  if (!canOnObject(user, post.authorId, 'delete_events', 'delete_others_events')) return false;
+  return !PUBLISHED_STATUSES.has(post.status) || hasCapability(user, 'delete_published_events');
+}
+
+export function assertCanEdit(user: AuthenticatedUser | undefined, post: OwnedPost): void {
+  if (!canEditPost(user, post)) throw forbidden(!user);
+}
+
+export function assertCanDelete(user: AuthenticatedUser | undefined, post: OwnedPost): void {
+  if (!canDeletePost(user, post)) throw forbidden(!user);
 }
 
 /**
- * The statuses a list shows to `user` when it asks for `statuses` (or none): the caller's
- * visibility (applyPostVisibility) split into statuses seen on every event and statuses seen on
- * the caller's own events only.
+ * The status a write ends with. Without one, publishers publish and others save drafts; callers
+ * who cannot publish asking for publish, future or private get `pending` (review), as the original
+ * scales them back.
  */
-export function visibleStatuses(user: AuthenticatedUser | undefined, statuses: PostStatus[] | undefined): VisibleStatuses {
-  const asked = statuses ? [...new Set(statuses)] : POST_STATUSES.filter((status) => status !== 'trash');
-  const visibility = listVisibility(user);
-  if (visibility.kind === 'all') return { statuses: asked, ownStatuses: [] };
-  const published = asked.filter((status) => status === 'publish');
-  if (visibility.kind === 'published-only') return { statuses: published, ownStatuses: [] };
-  return { statuses: published, ownStatuses: asked.filter((status) => status !== 'publish'), authorId: visibility.userId };
+export function resolveWriteStatus(user: AuthenticatedUser, requested: PostStatus | undefined, current?: PostStatus): PostStatus {
+  const canPublish = hasCapability(user, 'publish_events');
+  const wanted = requested ?? current ?? (canPublish ? 'publish' : 'draft');
+  if (!canPublish && PUBLISHED_STATUSES.has(wanted) && wanted !== current) return 'pending';
+  return wanted;
 }
 
-/**
- * Events the caller would see linked to a venue or organizer, as WordPress queries them by
- * default: published ones, plus private ones for those who read private posts or wrote them.
- */
-export function restrictToVisibleEvents(
-  query: SelectQueryBuilder<ObjectLiteral>,
-  alias: string,
-  user: AuthenticatedUser | undefined,
-): void {
-  if (!user) {
-    query.andWhere(`${alias}.status = :visibleEventStatus`, { visibleEventStatus: 'publish' });
-  } else if (hasCapability(user, 'read_private_events')) {
-    query.andWhere(`${alias}.status IN (:...visibleEventStatuses)`, { visibleEventStatuses: ['publish', 'private'] });
-  } else {
-    query.andWhere(
-      `(${alias}.status = :visibleEventStatus OR (${alias}.status = :privateEventStatus AND ${alias}.authorId = :eventReader))`,
-      {
-        visibleEventStatus: 'publish',
-        privateEventStatus: 'private',
-        eventReader: user.id,
-      },
-    );
-  }
+/** Who may set `author` to someone else: those who edit others' posts. */
+export function canAssignAuthor(user: AuthenticatedUser, authorId: number): boolean {
+  return authorId === user.id || hasCapability(user, 'edit_others_events');
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ConfigType } from '@nestjs/config';
-import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
 import { appConfig } from '../../config/app.config';
-import { CLOCK, Clock } from '../clock';
-import { TransactionHost } from '../database/transaction-host';
+import { CLOCK, Clock } from '../../common/clock';
+import { TransactionHost } from '../../common/database/transaction-host';
+import { currentRequestGenerations } from '../../common/caching/request-generations';
 
 /** What a cached count depends on; a committed write to any of a scope's tables renews its generation. */
 export type CountScope = 'events' | 'tickets' | 'ticket_stock' | 'attendees';
@@ -71,9 +71,6 @@ export function countKey(scope: string, sql: string, parameters: unknown[]): str
     .slice(0, 27);
 }
 
-/** The generations one request has read: its counts agree with each other and cost one read per scope. */
-const requestGenerations = new AsyncLocalStorage<Map<CountScope, Promise<number>>>();
-
 /**
  * Counts of large lists (the X-TEC-Total and X-ET-Total headers) are the dearest queries at a
  * million events: each walks every matching index entry. They are kept per instance, tagged with
@@ -116,11 +113,11 @@ export class CountCache {
 
   /**
    * `builder.getCount()`, from the cache when nothing in `scopes` (every table the count reads)
-   * changed since it was counted. `manager` is the one `builder` was made from (a transaction's is
-   * never cached).
+   * changed since it was counted. A count inside a transaction (the current one, or the one
+   * `builder` was made in) is never cached.
    */
   async count<T extends ObjectLiteral>(scopes: CountScope | readonly CountScope[], builder: SelectQueryBuilder<T>): Promise<number> {
-    if (!this.enabled()) return builder.getCount();
+    if (!this.enabled(builder)) return builder.getCount();
     const names = typeof scopes === 'string' ? [scopes] : [...scopes].sort();
     const [sql, parameters] = builder.getQueryAndParameters();
     const key = countKey(names.join('+'), sql, parameters);
@@ -145,14 +142,16 @@ export class CountCache {
     return this.generation(scope);
   }
 
-  private enabled(): boolean {
-    const manager = this.tx.manager;
-    return this.entries !== null && this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
+  private enabled(builder: SelectQueryBuilder<ObjectLiteral>): boolean {
+    // The builder's runner is protected in TypeORM's typings; a builder made by a transaction's manager holds it.
+    const builderRunner = (builder as unknown as { queryRunner?: QueryRunner }).queryRunner;
+    const inTransaction = Boolean(this.tx.manager.queryRunner?.isTransactionActive || builderRunner?.isTransactionActive);
+    return this.entries !== null && this.config.countCacheSeconds > 0 && !inTransaction;
   }
 
   /** Once per request and scope (withRequestGenerations). */
   private generation(scope: CountScope): Promise<number> {
-    const known = requestGenerations.getStore();
+    const known = currentRequestGenerations();
     if (!known) return this.readGeneration(scope);
     let generation = known.get(scope);
     if (!generation) {
@@ -186,9 +185,4 @@ export class CountCache {
   private store(key: string, generation: string, value: number): void {
     this.entries!.set(key, { generation, value, storedAt: this.clock.now().getTime() });
   }
-}
-
-/** Runs `work` (a request's handler) with its own memo of count generations (see CountCache). */
-export function withRequestGenerations<T>(work: () => T): T {
-  return requestGenerations.run(new Map(), work);
 }

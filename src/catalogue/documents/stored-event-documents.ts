@@ -5,23 +5,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 
-import type { RequestContext } from '../auth/request-context';
-import { ApiUrls } from '../common/http/api-urls.service';
-import { appConfig } from '../config/app.config';
+import type { RequestContext } from '../../auth/request-context';
+import { ApiUrls } from '../../common/http/api-urls.service';
+import { appConfig } from '../../config/app.config';
+import { declaredFieldsShape } from '../../events/event-fields';
 import { TemplateSyntax } from './document-template';
 import { storedDocumentDictionary } from './stored-document-dictionary';
-import { TransactionHost } from '../common/database/transaction-host';
+import { TransactionHost } from '../../common/database/transaction-host';
 
 /**
  * The format of stored documents, part of their identity with the release's version (package.json):
  * a new release rebuilds each document on its first read, and a change to what toEventResponse
- * builds between releases bumps this number (CONTRIBUTING: "Stored event documents").
+ * builds between releases bumps this number (CONTRIBUTING: "Stored event documents"). A field
+ * declared in events/event-fields.ts changes the identity by itself (declaredFieldsShape).
  */
 export const EVENT_DOCUMENT_FORMAT = 6;
 
 /** The release (package.json beside dist/ or src/, else in the working folder), read once: stored documents of another release are rebuilt. */
 const RELEASE = ((): string => {
-  for (const path of [join(__dirname, '..', '..', 'package.json'), join(process.cwd(), 'package.json')]) {
+  for (const path of [join(__dirname, '..', '..', '..', 'package.json'), join(process.cwd(), 'package.json')]) {
     if (!existsSync(path)) continue;
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
     if (manifest.name === 'cal' && manifest.version) return manifest.version;
@@ -122,7 +124,17 @@ export class StoredEventDocuments {
     this.templateSyntax = new TemplateSyntax({ ...origin, countMarker: this.marker, offers: `,"offers":"${this.marker}:offers"` });
     this.dictionary = storedDocumentDictionary(this.placeholderOrigin, this.placeholderHost, this.marker);
     this.identity = createHash('sha256')
-      .update(JSON.stringify([EVENT_DOCUMENT_FORMAT, RELEASE, config.apiRoot, config.apiPrefix, config.siteTimezone, this.placeholderHost]))
+      .update(
+        JSON.stringify([
+          EVENT_DOCUMENT_FORMAT,
+          declaredFieldsShape(),
+          RELEASE,
+          config.apiRoot,
+          config.apiPrefix,
+          config.siteTimezone,
+          this.placeholderHost,
+        ]),
+      )
       .update(this.dictionary)
       .digest('base64url')
       .slice(0, 32);

@@ -6,7 +6,7 @@
  * were most of a list's CPU and, past 128 KB, large objects that only a full collection frees.
  */
 import { createHash } from 'node:crypto';
-import type { BytePart } from '../common/http/byte-assembler';
+import type { BytePart } from '../../common/http/byte-assembler';
 
 /** What a hole is filled with: the request's origin or site id (JSON string content), a term's count, the JSON-LD offers. */
 export type HoleKind = 'origin' | 'site' | 'count' | 'offers';

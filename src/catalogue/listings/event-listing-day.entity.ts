@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { PostStatus } from '../posts/post-status';
+import type { PostStatus } from '../../posts/post-status';
 import type { EventListingDimension } from './event-listing.entity';
 
 /** What a day counter holds, after what it counts (one value: EventListingDay; a pair: EventListingPairDay). */

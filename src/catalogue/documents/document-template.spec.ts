@@ -1,4 +1,4 @@
-import { ByteAssembler } from '../common/http/byte-assembler';
+import { ByteAssembler } from '../../common/http/byte-assembler';
 import { DocumentTemplate, TemplateSyntax, UnreadableTemplate } from './document-template';
 
 const MARKER = 'mabc123';

@@ -2,19 +2,16 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import { ApiBasicAuth, ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { AuthenticatedRequest } from '../auth/decorators';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import type { DoorCaller } from '../access/door-access';
+import type { AuthenticatedUser } from '../auth/roles';
 import { forbidden } from '../common/errors/api-error';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
-import { canManageEvent } from '../tickets/ticket-visibility';
 import { deviceNotAllowed } from './checkin-errors';
 import type { Device } from './device.entity';
 import { DevicesService } from './devices.service';
 import { parseIdList } from './id-list';
 
 const DOOR_ROUTE = 'cal:door-route';
-
-/** Who scans: a registered device, or a signed-in user (a manager of the event or door staff). */
-export type DoorCaller = { kind: 'device'; device: Device; listIds: number[] } | { kind: 'user'; user: AuthenticatedUser };
 
 /** Whose nonces a caller's are: the scope redeem stores them under (and annul and walk-in sales look them up in). */
 export function nonceScope(caller: DoorCaller): string {
@@ -79,14 +76,3 @@ export const Door = createParamDecorator((_data: unknown, context: ExecutionCont
   if (request.device) return { kind: 'device', device: request.device, listIds: parseIdList(request.device.listIds) };
   return { kind: 'user', user: request.user as AuthenticatedUser };
 });
-
-/** Whether the caller may scan on a list of an event with this author. */
-export function mayScan(caller: DoorCaller, list: { id: number }, event: { authorId: number | null }): boolean {
-  if (caller.kind === 'device') return caller.listIds.includes(list.id);
-  return canManageEvent(caller.user, event) || hasCapability(caller.user, 'checkin_attendees');
-}
-
-/** 403 for a caller who may not use this list. */
-export function assertMayScan(caller: DoorCaller, list: { id: number }, event: { authorId: number | null }): void {
-  if (!mayScan(caller, list, event)) throw forbidden(false, 'Sorry, you are not allowed to scan on this check-in list.');
-}

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { PostStatus } from '../posts/post-status';
+import type { PostStatus } from '../../posts/post-status';
 
 /** The list dimension a row of the read model stands for (`event_listings.dim`). */
 export enum EventListingDimension {

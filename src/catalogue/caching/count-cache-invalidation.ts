@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import type { RowsWritten } from '../domain-events/domain-event';
-import { OnDomainEvent } from '../domain-events/domain-events';
-import { isLockConflict } from '../database/transactions';
+import type { RowsWritten } from '../../common/domain-events/domain-event';
+import { OnDomainEvent } from '../../common/domain-events/domain-events';
+import { isLockConflict } from '../../common/database/transactions';
 import { COUNT_GENERATION_STRIPES, COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
-import { TransactionHost } from '../database/transaction-host';
+import { TransactionHost } from '../../common/database/transaction-host';
 
 /** Tries of the generation bump after a commit before it is given up. */
 const RENEW_ATTEMPTS = 3;

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, SelectQueryBuilder } from 'typeorm';
-import { CountCache } from '../common/caching/count-cache';
-import type { PostStatus } from '../posts/post-status';
-import type { ListedEvent } from './event-documents';
+import { CountCache } from '../caching/count-cache';
+import type { PostStatus } from '../../posts/post-status';
+import type { ListedEvent } from '../documents/event-documents';
 import { EventListing, EventListingDimension } from './event-listing.entity';
-import { Event } from './event.entity';
-import { SqlDialect } from '../database/sql-dialect';
-import { TransactionHost } from '../common/database/transaction-host';
+import { Event } from '../../events/event.entity';
+import { SqlDialect } from '../../database/sql-dialect';
+import { TransactionHost } from '../../common/database/transaction-host';
 
 /**
  * What one events list asks of the read model: the listed events of one dimension having any of

@@ -3,23 +3,23 @@ import type { ConfigType } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { In, MoreThan } from 'typeorm';
-import type { RequestContext } from '../auth/request-context';
-import { surrogateKeysOf } from '../common/http/surrogate-keys';
-import { appConfig } from '../config/app.config';
-import { isReplicated } from '../database/read-replicas';
-import { MetricsService } from '../metrics/metrics.service';
-import type { EmbeddedTermResponse } from '../terms/term-response';
-import { eventNotFound } from './event-errors';
-import { EVENT_TICKETING, EventTicketing, EventTicketOffer, NO_TICKETING } from './event-ports';
-import { EventRelationsLoader } from './event-relations.loader';
-import { Event } from './event.entity';
-import { ByteAssembler } from '../common/http/byte-assembler';
-import type { DeferredBody } from '../common/http/json-text';
+import type { RequestContext } from '../../auth/request-context';
+import { surrogateKeysOf } from '../../common/http/surrogate-keys';
+import { appConfig } from '../../config/app.config';
+import { isReplicated } from '../../database/read-replicas';
+import { MetricsService } from '../../metrics/metrics.service';
+import type { EmbeddedTermResponse } from '../../terms/term-response';
+import { eventNotFound } from '../../events/event-errors';
+import { EVENT_TICKETING, EventTicketing, EventTicketOffer, NO_TICKETING } from '../../events/event-ports';
+import { EventRelationsLoader } from '../../events/event-relations.loader';
+import { Event } from '../../events/event.entity';
+import { ByteAssembler } from '../../common/http/byte-assembler';
+import type { DeferredBody } from '../../common/http/json-text';
 import { DocumentTemplate, HoleValues, UnreadableTemplate } from './document-template';
 import { DocumentToStore, StoredDocumentFacts, StoredEventDocuments } from './stored-event-documents';
-import type { EventResponse } from './dto/event.response';
-import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
-import { TransactionHost } from '../common/database/transaction-host';
+import type { EventResponse } from '../../events/dto/event.response';
+import { ticketOffersJsonLd, toEventResponse } from '../../events/events.mapper';
+import { TransactionHost } from '../../common/database/transaction-host';
 
 /** An event a page shows: its id and document version, and its row when the page query read it. */
 export interface ListedEvent {

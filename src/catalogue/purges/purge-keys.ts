@@ -1,5 +1,5 @@
-import type { WrittenRow } from '../common/domain-events/domain-event';
-import { objectKey } from '../common/http/surrogate-keys';
+import type { WrittenRow } from '../../common/domain-events/domain-event';
+import { objectKey } from '../../common/http/surrogate-keys';
 
 function idKey(prefix: Parameters<typeof objectKey>[0], value: unknown): string | null {
   return typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? objectKey(prefix, value) : null;
