@@ -26,6 +26,7 @@ import { ReportsModule } from './reports/reports.module';
 import { SeriesFactsModule } from './series/series-facts';
 import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';
+import { TecV1Module } from './tec-v1/tec-v1.module';
 import { EmailsModule } from './emails/emails.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { EventTicketingModule, TicketsModule } from './tickets/tickets.module';
@@ -75,6 +76,7 @@ import { DoorSalesModule } from './door-sales/door-sales.module';
     DoorPageModule,
     CheckinModule,
     DoorSalesModule,
+    TecV1Module,
   ],
 })
 export class AppModule {}

@@ -61,6 +61,37 @@ export interface EventListFilter {
   near?: { latitude: number; longitude: number; radiusKm: number };
   /** Events with a venue that has coordinates. */
   withCoordinates?: boolean;
+  /** Bounds on the start and the end besides the window (EventListExtras). */
+  bounds?: EventBounds;
+  /** Another order than the window's (EventListExtras). */
+  order?: { by: EventListOrder; direction: 'ASC' | 'DESC' };
+}
+
+export interface EventBounds {
+  startsBefore?: Date;
+  startsAfter?: Date;
+  endsBefore?: Date;
+  endsAfter?: Date;
+}
+
+/** What a list may be ordered by, as TEC names it: publication date, start, title, menu order (none here: start), modification. */
+export const EVENT_LIST_ORDERS = ['date', 'event_date', 'title', 'menu_order', 'modified'] as const;
+export type EventListOrder = (typeof EVENT_LIST_ORDERS)[number];
+
+const ORDER_COLUMNS: Record<EventListOrder, string> = {
+  date: 'event.publishedAt',
+  event_date: 'event.startUtc',
+  title: 'event.title',
+  menu_order: 'event.startUtc',
+  modified: 'event.updatedAt',
+};
+
+function applyBoundsAndOrder(builder: SelectQueryBuilder<Event>, { bounds, order }: Pick<EventListFilter, 'bounds' | 'order'>): void {
+  if (bounds?.startsBefore) builder.andWhere('event.startUtc <= :startsBefore', { startsBefore: bounds.startsBefore });
+  if (bounds?.startsAfter) builder.andWhere('event.startUtc >= :startsAfter', { startsAfter: bounds.startsAfter });
+  if (bounds?.endsBefore) builder.andWhere('event.endUtc <= :endsBefore', { endsBefore: bounds.endsBefore });
+  if (bounds?.endsAfter) builder.andWhere('event.endUtc >= :endsAfter', { endsAfter: bounds.endsAfter });
+  if (order) builder.orderBy(ORDER_COLUMNS[order.by], order.direction).addOrderBy('event.id', order.direction);
 }
 
 export interface EventListQuery {
@@ -233,6 +264,7 @@ export class EventReadsRepository {
       });
     }
     if (filter.postParent !== undefined) builder.andWhere('event.postParentId = :postParent', { postParent: filter.postParent });
+    applyBoundsAndOrder(builder, filter);
     if (filter.near) applyDistance(builder, filter.near);
     else if (filter.withCoordinates) {
       builder.andWhere(

@@ -33,7 +33,7 @@ import { Tag } from '../tags/tag.entity';
 import { Venue } from '../venues/venue.entity';
 import { CountCache } from './caching/count-cache';
 import { EventDocuments, EventItemsText, ListedEvent } from './documents/event-documents';
-import { EventReadsRepository, EventListFilter } from './event-reads.repository';
+import { EventBounds, EventListFilter, EventListOrder, EventReadsRepository } from './event-reads.repository';
 import { EventListingDimension } from './listings/event-listing.entity';
 import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES } from './listings/event-listings';
 
@@ -42,6 +42,20 @@ export interface EventFeedRows {
   relations: Map<number, EventRelations>;
   /** Events matching the query, including those beyond the limit. */
   total: number;
+}
+
+/**
+ * What a list may ask beyond ListEventsQuery, for other renderings of the list (tec/v1): bounds on
+ * the start and the end, and another order, applied only when both `orderby` and `order` are given.
+ * The events namespace's own list takes none of these.
+ */
+export interface EventListExtras {
+  starts_before?: unknown;
+  starts_after?: unknown;
+  ends_before?: unknown;
+  ends_after?: unknown;
+  orderby?: EventListOrder;
+  order?: 'ASC' | 'DESC';
 }
 
 export interface EventPage {
@@ -120,10 +134,10 @@ export class EventReads {
     return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
   }
 
-  async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
+  async list(query: ListEventsQuery, context: RequestContext, extras: EventListExtras = {}): Promise<EventPage> {
     const paging = parsePageRequest(query, 'events');
     const echo = new QueryEcho().add('per_page', paging.perPage);
-    const { builder, narrowed, listing } = await this.listQuery(query, context, echo);
+    const { builder, narrowed, listing } = await this.listQuery(query, context, echo, extras);
 
     let total: number;
     let listed: ListedEvent[] = [];
@@ -167,20 +181,38 @@ export class EventReads {
     query: ListEventsQuery,
     context: RequestContext,
     echo: QueryEcho,
+    extras: EventListExtras = {},
   ): Promise<{ builder: SelectQueryBuilder<Event>; narrowed: SelectQueryBuilder<Event>; listing: ListingSelection | null }> {
     const statuses = parseStatusFilter(query.status, context.user);
     if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
       const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
       throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be sent together');
     }
-    const filter: EventListFilter = { user: context.user, statuses, ...this.windowOrInclude(query, echo) };
+    const filter: EventListFilter = { user: context.user, statuses, ...this.windowOrInclude(query, echo), ...this.readExtras(extras) };
     const dimensions = await this.readFilters(filter, query, echo);
     const { builder, narrowed } = this.repository.listQuery(filter);
-    const listing = filter.window && !query.search ? this.listingSelection(dimensions, statuses, context, filter.window) : null;
+    // The read model answers the window in start order only.
+    const readModel = filter.window && !query.search && !filter.bounds && !filter.order;
+    const listing = readModel ? this.listingSelection(dimensions, statuses, context, filter.window!) : null;
     if (statuses) echo.add('status', statuses);
     else if (!context.user) echo.add('status', 'publish');
     echo.add('include', query.include);
     return { builder, narrowed, listing };
+  }
+
+  private readExtras(extras: EventListExtras): Pick<EventListFilter, 'bounds' | 'order'> {
+    const siteZone = resolveTimeZone(this.config.siteTimezone)!;
+    // A date alone bounds whole days, as start_date and end_date do.
+    const bound = (field: keyof EventListExtras, edge: 'from' | 'until') => readDateFilter(extras[field], field, siteZone, edge)?.instant;
+    const bounds: EventBounds = {
+      startsBefore: bound('starts_before', 'until'),
+      startsAfter: bound('starts_after', 'from'),
+      endsBefore: bound('ends_before', 'until'),
+      endsAfter: bound('ends_after', 'from'),
+    };
+    const hasBounds = Object.values(bounds).some((value) => value !== undefined);
+    const order = extras.orderby && extras.order ? { by: extras.orderby, direction: extras.order } : undefined;
+    return { ...(hasBounds ? { bounds } : {}), ...(order ? { order } : {}) };
   }
 
   /** `include` lists those events in publication order; otherwise the date window applies, in date order. */

@@ -18,6 +18,7 @@ import { EventsController } from './events.controller';
   // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
   controllers: [EventsIcsController, EventsController],
   providers: [EventWrites, EventsIcsService],
+  exports: [EventWrites],
 })
 export class EventRoutesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
