@@ -49,14 +49,14 @@ export const LinkedPostName = (noun: string, example: string) =>
     ApiProperty({ type: String, description: `Name of the ${noun}`, maxLength: 255, example }),
   );
 
-/** An optional line of plain text of up to 255 characters (an address part, a telephone); `""` clears it. */
-export const OptionalPlainText = (description: string) =>
+/** Optional plain text of up to `maxLength` characters (an address part, a telephone, an event's note); `""` clears it. */
+export const OptionalPlainText = (description: string, maxLength = 255) =>
   applyDecorators(
-    PlainText(),
-    MaxLength(255),
+    PlainText(maxLength),
+    MaxLength(maxLength),
     IsString(),
     IsOptional(),
-    ApiPropertyOptional({ type: String, description, maxLength: 255, nullable: true }),
+    ApiPropertyOptional({ type: String, description, maxLength, nullable: true }),
   );
 
 /** An optional absolute http(s) URL of up to 500 characters (`image`, `website`); `""` clears it. */

@@ -1,9 +1,16 @@
 import { knownExponent } from '../common/money';
 import { ConfigError } from '../config/config-error';
 import { moneyRules } from './payment-amounts';
-import { readPayments } from './providers/registry';
+import { paymentProviderNames, readPayments } from './providers/registry';
 import { fromPayPalValue, toPayPalValue } from './providers/paypal/paypal-amounts';
 import { parseStripeApiBase } from './providers/stripe/stripe.settings';
+
+/** Every registered provider without settings: a provider added to the registry needs no edit here. */
+const NO_SETTINGS = Object.fromEntries(paymentProviderNames().map((name) => [name, null]));
+/** How the error names the registered providers: "a, b or c". */
+const NAMES = paymentProviderNames()
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 const KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_0123456789',
@@ -13,7 +20,7 @@ const KEYS = {
 
 describe('payments configuration', () => {
   it('is manual by default, without Stripe', () => {
-    expect(readPayments({})).toEqual({ provider: 'manual', settings: { manual: null, stripe: null, paypal: null } });
+    expect(readPayments({})).toEqual({ provider: 'manual', settings: NO_SETTINGS });
   });
 
   it('reads the Stripe keys, the tolerance and the API base', () => {
@@ -43,7 +50,7 @@ describe('payments configuration', () => {
   });
 
   it('refuses unknown providers and keys of the wrong kind', () => {
-    expect(() => readPayments({ PAYMENT_PROVIDER: 'braintree' })).toThrow(/PAYMENT_PROVIDER must be manual, stripe or paypal/);
+    expect(() => readPayments({ PAYMENT_PROVIDER: 'braintree' })).toThrow(`PAYMENT_PROVIDER must be ${NAMES}`);
     expect(() => readPayments({ ...KEYS, STRIPE_SECRET_KEY: 'pk_test_0123456789' })).toThrow(/STRIPE_SECRET_KEY must be a Stripe key/);
     expect(() => readPayments({ ...KEYS, STRIPE_WEBHOOK_SECRET: 'secret with spaces' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
     expect(() => readPayments({ ...KEYS, STRIPE_PUBLISHABLE_KEY: 'sk_live_0123456789' })).toThrow(/STRIPE_PUBLISHABLE_KEY/);
@@ -70,7 +77,7 @@ describe('PayPal configuration', () => {
 
   it('asks the registry which providers exist, naming them all in the error', () => {
     expect(() => readPayments({ PAYMENT_PROVIDER: 'braintree' })).toThrow(
-      new ConfigError('PAYMENT_PROVIDER', 'must be manual, stripe or paypal (got "braintree")'),
+      new ConfigError('PAYMENT_PROVIDER', `must be ${NAMES} (got "braintree")`),
     );
   });
 
