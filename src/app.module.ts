@@ -33,6 +33,7 @@ import { WaitlistModule } from './waitlist/waitlist.module';
 import { DoorPageModule } from './checkin/door-page/door-page.module';
 import { CheckinModule } from './checkin/checkin.module';
 import { DoorSalesModule } from './door-sales/door-sales.module';
+import { QueuesModule } from './queues/queues.module';
 
 @Module({
   imports: [
@@ -73,6 +74,7 @@ import { DoorSalesModule } from './door-sales/door-sales.module';
     DoorPageModule,
     CheckinModule,
     DoorSalesModule,
+    QueuesModule,
   ],
 })
 export class AppModule {}

@@ -1,10 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import type { CodeAttemptSource } from '../common/throttling/code-attempts.service';
 import { runInTransaction } from '../common/database/transactions';
+import { TransactionHost } from '../common/database/transaction-host';
+import { ADMISSION_GATE, AdmissionGate, NO_GATE } from './admission-gate';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { toList } from '../common/http/transforms';
@@ -86,6 +88,8 @@ export class CartService {
     private readonly coupons: CouponsService,
     private readonly questions: AttendeeQuestionsService,
     private readonly carts: CartRepository,
+    private readonly tx: TransactionHost,
+    @Optional() @Inject(ADMISSION_GATE) private readonly gate: AdmissionGate = NO_GATE,
   ) {}
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
@@ -139,6 +143,15 @@ export class CartService {
       );
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
+      // Waiting rooms (src/queues): raising a line of a queued ticket needs the queue's admission.
+      const previous = new Map(before.map((line) => [line.ticketId, line.quantity]));
+      const raised = new Set(lines.filter((line) => line.quantity > (previous.get(line.ticket_id) ?? 0)).map((line) => line.ticket_id));
+      if (raised.size > 0) {
+        const gated = [...resulting.values()].map((line) => ({ ticketId: line.ticketId, eventId: line.eventId, quantity: line.quantity }));
+        await this.tx.withManager(manager, () =>
+          this.gate.checkCartWrite({ lines: gated, raised, token: context.queueToken, user: context.user, now }),
+        );
+      }
       if (coupon) await this.checkCouponUses(manager, coupon, lines, before, resulting, enteredCoupon !== undefined);
       // Units a waitlist offer holds for a line are not asked of what is left (docs/waitlist.md).
       const covered = await this.waitlistOffers.coveredByOffers(manager, cart.id, body.waitlist_offer, lines, tickets);

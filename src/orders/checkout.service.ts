@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -16,6 +16,8 @@ import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CouponsService } from '../coupons/coupons.service';
 import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { TransactionHost } from '../common/database/transaction-host';
+import { ADMISSION_GATE, AdmissionGate, NO_GATE } from '../cart/admission-gate';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
@@ -125,6 +127,8 @@ export class CheckoutService {
     private readonly questions: AttendeeQuestionsService,
     private readonly payments: PaymentsService,
     private readonly orders: OrdersRepository,
+    private readonly tx: TransactionHost,
+    @Optional() @Inject(ADMISSION_GATE) private readonly gate: AdmissionGate = NO_GATE,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -270,6 +274,15 @@ export class CheckoutService {
     const holders = this.assignHolders(items, body);
     const { tickets, eventTimezones } = await this.readSaleableTickets(manager, items, now);
     this.questions.checkCheckoutAnswers(holders, tickets);
+    // Waiting rooms (src/queues): the units of queued tickets are taken from the buyer's admission.
+    const gated = items.map((item) => ({
+      ticketId: item.ticketId,
+      eventId: (tickets.get(item.ticketId) as Ticket).eventId,
+      quantity: item.quantity,
+    }));
+    await this.tx.withManager(manager, () =>
+      this.gate.takeAtCheckout({ lines: gated, token: request.context.queueToken, user: request.context.user, now }),
+    );
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
     if (!(await this.carts.removeLines(manager, cartId, provider, items.length))) throw cartEmpty();
 

@@ -40,8 +40,18 @@ describe('estimateWait', () => {
 
 describe('withSample / parseSamples', () => {
   it('keeps a minute of samples and reads them back', () => {
-    const kept = withSample([[ago(90), 3], [ago(30), 4]], NOW, 5);
-    expect(kept).toEqual([[ago(30), 4], [NOW.getTime(), 5]]);
+    const kept = withSample(
+      [
+        [ago(90), 3],
+        [ago(30), 4],
+      ],
+      NOW,
+      5,
+    );
+    expect(kept).toEqual([
+      [ago(30), 4],
+      [NOW.getTime(), 5],
+    ]);
     expect(parseSamples(JSON.stringify(kept))).toEqual(kept);
   });
 

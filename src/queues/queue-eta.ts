@@ -40,7 +40,12 @@ function quantile(sorted: readonly number[], q: number): number {
  * 10th percentile rate. Without a measured rate, the configured one (per minute) stands in for both
  * ends, the p90 at half of it; with neither (auto mode before any admission), null.
  */
-export function estimateWait(ahead: number, samples: readonly RateSample[], now: Date, configuredPerMinute: number | null): WaitEstimate | null {
+export function estimateWait(
+  ahead: number,
+  samples: readonly RateSample[],
+  now: Date,
+  configuredPerMinute: number | null,
+): WaitEstimate | null {
   if (ahead <= 0) return { p50: 0, p90: 0 };
   const rates = windowRates(samples, now.getTime())
     .filter((rate) => rate > 0)

@@ -69,6 +69,10 @@ export class Queue {
   @Column({ name: 'counter_at', type: 'datetime', precision: 3, nullable: true })
   counterAt: Date | null;
 
+  /** Moves at every advance: the advance's UPDATE is conditional on the version it read (one winner among instances). */
+  @Column({ name: 'counter_version', type: 'int' })
+  counterVersion: number;
+
   /** Recent admissions per tick, JSON `[[epoch ms, admitted], ...]`, for the ETA. */
   @Column({ name: 'rate_samples', type: 'varchar', length: 4000 })
   rateSamples: string;

@@ -32,6 +32,7 @@ export class WaitingRooms1766200000000 implements MigrationInterface {
           { name: 'last_position', type: 'int' },
           { name: 'serving_counter', type: 'int' },
           { name: 'counter_at', type: 'datetime', precision, isNullable: true },
+          { name: 'counter_version', type: 'int' },
           { name: 'rate_samples', type: 'varchar', length: '4000' },
           { name: 'joined_count', type: 'int' },
           { name: 'closed_at', type: 'datetime', precision, isNullable: true },

@@ -1,0 +1,32 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ADMISSION_GATE } from '../cart/admission-gate';
+import { AdmissionTokens } from './admission-tokens';
+import { LiveQueues } from './live-queues';
+import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
+import { QueueAdmissionGate } from './queue-admission-gate';
+import { QueueTicker } from './queue-ticker.service';
+import { QueuesController } from './queues.controller';
+import { QueuesRepository } from './queues.repository';
+import { QueuesService } from './queues.service';
+
+/**
+ * Waiting rooms for on-sales (`{prefix}/tickets/v1/queues`, docs/waiting-room.md). Global only to
+ * answer the cart's and the checkout's ADMISSION_GATE port, so neither imports this module.
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([Queue, QueueEntry, QueueAdmission])],
+  controllers: [QueuesController],
+  providers: [
+    QueuesRepository,
+    QueuesService,
+    AdmissionTokens,
+    LiveQueues,
+    QueueAdmissionGate,
+    QueueTicker,
+    { provide: ADMISSION_GATE, useExisting: QueueAdmissionGate },
+  ],
+  exports: [ADMISSION_GATE],
+})
+export class QueuesModule {}

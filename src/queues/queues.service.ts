@@ -1,0 +1,445 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import type { RequestContext, SignedInContext } from '../auth/request-context';
+import { CLOCK, Clock } from '../common/clock';
+import { TransactionHost } from '../common/database/transaction-host';
+import { isUniqueViolation } from '../common/database/transactions';
+import { parseDateInput } from '../common/dates/date-input';
+import { resolveTimeZone } from '../common/dates/timezone';
+import { forbidden, invalidParams } from '../common/errors/api-error';
+import { appConfig } from '../config/app.config';
+import { canManageEvent } from '../tickets/ticket-visibility';
+import { AdmissionTokens } from './admission-tokens';
+import { CreateQueueDto, UpdateQueueDto } from './dto/create-queue.dto';
+import { JoinQueueDto } from './dto/join-queue.dto';
+import {
+  QueueAdmissionResponse,
+  QueueEntryResponse,
+  QueueMetricsResponse,
+  QueueResponse,
+  QueueSharedStatusResponse,
+} from './dto/queue.response';
+import { LiveQueues } from './live-queues';
+import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
+import { advanceCounter } from './queue-counter';
+import { admittedLastMinute, parseSamples, withSample } from './queue-eta';
+import {
+  queueClosed,
+  queueEntryExists,
+  queueEntryNotFound,
+  queueJoinLimit,
+  queueNotAdmitted,
+  queueNotFound,
+  queueNotOpen,
+  queueSecretMismatch,
+  queueTicketsInvalid,
+} from './queue-errors';
+import { shuffledOrder } from './queue-shuffle';
+import { queueSize, toEntryResponse, toQueueResponse, toSharedStatus } from './queues.mapper';
+import { QueuesRepository } from './queues.repository';
+
+const DEFAULT_ADMISSION_MINUTES = 10;
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function sameHex(a: string, b: string): boolean {
+  const left = Buffer.from(a.toLowerCase(), 'utf8');
+  const right = Buffer.from(b.toLowerCase(), 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** `auto` (or absent) is null; otherwise a whole number of admissions a minute from 1. */
+function readRate(raw: unknown, reasons: Record<string, string>): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw === 'auto') return null;
+  const value = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 1_000_000) return value;
+  reasons.max_admit_per_minute = 'max_admit_per_minute must be "auto" or a whole number from 1 to 1000000';
+  return undefined;
+}
+
+/**
+ * Waiting rooms for on-sales (docs/waiting-room.md): their settings (managers of the event), joining
+ * and the entries' places, the opening (the pre-queue's shuffle), the serving counter's advance, and
+ * admission tokens. The gate that asks for the tokens is QueueAdmissionGate.
+ */
+@Injectable()
+export class QueuesService {
+  constructor(
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly tx: TransactionHost,
+    private readonly queues: QueuesRepository,
+    private readonly tokens: AdmissionTokens,
+    private readonly live: LiveQueues,
+  ) {}
+
+  // ---------------------------------------------------------------- settings
+
+  async create(body: CreateQueueDto, context: SignedInContext): Promise<QueueResponse> {
+    const event = await this.queues.eventOwner(body.post_id);
+    if (!event) throw invalidParams({ post_id: 'post_id must be an event id' });
+    if (!canManageEvent(context.user, event)) throw forbidden(false);
+    const now = this.clock.now();
+    const window = this.readWindow(body, null, context);
+    const rate = this.readRateOrThrow(body.max_admit_per_minute);
+    const ticketIds = await this.checkTickets(body.post_id, body.ticket_ids);
+    const queue = await this.tx.run(() =>
+      this.queues.insertQueue({
+        eventId: body.post_id,
+        ticketIds: ticketIds ? JSON.stringify(ticketIds) : null,
+        prequeueOpensAt: window.prequeueOpensAt ?? null,
+        opensAt: window.opensAt as Date,
+        closesAt: window.closesAt ?? null,
+        maxActive: body.max_active,
+        maxAdmitPerMinute: rate ?? null,
+        admissionMinutes: body.admission_minutes ?? DEFAULT_ADMISSION_MINUTES,
+        unitsPerAdmission: body.units_per_admission ?? this.config.tickets.maxTicketsPerOrder,
+        queueAll: body.queue_all ?? true,
+        paused: body.paused ?? false,
+        shuffleSeed: randomBytes(32).toString('hex'),
+        openedAt: null,
+        lastPosition: 0,
+        servingCounter: 0,
+        counterAt: null,
+        counterVersion: 0,
+        rateSamples: '[]',
+        joinedCount: 0,
+        closedAt: null,
+        closedReason: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    this.live.invalidate();
+    return toQueueResponse(queue, now, context);
+  }
+
+  async get(id: number, context: RequestContext): Promise<QueueResponse> {
+    return toQueueResponse(await this.findQueue(id), this.clock.now(), context);
+  }
+
+  async update(id: number, body: UpdateQueueDto, context: SignedInContext): Promise<QueueResponse> {
+    const queue = await this.managedQueue(id, context);
+    const now = this.clock.now();
+    const window = this.readWindow(body, queue, context);
+    const rate = this.readRateOrThrow(body.max_admit_per_minute);
+    const ticketIds = body.ticket_ids === undefined ? undefined : await this.checkTickets(queue.eventId, body.ticket_ids);
+    const changes: Partial<Queue> = {
+      ...window,
+      ...(ticketIds === undefined ? {} : { ticketIds: ticketIds ? JSON.stringify(ticketIds) : null }),
+      ...(rate === undefined ? {} : { maxAdmitPerMinute: rate }),
+      ...(body.max_active === undefined ? {} : { maxActive: body.max_active }),
+      ...(body.admission_minutes === undefined ? {} : { admissionMinutes: body.admission_minutes }),
+      ...(body.units_per_admission === undefined ? {} : { unitsPerAdmission: body.units_per_admission }),
+      ...(body.queue_all === undefined ? {} : { queueAll: body.queue_all }),
+      ...(body.paused === undefined ? {} : { paused: body.paused }),
+      updatedAt: now,
+    };
+    await this.tx.run(async () => {
+      await this.queues.updateQueue(id, changes);
+      if (body.closed === true) await this.queues.markClosed(id, 'closed', now);
+    });
+    this.live.invalidate();
+    return toQueueResponse(await this.findQueue(id), now, context);
+  }
+
+  // ---------------------------------------------------------------- joining and places
+
+  async join(id: number, body: JoinQueueDto, context: RequestContext): Promise<QueueEntryResponse> {
+    const now = this.clock.now();
+    const queue = await this.findQueue(id);
+    const existing = await this.queues.findEntry(id, body.request_id);
+    if (existing) {
+      if (!sameHex(existing.secretHash, body.secret_hash)) throw queueEntryExists();
+      return toEntryResponse(queue, existing, now);
+    }
+    this.assertJoinable(queue, now);
+    await this.checkJoinLimits(id, context);
+    if (now >= queue.opensAt && !queue.openedAt) await this.open(id, now);
+    try {
+      const { locked, entry } = await this.tx.run(async () => {
+        const locked = (await this.queues.lockForJoin(id)) as Queue;
+        const prequeue = locked.openedAt === null;
+        const position = prequeue ? null : await this.queues.takePosition(locked);
+        const admitNow = position !== null && (await this.admitsAtOnce(locked, position, now));
+        const entry = await this.queues.insertEntry({
+          queueId: id,
+          requestId: body.request_id,
+          secretHash: body.secret_hash.toLowerCase(),
+          status: prequeue ? 'prequeue' : admitNow ? 'admitted' : 'waiting',
+          position,
+          clientAddress: context.clientAddress ?? null,
+          userId: context.user?.id ?? null,
+          joinedAt: now,
+          admittedAt: admitNow ? now : null,
+          finishedAt: null,
+        });
+        return { locked, entry };
+      });
+      return toEntryResponse(locked, entry, now);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // The same request_id joined at the same moment: answer as for a retry.
+      const raced = await this.queues.findEntry(id, body.request_id);
+      if (!raced) throw error;
+      if (!sameHex(raced.secretHash, body.secret_hash)) throw queueEntryExists();
+      return toEntryResponse(await this.findQueue(id), raced, now);
+    }
+  }
+
+  async entryStatus(id: number, requestId: string): Promise<QueueEntryResponse> {
+    const queue = await this.findQueue(id);
+    const entry = await this.queues.findEntry(id, requestId);
+    if (!entry) throw queueEntryNotFound();
+    return toEntryResponse(queue, entry, this.clock.now());
+  }
+
+  async sharedStatus(id: number): Promise<QueueSharedStatusResponse> {
+    return toSharedStatus(await this.findQueue(id), this.clock.now());
+  }
+
+  // ---------------------------------------------------------------- admissions
+
+  /**
+   * The admission token of an admitted entry, to whoever shows the secret whose hash the join
+   * sent: issued once (a retry gets the same token), valid until the turn's end.
+   */
+  async claimAdmission(id: number, requestId: string, secret: string): Promise<QueueAdmissionResponse> {
+    const now = this.clock.now();
+    const queue = await this.findQueue(id);
+    const entry = await this.queues.findEntry(id, requestId);
+    if (!entry) throw queueEntryNotFound();
+    if (!sameHex(sha256Hex(secret), entry.secretHash)) throw queueSecretMismatch();
+    let admission = await this.queues.findAdmissionOfEntry(entry.id);
+    if (!admission) {
+      if (entry.status !== 'admitted') throw queueNotAdmitted(toEntryResponse(queue, entry, now).status);
+      admission = await this.issue(queue, entry, now);
+    } else if (admission.revokedAt || admission.expiresAt <= now || entry.status !== 'admitted') {
+      throw queueNotAdmitted(admission.revokedAt ? 'revoked' : entry.status === 'admitted' ? 'expired' : entry.status);
+    }
+    const token = await this.tokens.sign({
+      queueId: id,
+      requestId: entry.requestId,
+      jti: admission.jti,
+      issuedAt: admission.issuedAt,
+      expiresAt: admission.expiresAt,
+    });
+    return { token, expires_at: admission.expiresAt.toISOString(), units_left: admission.unitLimit - admission.unitsUsed };
+  }
+
+  /** Revokes an entry's admission (deny-lists its jti) and ends its turn; managers only. */
+  async revokeAdmission(id: number, requestId: string, context: SignedInContext): Promise<QueueEntryResponse> {
+    const queue = await this.managedQueue(id, context);
+    const now = this.clock.now();
+    const entry = await this.queues.findEntry(id, requestId);
+    if (!entry) throw queueEntryNotFound();
+    await this.tx.run(async () => {
+      const admission = await this.queues.findAdmissionOfEntry(entry.id);
+      if (admission) await this.queues.revokeAdmission(admission.jti, now);
+      await this.queues.finishEntry(entry.id, 'revoked', now);
+    });
+    return toEntryResponse(queue, (await this.queues.findEntryById(entry.id)) as QueueEntry, now);
+  }
+
+  async metrics(id: number, context: SignedInContext): Promise<QueueMetricsResponse> {
+    const queue = await this.managedQueue(id, context);
+    const now = this.clock.now();
+    const counts = await this.queues.statusCounts(id);
+    const count = (status: QueueEntry['status']) => counts.get(status) ?? 0;
+    const completed = count('completed');
+    const abandoned = count('expired');
+    return {
+      waiting: queueSize(queue),
+      active: count('admitted'),
+      admitted_per_minute: admittedLastMinute(parseSamples(queue.rateSamples), now),
+      completed,
+      abandoned,
+      abandonment_rate: completed + abandoned === 0 ? 0 : Math.round((abandoned / (completed + abandoned)) * 1000) / 1000,
+      revoked: count('revoked'),
+      joined: queue.joinedCount,
+    };
+  }
+
+  // ---------------------------------------------------------------- the background round (QueueTicker)
+
+  /** One round over every open queue: open, close, expire lapsed turns, advance the counter. */
+  async tickAll(): Promise<void> {
+    for (const queue of await this.queues.openQueues()) await this.tick(queue.id);
+  }
+
+  async tick(id: number): Promise<void> {
+    const now = this.clock.now();
+    let queue = await this.queues.findQueue(id);
+    if (!queue || queue.closedAt) return;
+    if (queue.closesAt && now >= queue.closesAt) {
+      if (await this.tx.run(() => this.queues.markClosed(id, 'closed', now))) this.live.invalidate();
+      return;
+    }
+    if (now < queue.opensAt) return;
+    if (!queue.openedAt) queue = (await this.open(id, now)) ?? queue;
+    const cutoff = new Date(now.getTime() - queue.admissionMinutes * 60_000);
+    await this.tx.run(() => this.queues.expireAdmittedBefore(id, cutoff, now));
+    if (queue.paused) return;
+    await this.tx.run(async () => {
+      const active = await this.queues.countActive(id);
+      const advance = advanceCounter({
+        servingCounter: queue.servingCounter,
+        lastPosition: queue.lastPosition,
+        counterAt: queue.counterAt,
+        ratePerMinute: queue.maxAdmitPerMinute,
+        maxActive: queue.maxActive,
+        active,
+        now,
+      });
+      const samples = withSample(parseSamples(queue.rateSamples), now, advance.admitted);
+      const written = await this.queues.advanceCounter(id, queue.counterVersion, {
+        servingCounter: advance.servingCounter,
+        counterAt: advance.counterAt,
+        rateSamples: JSON.stringify(samples),
+      });
+      if (written && advance.admitted > 0) await this.queues.admitPositions(id, queue.servingCounter, advance.servingCounter, now);
+    });
+  }
+
+  /**
+   * The opening at opens_at, once whichever instance or request gets there first: under the queue
+   * row's lock (the one joins take), the pre-queue's entries get positions 1..N from the seeded
+   * shuffle and become waiting; joins from then on are FIFO after them.
+   */
+  async open(id: number, now: Date): Promise<Queue | null> {
+    return this.tx.run(async () => {
+      const locked = await this.queues.lockQueue(id);
+      if (!locked || locked.openedAt) return locked;
+      const order = shuffledOrder(locked.shuffleSeed, await this.queues.prequeueIds(id));
+      await this.queues.assignPositions(order, locked.lastPosition + 1);
+      const lastPosition = locked.lastPosition + order.length;
+      await this.queues.updateQueue(id, { lastPosition, counterAt: now, updatedAt: now });
+      await this.queues.markOpened(id, now);
+      return Object.assign(locked, { lastPosition, counterAt: now, openedAt: now });
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private async issue(queue: Queue, entry: QueueEntry, now: Date): Promise<QueueAdmission> {
+    const admission = Object.assign(new QueueAdmission(), {
+      jti: randomBytes(16).toString('hex'),
+      queueId: queue.id,
+      entryId: entry.id,
+      issuedAt: new Date(Math.floor(now.getTime() / 1000) * 1000),
+      expiresAt: new Date(Math.floor(((entry.admittedAt as Date).getTime() + queue.admissionMinutes * 60_000) / 1000) * 1000),
+      unitLimit: queue.unitsPerAdmission,
+      unitsUsed: 0,
+      revokedAt: null,
+    });
+    try {
+      await this.tx.run(() => this.queues.insertAdmission(admission));
+      return admission;
+    } catch (error) {
+      // A concurrent claim of the same entry won: both answer with its token.
+      const raced = isUniqueViolation(error) ? await this.queues.findAdmissionOfEntry(entry.id) : null;
+      if (!raced) throw error;
+      return raced;
+    }
+  }
+
+  /** With queue_all off, a joiner who finds nobody waiting and room among the active is admitted at once (the counter moves past them). */
+  private async admitsAtOnce(queue: Queue, position: number, now: Date): Promise<boolean> {
+    if (queue.queueAll || queue.paused || queue.servingCounter !== position - 1) return false;
+    if ((await this.queues.countActive(queue.id)) >= queue.maxActive) return false;
+    const written = await this.queues.advanceCounter(queue.id, queue.counterVersion, {
+      servingCounter: position,
+      counterAt: queue.counterAt ?? now,
+      rateSamples: JSON.stringify(withSample(parseSamples(queue.rateSamples), now, 1)),
+    });
+    if (written) Object.assign(queue, { servingCounter: position, counterVersion: queue.counterVersion + 1 });
+    return written;
+  }
+
+  private assertJoinable(queue: Queue, now: Date): void {
+    if (queue.closedAt) throw queueClosed(queue.closedReason ?? 'closed');
+    if (queue.closesAt && now >= queue.closesAt) throw queueClosed('closed');
+    const joinFrom = queue.prequeueOpensAt ?? queue.opensAt;
+    if (now < joinFrom) throw queueNotOpen(joinFrom);
+  }
+
+  private async checkJoinLimits(id: number, context: RequestContext): Promise<void> {
+    const { queueJoinsPerAddress, queueJoinsPerAccount } = this.config.tickets;
+    if (context.user && (await this.queues.countByUser(id, context.user.id)) >= queueJoinsPerAccount) {
+      throw queueJoinLimit('account', queueJoinsPerAccount);
+    }
+    if (context.clientAddress && (await this.queues.countByAddress(id, context.clientAddress)) >= queueJoinsPerAddress) {
+      throw queueJoinLimit('address', queueJoinsPerAddress);
+    }
+  }
+
+  private async findQueue(id: number): Promise<Queue> {
+    const queue = await this.queues.findQueue(id);
+    if (!queue) throw queueNotFound();
+    return queue;
+  }
+
+  private async managedQueue(id: number, context: SignedInContext): Promise<Queue> {
+    const queue = await this.findQueue(id);
+    const event = await this.queues.eventOwner(queue.eventId);
+    if (!canManageEvent(context.user, { authorId: event?.authorId ?? null })) throw forbidden(false);
+    return queue;
+  }
+
+  private async checkTickets(eventId: number, ticketIds: number[] | undefined): Promise<number[] | null> {
+    if (!ticketIds || ticketIds.length === 0) return null;
+    const unique = [...new Set(ticketIds)].sort((a, b) => a - b);
+    const found = await this.queues.ticketsOfEvent(eventId, unique);
+    const missing = unique.filter((ticketId) => !found.has(ticketId));
+    if (missing.length > 0) throw queueTicketsInvalid(missing);
+    return unique;
+  }
+
+  private readRateOrThrow(raw: unknown): number | null | undefined {
+    const reasons: Record<string, string> = {};
+    const rate = readRate(raw, reasons);
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+    return rate;
+  }
+
+  /** The three dates in the site time zone (or ISO 8601 with an offset), checked in order: prequeue ≤ opens < closes. */
+  private readWindow(
+    body: Pick<CreateQueueDto, 'prequeue_opens_at' | 'opens_at' | 'closes_at'> | Partial<CreateQueueDto>,
+    existing: Queue | null,
+    context: RequestContext,
+  ): Partial<Pick<Queue, 'prequeueOpensAt' | 'opensAt' | 'closesAt'>> {
+    const zone = resolveTimeZone(context.siteTimezone) ?? resolveTimeZone('UTC')!;
+    const reasons: Record<string, string> = {};
+    const read = (field: 'prequeue_opens_at' | 'opens_at' | 'closes_at', nullable: boolean): Date | null | undefined => {
+      const raw = body[field];
+      if (raw === undefined) return undefined;
+      if (raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+        if (nullable) return null;
+        reasons[field] = `${field} must be a date`;
+        return undefined;
+      }
+      const parsed = parseDateInput(raw, zone);
+      if (!parsed) reasons[field] = `${field} must be a date (ISO 8601 with an offset, or YYYY-MM-DD HH:MM:SS)`;
+      return parsed?.instant;
+    };
+    const prequeueOpensAt = read('prequeue_opens_at', true);
+    const opensAt = read('opens_at', false);
+    const closesAt = read('closes_at', true);
+    const prequeue = prequeueOpensAt === undefined ? existing?.prequeueOpensAt : prequeueOpensAt;
+    const opens = opensAt === undefined ? existing?.opensAt : opensAt;
+    const closes = closesAt === undefined ? existing?.closesAt : closesAt;
+    if (!reasons.prequeue_opens_at && prequeue && opens && prequeue > opens)
+      reasons.prequeue_opens_at = 'prequeue_opens_at must not be after opens_at';
+    if (!reasons.closes_at && closes && opens && closes <= opens) reasons.closes_at = 'closes_at must be after opens_at';
+    if (Object.keys(reasons).length > 0) throw invalidParams(reasons);
+    const window: Partial<Pick<Queue, 'prequeueOpensAt' | 'opensAt' | 'closesAt'>> = {};
+    if (prequeueOpensAt !== undefined) window.prequeueOpensAt = prequeueOpensAt;
+    if (opensAt) window.opensAt = opensAt;
+    if (closesAt !== undefined) window.closesAt = closesAt;
+    return window;
+  }
+}
