@@ -40,6 +40,7 @@ process.env.ATTENDEE_TALLY_COMPACT_SECONDS = '0';
 process.env.EXPORT_WORKER = 'false';
 // Nor do the waiting rooms' counters advance on a timer: test/queues drives them (QueueTicker.runNow()).
 process.env.QUEUE_TICK_MS = '0';
+process.env.QUEUE_GATE_REFRESH_MS = '0';
 process.env.SALES_LEDGER_FOLD_SECONDS = '0';
 delete process.env.SMTP_URL;
 delete process.env.EMAIL_TEMPLATES_DIR;

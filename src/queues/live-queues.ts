@@ -1,5 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock } from '../common/clock';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { PeriodicTask } from '../common/background/periodic-task';
+import { appConfig } from '../config/app.config';
 import { Queue } from './queue.entity';
 import { QueuesRepository } from './queues.repository';
 
@@ -10,9 +12,6 @@ export interface LiveQueue {
   /** The tickets it guards; null: every ticket of its event. */
   ticketIds: ReadonlySet<number> | null;
 }
-
-/** How long this instance trusts its list of open queues; writes made here drop it at once. */
-const REFRESH_MS = 1_000;
 
 /** Whether the queue gates its tickets at `now`: from the pre-queue's opening until it closes. */
 export function gatesAt(queue: Queue, now: Date): boolean {
@@ -26,19 +25,31 @@ export function guardedTicketIds(queue: Queue): number[] | null {
 }
 
 /**
- * The queues not closed yet, kept in memory for a second: a cart write or checkout of tickets no
- * queue guards (nearly all of them) costs no statement. Another instance's new queue is seen within
- * REFRESH_MS; the queues' writes on this instance call `invalidate`.
+ * The queues not closed yet, kept in memory: a cart write or checkout of tickets no queue guards
+ * (nearly all of them) costs no statement. Loaded at start, read again in the background every
+ * QUEUE_GATE_REFRESH_MS (another instance's new queue gates here within that), and at the next
+ * request after this instance's own queue writes (`invalidate`).
  */
 @Injectable()
-export class LiveQueues {
-  private loaded: { at: number; byEvent: Map<number, LiveQueue[]> } | null = null;
+export class LiveQueues implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(LiveQueues.name);
+  private loaded: Map<number, LiveQueue[]> | null = null;
   private loading: Promise<Map<number, LiveQueue[]>> | null = null;
+  private readonly refreshes = new PeriodicTask('queue gate refresh', () => this.load(), this.logger, 'warn');
 
   constructor(
     private readonly queues: QueuesRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.load();
+    this.refreshes.start(this.config.tickets.queueGateRefreshMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.refreshes.stop();
+  }
 
   invalidate(): void {
     this.loaded = null;
@@ -58,14 +69,12 @@ export class LiveQueues {
   }
 
   private async byEvent(): Promise<Map<number, LiveQueue[]>> {
-    const now = Date.now();
-    if (this.loaded && now - this.loaded.at < REFRESH_MS) return this.loaded.byEvent;
+    if (this.loaded) return this.loaded;
     this.loading ??= this.load().finally(() => (this.loading = null));
     return this.loading;
   }
 
   private async load(): Promise<Map<number, LiveQueue[]>> {
-    const at = Date.now();
     const open = await this.queues.openQueuesWithAuthors();
     const byEvent = new Map<number, LiveQueue[]>();
     for (const { queue, authorId } of open) {
@@ -74,12 +83,7 @@ export class LiveQueues {
       list.push({ queue, authorId, ticketIds: ids ? new Set(ids) : null });
       byEvent.set(queue.eventId, list);
     }
-    this.loaded = { at, byEvent };
+    this.loaded = byEvent;
     return byEvent;
-  }
-
-  /** The clock the gate judges windows by (the app's, which tests move). */
-  now(): Date {
-    return this.clock.now();
   }
 }
