@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
 import { Order } from '../src/orders/order.entity';
+import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { QueueAdmission, QueueEntry } from '../src/queues/queue.entity';
 import { QueueTicker } from '../src/queues/queue-ticker.service';
 import { Ticket } from '../src/tickets/ticket.entity';
@@ -274,6 +275,53 @@ describe('Waiting rooms (e2e)', () => {
       expect((await status(queue.id, first)).body).toMatchObject({ status: 'admitted', position: 1, ahead: 0 });
       const fifth = await atPosition(queue.id, clients, 5);
       expect((await status(queue.id, fifth)).body).toMatchObject({ status: 'waiting', position: 5, ahead: 1 });
+    });
+
+    it('writes queue.opened, queue.admitted and queue.closed to the outbox', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { max_active: 2, max_admit_per_minute: 600 });
+      await openedWith(queue, 3);
+      clock.set(later(1000));
+      await tick();
+      await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ closed: true }).expect(200);
+      const messages = await testApp.dataSource.getRepository(OutboxMessage).find({ where: { channel: 'event' }, order: { id: 'ASC' } });
+      const mine = messages
+        .map((message) => ({ type: message.type, data: JSON.parse(message.payload) as Record<string, unknown> }))
+        .filter((message) => message.type.startsWith('queue.') && message.data.queue_id === queue.id);
+      expect(mine).toEqual([
+        { type: 'queue.opened', data: expect.objectContaining({ event_id: eventId, prequeue_size: 3 }) },
+        { type: 'queue.admitted', data: expect.objectContaining({ admitted: 2, from_position: 1, to_position: 2, serving_counter: 2 }) },
+        { type: 'queue.closed', data: expect.objectContaining({ reason: 'closed' }) },
+      ]);
+    });
+
+    it('reports waiting, active, admissions and abandonment to managers', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { max_active: 2, max_admit_per_minute: 600, admission_minutes: 1 });
+      await openedWith(queue, 5);
+      clock.set(later(1000));
+      await tick();
+      const metrics = await http().get(`${QUEUES}/${queue.id}/metrics`).set('Authorization', author.authorization).expect(200);
+      expect(metrics.body).toMatchObject({ waiting: 3, active: 2, admitted_per_minute: 2, completed: 0, abandoned: 0, joined: 5 });
+      clock.set(later(2 * 60_000));
+      await tick();
+      const after = await http().get(`${QUEUES}/${queue.id}/metrics`).set('Authorization', author.authorization).expect(200);
+      expect(after.body).toMatchObject({ abandoned: 2, abandonment_rate: 1, active: 2, waiting: 1 });
+      await http().get(`${QUEUES}/${queue.id}/metrics`).set('Authorization', otherAuthor.authorization).expect(403);
+    });
+
+    it('admits nobody while paused', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { max_active: 5, max_admit_per_minute: 600 });
+      await openedWith(queue, 3);
+      await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ paused: true }).expect(200);
+      clock.set(later(2000));
+      await tick();
+      expect((await http().get(`${QUEUES}/${queue.id}/status`)).body).toMatchObject({ status: 'paused', serving_counter: 0 });
+      await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ paused: false }).expect(200);
+      clock.set(later(1000));
+      await tick();
+      expect((await http().get(`${QUEUES}/${queue.id}/status`)).body.serving_counter).toBe(3);
     });
 
     it('gives the token only with the secret, once (the same token again), and only to admitted entries', async () => {

@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { RequestContext, SignedInContext } from '../auth/request-context';
 import { CLOCK, Clock } from '../common/clock';
+import type { QueueChanged } from '../common/domain-events/domain-event';
+import { DomainEvents } from '../common/domain-events/domain-events';
 import { TransactionHost } from '../common/database/transaction-host';
 import { isUniqueViolation } from '../common/database/transactions';
 import { parseDateInput } from '../common/dates/date-input';
@@ -75,6 +77,7 @@ export class QueuesService {
     private readonly queues: QueuesRepository,
     private readonly tokens: AdmissionTokens,
     private readonly live: LiveQueues,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   // ---------------------------------------------------------------- settings
@@ -141,7 +144,7 @@ export class QueuesService {
     };
     await this.tx.run(async () => {
       await this.queues.updateQueue(id, changes);
-      if (body.closed === true) await this.queues.markClosed(id, 'closed', now);
+      if (body.closed === true) await this.close(queue, 'closed', now);
     });
     this.live.invalidate();
     return toQueueResponse(await this.findQueue(id), now, context);
@@ -276,7 +279,8 @@ export class QueuesService {
     let queue = await this.queues.findQueue(id);
     if (!queue || queue.closedAt) return;
     if (queue.closesAt && now >= queue.closesAt) {
-      if (await this.tx.run(() => this.queues.markClosed(id, 'closed', now))) this.live.invalidate();
+      await this.tx.run(() => this.close(queue as Queue, 'closed', now));
+      this.live.invalidate();
       return;
     }
     if (now < queue.opensAt) return;
@@ -301,7 +305,13 @@ export class QueuesService {
         counterAt: advance.counterAt,
         rateSamples: JSON.stringify(samples),
       });
-      if (written && advance.admitted > 0) await this.queues.admitPositions(id, queue.servingCounter, advance.servingCounter, now);
+      if (!written || advance.admitted === 0) return;
+      await this.queues.admitPositions(id, queue.servingCounter, advance.servingCounter, now);
+      await this.announce(queue, 'admitted', now, {
+        fromPosition: queue.servingCounter,
+        toPosition: advance.servingCounter,
+        servingCounter: advance.servingCounter,
+      });
     });
   }
 
@@ -319,11 +329,33 @@ export class QueuesService {
       const lastPosition = locked.lastPosition + order.length;
       await this.queues.updateQueue(id, { lastPosition, counterAt: now, updatedAt: now });
       await this.queues.markOpened(id, now);
+      await this.announce(locked, 'opened', now, { prequeueSize: order.length });
       return Object.assign(locked, { lastPosition, counterAt: now, openedAt: now });
     });
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** Closes the queue once (a conditional UPDATE) and announces it (webhook queue.closed). */
+  private async close(queue: Queue, reason: 'closed' | 'sold_out', now: Date): Promise<void> {
+    if (await this.queues.markClosed(queue.id, reason, now)) await this.announce(queue, 'closed', now, { reason });
+  }
+
+  /** Publishes what happened to the queue in the current transaction (the outbox writes its webhook). */
+  private announce(
+    queue: Queue,
+    change: QueueChanged['change'],
+    at: Date,
+    facts: Omit<QueueChanged, 'kind' | 'change' | 'queue' | 'at'> = {},
+  ): Promise<void> {
+    return this.domainEvents.publish(this.tx.manager, {
+      kind: 'QueueChanged',
+      change,
+      queue: { id: queue.id, eventId: queue.eventId },
+      at,
+      ...facts,
+    });
+  }
 
   private async issue(queue: Queue, entry: QueueEntry, now: Date): Promise<QueueAdmission> {
     const admission = Object.assign(new QueueAdmission(), {
