@@ -34,6 +34,7 @@ import { DoorPageModule } from './checkin/door-page/door-page.module';
 import { CheckinModule } from './checkin/checkin.module';
 import { DoorSalesModule } from './door-sales/door-sales.module';
 import { QueuesModule } from './queues/queues.module';
+import { QueuePageModule } from './queues/queue-page/queue-page.module';
 
 @Module({
   imports: [
@@ -75,6 +76,7 @@ import { QueuesModule } from './queues/queues.module';
     CheckinModule,
     DoorSalesModule,
     QueuesModule,
+    QueuePageModule,
   ],
 })
 export class AppModule {}
