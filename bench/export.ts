@@ -1,12 +1,3 @@
-/**
- * Export benchmark: `npm run bench:export -- [--attendees 200000] [--database-url URL]`.
- * Starts the built service (npm start's flags) on MariaDB, tops the database up to `--attendees`
- * attendees of one event (in orders of 10), then exports them as streamed CSV, streamed XLSX and
- * an asynchronous CSV job (queued, run by the service's worker, downloaded), and reports for each
- * the time, the bytes and rows, and the service's resident memory: before, peak while exporting
- * (sampled every 50 ms from /proc) and the process's high-water mark.
- */
-import 'reflect-metadata';
 import { ChildProcess, execSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,13 +1,3 @@
-/**
- * The door's benchmark (docs/checkin.md): redeem throughput on one check-in list, and the offline
- * sync download of a 20 000-attendee list. Runs the service in this process against the database of
- * DATABASE_URL (MariaDB for numbers that mean anything), seeds its own event, measures, and removes
- * what it seeded.
- *
- *   DATABASE_URL=mysql://root@127.0.0.1:3306/cal_bench npm run bench:redeem
- *   (REDEEM_SCANS=3000 REDEEM_CONCURRENCY=32 SYNC_ATTENDEES=20000 change the sizes)
- */
-import 'reflect-metadata';
 import { CalExpressAdapter } from '../src/common/http/cal-express-adapter';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,3 @@
-/**
- * Benchmark data: `npm run bench:seed -- --events 1000000 [--database-url URL] [--seed S] [--create]`.
- * Runs the service's migrations, then fills the calendar up to `--events` events (a second run with
- * a larger number only adds the missing ones). The runner calls `seedBenchmarkData` in-process.
- */
-import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';

@@ -8,6 +8,7 @@ import { Event } from '../src/events/event.entity';
 import { insertEvent, linkCategories } from './helpers/fixtures';
 import { expectApiError, queryOf } from './helpers/terms';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 /** A caller who may create terms, for the service's event-body path. */
 const EDITOR: AuthenticatedUser = { id: 1, login: 'admin', role: 'editor' };
@@ -706,12 +707,11 @@ describe('Categories (e2e)', () => {
     it('adjusts stored counts by the net change of one event write, in the caller’s transaction', async () => {
       const gained = await createCategory({ name: 'Service gained' });
       const moved = await createCategory({ name: 'Service moved' });
-      await testApp.dataSource.transaction((manager) =>
-        service().adjustPublishedEvents(manager, [gained.id, gained.id, moved.id], [moved.id]),
-      );
-      await testApp.dataSource
-        .transaction(async (manager) => {
-          await service().adjustPublishedEvents(manager, [moved.id], []);
+      await testApp.app.get(TransactionHost).run(() => service().adjustPublishedEvents([gained.id, gained.id, moved.id], [moved.id]));
+      await testApp.app
+        .get(TransactionHost)
+        .run(async () => {
+          await service().adjustPublishedEvents([moved.id], []);
           throw new Error('roll back');
         })
         .catch(() => undefined);
@@ -722,9 +722,9 @@ describe('Categories (e2e)', () => {
     it('resolves ids and names, reusing names case-insensitively and creating the others in the transaction', async () => {
       const existing = await createCategory({ name: 'Resolved existing' });
       const child = await createCategory({ name: 'Resolved child', parent: existing.id });
-      const resolved = await testApp.dataSource.transaction((manager) =>
-        service().resolveForEvent([existing.id, String(child.id), 'RESOLVED EXISTING', 'Brand new', ' brand NEW ', ''], manager, EDITOR),
-      );
+      const resolved = await testApp.app
+        .get(TransactionHost)
+        .run(() => service().resolveForEvent([existing.id, String(child.id), 'RESOLVED EXISTING', 'Brand new', ' brand NEW ', ''], EDITOR));
       expect(resolved.map((category) => category.id).slice(0, 2)).toEqual([existing.id, child.id]);
       expect(resolved).toHaveLength(3);
       expect(resolved[2]).toMatchObject({ name: 'Brand new', slug: 'brand-new', parentId: null });
@@ -733,7 +733,7 @@ describe('Categories (e2e)', () => {
 
     it('rejects unknown ids naming categories, and creates nothing then', async () => {
       await expect(
-        testApp.dataSource.transaction((manager) => service().resolveForEvent(['Never stored', 999999], manager, EDITOR)),
+        testApp.app.get(TransactionHost).run(() => service().resolveForEvent(['Never stored', 999999], EDITOR)),
       ).rejects.toMatchObject({ code: 'rest_invalid_param', extraData: { params: { categories: expect.stringContaining('999999') } } });
       expect(await categories().countBy({ name: 'Never stored' })).toBe(0);
     });

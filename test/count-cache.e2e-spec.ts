@@ -7,6 +7,7 @@ import { appConfig } from '../src/config/app.config';
 import { Event } from '../src/events/event.entity';
 import { postEvent } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 /** A clock the test moves; real time otherwise. */
 class MovableClock implements Clock {
@@ -154,9 +155,9 @@ describe('Cached list counts (e2e)', () => {
       await testApp.dataSource
         .transaction(async (manager) => {
           const builder = manager.createQueryBuilder(Event, 'event');
-          expect(await cache.count('events', builder, manager)).toBe(1);
+          expect(await cache.count('events', builder)).toBe(1);
           await manager.delete(Event, { title: 'Cached Inside' });
-          expect(await cache.count('events', manager.createQueryBuilder(Event, 'event'), manager)).toBe(0);
+          expect(await cache.count('events', manager.createQueryBuilder(Event, 'event'))).toBe(0);
           throw new Error('roll back');
         })
         .catch((error: Error) => expect(error.message).toBe('roll back'));
@@ -225,7 +226,7 @@ describe('Cached list counts bounded by COUNT_CACHE_MB (e2e)', () => {
   /** A cache of this app's database and settings holding at most `megabytes` (a fraction keeps the test short). */
   function cacheOf(megabytes: number): CountCache {
     return new CountCache(
-      testApp.dataSource,
+      testApp.app.get(TransactionHost),
       { ...testApp.app.get<ConfigType<typeof appConfig>>(appConfig.KEY), countCacheMb: megabytes },
       testApp.app.get<Clock>(CLOCK),
     );

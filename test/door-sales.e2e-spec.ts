@@ -219,9 +219,7 @@ describe('Walk-in sales at the door (e2e)', () => {
       const outbox = await testApp.dataSource.getRepository(OutboxMessage).findBy({ channel: 'event', type: 'order.placed' });
       expect(outbox.some((message) => (JSON.parse(message.payload) as { order_id: number }).order_id === orderId)).toBe(true);
       // The confirmation goes to the address given, as for a web order.
-      const emails = await testApp.app
-        .get(EmailsService)
-        .emailsFor(testApp.dataSource.manager, 'order.placed', { order_id: orderId, status: 'completed' });
+      const emails = await testApp.app.get(EmailsService).emailsFor('order.placed', { order_id: orderId, status: 'completed' });
       expect(emails.map((email) => [email.type, email.recipient])).toEqual([['order-confirmation', 'ada@example.org']]);
     });
 
@@ -231,7 +229,7 @@ describe('Walk-in sales at the door (e2e)', () => {
       expect(response.body.attendees[0].name).toBe('Walk-in');
       const emails = await testApp.app
         .get(EmailsService)
-        .emailsFor(testApp.dataSource.manager, 'order.placed', { order_id: response.body.order.id, status: 'completed' });
+        .emailsFor('order.placed', { order_id: response.body.order.id, status: 'completed' });
       expect(emails).toEqual([]);
     });
 

@@ -10,6 +10,7 @@ import { fillCart } from './helpers/buyers';
 import { insertEvent } from './helpers/fixtures';
 import { insertPool, insertTicket } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp } from './helpers/test-app';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 /**
  * The sale's hot statements send SQL written once per shape (src/common/database/kept-statements.ts):
@@ -46,7 +47,7 @@ describe('Kept statements (e2e)', () => {
       pending: 2,
     });
     const manager = testApp.dataSource.manager;
-    const states = await carts.saleStates(manager, [ticket.id, ticket.id, 987654]);
+    const states = await carts.saleStates([ticket.id, ticket.id, 987654]);
     expect([...states.keys()]).toEqual([ticket.id]);
     const state = states.get(ticket.id)!;
     expect(state.ticket).toBeInstanceOf(Ticket);
@@ -55,7 +56,7 @@ describe('Kept statements (e2e)', () => {
     expect(state.ticket.pending).toBe(2);
     expect(state.eventStatus).toBe('publish');
     expect(state.pool).toBeUndefined();
-    expect(await carts.saleStates(manager, [])).toEqual(new Map());
+    expect(await carts.saleStates([])).toEqual(new Map());
   });
 
   it("reads an event's offered tickets as TypeORM does, in menu order, with the event's pool", async () => {
@@ -74,7 +75,7 @@ describe('Kept statements (e2e)', () => {
     await manager.update(Ticket, { id: first.id }, { menuOrder: 1 });
     await manager.update(Ticket, { id: hidden.id }, { hiddenWithoutCoupon: true });
 
-    const withoutPool = await tickets.offeredTickets(manager, event.id);
+    const withoutPool = await tickets.offeredTickets(event.id);
     expect(withoutPool.pool).toBeUndefined();
     expect(withoutPool.tickets.map((ticket) => ticket.name)).toEqual(['First', 'Second']);
     expect(withoutPool.tickets[0]).toBeInstanceOf(Ticket);
@@ -84,10 +85,10 @@ describe('Kept statements (e2e)', () => {
     expect(withoutPool.tickets[1].sold).toBe(4);
 
     await insertPool(testApp.dataSource, event.id, 30);
-    const withPool = await tickets.offeredTickets(manager, event.id);
+    const withPool = await tickets.offeredTickets(event.id);
     expect(withPool.pool).toEqual({ capacity: 30, sold: 0, pending: 0 });
     expect(withPool.tickets.map((ticket) => ticket.id)).toEqual([first.id, second.id]);
-    expect(await tickets.offeredTickets(manager, 987654)).toEqual({ tickets: [], pool: undefined });
+    expect(await tickets.offeredTickets(987654)).toEqual({ tickets: [], pool: undefined });
   });
 
   it("reads a buyer's cart and its locked lines as TypeORM does, by token and by user", async () => {
@@ -101,18 +102,18 @@ describe('Kept statements (e2e)', () => {
     const manager = testApp.dataSource.manager;
     const expected = await manager.findOneByOrFail(Cart, { token: buyer.token });
 
-    const cart = await carts.findByBuyer(manager, { kind: 'guest', token: buyer.token! });
+    const cart = await carts.findByBuyer({ kind: 'guest', token: buyer.token! });
     expect(cart).toBeInstanceOf(Cart);
     expect(cart).toEqual(expected);
-    await manager.transaction(async (transaction) => {
-      expect(await carts.findByBuyer(transaction, { kind: 'guest', token: buyer.token! }, true)).toEqual(expected);
+    await testApp.app.get(TransactionHost).run(async () => {
+      expect(await carts.findByBuyer({ kind: 'guest', token: buyer.token! }, true)).toEqual(expected);
     });
-    expect(await carts.findByBuyer(manager, { kind: 'guest', token: 'no-such-token' })).toBeNull();
-    expect(await carts.findByBuyer(manager, { kind: 'guest', token: null })).toBeNull();
+    expect(await carts.findByBuyer({ kind: 'guest', token: 'no-such-token' })).toBeNull();
+    expect(await carts.findByBuyer({ kind: 'guest', token: null })).toBeNull();
 
-    const locked = await manager.transaction((transaction) =>
-      carts.lockLiveLines(transaction, { kind: 'guest', token: buyer.token! }, 'tc', new Date(Date.now() - 60_000)),
-    );
+    const locked = await testApp.app
+      .get(TransactionHost)
+      .run(() => carts.lockLiveLines({ kind: 'guest', token: buyer.token! }, 'tc', new Date(Date.now() - 60_000)));
     expect(locked.couponId).toBeNull();
     expect(locked.items.every((item) => item instanceof CartItem)).toBe(true);
     expect(locked.items).toEqual(await manager.find(CartItem, { where: { cartId: expected.id }, order: { ticketId: 'ASC' } }));
@@ -121,15 +122,15 @@ describe('Kept statements (e2e)', () => {
       [second.id, 2, true],
     ]);
     // Idle since before the cutoff: none.
-    const idle = await carts.lockLiveLines(manager, { kind: 'guest', token: buyer.token! }, 'tc', new Date(Date.now() + 60_000));
+    const idle = await carts.lockLiveLines({ kind: 'guest', token: buyer.token! }, 'tc', new Date(Date.now() + 60_000));
     expect(idle).toEqual({ items: [], couponId: null });
 
     const user = await createUser(testApp, 'subscriber');
     await manager.update(Cart, { id: expected.id }, { token: null, userId: user.id });
-    const byUser = await carts.findByBuyer(manager, { kind: 'user', userId: user.id });
+    const byUser = await carts.findByBuyer({ kind: 'user', userId: user.id });
     expect(byUser).toEqual(await manager.findOneByOrFail(Cart, { id: expected.id }));
     expect(byUser?.userId).toBe(user.id);
-    const userLines = await carts.lockLiveLines(manager, { kind: 'user', userId: user.id }, 'tc', new Date(Date.now() - 60_000));
+    const userLines = await carts.lockLiveLines({ kind: 'user', userId: user.id }, 'tc', new Date(Date.now() - 60_000));
     expect(userLines.items).toHaveLength(2);
   });
 
@@ -144,18 +145,16 @@ describe('Kept statements (e2e)', () => {
     ]);
     const manager = testApp.dataSource.manager;
     const cart = (await manager.findOneByOrFail(Cart, { token: buyer.token })).id;
-    const all = await carts.lines(manager, cart, {});
+    const all = await carts.lines(cart, {});
     expect(all.map((line) => [line.ticketId, line.quantity, line.eventId])).toEqual([
       [here.id, 1, event.id],
       [there.id, 3, other.id],
     ]);
     expect(all[0]).toMatchObject({ provider: 'tc', optout: false, meta: null, iac: 'none' });
     expect(all[0].priceMinor).toBe(700);
-    expect((await carts.lines(manager, cart, { eventId: other.id })).map((line) => line.ticketId)).toEqual([there.id]);
-    expect(await carts.lines(manager, cart, { providers: ['rsvp'] })).toEqual([]);
-    expect((await carts.lines(manager, cart, { providers: ['rsvp', 'tc'], eventId: event.id })).map((line) => line.ticketId)).toEqual([
-      here.id,
-    ]);
+    expect((await carts.lines(cart, { eventId: other.id })).map((line) => line.ticketId)).toEqual([there.id]);
+    expect(await carts.lines(cart, { providers: ['rsvp'] })).toEqual([]);
+    expect((await carts.lines(cart, { providers: ['rsvp', 'tc'], eventId: event.id })).map((line) => line.ticketId)).toEqual([here.id]);
   });
 
   it('writes the rows the query builder writes, on the first call of a shape and on the next ones', async () => {
@@ -209,9 +208,9 @@ describe('Kept statements (e2e)', () => {
     const manager = testApp.dataSource.manager;
     const now = new Date('2026-11-27T12:00:00.000Z');
     const cartValues = { userId: null, token: 'kept-statements-token', meta: null, createdAt: now, updatedAt: now };
-    await manager.transaction(async (transaction) => {
-      await carts.insertUnlessTaken(transaction, cartValues);
-      await carts.insertUnlessTaken(transaction, { ...cartValues, meta: '{"second":true}' });
+    await testApp.app.get(TransactionHost).run(async () => {
+      await carts.insertUnlessTaken(cartValues);
+      await carts.insertUnlessTaken({ ...cartValues, meta: '{"second":true}' });
     });
     const cart = await manager.findOneByOrFail(Cart, { token: 'kept-statements-token' });
     expect(cart.meta).toBeNull();
@@ -220,7 +219,7 @@ describe('Kept statements (e2e)', () => {
     const line = { cartId: cart.id, ticketId: ticket.id, provider: 'tc' as const, quantity: 1, optout: true };
     const stored = () => manager.findOneByOrFail(CartItem, { cartId: cart.id, ticketId: ticket.id });
     const upsert = (write: typeof line | (Omit<typeof line, 'optout'> & { optout: boolean | undefined })) =>
-      manager.transaction((transaction) => carts.upsertLine(transaction, write));
+      testApp.app.get(TransactionHost).run(() => carts.upsertLine(write));
     await upsert(line);
     await upsert({ ...line, quantity: 3, optout: undefined });
     expect(await stored()).toMatchObject({ quantity: 3, optout: true }); // `optout` left as stored

@@ -5,7 +5,6 @@ import { simpleParser } from 'mailparser';
 import * as ical from 'node-ical';
 import request from 'supertest';
 import { Attendee } from '../src/attendees/attendee.entity';
-import { runInTransaction } from '../src/common/database/transactions';
 import { CLOCK } from '../src/common/clock';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
@@ -16,6 +15,7 @@ import { decodeQr, MailCatcher } from './helpers/mail-catcher';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestAppOptions } from './helpers/test-app';
 import { insertEvent } from './helpers/fixtures';
 import { insertTicket, setTicketCounts, TestClock } from './helpers/ticketing-fixtures';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 // Several app instances, a real SMTP server or receiver and many deliveries per test: slow on a loaded machine.
 jest.setTimeout(120_000);
@@ -187,8 +187,8 @@ describe('Notifications: emails from the transactional outbox', () => {
       purchaserEmail: 'x@example.org',
     };
     await expect(
-      runInTransaction(testApp.dataSource, async (manager) => {
-        await domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees: [] });
+      testApp.app.get(TransactionHost).run(async () => {
+        await domainEvents.publish({ kind: 'OrderPlaced', order, attendees: [] });
         throw new Error('rolled back on purpose');
       }),
     ).rejects.toThrow('rolled back on purpose');

@@ -572,20 +572,14 @@ describe('Organizers (e2e)', () => {
     const asUser = (user: TestUser) => ({ id: user.id, login: user.login, role: user.role });
 
     it('creates an organizer, or reuses an exact match', async () => {
-      const created = await service().findOrCreateForEvent(
-        { organizer: 'Inline Org', email: 'inline@example.org' },
-        asUser(contributor),
-        testApp.dataSource.manager,
-      );
+      const created = await service().findOrCreateForEvent({ organizer: 'Inline Org', email: 'inline@example.org' }, asUser(contributor));
       expect(created).toMatchObject({ title: 'Inline Org', status: 'draft', authorId: contributor.id });
-      const again = await service().findOrCreateForEvent({ organizer: 'INLINE org' }, asUser(contributor), testApp.dataSource.manager);
+      const again = await service().findOrCreateForEvent({ organizer: 'INLINE org' }, asUser(contributor));
       expect(again.id).toBe(created.id);
     });
 
     it('names invalid fields as organizer[field]', async () => {
-      await expect(
-        service().findOrCreateForEvent({ organizer: 'X', email: 'nope' }, asUser(editor), testApp.dataSource.manager),
-      ).rejects.toMatchObject({
+      await expect(service().findOrCreateForEvent({ organizer: 'X', email: 'nope' }, asUser(editor))).rejects.toMatchObject({
         code: 'rest_invalid_param',
         extraData: { params: { 'organizer[email]': expect.any(String) } },
       });

@@ -8,6 +8,7 @@ import { TagsService } from '../src/tags/tags.service';
 import { insertEvent, linkTags } from './helpers/fixtures';
 import { expectApiError, queryOf } from './helpers/terms';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 /** A caller who may create terms, for the service's event-body path. */
 const EDITOR: AuthenticatedUser = { id: 1, login: 'admin', role: 'editor' };
@@ -374,20 +375,18 @@ describe('Tags (e2e)', () => {
 
     it('resolves ids and names, creating unknown names with a slug made from them', async () => {
       const existing = await createTag({ name: 'Resolved tag' });
-      const resolved = await testApp.dataSource.transaction((manager) =>
-        service().resolveForEvent([String(existing.id), 'resolved TAG', 'Fresh Tag', 'fresh tag'], manager, EDITOR),
-      );
+      const resolved = await testApp.app
+        .get(TransactionHost)
+        .run(() => service().resolveForEvent([String(existing.id), 'resolved TAG', 'Fresh Tag', 'fresh tag'], EDITOR));
       expect(resolved.map((tag) => tag.name)).toEqual(['Resolved tag', 'Fresh Tag']);
       expect(resolved[1].slug).toBe('fresh-tag');
     });
 
     it('rejects unknown ids naming tags', async () => {
-      await expect(testApp.dataSource.transaction((manager) => service().resolveForEvent([999999], manager, EDITOR))).rejects.toMatchObject(
-        {
-          code: 'rest_invalid_param',
-          extraData: { params: { tags: expect.any(String) } },
-        },
-      );
+      await expect(testApp.app.get(TransactionHost).run(() => service().resolveForEvent([999999], EDITOR))).rejects.toMatchObject({
+        code: 'rest_invalid_param',
+        extraData: { params: { tags: expect.any(String) } },
+      });
     });
   });
 

@@ -9,6 +9,7 @@ import { TicketPool } from '../src/tickets/ticket-pool.entity';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { EventRow, insertEvent } from './helpers/fixtures';
 import { clearTickets, insertAttendee, noncesOf, sellUnits, TicketNonces } from './helpers/ticket-fixtures';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 // Post dates show in the site zone, sale windows in the event's zone: three different zones keep
 // the two apart from UTC.
@@ -629,7 +630,7 @@ describe('Tickets (e2e)', () => {
       const readBeforeTheMove = await storedTicket(ticket.id);
       await updateAs(editor, ticket.id, { post_id: event.id, ticket: { mode: 'capped', capacity: 20 } }).expect(200);
       const capacity = testApp.app.get(CapacityService);
-      const taken = await testApp.dataSource.transaction((manager) => capacity.take(manager, readBeforeTheMove, 1, 'sold'));
+      const taken = await testApp.app.get(TransactionHost).run(() => capacity.take(readBeforeTheMove, 1, 'sold'));
       expect(taken).toBe(false);
       expect(await sellUnits(testApp, ticket.id, 1)).toBe(true);
       expect(await testApp.dataSource.getRepository(TicketPool).findOneByOrFail({ eventId: event.id })).toMatchObject({ sold: 1 });

@@ -6,6 +6,7 @@ import { VenuesService } from '../src/venues/venues.service';
 import { Venue } from '../src/venues/venue.entity';
 import { clearLinkedPosts, insertEvent, linkVenue } from './helpers/fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 // Publication dates show in the site zone (`date`) and in UTC (`date_utc`); a zone other than
 // UTC tells them apart.
@@ -1016,11 +1017,7 @@ describe('Venues (e2e)', () => {
     const asUser = (user: TestUser) => ({ id: user.id, login: user.login, role: user.role });
 
     it('creates a venue from an object of fields', async () => {
-      const venue = await service().findOrCreateForEvent(
-        { venue: 'Inline Hall', city: 'Lille', show_map: 'false' },
-        asUser(author),
-        testApp.dataSource.manager,
-      );
+      const venue = await service().findOrCreateForEvent({ venue: 'Inline Hall', city: 'Lille', show_map: 'false' }, asUser(author));
       expect(venue).toMatchObject({
         title: 'Inline Hall',
         city: 'Lille',
@@ -1034,23 +1031,17 @@ describe('Venues (e2e)', () => {
 
     it('reuses an exact match', async () => {
       const existing = await createVenue(editor, RECORDED_VENUE);
-      const venue = await service().findOrCreateForEvent(
-        { venue: 'loopback hall', city: 'SPRINGFIELD' },
-        asUser(author),
-        testApp.dataSource.manager,
-      );
+      const venue = await service().findOrCreateForEvent({ venue: 'loopback hall', city: 'SPRINGFIELD' }, asUser(author));
       expect(venue.id).toBe(existing.id);
     });
 
     it('names invalid fields as venue[field] in a 400 rest_invalid_param', async () => {
-      const failure = service().findOrCreateForEvent({ city: 'Lille', website: 'nope' }, asUser(author), testApp.dataSource.manager);
+      const failure = service().findOrCreateForEvent({ city: 'Lille', website: 'nope' }, asUser(author));
       await expect(failure).rejects.toMatchObject({
         code: 'rest_invalid_param',
         extraData: { params: { 'venue[venue]': expect.any(String), 'venue[website]': expect.any(String) } },
       });
-      await expect(
-        service().findOrCreateForEvent({ venue: 'X', author: 999999 }, asUser(editor), testApp.dataSource.manager),
-      ).rejects.toMatchObject({
+      await expect(service().findOrCreateForEvent({ venue: 'X', author: 999999 }, asUser(editor))).rejects.toMatchObject({
         code: 'rest_invalid_param',
         extraData: { params: { 'venue[author]': expect.any(String) } },
       });
@@ -1058,8 +1049,8 @@ describe('Venues (e2e)', () => {
 
     it('writes inside the transaction it is given', async () => {
       await expect(
-        testApp.dataSource.transaction(async (manager) => {
-          await service().findOrCreateForEvent({ venue: 'Rolled Back Hall' }, asUser(editor), manager);
+        testApp.app.get(TransactionHost).run(async () => {
+          await service().findOrCreateForEvent({ venue: 'Rolled Back Hall' }, asUser(editor));
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');

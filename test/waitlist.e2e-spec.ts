@@ -20,6 +20,7 @@ import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from '
 import { noncesOf } from './helpers/ticket-fixtures';
 import { insertEvent } from './helpers/fixtures';
 import { insertPool, insertTicket, reloadPool, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
+import { TransactionHost } from '../src/common/database/transaction-host';
 
 jest.setTimeout(300_000);
 
@@ -736,8 +737,8 @@ describe('Waitlist (e2e)', () => {
       const offers = testApp.app.get(WaitlistOffersService);
       const [checkedOut, expiredA, expiredB] = await Promise.all([
         checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER }).then((r) => r.status),
-        runInTransaction(testApp.dataSource, (manager) => offers.expireOffer(manager, ada.id, clock.now())),
-        runInTransaction(testApp.dataSource, (manager) => offers.expireOffer(manager, ada.id, clock.now())),
+        testApp.app.get(TransactionHost).run(() => offers.expireOffer(ada.id, clock.now())),
+        testApp.app.get(TransactionHost).run(() => offers.expireOffer(ada.id, clock.now())),
       ]);
       expect(checkedOut).toBe(409);
       expect([expiredA, expiredB].filter(Boolean)).toHaveLength(1);

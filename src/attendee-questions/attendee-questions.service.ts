@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { attendeeNotFound } from '../attendees/attendee-errors';
 import { toAttendeeResponse } from '../attendees/attendees.mapper';
@@ -11,7 +9,6 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { Ticket } from '../tickets/ticket.entity';
 import { canManageEvent } from '../tickets/ticket-visibility';
@@ -19,6 +16,7 @@ import { checkAnswers } from './attendee-answers';
 import { storedAttendeeFields } from './attendee-fields';
 import { AnswerPlace, attendeeEditClosed, attendeeEditForbidden, invalidAnswers } from './attendee-question-errors';
 import { AttendeeQuestionsRepository } from './attendee-questions.repository';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Who asks to edit answers: the signed-in user and the cart token of the request. */
 export interface AnswerEditor {
@@ -43,7 +41,7 @@ function today(now: Date): string {
 @Injectable()
 export class AttendeeQuestionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: AttendeeQuestionsRepository,
@@ -96,13 +94,13 @@ export class AttendeeQuestionsService {
     editor: AnswerEditor,
     context: RequestContext,
   ): Promise<AttendeeResponse> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      const attendee = await this.lockAttendee(manager, attendeeId);
-      const event = await this.repository.event(manager, attendee.eventId);
-      const ticket = await this.repository.ticket(manager, attendee.ticketId);
+    return this.tx.run(async () => {
+      const attendee = await this.lockAttendee(attendeeId);
+      const event = await this.repository.event(attendee.eventId);
+      const ticket = await this.repository.ticket(attendee.ticketId);
       const manages = canManageEvent(editor.user, event);
       if (!manages) {
-        if (!(await this.isBuyer(manager, attendee, editor))) throw attendeeEditForbidden(!editor.user);
+        if (!(await this.isBuyer(attendee, editor))) throw attendeeEditForbidden(!editor.user);
         const cutoff = new Date(event.startUtc.getTime() - this.config.tickets.attendeeEditCutoffHours * 3_600_000);
         if (this.clock.now().getTime() >= cutoff.getTime()) {
           throw attendeeEditClosed(formatInZone(cutoff, resolveTimeZone(context.siteTimezone) ?? 'UTC'));
@@ -112,26 +110,26 @@ export class AttendeeQuestionsService {
       const checked = checkAnswers(fields, information, today(this.clock.now()));
       if (checked.problems.length > 0) {
         // The attendee's position among its order's units of the same ticket, as errors name it.
-        const index = await this.repository.countEarlierUnits(manager, attendee);
+        const index = await this.repository.countEarlierUnits(attendee);
         throw invalidAnswers(checked.problems.map((problem) => ({ ...problem, ticketId: ticket.id, attendee: index })));
       }
       const meta = Object.keys(checked.values).length > 0 ? JSON.stringify(checked.values) : null;
       const now = this.clock.now();
-      await this.repository.setAnswers(manager, attendee.id, meta, now);
+      await this.repository.setAnswers(attendee.id, meta, now);
       Object.assign(attendee, { meta, updatedAt: now });
       return toAttendeeResponse(attendee, ticket, context, { manage: true, currency: this.config.currency, eventTimezone: event.timezone });
     });
   }
 
-  private async lockAttendee(manager: EntityManager, id: number): Promise<Attendee> {
-    const attendee = await this.repository.lockAttendee(manager, id);
+  private async lockAttendee(id: number): Promise<Attendee> {
+    const attendee = await this.repository.lockAttendee(id);
     if (!attendee) throw attendeeNotFound();
     return attendee;
   }
 
-  private async isBuyer(manager: EntityManager, attendee: Attendee, editor: AnswerEditor): Promise<boolean> {
+  private async isBuyer(attendee: Attendee, editor: AnswerEditor): Promise<boolean> {
     if (editor.user && attendee.userId === editor.user.id) return true;
     if (!editor.cartToken) return false;
-    return (await this.repository.orderCartToken(manager, attendee.orderId)) === editor.cartToken;
+    return (await this.repository.orderCartToken(attendee.orderId)) === editor.cartToken;
   }
 }

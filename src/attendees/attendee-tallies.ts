@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { In } from 'typeorm';
 import { inSlices } from '../common/database/bulk-insert';
-import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { AttendeeTally } from './attendee-tally.entity';
 import { SqlDialect } from '../database/sql-dialect';
 import { PeriodicTask } from '../common/background/periodic-task';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Rows folded per pass; a backlog takes several passes. */
 const FOLD_BATCH = 5000;
@@ -25,7 +24,7 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
   private readonly folds = new PeriodicTask('attendee tally fold', () => this.fold(), this.logger, 'warn');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
   ) {}
 
@@ -39,7 +38,7 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
 
   /** How many attendees there are, as committed. */
   async total(): Promise<number> {
-    const row = await this.dataSource
+    const row = await this.tx.dataSource
       .createQueryBuilder(AttendeeTally, 'tally')
       .select('COALESCE(SUM(tally.delta), 0)', 'total')
       .getRawOne<{ total: number | string }>();
@@ -48,17 +47,20 @@ export class AttendeeTallies implements OnApplicationBootstrap, OnApplicationShu
 
   /** Folds up to FOLD_BATCH committed rows into one; answers how many rows it removed. */
   async fold(): Promise<number> {
-    return runInTransaction(
-      this.dataSource,
-      async (manager) => {
+    return this.tx.run(
+      async () => {
         // Read committed: no gap locks, so checkouts inserting their rows meanwhile never wait.
-        const rows = SqlDialect.of(manager).forUpdateSkipLocked(
-          manager.createQueryBuilder(AttendeeTally, 'tally').select(['tally.id', 'tally.delta']).orderBy('tally.id').limit(FOLD_BATCH),
+        const rows = SqlDialect.of(this.tx.manager).forUpdateSkipLocked(
+          this.tx.manager
+            .createQueryBuilder(AttendeeTally, 'tally')
+            .select(['tally.id', 'tally.delta'])
+            .orderBy('tally.id')
+            .limit(FOLD_BATCH),
         );
         const folded = await rows.getMany();
         if (folded.length < 2) return 0;
-        for (const slice of inSlices(folded.map((row) => row.id))) await manager.delete(AttendeeTally, { id: In(slice) });
-        await manager.insert(AttendeeTally, { delta: folded.reduce((sum, row) => sum + row.delta, 0) });
+        for (const slice of inSlices(folded.map((row) => row.id))) await this.tx.manager.delete(AttendeeTally, { id: In(slice) });
+        await this.tx.manager.insert(AttendeeTally, { delta: folded.reduce((sum, row) => sum + row.delta, 0) });
         return folded.length - 1;
       },
       { readCommitted: true },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { Brackets, In, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { findMissingIds } from '../common/list-filters/ids-must-exist';
 import { Event } from '../events/event.entity';
@@ -7,6 +7,7 @@ import { Ticket } from '../tickets/ticket.entity';
 import { applyAttendeeVisibility, managedEventCondition, PUBLIC_ORDER_STATUSES } from '../tickets/ticket-visibility';
 import { Attendee } from './attendee.entity';
 import type { AttendeeOrderBy } from './dto/list-attendees.query';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** The event facts the attendee rules need. */
 export type EventFacts = Pick<Event, 'id' | 'authorId' | 'status' | 'showAttendeeList' | 'timezone'>;
@@ -54,30 +55,36 @@ export interface AttendeeOrder {
 /** Every statement on attendees outside checkout and the door. */
 @Injectable()
 export class AttendeesRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   // ---------------------------------------------------------------- single attendees
 
-  findById(manager: EntityManager, id: number): Promise<Attendee | null> {
+  findById(id: number): Promise<Attendee | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Attendee, { where: { id } });
   }
 
-  findBySecurityCode(manager: EntityManager, securityCode: string): Promise<Attendee | null> {
+  findBySecurityCode(securityCode: string): Promise<Attendee | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Attendee, { where: { securityCode } });
   }
 
-  findByCheckinSecret(manager: EntityManager, checkinSecret: string): Promise<Attendee | null> {
+  findByCheckinSecret(checkinSecret: string): Promise<Attendee | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Attendee, { where: { checkinSecret } });
   }
 
-  eventFacts(manager: EntityManager, eventId: number): Promise<EventFacts> {
+  eventFacts(eventId: number): Promise<EventFacts> {
+    const manager = this.tx.manager;
     return manager.findOneOrFail(Event, { select: EVENT_FACT_COLUMNS, where: { id: eventId } });
   }
 
   /** The tickets and the events (their facts) of a page of attendees, in two queries. */
   async ticketsAndEvents(
-    manager: EntityManager,
     ticketIds: number[],
     eventIds: number[],
   ): Promise<{ tickets: Map<number, Ticket>; events: Map<number, EventFacts> }> {
+    const manager = this.tx.manager;
     const [tickets, events] = await Promise.all([
       manager.find(Ticket, { where: { id: In(ticketIds) } }),
       manager.find(Event, { select: EVENT_FACT_COLUMNS, where: { id: In(eventIds) } }),
@@ -86,7 +93,8 @@ export class AttendeesRepository {
   }
 
   /** Of `ids`, those naming no event (`Event`) or ticket (`Ticket`), each once, in the order given. */
-  missingIds(manager: EntityManager, entity: typeof Event | typeof Ticket, ids: number[]): Promise<number[]> {
+  missingIds(entity: typeof Event | typeof Ticket, ids: number[]): Promise<number[]> {
+    const manager = this.tx.manager;
     return findMissingIds(manager, entity, ids);
   }
 
@@ -96,12 +104,8 @@ export class AttendeesRepository {
    * Checks the attendee in, in one conditional UPDATE: only while it is not checked in and its
    * order is done. False when it changed nothing.
    */
-  async checkIn(
-    manager: EntityManager,
-    attendeeId: number,
-    by: { source: Attendee['checkinSource']; userId: number },
-    now: Date,
-  ): Promise<boolean> {
+  async checkIn(attendeeId: number, by: { source: Attendee['checkinSource']; userId: number }, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -114,7 +118,8 @@ export class AttendeesRepository {
   }
 
   /** Undoes the attendee's check-in if it is checked in; false when it was not. */
-  async undoCheckIn(manager: EntityManager, attendeeId: number, now: Date): Promise<boolean> {
+  async undoCheckIn(attendeeId: number, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const undone = await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -131,7 +136,8 @@ export class AttendeesRepository {
    * The attendees the caller may see (all of the events they manage, the public ones of others),
    * filtered and ordered; unpaged, for `page` and the count cache.
    */
-  visibleQuery(manager: EntityManager, filters: AttendeeFilters, order: AttendeeOrder): SelectQueryBuilder<Attendee> {
+  visibleQuery(filters: AttendeeFilters, order: AttendeeOrder): SelectQueryBuilder<Attendee> {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
     applyAttendeeVisibility(builder, filters.user);
     applyFilters(builder, filters);
@@ -140,7 +146,8 @@ export class AttendeesRepository {
   }
 
   /** The attendees of the events the caller manages, filtered; unordered and unpaged (exports page it). */
-  managedQuery(manager: EntityManager, filters: AttendeeFilters): SelectQueryBuilder<Attendee> {
+  managedQuery(filters: AttendeeFilters): SelectQueryBuilder<Attendee> {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(Attendee, 'attendee').innerJoin(Event, 'event', 'event.id = attendee.eventId');
     builder.where(managedEventCondition(filters.user, builder));
     applyFilters(builder, filters);

@@ -1,9 +1,8 @@
 import { CountCache } from '../common/caching/count-cache';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { FixedOffsetZone } from 'luxon';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
@@ -15,7 +14,6 @@ import { missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { parseStatusList } from '../common/list-filters/status-list';
 import { assertPageInRange, countPages, parsePageRequest, totalWithOffset } from '../common/pagination/pagination';
-import { runInTransaction } from '../common/database/transactions';
 import { escapeLike } from '../posts/post-query';
 import { POST_STATUSES } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
@@ -30,6 +28,7 @@ import { AttendeeFilters, AttendeesRepository, EventFacts } from './attendees.re
 import type { AttendeeResponse } from './dto/attendee.response';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
 import { attendeeAlreadyCheckedIn, attendeeInvalidCheckIn, attendeeNotAccessible, attendeeNotFound } from './attendee-errors';
+import { TransactionHost } from '../common/database/transaction-host';
 
 export interface AttendeePage {
   rest_url: string;
@@ -56,7 +55,7 @@ const PROVIDER_ALIASES: Record<string, string> = { rsvp: 'rsvp', tc: 'tc', 'trib
 @Injectable()
 export class AttendeesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly counts: CountCache,
@@ -70,18 +69,15 @@ export class AttendeesService {
 
   async list(query: ListAttendeesQuery, context: RequestContext): Promise<AttendeePage> {
     const paging = parsePageRequest(query, 'tickets');
-    const manager = this.dataSource.manager;
-    const filters = await this.readFilters(manager, query, context.user);
-    const builder = this.attendees.visibleQuery(manager, filters, {
+    const filters = await this.readFilters(query, context.user);
+    const builder = this.attendees.visibleQuery(filters, {
       by: query.orderby ?? 'id',
       direction: query.order ?? 'ASC',
       include: query.include,
     });
 
     const skipped = query.offset ?? 0;
-    const matching = isEveryAttendee(query, context.user)
-      ? await this.tallies.total()
-      : await this.counts.count('attendees', builder, manager);
+    const matching = isEveryAttendee(query, context.user) ? await this.tallies.total() : await this.counts.count('attendees', builder);
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
@@ -90,7 +86,7 @@ export class AttendeesService {
       rest_url: QueryEcho.of(query, ECHOED_PARAMETERS).url(context.namespaceUrl('tickets', 'attendees/')),
       total,
       total_pages: totalPages,
-      attendees: await this.present(manager, attendees, context),
+      attendees: await this.present(attendees, context),
     };
   }
 
@@ -99,18 +95,16 @@ export class AttendeesService {
    * same way as the list's (400 naming the field), unordered and unpaged, for the caller to page.
    */
   async managedAttendeesQuery(query: ListAttendeesQuery, user: AuthenticatedUser): Promise<SelectQueryBuilder<Attendee>> {
-    const manager = this.dataSource.manager;
-    return this.attendees.managedQuery(manager, await this.readFilters(manager, query, user));
+    return this.attendees.managedQuery(await this.readFilters(query, user));
   }
 
   async get(id: number, context: RequestContext): Promise<AttendeeResponse> {
-    const manager = this.dataSource.manager;
-    const attendee = await this.findOrFail(manager, { id });
-    const event = await this.eventFacts(manager, attendee.eventId);
+    const attendee = await this.findOrFail({ id });
+    const event = await this.eventFacts(attendee.eventId);
     if (!canManageEvent(context.user, event) && !isPubliclyVisible(attendee, event)) {
       throw attendeeNotAccessible();
     }
-    const [response] = await this.present(manager, [attendee], context);
+    const [response] = await this.present([attendee], context);
     return response;
   }
 
@@ -118,15 +112,15 @@ export class AttendeesService {
 
   /** `check_in: true|false` on POST|PUT|PATCH /attendees/{id}, by a manager of the attendee's event. */
   async setCheckIn(id: number, checkIn: boolean, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
-    const attendee = await this.findOrFail(this.dataSource.manager, { id });
+    const attendee = await this.findOrFail({ id });
     return checkIn ? this.checkIn(attendee, 'site', user, context) : this.undoCheckIn(attendee, user, context);
   }
 
   /** POST /qr: checks in the attendee holding `securityCode`. */
   async checkInByCode(securityCode: string, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
     // The QR code holds the check-in secret (src/checkin/); the older security code is still accepted.
-    const bySecret = await this.attendees.findByCheckinSecret(this.dataSource.manager, securityCode);
-    const attendee = bySecret ?? (await this.findOrFail(this.dataSource.manager, { securityCode }));
+    const bySecret = await this.attendees.findByCheckinSecret(securityCode);
+    const attendee = bySecret ?? (await this.findOrFail({ securityCode }));
     return this.checkIn(attendee, 'app', user, context);
   }
 
@@ -141,51 +135,51 @@ export class AttendeesService {
     context: RequestContext,
   ): Promise<AttendeeResponse> {
     await this.assertManages(user, attendee);
-    return runInTransaction(this.dataSource, async (manager) => {
+    return this.tx.run(async () => {
       const now = this.clock.now();
-      const checkedIn = await this.attendees.checkIn(manager, attendee.id, { source, userId: user.id }, now);
-      const current = await this.findOrFail(manager, { id: attendee.id });
+      const checkedIn = await this.attendees.checkIn(attendee.id, { source, userId: user.id }, now);
+      const current = await this.findOrFail({ id: attendee.id });
       if (!checkedIn) {
         if (!(PUBLIC_ORDER_STATUSES as readonly string[]).includes(current.orderStatus)) {
           throw attendeeInvalidCheckIn();
         }
         throw attendeeAlreadyCheckedIn();
       }
-      const scan = await this.door.recordFlag(manager, current, 'entry', user.id, now);
-      await this.domainEvents.publish(manager, { kind: 'CheckInChanged', attendee: current, checkedIn: true, scan });
-      const [response] = await this.present(manager, [current], context);
+      const scan = await this.door.recordFlag(current, 'entry', user.id, now);
+      await this.domainEvents.publish({ kind: 'CheckInChanged', attendee: current, checkedIn: true, scan });
+      const [response] = await this.present([current], context);
       return response;
     });
   }
 
   private async undoCheckIn(attendee: Attendee, user: AuthenticatedUser, context: RequestContext): Promise<AttendeeResponse> {
     await this.assertManages(user, attendee);
-    return runInTransaction(this.dataSource, async (manager) => {
+    return this.tx.run(async () => {
       const now = this.clock.now();
-      const undone = await this.attendees.undoCheckIn(manager, attendee.id, now);
-      const current = await this.findOrFail(manager, { id: attendee.id });
+      const undone = await this.attendees.undoCheckIn(attendee.id, now);
+      const current = await this.findOrFail({ id: attendee.id });
       if (undone) {
-        const scan = await this.door.recordFlag(manager, current, 'undo', user.id, now);
-        await this.domainEvents.publish(manager, { kind: 'CheckInChanged', attendee: current, checkedIn: false, scan });
+        const scan = await this.door.recordFlag(current, 'undo', user.id, now);
+        await this.domainEvents.publish({ kind: 'CheckInChanged', attendee: current, checkedIn: false, scan });
       }
-      const [response] = await this.present(manager, [current], context);
+      const [response] = await this.present([current], context);
       return response;
     });
   }
 
   private async assertManages(user: AuthenticatedUser, attendee: Attendee): Promise<void> {
-    const event = await this.eventFacts(this.dataSource.manager, attendee.eventId);
+    const event = await this.eventFacts(attendee.eventId);
     if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to check in attendees of this event.');
   }
 
   // ---------------------------------------------------------------- helpers
 
   /** Maps a page of attendees, loading their tickets and events in two queries. */
-  private async present(manager: EntityManager, attendees: Attendee[], context: RequestContext): Promise<AttendeeResponse[]> {
+  private async present(attendees: Attendee[], context: RequestContext): Promise<AttendeeResponse[]> {
     if (attendees.length === 0) return [];
     const ticketIds = [...new Set(attendees.map((attendee) => attendee.ticketId))];
     const eventIds = [...new Set(attendees.map((attendee) => attendee.eventId))];
-    const { tickets: ticketsById, events: eventsById } = await this.attendees.ticketsAndEvents(manager, ticketIds, eventIds);
+    const { tickets: ticketsById, events: eventsById } = await this.attendees.ticketsAndEvents(ticketIds, eventIds);
     return attendees.map((attendee) => {
       const event = eventsById.get(attendee.eventId)!;
       return toAttendeeResponse(attendee, ticketsById.get(attendee.ticketId)!, context, {
@@ -196,27 +190,20 @@ export class AttendeesService {
     });
   }
 
-  private async findOrFail(manager: EntityManager, where: { id: number } | { securityCode: string }): Promise<Attendee> {
-    const attendee =
-      'id' in where
-        ? await this.attendees.findById(manager, where.id)
-        : await this.attendees.findBySecurityCode(manager, where.securityCode);
+  private async findOrFail(where: { id: number } | { securityCode: string }): Promise<Attendee> {
+    const attendee = 'id' in where ? await this.attendees.findById(where.id) : await this.attendees.findBySecurityCode(where.securityCode);
     if (!attendee) {
       throw attendeeNotFound('id' in where ? undefined : 'No attendee holds this security code.');
     }
     return attendee;
   }
 
-  private async eventFacts(manager: EntityManager, eventId: number): Promise<EventFacts> {
-    return this.attendees.eventFacts(manager, eventId);
+  private async eventFacts(eventId: number): Promise<EventFacts> {
+    return this.attendees.eventFacts(eventId);
   }
 
   /** The list's filters, checked in the order of their parameters: 400 naming the first field that fails. */
-  private async readFilters(
-    manager: EntityManager,
-    query: ListAttendeesQuery,
-    user: AuthenticatedUser | undefined,
-  ): Promise<AttendeeFilters> {
+  private async readFilters(query: ListAttendeesQuery, user: AuthenticatedUser | undefined): Promise<AttendeeFilters> {
     const filters: AttendeeFilters = { user, idLists: [] };
     if (query.provider?.length) {
       // Unknown providers are dropped, as the original does; naming only unknown ones matches nothing.
@@ -227,7 +214,7 @@ export class AttendeesService {
     if (query.search !== undefined && query.search.trim() !== '') {
       filters.searchPattern = `%${escapeLike(query.search.trim().toLowerCase())}%`;
     }
-    filters.idLists = await this.readIdLists(manager, query);
+    filters.idLists = await this.readIdLists(query);
 
     const after = readDateFilter(query.after, 'after', FixedOffsetZone.utcInstance, 'from');
     if (after) filters.createdAfter = after.instant;
@@ -254,7 +241,7 @@ export class AttendeesService {
   }
 
   /** The event and ticket id lists, each id of an existing event or ticket (400 naming the list otherwise). */
-  private async readIdLists(manager: EntityManager, query: ListAttendeesQuery): Promise<AttendeeFilters['idLists']> {
+  private async readIdLists(query: ListAttendeesQuery): Promise<AttendeeFilters['idLists']> {
     const filters = [
       { field: 'include_post', ids: query.include_post, single: query.post_id, singleField: 'post_id', entity: Event, column: 'eventId' },
       { field: 'exclude_post', ids: query.exclude_post, entity: Event, column: 'eventId' },
@@ -274,7 +261,7 @@ export class AttendeesService {
       const single = 'single' in filter && filter.single !== undefined ? { field: filter.singleField, ids: [filter.single] } : undefined;
       const named = filter.ids?.length ? { field: filter.field, ids: filter.ids } : single;
       if (!named) continue;
-      const missing = await this.attendees.missingIds(manager, filter.entity, named.ids);
+      const missing = await this.attendees.missingIds(filter.entity, named.ids);
       if (missing.length > 0) throw invalidParam(named.field, missingIdsReason(named.field, missing));
       lists.push({ field: filter.field, column: filter.column, include: filter.field.startsWith('include'), ids: named.ids });
     }

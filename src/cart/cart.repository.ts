@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, ObjectLiteral } from 'typeorm';
+import { ObjectLiteral } from 'typeorm';
 import { insertedId } from '../common/database/inserted-id';
 import { hydrate, KeptInserts, KeptSelects } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
@@ -11,6 +11,7 @@ import { Ticket, TicketProvider } from '../tickets/ticket.entity';
 import { Cart, CartItem } from './cart.entity';
 import type { Buyer } from './cart-identity';
 import type { CartLineView } from './cart.mapper';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Which of a cart's lines to read: of these providers, of this event. */
 export interface LineFilter {
@@ -67,22 +68,27 @@ function toBooleanColumn(value: boolean | number | string): boolean {
 /** Every statement on carts and their lines, and the ticket reads a cart write checks against. */
 @Injectable()
 export class CartRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   /** The hot statements of a sale (a cart write, a checkout), their SQL written once per shape. */
   private readonly selects = new KeptSelects();
   private readonly inserts = new KeptInserts();
 
   // ---------------------------------------------------------------- events and tickets
 
-  eventExists(manager: EntityManager, eventId: number): Promise<boolean> {
+  eventExists(eventId: number): Promise<boolean> {
+    const manager = this.tx.manager;
     return manager.exists(Event, { where: { id: eventId } });
   }
 
-  eventHasTickets(manager: EntityManager, eventId: number): Promise<boolean> {
+  eventHasTickets(eventId: number): Promise<boolean> {
+    const manager = this.tx.manager;
     return manager.exists(Ticket, { where: { eventId } });
   }
 
   /** The tickets of `ids` that exist, each with its counts, its event's status and its event's pool, in one query. */
-  async saleStates(manager: EntityManager, ids: number[]): Promise<Map<number, TicketSaleState>> {
+  async saleStates(ids: number[]): Promise<Map<number, TicketSaleState>> {
+    const manager = this.tx.manager;
     if (ids.length === 0) return new Map();
     const rows = await this.selects.rows<RawSaleState>(
       manager,
@@ -114,7 +120,8 @@ export class CartRepository {
   // ---------------------------------------------------------------- carts
 
   /** The buyer's cart, live or idle; `latest`: a locking read, which sees the latest committed row (MySQL). */
-  async findByBuyer(manager: EntityManager, buyer: Buyer, latest = false): Promise<Cart | null> {
+  async findByBuyer(buyer: Buyer, latest = false): Promise<Cart | null> {
+    const manager = this.tx.manager;
     const owner = ownerOf(buyer);
     if (!owner) return null;
     const [row] = await this.selects.rows<ObjectLiteral>(
@@ -130,22 +137,22 @@ export class CartRepository {
   }
 
   /** Inserts the cart unless its user or token already has one (the unique index decides; nothing is raised). */
-  async insertUnlessTaken(
-    manager: EntityManager,
-    values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>,
-  ): Promise<void> {
+  async insertUnlessTaken(values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>): Promise<void> {
+    const manager = this.tx.manager;
     await this.inserts.insert(manager, Cart, [values], { orIgnore: true });
   }
 
   /** Inserts the cart and answers it with its id. */
-  async insert(manager: EntityManager, values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>): Promise<Cart> {
+  async insert(values: Pick<Cart, 'userId' | 'token' | 'meta' | 'createdAt' | 'updatedAt'>): Promise<Cart> {
+    const manager = this.tx.manager;
     const cart = manager.create(Cart, values);
     cart.id = insertedId(await this.inserts.insert(manager, Cart, [cart]));
     return cart;
   }
 
   /** Empties the cart (lines, meta and coupon) and starts its idle clock again. */
-  async restart(manager: EntityManager, cartId: number, now: Date): Promise<void> {
+  async restart(cartId: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().delete().from(CartItem).where('cart_id = :cartId', { cartId }).execute();
     await manager
       .createQueryBuilder()
@@ -156,17 +163,20 @@ export class CartRepository {
   }
 
   /** Sets (null: removes) the cart's coupon, which moves its idle clock too. */
-  async setCoupon(manager: EntityManager, cartId: number, couponId: number | null, now: Date): Promise<void> {
+  async setCoupon(cartId: number, couponId: number | null, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().update(Cart).set({ couponId, updatedAt: now }).where('id = :id', { id: cartId }).execute();
   }
 
   /** Moves the cart's idle clock. */
-  async touch(manager: EntityManager, cartId: number, now: Date): Promise<void> {
+  async touch(cartId: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().update(Cart).set({ updatedAt: now }).where('id = :id', { id: cartId }).execute();
   }
 
   /** Deletes carts last written at or before `cutoff` (their lines go with them); answers how many. */
-  async deleteIdle(manager: EntityManager, cutoff: Date): Promise<number> {
+  async deleteIdle(cutoff: Date): Promise<number> {
+    const manager = this.tx.manager;
     const result = await manager.createQueryBuilder().delete().from(Cart).where('updated_at <= :cutoff', { cutoff }).execute();
     return result.affected ?? 0;
   }
@@ -174,7 +184,8 @@ export class CartRepository {
   // ---------------------------------------------------------------- lines
 
   /** The cart's lines with their tickets' event and `iac`, in one query, filters in SQL. */
-  async lines(manager: EntityManager, cartId: number, filter: LineFilter): Promise<CartLineView[]> {
+  async lines(cartId: number, filter: LineFilter): Promise<CartLineView[]> {
+    const manager = this.tx.manager;
     const byProviders = filter.providers !== undefined;
     const byEvent = filter.eventId !== undefined;
     const build = () => {
@@ -220,12 +231,8 @@ export class CartRepository {
    * the cart's coupon, in one statement that on MySQL locks them (and the cart row) against
    * concurrent writes; none when the buyer has no such cart.
    */
-  async lockLiveLines(
-    manager: EntityManager,
-    buyer: Buyer,
-    provider: TicketProvider,
-    idleCutoff: Date,
-  ): Promise<{ items: CartItem[]; couponId: number | null }> {
+  async lockLiveLines(buyer: Buyer, provider: TicketProvider, idleCutoff: Date): Promise<{ items: CartItem[]; couponId: number | null }> {
+    const manager = this.tx.manager;
     const owner = ownerOf(buyer);
     if (!owner) return { items: [], couponId: null };
     const rows = await this.selects.rows<ObjectLiteral & { cart_coupon_id: number | string | null }>(
@@ -252,7 +259,8 @@ export class CartRepository {
   }
 
   /** Writes the line: inserted, or its quantity and provider (and `optout` when given) replaced. */
-  async upsertLine(manager: EntityManager, line: CartLineWrite): Promise<void> {
+  async upsertLine(line: CartLineWrite): Promise<void> {
+    const manager = this.tx.manager;
     const overwrite = ['quantity', 'provider', ...(line.optout === undefined ? [] : ['optout'])];
     await this.inserts.insert(
       manager,
@@ -271,7 +279,8 @@ export class CartRepository {
     );
   }
 
-  async deleteLine(manager: EntityManager, cartId: number, ticketId: number): Promise<void> {
+  async deleteLine(cartId: number, ticketId: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .delete()
@@ -281,7 +290,8 @@ export class CartRepository {
   }
 
   /** Stores the registration answers of the line's attendees (null clears them). */
-  async setLineMeta(manager: EntityManager, cartId: number, ticketId: number, meta: string | null): Promise<void> {
+  async setLineMeta(cartId: number, ticketId: number, meta: string | null): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(CartItem)
@@ -291,7 +301,8 @@ export class CartRepository {
   }
 
   /** Deletes the cart's lines of `provider`; answers how many went (undefined where the driver does not say). */
-  async deleteLinesOfProvider(manager: EntityManager, cartId: number, provider: TicketProvider): Promise<number | undefined> {
+  async deleteLinesOfProvider(cartId: number, provider: TicketProvider): Promise<number | undefined> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .delete()

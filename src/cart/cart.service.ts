@@ -1,11 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import type { CodeAttemptSource } from '../common/throttling/code-attempts.service';
-import { runInTransaction } from '../common/database/transactions';
-import { TransactionHost } from '../common/database/transaction-host';
 import { ADMISSION_GATE, AdmissionGate, NO_GATE } from './admission-gate';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -29,6 +25,7 @@ import type { CartResponse } from './dto/cart.response';
 import { normalizeProvider } from './cart-providers';
 import { GetCartQuery } from './dto/get-cart.query';
 import { CartTicketLineDto, CartTicketMetaDto, UpdateCartDto } from './dto/update-cart.dto';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** A TEXT column holds 65,535 bytes; registration answers of one ticket must fit. */
 const MAX_META_BYTES = 65_535;
@@ -81,28 +78,26 @@ function applyLines(existing: CartLineView[], lines: CartTicketLineDto[], ticket
 @Injectable()
 export class CartService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly waitlistOffers: WaitlistOffersService,
     private readonly coupons: CouponsService,
     private readonly questions: AttendeeQuestionsService,
     private readonly carts: CartRepository,
-    private readonly tx: TransactionHost,
     @Optional() @Inject(ADMISSION_GATE) private readonly gate: AdmissionGate = NO_GATE,
   ) {}
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
-    const manager = this.dataSource.manager;
     if (query.post_id !== undefined) {
-      await this.assertEventExists(manager, query.post_id);
-      await this.assertEventHasTickets(manager, query.post_id);
+      await this.assertEventExists(query.post_id);
+      await this.assertEventHasTickets(query.post_id);
     }
     const providers = query.provider === undefined ? undefined : this.providerFilter(query.provider);
-    const cart = await this.findLiveCart(manager, buyer);
-    const lines = cart && providers?.length !== 0 ? await this.carts.lines(manager, cart.id, { providers, eventId: query.post_id }) : [];
-    const coupon = cart?.couponId ? await this.coupons.findById(manager, cart.couponId) : null;
-    return toCartResponse(lines, query.post_id, context, coupon ? await this.couponView(manager, coupon, lines) : null);
+    const cart = await this.findLiveCart(buyer);
+    const lines = cart && providers?.length !== 0 ? await this.carts.lines(cart.id, { providers, eventId: query.post_id }) : [];
+    const coupon = cart?.couponId ? await this.coupons.findById(cart.couponId) : null;
+    return toCartResponse(lines, query.post_id, context, coupon ? await this.couponView(coupon, lines) : null);
   }
 
   async update(buyer: Buyer, body: UpdateCartDto, context: RequestContext): Promise<CartWriteResult> {
@@ -111,12 +106,9 @@ export class CartService {
     const metaEntries = body.meta ?? [];
     this.checkShape(lines, metaEntries);
     const now = this.clock.now();
-    return runInTransaction(this.dataSource, async (manager) => {
-      if (body.post_id !== undefined) await this.assertEventExists(manager, body.post_id);
-      const states = await this.carts.saleStates(manager, [
-        ...lines.map((line) => line.ticket_id),
-        ...metaEntries.map((entry) => entry.ticket_id),
-      ]);
+    return this.tx.run(async () => {
+      if (body.post_id !== undefined) await this.assertEventExists(body.post_id);
+      const states = await this.carts.saleStates([...lines.map((line) => line.ticket_id), ...metaEntries.map((entry) => entry.ticket_id)]);
       for (const line of lines) {
         if (!states.has(line.ticket_id)) throw ticketDoesNotExist(line.ticket_id);
       }
@@ -126,17 +118,17 @@ export class CartService {
       const tickets = new Map([...states].map(([id, state]) => [id, state.ticket]));
       this.checkProviders(lines, provider, tickets);
       this.questions.checkCartMeta(metaEntries, tickets);
-      if (body.post_id !== undefined) await this.assertEventHasTickets(manager, body.post_id);
+      if (body.post_id !== undefined) await this.assertEventHasTickets(body.post_id);
       // Looked up only when the write names one: a cart without a coupon costs no statement more.
-      const enteredCoupon = await this.enteredCoupon(manager, body.coupon, {
+      const enteredCoupon = await this.enteredCoupon(body.coupon, {
         address: context.clientAddress,
         cart: buyerScope(buyer) ?? undefined,
       });
 
-      const { cart, token, fresh } = await this.openCart(manager, buyer, now);
-      const coupon = enteredCoupon !== undefined ? enteredCoupon : await this.storedCoupon(manager, fresh ? null : cart.couponId);
-      const before = fresh ? [] : await this.carts.lines(manager, cart.id, {});
-      await this.checkHiddenTickets(manager, lines, tickets, coupon, before, enteredCoupon !== undefined);
+      const { cart, token, fresh } = await this.openCart(buyer, now);
+      const coupon = enteredCoupon !== undefined ? enteredCoupon : await this.storedCoupon(fresh ? null : cart.couponId);
+      const before = fresh ? [] : await this.carts.lines(cart.id, {});
+      await this.checkHiddenTickets(lines, tickets, coupon, before, enteredCoupon !== undefined);
       const resulting = applyLines(before, lines, tickets);
       const quantities = new Map(
         [...resulting].map(([ticketId, line]) => [ticketId, { quantity: line.quantity, provider: line.provider }]),
@@ -148,22 +140,20 @@ export class CartService {
       const raised = new Set(lines.filter((line) => line.quantity > (previous.get(line.ticket_id) ?? 0)).map((line) => line.ticket_id));
       if (raised.size > 0) {
         const gated = [...resulting.values()].map((line) => ({ ticketId: line.ticketId, eventId: line.eventId, quantity: line.quantity }));
-        await this.tx.withManager(manager, () =>
-          this.gate.checkCartWrite({ lines: gated, raised, token: context.queueToken, user: context.user, now }),
-        );
+        await this.gate.checkCartWrite({ lines: gated, raised, token: context.queueToken, user: context.user, now });
       }
-      if (coupon) await this.checkCouponUses(manager, coupon, lines, before, resulting, enteredCoupon !== undefined);
+      if (coupon) await this.checkCouponUses(coupon, lines, before, resulting, enteredCoupon !== undefined);
       // Units a waitlist offer holds for a line are not asked of what is left (docs/waitlist.md).
-      const covered = await this.waitlistOffers.coveredByOffers(manager, cart.id, body.waitlist_offer, lines, tickets);
-      await this.checkAvailability(manager, lines, states, quantities, now, covered);
+      const covered = await this.waitlistOffers.coveredByOffers(cart.id, body.waitlist_offer, lines, tickets);
+      await this.checkAvailability(lines, states, quantities, now, covered);
 
-      await this.saveLines(manager, cart.id, lines, tickets);
-      await this.saveMeta(manager, cart.id, metaEntries);
-      await this.waitlistOffers.attachToCart(manager, cart.id, body.waitlist_offer);
+      await this.saveLines(cart.id, lines, tickets);
+      await this.saveMeta(cart.id, metaEntries);
+      await this.waitlistOffers.attachToCart(cart.id, body.waitlist_offer);
       if (enteredCoupon !== undefined) {
-        await this.carts.setCoupon(manager, cart.id, enteredCoupon?.id ?? null, now);
+        await this.carts.setCoupon(cart.id, enteredCoupon?.id ?? null, now);
       } else if (!fresh && now.getTime() - cart.updatedAt.getTime() >= CART_TOUCH_INTERVAL_MS) {
-        await this.carts.touch(manager, cart.id, now);
+        await this.carts.touch(cart.id, now);
       }
       for (const entry of metaEntries) {
         const line = resulting.get(entry.ticket_id) as CartLineView;
@@ -172,7 +162,7 @@ export class CartService {
       const view = [...resulting.values()]
         .filter((line) => line.provider === provider && (body.post_id === undefined || line.eventId === body.post_id))
         .sort((a, b) => a.ticketId - b.ticketId);
-      return { cart: toCartResponse(view, body.post_id, context, coupon ? await this.couponView(manager, coupon, view) : null), token };
+      return { cart: toCartResponse(view, body.post_id, context, coupon ? await this.couponView(coupon, view) : null), token };
     });
   }
 
@@ -182,18 +172,14 @@ export class CartService {
    * The coupon a write names: undefined when it names none, null when it removes it (`""` or null).
    * Wrong codes count against the client's address and the cart (CodeAttempts: 429 past the limit).
    */
-  private async enteredCoupon(
-    manager: EntityManager,
-    code: string | null | undefined,
-    source: CodeAttemptSource,
-  ): Promise<Coupon | null | undefined> {
+  private async enteredCoupon(code: string | null | undefined, source: CodeAttemptSource): Promise<Coupon | null | undefined> {
     if (code === undefined) return undefined;
     if (code === null || code.trim() === '') return null;
-    return this.coupons.usableByCode(manager, code.trim(), source);
+    return this.coupons.usableByCode(code.trim(), source);
   }
 
-  private async storedCoupon(manager: EntityManager, couponId: number | null | undefined): Promise<Coupon | null> {
-    return couponId ? this.coupons.findById(manager, couponId) : null;
+  private async storedCoupon(couponId: number | null | undefined): Promise<Coupon | null> {
+    return couponId ? this.coupons.findById(couponId) : null;
   }
 
   /**
@@ -204,7 +190,6 @@ export class CartService {
    * reveals it: 409 `coupon-required` otherwise, naming the ticket (the buyer saw it with the code).
    */
   private async checkHiddenTickets(
-    manager: EntityManager,
     lines: CartTicketLineDto[],
     tickets: Map<number, Ticket>,
     coupon: Coupon | null,
@@ -218,7 +203,7 @@ export class CartService {
     const kept = codeChanged ? before.filter((line) => line.hidden && named.get(line.ticketId) !== 0).map((line) => line.ticketId) : [];
     const hidden = [...new Set([...written, ...kept])];
     if (hidden.length === 0) return;
-    const revealed = coupon?.revealsHidden === true ? await this.coupons.coveredTickets(manager, coupon, hidden) : new Set<number>();
+    const revealed = coupon?.revealsHidden === true ? await this.coupons.coveredTickets(coupon, hidden) : new Set<number>();
     const inCart = new Set(before.map((line) => line.ticketId));
     const refused = hidden.find((ticketId) => !revealed.has(ticketId));
     if (refused === undefined) return;
@@ -233,7 +218,6 @@ export class CartService {
    * Checkout checks again and takes the uses atomically.
    */
   private async checkCouponUses(
-    manager: EntityManager,
     coupon: Coupon,
     lines: CartTicketLineDto[],
     before: CartLineView[],
@@ -243,7 +227,7 @@ export class CartService {
     const previous = new Map(before.map((line) => [line.ticketId, line.quantity]));
     const raised = lines.filter((line) => line.quantity > (previous.get(line.ticket_id) ?? 0));
     if (!codeEntered && raised.length === 0) return;
-    const short = await this.coupons.shortOfUses(manager, coupon, [...resulting.values()]);
+    const short = await this.coupons.shortOfUses(coupon, [...resulting.values()]);
     if (!short) return;
     if (codeEntered) throw couponNotValid('used-up', 'coupon', short.usesLeft);
     const index = lines.findIndex((line) => raised.includes(line) && short.covered.has(line.ticket_id));
@@ -252,9 +236,8 @@ export class CartService {
     throw couponNotValid('used-up', `tickets[${index}][quantity]`, short.usesLeft);
   }
 
-  private async couponView(manager: EntityManager, coupon: Coupon, lines: CartLineView[]): Promise<CartCouponView> {
+  private async couponView(coupon: Coupon, lines: CartLineView[]): Promise<CartCouponView> {
     const discounts = await this.coupons.cartDiscounts(
-      manager,
       coupon,
       lines.map((line) => ({
         ticketId: line.ticketId,
@@ -267,8 +250,8 @@ export class CartService {
   }
 
   /** The buyer's cart unless it has none or it has been idle too long (an expired cart reads as empty). */
-  async findLiveCart(manager: EntityManager, buyer: Buyer): Promise<Cart | null> {
-    const cart = await this.carts.findByBuyer(manager, buyer);
+  async findLiveCart(buyer: Buyer): Promise<Cart | null> {
+    const cart = await this.carts.findByBuyer(buyer);
     return cart && this.isLive(cart, this.clock.now()) ? cart : null;
   }
 
@@ -277,23 +260,23 @@ export class CartService {
    * MySQL locks them (and the cart row) against concurrent writes; none when the buyer has no live
    * cart. A checkout reads nothing else of the cart.
    */
-  async lockLiveLines(manager: EntityManager, buyer: Buyer, provider: TicketProvider): Promise<CartItem[]> {
-    return (await this.lockLiveCart(manager, buyer, provider)).items;
+  async lockLiveLines(buyer: Buyer, provider: TicketProvider): Promise<CartItem[]> {
+    return (await this.lockLiveCart(buyer, provider)).items;
   }
 
   /** `lockLiveLines` with the cart's coupon (src/coupons), read by the same statement. */
-  lockLiveCart(manager: EntityManager, buyer: Buyer, provider: TicketProvider): Promise<{ items: CartItem[]; couponId: number | null }> {
-    return this.carts.lockLiveLines(manager, buyer, provider, idleCutoff(this.clock.now()));
+  lockLiveCart(buyer: Buyer, provider: TicketProvider): Promise<{ items: CartItem[]; couponId: number | null }> {
+    return this.carts.lockLiveLines(buyer, provider, idleCutoff(this.clock.now()));
   }
 
   /** Removes the checked-out lines; false when some were already gone (a concurrent checkout took them). */
-  async removeLines(manager: EntityManager, cartId: number, provider: TicketProvider, expected: number): Promise<boolean> {
-    return ((await this.carts.deleteLinesOfProvider(manager, cartId, provider)) ?? expected) === expected;
+  async removeLines(cartId: number, provider: TicketProvider, expected: number): Promise<boolean> {
+    return ((await this.carts.deleteLinesOfProvider(cartId, provider)) ?? expected) === expected;
   }
 
   /** Deletes carts idle for longer than their lifetime (their lines go with them). */
   purgeIdleCarts(now: Date): Promise<number> {
-    return this.carts.deleteIdle(this.dataSource.manager, idleCutoff(now));
+    return this.carts.deleteIdle(idleCutoff(now));
   }
 
   // ---------------------------------------------------------------- validation
@@ -355,7 +338,6 @@ export class CartService {
    * drawing on one event pool (capped and global tickets) must fit what is left of it.
    */
   private async checkAvailability(
-    manager: EntityManager,
     lines: CartTicketLineDto[],
     states: Map<number, TicketSaleState>,
     quantities: Map<number, { quantity: number; provider: string }>,
@@ -369,11 +351,10 @@ export class CartService {
       const problem = saleProblem(ticket, eventStatus, CapacityService.stateOf(ticket, pool), asked(ticket.id, line.quantity), now);
       if (problem) throw ticketCapacityNotAvailable(ticket.id, problem);
     }
-    await this.checkSharedPools(manager, wanted, states, quantities, asked);
+    await this.checkSharedPools(wanted, states, quantities, asked);
   }
 
   private async checkSharedPools(
-    manager: EntityManager,
     wanted: CartTicketLineDto[],
     states: Map<number, TicketSaleState>,
     quantities: Map<number, { quantity: number; provider: string }>,
@@ -383,7 +364,7 @@ export class CartService {
     const pooled = wanted.map((line) => states.get(line.ticket_id) as TicketSaleState).filter(({ ticket }) => drawsOnPool(ticket));
     if (pooled.length === 0) return;
     const otherLineIds = [...quantities.keys()].filter((ticketId) => !states.has(ticketId));
-    const others = await this.carts.saleStates(manager, otherLineIds);
+    const others = await this.carts.saleStates(otherLineIds);
     const cartTickets = new Map([...states, ...others].map(([id, state]) => [id, state.ticket]));
     for (const { ticket, pool } of pooled) {
       const provider = quantities.get(ticket.id)?.provider;
@@ -398,12 +379,12 @@ export class CartService {
     }
   }
 
-  private async assertEventExists(manager: EntityManager, eventId: number): Promise<void> {
-    if (!(await this.carts.eventExists(manager, eventId))) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
+  private async assertEventExists(eventId: number): Promise<void> {
+    if (!(await this.carts.eventExists(eventId))) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
   }
 
-  private async assertEventHasTickets(manager: EntityManager, eventId: number): Promise<void> {
-    if (!(await this.carts.eventHasTickets(manager, eventId))) throw postHasNoTickets();
+  private async assertEventHasTickets(eventId: number): Promise<void> {
+    if (!(await this.carts.eventHasTickets(eventId))) throw postHasNoTickets();
   }
 
   private providerFilter(raw: unknown[]): TicketProvider[] {
@@ -424,38 +405,38 @@ export class CartService {
    * meet on the unique index: the insert that loses is ignored and the winner's cart is used.
    * `fresh`: the cart is empty and its `updated_at` is now (created or restarted by this call).
    */
-  private async openCart(manager: EntityManager, buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null; fresh: boolean }> {
-    if (buyer.kind === 'guest' && !buyer.token) return this.openGuestCart(manager, issueCartToken(this.config.nonceSecret), now);
+  private async openCart(buyer: Buyer, now: Date): Promise<{ cart: Cart; token: string | null; fresh: boolean }> {
+    if (buyer.kind === 'guest' && !buyer.token) return this.openGuestCart(issueCartToken(this.config.nonceSecret), now);
     const identity = buyer.kind === 'user' ? { userId: buyer.userId, token: null } : { userId: null, token: buyer.token ?? null };
-    let cart = await this.carts.findByBuyer(manager, buyer);
+    let cart = await this.carts.findByBuyer(buyer);
     let fresh = false;
     if (!cart) {
-      await this.carts.insertUnlessTaken(manager, { ...identity, meta: null, createdAt: now, updatedAt: now });
+      await this.carts.insertUnlessTaken({ ...identity, meta: null, createdAt: now, updatedAt: now });
       // A locking read sees the latest committed row: when a concurrent first write won the unique
       // index, its cart is not in this transaction's snapshot (a plain read found nothing: 500).
-      const created = await this.carts.findByBuyer(manager, buyer, true);
+      const created = await this.carts.findByBuyer(buyer, true);
       if (!created) throw new Error('the cart row inserted or found by this transaction is missing');
       cart = created;
     } else if (!this.isLive(cart, now)) {
-      await this.carts.restart(manager, cart.id, now);
+      await this.carts.restart(cart.id, now);
       fresh = true;
     }
     return { cart, token: identity.token, fresh };
   }
 
   /** The first write of an anonymous buyer: the token was issued just now, so no cart can hold it yet. */
-  private async openGuestCart(manager: EntityManager, token: string, now: Date): Promise<{ cart: Cart; token: string; fresh: true }> {
-    const cart = await this.carts.insert(manager, { userId: null, token, meta: null, createdAt: now, updatedAt: now });
+  private async openGuestCart(token: string, now: Date): Promise<{ cart: Cart; token: string; fresh: true }> {
+    const cart = await this.carts.insert({ userId: null, token, meta: null, createdAt: now, updatedAt: now });
     return { cart, token, fresh: true };
   }
 
-  private async saveLines(manager: EntityManager, cartId: number, lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Promise<void> {
+  private async saveLines(cartId: number, lines: CartTicketLineDto[], tickets: Map<number, Ticket>): Promise<void> {
     for (const line of lines) {
       if (line.quantity === 0) {
-        await this.carts.deleteLine(manager, cartId, line.ticket_id);
+        await this.carts.deleteLine(cartId, line.ticket_id);
         continue;
       }
-      await this.carts.upsertLine(manager, {
+      await this.carts.upsertLine({
         cartId,
         ticketId: line.ticket_id,
         provider: (tickets.get(line.ticket_id) as Ticket).provider,
@@ -465,9 +446,9 @@ export class CartService {
     }
   }
 
-  private async saveMeta(manager: EntityManager, cartId: number, metaEntries: CartTicketMetaDto[]): Promise<void> {
+  private async saveMeta(cartId: number, metaEntries: CartTicketMetaDto[]): Promise<void> {
     for (const entry of metaEntries) {
-      await this.carts.setLineMeta(manager, cartId, entry.ticket_id, entry.items.length === 0 ? null : JSON.stringify(entry.items));
+      await this.carts.setLineMeta(cartId, entry.ticket_id, entry.items.length === 0 ? null : JSON.stringify(entry.items));
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { TransactionHost } from '../common/database/transaction-host';
 import { invalidParam } from '../common/errors/api-error';
 import { TermListFilters, TermStore } from '../terms/term-store';
 import { TermsService } from '../terms/terms.service';
@@ -28,13 +28,14 @@ export class CategoriesService extends TermsService<Category, CreateCategoryDto,
   protected override readonly extraListParameters = ['parent'] as const;
 
   constructor(
-    dataSource: DataSource,
+    tx: TransactionHost,
     private readonly repository: CategoriesRepository,
   ) {
-    super(dataSource, new TermStore<Category>(CATEGORY_TABLE));
+    super(tx, new TermStore<Category>(CATEGORY_TABLE));
   }
 
-  protected override async readExtraFilters(manager: EntityManager, query: ListCategoriesQuery): Promise<Partial<TermListFilters>> {
+  protected override async readExtraFilters(query: ListCategoriesQuery): Promise<Partial<TermListFilters>> {
+    const manager = this.tx.manager;
     if (query.parent === undefined) return {};
     if (query.parent === 0) return { parentId: null };
     await this.store.findAllOrFail(manager, [query.parent], 'parent');
@@ -45,39 +46,40 @@ export class CategoriesService extends TermsService<Category, CreateCategoryDto,
     return category.parentId ?? null;
   }
 
-  protected override async checkBodyReferences(manager: EntityManager, dto: UpdateCategoryDto): Promise<void> {
+  protected override async checkBodyReferences(dto: UpdateCategoryDto): Promise<void> {
+    const manager = this.tx.manager;
     if (dto.parent) await this.store.findAllOrFail(manager, [dto.parent], 'parent');
   }
 
-  protected override async applyHierarchy(manager: EntityManager, category: Category, dto: UpdateCategoryDto): Promise<void> {
+  protected override async applyHierarchy(category: Category, dto: UpdateCategoryDto): Promise<void> {
     if (dto.parent === undefined) return;
     const parentId = dto.parent || null;
-    if (parentId !== null && category.id !== undefined) await this.assertNotInOwnSubtree(manager, category.id, parentId);
+    if (parentId !== null && category.id !== undefined) await this.assertNotInOwnSubtree(category.id, parentId);
     category.parentId = parentId;
   }
 
-  protected override async beforeRemove(manager: EntityManager, category: Category): Promise<void> {
-    await this.repository.reparentChildren(manager, category.id, category.parentId ?? null);
+  protected override async beforeRemove(category: Category): Promise<void> {
+    await this.repository.reparentChildren(category.id, category.parentId ?? null);
   }
 
   /**
    * `categoryIds` without those under another of them: a category lists its descendants' events
    * (migration CategoryTreeListings), so a descendant asked for with its ancestor adds nothing.
    */
-  async outermost(manager: EntityManager, categoryIds: number[]): Promise<number[]> {
+  async outermost(categoryIds: number[]): Promise<number[]> {
     if (categoryIds.length < 2) return categoryIds;
-    const under = await this.repository.underAnother(manager, categoryIds);
+    const under = await this.repository.underAnother(categoryIds);
     return categoryIds.filter((id) => !under.has(id));
   }
 
   /** Walks up from the proposed parent; meeting the category itself means a cycle. */
-  private async assertNotInOwnSubtree(manager: EntityManager, categoryId: number, parentId: number): Promise<void> {
+  private async assertNotInOwnSubtree(categoryId: number, parentId: number): Promise<void> {
     const visited = new Set<number>();
     let ancestorId: number | null = parentId;
     while (ancestorId !== null && !visited.has(ancestorId)) {
       if (ancestorId === categoryId) throw invalidParam('parent', 'parent must not be the category itself or one of its descendants');
       visited.add(ancestorId);
-      ancestorId = await this.repository.parentIdOf(manager, ancestorId);
+      ancestorId = await this.repository.parentIdOf(ancestorId);
     }
   }
 }

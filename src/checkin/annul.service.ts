@@ -1,9 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { invalidParams } from '../common/errors/api-error';
 import { appConfig } from '../config/app.config';
 import { annulRefused, checkinNotFound } from './checkin-errors';
@@ -14,6 +11,7 @@ import { DoorCaller, mayScan, nonceScope } from './door-access';
 import { AnnulResponse } from './dto/checkin.response';
 import { AnnulDto } from './dto/door.dto';
 import { annulRefusal, annulScan, AnnulCaller, PositionState, ScanType } from './redeem-rules';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * POST /checkin/annul: undoes an accidental scan. The scan stays in the history, marked annulled
@@ -26,7 +24,7 @@ import { annulRefusal, annulScan, AnnulCaller, PositionState, ScanType } from '.
 @Injectable()
 export class AnnulService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     private readonly repository: CheckinRepository,
@@ -37,36 +35,35 @@ export class AnnulService {
       const reason = 'send exactly one of nonce and checkin_id';
       throw invalidParams({ nonce: reason, checkin_id: reason });
     }
-    const manager = this.dataSource.manager;
     const found =
       input.checkin_id !== undefined
-        ? await this.repository.findCheckin(manager, input.checkin_id)
-        : await this.repository.findByNonce(manager, nonceScope(caller), input.nonce as string);
+        ? await this.repository.findCheckin(input.checkin_id)
+        : await this.repository.findByNonce(nonceScope(caller), input.nonce as string);
     if (!found) throw checkinNotFound();
-    const who = await this.annulCaller(manager, found, caller);
+    const who = await this.annulCaller(found, caller);
     const minutes = this.config.tickets.checkinAnnulMinutes;
     const now = this.clock.now();
     this.assertAnnullable(found, who, now, minutes);
     const attendeeId = found.attendeeId as number;
 
-    return runInTransaction(this.dataSource, async (transaction) => {
-      await this.repository.lockAttendee(transaction, attendeeId, now);
+    return this.tx.run(async () => {
+      await this.repository.lockAttendee(attendeeId, now);
       // Read again under the lock: another annulment of it may have committed meanwhile.
-      const checkin = (await this.repository.findCheckin(transaction, found.id)) as Checkin;
+      const checkin = (await this.repository.findCheckin(found.id)) as Checkin;
       this.assertAnnullable(checkin, who, now, minutes);
       const by = { deviceId: caller.kind === 'device' ? caller.device.id : null, userId: caller.kind === 'user' ? caller.user.id : null };
-      if (!(await this.repository.annulCheckin(transaction, checkin.id, by, now))) throw annulRefused('already_annulled', minutes);
+      if (!(await this.repository.annulCheckin(checkin.id, by, now))) throw annulRefused('already_annulled', minutes);
       Object.assign(checkin, { annulledAt: now, annulledDeviceId: by.deviceId, annulledUserId: by.userId });
 
-      const facts = await this.repository.scanFacts(transaction, { id: attendeeId }, [checkin.eventId], [checkin.listId], null);
+      const facts = await this.repository.scanFacts({ id: attendeeId }, [checkin.eventId], [checkin.listId], null);
       if (!facts) throw checkinNotFound();
       const [position] = facts.positions;
-      const state = await this.restorePosition(transaction, checkin, position);
-      const list = await this.repository.findList(transaction, checkin.listId);
+      const state = await this.restorePosition(checkin, position);
+      const list = await this.repository.findList(checkin.listId);
       if (list && list.defaultEventId !== null && checkin.type === 'entry' && state.entries === 0) {
-        await this.repository.unflagCheckedIn(transaction, attendeeId);
+        await this.repository.unflagCheckedIn(attendeeId);
       }
-      const gate = await this.repository.deviceName(transaction, checkin.deviceId);
+      const gate = await this.repository.deviceName(checkin.deviceId);
       return {
         status: 'ok' as const,
         checkin: toCheckinResponse(checkin, gate),
@@ -76,9 +73,9 @@ export class AnnulService {
   }
 
   /** Who asks, for the rules: the device (if one), and whether it may use the scan's list at all. */
-  private async annulCaller(manager: EntityManager, checkin: Checkin, caller: DoorCaller): Promise<AnnulCaller> {
-    const list = await this.repository.findList(manager, checkin.listId);
-    const event = list ? await this.repository.event(manager, list.eventId) : null;
+  private async annulCaller(checkin: Checkin, caller: DoorCaller): Promise<AnnulCaller> {
+    const list = await this.repository.findList(checkin.listId);
+    const event = list ? await this.repository.event(list.eventId) : null;
     return {
       deviceId: caller.kind === 'device' ? caller.device.id : null,
       mayUseList: list !== null && event !== null && mayScan(caller, list, event),
@@ -107,18 +104,17 @@ export class AnnulService {
    * that still counts left it, and the entry/exit times of the scans that still count.
    */
   private async restorePosition(
-    manager: EntityManager,
     checkin: Checkin,
     position: { id: number; entries: number; exits: number; inside: boolean } | undefined,
   ): Promise<PositionState> {
     const attendeeId = checkin.attendeeId as number;
-    const remaining = await this.repository.countingScans(manager, checkin.listId, attendeeId);
+    const remaining = await this.repository.countingScans(checkin.listId, attendeeId);
     const latest = (remaining.at(-1)?.type ?? null) as ScanType | null;
     const state = annulScan(position ?? { entries: 0, exits: 0, inside: false }, checkin.type as ScanType, latest);
     if (!position) return state;
     const entries = remaining.filter((scan) => scan.type === 'entry');
     const exits = remaining.filter((scan) => scan.type === 'exit');
-    await this.repository.savePosition(manager, {
+    await this.repository.savePosition({
       id: position.id,
       listId: checkin.listId,
       attendeeId,

@@ -1,12 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { runInTransaction } from '../common/database/transactions';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
@@ -20,6 +17,7 @@ import { assertMayScan, DoorCaller } from './door-access';
 import { DoorListCache } from './door-lists.cache';
 import { CheckinListPage, CheckinListResponse, ListStatusResponse } from './dto/checkin.response';
 import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Reads a window bound: ISO 8601 with an offset, or wall-clock time in the site time zone; null/"" clear it. */
 export function readInstant(raw: string | null | undefined, field: string, context: RequestContext): Date | null | undefined {
@@ -37,21 +35,20 @@ export function readInstant(raw: string | null | undefined, field: string, conte
 @Injectable()
 export class CheckinListsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
     private readonly doorLists: DoorListCache,
   ) {}
 
   async create(input: CreateCheckinListDto, user: AuthenticatedUser, context: RequestContext): Promise<CheckinListResponse> {
-    const manager = this.dataSource.manager;
-    const event = await this.repository.event(manager, input.post_id);
+    const event = await this.repository.event(input.post_id);
     if (!event) throw invalidParam('post_id', 'post_id must be an existing event');
-    const values = await this.listValues(manager, event.id, input, context);
+    const values = await this.listValues(event.id, input, context);
     if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to manage check-in of this event.');
-    return runInTransaction(this.dataSource, async (transaction) => {
-      await this.repository.ensureDefaultList(transaction, event.id);
-      const list = await this.repository.insertList(transaction, {
+    return this.tx.run(async () => {
+      await this.repository.ensureDefaultList(event.id);
+      const list = await this.repository.insertList({
         eventId: event.id,
         name: input.name,
         defaultEventId: null,
@@ -59,7 +56,7 @@ export class CheckinListsService {
         ticketIds: '[]',
         ...values,
       });
-      return toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(list.id) ?? NO_COUNTS, event);
+      return toCheckinListResponse(list, (await this.repository.counts([list])).get(list.id) ?? NO_COUNTS, event);
     });
   }
 
@@ -68,27 +65,19 @@ export class CheckinListsService {
    * authors their events'. Naming an event creates its default list if it has none yet.
    */
   async list(query: ListCheckinListsQuery, caller: DoorCaller): Promise<CheckinListPage> {
-    const manager = this.dataSource.manager;
     if (query.post_id !== undefined) {
-      const event = await this.repository.event(manager, query.post_id);
+      const event = await this.repository.event(query.post_id);
       if (!event) throw invalidParam('post_id', 'post_id must be an existing event');
-      await this.repository.ensureDefaultList(manager, event.id);
+      await this.repository.ensureDefaultList(event.id);
     }
     let filter: CheckinListFilter;
     if (caller.kind === 'device') filter = { eventId: query.post_id, ids: caller.listIds };
     else if (managesEveryEvent(caller.user) || hasCapability(caller.user, 'checkin_attendees')) filter = { eventId: query.post_id };
     else if (hasCapability(caller.user, 'publish_events')) filter = { eventId: query.post_id, managedBy: caller.user };
     else throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
-    const lists = await this.repository.listLists(manager, filter);
-    const counts = await this.repository.counts(manager, lists);
-    const events = new Map(
-      (
-        await this.repository.events(
-          manager,
-          lists.map((list) => list.eventId),
-        )
-      ).map((event) => [event.id, event]),
-    );
+    const lists = await this.repository.listLists(filter);
+    const counts = await this.repository.counts(lists);
+    const events = new Map((await this.repository.events(lists.map((list) => list.eventId))).map((event) => [event.id, event]));
     return {
       checkin_lists: lists.map((list) =>
         toCheckinListResponse(list, counts.get(list.id) ?? NO_COUNTS, events.get(list.eventId) as DoorEvent),
@@ -98,19 +87,17 @@ export class CheckinListsService {
   }
 
   async get(id: number, caller: DoorCaller): Promise<CheckinListResponse> {
-    const manager = this.dataSource.manager;
-    const { list, event } = await this.readable(manager, id, caller);
-    return toCheckinListResponse(list, (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS, event);
+    const { list, event } = await this.readable(id, caller);
+    return toCheckinListResponse(list, (await this.repository.counts([list])).get(list.id) ?? NO_COUNTS, event);
   }
 
   async status(id: number, caller: DoorCaller): Promise<ListStatusResponse> {
-    const manager = this.dataSource.manager;
-    const { list, event } = await this.readable(manager, id, caller);
-    const perTicket = (await this.repository.ticketCounts(manager, [list])).get(list.id) ?? new Map<number, ListCounts>();
-    const tickets = await this.repository.tickets(manager, list.eventId);
-    const counts = (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS;
+    const { list, event } = await this.readable(id, caller);
+    const perTicket = (await this.repository.ticketCounts([list])).get(list.id) ?? new Map<number, ListCounts>();
+    const tickets = await this.repository.tickets(list.eventId);
+    const counts = (await this.repository.counts([list])).get(list.id) ?? NO_COUNTS;
     const admitted = new Set(JSON.parse(list.ticketIds ?? '[]') as number[]);
-    const gates = await this.repository.gateCounts(manager, list.id);
+    const gates = await this.repository.gateCounts(list.id);
     return {
       list: toCheckinListResponse(list, counts, event),
       tickets: tickets
@@ -130,66 +117,63 @@ export class CheckinListsService {
   }
 
   async update(id: number, input: UpdateCheckinListDto, user: AuthenticatedUser, context: RequestContext): Promise<CheckinListResponse> {
-    const manager = this.dataSource.manager;
-    const { list, event } = await this.managed(manager, id, user);
-    const values = await this.listValues(manager, event.id, input, context);
+    const { list, event } = await this.managed(id, user);
+    const values = await this.listValues(event.id, input, context);
     const startsAt = values.startsAt === undefined ? list.startsAt : values.startsAt;
     const endsAt = values.endsAt === undefined ? list.endsAt : values.endsAt;
     if (startsAt && endsAt && endsAt < startsAt) throw invalidParam('ends_at', 'ends_at must not be before starts_at');
-    return runInTransaction(this.dataSource, async (transaction) => {
-      await this.repository.updateList(transaction, id, {
-        ...values,
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        updatedAt: this.clock.now(),
-      });
-      const updated = (await this.repository.findList(transaction, id)) as CheckinList;
-      return toCheckinListResponse(updated, (await this.repository.counts(transaction, [updated])).get(id) ?? NO_COUNTS, event);
-    }).finally(() => this.doorLists.forget(id));
+    return this.tx
+      .run(async () => {
+        await this.repository.updateList(id, {
+          ...values,
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          updatedAt: this.clock.now(),
+        });
+        const updated = (await this.repository.findList(id)) as CheckinList;
+        return toCheckinListResponse(updated, (await this.repository.counts([updated])).get(id) ?? NO_COUNTS, event);
+      })
+      .finally(() => this.doorLists.forget(id));
   }
 
   async remove(id: number, user: AuthenticatedUser): Promise<CheckinListResponse> {
-    const manager = this.dataSource.manager;
-    const { list, event } = await this.managed(manager, id, user);
+    const { list, event } = await this.managed(id, user);
     if (list.defaultEventId !== null) throw checkinListIsDefault();
-    return runInTransaction(this.dataSource, async (transaction) => {
-      if (await this.repository.hasCheckins(transaction, id)) throw checkinListHasCheckins();
-      const response = toCheckinListResponse(list, (await this.repository.counts(transaction, [list])).get(id) ?? NO_COUNTS, event);
-      await this.repository.deleteList(transaction, id);
-      return response;
-    }).finally(() => this.doorLists.forget(id));
+    return this.tx
+      .run(async () => {
+        if (await this.repository.hasCheckins(id)) throw checkinListHasCheckins();
+        const response = toCheckinListResponse(list, (await this.repository.counts([list])).get(id) ?? NO_COUNTS, event);
+        await this.repository.deleteList(id);
+        return response;
+      })
+      .finally(() => this.doorLists.forget(id));
   }
 
   // ---------------------------------------------------------------- access
 
   /** The list and its event, for a caller who may scan on it (404 unknown, 403 otherwise). */
-  async readable(manager: EntityManager, id: number, caller: DoorCaller): Promise<{ list: CheckinList; event: DoorEvent }> {
-    const list = await this.repository.findList(manager, id);
+  async readable(id: number, caller: DoorCaller): Promise<{ list: CheckinList; event: DoorEvent }> {
+    const list = await this.repository.findList(id);
     if (!list) throw checkinListNotFound();
-    const event = (await this.repository.event(manager, list.eventId)) as DoorEvent;
+    const event = (await this.repository.event(list.eventId)) as DoorEvent;
     assertMayScan(caller, list, event);
     return { list, event };
   }
 
-  private async managed(manager: EntityManager, id: number, user: AuthenticatedUser): Promise<{ list: CheckinList; event: DoorEvent }> {
-    const list = await this.repository.findList(manager, id);
+  private async managed(id: number, user: AuthenticatedUser): Promise<{ list: CheckinList; event: DoorEvent }> {
+    const list = await this.repository.findList(id);
     if (!list) throw checkinListNotFound();
-    const event = (await this.repository.event(manager, list.eventId)) as DoorEvent;
+    const event = (await this.repository.event(list.eventId)) as DoorEvent;
     if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to manage check-in of this event.');
     return { list, event };
   }
 
   /** The columns a create or update sets, checked: tickets of the event, a window that ends after it starts. */
-  private async listValues(
-    manager: EntityManager,
-    eventId: number,
-    input: UpdateCheckinListDto,
-    context: RequestContext,
-  ): Promise<Partial<CheckinList>> {
+  private async listValues(eventId: number, input: UpdateCheckinListDto, context: RequestContext): Promise<Partial<CheckinList>> {
     const values: Partial<CheckinList> = {};
     if (input.ticket_ids !== undefined) {
       const ids = [...new Set(input.ticket_ids)];
       if (ids.length > 0) {
-        const found = await this.repository.countEventTickets(manager, eventId, ids);
+        const found = await this.repository.countEventTickets(eventId, ids);
         if (found !== ids.length) throw invalidParam('ticket_ids', 'ticket_ids must be tickets of the list’s event');
       }
       values.ticketIds = JSON.stringify(ids.sort((a, b) => a - b));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, EntityManager, In } from 'typeorm';
+import { Brackets, In } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { insertedId } from '../common/database/inserted-id';
@@ -17,6 +17,7 @@ import { GateCounts, ListCounts, NO_COUNTS } from './door-counts';
 import { RevokedSecret } from './revoked-secret.entity';
 import { SqlDialect } from '../database/sql-dialect';
 import { VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** The event facts the door needs: who manages it, and its days. */
 export type DoorEvent = Pick<Event, 'id' | 'authorId' | 'title' | 'startLocal' | 'endLocal' | 'timezone'>;
@@ -89,27 +90,34 @@ export interface CountingScan {
 /** Every statement of the check-in module. */
 @Injectable()
 export class CheckinRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   // ---------------------------------------------------------------- events and tickets
 
-  events(manager: EntityManager, ids: number[]): Promise<DoorEvent[]> {
+  events(ids: number[]): Promise<DoorEvent[]> {
+    const manager = this.tx.manager;
     if (ids.length === 0) return Promise.resolve([]);
     return manager.find(Event, { select: DOOR_EVENT_COLUMNS, where: { id: In([...new Set(ids)]) } });
   }
 
-  event(manager: EntityManager, id: number): Promise<DoorEvent | null> {
+  event(id: number): Promise<DoorEvent | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Event, { select: DOOR_EVENT_COLUMNS, where: { id } });
   }
 
-  tickets(manager: EntityManager, eventId: number): Promise<Array<Pick<Ticket, 'id' | 'name'>>> {
+  tickets(eventId: number): Promise<Array<Pick<Ticket, 'id' | 'name'>>> {
+    const manager = this.tx.manager;
     return manager.find(Ticket, { select: { id: true, name: true }, where: { eventId }, order: { id: 'ASC' } });
   }
 
   /** How many of `ids` are tickets of the event. */
-  countEventTickets(manager: EntityManager, eventId: number, ids: number[]): Promise<number> {
+  countEventTickets(eventId: number, ids: number[]): Promise<number> {
+    const manager = this.tx.manager;
     return manager.count(Ticket, { where: { id: In(ids), eventId } });
   }
 
-  async ticketTitles(manager: EntityManager, ids: number[]): Promise<Map<number, string>> {
+  async ticketTitles(ids: number[]): Promise<Map<number, string>> {
+    const manager = this.tx.manager;
     if (ids.length === 0) return new Map();
     const tickets = await manager.find(Ticket, { select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });
     return new Map(tickets.map((ticket) => [ticket.id, ticket.name]));
@@ -117,17 +125,20 @@ export class CheckinRepository {
 
   // ---------------------------------------------------------------- lists
 
-  findList(manager: EntityManager, id: number): Promise<CheckinList | null> {
+  findList(id: number): Promise<CheckinList | null> {
+    const manager = this.tx.manager;
     return manager.findOne(CheckinList, { where: { id } });
   }
 
-  findLists(manager: EntityManager, ids: number[]): Promise<CheckinList[]> {
+  findLists(ids: number[]): Promise<CheckinList[]> {
+    const manager = this.tx.manager;
     if (ids.length === 0) return Promise.resolve([]);
     return manager.find(CheckinList, { where: { id: In(ids) }, order: { id: 'ASC' } });
   }
 
   /** Lists of these events (all events when undefined), oldest first; only of the events `managedBy` manages when set. */
-  listLists(manager: EntityManager, filter: CheckinListFilter): Promise<CheckinList[]> {
+  listLists(filter: CheckinListFilter): Promise<CheckinList[]> {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(CheckinList, 'list').orderBy('list.id', 'ASC');
     if (filter.eventId !== undefined) builder.andWhere('list.eventId = :eventId', { eventId: filter.eventId });
     if (filter.ids !== undefined) {
@@ -148,7 +159,8 @@ export class CheckinRepository {
    * check-ins answered 500 (EntityNotFoundError) before. The racers queue on the new row once; every
    * later call finds the list with the first, plain read and locks nothing.
    */
-  async ensureDefaultList(manager: EntityManager, eventId: number): Promise<CheckinList> {
+  async ensureDefaultList(eventId: number): Promise<CheckinList> {
+    const manager = this.tx.manager;
     const existing = await manager.findOne(CheckinList, { where: { defaultEventId: eventId } });
     if (existing) return existing;
     await manager
@@ -167,21 +179,25 @@ export class CheckinRepository {
     return created;
   }
 
-  async insertList(manager: EntityManager, values: Partial<CheckinList>): Promise<CheckinList> {
+  async insertList(values: Partial<CheckinList>): Promise<CheckinList> {
+    const manager = this.tx.manager;
     const saved = await manager.save(CheckinList, manager.create(CheckinList, values));
     return manager.findOneOrFail(CheckinList, { where: { id: saved.id } });
   }
 
-  async updateList(manager: EntityManager, id: number, values: Partial<CheckinList>): Promise<void> {
+  async updateList(id: number, values: Partial<CheckinList>): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(CheckinList, { id }, values);
   }
 
-  async deleteList(manager: EntityManager, id: number): Promise<void> {
+  async deleteList(id: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.delete(CheckinPosition, { listId: id });
     await manager.delete(CheckinList, { id });
   }
 
-  async hasCheckins(manager: EntityManager, listId: number): Promise<boolean> {
+  async hasCheckins(listId: number): Promise<boolean> {
+    const manager = this.tx.manager;
     return (await manager.count(Checkin, { where: { listId }, take: 1 })) > 0;
   }
 
@@ -189,8 +205,8 @@ export class CheckinRepository {
    * The counts of each list: attendees it admits (one grouped query over the lists' events), and
    * those that entered / are inside (one grouped query over the positions). Per ticket when `byTicket`.
    */
-  async counts(manager: EntityManager, lists: CheckinList[]): Promise<Map<number, ListCounts>> {
-    const perTicket = await this.ticketCounts(manager, lists);
+  async counts(lists: CheckinList[]): Promise<Map<number, ListCounts>> {
+    const perTicket = await this.ticketCounts(lists);
     const result = new Map<number, ListCounts>();
     for (const list of lists) {
       const total = { ...NO_COUNTS };
@@ -205,7 +221,8 @@ export class CheckinRepository {
   }
 
   /** Per list, per ticket: position, checkin and inside counts. */
-  async ticketCounts(manager: EntityManager, lists: CheckinList[]): Promise<Map<number, Map<number, ListCounts>>> {
+  async ticketCounts(lists: CheckinList[]): Promise<Map<number, Map<number, ListCounts>>> {
+    const manager = this.tx.manager;
     const result = new Map<number, Map<number, ListCounts>>(lists.map((list) => [list.id, new Map()]));
     if (lists.length === 0) return result;
     const positions = await manager
@@ -256,15 +273,18 @@ export class CheckinRepository {
 
   // ---------------------------------------------------------------- attendees and positions
 
-  attendeeBySecret(manager: EntityManager, secret: string): Promise<Attendee | null> {
+  attendeeBySecret(secret: string): Promise<Attendee | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Attendee, { where: { checkinSecret: secret } });
   }
 
-  attendee(manager: EntityManager, id: number): Promise<Attendee | null> {
+  attendee(id: number): Promise<Attendee | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Attendee, { where: { id } });
   }
 
-  revokedSecret(manager: EntityManager, secret: string): Promise<RevokedSecret | null> {
+  revokedSecret(secret: string): Promise<RevokedSecret | null> {
+    const manager = this.tx.manager;
     return manager.findOne(RevokedSecret, { where: { secret } });
   }
 
@@ -272,7 +292,8 @@ export class CheckinRepository {
    * Takes the attendee's row lock for the rest of the transaction, and moves `updated_at` so the
    * sync hands the change out: every scan of one ticket queues here, whatever list or gate.
    */
-  async lockAttendee(manager: EntityManager, attendeeId: number, now: Date): Promise<void> {
+  async lockAttendee(attendeeId: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -288,7 +309,8 @@ export class CheckinRepository {
    * list or gate. Locks nothing when nobody (of these events) holds the secret. No count depends
    * on `updated_at`, so the write calls no listeners: it renews no count cache generation.
    */
-  async lockAttendeeBySecret(manager: EntityManager, secret: string, eventIds: number[], now: Date): Promise<void> {
+  async lockAttendeeBySecret(secret: string, eventIds: number[], now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -304,12 +326,12 @@ export class CheckinRepository {
    * under the nonce, if any. Read after the attendee's row lock is taken, so it is the fresh state.
    */
   async scanFacts(
-    manager: EntityManager,
     holder: { secret: string } | { id: number },
     eventIds: number[],
     listIds: number[],
     nonce: { scope: string; nonce: string } | null,
   ): Promise<ScanFacts | null> {
+    const manager = this.tx.manager;
     const builder = manager
       .createQueryBuilder(Attendee, 'attendee')
       .select(SCAN_ATTENDEE_COLUMNS.map((column) => `attendee.${column}`))
@@ -351,32 +373,38 @@ export class CheckinRepository {
     };
   }
 
-  findCheckin(manager: EntityManager, id: number): Promise<Checkin | null> {
+  findCheckin(id: number): Promise<Checkin | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Checkin, { where: { id } });
   }
 
-  async positions(manager: EntityManager, attendeeId: number, listIds: number[]): Promise<CheckinPosition[]> {
+  async positions(attendeeId: number, listIds: number[]): Promise<CheckinPosition[]> {
+    const manager = this.tx.manager;
     if (listIds.length === 0) return [];
     return manager.find(CheckinPosition, { where: { attendeeId, listId: In(listIds) } });
   }
 
-  async positionsOfAttendees(manager: EntityManager, listId: number, attendeeIds: number[]): Promise<Map<number, CheckinPosition>> {
+  async positionsOfAttendees(listId: number, attendeeIds: number[]): Promise<Map<number, CheckinPosition>> {
+    const manager = this.tx.manager;
     if (attendeeIds.length === 0) return new Map();
     const rows = await manager.find(CheckinPosition, { where: { listId, attendeeId: In(attendeeIds) } });
     return new Map(rows.map((row) => [row.attendeeId, row]));
   }
 
-  async savePosition(manager: EntityManager, position: Partial<CheckinPosition> & { listId: number; attendeeId: number }): Promise<void> {
+  async savePosition(position: Partial<CheckinPosition> & { listId: number; attendeeId: number }): Promise<void> {
+    const manager = this.tx.manager;
     if (position.id) await manager.update(CheckinPosition, { id: position.id }, position);
     else await manager.createQueryBuilder().insert().into(CheckinPosition).values(position).updateEntity(false).execute();
   }
 
-  async resetPosition(manager: EntityManager, listId: number, attendeeId: number): Promise<void> {
+  async resetPosition(listId: number, attendeeId: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(CheckinPosition, { listId, attendeeId }, { entries: 0, exits: 0, inside: false });
   }
 
   /** Sets the attendee's `checked_in` flag for an entry on the default list, if not set. */
-  async flagCheckedIn(manager: EntityManager, attendeeId: number, at: Date, userId: number | null): Promise<void> {
+  async flagCheckedIn(attendeeId: number, at: Date, userId: number | null): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -385,11 +413,13 @@ export class CheckinRepository {
       .execute();
   }
 
-  async setBlocked(manager: EntityManager, attendeeId: number, blocked: boolean, now: Date): Promise<void> {
+  async setBlocked(attendeeId: number, blocked: boolean, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(Attendee, { id: attendeeId }, { checkinBlocked: blocked, updatedAt: now });
   }
 
-  async replaceSecret(manager: EntityManager, attendee: Attendee, secret: string, now: Date): Promise<void> {
+  async replaceSecret(attendee: Attendee, secret: string, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     if (attendee.checkinSecret) {
       await manager.insert(RevokedSecret, {
         secret: attendee.checkinSecret,
@@ -403,22 +433,26 @@ export class CheckinRepository {
 
   // ---------------------------------------------------------------- history
 
-  async insertCheckin(manager: EntityManager, values: NewCheckin): Promise<Checkin> {
+  async insertCheckin(values: NewCheckin): Promise<Checkin> {
+    const manager = this.tx.manager;
     const result = await manager.createQueryBuilder().insert().into(Checkin).values(values).updateEntity(false).execute();
     const id = insertedId(result.raw);
     return Object.assign(new Checkin(), values, { id });
   }
 
-  async storeAnswer(manager: EntityManager, id: number, status: number, answer: string): Promise<void> {
+  async storeAnswer(id: number, status: number, answer: string): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(Checkin, { id }, { answerStatus: status, answer });
   }
 
-  findByNonce(manager: EntityManager, nonceScope: string, nonce: string): Promise<Checkin | null> {
+  findByNonce(nonceScope: string, nonce: string): Promise<Checkin | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Checkin, { where: { nonceScope, nonce } });
   }
 
   /** The last successful entry of the attendee on the list, with the gate's name (one statement). */
-  async lastEntry(manager: EntityManager, listId: number, attendeeId: number): Promise<CheckinWithGate | null> {
+  async lastEntry(listId: number, attendeeId: number): Promise<CheckinWithGate | null> {
+    const manager = this.tx.manager;
     const { entities, raw } = await manager
       .createQueryBuilder(Checkin, 'checkin')
       .leftJoin(Device, 'device', 'device.id = checkin.deviceId')
@@ -433,16 +467,14 @@ export class CheckinRepository {
     return { checkin: entities[0], gate: raw[0]?.gate_name ?? null };
   }
 
-  async deviceName(manager: EntityManager, deviceId: number | null): Promise<string | null> {
+  async deviceName(deviceId: number | null): Promise<string | null> {
+    const manager = this.tx.manager;
     if (deviceId === null) return null;
     return (await manager.findOne(Device, { select: { id: true, name: true }, where: { id: deviceId } }))?.name ?? null;
   }
 
-  async history(
-    manager: EntityManager,
-    filters: HistoryFilters,
-    paging: { offset: number; limit: number },
-  ): Promise<{ rows: CheckinWithGate[]; total: number }> {
+  async history(filters: HistoryFilters, paging: { offset: number; limit: number }): Promise<{ rows: CheckinWithGate[]; total: number }> {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(Checkin, 'checkin');
     if (filters.listId !== undefined) builder.andWhere('checkin.listId = :listId', { listId: filters.listId });
     if (filters.eventId !== undefined) builder.andWhere('checkin.eventId = :eventId', { eventId: filters.eventId });
@@ -471,12 +503,8 @@ export class CheckinRepository {
    * Annuls a check-in once: the conditional UPDATE lets one of two racing annulments win (the
    * other changes nothing and is told the check-in is already annulled).
    */
-  async annulCheckin(
-    manager: EntityManager,
-    id: number,
-    by: { deviceId: number | null; userId: number | null },
-    at: Date,
-  ): Promise<boolean> {
+  async annulCheckin(id: number, by: { deviceId: number | null; userId: number | null }, at: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Checkin)
@@ -487,7 +515,8 @@ export class CheckinRepository {
   }
 
   /** The attendee's scans on the list that still count (successful, not annulled), oldest first. */
-  countingScans(manager: EntityManager, listId: number, attendeeId: number): Promise<CountingScan[]> {
+  countingScans(listId: number, attendeeId: number): Promise<CountingScan[]> {
+    const manager = this.tx.manager;
     return manager
       .createQueryBuilder(Checkin, 'checkin')
       .select(['checkin.id', 'checkin.type', 'checkin.scannedAt'])
@@ -498,7 +527,8 @@ export class CheckinRepository {
   }
 
   /** Clears the attendee's `checked_in` flag (its only entry on the default list was annulled). */
-  async unflagCheckedIn(manager: EntityManager, attendeeId: number): Promise<void> {
+  async unflagCheckedIn(attendeeId: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -513,7 +543,8 @@ export class CheckinRepository {
    * the attendees inside whose newest counting entry was through it (the positions inside, each with
    * its newest entry through IDX_checkins_attendee).
    */
-  async gateCounts(manager: EntityManager, listId: number): Promise<GateCounts[]> {
+  async gateCounts(listId: number): Promise<GateCounts[]> {
+    const manager = this.tx.manager;
     const scans = await manager
       .createQueryBuilder(Checkin, 'checkin')
       .leftJoin(Device, 'device', 'device.id = checkin.deviceId')
@@ -561,13 +592,8 @@ export class CheckinRepository {
    * containing it, secret starting with it, or the order of that number; only the order when
    * `orderOnly` (a number too short to search names with).
    */
-  search(
-    manager: EntityManager,
-    list: CheckinList,
-    text: string,
-    limit: number,
-    options: { orderOnly?: boolean } = {},
-  ): Promise<Attendee[]> {
+  search(list: CheckinList, text: string, limit: number, options: { orderOnly?: boolean } = {}): Promise<Attendee[]> {
+    const manager = this.tx.manager;
     const builder = manager
       .createQueryBuilder(Attendee, 'attendee')
       .where('attendee.eventId = :eventId', { eventId: list.eventId })
@@ -594,7 +620,8 @@ export class CheckinRepository {
   /**
    * Attendees of the event changed after (time, id), in that order.
    */
-  changedAttendees(manager: EntityManager, eventId: number, after: { time: Date; id: number }, limit: number): Promise<Attendee[]> {
+  changedAttendees(eventId: number, after: { time: Date; id: number }, limit: number): Promise<Attendee[]> {
+    const manager = this.tx.manager;
     const updated = SqlDialect.of(manager).comparableDateTime('attendee.updated_at');
     return manager
       .createQueryBuilder(Attendee, 'attendee')
@@ -612,7 +639,8 @@ export class CheckinRepository {
       .getMany();
   }
 
-  revokedSecretsSince(manager: EntityManager, eventId: number, since: Date): Promise<RevokedSecret[]> {
+  revokedSecretsSince(eventId: number, since: Date): Promise<RevokedSecret[]> {
+    const manager = this.tx.manager;
     return manager
       .createQueryBuilder(RevokedSecret, 'revoked')
       .where('revoked.eventId = :eventId AND revoked.revokedAt >= :since', { eventId, since })
@@ -622,27 +650,30 @@ export class CheckinRepository {
 
   // ---------------------------------------------------------------- devices
 
-  async insertDevice(manager: EntityManager, values: Partial<Device>): Promise<Device> {
+  async insertDevice(values: Partial<Device>): Promise<Device> {
+    const manager = this.tx.manager;
     const saved = await manager.save(Device, manager.create(Device, values));
     return manager.findOneOrFail(Device, { where: { id: saved.id } });
   }
 
-  findDevice(manager: EntityManager, id: number): Promise<Device | null> {
+  findDevice(id: number): Promise<Device | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Device, { where: { id } });
   }
 
-  deviceByApiToken(manager: EntityManager, hash: string): Promise<Device | null> {
+  deviceByApiToken(hash: string): Promise<Device | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Device, { where: { apiTokenHash: hash } });
   }
 
   /** Uses an initialization token once: the conditional UPDATE lets one of two racing callers win. */
   async initializeDevice(
-    manager: EntityManager,
     initializationHash: string,
     apiHash: string,
     facts: { hardware: string | null; software: string | null },
     now: Date,
   ): Promise<Device | null> {
+    const manager = this.tx.manager;
     const device = await manager.findOne(Device, { where: { initializationTokenHash: initializationHash } });
     if (!device || device.revokedAt || !device.initializationExpiresAt || device.initializationExpiresAt <= now) return null;
     const result = await manager
@@ -655,7 +686,8 @@ export class CheckinRepository {
     return manager.findOneOrFail(Device, { where: { id: device.id } });
   }
 
-  async revokeDevice(manager: EntityManager, id: number, now: Date): Promise<void> {
+  async revokeDevice(id: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Device)
@@ -664,7 +696,8 @@ export class CheckinRepository {
       .execute();
   }
 
-  listDevices(manager: EntityManager, createdBy?: number): Promise<Device[]> {
+  listDevices(createdBy?: number): Promise<Device[]> {
+    const manager = this.tx.manager;
     return manager.find(Device, { where: createdBy === undefined ? {} : { createdBy }, order: { id: 'ASC' } });
   }
 }

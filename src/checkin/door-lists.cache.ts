@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { CheckinList } from './checkin-list.entity';
 import { CheckinRepository, DoorEvent } from './checkin.repository';
 
@@ -32,19 +31,12 @@ export class DoorListCache {
   constructor(private readonly repository: CheckinRepository) {}
 
   /** The lists of these ids that exist, in the order asked, each with its event. */
-  async get(manager: EntityManager, ids: number[]): Promise<DoorList[]> {
+  async get(ids: number[]): Promise<DoorList[]> {
     const now = performance.now();
     const missing = ids.filter((id) => !((this.entries.get(id)?.expires ?? 0) > now));
     if (missing.length > 0) {
-      const lists = await this.repository.findLists(manager, missing);
-      const events = new Map(
-        (
-          await this.repository.events(
-            manager,
-            lists.map((list) => list.eventId),
-          )
-        ).map((event) => [event.id, event]),
-      );
+      const lists = await this.repository.findLists(missing);
+      const events = new Map((await this.repository.events(lists.map((list) => list.eventId))).map((event) => [event.id, event]));
       if (this.entries.size + lists.length > MAX_ENTRIES) this.entries.clear();
       for (const id of missing) this.entries.delete(id);
       for (const list of lists) {

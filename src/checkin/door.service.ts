@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { attendeeNotFound } from '../attendees/attendee-errors';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import { countPages, parsePageRequest, assertPageInRange } from '../common/pagination/pagination';
 import type { DoorScanFacts } from '../common/domain-events/domain-event';
@@ -18,6 +15,7 @@ import { DoorCaller } from './door-access';
 import { DoorAttendeeResponse, HistoryPage, SearchResponse } from './dto/checkin.response';
 import { HistoryQuery, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
 import { checkinListNotFound } from './checkin-errors';
+import { TransactionHost } from '../common/database/transaction-host';
 
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_MAX_RESULTS = 20;
@@ -30,7 +28,7 @@ const ORDER_NUMBER = /^\d{1,9}$/;
 @Injectable()
 export class DoorService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
     private readonly lists: CheckinListsService,
@@ -42,20 +40,15 @@ export class DoorService {
     if (query.search.length < SEARCH_MIN_LENGTH && !orderNumber) {
       throw invalidParam('search', `search must be at least ${SEARCH_MIN_LENGTH} characters, or an order number`);
     }
-    const manager = this.dataSource.manager;
-    const { list } = await this.lists.readable(manager, query.list, caller);
-    const attendees = await this.repository.search(manager, list, query.search, SEARCH_MAX_RESULTS, {
+    const { list } = await this.lists.readable(query.list, caller);
+    const attendees = await this.repository.search(list, query.search, SEARCH_MAX_RESULTS, {
       orderOnly: query.search.length < SEARCH_MIN_LENGTH,
     });
     const positions = await this.repository.positionsOfAttendees(
-      manager,
       list.id,
       attendees.map((attendee) => attendee.id),
     );
-    const titles = await this.repository.ticketTitles(
-      manager,
-      attendees.map((attendee) => attendee.ticketId),
-    );
+    const titles = await this.repository.ticketTitles(attendees.map((attendee) => attendee.ticketId));
     return {
       results: attendees.map((attendee) => toDoorAttendee(attendee, titles.get(attendee.ticketId) ?? '', positions.get(attendee.id))),
     };
@@ -64,7 +57,6 @@ export class DoorService {
   /** Scans, newest first: managers of every event see all; authors their events'. */
   async history(query: HistoryQuery, user: AuthenticatedUser): Promise<HistoryPage> {
     const paging = parsePageRequest(query, 'tickets');
-    const manager = this.dataSource.manager;
     const filters: HistoryFilters = {
       deviceId: query.device,
       successful: query.successful,
@@ -73,17 +65,17 @@ export class DoorService {
       managedBy: user,
     };
     if (query.list !== undefined) {
-      const list = await this.repository.findList(manager, query.list);
+      const list = await this.repository.findList(query.list);
       if (!list) throw invalidParam('list', 'list must be an existing check-in list');
-      await this.assertManages(manager, user, list.eventId);
+      await this.assertManages(user, list.eventId);
       filters.listId = list.id;
     }
     if (query.post_id !== undefined) {
-      if (!(await this.repository.event(manager, query.post_id))) throw invalidParam('post_id', 'post_id must be an existing event');
-      await this.assertManages(manager, user, query.post_id);
+      if (!(await this.repository.event(query.post_id))) throw invalidParam('post_id', 'post_id must be an existing event');
+      await this.assertManages(user, query.post_id);
       filters.eventId = query.post_id;
     }
-    const { rows, total } = await this.repository.history(manager, filters, { offset: paging.offset, limit: paging.perPage });
+    const { rows, total } = await this.repository.history(filters, { offset: paging.offset, limit: paging.perPage });
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
     return { checkins: rows.map((row) => toCheckinResponse(row.checkin, row.gate)), total, total_pages: totalPages };
@@ -91,20 +83,19 @@ export class DoorService {
 
   /** PATCH /checkin/attendees/{id}: block or unblock, or replace the secret (the old one then answers `revoked`). */
   async updateAttendee(id: number, input: UpdateDoorAttendeeDto, user: AuthenticatedUser): Promise<DoorAttendeeResponse> {
-    const manager = this.dataSource.manager;
-    const attendee = await this.repository.attendee(manager, id);
+    const attendee = await this.repository.attendee(id);
     if (!attendee) throw attendeeNotFound();
-    await this.assertManages(manager, user, attendee.eventId);
+    await this.assertManages(user, attendee.eventId);
     const now = this.clock.now();
-    return runInTransaction(this.dataSource, async (transaction) => {
-      await this.repository.lockAttendee(transaction, id, now);
-      const current = (await this.repository.attendee(transaction, id)) as Attendee;
-      if (input.blocked !== undefined) await this.repository.setBlocked(transaction, id, input.blocked, now);
-      if (input.reissue_secret === true) await this.repository.replaceSecret(transaction, current, generateCheckinSecret(), now);
-      const updated = (await this.repository.attendee(transaction, id)) as Attendee;
-      const title = (await this.repository.ticketTitles(transaction, [updated.ticketId])).get(updated.ticketId) ?? '';
-      const list = await this.repository.ensureDefaultList(transaction, updated.eventId);
-      const [position] = await this.repository.positions(transaction, id, [list.id]);
+    return this.tx.run(async () => {
+      await this.repository.lockAttendee(id, now);
+      const current = (await this.repository.attendee(id)) as Attendee;
+      if (input.blocked !== undefined) await this.repository.setBlocked(id, input.blocked, now);
+      if (input.reissue_secret === true) await this.repository.replaceSecret(current, generateCheckinSecret(), now);
+      const updated = (await this.repository.attendee(id)) as Attendee;
+      const title = (await this.repository.ticketTitles([updated.ticketId])).get(updated.ticketId) ?? '';
+      const list = await this.repository.ensureDefaultList(updated.eventId);
+      const [position] = await this.repository.positions(id, [list.id]);
       return toDoorAttendee(updated, title, position);
     });
   }
@@ -114,17 +105,11 @@ export class DoorService {
    * the caller's transaction which holds the attendee's row: the default list's position and history
    * follow, so its counts agree with the flag. Returns the record, for the CheckInChanged it causes.
    */
-  async recordFlag(
-    manager: EntityManager,
-    attendee: Attendee,
-    change: 'entry' | 'undo',
-    userId: number,
-    now: Date,
-  ): Promise<DoorScanFacts> {
-    const list = await this.repository.ensureDefaultList(manager, attendee.eventId);
-    const [position] = await this.repository.positions(manager, attendee.id, [list.id]);
+  async recordFlag(attendee: Attendee, change: 'entry' | 'undo', userId: number, now: Date): Promise<DoorScanFacts> {
+    const list = await this.repository.ensureDefaultList(attendee.eventId);
+    const [position] = await this.repository.positions(attendee.id, [list.id]);
     if (change === 'entry') {
-      await this.repository.savePosition(manager, {
+      await this.repository.savePosition({
         id: position?.id,
         listId: list.id,
         attendeeId: attendee.id,
@@ -135,10 +120,10 @@ export class DoorService {
         ...(position?.firstEntryAt ? {} : { firstEntryAt: now }),
       });
     } else if (position) {
-      await this.repository.resetPosition(manager, list.id, attendee.id);
+      await this.repository.resetPosition(list.id, attendee.id);
     }
     const type = change === 'entry' ? 'entry' : 'exit';
-    const checkin = await this.repository.insertCheckin(manager, {
+    const checkin = await this.repository.insertCheckin({
       listId: list.id,
       eventId: attendee.eventId,
       attendeeId: attendee.id,
@@ -158,8 +143,8 @@ export class DoorService {
     return { listId: list.id, listName: list.name, checkinId: checkin.id, type, forced: false, deviceId: null, gate: null, at: now };
   }
 
-  private async assertManages(manager: EntityManager, user: AuthenticatedUser, eventId: number): Promise<void> {
-    const event = await this.repository.event(manager, eventId);
+  private async assertManages(user: AuthenticatedUser, eventId: number): Promise<void> {
+    const event = await this.repository.event(eventId);
     if (!event) throw checkinListNotFound();
     if (!canManageEvent(user, event)) throw forbidden(false, 'Sorry, you are not allowed to see check-in of this event.');
   }

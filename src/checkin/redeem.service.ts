@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { RequestContext } from '../auth/request-context';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
-import { isForeignKeyViolation, isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/database/transactions';
 import { ApiErrorBody, invalidParam } from '../common/errors/api-error';
 import { CheckinList } from './checkin-list.entity';
 import type { CheckinPosition } from './checkin-position.entity';
@@ -31,6 +29,7 @@ import {
   scanWindow,
   ScanType,
 } from './redeem-rules';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** What one scan decided, before it is written. */
 interface ScanOutcome {
@@ -74,7 +73,7 @@ function toState(position: CheckinPosition | undefined): PositionState | undefin
 @Injectable()
 export class RedeemService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
     private readonly domainEvents: DomainEvents,
@@ -82,13 +81,12 @@ export class RedeemService {
   ) {}
 
   async redeem(input: RedeemDto, caller: DoorCaller, context: RequestContext): Promise<RedeemResponse> {
-    const manager = this.dataSource.manager;
     const now = this.clock.now();
     const sentAt = readInstant(input.datetime, 'datetime', context) ?? null;
     const at = sentAt ?? now;
     const type: ScanType = input.type ?? 'entry';
     const listIds = [...new Set(input.list_ids)];
-    const door = await this.doorLists.get(manager, listIds);
+    const door = await this.doorLists.get(listIds);
     if (door.length !== listIds.length) throw invalidParam('list_ids', 'list_ids must be existing check-in lists');
     for (const { list, event } of door) assertMayScan(caller, list, event);
     const lists = door.map((entry) => entry.list);
@@ -107,32 +105,32 @@ export class RedeemService {
 
     let answer: Answer;
     try {
-      answer = await runInTransaction(this.dataSource, async (transaction) => {
-        await this.repository.lockAttendeeBySecret(transaction, input.secret, eventIds, now);
-        let facts = await this.repository.scanFacts(transaction, { secret: input.secret }, eventIds, listIds, nonceKey);
+      answer = await this.tx.run(async () => {
+        await this.repository.lockAttendeeBySecret(input.secret, eventIds, now);
+        let facts = await this.repository.scanFacts({ secret: input.secret }, eventIds, listIds, nonceKey);
         let revoked = false;
         if (!facts) {
           // Nobody of these events holds the secret now: a retry, a revoked secret, or an invalid code.
           if (nonce) {
-            const prior = await this.repository.findByNonce(transaction, scope, nonce);
+            const prior = await this.repository.findByNonce(scope, nonce);
             if (prior) return replayed(prior);
           }
-          const revokedSecret = await this.repository.revokedSecret(transaction, input.secret);
+          const revokedSecret = await this.repository.revokedSecret(input.secret);
           if (revokedSecret && events.has(revokedSecret.eventId)) {
-            await this.repository.lockAttendee(transaction, revokedSecret.attendeeId, now);
-            facts = await this.repository.scanFacts(transaction, { id: revokedSecret.attendeeId }, eventIds, listIds, nonceKey);
+            await this.repository.lockAttendee(revokedSecret.attendeeId, now);
+            facts = await this.repository.scanFacts({ id: revokedSecret.attendeeId }, eventIds, listIds, nonceKey);
             revoked = facts !== null;
           }
         }
         if (facts?.priorCheckinId) {
-          const prior = await this.repository.findCheckin(transaction, facts.priorCheckinId);
+          const prior = await this.repository.findCheckin(facts.priorCheckinId);
           if (prior) return replayed(prior);
         }
         const attendee = facts?.attendee ?? null;
         const candidates = attendee ? lists.filter((list) => list.eventId === attendee.eventId) : lists;
         const positions = new Map((facts?.positions ?? []).map((position) => [position.listId, position]));
         const outcome = this.decide(attendee, revoked, candidates, events, positions, type, at, input.force === true);
-        return this.record(transaction, outcome, positions.get(outcome.list.id), facts?.ticketTitle ?? '', {
+        return this.record(outcome, positions.get(outcome.list.id), facts?.ticketTitle ?? '', {
           caller,
           type,
           at,
@@ -150,7 +148,7 @@ export class RedeemService {
       }
       // Two requests with one nonce for a code nobody holds take no lock: the unique key decides.
       if (!nonce || !isUniqueViolation(error)) throw error;
-      const prior = await this.repository.findByNonce(manager, scope, nonce);
+      const prior = await this.repository.findByNonce(scope, nonce);
       if (!prior) throw error;
       return toRedeemResponse(replayed(prior));
     }
@@ -164,7 +162,6 @@ export class RedeemService {
    * it entered; a refusal (the list's time window) is recorded as a refused scan.
    */
   async admitSold(
-    manager: EntityManager,
     door: { list: CheckinList; event: DoorEvent },
     attendees: Attendee[],
     ticketTitle: string,
@@ -176,7 +173,7 @@ export class RedeemService {
     const admitted: boolean[] = [];
     for (const attendee of attendees) {
       const outcome = this.decide(attendee, false, [door.list], events, new Map(), 'entry', now, false);
-      const answer = await this.record(manager, outcome, undefined, ticketTitle, {
+      const answer = await this.record(outcome, undefined, ticketTitle, {
         caller,
         type: 'entry',
         at: now,
@@ -221,7 +218,6 @@ export class RedeemService {
    * position, the default list's check-in flag and the notification.
    */
   private async record(
-    manager: EntityManager,
     outcome: ScanOutcome,
     position: CheckinPosition | undefined,
     ticketTitle: string,
@@ -250,8 +246,8 @@ export class RedeemService {
       annulledUserId: null,
     };
     if (!(successful && attendee)) {
-      const answer = await this.refuse(manager, list, attendee, ticketTitle, reason ?? 'invalid');
-      await this.repository.insertCheckin(manager, { ...values, answerStatus: answer.status, answer: JSON.stringify(answer.body) });
+      const answer = await this.refuse(list, attendee, ticketTitle, reason ?? 'invalid');
+      await this.repository.insertCheckin({ ...values, answerStatus: answer.status, answer: JSON.stringify(answer.body) });
       return answer;
     }
     // The answer names the check-in's id, known after the INSERT: it is stored without it (0) and
@@ -263,9 +259,9 @@ export class RedeemService {
       attendee: toDoorAttendee(attendee, ticketTitle, state),
       checkin: toCheckinResponse(Object.assign(new Checkin(), values, { id: 0, answerStatus: 201, answer: '' }), gate),
     };
-    const checkin = await this.repository.insertCheckin(manager, { ...values, answerStatus: 201, answer: JSON.stringify(body) });
+    const checkin = await this.repository.insertCheckin({ ...values, answerStatus: 201, answer: JSON.stringify(body) });
     body.checkin.id = checkin.id;
-    await this.admit(manager, list, attendee, position, state, checkin, { ...scan, device, forced });
+    await this.admit(list, attendee, position, state, checkin, { ...scan, device, forced });
     return { status: 201, body };
   }
 
@@ -273,17 +269,11 @@ export class RedeemService {
    * The refusal's answer: who it is about (name, ticket) where an attendee was found, and for
    * `already_redeemed` when and where the ticket entered.
    */
-  private async refuse(
-    manager: EntityManager,
-    list: CheckinList,
-    attendee: Attendee | null,
-    ticketTitle: string,
-    reason: RedeemReason,
-  ): Promise<Answer> {
+  private async refuse(list: CheckinList, attendee: Attendee | null, ticketTitle: string, reason: RedeemReason): Promise<Answer> {
     const extra: Record<string, unknown> = {};
     if (attendee && refusalNamesAttendee(reason)) extra.attendee = toRefusedAttendee(attendee, ticketTitle);
     if (reason === 'already_redeemed' && attendee) {
-      const last = await this.repository.lastEntry(manager, list.id, attendee.id);
+      const last = await this.repository.lastEntry(list.id, attendee.id);
       if (last) {
         extra.last = { datetime: isoTime(last.checkin.scannedAt), list_id: last.checkin.listId, gate: last.gate, type: last.checkin.type };
       }
@@ -294,7 +284,6 @@ export class RedeemService {
 
   /** Moves the attendee's position on the list, the default list's check-in flag, and notifies. */
   private async admit(
-    manager: EntityManager,
     list: CheckinList,
     attendee: Attendee,
     position: CheckinPosition | undefined,
@@ -303,7 +292,7 @@ export class RedeemService {
     scan: { caller: DoorCaller; type: ScanType; at: Date; device: Device | null; forced: boolean },
   ): Promise<void> {
     const entry = scan.type === 'entry';
-    await this.repository.savePosition(manager, {
+    await this.repository.savePosition({
       id: position?.id,
       listId: list.id,
       attendeeId: attendee.id,
@@ -313,8 +302,8 @@ export class RedeemService {
       ...(entry ? { lastEntryAt: scan.at, ...(position?.firstEntryAt ? {} : { firstEntryAt: scan.at }) } : { lastExitAt: scan.at }),
     });
     const userId = scan.caller.kind === 'user' ? scan.caller.user.id : null;
-    if (entry && list.defaultEventId !== null) await this.repository.flagCheckedIn(manager, attendee.id, scan.at, userId);
-    await this.domainEvents.publish(manager, {
+    if (entry && list.defaultEventId !== null) await this.repository.flagCheckedIn(attendee.id, scan.at, userId);
+    await this.domainEvents.publish({
       kind: 'CheckInChanged',
       attendee,
       checkedIn: entry,

@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { invalidParam } from '../common/errors/api-error';
 import { CheckinListsService } from './checkin-lists.service';
@@ -13,6 +11,7 @@ import { SyncResponse } from './dto/checkin.response';
 import { SyncQuery } from './dto/door.dto';
 import { listRules } from './redeem.service';
 import { attendeeRefusal, listRefusal, RedeemReason } from './redeem-rules';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * Rows whose transaction commits late can carry an `updated_at` a little before rows already handed
@@ -57,7 +56,7 @@ export function nextCursor(start: SyncCursor, last: SyncCursor | null, pageFull:
 @Injectable()
 export class SyncService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: CheckinRepository,
     private readonly lists: CheckinListsService,
@@ -66,19 +65,17 @@ export class SyncService {
   async sync(listId: number, query: SyncQuery, caller: DoorCaller): Promise<SyncResponse> {
     const start = decodeCursor(query.cursor);
     const limit = query.limit ?? SYNC_DEFAULT_LIMIT;
-    const manager = this.dataSource.manager;
     const now = this.clock.now();
-    const { list, event } = await this.lists.readable(manager, listId, caller);
+    const { list, event } = await this.lists.readable(listId, caller);
     const rules = listRules(list, event);
     // Every attendee of the event, also those the list refuses (another entrance's ticket, a
     // cancelled order): the door then names who it refuses offline, in the words it uses online.
-    const attendees = await this.repository.changedAttendees(manager, list.eventId, start, limit);
+    const attendees = await this.repository.changedAttendees(list.eventId, start, limit);
     const positions = await this.repository.positionsOfAttendees(
-      manager,
       list.id,
       attendees.map((attendee) => attendee.id),
     );
-    const tickets = await this.repository.tickets(manager, list.eventId);
+    const tickets = await this.repository.tickets(list.eventId);
     const titles = new Map(tickets.map((ticket) => [ticket.id, ticket.name]));
 
     const records: SyncResponse['attendees'] = [];
@@ -101,12 +98,12 @@ export class SyncService {
       };
       records.push({ index, data: encryptRecord(attendee.checkinSecret, list.id, record) });
     }
-    const replaced = await this.repository.revokedSecretsSince(manager, list.eventId, new Date(start.time.getTime() - SYNC_SETTLE_MS));
+    const replaced = await this.repository.revokedSecretsSince(list.eventId, new Date(start.time.getTime() - SYNC_SETTLE_MS));
     for (const secret of replaced) revoked.push(syncIndex(list.syncKey, secret.secret));
 
     const last = attendees.length ? { time: attendees[attendees.length - 1].updatedAt, id: attendees[attendees.length - 1].id } : null;
     const pageFull = attendees.length === limit;
-    const counts = (await this.repository.counts(manager, [list])).get(list.id) ?? NO_COUNTS;
+    const counts = (await this.repository.counts([list])).get(list.id) ?? NO_COUNTS;
     return {
       list: toCheckinListResponse(list, counts, event),
       window: { from: isoTime(rules.window.from), until: isoTime(rules.window.until) },

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { insertedId } from '../common/database/inserted-id';
 import { SqlDialect } from '../database/sql-dialect';
@@ -9,56 +8,62 @@ import { Ticket } from '../tickets/ticket.entity';
 import { managedCouponRestriction } from '../tickets/ticket-visibility';
 import { Coupon } from './coupon.entity';
 import { codeKey, CouponScope } from './coupon-discount';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Every statement on coupons, in one place. */
 @Injectable()
 export class CouponsRepository {
-  findById(manager: EntityManager, id: number): Promise<Coupon | null> {
+  constructor(private readonly tx: TransactionHost) {}
+
+  findById(id: number): Promise<Coupon | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Coupon, { where: { id } });
   }
 
   /** The coupon as its managers' routes read it; `lock`: locked until the transaction ends (MariaDB), for a write. */
-  findForManager(manager: EntityManager, id: number, lock: boolean): Promise<Coupon | null> {
+  findForManager(id: number, lock: boolean): Promise<Coupon | null> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(Coupon, 'coupon').where('coupon.id = :id', { id });
     if (lock) SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 
-  event(manager: EntityManager, id: number): Promise<Event | null> {
+  event(id: number): Promise<Event | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Event, { where: { id } });
   }
 
-  findByCode(manager: EntityManager, code: string): Promise<Coupon | null> {
+  findByCode(code: string): Promise<Coupon | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Coupon, { where: { codeKey: codeKey(code) } });
   }
 
-  async codeTaken(manager: EntityManager, code: string, exceptId?: number): Promise<boolean> {
-    const found = await this.findByCode(manager, code);
+  async codeTaken(code: string, exceptId?: number): Promise<boolean> {
+    const found = await this.findByCode(code);
     return found !== null && found.id !== exceptId;
   }
 
-  async insert(manager: EntityManager, row: Partial<Coupon>): Promise<number> {
+  async insert(row: Partial<Coupon>): Promise<number> {
+    const manager = this.tx.manager;
     const result = await manager.createQueryBuilder().insert().into(Coupon).values(row).updateEntity(false).execute();
     return insertedId(result.raw);
   }
 
-  async update(manager: EntityManager, id: number, changes: Partial<Coupon>): Promise<void> {
+  async update(id: number, changes: Partial<Coupon>): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().update(Coupon).set(changes).where('id = :id', { id }).execute();
   }
 
   /** Deletes the coupon unless it has uses (checked in the same statement); false when it had. */
-  async deleteUnused(manager: EntityManager, id: number): Promise<boolean> {
+  async deleteUnused(id: number): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager.createQueryBuilder().delete().from(Coupon).where('id = :id AND uses = 0', { id }).execute();
     return (result.affected ?? 0) > 0;
   }
 
   /** A page of the coupons `managedBy` manages (`canManageCoupon`), lowest id first. */
-  async page(
-    manager: EntityManager,
-    filter: { managedBy: AuthenticatedUser; eventId?: number },
-    offset: number,
-    limit: number,
-  ): Promise<[Coupon[], number]> {
+  async page(filter: { managedBy: AuthenticatedUser; eventId?: number }, offset: number, limit: number): Promise<[Coupon[], number]> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(Coupon, 'coupon');
     const managed = managedCouponRestriction(filter.managedBy, query);
     if (managed !== null) query.leftJoin(Event, 'event', 'event.id = coupon.eventId').andWhere(managed);
@@ -67,7 +72,8 @@ export class CouponsRepository {
   }
 
   /** Of `ticketIds`, those the coupon's scope covers (its event, or its author's events; its ticket list), in one query. */
-  async coveredTicketIds(manager: EntityManager, scope: CouponScope, ticketIds: number[]): Promise<Set<number>> {
+  async coveredTicketIds(scope: CouponScope, ticketIds: number[]): Promise<Set<number>> {
+    const manager = this.tx.manager;
     const wanted = scope.ticketIds.length > 0 ? ticketIds.filter((id) => scope.ticketIds.includes(id)) : ticketIds;
     if (wanted.length === 0) return new Set();
     const query = manager
@@ -88,7 +94,8 @@ export class CouponsRepository {
    * ones that would pass `max_uses` change nothing. The row stays locked to the commit, so a
    * rollback gives the uses back with everything else.
    */
-  async takeUses(manager: EntityManager, couponId: number, units: number): Promise<boolean> {
+  async takeUses(couponId: number, units: number): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Coupon)
@@ -101,7 +108,8 @@ export class CouponsRepository {
   }
 
   /** Gives back the uses an order took (cancelled or expired); none when it took none. */
-  async giveBackUses(manager: EntityManager, order: Pick<Order, 'couponId' | 'couponUses'>): Promise<void> {
+  async giveBackUses(order: Pick<Order, 'couponId' | 'couponUses'>): Promise<void> {
+    const manager = this.tx.manager;
     if (order.couponId === null || order.couponUses <= 0) return;
     await manager
       .createQueryBuilder()
@@ -114,7 +122,8 @@ export class CouponsRepository {
   }
 
   /** The coupon fields of an order, read inside the caller's transaction. */
-  async orderCoupon(manager: EntityManager, orderId: number): Promise<Pick<Order, 'couponId' | 'couponUses'> | null> {
+  async orderCoupon(orderId: number): Promise<Pick<Order, 'couponId' | 'couponUses'> | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Order, { select: { id: true, couponId: true, couponUses: true }, where: { id: orderId } });
   }
 }

@@ -5,6 +5,7 @@ import { CouponScope, couponCoversTicket } from './coupon-discount';
 import type { Coupon } from './coupon.entity';
 import type { CouponsRepository } from './coupons.repository';
 import { CouponLine, CouponsService } from './coupons.service';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * What a checkout's coupon does to its price, as CouponsService decides it (which lines the code
@@ -20,12 +21,12 @@ class FakeCoupons implements RepositoryPart {
   /** Each ticket's event and the event's author. */
   readonly tickets = new Map<number, { eventId: number; authorId: number }>();
 
-  findById(_manager: EntityManager, id: number): Promise<Coupon | null> {
+  findById(id: number): Promise<Coupon | null> {
     const coupon = this.coupons.get(id);
     return Promise.resolve(coupon ? { ...coupon } : null);
   }
 
-  coveredTicketIds(_manager: EntityManager, scope: CouponScope, ticketIds: number[]): Promise<Set<number>> {
+  coveredTicketIds(scope: CouponScope, ticketIds: number[]): Promise<Set<number>> {
     return Promise.resolve(
       new Set(
         ticketIds.filter((id) => {
@@ -37,7 +38,7 @@ class FakeCoupons implements RepositoryPart {
   }
 
   /** As the conditional UPDATE: only while uses are left. */
-  takeUses(_manager: EntityManager, couponId: number, units: number): Promise<boolean> {
+  takeUses(couponId: number, units: number): Promise<boolean> {
     const coupon = this.coupons.get(couponId);
     if (!coupon || (coupon.maxUses !== null && coupon.uses + units > coupon.maxUses)) return Promise.resolve(false);
     coupon.uses += units;
@@ -92,7 +93,11 @@ describe('CouponsService at checkout', () => {
     repository = new FakeCoupons();
     now = new Date('2030-01-15T12:00:00Z');
     service = new CouponsService(
-      {} as DataSource,
+      new TransactionHost({
+        options: { type: 'better-sqlite3' },
+        manager,
+        transaction: (work: (m: EntityManager) => Promise<unknown>) => work(manager),
+      } as unknown as DataSource),
       { now: () => now },
       repository as unknown as CouponsRepository,
       {
@@ -109,8 +114,8 @@ describe('CouponsService at checkout', () => {
 
   describe('priceCheckout', () => {
     it('prices no coupon as none, and refuses a hidden ticket without one', async () => {
-      expect(await service.priceCheckout(manager, null, [line(1, 2, 1000)])).toBeNull();
-      expect(await refusal(service.priceCheckout(manager, null, [line(1, 1, 1000), line(2, 1, 1000, true)]))).toMatchObject({
+      expect(await service.priceCheckout(null, [line(1, 2, 1000)])).toBeNull();
+      expect(await refusal(service.priceCheckout(null, [line(1, 1, 1000), line(2, 1, 1000, true)]))).toMatchObject({
         status: 409,
         code: 'coupon-not-usable',
         reason: 'hidden-ticket',
@@ -119,7 +124,7 @@ describe('CouponsService at checkout', () => {
     });
 
     it('refuses a coupon gone since it was put in the cart', async () => {
-      expect(await refusal(service.priceCheckout(manager, 99, [line(1, 1, 1000)]))).toMatchObject({ status: 409, reason: 'unknown' });
+      expect(await refusal(service.priceCheckout(99, [line(1, 1, 1000)]))).toMatchObject({ status: 409, reason: 'unknown' });
     });
 
     it.each([
@@ -129,7 +134,7 @@ describe('CouponsService at checkout', () => {
     ])('discounts the lines of %s, per unit, and counts their units as uses', async (_name, scope, covered) => {
       repository.coupons.set(7, coupon(7, { ...scope, discountType: 'percent', amount: 1250 }));
       const lines = [line(1, 3, 999), line(2, 1, 2000), line(4, 2, 500), line(5, 1, 800)];
-      const priced = await service.priceCheckout(manager, 7, lines);
+      const priced = await service.priceCheckout(7, lines);
       const perUnit = { 1: 125, 2: 250, 4: 63 } as Record<number, number>;
       expect(priced?.coupon.id).toBe(7);
       expect([...priced!.discounts.perUnit]).toEqual(covered.map((id) => [id, perUnit[id]]));
@@ -140,7 +145,7 @@ describe('CouponsService at checkout', () => {
 
     it('takes a fixed amount off each unit, never more than its price', async () => {
       repository.coupons.set(7, coupon(7, { discountType: 'flat', amount: 500 }));
-      const priced = await service.priceCheckout(manager, 7, [line(1, 2, 300), line(2, 1, 2000), line(3, 1, 0)]);
+      const priced = await service.priceCheckout(7, [line(1, 2, 300), line(2, 1, 2000), line(3, 1, 0)]);
       expect([...priced!.discounts.perUnit]).toEqual([
         [1, 300],
         [2, 500],
@@ -151,7 +156,7 @@ describe('CouponsService at checkout', () => {
 
     it('ignores a code that covers nothing of the order, even an expired or used-up one', async () => {
       repository.coupons.set(7, coupon(7, { eventId: 30, endsAt: new Date('2030-01-01T00:00:00Z'), maxUses: 1, uses: 1 }));
-      expect(await service.priceCheckout(manager, 7, [line(1, 1, 1000)])).toBeNull();
+      expect(await service.priceCheckout(7, [line(1, 1, 1000)])).toBeNull();
     });
 
     it.each([
@@ -162,19 +167,19 @@ describe('CouponsService at checkout', () => {
       repository.coupons.set(7, coupon(7, window));
       // Three covered units; ticket 5 is not the coupon's and counts for nothing.
       const lines = [line(1, 2, 1000), line(2, 1, 1000), line(5, 4, 1000)];
-      expect(await refusal(service.priceCheckout(manager, 7, lines))).toMatchObject({ status: 409, reason });
+      expect(await refusal(service.priceCheckout(7, lines))).toMatchObject({ status: 409, reason });
     });
 
     it('accepts the last uses of a code exactly', async () => {
       repository.coupons.set(7, coupon(7, { maxUses: 10, uses: 7 }));
-      expect((await service.priceCheckout(manager, 7, [line(1, 3, 1000)]))?.discounts.units).toBe(3);
+      expect((await service.priceCheckout(7, [line(1, 3, 1000)]))?.discounts.units).toBe(3);
     });
 
     it('uses no code for lines of no units (RSVP "not going"), but still checks their hidden tickets', async () => {
       repository.coupons.set(7, coupon(7, { revealsHidden: true, maxUses: 1, uses: 1 }));
       repository.coupons.set(8, coupon(8, { revealsHidden: false }));
-      expect(await service.priceCheckout(manager, 7, [line(1, 0, 0, true)])).toBeNull();
-      expect(await refusal(service.priceCheckout(manager, 8, [line(1, 0, 0, true)]))).toMatchObject({
+      expect(await service.priceCheckout(7, [line(1, 0, 0, true)])).toBeNull();
+      expect(await refusal(service.priceCheckout(8, [line(1, 0, 0, true)]))).toMatchObject({
         reason: 'hidden-ticket',
         ticket_id: 1,
       });
@@ -183,12 +188,12 @@ describe('CouponsService at checkout', () => {
     it('sells a hidden ticket with a code that reveals it and covers it only', async () => {
       repository.coupons.set(7, coupon(7, { revealsHidden: true, ticketIds: '[2]' }));
       repository.coupons.set(8, coupon(8, { revealsHidden: false }));
-      expect((await service.priceCheckout(manager, 7, [line(2, 1, 1000, true)]))?.discounts.units).toBe(1);
-      expect(await refusal(service.priceCheckout(manager, 7, [line(2, 1, 1000, true), line(3, 1, 1000, true)]))).toMatchObject({
+      expect((await service.priceCheckout(7, [line(2, 1, 1000, true)]))?.discounts.units).toBe(1);
+      expect(await refusal(service.priceCheckout(7, [line(2, 1, 1000, true), line(3, 1, 1000, true)]))).toMatchObject({
         reason: 'hidden-ticket',
         ticket_id: 3,
       });
-      expect(await refusal(service.priceCheckout(manager, 8, [line(2, 1, 1000, true)]))).toMatchObject({
+      expect(await refusal(service.priceCheckout(8, [line(2, 1, 1000, true)]))).toMatchObject({
         reason: 'hidden-ticket',
         ticket_id: 2,
       });
@@ -198,10 +203,10 @@ describe('CouponsService at checkout', () => {
   describe('takeUses', () => {
     it('takes the uses while they are left, 409 when another checkout took the last ones, nothing for no units', async () => {
       repository.coupons.set(7, coupon(7, { maxUses: 5, uses: 2 }));
-      await service.takeUses(manager, 7, 3);
+      await service.takeUses(7, 3);
       expect(repository.coupons.get(7)?.uses).toBe(5);
-      expect(await refusal(service.takeUses(manager, 7, 1))).toMatchObject({ status: 409, reason: 'used-up' });
-      await service.takeUses(manager, 7, 0);
+      expect(await refusal(service.takeUses(7, 1))).toMatchObject({ status: 409, reason: 'used-up' });
+      await service.takeUses(7, 0);
       expect(repository.coupons.get(7)?.uses).toBe(5);
     });
   });

@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext, SignedInContext } from '../auth/request-context';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { CodeAttempts, CodeAttemptSource } from '../common/throttling/code-attempts.service';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { isUniqueViolation } from '../common/database/transactions';
 import { forbidden, invalidParam, invalidParams } from '../common/errors/api-error';
 import { describeMoneyProblem, formatMoney, MoneyRules, parseMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
@@ -35,6 +33,7 @@ import { toCouponResponse } from './coupons.mapper';
 import { CreateCouponDto } from './dto/create-coupon.dto';
 import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Units the coupon may still be used for; null: no limit. */
 export function usesLeft(coupon: Pick<Coupon, 'maxUses' | 'uses'>): number | null {
@@ -63,7 +62,7 @@ export interface CheckoutCoupon {
 @Injectable()
 export class CouponsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly coupons: CouponsRepository,
     @Inject(appConfig.KEY) private readonly config: Pick<ConfigType<typeof appConfig>, 'currency' | 'payments'>,
@@ -76,15 +75,10 @@ export class CouponsService {
     const paging = parsePageRequest(query, 'tickets');
     if (query.post_id !== undefined) {
       // As the reports: an event the caller does not manage is refused, not answered with an empty list.
-      const event = await this.eventOrFail(this.dataSource.manager, query.post_id);
+      const event = await this.eventOrFail(query.post_id);
       if (!canManageEvent(context.user, event)) throw forbidden(false, 'Sorry, you are not allowed to see the coupons of this event.');
     }
-    const [coupons, total] = await this.coupons.page(
-      this.dataSource.manager,
-      { managedBy: context.user, eventId: query.post_id },
-      paging.offset,
-      paging.perPage,
-    );
+    const [coupons, total] = await this.coupons.page({ managedBy: context.user, eventId: query.post_id }, paging.offset, paging.perPage);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
     return {
@@ -96,7 +90,7 @@ export class CouponsService {
   }
 
   async get(id: number, context: SignedInContext): Promise<CouponResponse> {
-    const coupon = await this.findManaged(this.dataSource.manager, id, context.user);
+    const coupon = await this.findManaged(id, context.user);
     return toCouponResponse(coupon, context, this.config.currency.exponent);
   }
 
@@ -105,13 +99,13 @@ export class CouponsService {
     const terms = readTerms(input.discount_type as DiscountType, input.amount, true, moneyRules(this.config));
     const window = readWindow(input, null, context);
     const eventId = input.post_id === undefined || input.post_id === null || input.post_id === '' ? null : input.post_id;
-    return this.writeUnique(input.code, async (manager) => {
-      const event = eventId === null ? null : await this.eventOrFail(manager, eventId);
+    return this.writeUnique(input.code, async () => {
+      const event = eventId === null ? null : await this.eventOrFail(eventId);
       if (event && !canManageEvent(context.user, event)) throw couponForbidden();
       const scope: CouponScope = { eventId, authorId: context.user.id, ticketIds: [...new Set(input.ticket_ids ?? [])] };
-      await this.assertTicketsInScope(manager, scope);
-      if (await this.coupons.codeTaken(manager, input.code)) throw couponCodeTaken(input.code);
-      const id = await this.coupons.insert(manager, {
+      await this.assertTicketsInScope(scope);
+      if (await this.coupons.codeTaken(input.code)) throw couponCodeTaken(input.code);
+      const id = await this.coupons.insert({
         code: input.code,
         codeKey: codeKey(input.code),
         authorId: context.user.id,
@@ -127,13 +121,13 @@ export class CouponsService {
         createdAt: now,
         updatedAt: now,
       });
-      return toCouponResponse(await this.mustFind(manager, id), context, this.config.currency.exponent);
+      return toCouponResponse(await this.mustFind(id), context, this.config.currency.exponent);
     });
   }
 
   async update(id: number, input: UpdateCouponDto, context: SignedInContext): Promise<CouponResponse> {
-    return this.writeUnique(input.code ?? '', async (manager) => {
-      const coupon = await this.findManaged(manager, id, context.user, true);
+    return this.writeUnique(input.code ?? '', async () => {
+      const coupon = await this.findManaged(id, context.user, true);
       const discountType = (input.discount_type ?? coupon.discountType) as DiscountType;
       const terms =
         input.amount === undefined && discountType === coupon.discountType
@@ -148,24 +142,24 @@ export class CouponsService {
       const changes: Partial<Coupon> = { discountType: terms.discountType, amount: terms.amount, updatedAt: this.clock.now() };
       if (window.startsAt !== undefined) changes.startsAt = window.startsAt;
       if (window.endsAt !== undefined) changes.endsAt = window.endsAt;
-      Object.assign(changes, await this.scopeChanges(manager, coupon, input, context));
+      Object.assign(changes, await this.scopeChanges(coupon, input, context));
       if (input.max_uses !== undefined) changes.maxUses = input.max_uses === null || input.max_uses === '' ? null : input.max_uses;
       if (input.reveals_hidden !== undefined) changes.revealsHidden = input.reveals_hidden;
       if (input.code !== undefined && input.code !== coupon.code) {
-        if (await this.coupons.codeTaken(manager, input.code, coupon.id)) throw couponCodeTaken(input.code);
+        if (await this.coupons.codeTaken(input.code, coupon.id)) throw couponCodeTaken(input.code);
         changes.code = input.code;
         changes.codeKey = codeKey(input.code);
       }
-      await this.coupons.update(manager, coupon.id, changes);
-      return toCouponResponse(await this.mustFind(manager, coupon.id), context, this.config.currency.exponent);
+      await this.coupons.update(coupon.id, changes);
+      return toCouponResponse(await this.mustFind(coupon.id), context, this.config.currency.exponent);
     });
   }
 
   /** 409 once the coupon has uses: orders refer to it. */
   async remove(id: number, context: SignedInContext): Promise<CouponResponse> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      const coupon = await this.findManaged(manager, id, context.user, true);
-      if (coupon.uses > 0 || !(await this.coupons.deleteUnused(manager, coupon.id))) throw couponHasUses(coupon.uses);
+    return this.tx.run(async () => {
+      const coupon = await this.findManaged(id, context.user, true);
+      if (coupon.uses > 0 || !(await this.coupons.deleteUnused(coupon.id))) throw couponHasUses(coupon.uses);
       return toCouponResponse(coupon, context, this.config.currency.exponent);
     });
   }
@@ -177,9 +171,9 @@ export class CouponsService {
    * `coupon` otherwise). Codes that fail count against the source's address and cart; while either
    * is paused the code is not looked up (429 `too-many-coupon-failures`, CodeAttempts).
    */
-  async usableByCode(manager: EntityManager, code: string, source: CodeAttemptSource): Promise<Coupon> {
+  async usableByCode(code: string, source: CodeAttemptSource): Promise<Coupon> {
     await this.attempts.assertAllowed(source);
-    const coupon = await this.coupons.findByCode(manager, code);
+    const coupon = await this.coupons.findByCode(code);
     const problem = coupon ? couponProblem(coupon, this.clock.now()) : 'unknown';
     if (!coupon || problem) {
       await this.attempts.recordFailure(source);
@@ -188,19 +182,18 @@ export class CouponsService {
     return coupon;
   }
 
-  findById(manager: EntityManager, id: number): Promise<Coupon | null> {
-    return this.coupons.findById(manager, id);
+  findById(id: number): Promise<Coupon | null> {
+    return this.coupons.findById(id);
   }
 
   /** Of `ticketIds`, those the coupon covers (one query). */
-  coveredTickets(manager: EntityManager, coupon: Coupon, ticketIds: number[]): Promise<Set<number>> {
-    return this.coupons.coveredTicketIds(manager, couponScope(coupon), ticketIds);
+  coveredTickets(coupon: Coupon, ticketIds: number[]): Promise<Set<number>> {
+    return this.coupons.coveredTicketIds(couponScope(coupon), ticketIds);
   }
 
   /** What the coupon takes off each line, for showing a cart (no checks on uses: checkout decides). */
-  async cartDiscounts(manager: EntityManager, coupon: Coupon, lines: PricedLine[]): Promise<LineDiscounts> {
+  async cartDiscounts(coupon: Coupon, lines: PricedLine[]): Promise<LineDiscounts> {
     const covered = await this.coveredTickets(
-      manager,
       coupon,
       lines.map((line) => line.ticketId),
     );
@@ -214,14 +207,12 @@ export class CouponsService {
    * checks again and takes the uses atomically: this is only the early, friendly refusal.
    */
   async shortOfUses(
-    manager: EntityManager,
     coupon: Coupon,
     lines: Array<{ ticketId: number; quantity: number; provider: string }>,
   ): Promise<{ usesLeft: number; covered: Set<number> } | null> {
     const left = usesLeft(coupon);
     if (left === null) return null;
     const covered = await this.coveredTickets(
-      manager,
       coupon,
       lines.map((line) => line.ticketId),
     );
@@ -238,16 +229,15 @@ export class CouponsService {
    * covers, and revealing every hidden ticket of the order; 409 otherwise. Null when the cart has
    * no coupon (hidden tickets then refused). Reads the coupon only when the cart names one.
    */
-  async priceCheckout(manager: EntityManager, couponId: number | null, lines: CouponLine[]): Promise<CheckoutCoupon | null> {
+  async priceCheckout(couponId: number | null, lines: CouponLine[]): Promise<CheckoutCoupon | null> {
     if (couponId === null) {
       const hidden = lines.find((line) => line.hidden);
       if (hidden) throw couponUnusable('hidden-ticket', hidden.ticketId);
       return null;
     }
-    const coupon = await this.coupons.findById(manager, couponId);
+    const coupon = await this.coupons.findById(couponId);
     if (!coupon) throw couponUnusable('unknown');
     const covered = await this.coveredTickets(
-      manager,
       coupon,
       lines.map((line) => line.ticketId),
     );
@@ -262,24 +252,24 @@ export class CouponsService {
   }
 
   /** Takes the checkout's uses with a conditional UPDATE in the caller's transaction; 409 when they are gone. */
-  async takeUses(manager: EntityManager, couponId: number, units: number): Promise<void> {
+  async takeUses(couponId: number, units: number): Promise<void> {
     if (units <= 0) return;
-    if (!(await this.coupons.takeUses(manager, couponId, units))) throw couponUnusable('used-up');
+    if (!(await this.coupons.takeUses(couponId, units))) throw couponUnusable('used-up');
   }
 
   /**
    * Takes again the uses an expired order gave back, when a late payment completes it: false when
    * the code has been used up meanwhile (the payment is then refunded, as when its tickets are gone).
    */
-  async retakeUses(manager: EntityManager, order: Pick<Order, 'couponId' | 'couponUses'>): Promise<boolean> {
+  async retakeUses(order: Pick<Order, 'couponId' | 'couponUses'>): Promise<boolean> {
     if (order.couponId === null || order.couponUses <= 0) return true;
-    return this.coupons.takeUses(manager, order.couponId, order.couponUses);
+    return this.coupons.takeUses(order.couponId, order.couponUses);
   }
 
   /** Gives back an order's uses (cancelled or expired); pass the order when it is at hand. */
-  async giveBackUses(manager: EntityManager, order: number | Pick<Order, 'couponId' | 'couponUses'>): Promise<void> {
-    const coupon = typeof order === 'number' ? await this.coupons.orderCoupon(manager, order) : order;
-    if (coupon) await this.coupons.giveBackUses(manager, coupon);
+  async giveBackUses(order: number | Pick<Order, 'couponId' | 'couponUses'>): Promise<void> {
+    const coupon = typeof order === 'number' ? await this.coupons.orderCoupon(order) : order;
+    if (coupon) await this.coupons.giveBackUses(coupon);
   }
 
   /**
@@ -287,7 +277,7 @@ export class CouponsService {
    * `coupon-not-valid` for a code that cannot be used now or reveals nothing.
    */
   async revealingScope(code: string, source: CodeAttemptSource): Promise<CouponScope> {
-    const coupon = await this.usableByCode(this.dataSource.manager, code, source);
+    const coupon = await this.usableByCode(code, source);
     if (!coupon.revealsHidden) return { eventId: -1, authorId: -1, ticketIds: [] };
     return couponScope(coupon);
   }
@@ -296,7 +286,6 @@ export class CouponsService {
 
   /** The event and ticket list an update sets, checked against each other and the caller's rights. */
   private async scopeChanges(
-    manager: EntityManager,
     coupon: Coupon,
     input: UpdateCouponDto,
     context: SignedInContext,
@@ -304,7 +293,7 @@ export class CouponsService {
     const changes: Pick<Partial<Coupon>, 'eventId' | 'ticketIds'> = {};
     if (input.post_id !== undefined) {
       const eventId = input.post_id === null || input.post_id === '' ? null : input.post_id;
-      const event = eventId === null ? null : await this.eventOrFail(manager, eventId);
+      const event = eventId === null ? null : await this.eventOrFail(eventId);
       if (event && !canManageEvent(context.user, event)) throw couponForbidden();
       changes.eventId = eventId;
     }
@@ -313,7 +302,7 @@ export class CouponsService {
       changes.ticketIds = ids.length ? JSON.stringify(ids) : null;
     }
     if (input.post_id === undefined && input.ticket_ids === undefined) return changes;
-    await this.assertTicketsInScope(manager, {
+    await this.assertTicketsInScope({
       eventId: changes.eventId === undefined ? coupon.eventId : changes.eventId,
       authorId: coupon.authorId,
       ticketIds: couponTicketIds({ ticketIds: changes.ticketIds === undefined ? coupon.ticketIds : changes.ticketIds }),
@@ -321,30 +310,30 @@ export class CouponsService {
     return changes;
   }
 
-  private async findManaged(manager: EntityManager, id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
-    const coupon = await this.coupons.findForManager(manager, id, lock);
+  private async findManaged(id: number, user: AuthenticatedUser, lock = false): Promise<Coupon> {
+    const coupon = await this.coupons.findForManager(id, lock);
     if (!coupon) throw couponNotFound(id);
-    const event = coupon.eventId === null ? null : await this.coupons.event(manager, coupon.eventId);
+    const event = coupon.eventId === null ? null : await this.coupons.event(coupon.eventId);
     if (canManageCoupon(user, coupon, event)) return coupon;
     throw couponForbidden();
   }
 
-  private async mustFind(manager: EntityManager, id: number): Promise<Coupon> {
-    const coupon = await this.coupons.findById(manager, id);
+  private async mustFind(id: number): Promise<Coupon> {
+    const coupon = await this.coupons.findById(id);
     if (!coupon) throw couponNotFound(id);
     return coupon;
   }
 
-  private async eventOrFail(manager: EntityManager, eventId: number): Promise<Event> {
-    const event = await this.coupons.event(manager, eventId);
+  private async eventOrFail(eventId: number): Promise<Event> {
+    const event = await this.coupons.event(eventId);
     if (!event) throw invalidParam('post_id', `post_id ${eventId} is not an event`);
     return event;
   }
 
   /** Every listed ticket must exist within the coupon's scope (its event, or its author's events). */
-  private async assertTicketsInScope(manager: EntityManager, scope: CouponScope): Promise<void> {
+  private async assertTicketsInScope(scope: CouponScope): Promise<void> {
     if (scope.ticketIds.length === 0) return;
-    const covered = await this.coupons.coveredTicketIds(manager, { ...scope, ticketIds: [] }, scope.ticketIds);
+    const covered = await this.coupons.coveredTicketIds({ ...scope, ticketIds: [] }, scope.ticketIds);
     const outside = scope.ticketIds.filter((id) => !covered.has(id));
     if (outside.length > 0) {
       throw invalidParam(
@@ -355,9 +344,9 @@ export class CouponsService {
   }
 
   /** A write whose unique code may meet a concurrent one's: the loser gets 409 `coupon-code-taken`. */
-  private async writeUnique<T>(code: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private async writeUnique<T>(code: string, work: () => Promise<T>): Promise<T> {
     try {
-      return await runInTransaction(this.dataSource, work);
+      return await this.tx.run(work);
     } catch (error) {
       if (isUniqueViolation(error)) throw couponCodeTaken(code);
       throw error;

@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ticketDoesNotExist } from '../cart/cart-errors';
 import { DoorCaller, nonceScope } from '../checkin/door-access';
 import { CheckinListsService } from '../checkin/checkin-lists.service';
@@ -9,7 +7,7 @@ import type { CheckinList } from '../checkin/checkin-list.entity';
 import { parseIdList } from '../checkin/id-list';
 import { RedeemService } from '../checkin/redeem.service';
 import { CLOCK, Clock } from '../common/clock';
-import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { isUniqueViolation } from '../common/database/transactions';
 import { ApiError } from '../common/errors/api-error';
 import { formatMoney } from '../common/money';
 import { appConfig } from '../config/app.config';
@@ -26,6 +24,7 @@ import { toDoorSaleResponse, toSaleTicket } from './door-sales.mapper';
 import { DoorSalesRepository } from './door-sales.repository';
 import { DoorSaleResponse, SaleTicketList } from './dto/door-sale.response';
 import { SellDto } from './dto/sell.dto';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** The name on a walk-in sale's order and tickets when the buyer gives none. */
 export const WALK_IN_NAME = 'Walk-in';
@@ -51,7 +50,7 @@ function assertSalesAllowed(list: CheckinList): void {
 @Injectable()
 export class DoorSalesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly lists: CheckinListsService,
@@ -64,11 +63,10 @@ export class DoorSalesService {
 
   /** GET /checkin-lists/{id}/sale-tickets: the tickets the list admits that are on sale now, sold-out ones with 0 left. */
   async saleTickets(listId: number, caller: DoorCaller): Promise<SaleTicketList> {
-    const manager = this.dataSource.manager;
-    const { list } = await this.lists.readable(manager, listId, caller);
+    const { list } = await this.lists.readable(listId, caller);
     assertSalesAllowed(list);
-    const { tickets, eventStatus } = await this.repository.saleTickets(manager, list.eventId);
-    const pool = (await this.capacity.pools(manager, [list.eventId])).get(list.eventId);
+    const { tickets, eventStatus } = await this.repository.saleTickets(list.eventId);
+    const pool = (await this.capacity.pools([list.eventId])).get(list.eventId);
     const admitted = new Set(parseIdList(list.ticketIds));
     const now = this.clock.now();
     const currency = this.config.currency.code;
@@ -83,7 +81,7 @@ export class DoorSalesService {
 
   /** POST /checkin/sell. */
   async sell(input: SellDto, caller: DoorCaller): Promise<DoorSaleResponse> {
-    const door = await this.lists.readable(this.dataSource.manager, input.list_id, caller);
+    const door = await this.lists.readable(input.list_id, caller);
     assertSalesAllowed(door.list);
     const now = this.clock.now();
     const nonce = input.nonce ?? null;
@@ -98,10 +96,9 @@ export class DoorSalesService {
     const { code: currency, exponent } = this.config.currency;
     const admitted = new Set(parseIdList(door.list.ticketIds));
     try {
-      const { response, placed } = await runInTransaction(this.dataSource, async (manager) => {
-        if (nonce) await this.idempotency.claim(manager, scope, nonce, requestHash, now, keyRowExists);
+      const { response, placed } = await this.tx.run(async () => {
+        if (nonce) await this.idempotency.claim(scope, nonce, requestHash, now, keyRowExists);
         const placed = await this.checkout.placeDoorSale(
-          manager,
           {
             ticketId: input.ticket_id,
             quantity: input.quantity,
@@ -122,11 +119,11 @@ export class DoorSalesService {
           now,
         );
         const entered = input.admit
-          ? await this.redeems.admitSold(manager, door, placed.attendees, placed.ticket.name, caller, now)
+          ? await this.redeems.admitSold(door, placed.attendees, placed.ticket.name, caller, now)
           : placed.attendees.map(() => false);
         const response = toDoorSaleResponse(placed.order, placed.attendees, placed.ticket, entered);
-        if (nonce) await this.idempotency.record(manager, scope, nonce, { statusCode: 201, body: response });
-        await this.checkout.takeLast(manager, placed);
+        if (nonce) await this.idempotency.record(scope, nonce, { statusCode: 201, body: response });
+        await this.checkout.takeLast(placed);
         return { response, placed: placed };
       });
       this.checkout.doorSaleCommitted(placed);

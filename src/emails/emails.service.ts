@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type Mail from 'nodemailer/lib/mailer';
 import QRCode from 'qrcode';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Attendee } from '../attendees/attendee.entity';
-import { runInTransaction } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
 import { formatMoney, knownExponent } from '../common/money';
 import { ApiUrls } from '../common/http/api-urls.service';
@@ -28,6 +25,7 @@ import { MailTransport } from './mail-transport.service';
 import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-errors';
 import type { WaitlistOfferEmail } from '../waitlist/waitlist-offers.service';
 import { holdsValidTicket } from '../orders/order-status';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** What an email row names: its order, and for a ticket email the one attendee. */
 interface EmailPayload {
@@ -68,7 +66,7 @@ export class EmailsService {
   private readonly templates: EmailTemplates;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     private readonly urls: ApiUrls,
     private readonly relations: EventRelationsLoader,
@@ -82,17 +80,17 @@ export class EmailsService {
   // ---------------------------------------------------------------- fan-out
 
   /** The emails a notification causes, read in the worker's transaction. */
-  async emailsFor(manager: EntityManager, type: EventType, data: EventData): Promise<DirectMessage[]> {
+  async emailsFor(type: EventType, data: EventData): Promise<DirectMessage[]> {
     const orderId = Number(data.order_id);
     if (!Number.isInteger(orderId)) return [];
     if (type === 'order.placed' && data.status !== 'completed') return [];
     if (type !== 'order.placed' && type !== 'order.completed' && type !== 'order.cancelled' && type !== 'order.refunded') return [];
-    const order = await this.repository.findOrder(manager, orderId);
+    const order = await this.repository.findOrder(orderId);
     // A walk-in sale at the door without the buyer's address (POST /checkin/sell): nobody to write to.
     if (!order || order.purchaserEmail === '') return [];
     if (type === 'order.cancelled') return [this.message('order-cancelled', order.purchaserEmail, { order_id: order.id })];
     if (type === 'order.refunded') return [this.message('order-refunded', order.purchaserEmail, { order_id: order.id })];
-    const attendees = await this.repository.attendeesOfOrder(manager, orderId);
+    const attendees = await this.repository.attendeesOfOrder(orderId);
     const messages = [this.message('order-confirmation', order.purchaserEmail, { order_id: order.id })];
     for (const attendee of attendees.filter(holdsTicket)) {
       if (!sameAddress(attendee.holderEmail, order.purchaserEmail)) {
@@ -123,10 +121,9 @@ export class EmailsService {
 
   /** The whole message: subject, text and HTML parts, QR codes inline, the events' calendar attached. */
   async build(template: EmailTemplate, recipient: string, payload: EmailPayload): Promise<Mail.Options> {
-    const manager = this.dataSource.manager;
-    const order = await this.repository.findOrder(manager, payload.order_id);
+    const order = await this.repository.findOrder(payload.order_id);
     if (!order) throw new PermanentDeliveryError(`order ${payload.order_id} no longer exists`);
-    const all = await this.repository.attendeesOfOrder(manager, order.id);
+    const all = await this.repository.attendeesOfOrder(order.id);
     const withTickets = template === 'order-confirmation' || template === 'ticket';
     const listed = !withTickets
       ? []
@@ -134,8 +131,8 @@ export class EmailsService {
     if (template === 'ticket' && listed.length === 0)
       throw new PermanentDeliveryError(`attendee ${payload.attendee_id} holds no valid ticket`);
     const ticketIds = [...new Set(listed.map((attendee) => attendee.ticketId))];
-    const tickets = await this.repository.tickets(manager, ticketIds);
-    const events = await this.repository.events(manager, eventIdsOf(listed));
+    const tickets = await this.repository.tickets(ticketIds);
+    const events = await this.repository.events(eventIdsOf(listed));
     const eventById = new Map(events.map((event) => [event.id, event]));
 
     const attachments: Mail.Attachment[] = [];
@@ -182,7 +179,7 @@ export class EmailsService {
         contentType: `${ICS_CONTENT_TYPE}; method=PUBLISH`,
       });
     }
-    const allEvents = events.length > 0 ? events : await this.repository.events(manager, eventIdsOf(all));
+    const allEvents = events.length > 0 ? events : await this.repository.events(eventIdsOf(all));
     const holder = template === 'ticket' ? listed[0] : undefined;
     const rendered = this.templates.render(template, {
       order: { id: order.id, purchaserName: order.purchaserName, status: order.status },
@@ -235,10 +232,9 @@ export class EmailsService {
    */
   async resendOrder(id: number, viewer: ResendViewer): Promise<QueuedEmail[]> {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
-    const manager = this.dataSource.manager;
-    const order = await this.repository.findOrder(manager, id);
+    const order = await this.repository.findOrder(id);
     if (!order) throw orderNotFound();
-    const events = await this.repository.eventsOfOrder(manager, id);
+    const events = await this.repository.eventsOfOrder(id);
     if (!managesAllEvents(viewer.user, events) && !isBuyer(order, viewer)) {
       if (managesAnyEvent(viewer.user, events)) throw forbidden(!viewer.user);
       throw orderNotFound();
@@ -251,10 +247,9 @@ export class EmailsService {
   /** Sends an attendee's ticket again, to the attendee's address: managers of its event, or the buyer. */
   async resendAttendee(id: number, viewer: ResendViewer): Promise<QueuedEmail[]> {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
-    const manager = this.dataSource.manager;
-    const attendee = await this.repository.findAttendee(manager, id);
-    const order = attendee ? await this.repository.findOrder(manager, attendee.orderId) : null;
-    const event = attendee ? await this.repository.eventAuthor(manager, attendee.eventId) : null;
+    const attendee = await this.repository.findAttendee(id);
+    const order = attendee ? await this.repository.findOrder(attendee.orderId) : null;
+    const event = attendee ? await this.repository.eventAuthor(attendee.eventId) : null;
     if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || isBuyer(order, viewer))) {
       throw attendeeNotFound('attendee-not-found');
     }
@@ -265,7 +260,7 @@ export class EmailsService {
   }
 
   private async queue(messages: DirectMessage[]): Promise<QueuedEmail[]> {
-    await runInTransaction(this.dataSource, (manager) => this.outbox.queue(manager, messages));
+    await this.tx.run(() => this.outbox.queue(messages));
     return messages.map((message) => ({ template: message.type as EmailTemplate, recipient: message.recipient as string }));
   }
 }

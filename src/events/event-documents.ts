@@ -1,9 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import { DataSource, In, MoreThan } from 'typeorm';
+import { In, MoreThan } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { surrogateKeysOf } from '../common/http/surrogate-keys';
 import { appConfig } from '../config/app.config';
@@ -20,6 +19,7 @@ import { DocumentTemplate, HoleValues, UnreadableTemplate } from './document-tem
 import { DocumentToStore, StoredDocumentFacts, StoredEventDocuments } from './stored-event-documents';
 import type { EventResponse } from './dto/event.response';
 import { ticketOffersJsonLd, toEventResponse } from './events.mapper';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** An event a page shows: its id and document version, and its row when the page query read it. */
 export interface ListedEvent {
@@ -124,7 +124,7 @@ export class EventDocuments {
   private readonly documents: LRUCache<string, KeptListItem | KeptSingle> | null;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     private readonly relations: EventRelationsLoader,
     @Optional() @Inject(EVENT_TICKETING) private readonly ticketing: EventTicketing = NO_TICKETING,
@@ -157,7 +157,7 @@ export class EventDocuments {
    */
   async page(listed: ListedEvent[], context: RequestContext, loadEvents: (ids: number[]) => Promise<Event[]>): Promise<EventItemsText> {
     // Without replicas TypeORM still names its default mode "slave": every read is the primary's then.
-    const fromReplica = isReplicated(this.dataSource) && this.dataSource.defaultReplicationModeForReads() !== 'master';
+    const fromReplica = isReplicated(this.tx.dataSource) && this.tx.dataSource.defaultReplicationModeForReads() !== 'master';
     const identity = this.cacheIdentity(context, fromReplica);
     const documents = listed.map((entry) => this.documents?.get(documentKey(entry, identity, 'list')));
     const missing = listed.filter((_entry, index) => !documents[index]);
@@ -326,7 +326,7 @@ export class EventDocuments {
    * id read (null when none is left) and how many documents were built.
    */
   async storeBatch(afterId: number, limit: number): Promise<{ lastId: number | null; read: number; built: number }> {
-    const heads = await this.dataSource.manager.find(Event, {
+    const heads = await this.tx.manager.find(Event, {
       select: { id: true, documentVersion: true },
       where: { id: MoreThan(afterId) },
       order: { id: 'ASC' },
@@ -336,7 +336,7 @@ export class EventDocuments {
     // Those stored current are skipped on their versions alone: a resumed backfill reads no document again.
     const current = await this.stored.currentIds(heads);
     const stale = heads.filter((head) => !current.has(head.id)).map((head) => head.id);
-    const events = stale.length ? await this.dataSource.manager.find(Event, { where: { id: In(stale) }, order: { id: 'ASC' } }) : [];
+    const events = stale.length ? await this.tx.manager.find(Event, { where: { id: In(stale) }, order: { id: 'ASC' } }) : [];
     const context = this.stored.backfillContext();
     const listed = events.map((event) => ({ id: event.id, documentVersion: event.documentVersion, event }));
     const { fresh } = await this.build(listed, context, () => Promise.resolve([]), true, 'single');
@@ -555,7 +555,7 @@ export class EventDocuments {
     }
     const counts: TermCounts = new Map();
     if (selects.length === 0) return counts;
-    const runner = this.dataSource.createQueryRunner(this.dataSource.defaultReplicationModeForReads());
+    const runner = this.tx.dataSource.createQueryRunner(this.tx.dataSource.defaultReplicationModeForReads());
     try {
       const rows = (await runner.query(selects.join(' UNION ALL '), parameters)) as Array<{
         kind: string;

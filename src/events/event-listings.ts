@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, In, SelectQueryBuilder } from 'typeorm';
+import { Brackets, In, SelectQueryBuilder } from 'typeorm';
 import { CountCache } from '../common/caching/count-cache';
 import type { PostStatus } from '../posts/post-status';
 import type { ListedEvent } from './event-documents';
 import { EventListing, EventListingDimension } from './event-listing.entity';
 import { Event } from './event.entity';
 import { SqlDialect } from '../database/sql-dialect';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * What one events list asks of the read model: the listed events of one dimension having any of
@@ -143,7 +143,7 @@ export class EventListingsReader {
   private readonly rangeSql = new Map<boolean, { head: string; tail: string }>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     private readonly counts: CountCache,
   ) {}
 
@@ -172,7 +172,7 @@ export class EventListingsReader {
     }
     // An event listed under several of the values counts once.
     const listed = this.rows(selection).select('listing.eventId');
-    const events = this.dataSource.manager
+    const events = this.tx.manager
       .createQueryBuilder(Event, 'event')
       .where(`event.id IN (${listed.getQuery()})`)
       .setParameters(listed.getParameters());
@@ -236,7 +236,7 @@ export class EventListingsReader {
         + (SELECT COUNT(1) ${rows} AND start_utc >= :lastDayStart AND start_utc <= :windowEnd)
         - (SELECT COUNT(1) ${rows} AND start_utc >= ${overrunStart} AND start_utc <= :windowEnd AND end_utc > :windowEnd)
         + ${own}`;
-    const dialect = SqlDialect.of(this.dataSource);
+    const dialect = this.tx.dialect;
     if (dialect.rangesBoundedBySubquery) {
       const longest = `(SELECT COALESCE(MAX(longest), 0) + 1 ${days})`;
       const overrunStart = dialect.greatest(':windowStart', dialect.secondsBefore(':windowEnd', longest));
@@ -277,8 +277,8 @@ export class EventListingsReader {
 
   /** On the pool the page's query-builder reads use (a replica inside readFromReplicas). */
   private async query<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
-    const [escaped, values] = this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
-    const runner = this.dataSource.createQueryRunner(this.dataSource.defaultReplicationModeForReads());
+    const [escaped, values] = this.tx.dataSource.driver.escapeQueryWithParameters(sql, parameters);
+    const runner = this.tx.dataSource.createQueryRunner(this.tx.dataSource.defaultReplicationModeForReads());
     try {
       return (await runner.query(escaped, values)) as T[];
     } finally {
@@ -294,7 +294,7 @@ export class EventListingsReader {
   async countAndPage(selection: ListingSelection, offset: number, limit: number): Promise<{ total: number; listed: ListedEvent[] }> {
     const ranges = this.ranges(selection);
     const values = new Set(selection.values);
-    if (ranges.length === 1 && values.size === 1 && SqlDialect.of(this.dataSource).mayRunCompound) {
+    if (ranges.length === 1 && values.size === 1 && this.tx.dialect.mayRunCompound) {
       const { sql, parameters } = this.rangeStatement(selection, ranges[0], offset, limit);
       const { total, pageRows } = await this.countRows(selection, rowsOfValue(ranges[0].value), { sql, parameters });
       if (pageRows) return { total, listed: pageRows.sort(compareRows).map(toListedEvent) };
@@ -342,14 +342,14 @@ export class EventListingsReader {
   /** The rows of these events, in the order of `ids` (those found). */
   async events(ids: number[]): Promise<Event[]> {
     if (ids.length === 0) return [];
-    const events = await this.dataSource.manager.find(Event, { where: { id: In(ids) } });
+    const events = await this.tx.manager.find(Event, { where: { id: In(ids) } });
     const byId = new Map(events.map((event) => [event.id, event]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** The rows of the selection, for counting; of one value when given. */
   private rows(selection: ListingSelection, value?: number): SelectQueryBuilder<EventListing> {
-    const query = this.dataSource.manager
+    const query = this.tx.manager
       .createQueryBuilder(EventListing, 'listing')
       .where('listing.dim = :dim', { dim: selection.dim })
       .andWhere(value === undefined ? 'listing.value IN (:...values)' : 'listing.value = :value', { values: selection.values, value })
@@ -412,11 +412,11 @@ export class EventListingsReader {
    * back unordered: their callers sort them (at most a page; the merged path sorts all its ranges once).
    */
   private pageOfRange(selection: ListingSelection, range: ListingRange): { head: string; tail: string } {
-    const driver = this.dataSource.driver;
+    const driver = this.tx.dataSource.driver;
     const name = (identifier: string) => driver.escape(identifier);
     const column = (table: string, identifier: string) => `${name(table)}.${name(identifier)}`;
-    const dialect = SqlDialect.of(this.dataSource);
-    const events = this.dataSource.getMetadata(Event);
+    const dialect = this.tx.dialect;
+    const events = this.tx.dataSource.getMetadata(Event);
     const documentVersion = events.findColumnWithPropertyName('documentVersion')!.databaseName;
     const eventId = column('page', 'eventId');
     const selected = [
@@ -435,7 +435,7 @@ export class EventListingsReader {
 
   /** One ordered range: its rows' ids and sort keys, in the list's order. */
   private range(selection: ListingSelection, range: ListingRange): SelectQueryBuilder<EventListing> {
-    const query = this.dataSource.manager
+    const query = this.tx.manager
       .createQueryBuilder(EventListing, 'listing')
       .select('listing.eventId', 'eventId')
       .addSelect('listing.startUtc', 'startUtc')

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import type { Recurrence } from './dto/event.response';
 
 /**
@@ -28,9 +27,9 @@ export interface EventTicketOffer {
 /** EVENT_TICKETING: what the tickets namespace tells the events namespace about an event's tickets. */
 export interface EventTicketing {
   /** The ticket providers of each of these events that has tickets (`["tc", "rsvp"]`). */
-  ticketProviders(eventIds: number[], manager?: EntityManager): Promise<Map<number, string[]>>;
+  ticketProviders(eventIds: number[]): Promise<Map<number, string[]>>;
   /** Whether the event has attendees (sold or reserved tickets), which forbids destroying it. */
-  hasAttendees(eventId: number, manager?: EntityManager): Promise<boolean>;
+  hasAttendees(eventId: number): Promise<boolean>;
   /** The event's published tickets, in the order the event shows them. */
   ticketOffers(eventId: number): Promise<EventTicketOffer[]>;
 }
@@ -43,7 +42,7 @@ export interface EventSeriesFacts {
 
 /** EVENT_SERIES: what the series module tells the events namespace about events' series. */
 export interface EventSeriesReader {
-  seriesOf(eventIds: number[], manager?: EntityManager): Promise<Map<number, EventSeriesFacts>>;
+  seriesOf(eventIds: number[]): Promise<Map<number, EventSeriesFacts>>;
   /** Throws a 400 naming `series` when no series has this id (the events list's `series` filter). */
   assertSeriesExists(seriesId: number): Promise<void>;
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
+import { EntityManager, ObjectLiteral } from 'typeorm';
 import { Category } from '../categories/category.entity';
 import { Organizer } from '../organizers/organizer.entity';
 import { Tag } from '../tags/tag.entity';
@@ -9,6 +8,7 @@ import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } f
 import { EVENT_SERIES, EVENT_TICKETING, EventSeriesReader, EventTicketing, NO_SERIES, NO_TICKETING } from './event-ports';
 import { EventRelations } from './events.mapper';
 import { SqlDialect } from '../database/sql-dialect';
+import { TransactionHost } from '../common/database/transaction-host';
 
 type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof EventCategoryLink | typeof EventTagLink;
 
@@ -20,24 +20,24 @@ type LinkEntity = typeof EventVenueLink | typeof EventOrganizerLink | typeof Eve
 @Injectable()
 export class EventRelationsLoader {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Optional() @Inject(EVENT_TICKETING) private readonly ticketing: EventTicketing = NO_TICKETING,
     @Optional() @Inject(EVENT_SERIES) private readonly series: EventSeriesReader = NO_SERIES,
   ) {}
 
-  async load(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, EventRelations>> {
+  async load(eventIds: number[]): Promise<Map<number, EventRelations>> {
     const relations = new Map<number, EventRelations>(
       eventIds.map((id) => [id, { venues: [], organizers: [], categories: [], tags: [], ticketed: false }]),
     );
     if (eventIds.length === 0) return relations;
 
     const [venues, organizers, categories, tags, ticketProviders, series] = await Promise.all([
-      this.linked(manager, Venue, EventVenueLink, 'venueId', eventIds, true),
-      this.linked(manager, Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
-      this.linked(manager, Category, EventCategoryLink, 'categoryId', eventIds, false),
-      this.linked(manager, Tag, EventTagLink, 'tagId', eventIds, false),
-      this.ticketing.ticketProviders(eventIds, manager),
-      this.series.seriesOf(eventIds, manager),
+      this.linked(Venue, EventVenueLink, 'venueId', eventIds, true),
+      this.linked(Organizer, EventOrganizerLink, 'organizerId', eventIds, true),
+      this.linked(Category, EventCategoryLink, 'categoryId', eventIds, false),
+      this.linked(Tag, EventTagLink, 'tagId', eventIds, false),
+      this.ticketing.ticketProviders(eventIds),
+      this.series.seriesOf(eventIds),
     ]);
 
     for (const [eventId, venue] of venues) relations.get(eventId)?.venues.push(venue);
@@ -57,13 +57,13 @@ export class EventRelationsLoader {
 
   /** `[eventId, target]` pairs, ordered by link position (posts) or name (terms). Trashed posts are left out. */
   private async linked<T extends ObjectLiteral & { id: number }>(
-    manager: EntityManager,
     target: new () => T,
     link: LinkEntity,
     targetColumn: 'venueId' | 'organizerId' | 'categoryId' | 'tagId',
     eventIds: number[],
     isPost: boolean,
   ): Promise<Array<[number, T]>> {
+    const manager = this.tx.manager;
     const query = manager
       .createQueryBuilder(target, 'target')
       .innerJoin(link, 'link', `link.${targetColumn} = target.id`)

@@ -17,6 +17,7 @@ import { Event } from './event.entity';
 import { parseTermCounts, termCountsSelect } from './event-listings';
 import { StoredEventDocument } from './stored-event-document.entity';
 import type { StoredDocumentFacts } from './stored-event-documents';
+import { TransactionHost } from '../common/database/transaction-host';
 
 const EARTH_RADIUS_KM = 6371;
 
@@ -82,6 +83,8 @@ type TermLinkField = 'categories' | 'tags';
 /** The event module's statements on events and their link rows. */
 @Injectable()
 export class EventsRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   /** findHeadBySelector's statement, by id or by slug, with or without the stored body. */
   private readonly selects = new KeptSelects();
 
@@ -94,7 +97,8 @@ export class EventsRepository {
    * `withStoredBody`, the stored body too, so that a full GET whose document is missing from memory
    * reads it in the same round trip.
    */
-  async findHeadBySelector(manager: EntityManager, selector: EventSelector, withStoredBody = false): Promise<EventHead | null> {
+  async findHeadBySelector(selector: EventSelector, withStoredBody = false): Promise<EventHead | null> {
+    const manager = this.tx.manager;
     const by = 'id' in selector ? 'id' : 'slug';
     const [row] = await this.selects.rows<{
       id: number | string;
@@ -113,7 +117,7 @@ export class EventsRepository {
       manager,
       `head:${by}:${withStoredBody}`,
       () => {
-        const query = this.headQuery(manager, by);
+        const query = this.headQuery(by);
         return withStoredBody ? query.addSelect('stored.body', 'storedBody') : query;
       },
       selector,
@@ -141,7 +145,8 @@ export class EventsRepository {
   }
 
   /** The statement of findHeadBySelector, by id or by slug: the same text on every request, built once. */
-  private headQuery(manager: EntityManager, by: 'id' | 'slug'): SelectQueryBuilder<Event> {
+  private headQuery(by: 'id' | 'slug'): SelectQueryBuilder<Event> {
+    const manager = this.tx.manager;
     const dialect = SqlDialect.of(manager);
     return manager
       .createQueryBuilder(Event, 'event')
@@ -161,7 +166,8 @@ export class EventsRepository {
   }
 
   /** The event by id or slug, locked until the transaction ends (MySQL) when `forUpdate`. */
-  findBySelector(manager: EntityManager, selector: EventSelector, forUpdate: boolean): Promise<Event | null> {
+  findBySelector(selector: EventSelector, forUpdate: boolean): Promise<Event | null> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(Event, 'event');
     if ('id' in selector) query.where('event.id = :id', { id: selector.id });
     else query.where('event.slug = :slug', { slug: selector.slug });
@@ -170,19 +176,16 @@ export class EventsRepository {
   }
 
   /** The event's category and tag ids, as stored now. */
-  async termIdsOf(manager: EntityManager, eventId: number): Promise<{ categoryIds: number[]; tagIds: number[] }> {
+  async termIdsOf(eventId: number): Promise<{ categoryIds: number[]; tagIds: number[] }> {
+    const manager = this.tx.manager;
     const categories = await manager.find(EventCategoryLink, { select: { categoryId: true }, where: { eventId } });
     const tags = await manager.find(EventTagLink, { select: { tagId: true }, where: { eventId } });
     return { categoryIds: categories.map((link) => link.categoryId), tagIds: tags.map((link) => link.tagId) };
   }
 
   /** The terms of one kind named by one of these ids or slugs. */
-  termsByIdOrSlug(
-    manager: EntityManager,
-    entity: typeof Category | typeof Tag,
-    ids: number[],
-    slugs: string[],
-  ): Promise<Array<{ id: number; slug: string }>> {
+  termsByIdOrSlug(entity: typeof Category | typeof Tag, ids: number[], slugs: string[]): Promise<Array<{ id: number; slug: string }>> {
+    const manager = this.tx.manager;
     return manager
       .createQueryBuilder(entity, 'term')
       .select(['term.id', 'term.slug'])
@@ -202,7 +205,8 @@ export class EventsRepository {
    * The list's query: visibility, date window (or `include`), every filter and the order, and
    * the same narrowed to the full-text index where it answers the search.
    */
-  listQuery(manager: EntityManager, filter: EventListFilter): EventListQuery {
+  listQuery(filter: EventListFilter): EventListQuery {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(Event, 'event');
     applyEventListVisibility(builder, 'event', filter.user, filter.statuses);
     if (filter.include) {
@@ -266,26 +270,31 @@ export class EventsRepository {
   // ---------------------------------------------------------------- writing
 
   /** An event row with these values, not written yet. */
-  newEvent(manager: EntityManager, values: DeepPartial<Event>): Event {
+  newEvent(values: DeepPartial<Event>): Event {
+    const manager = this.tx.manager;
     return manager.create(Event, values);
   }
 
   /** `desired` as a slug no other event has (`excludeId`: the event being updated). */
-  uniqueSlug(manager: EntityManager, desired: string, excludeId?: number): Promise<string> {
+  uniqueSlug(desired: string, excludeId?: number): Promise<string> {
+    const manager = this.tx.manager;
     return uniqueSlug(manager.getRepository(Event), desired, excludeId);
   }
 
   /** Slugs for several new events, in order, unique among events and among themselves (one read). */
-  uniqueSlugs(manager: EntityManager, desired: string[]): Promise<string[]> {
+  uniqueSlugs(desired: string[]): Promise<string[]> {
+    const manager = this.tx.manager;
     return uniqueSlugs(manager.getRepository(Event), desired);
   }
 
-  async save(manager: EntityManager, event: Event): Promise<void> {
+  async save(event: Event): Promise<void> {
+    const manager = this.tx.manager;
     await manager.save(event);
   }
 
   /** New events in multi-row INSERTs; their ids are not read back (see idsBySlug). */
-  async insertMany(manager: EntityManager, events: Event[]): Promise<void> {
+  async insertMany(events: Event[]): Promise<void> {
+    const manager = this.tx.manager;
     await insertInSlices(
       manager,
       Event,
@@ -294,7 +303,8 @@ export class EventsRepository {
   }
 
   /** Ids by the unique slug: those of a multi-row INSERT are not consecutive everywhere. */
-  async idsBySlug(manager: EntityManager, slugs: string[]): Promise<Map<string, number>> {
+  async idsBySlug(slugs: string[]): Promise<Map<string, number>> {
+    const manager = this.tx.manager;
     const ids = new Map<string, number>();
     for (const slice of inSlices(slugs)) {
       const rows = await manager
@@ -312,13 +322,8 @@ export class EventsRepository {
    * to delete, and it must not try: on MySQL a DELETE of an empty range takes a gap lock, and two
    * concurrent creates holding one each deadlock on their INSERTs.
    */
-  async replacePostLinks(
-    manager: EntityManager,
-    field: PostLinkField,
-    eventId: number,
-    orderedIds: number[],
-    isNew: boolean,
-  ): Promise<void> {
+  async replacePostLinks(field: PostLinkField, eventId: number, orderedIds: number[], isNew: boolean): Promise<void> {
+    const manager = this.tx.manager;
     if (field === 'venue') {
       if (!isNew) await manager.delete(EventVenueLink, { eventId });
       await insertRows(
@@ -340,13 +345,15 @@ export class EventsRepository {
    * Deletes the links that go and inserts those that come, by their whole primary key, so that an
    * update that keeps its terms touches no link row and none locks a range of another event's links.
    */
-  async replaceTermLinks(manager: EntityManager, field: TermLinkField, eventId: number, before: number[], after: number[]): Promise<void> {
+  async replaceTermLinks(field: TermLinkField, eventId: number, before: number[], after: number[]): Promise<void> {
+    const manager = this.tx.manager;
     if (field === 'categories') await replaceTermLinks(manager, EventCategoryLink, 'categoryId', eventId, before, after);
     else await replaceTermLinks(manager, EventTagLink, 'tagId', eventId, before, after);
   }
 
   /** Links each event to the same venues or organizers, in their order, in multi-row INSERTs. */
-  async insertPostLinksOfEvents(manager: EntityManager, field: PostLinkField, eventIds: number[], postIds: number[]): Promise<void> {
+  async insertPostLinksOfEvents(field: PostLinkField, eventIds: number[], postIds: number[]): Promise<void> {
+    const manager = this.tx.manager;
     if (field === 'venue') {
       await insertInSlices(
         manager,
@@ -363,7 +370,8 @@ export class EventsRepository {
   }
 
   /** Links each event to the same categories or tags, in multi-row INSERTs. */
-  async insertTermLinksOfEvents(manager: EntityManager, field: TermLinkField, eventIds: number[], termIds: number[]): Promise<void> {
+  async insertTermLinksOfEvents(field: TermLinkField, eventIds: number[], termIds: number[]): Promise<void> {
+    const manager = this.tx.manager;
     if (field === 'categories') {
       await insertInSlices(
         manager,

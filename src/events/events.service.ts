@@ -1,8 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, Zone } from 'luxon';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { SelectQueryBuilder } from 'typeorm';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CategoriesService } from '../categories/categories.service';
@@ -13,7 +12,7 @@ import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dat
 import type { DateFilter } from '../common/list-filters/date-filter';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { CountCache } from '../common/caching/count-cache';
-import { runInTransaction, TransactionOptions } from '../common/database/transactions';
+import { TransactionOptions } from '../common/database/transactions';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -51,6 +50,7 @@ import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, even
 import type { EventSelector } from './event-selector';
 import type { OwnedPost } from '../posts/post-permissions';
 import { EventListFilter, EventsRepository } from './events.repository';
+import { TransactionHost } from '../common/database/transaction-host';
 
 export type { EventSelector } from './event-selector';
 export { fullTextWords } from './events.repository';
@@ -95,7 +95,7 @@ const DATE_FORMATS_HINT = 'YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp';
 @Injectable()
 export class EventsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly relations: EventRelationsLoader,
@@ -123,7 +123,7 @@ export class EventsService {
    * with the head: a matching tag needs none, and a stale copy reads it after.
    */
   async get(selector: EventSelector, context: RequestContext, conditional = false): Promise<JsonText> {
-    const head = await this.repository.findHeadBySelector(this.dataSource.manager, selector, !conditional);
+    const head = await this.repository.findHeadBySelector(selector, !conditional);
     if (!head) throw eventNotFound(selector);
     this.assertReadable(head, context);
     const { body, keys } = await this.documents.single(head, context, (ids) => this.listings.events(ids));
@@ -209,7 +209,7 @@ export class EventsService {
     }
     const filter: EventListFilter = { user: context.user, statuses, ...this.windowOrInclude(query, echo) };
     const dimensions = await this.readFilters(filter, query, echo);
-    const { builder, narrowed } = this.repository.listQuery(this.dataSource.manager, filter);
+    const { builder, narrowed } = this.repository.listQuery(filter);
     const listing = filter.window && !query.search ? this.listingSelection(dimensions, statuses, context, filter.window) : null;
     if (statuses) echo.add('status', statuses);
     else if (!context.user) echo.add('status', 'publish');
@@ -254,7 +254,7 @@ export class EventsService {
     // A series is the series module's (event-routes/event-writes.ts routes it there): never a lone event without its rule.
     if (input.recurrence !== undefined && input.recurrence !== null)
       throw new Error('EventsService.create makes one event; a create with recurrence goes through EventWrites');
-    const saved = await runInTransaction(this.dataSource, (manager) => this.createWithin(manager, input, user), EVENT_WRITE);
+    const saved = await this.tx.run(() => this.createWithin(input, user), EVENT_WRITE);
     return this.present(saved, context);
   }
 
@@ -262,15 +262,10 @@ export class EventsService {
    * The single-event create inside the caller's transaction: what every event write maintains
    * applies. Series create their occurrences through it, each with the first as `postParentId`.
    */
-  async createWithin(
-    manager: EntityManager,
-    input: CreateEventDto,
-    user: AuthenticatedUser,
-    postParentId: number | null = null,
-  ): Promise<Event> {
-    const event = this.newEvent(manager, user, postParentId);
-    await this.applyInput(manager, event, input, user, true);
-    await this.domainEvents.publish(manager, { kind: 'EventWritten', event, previousStatus: null, removed: false });
+  async createWithin(input: CreateEventDto, user: AuthenticatedUser, postParentId: number | null = null): Promise<Event> {
+    const event = this.newEvent(user, postParentId);
+    await this.applyInput(event, input, user, true);
+    await this.domainEvents.publish({ kind: 'EventWritten', event, previousStatus: null, removed: false });
     return event;
   }
 
@@ -284,7 +279,6 @@ export class EventsService {
    * `occurrences`.
    */
   async createManyWithin(
-    manager: EntityManager,
     input: Omit<CreateEventDto, 'start_date' | 'end_date' | 'slug'>,
     occurrences: BulkEventOccurrence[],
     user: AuthenticatedUser,
@@ -292,96 +286,88 @@ export class EventsService {
   ): Promise<Event[]> {
     if (occurrences.length === 0) return [];
     // The fields they share, as createWithin and applyInput set them, once.
-    const shared = this.newEvent(manager, user, postParentId);
+    const shared = this.newEvent(user, postParentId);
     applyContentFields(shared, input);
     const events = occurrences.map((occurrence) => {
-      const event = this.repository.newEvent(manager, { ...shared });
+      const event = this.repository.newEvent({ ...shared });
       this.applySchedule(event, { ...input, start_date: occurrence.start_date, end_date: occurrence.end_date });
       return event;
     });
-    await this.applyAuthorAndPublication(manager, shared, input, user);
+    await this.applyAuthorAndPublication(shared, input, user);
     const status = resolveWriteStatus(user, input.status, undefined);
     const categories = readTermValues(input.categories, 'categories');
-    const categoryIds = categories?.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
+    const categoryIds = categories?.length ? ascendingIds(await this.categories.resolveForEvent(categories, user)) : [];
     const tags = readTermValues(input.tags, 'tags');
-    const tagIds = tags?.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
+    const tagIds = tags?.length ? ascendingIds(await this.tags.resolveForEvent(tags, user)) : [];
     // Term rows before the inserts that fire the read model's triggers (see lockTerms).
-    await this.lockTerms(manager, { categoryIds, tagIds });
-    const slugs = await this.repository.uniqueSlugs(
-      manager,
-      occurrences.map((occurrence) => occurrence.slug),
-    );
+    await this.lockTerms({ categoryIds, tagIds });
+    const slugs = await this.repository.uniqueSlugs(occurrences.map((occurrence) => occurrence.slug));
     events.forEach((event, index) =>
       Object.assign(event, { authorId: shared.authorId, publishedAt: shared.publishedAt, status, slug: slugs[index] }),
     );
 
-    await this.repository.insertMany(manager, events);
-    const ids = await this.repository.idsBySlug(manager, slugs);
+    await this.repository.insertMany(events);
+    const ids = await this.repository.idsBySlug(slugs);
     for (const event of events) event.id = ids.get(event.slug)!;
     const eventIds = events.map((event) => event.id);
 
     const venues = readLinkedPosts(input.venue, 'venue');
-    const venueIds = venues ? await this.linkedPostIds(manager, venues, 'venue', user) : [];
-    await this.repository.insertPostLinksOfEvents(manager, 'venue', eventIds, venueIds);
+    const venueIds = venues ? await this.linkedPostIds(venues, 'venue', user) : [];
+    await this.repository.insertPostLinksOfEvents('venue', eventIds, venueIds);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
-    const organizerIds = organizers ? await this.linkedPostIds(manager, organizers, 'organizer', user) : [];
-    await this.repository.insertPostLinksOfEvents(manager, 'organizer', eventIds, organizerIds);
+    const organizerIds = organizers ? await this.linkedPostIds(organizers, 'organizer', user) : [];
+    await this.repository.insertPostLinksOfEvents('organizer', eventIds, organizerIds);
     // One UPDATE per kind adds the number of events.
     if (status === 'publish') {
       const times = (termIds: number[]) => events.flatMap(() => termIds);
-      await this.categories.adjustPublishedEvents(manager, times(categoryIds), []);
-      await this.tags.adjustPublishedEvents(manager, times(tagIds), []);
+      await this.categories.adjustPublishedEvents(times(categoryIds), []);
+      await this.tags.adjustPublishedEvents(times(tagIds), []);
     }
-    await this.repository.insertTermLinksOfEvents(manager, 'categories', eventIds, categoryIds);
-    await this.repository.insertTermLinksOfEvents(manager, 'tags', eventIds, tagIds);
+    await this.repository.insertTermLinksOfEvents('categories', eventIds, categoryIds);
+    await this.repository.insertTermLinksOfEvents('tags', eventIds, tagIds);
     return events;
   }
 
   /** An event alone; the routes send occurrences of a series to the series module first (event-routes/event-writes.ts). */
   async update(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    const saved = await runInTransaction(this.dataSource, (manager) => this.updateWithin(manager, selector, input, user), EVENT_WRITE);
+    const saved = await this.tx.run(() => this.updateWithin(selector, input, user), EVENT_WRITE);
     return this.present(saved, context);
   }
 
   /** The single-event update inside the caller's transaction. */
-  async updateWithin(manager: EntityManager, selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser): Promise<Event> {
-    const event = await this.findOrFail(manager, selector, true);
+  async updateWithin(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser): Promise<Event> {
+    const event = await this.findOrFail(selector, true);
     assertCanEdit(user, event);
     const previousStatus = event.status;
-    await this.applyInput(manager, event, input, user, false);
-    await this.domainEvents.publish(manager, { kind: 'EventWritten', event, previousStatus, removed: false });
+    await this.applyInput(event, input, user, false);
+    await this.domainEvents.publish({ kind: 'EventWritten', event, previousStatus, removed: false });
     return event;
   }
 
   async remove(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    return runInTransaction(this.dataSource, (manager) => this.removeWithin(manager, selector, force, user, context), EVENT_WRITE);
+    return this.tx.run(() => this.removeWithin(selector, force, user, context), EVENT_WRITE);
   }
 
   /** The single-event trash or delete inside the caller's transaction; answers the event as removed. */
-  async removeWithin(
-    manager: EntityManager,
-    selector: EventSelector,
-    force: boolean,
-    user: AuthenticatedUser,
-    context: RequestContext,
-  ): Promise<EventResponse> {
-    const event = await this.findOrFail(manager, selector, true);
+  async removeWithin(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
+    const manager = this.tx.manager;
+    const event = await this.findOrFail(selector, true);
     assertCanDelete(user, event);
-    if (force && (await this.ticketing.hasAttendees(event.id, manager))) {
+    if (force && (await this.ticketing.hasAttendees(event.id))) {
       throw eventHasAttendees();
     }
     // The response shows the event as it was removed, links included.
-    const related = (await this.relations.load([event.id], manager)).get(event.id)!;
+    const related = (await this.relations.load([event.id])).get(event.id)!;
     const terms: EventTermState = {
       published: event.status === 'publish',
       categoryIds: related.categories.map(({ term }) => term.id),
       tagIds: related.tags.map(({ term }) => term.id),
     };
     // The event row, then its term rows (lockTerms), then the counts and the event's own rows.
-    await this.lockTerms(manager, terms);
-    await this.keepTermCounts(manager, terms, { ...terms, published: false });
+    await this.lockTerms(terms);
+    await this.keepTermCounts(terms, { ...terms, published: false });
     const removed = await trashOrRemove(manager, event, 'event', force);
-    await this.domainEvents.publish(manager, { kind: 'EventWritten', event: removed, previousStatus: null, removed: true });
+    await this.domainEvents.publish({ kind: 'EventWritten', event: removed, previousStatus: null, removed: true });
     return toEventResponse(removed, related, context, { jsonLd: false, currency: this.config.currency });
   }
 
@@ -399,7 +385,7 @@ export class EventsService {
   }
 
   private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {
-    const event = await this.findOrFail(this.dataSource.manager, selector);
+    const event = await this.findOrFail(selector);
     this.assertReadable(event, context);
     return event;
   }
@@ -410,8 +396,8 @@ export class EventsService {
     if (access === 'forbidden') throw eventNotAccessible();
   }
 
-  private async findOrFail(manager: EntityManager, selector: EventSelector, forUpdate = false): Promise<Event> {
-    const event = await this.repository.findBySelector(manager, selector, forUpdate);
+  private async findOrFail(selector: EventSelector, forUpdate = false): Promise<Event> {
+    const event = await this.repository.findBySelector(selector, forUpdate);
     if (!event) throw eventNotFound(selector);
     return event;
   }
@@ -465,16 +451,15 @@ export class EventsService {
   }
 
   private async readTermFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    const manager = this.dataSource.manager;
     const dimensions: ListingDimension[] = [];
     if (query.categories?.length) {
-      const ids = await this.categories.outermost(manager, await this.termIds(manager, Category, query.categories, 'categories'));
+      const ids = await this.categories.outermost(await this.termIds(Category, query.categories, 'categories'));
       filter.categoryIds = ids;
       dimensions.push({ dim: EventListingDimension.Category, values: ids });
       echo.add('categories', query.categories);
     }
     if (query.tags?.length) {
-      const ids = await this.termIds(manager, Tag, query.tags, 'tags');
+      const ids = await this.termIds(Tag, query.tags, 'tags');
       filter.tagIds = ids;
       dimensions.push({ dim: EventListingDimension.Tag, values: ids });
       echo.add('tags', query.tags);
@@ -483,7 +468,7 @@ export class EventsService {
   }
 
   private async readLinkedPostFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    const manager = this.dataSource.manager;
+    const manager = this.tx.manager;
     const dimensions: ListingDimension[] = [];
     if (query.venue?.length) {
       await assertIdsExist(manager, Venue, query.venue, 'venue');
@@ -515,7 +500,7 @@ export class EventsService {
       echo.add('series', query.series);
     }
     if (query.post_parent !== undefined) {
-      await assertIdsExist(this.dataSource.manager, Event, [query.post_parent], 'post_parent');
+      await assertIdsExist(this.tx.manager, Event, [query.post_parent], 'post_parent');
       filter.postParent = query.post_parent;
       dimensions.push(null);
       echo.add('post_parent', query.post_parent);
@@ -540,15 +525,10 @@ export class EventsService {
   }
 
   /** Ids of terms named by id or slug; any that matches nothing is a 400 naming the filter. */
-  private async termIds(
-    manager: EntityManager,
-    entity: typeof Category | typeof Tag,
-    values: Array<string | number>,
-    field: string,
-  ): Promise<number[]> {
+  private async termIds(entity: typeof Category | typeof Tag, values: Array<string | number>, field: string): Promise<number[]> {
     const ids = values.filter((value) => typeof value === 'number' || /^\d+$/.test(String(value))).map(Number);
     const slugs = values.filter((value) => !(typeof value === 'number' || /^\d+$/.test(String(value)))).map(String);
-    const found = await this.repository.termsByIdOrSlug(manager, entity, ids, slugs);
+    const found = await this.repository.termsByIdOrSlug(entity, ids, slugs);
     const unknown = [
       ...ids.filter((id) => !found.some((term) => term.id === id)),
       ...slugs.filter((slug) => !found.some((term) => term.slug === slug)),
@@ -558,23 +538,17 @@ export class EventsService {
   }
 
   /** Applies a create or update body to `event` and its links, inside the caller's transaction. */
-  private async applyInput(
-    manager: EntityManager,
-    event: Event,
-    input: UpdateEventDto,
-    user: AuthenticatedUser,
-    isNew: boolean,
-  ): Promise<void> {
+  private async applyInput(event: Event, input: UpdateEventDto, user: AuthenticatedUser, isNew: boolean): Promise<void> {
     applyContentFields(event, input);
-    const termsBefore = isNew ? null : await this.termState(manager, event);
+    const termsBefore = isNew ? null : await this.termState(event);
     this.applySchedule(event, input);
-    await this.applyAuthorAndPublication(manager, event, input, user);
+    await this.applyAuthorAndPublication(event, input, user);
     event.status = resolveWriteStatus(user, input.status, isNew ? undefined : event.status);
-    const termsAfter = await this.resolveTerms(manager, event, input, user, termsBefore);
-    await this.lockTerms(manager, termsBefore ?? { categoryIds: [], tagIds: [] }, termsAfter);
-    await this.saveWithSlug(manager, event, input, isNew);
-    await this.applyPostLinks(manager, event, input, user, isNew);
-    await this.applyTerms(manager, event, input, termsBefore, termsAfter);
+    const termsAfter = await this.resolveTerms(event, input, user, termsBefore);
+    await this.lockTerms(termsBefore ?? { categoryIds: [], tagIds: [] }, termsAfter);
+    await this.saveWithSlug(event, input, isNew);
+    await this.applyPostLinks(event, input, user, isNew);
+    await this.applyTerms(event, input, termsBefore, termsAfter);
   }
 
   /**
@@ -586,14 +560,14 @@ export class EventsService {
    * Taken whether or not the event counts for its terms (drafts too): their link rows' triggers
    * move the same day counters.
    */
-  private async lockTerms(manager: EntityManager, ...states: Array<Pick<EventTermState, 'categoryIds' | 'tagIds'>>): Promise<void> {
-    await this.categories.lockForEventWrite(manager, ascending(states.flatMap((state) => state.categoryIds)));
-    await this.tags.lockForEventWrite(manager, ascending(states.flatMap((state) => state.tagIds)));
+  private async lockTerms(...states: Array<Pick<EventTermState, 'categoryIds' | 'tagIds'>>): Promise<void> {
+    await this.categories.lockForEventWrite(ascending(states.flatMap((state) => state.categoryIds)));
+    await this.tags.lockForEventWrite(ascending(states.flatMap((state) => state.tagIds)));
   }
 
   /** A new event with the defaults of a create, before its body applies. */
-  private newEvent(manager: EntityManager, user: AuthenticatedUser, postParentId: number | null): Event {
-    return this.repository.newEvent(manager, {
+  private newEvent(user: AuthenticatedUser, postParentId: number | null): Event {
+    return this.repository.newEvent({
       authorId: user.id,
       timezone: this.config.siteTimezone,
       allDay: false,
@@ -614,30 +588,23 @@ export class EventsService {
   }
 
   /** Saves the event, with a slug made unique from the one sent (or the title) when new or asked for. */
-  private async saveWithSlug(manager: EntityManager, event: Event, input: UpdateEventDto, isNew: boolean): Promise<void> {
+  private async saveWithSlug(event: Event, input: UpdateEventDto, isNew: boolean): Promise<void> {
     if (isNew || input.slug !== undefined) {
-      event.slug = await this.repository.uniqueSlug(manager, input.slug ?? event.title, isNew ? undefined : event.id);
+      event.slug = await this.repository.uniqueSlug(input.slug ?? event.title, isNew ? undefined : event.id);
     }
-    await this.repository.save(manager, event);
+    await this.repository.save(event);
   }
 
   /** The venues and organizers sent replace the event's; those not sent are left as they are. */
-  private async applyPostLinks(
-    manager: EntityManager,
-    event: Event,
-    input: UpdateEventDto,
-    user: AuthenticatedUser,
-    isNew: boolean,
-  ): Promise<void> {
+  private async applyPostLinks(event: Event, input: UpdateEventDto, user: AuthenticatedUser, isNew: boolean): Promise<void> {
     const venues = readLinkedPosts(input.venue, 'venue');
-    if (venues) await this.replacePostLinks(manager, event.id, venues, 'venue', user, isNew);
+    if (venues) await this.replacePostLinks(event.id, venues, 'venue', user, isNew);
     const organizers = readLinkedPosts(input.organizer, 'organizer');
-    if (organizers) await this.replacePostLinks(manager, event.id, organizers, 'organizer', user, isNew);
+    if (organizers) await this.replacePostLinks(event.id, organizers, 'organizer', user, isNew);
   }
 
   /** The terms the event has after the write: those sent (found or created), else those it had. */
   private async resolveTerms(
-    manager: EntityManager,
     event: Event,
     input: UpdateEventDto,
     user: AuthenticatedUser,
@@ -649,16 +616,14 @@ export class EventsService {
       tagIds: termsBefore?.tagIds ?? [],
     };
     const categories = readTermValues(input.categories, 'categories');
-    if (categories)
-      termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, manager, user)) : [];
+    if (categories) termsAfter.categoryIds = categories.length ? ascendingIds(await this.categories.resolveForEvent(categories, user)) : [];
     const tags = readTermValues(input.tags, 'tags');
-    if (tags) termsAfter.tagIds = tags.length ? ascendingIds(await this.tags.resolveForEvent(tags, manager, user)) : [];
+    if (tags) termsAfter.tagIds = tags.length ? ascendingIds(await this.tags.resolveForEvent(tags, user)) : [];
     return termsAfter;
   }
 
   /** The terms' counts and the event's link rows move from `termsBefore` to `termsAfter` (their rows locked already). */
   private async applyTerms(
-    manager: EntityManager,
     event: Event,
     input: UpdateEventDto,
     termsBefore: EventTermState | null,
@@ -666,25 +631,21 @@ export class EventsService {
   ): Promise<void> {
     const categories = readTermValues(input.categories, 'categories');
     const tags = readTermValues(input.tags, 'tags');
-    await this.keepTermCounts(manager, termsBefore, termsAfter);
+    await this.keepTermCounts(termsBefore, termsAfter);
     const before = termsBefore ?? { categoryIds: [], tagIds: [] };
-    if (categories) await this.repository.replaceTermLinks(manager, 'categories', event.id, before.categoryIds, termsAfter.categoryIds);
-    if (tags) await this.repository.replaceTermLinks(manager, 'tags', event.id, before.tagIds, termsAfter.tagIds);
+    if (categories) await this.repository.replaceTermLinks('categories', event.id, before.categoryIds, termsAfter.categoryIds);
+    if (tags) await this.repository.replaceTermLinks('tags', event.id, before.tagIds, termsAfter.tagIds);
   }
 
   /** The event's terms and whether it counts for them (published), as stored now. */
-  private async termState(manager: EntityManager, event: Event): Promise<EventTermState> {
-    return { published: event.status === 'publish', ...(await this.repository.termIdsOf(manager, event.id)) };
+  private async termState(event: Event): Promise<EventTermState> {
+    return { published: event.status === 'publish', ...(await this.repository.termIdsOf(event.id)) };
   }
 
   /** Moves the terms' stored counts of published events from what the event was to what it is. */
-  private async keepTermCounts(manager: EntityManager, before: EventTermState | null, after: EventTermState): Promise<void> {
-    await this.categories.adjustPublishedEvents(
-      manager,
-      after.published ? after.categoryIds : [],
-      before?.published ? before.categoryIds : [],
-    );
-    await this.tags.adjustPublishedEvents(manager, after.published ? after.tagIds : [], before?.published ? before.tagIds : []);
+  private async keepTermCounts(before: EventTermState | null, after: EventTermState): Promise<void> {
+    await this.categories.adjustPublishedEvents(after.published ? after.categoryIds : [], before?.published ? before.categoryIds : []);
+    await this.tags.adjustPublishedEvents(after.published ? after.tagIds : [], before?.published ? before.tagIds : []);
   }
 
   /**
@@ -723,12 +684,8 @@ export class EventsService {
     event.endUtc = endUtc;
   }
 
-  private async applyAuthorAndPublication(
-    manager: EntityManager,
-    event: Event,
-    input: UpdateEventDto,
-    user: AuthenticatedUser,
-  ): Promise<void> {
+  private async applyAuthorAndPublication(event: Event, input: UpdateEventDto, user: AuthenticatedUser): Promise<void> {
+    const manager = this.tx.manager;
     if (input.author !== undefined && input.author !== event.authorId) {
       await assertIdsExist(manager, User, [input.author], 'author');
       if (!canAssignAuthor(user, input.author)) {
@@ -748,34 +705,28 @@ export class EventsService {
   }
 
   /** The ids of the venues or organizers sent, in order, each once: checked, or found or created from fields. */
-  private async linkedPostIds(
-    manager: EntityManager,
-    inputs: LinkedPostInput[],
-    field: 'venue' | 'organizer',
-    user: AuthenticatedUser,
-  ): Promise<number[]> {
+  private async linkedPostIds(inputs: LinkedPostInput[], field: 'venue' | 'organizer', user: AuthenticatedUser): Promise<number[]> {
     const ids = inputs.flatMap((input) => ('id' in input ? [input.id] : []));
-    if (ids.length) await (field === 'venue' ? this.venues : this.organizers).assertLinkable(ids, field, user, manager);
+    if (ids.length) await (field === 'venue' ? this.venues : this.organizers).assertLinkable(ids, field, user);
     const linkedIds: number[] = [];
     for (const input of inputs) {
       if ('id' in input) linkedIds.push(input.id);
-      else if (field === 'venue') linkedIds.push((await this.venues.findOrCreateForEvent(input.fields, user, manager)).id);
-      else linkedIds.push((await this.organizers.findOrCreateForEvent(input.fields, user, manager)).id);
+      else if (field === 'venue') linkedIds.push((await this.venues.findOrCreateForEvent(input.fields, user)).id);
+      else linkedIds.push((await this.organizers.findOrCreateForEvent(input.fields, user)).id);
     }
     return unique(linkedIds);
   }
 
   /** The venues or organizers sent become the event's, in their order (EventsRepository.replacePostLinks). */
   private async replacePostLinks(
-    manager: EntityManager,
     eventId: number,
     inputs: LinkedPostInput[],
     field: 'venue' | 'organizer',
     user: AuthenticatedUser,
     isNew: boolean,
   ): Promise<void> {
-    const ordered = await this.linkedPostIds(manager, inputs, field, user);
-    await this.repository.replacePostLinks(manager, field, eventId, ordered, isNew);
+    const ordered = await this.linkedPostIds(inputs, field, user);
+    await this.repository.replacePostLinks(field, eventId, ordered, isNew);
   }
 }
 

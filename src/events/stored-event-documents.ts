@@ -1,17 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
-import { DataSource } from 'typeorm';
+
 import type { RequestContext } from '../auth/request-context';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { appConfig } from '../config/app.config';
-import { SqlDialect } from '../database/sql-dialect';
 import { TemplateSyntax } from './document-template';
 import { storedDocumentDictionary } from './stored-document-dictionary';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * The format of stored documents, part of their identity with the release's version (package.json):
@@ -109,7 +108,7 @@ export class StoredEventDocuments {
   private readonly logger = new Logger(StoredEventDocuments.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     private readonly urls: ApiUrls,
   ) {
@@ -216,7 +215,7 @@ export class StoredEventDocuments {
     const current = new Map<number, T>();
     if (entries.length === 0) return current;
     const wanted = new Map(entries.map((entry) => [entry.id, Number(entry.documentVersion)]));
-    const runner = this.dataSource.createQueryRunner(fromPrimary ? 'master' : this.dataSource.defaultReplicationModeForReads());
+    const runner = this.tx.dataSource.createQueryRunner(fromPrimary ? 'master' : this.tx.dataSource.defaultReplicationModeForReads());
     try {
       const rows = (await runner.query(
         `SELECT event_id AS id, document_version AS version, identity, ${columns} FROM event_documents WHERE event_id IN (${entries.map(() => '?').join(', ')})`,
@@ -240,7 +239,7 @@ export class StoredEventDocuments {
     for (let start = 0; start < documents.length; start += WRITE_BATCH) {
       const batch = documents.slice(start, start + WRITE_BATCH);
       try {
-        await this.dataSource.query(
+        await this.tx.dataSource.query(
           this.upsertSql(batch.length),
           batch.flatMap((document) => [
             document.id,
@@ -281,7 +280,7 @@ export class StoredEventDocuments {
   private upsertSql(rows: number): string {
     const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
     const insert = `INSERT INTO event_documents (event_id, document_version, identity, body, list_item, list_keys, ticketed) VALUES ${values}`;
-    return `${insert} ${SqlDialect.of(this.dataSource).onConflictKeepNewest(
+    return `${insert} ${this.tx.dialect.onConflictKeepNewest(
       ['event_id'],
       ['body', 'list_item', 'list_keys', 'ticketed', 'identity'],
       'document_version',

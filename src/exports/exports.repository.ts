@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, In, LessThanOrEqual, MoreThan, SelectQueryBuilder } from 'typeorm';
+import { Brackets, In, LessThanOrEqual, MoreThan, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
@@ -12,6 +11,7 @@ import { Order, OrderItem } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { managedEventRestriction } from '../tickets/ticket-visibility';
 import { ExportChunk, ExportJob } from './export-job.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** An order line with its ticket's name and event. */
 export interface OrderLine {
@@ -26,7 +26,7 @@ export interface OrderLine {
 /** The statements of exports: keyset pages of the rows exported, their relations, the jobs and their files. */
 @Injectable()
 export class ExportsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
   // ---------------------------------------------------------------- rows
 
@@ -45,7 +45,7 @@ export class ExportsRepository {
    * event, else the orders holding an attendee of an event the caller manages.
    */
   managedOrders(user: AuthenticatedUser): SelectQueryBuilder<Order> {
-    const builder = this.dataSource.getRepository(Order).createQueryBuilder('purchase');
+    const builder = this.tx.dataSource.getRepository(Order).createQueryBuilder('purchase');
     const managedEvent = managedEventRestriction(user, builder, 'managed_event');
     if (managedEvent !== null) {
       const managed = builder
@@ -73,7 +73,7 @@ export class ExportsRepository {
   /** The lines of a page of orders, with ticket names and events; only those of the events `user` manages. */
   async orderLines(orderIds: number[], user: AuthenticatedUser): Promise<OrderLine[]> {
     if (orderIds.length === 0) return [];
-    const query = this.dataSource
+    const query = this.tx.dataSource
       .createQueryBuilder(OrderItem, 'item')
       .innerJoin(Ticket, 'ticket', 'ticket.id = item.ticketId')
       .select('item.orderId', 'orderId')
@@ -101,7 +101,7 @@ export class ExportsRepository {
   /** Checked-in attendees per order of a page, of the events `user` manages. */
   async checkedInPerOrder(orderIds: number[], user: AuthenticatedUser): Promise<Map<number, number>> {
     if (orderIds.length === 0) return new Map();
-    const query = this.dataSource
+    const query = this.tx.dataSource
       .createQueryBuilder(Attendee, 'attendee')
       .select('attendee.orderId', 'orderId')
       .addSelect('COUNT(*)', 'checkedIn')
@@ -115,31 +115,31 @@ export class ExportsRepository {
   }
 
   ordersByIds(ids: number[]): Promise<Order[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.manager.find(Order, { where: { id: In(ids) } });
+    return ids.length === 0 ? Promise.resolve([]) : this.tx.manager.find(Order, { where: { id: In(ids) } });
   }
 
   ticketNames(ids: number[]): Promise<Array<Pick<Ticket, 'id' | 'name'>>> {
     return ids.length === 0
       ? Promise.resolve([])
-      : this.dataSource.manager.find(Ticket, { select: { id: true, name: true }, where: { id: In(ids) } });
+      : this.tx.manager.find(Ticket, { select: { id: true, name: true }, where: { id: In(ids) } });
   }
 
   eventTitles(ids: number[]): Promise<Array<Pick<Event, 'id' | 'title'>>> {
     return ids.length === 0
       ? Promise.resolve([])
-      : this.dataSource.manager.find(Event, { select: { id: true, title: true }, where: { id: In(ids) } });
+      : this.tx.manager.find(Event, { select: { id: true, title: true }, where: { id: In(ids) } });
   }
 
   /** The authors of `ids`, for the check that the caller manages every event an export names. */
   eventAuthors(ids: number[]): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
     return ids.length === 0
       ? Promise.resolve([])
-      : this.dataSource.manager.find(Event, { select: { id: true, authorId: true }, where: { id: In(ids) } });
+      : this.tx.manager.find(Event, { select: { id: true, authorId: true }, where: { id: In(ids) } });
   }
 
   /** Tickets with attendee questions of `eventIds` (of every event when empty), only of the events `user` manages. */
   questionTickets(eventIds: number[], user: AuthenticatedUser): Promise<Array<Pick<Ticket, 'id' | 'attendeeInformationFields'>>> {
-    const query = this.dataSource
+    const query = this.tx.dataSource
       .createQueryBuilder(Ticket, 'ticket')
       .select(['ticket.id', 'ticket.attendeeInformationFields'])
       .where('ticket.attendeeInformationFields IS NOT NULL')
@@ -153,7 +153,7 @@ export class ExportsRepository {
   /** The check-in list positions with an entry of a page of attendees: one index read per page. */
   checkinPositions(attendeeIds: number[]): Promise<CheckinPosition[]> {
     if (attendeeIds.length === 0) return Promise.resolve([]);
-    return this.dataSource.manager.find(CheckinPosition, {
+    return this.tx.manager.find(CheckinPosition, {
       select: { attendeeId: true, listId: true, firstEntryAt: true, lastEntryAt: true },
       where: { attendeeId: In(attendeeIds), entries: MoreThan(0) },
       order: { attendeeId: 'ASC', listId: 'ASC' },
@@ -163,12 +163,12 @@ export class ExportsRepository {
   checkinListNames(ids: number[]): Promise<Array<Pick<CheckinList, 'id' | 'name'>>> {
     return ids.length === 0
       ? Promise.resolve([])
-      : this.dataSource.manager.find(CheckinList, { select: { id: true, name: true }, where: { id: In(ids) } });
+      : this.tx.manager.find(CheckinList, { select: { id: true, name: true }, where: { id: In(ids) } });
   }
 
   /** The user a job runs for, with their current role; null when they are gone. */
   async jobUser(userId: number): Promise<AuthenticatedUser | null> {
-    const user = await this.dataSource.manager.findOne(User, { where: { id: userId } });
+    const user = await this.tx.manager.findOne(User, { where: { id: userId } });
     if (!user || !isRole(user.role)) return null;
     return { id: user.id, login: user.login, role: user.role };
   }
@@ -177,16 +177,16 @@ export class ExportsRepository {
 
   async insertJob(job: Pick<ExportJob, 'kind' | 'format' | 'userId' | 'query' | 'createdAt'>): Promise<ExportJob> {
     const entity = Object.assign(new ExportJob(), job, { status: 'queued', updatedAt: job.createdAt });
-    return this.dataSource.manager.save(entity);
+    return this.tx.manager.save(entity);
   }
 
   findJob(id: number): Promise<ExportJob | null> {
-    return this.dataSource.manager.findOne(ExportJob, { where: { id } });
+    return this.tx.manager.findOne(ExportJob, { where: { id } });
   }
 
   /** The oldest job waiting to run, or running under a claim older than `staleBefore` (its worker died). */
   async nextClaimable(staleBefore: Date): Promise<number | null> {
-    const job = await this.dataSource
+    const job = await this.tx.dataSource
       .createQueryBuilder(ExportJob, 'job')
       .select('job.id')
       .where('job.status = :queued', { queued: 'queued' })
@@ -199,7 +199,7 @@ export class ExportsRepository {
 
   /** Claims the job for one run with a conditional UPDATE: of several workers, exactly one gets it. */
   async claim(id: number, token: string, now: Date, staleBefore: Date): Promise<boolean> {
-    const result = await this.dataSource
+    const result = await this.tx.dataSource
       .createQueryBuilder()
       .update(ExportJob)
       .set({ status: 'running', claimToken: token, claimedAt: now, attempts: () => 'attempts + 1', updatedAt: now })
@@ -218,7 +218,7 @@ export class ExportsRepository {
 
   /** Records a run's outcome, if its claim still holds. */
   async finishRun(id: number, token: string, outcome: Partial<ExportJob>): Promise<boolean> {
-    const result = await this.dataSource
+    const result = await this.tx.dataSource
       .createQueryBuilder()
       .update(ExportJob)
       .set({ ...outcome, claimToken: null })
@@ -229,7 +229,7 @@ export class ExportsRepository {
 
   /** Gives a claimed job back to the queue (this instance is shutting down mid-run). */
   async release(id: number, token: string, now: Date): Promise<void> {
-    await this.dataSource
+    await this.tx.dataSource
       .createQueryBuilder()
       .update(ExportJob)
       .set({ status: 'queued', claimToken: null, claimedAt: null, updatedAt: now })
@@ -240,16 +240,16 @@ export class ExportsRepository {
   // ---------------------------------------------------------------- files
 
   async deleteChunks(jobId: number): Promise<void> {
-    await this.dataSource.manager.delete(ExportChunk, { jobId });
+    await this.tx.manager.delete(ExportChunk, { jobId });
   }
 
   async insertChunk(jobId: number, seq: number, data: Buffer): Promise<void> {
-    await this.dataSource.createQueryBuilder().insert().into(ExportChunk).values({ jobId, seq, data }).updateEntity(false).execute();
+    await this.tx.dataSource.createQueryBuilder().insert().into(ExportChunk).values({ jobId, seq, data }).updateEntity(false).execute();
   }
 
   /** The piece of the file after `afterSeq`, or null at its end: one row read at a time. */
   async nextChunk(jobId: number, afterSeq: number): Promise<ExportChunk | null> {
-    return this.dataSource
+    return this.tx.dataSource
       .createQueryBuilder(ExportChunk, 'chunk')
       .where('chunk.jobId = :jobId AND chunk.seq > :afterSeq', { jobId, afterSeq })
       .orderBy('chunk.seq', 'ASC')
@@ -259,13 +259,13 @@ export class ExportsRepository {
 
   /** Marks finished jobs whose download time is over as expired and deletes their files; answers how many. */
   async expireDue(now: Date): Promise<number> {
-    const due = await this.dataSource.manager.find(ExportJob, {
+    const due = await this.tx.manager.find(ExportJob, {
       select: { id: true },
       where: { status: 'done', expiresAt: LessThanOrEqual(now) },
       take: 100,
     });
     for (const { id } of due) {
-      await this.dataSource.transaction(async (manager) => {
+      await this.tx.dataSource.transaction(async (manager) => {
         const expired = await manager
           .createQueryBuilder()
           .update(ExportJob)

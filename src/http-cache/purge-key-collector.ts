@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import type { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import type { RowsWritten } from '../common/domain-events/domain-event';
 import { OnDomainEvent } from '../common/domain-events/domain-events';
 import { appConfig } from '../config/app.config';
 import { OutboxMessage } from '../outbox/outbox-message.entity';
 import { addPurgeKeys, PurgeKeys } from './purge-keys';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Keys one purge message carries at most; a write naming more sends several. */
 const KEYS_PER_MESSAGE = 200;
@@ -24,6 +24,7 @@ export class PurgeKeyCollector {
   private readonly purging: boolean;
 
   constructor(
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -32,7 +33,8 @@ export class PurgeKeyCollector {
 
   /** The purge messages of one transaction's keys, with the keys of the terms of the events it wrote. */
   @OnDomainEvent('RowsWritten', { phase: 'before-commit' })
-  async queuePurges(manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+  async queuePurges(events: readonly RowsWritten[]): Promise<void> {
+    const manager = this.tx.manager;
     if (!this.purging) return;
     const collected: PurgeKeys = { keys: new Set<string>(), eventIds: new Set<number>() };
     for (const { row } of events) if (row.table !== 'outbox_messages') addPurgeKeys(row, collected);

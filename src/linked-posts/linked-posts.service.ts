@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { Clock, CLOCK } from '../common/clock';
 import { invalidParam } from '../common/errors/api-error';
 import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../auth/request-context';
 import { buildPageLinks, PageLinks } from '../common/pagination/pagination';
-import { runInTransaction } from '../common/database/transactions';
 import { trashOrRemove } from '../posts/post-lifecycle';
 import { assertCanDelete, assertCanEdit } from '../posts/post-permissions';
 import type { PostEntity } from '../posts/post.entity-base';
@@ -30,6 +28,7 @@ import {
   validateInlineFields,
 } from './linked-post-writes';
 import { LinkedPostsRepository } from './linked-posts.repository';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** One page of the list: the posts under their collection's name (`venues`, `organizers`), then the page links and totals. */
 export type LinkedPostListPage<Collection extends string, Response> = { [key in Collection]: Response[] } & PageLinks & {
@@ -51,7 +50,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   protected abstract readonly collection: Collection;
 
   constructor(
-    protected readonly dataSource: DataSource,
+    protected readonly tx: TransactionHost,
     protected readonly urls: ApiUrls,
     @Inject(CLOCK) protected readonly clock: Clock,
     protected readonly repository: LinkedPostsRepository,
@@ -61,7 +60,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   protected abstract columns(input: Partial<Input>, write: LinkedPostWrite): ColumnValue[];
 
   /** A new row with every optional column empty and every flag at its default. */
-  protected abstract blank(manager: EntityManager): T;
+  protected abstract blank(): T;
 
   protected abstract toResponse(post: T, context: RequestContext, options?: { jsonLd?: boolean }): Response;
 
@@ -69,7 +68,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   protected deriveColumns(_post: T, _input: Partial<Input>, _existing: boolean): void {}
 
   async list(query: LinkedPostListQuery, context: RequestContext): Promise<LinkedPostListPage<Collection, Response>> {
-    const page = await listLinkedPosts(this.dataSource.manager, this.resource, query, context.user, this.clock.now());
+    const page = await listLinkedPosts(this.tx.manager, this.resource, query, context.user, this.clock.now());
     const posts = { [this.collection]: page.posts.map((post) => this.toResponse(post, context)) } as { [key in Collection]: Response[] };
     return {
       ...posts,
@@ -80,16 +79,16 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   }
 
   async findOne(key: PostKey, context: RequestContext): Promise<Response> {
-    const post = await findPostOr404(this.dataSource.manager, this.resource, key);
+    const post = await findPostOr404(this.tx.manager, this.resource, key);
     assertCanReadPost(this.resource, context.user, post);
     return this.toResponse(post, context, { jsonLd: true });
   }
 
   /** Creates the post, or returns the visible one that already matches every field sent. */
   async create(input: Input, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await runInTransaction(this.dataSource, (manager) =>
+    const post = await this.tx.run(() =>
       this.findOrCreate(
-        this.writeFor(manager, user, (field) => field),
+        this.writeFor(user, (field) => field),
         input,
       ),
     );
@@ -97,27 +96,27 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
   }
 
   async update(key: PostKey, input: Partial<Input>, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await runInTransaction(this.dataSource, async (manager) => {
-      const write = this.writeFor(manager, user, (field) => field);
+    const post = await this.tx.run(async () => {
+      const write = this.writeFor(user, (field) => field);
       const columns = this.columns(input, write);
       await assertAuthorExists(write, input.author);
-      const existing = await findPostOr404(manager, this.resource, key);
+      const existing = await findPostOr404(this.tx.manager, this.resource, key);
       assertCanEdit(user, existing);
       assertCanAssignAuthor(write, input.author);
       applyColumns(existing, columns);
       this.deriveColumns(existing, input, true);
       await applyPostMeta(write, this.resource, existing, input, true);
-      return this.repository.save(manager, existing);
+      return this.repository.save(existing);
     });
     return this.toResponse(post, context);
   }
 
   /** Trashes the post, or with `force` deletes it and, by the foreign keys, its links to events. */
   async remove(key: PostKey, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
-    const post = await runInTransaction(this.dataSource, async (manager) => {
-      const existing = await findPostOr404(manager, this.resource, key);
+    const post = await this.tx.run(async () => {
+      const existing = await findPostOr404(this.tx.manager, this.resource, key);
       assertCanDelete(user, existing);
-      return trashOrRemove(manager, existing, this.resource.type, force);
+      return trashOrRemove(this.tx.manager, existing, this.resource.type, force);
     });
     return this.toResponse(post, context);
   }
@@ -127,11 +126,11 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
    * `rest_invalid_param` naming `venue[city]`...), an exact match reused, else created in the
    * event's transaction.
    */
-  async findOrCreateForEvent(fields: Record<string, unknown>, user: AuthenticatedUser, manager: EntityManager): Promise<T> {
+  async findOrCreateForEvent(fields: Record<string, unknown>, user: AuthenticatedUser): Promise<T> {
     const name = this.resource.type;
     const input = await validateInlineFields(this.createInput, fields, name);
     return this.findOrCreate(
-      this.writeFor(manager, user, (field) => `${name}[${field}]`),
+      this.writeFor(user, (field) => `${name}[${field}]`),
       input,
     );
   }
@@ -141,14 +140,15 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
    * field) and be readable by `user` (403 `{type}-not-accessible`), so that an event cannot show
    * another user's draft.
    */
-  async assertLinkable(ids: number[], field: string, user: AuthenticatedUser, manager: EntityManager): Promise<void> {
-    const posts = await this.repository.linkablePosts(manager, this.resource, ids);
+  async assertLinkable(ids: number[], field: string, user: AuthenticatedUser): Promise<void> {
+    const posts = await this.repository.linkablePosts(this.resource, ids);
     const missing = ids.filter((id) => !posts.some((post) => post.id === id));
     if (missing.length) throw invalidParam(field, `${field} refers to nothing: ${missing.join(', ')}`);
     for (const post of posts) assertCanReadPost(this.resource, user, post);
   }
 
-  private writeFor(manager: EntityManager, user: AuthenticatedUser, fieldName: (field: string) => string): LinkedPostWrite {
+  private writeFor(user: AuthenticatedUser, fieldName: (field: string) => string): LinkedPostWrite {
+    const manager = this.tx.manager;
     return { manager, user, now: this.clock.now(), siteTimezone: this.urls.siteTimezone, fieldName };
   }
 
@@ -158,10 +158,10 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
     assertCanAssignAuthor(write, input.author);
     const match = await findMatchingPost(write, this.resource, columns);
     if (match) return match;
-    const post = this.blank(write.manager);
+    const post = this.blank();
     applyColumns(post, columns);
     this.deriveColumns(post, input, false);
     await applyPostMeta(write, this.resource, post, input, false);
-    return this.repository.save(write.manager, post);
+    return this.repository.save(post);
   }
 }

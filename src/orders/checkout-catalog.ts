@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import type { RowsWritten } from '../common/domain-events/domain-event';
 import { OnDomainEvent } from '../common/domain-events/domain-events';
 import type { PostStatus } from '../posts/post-status';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * How long a ticket's definition is reused by checkouts on this instance. Writes through this
@@ -58,9 +59,12 @@ const TICKET_COLUMNS = {
  */
 @Injectable()
 export class CheckoutCatalog {
+  constructor(private readonly tx: TransactionHost) {}
+
   private readonly entries = new Map<number, { value: CatalogTicket; expiresAt: number }>();
   /** The tickets of `ids` that exist, with their events, read through `manager` when not known. */
-  async tickets(manager: EntityManager, ids: number[]): Promise<Map<number, CatalogTicket>> {
+  async tickets(ids: number[]): Promise<Map<number, CatalogTicket>> {
+    const manager = this.tx.manager;
     // Real time, not the service clock: the TTL bounds how stale a copy is, whatever a test's clock says.
     const now = Date.now();
     const found = new Map<number, CatalogTicket>();
@@ -94,14 +98,14 @@ export class CheckoutCatalog {
 
   /** A write of a ticket or its event: what was read before may be stale. */
   @OnDomainEvent('RowsWritten')
-  catalogRowsWritten(_manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+  catalogRowsWritten(events: readonly RowsWritten[]): Promise<void> {
     if (events.some(({ row }) => CATALOG_TABLES.has(row.table))) this.entries.clear();
     return Promise.resolve();
   }
 
   /** And again once committed: a checkout may have read the old rows again between the write and its commit. */
   @OnDomainEvent('RowsWritten', { phase: 'after-commit' })
-  catalogRowsCommitted(manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
-    return this.catalogRowsWritten(manager, events);
+  catalogRowsCommitted(events: readonly RowsWritten[]): Promise<void> {
+    return this.catalogRowsWritten(events);
   }
 }

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Attendee } from '../attendees/attendee.entity';
 import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
 import { generateCheckinSecret } from '../checkin/checkin-secrets';
@@ -15,8 +13,7 @@ import { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CouponsService } from '../coupons/coupons.service';
-import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
-import { TransactionHost } from '../common/database/transaction-host';
+import { isUniqueViolation } from '../common/database/transactions';
 import { ADMISSION_GATE, AdmissionGate, NO_GATE } from '../cart/admission-gate';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
@@ -39,6 +36,7 @@ import { OrderRelations, toOrderResponse } from './orders.mapper';
 import { AttendeeRow, OrdersRepository } from './orders.repository';
 import type { OrderResponse } from './dto/order.response';
 import { bodyHash } from './webhook-signature';
+import { TransactionHost } from '../common/database/transaction-host';
 
 const SECURITY_CODE_BYTES = 16;
 /** A TEXT column holds 65,535 bytes; one attendee's registration answers must fit. */
@@ -113,7 +111,7 @@ interface Holder {
 @Injectable()
 export class CheckoutService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly carts: CartService,
@@ -127,7 +125,6 @@ export class CheckoutService {
     private readonly questions: AttendeeQuestionsService,
     private readonly payments: PaymentsService,
     private readonly orders: OrdersRepository,
-    private readonly tx: TransactionHost,
     @Optional() @Inject(ADMISSION_GATE) private readonly gate: AdmissionGate = NO_GATE,
   ) {}
 
@@ -151,11 +148,11 @@ export class CheckoutService {
       keyRowExists = found.exists;
     }
     try {
-      const order = await runInTransaction(this.dataSource, async (manager) => {
-        if (idempotencyKey) await this.idempotency.claim(manager, scope, idempotencyKey, requestHash, now, keyRowExists);
-        const placed = await this.placeOrder(manager, request, provider, now);
-        if (idempotencyKey) await this.idempotency.record(manager, scope, idempotencyKey, { statusCode: 201, body: placed.response });
-        await this.takeLast(manager, placed);
+      const order = await this.tx.run(async () => {
+        if (idempotencyKey) await this.idempotency.claim(scope, idempotencyKey, requestHash, now, keyRowExists);
+        const placed = await this.placeOrder(request, provider, now);
+        if (idempotencyKey) await this.idempotency.record(scope, idempotencyKey, { statusCode: 201, body: placed.response });
+        await this.takeLast(placed);
         return placed.response;
       });
       // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
@@ -182,11 +179,11 @@ export class CheckoutService {
    * commit the transaction itself (CapacityService.takeAllAndFinish): everything else the
    * transaction writes must be written before this.
    */
-  async takeLast(manager: EntityManager, placed: Pick<PlacedOrder, 'capacity' | 'couponUses' | 'tickets'>): Promise<void> {
-    if (placed.couponUses) await this.coupons.takeUses(manager, placed.couponUses.couponId, placed.couponUses.units);
+  async takeLast(placed: Pick<PlacedOrder, 'capacity' | 'couponUses' | 'tickets'>): Promise<void> {
+    if (placed.couponUses) await this.coupons.takeUses(placed.couponUses.couponId, placed.couponUses.units);
     if (!placed.capacity) return;
     const { lines, count } = placed.capacity;
-    const take = (await this.capacity.takeAllAndFinish(manager, lines, count)) ?? (await this.capacity.takeAll(manager, lines, count));
+    const take = (await this.capacity.takeAllAndFinish(lines, count)) ?? (await this.capacity.takeAll(lines, count));
     if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
   }
 
@@ -198,10 +195,10 @@ export class CheckoutService {
    * caller writes what else it must, then calls takeLast, which takes the coupon's uses and the
    * capacity and refuses (409) when not enough is left. Registration questions are not asked.
    */
-  async placeDoorSale(manager: EntityManager, sale: DoorSale, now: Date): Promise<PlacedDoorSale> {
+  async placeDoorSale(sale: DoorSale, now: Date): Promise<PlacedDoorSale> {
     const max = this.config.tickets.maxTicketsPerOrder;
     if (sale.quantity > max) throw ticketOverOrderLimit(sale.ticketId, max);
-    const entry = (await this.catalog.tickets(manager, [sale.ticketId])).get(sale.ticketId);
+    const entry = (await this.catalog.tickets([sale.ticketId])).get(sale.ticketId);
     if (!entry) throw ticketDoesNotExist(sale.ticketId);
     sale.assertSellable(entry.ticket);
     const problem = saleProblem(entry.ticket, entry.eventStatus, CapacityService.stateOf(entry.ticket, undefined), 0, now);
@@ -209,17 +206,12 @@ export class CheckoutService {
     const provider = entry.ticket.provider;
     const tickets = new Map([[entry.ticket.id, entry.ticket]]);
     const items = [doorSaleLine(entry.ticket, sale.quantity)];
-    const couponId = sale.coupon === null ? null : (await this.coupons.usableByCode(manager, sale.coupon, sale.codeSource)).id;
-    const coupon = await this.coupons.priceCheckout(
-      manager,
-      couponId,
-      couponLines(items, tickets, provider, rsvpGoing(provider, undefined)),
-    );
+    const couponId = sale.coupon === null ? null : (await this.coupons.usableByCode(sale.coupon, sale.codeSource)).id;
+    const coupon = await this.coupons.priceCheckout(couponId, couponLines(items, tickets, provider, rsvpGoing(provider, undefined)));
     const pricing = paidAtTheDoor(priceOrder(items, tickets, provider, undefined, coupon));
     sale.assertPayment(pricing.totalMinor);
 
     const order = await this.orders.insert(
-      manager,
       Object.assign(new Order(), {
         provider,
         status: pricing.status,
@@ -237,14 +229,13 @@ export class CheckoutService {
         updatedAt: now,
       }),
     );
-    await this.orders.insertItems(manager, orderItemRows(order.id, items, tickets, pricing));
+    await this.orders.insertItems(orderItemRows(order.id, items, tickets, pricing));
     const holders = new Map([[entry.ticket.id, Array.from({ length: sale.quantity }, () => ({ ...sale.purchaser, meta: null }))]]);
     const attendees = await this.orders.insertAttendees(
-      manager,
       attendeeRows(order, items, tickets, holders, { kind: 'guest', token: null }, pricing, now),
     );
     // The order's notifications (order.placed: the confirmation email when it has an address; webhooks).
-    await this.domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees });
+    await this.domainEvents.publish({ kind: 'OrderPlaced', order, attendees });
     return {
       order,
       attendees,
@@ -266,13 +257,13 @@ export class CheckoutService {
    * run in this order: the cart lines locked, the tickets read, the lines removed, then the order,
    * its items and its attendees inserted and the notifications written.
    */
-  private async placeOrder(manager: EntityManager, request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
+  private async placeOrder(request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
     const { buyer, body } = request;
-    const { items, couponId } = await this.carts.lockLiveCart(manager, buyer, provider);
+    const { items, couponId } = await this.carts.lockLiveCart(buyer, provider);
     if (items.length === 0) throw cartEmpty();
     const cartId = items[0].cartId;
     const holders = this.assignHolders(items, body);
-    const { tickets, eventTimezones } = await this.readSaleableTickets(manager, items, now);
+    const { tickets, eventTimezones } = await this.readSaleableTickets(items, now);
     this.questions.checkCheckoutAnswers(holders, tickets);
     // Waiting rooms (src/queues): the units of queued tickets are taken from the buyer's admission.
     const gated = items.map((item) => ({
@@ -280,25 +271,23 @@ export class CheckoutService {
       eventId: (tickets.get(item.ticketId) as Ticket).eventId,
       quantity: item.quantity,
     }));
-    await this.tx.withManager(manager, () =>
-      this.gate.takeAtCheckout({ lines: gated, token: request.context.queueToken, user: request.context.user, now }),
-    );
+    await this.gate.takeAtCheckout({ lines: gated, token: request.context.queueToken, user: request.context.user, now });
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
-    if (!(await this.carts.removeLines(manager, cartId, provider, items.length))) throw cartEmpty();
+    if (!(await this.carts.removeLines(cartId, provider, items.length))) throw cartEmpty();
 
     const going = rsvpGoing(provider, body.going);
-    const coupon = await this.coupons.priceCheckout(manager, couponId, couponLines(items, tickets, provider, going));
+    const coupon = await this.coupons.priceCheckout(couponId, couponLines(items, tickets, provider, going));
     const pricing = priceOrder(items, tickets, provider, body.going, coupon);
-    const order = await this.insertOrder(manager, request, provider, pricing, now);
+    const order = await this.insertOrder(request, provider, pricing, now);
     // Lines redeeming a waitlist offer: its held units become the order's; only the rest is taken last.
-    const capacity = await this.waitlistOffers.redeem(manager, order.id, items, pricing.capacity, now);
-    await this.orders.insertItems(manager, orderItemRows(order.id, items, tickets, pricing));
-    const attendees = await this.orders.insertAttendees(manager, attendeeRows(order, items, tickets, holders, buyer, pricing, now));
+    const capacity = await this.waitlistOffers.redeem(order.id, items, pricing.capacity, now);
+    await this.orders.insertItems(orderItemRows(order.id, items, tickets, pricing));
+    const attendees = await this.orders.insertAttendees(attendeeRows(order, items, tickets, holders, buyer, pricing, now));
 
     const relations: OrderRelations = { attendees, tickets, eventTimezones };
     // Before capacity is taken: the notifications are rows of this transaction, gone if it rolls back.
-    await this.domainEvents.publish(manager, { kind: 'OrderPlaced', order, attendees });
-    await this.payments.orderPlaced(manager, order, pricing.totalMinor);
+    await this.domainEvents.publish({ kind: 'OrderPlaced', order, attendees });
+    await this.payments.orderPlaced(order, pricing.totalMinor);
     return {
       response: toOrderResponse(order, relations, request.context, this.config.currency),
       capacity,
@@ -312,14 +301,10 @@ export class CheckoutService {
    * so no counts read; capacity is decided by the conditional updates the caller runs last).
    */
   private async readSaleableTickets(
-    manager: EntityManager,
     items: CartItem[],
     now: Date,
   ): Promise<{ tickets: Map<number, Ticket>; eventTimezones: Map<number, string> }> {
-    const catalog = await this.catalog.tickets(
-      manager,
-      items.map((item) => item.ticketId),
-    );
+    const catalog = await this.catalog.tickets(items.map((item) => item.ticketId));
     const tickets = new Map<number, Ticket>();
     const eventTimezones = new Map<number, string>();
     for (const item of items) {
@@ -335,13 +320,7 @@ export class CheckoutService {
   }
 
   /** The order row, inserted as stored, so that the answer needs no read back: DATETIME columns keep whole seconds. */
-  private async insertOrder(
-    manager: EntityManager,
-    { buyer, body }: CheckoutRequest,
-    provider: TicketProvider,
-    pricing: OrderPricing,
-    now: Date,
-  ): Promise<Order> {
+  private async insertOrder({ buyer, body }: CheckoutRequest, provider: TicketProvider, pricing: OrderPricing, now: Date): Promise<Order> {
     const { status } = pricing;
     const order = Object.assign(new Order(), {
       provider,
@@ -359,7 +338,7 @@ export class CheckoutService {
       createdAt: now,
       updatedAt: now,
     });
-    return this.orders.insert(manager, order);
+    return this.orders.insert(order);
   }
 
   /**

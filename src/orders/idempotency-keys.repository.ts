@@ -1,21 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { IdempotencyKey } from './idempotency-key.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Every statement on `idempotency_keys`. */
 @Injectable()
 export class IdempotencyKeysRepository {
-  find(manager: EntityManager, scope: string, key: string): Promise<IdempotencyKey | null> {
+  constructor(private readonly tx: TransactionHost) {}
+
+  find(scope: string, key: string): Promise<IdempotencyKey | null> {
+    const manager = this.tx.manager;
     return manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
   }
 
   /** Inserts the row; fails on the unique index (scope, key) when another holds it. */
-  async insert(manager: EntityManager, row: Omit<IdempotencyKey, 'id'>): Promise<void> {
+  async insert(row: Omit<IdempotencyKey, 'id'>): Promise<void> {
+    const manager = this.tx.manager;
     await manager.insert(IdempotencyKey, row);
   }
 
   /** Deletes the key's row if it was created at or before `cutoff`. */
-  async deleteIfCreatedBy(manager: EntityManager, scope: string, key: string, cutoff: Date): Promise<void> {
+  async deleteIfCreatedBy(scope: string, key: string, cutoff: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .delete()
@@ -25,7 +30,8 @@ export class IdempotencyKeysRepository {
   }
 
   /** Stores the response (its body as JSON) in the key's row. */
-  async setResponse(manager: EntityManager, scope: string, key: string, response: { statusCode: number; body: unknown }): Promise<void> {
+  async setResponse(scope: string, key: string, response: { statusCode: number; body: unknown }): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(IdempotencyKey)
@@ -35,7 +41,8 @@ export class IdempotencyKeysRepository {
   }
 
   /** Deletes every row created at or before `cutoff`; answers how many. */
-  async deleteCreatedBy(manager: EntityManager, cutoff: Date): Promise<number> {
+  async deleteCreatedBy(cutoff: Date): Promise<number> {
+    const manager = this.tx.manager;
     const result = await manager.createQueryBuilder().delete().from(IdempotencyKey).where('created_at <= :cutoff', { cutoff }).execute();
     return result.affected ?? 0;
   }

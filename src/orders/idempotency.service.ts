@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { invalidParam } from '../common/errors/api-error';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
@@ -34,34 +32,19 @@ export function readIdempotencyKey(raw: string | string[] | undefined): string |
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly keys: IdempotencyKeysRepository,
-  ) {}
+  constructor(private readonly keys: IdempotencyKeysRepository) {}
 
   /**
    * The response stored for this key, if it is younger than a day; 422 when the key came with another
    * body. A row still being written by a running request is not an answer yet.
    */
-  async find(
-    scope: string,
-    key: string,
-    requestHash: string,
-    now: Date,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<StoredResponse | null> {
-    return (await this.lookup(scope, key, requestHash, now, manager)).response;
+  async find(scope: string, key: string, requestHash: string, now: Date): Promise<StoredResponse | null> {
+    return (await this.lookup(scope, key, requestHash, now)).response;
   }
 
   /** As find, and whether the key has a row at all (a stale or running one), which claim must then replace or wait for. */
-  async lookup(
-    scope: string,
-    key: string,
-    requestHash: string,
-    now: Date,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ response: StoredResponse | null; exists: boolean }> {
-    const row = await this.keys.find(manager, scope, key);
+  async lookup(scope: string, key: string, requestHash: string, now: Date): Promise<{ response: StoredResponse | null; exists: boolean }> {
+    const row = await this.keys.find(scope, key);
     if (!row) return { response: null, exists: false };
     if (row.statusCode === IN_PROGRESS || this.isStale(row, now)) return { response: null, exists: true };
     if (row.requestHash !== requestHash) throw idempotencyKeyReused();
@@ -73,9 +56,9 @@ export class IdempotencyService {
    * is replaced: `exists` says whether lookup saw a row (none seen: no stale row to delete, as a row
    * written since is new).
    */
-  async claim(manager: EntityManager, scope: string, key: string, requestHash: string, now: Date, exists = true): Promise<void> {
-    if (exists) await this.keys.deleteIfCreatedBy(manager, scope, key, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
-    await this.keys.insert(manager, {
+  async claim(scope: string, key: string, requestHash: string, now: Date, exists = true): Promise<void> {
+    if (exists) await this.keys.deleteIfCreatedBy(scope, key, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
+    await this.keys.insert({
       scope,
       idempotencyKey: key,
       requestHash,
@@ -87,12 +70,12 @@ export class IdempotencyService {
   }
 
   /** Stores the response in the claimed row, in the same transaction as the work it describes. */
-  async record(manager: EntityManager, scope: string, key: string, response: StoredResponse): Promise<void> {
-    await this.keys.setResponse(manager, scope, key, response);
+  async record(scope: string, key: string, response: StoredResponse): Promise<void> {
+    await this.keys.setResponse(scope, key, response);
   }
 
   purgeStale(now: Date): Promise<number> {
-    return this.keys.deleteCreatedBy(this.dataSource.manager, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
+    return this.keys.deleteCreatedBy(new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
   }
 
   private isStale(row: IdempotencyKey, now: Date): boolean {

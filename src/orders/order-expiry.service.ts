@@ -1,16 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CartService } from '../cart/cart.service';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { PaymentsService } from '../payments/payments.service';
 import { IdempotencyService } from './idempotency.service';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import { PeriodicTask } from '../common/background/periodic-task';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Lapsed orders handled per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 500;
@@ -27,7 +25,7 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
   private readonly sweeps = new PeriodicTask('order sweep', () => this.sweepExpiredOrders().then(() => this.purgeStale()), this.logger);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly orders: OrdersService,
@@ -48,10 +46,10 @@ export class OrderExpiryService implements OnApplicationBootstrap, OnApplication
   /** Expires every pending order whose hold lapsed before the clock's now; returns how many it expired. */
   async sweepExpiredOrders(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.repository.lapsedPendingIds(this.dataSource.manager, now, SWEEP_BATCH);
+    const due = await this.repository.lapsedPendingIds(now, SWEEP_BATCH);
     let expired = 0;
     for (const id of due) {
-      if (await runInTransaction(this.dataSource, (manager) => this.orders.expireOrder(manager, id, now))) expired += 1;
+      if (await this.tx.run(() => this.orders.expireOrder(id, now))) expired += 1;
     }
     // After the commits: cancel the PaymentIntents of the orders expired (and retry calls Stripe did not answer before).
     await this.payments.runDueActions();

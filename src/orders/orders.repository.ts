@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { insertedId } from '../common/database/inserted-id';
 import { KeptInserts } from '../common/database/kept-statements';
@@ -11,6 +11,7 @@ import { applyOrderVisibility, OrderViewer } from '../tickets/ticket-visibility'
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderItem, OrderStatus } from './order.entity';
 import type { OrderRelations } from './orders.mapper';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Rows per multi-row INSERT, well within SQLite's limit on bound parameters. */
 const INSERT_BATCH_ROWS = 200;
@@ -29,12 +30,15 @@ export function filterOrderList<T extends ObjectLiteral>(builder: SelectQueryBui
 /** Every statement on orders, their items, and the attendees an order places and moves along. */
 @Injectable()
 export class OrdersRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   /** A checkout's INSERTs (order, items, attendees): their SQL written once per shape. */
   private readonly inserts = new KeptInserts();
 
   // ---------------------------------------------------------------- reading
 
-  findById(manager: EntityManager, id: number): Promise<Order | null> {
+  findById(id: number): Promise<Order | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Order, { where: { id } });
   }
 
@@ -42,13 +46,8 @@ export class OrdersRepository {
    * A page of the orders the viewer sees (GET /orders' filters), lowest id first, and how many
    * match; null, without a statement, when the viewer can see none.
    */
-  async page(
-    manager: EntityManager,
-    viewer: OrderViewer,
-    query: ListOrdersQuery,
-    offset: number,
-    limit: number,
-  ): Promise<[Order[], number] | null> {
+  async page(viewer: OrderViewer, query: ListOrdersQuery, offset: number, limit: number): Promise<[Order[], number] | null> {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(Order, 'purchase');
     if (!applyOrderVisibility(builder, 'purchase', viewer)) return null;
     filterOrderList(builder, 'purchase', query);
@@ -56,7 +55,8 @@ export class OrdersRepository {
   }
 
   /** Attendees, tickets and event time zones of a page of orders: three queries whatever its size. */
-  async relations(manager: EntityManager, orderIds: number[]): Promise<Map<number, OrderRelations>> {
+  async relations(orderIds: number[]): Promise<Map<number, OrderRelations>> {
+    const manager = this.tx.manager;
     const byOrder = new Map<number, OrderRelations>();
     if (orderIds.length === 0) return byOrder;
     const attendees = await manager.find(Attendee, { where: { orderId: In(orderIds) }, order: { id: 'ASC' } });
@@ -73,7 +73,8 @@ export class OrdersRepository {
   }
 
   /** The events an order sells tickets for (from its items), with who manages them. */
-  async events(manager: EntityManager, orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
+  async events(orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
+    const manager = this.tx.manager;
     const rows = await manager
       .createQueryBuilder(Ticket, 'ticket')
       .innerJoin(OrderItem, 'item', 'item.ticketId = ticket.id')
@@ -87,7 +88,8 @@ export class OrdersRepository {
   }
 
   /** Ids of pending orders whose hold lapsed at or before `now`, the longest lapsed first. */
-  async lapsedPendingIds(manager: EntityManager, now: Date, limit: number): Promise<number[]> {
+  async lapsedPendingIds(now: Date, limit: number): Promise<number[]> {
+    const manager = this.tx.manager;
     const due = await manager
       .createQueryBuilder(Order, 'purchase')
       .select('purchase.id')
@@ -99,7 +101,8 @@ export class OrdersRepository {
   }
 
   /** Units the order holds per ticket, lowest ticket id first: its attendees, except RSVP "not going" answers. */
-  async heldUnits(manager: EntityManager, orderId: number): Promise<CapacityLine[]> {
+  async heldUnits(orderId: number): Promise<CapacityLine[]> {
+    const manager = this.tx.manager;
     const rows = await manager
       .createQueryBuilder(Attendee, 'attendee')
       .select('attendee.ticketId', 'ticketId')
@@ -121,7 +124,8 @@ export class OrdersRepository {
   // ---------------------------------------------------------------- status moves (conditional: true for the caller that moved it)
 
   /** pending → completed, clearing its hold, only while the hold has not lapsed at `now`. */
-  async complete(manager: EntityManager, orderId: number, from: OrderStatus, now: Date): Promise<boolean> {
+  async complete(orderId: number, from: OrderStatus, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Order)
@@ -134,7 +138,8 @@ export class OrdersRepository {
   }
 
   /** from → to (cancelled or refunded), only if the order is still in `from`. */
-  async move(manager: EntityManager, orderId: number, from: OrderStatus, to: OrderStatus, now: Date): Promise<boolean> {
+  async move(orderId: number, from: OrderStatus, to: OrderStatus, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Order)
@@ -145,7 +150,8 @@ export class OrdersRepository {
   }
 
   /** expired → completed (a late payment whose units are taken again). */
-  async revive(manager: EntityManager, orderId: number, now: Date): Promise<boolean> {
+  async revive(orderId: number, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const revived = await manager
       .createQueryBuilder()
       .update(Order)
@@ -156,7 +162,8 @@ export class OrdersRepository {
   }
 
   /** expired or cancelled → refunded. */
-  async markEndedRefunded(manager: EntityManager, orderId: number, now: Date): Promise<boolean> {
+  async markEndedRefunded(orderId: number, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Order)
@@ -167,7 +174,8 @@ export class OrdersRepository {
   }
 
   /** pending → expired, only once its hold has lapsed at `now`. */
-  async expire(manager: EntityManager, orderId: number, now: Date): Promise<boolean> {
+  async expire(orderId: number, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const expired = await manager
       .createQueryBuilder()
       .update(Order)
@@ -178,7 +186,8 @@ export class OrdersRepository {
   }
 
   /** Sets the order status every attendee of the order carries; `revokeSecrets` revokes their check-in secrets too. */
-  async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus, now: Date, revokeSecrets: boolean): Promise<void> {
+  async setAttendeeStatus(orderId: number, status: OrderStatus, now: Date, revokeSecrets: boolean): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Attendee)
@@ -190,15 +199,14 @@ export class OrdersRepository {
   // ---------------------------------------------------------------- checkout inserts
 
   /** Inserts the order row as given and sets its generated id on it. */
-  async insert(manager: EntityManager, order: Order): Promise<Order> {
+  async insert(order: Order): Promise<Order> {
+    const manager = this.tx.manager;
     order.id = insertedId(await this.inserts.insert(manager, Order, [order]));
     return order;
   }
 
-  async insertItems(
-    manager: EntityManager,
-    items: Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPriceMinor'>>,
-  ): Promise<void> {
+  async insertItems(items: Array<Pick<OrderItem, 'orderId' | 'ticketId' | 'quantity' | 'unitPriceMinor'>>): Promise<void> {
+    const manager = this.tx.manager;
     await this.inserts.insert(manager, OrderItem, items);
   }
 
@@ -207,7 +215,8 @@ export class OrdersRepository {
    * row order. Their ids come back with the INSERT where the server can (MariaDB's RETURNING), else
    * from one read of the order's ids; the rest of each row is what was inserted.
    */
-  async insertAttendees(manager: EntityManager, rows: AttendeeRow[]): Promise<Attendee[]> {
+  async insertAttendees(rows: AttendeeRow[]): Promise<Attendee[]> {
+    const manager = this.tx.manager;
     const returning = SqlDialect.of(manager).insertReturning;
     const idsByCode = new Map<string, number>();
     const remember = (stored: StoredCode[]) => {

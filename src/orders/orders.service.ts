@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { revokesCheckinSecret } from '../checkin/redeem-rules';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import type { OrderStatusChanged } from '../common/domain-events/domain-event';
-import { runInTransaction } from '../common/database/transactions';
 import { ApiError, forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { QueryEcho } from '../common/list-filters/query-echo';
@@ -27,6 +24,7 @@ import { OrderRelations, toOrderResponse } from './orders.mapper';
 import { OrdersRepository } from './orders.repository';
 import type { OrderResponse } from './dto/order.response';
 import { isValidSignature } from './webhook-signature';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** A payment webhook's proof: the `X-Signature` header and what it signs. */
 export interface SignedRequest {
@@ -63,7 +61,7 @@ export type PaidCompletion =
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
@@ -82,15 +80,12 @@ export class OrdersService {
     const echo = new QueryEcho().add('per_page', query.per_page === undefined ? undefined : page.perPage).add('status', query.status);
     const collectionUrl = context.namespaceUrl('tickets', 'orders');
 
-    const found = await this.orders.page(this.dataSource.manager, viewer, query, page.offset, page.perPage);
+    const found = await this.orders.page(viewer, query, page.offset, page.perPage);
     if (!found) return this.emptyPage(collectionUrl, echo, page.page);
     const [orders, total] = found;
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });
-    const relations = await this.orders.relations(
-      this.dataSource.manager,
-      orders.map((order) => order.id),
-    );
+    const relations = await this.orders.relations(orders.map((order) => order.id));
     const responses = orders.map((order) =>
       toOrderResponse(order, relations.get(order.id) as OrderRelations, context, this.config.currency),
     );
@@ -107,12 +102,12 @@ export class OrdersService {
    * is not the buyer sees the attendees of the events they manage only.
    */
   async get(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
-    const order = await this.findOrFail(this.dataSource.manager, id);
-    const events = await this.eventsOf(this.dataSource.manager, id);
+    const order = await this.findOrFail(id);
+    const events = await this.eventsOf(id);
     const managed = new Set(events.filter((event) => canManageEvent(viewer.user, event)).map((event) => event.id));
-    if (isBuyer(order, viewer)) return this.present(this.dataSource.manager, order, context);
+    if (isBuyer(order, viewer)) return this.present(order, context);
     if (managed.size === 0) throw orderNotFound();
-    return this.present(this.dataSource.manager, order, context, (attendee) => managed.has(attendee.eventId));
+    return this.present(order, context, (attendee) => managed.has(attendee.eventId));
   }
 
   // ---------------------------------------------------------------- transitions
@@ -121,7 +116,7 @@ export class OrdersService {
   async complete(id: number, viewer: OrderViewer, signed: SignedRequest | undefined, context: RequestContext): Promise<OrderResponse> {
     if (signed) this.verifySignature(id, signed);
     else if (!viewer.user) throw forbidden(true);
-    const order = await this.findOrFail(this.dataSource.manager, id);
+    const order = await this.findOrFail(id);
     if (!signed) await this.assertManagesAll(order, viewer);
     return this.transition(order, 'complete', context);
   }
@@ -129,8 +124,8 @@ export class OrdersService {
   /** Managers cancel pending and completed orders; the buyer may cancel their own while it is pending. */
   async cancel(id: number, viewer: OrderViewer, context: RequestContext): Promise<OrderResponse> {
     if (!viewer.user && !viewer.cartToken) throw forbidden(true);
-    const order = await this.findOrFail(this.dataSource.manager, id);
-    const events = await this.eventsOf(this.dataSource.manager, id);
+    const order = await this.findOrFail(id);
+    const events = await this.eventsOf(id);
     if (!managesAllEvents(viewer.user, events)) {
       const buyer = isBuyer(order, viewer);
       if (!buyer && !managesAnyEvent(viewer.user, events)) throw orderNotFound();
@@ -149,19 +144,19 @@ export class OrdersService {
    */
   async refund(id: number, viewer: OrderViewer, context: RequestContext, amount?: string): Promise<OrderResponse> {
     if (!viewer.user) throw forbidden(true);
-    const order = await this.findOrFail(this.dataSource.manager, id);
+    const order = await this.findOrFail(id);
     await this.assertManagesAll(order, viewer);
     if (!canTransition('refund', order.status)) throw orderInvalidStatus(PAST_PARTICIPLE.refund, order.status);
     const online = await this.payments.refundThroughProvider(order, amount);
     if (online === null && amount !== undefined)
       throw invalidParam('amount', 'only orders paid through a payment provider are refunded in part');
-    if (online && !online.full) return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, id), context);
+    if (online && !online.full) return this.present(await this.findOrFail(id), context);
     try {
       return await this.transition(order, 'refund', context);
     } catch (error) {
       // Stripe's charge.refunded webhook may have moved the order already.
       if (!online || !(error instanceof ApiError) || error.code !== orderInvalidStatusCode) throw error;
-      return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, id), context);
+      return this.present(await this.findOrFail(id), context);
     }
   }
 
@@ -170,24 +165,23 @@ export class OrdersService {
    * manager's completion; when its hold has lapsed, its units are taken again (as sold) if they are
    * still there. `unfulfillable`: the caller must roll back (a take may have run half-way) and refund.
    */
-  async completePaid(manager: EntityManager, orderId: number, now: Date): Promise<PaidCompletion> {
-    let order = await this.findOrFail(manager, orderId);
+  async completePaid(orderId: number, now: Date): Promise<PaidCompletion> {
+    let order = await this.findOrFail(orderId);
     if (order.status === 'completed') return { kind: 'already_completed' };
     if (order.status === 'pending') {
-      const outcome = await this.applyTransition(manager, order, 'complete', now);
+      const outcome = await this.applyTransition(order, 'complete', now);
       if (outcome.kind === 'done') return { kind: 'completed', unitsSold: outcome.unitsSold, provider: order.provider };
-      order = await this.findOrFail(manager, orderId);
+      order = await this.findOrFail(orderId);
     }
     if (order.status !== 'expired') return { kind: 'unfulfillable', status: order.status };
-    if (!(await this.orders.revive(manager, orderId, now)))
-      return { kind: 'unfulfillable', status: (await this.findOrFail(manager, orderId)).status };
+    if (!(await this.orders.revive(orderId, now))) return { kind: 'unfulfillable', status: (await this.findOrFail(orderId)).status };
     // The expiry gave its coupon uses back: they are taken again first (coupon before capacity, as at checkout).
-    if (!(await this.coupons.retakeUses(manager, order))) return { kind: 'unfulfillable', status: 'expired' };
-    const held = await this.orders.heldUnits(manager, orderId);
-    const take = await this.capacity.takeAll(manager, held, 'sold');
+    if (!(await this.coupons.retakeUses(order))) return { kind: 'unfulfillable', status: 'expired' };
+    const held = await this.orders.heldUnits(orderId);
+    const take = await this.capacity.takeAll(held, 'sold');
     if (take.short !== null) return { kind: 'unfulfillable', status: 'expired' };
-    await this.setAttendeeStatus(manager, orderId, 'completed', now);
-    await this.publishStatus(manager, orderId, 'completed');
+    await this.setAttendeeStatus(orderId, 'completed', now);
+    await this.publishStatus(orderId, 'completed');
     return { kind: 'completed', unitsSold: held.reduce((sum, line) => sum + line.quantity, 0), provider: order.provider };
   }
 
@@ -196,19 +190,19 @@ export class OrdersService {
    * tickets are gone, or it was cancelled). It becomes refunded, and the buyer is told through the
    * outbox (`order.refunded`); the money goes back through the provider after the commit.
    */
-  async refundUnfulfilled(manager: EntityManager, orderId: number, now: Date): Promise<void> {
-    const order = await this.findOrFail(manager, orderId);
-    if (order.status === 'pending') await this.expireOrder(manager, orderId, now);
-    if (!(await this.orders.markEndedRefunded(manager, orderId, now))) return;
-    await this.setAttendeeStatus(manager, orderId, 'refunded', now);
-    await this.publishStatus(manager, orderId, 'refunded');
+  async refundUnfulfilled(orderId: number, now: Date): Promise<void> {
+    const order = await this.findOrFail(orderId);
+    if (order.status === 'pending') await this.expireOrder(orderId, now);
+    if (!(await this.orders.markEndedRefunded(orderId, now))) return;
+    await this.setAttendeeStatus(orderId, 'refunded', now);
+    await this.publishStatus(orderId, 'refunded');
   }
 
   /** A payment provider's webhook: refunded in full (here or at the provider). Completed orders give back their tickets. */
-  async refundPaid(manager: EntityManager, orderId: number, now: Date): Promise<void> {
-    const order = await this.findOrFail(manager, orderId);
-    if (order.status === 'completed') await this.applyTransition(manager, order, 'refund', now);
-    else if (order.status !== 'refunded') await this.refundUnfulfilled(manager, orderId, now);
+  async refundPaid(orderId: number, now: Date): Promise<void> {
+    const order = await this.findOrFail(orderId);
+    if (order.status === 'completed') await this.applyTransition(order, 'refund', now);
+    else if (order.status !== 'refunded') await this.refundUnfulfilled(orderId, now);
   }
 
   /**
@@ -216,20 +210,20 @@ export class OrdersService {
    * transaction. The conditional UPDATE comes first, so that of several instances sweeping at
    * once exactly one releases each order. False when the order was not (or no longer) due.
    */
-  async expireOrder(manager: EntityManager, orderId: number, now: Date): Promise<boolean> {
-    if (!(await this.orders.expire(manager, orderId, now))) return false;
+  async expireOrder(orderId: number, now: Date): Promise<boolean> {
+    if (!(await this.orders.expire(orderId, now))) return false;
     // The coupon row before the capacity counters, in the order checkout locks them.
-    await this.coupons.giveBackUses(manager, orderId);
-    await this.releaseHeld(manager, orderId, 'pending');
-    await this.setAttendeeStatus(manager, orderId, 'expired', now);
-    await this.payments.orderEnded(manager, orderId, now);
+    await this.coupons.giveBackUses(orderId);
+    await this.releaseHeld(orderId, 'pending');
+    await this.setAttendeeStatus(orderId, 'expired', now);
+    await this.payments.orderEnded(orderId, now);
     return true;
   }
 
   private async transition(order: Order, action: OrderAction, context: RequestContext): Promise<OrderResponse> {
     if (!canTransition(action, order.status)) throw orderInvalidStatus(PAST_PARTICIPLE[action], order.status);
     const now = this.clock.now();
-    const outcome = await runInTransaction(this.dataSource, (manager) => this.applyTransition(manager, order, action, now));
+    const outcome = await this.tx.run(() => this.applyTransition(order, action, now));
     if (outcome.kind === 'lapsed')
       throw orderInvalidStatus(
         PAST_PARTICIPLE[action],
@@ -239,49 +233,48 @@ export class OrdersService {
     if (outcome.kind === 'invalid') throw orderInvalidStatus(PAST_PARTICIPLE[action], outcome.status);
     // Counted once committed: a transaction run again after a lock conflict must not count twice.
     this.metrics.ticketsSold(order.provider, outcome.unitsSold);
-    return this.present(this.dataSource.manager, await this.findOrFail(this.dataSource.manager, order.id), context);
+    return this.present(await this.findOrFail(order.id), context);
   }
 
-  private async applyTransition(manager: EntityManager, order: Order, action: OrderAction, now: Date): Promise<TransitionOutcome> {
+  private async applyTransition(order: Order, action: OrderAction, now: Date): Promise<TransitionOutcome> {
     const target = ACTION_TARGET[action];
     const moved =
       action === 'complete'
-        ? await this.orders.complete(manager, order.id, order.status, now)
-        : await this.orders.move(manager, order.id, order.status, target, now);
+        ? await this.orders.complete(order.id, order.status, now)
+        : await this.orders.move(order.id, order.status, target, now);
     if (!moved) {
-      const current = await this.findOrFail(manager, order.id);
-      if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(manager, order.id, now)))
-        return { kind: 'lapsed' };
+      const current = await this.findOrFail(order.id);
+      if (action === 'complete' && current.status === 'pending' && (await this.expireOrder(order.id, now))) return { kind: 'lapsed' };
       return { kind: 'invalid', status: current.status };
     }
     let unitsSold = 0;
     if (action === 'complete') {
-      const held = await this.orders.heldUnits(manager, order.id);
-      await this.capacity.confirmAll(manager, held);
+      const held = await this.orders.heldUnits(order.id);
+      await this.capacity.confirmAll(held);
       unitsSold = held.reduce((sum, line) => sum + line.quantity, 0);
-      await this.setAttendeeStatus(manager, order.id, 'completed', now);
+      await this.setAttendeeStatus(order.id, 'completed', now);
       // Completed by a manager: the buyer must not pay the open intent as well.
-      await this.payments.orderEnded(manager, order.id, now);
+      await this.payments.orderEnded(order.id, now);
     } else {
       const count = heldCount(order.status) as CapacityCount;
       // The coupon row before the capacity counters, in the order checkout locks them.
-      if (target === 'cancelled') await this.coupons.giveBackUses(manager, order);
-      await this.releaseHeld(manager, order.id, count);
-      await this.setAttendeeStatus(manager, order.id, target, now);
-      if (order.status === 'pending') await this.payments.orderEnded(manager, order.id, now);
+      if (target === 'cancelled') await this.coupons.giveBackUses(order);
+      await this.releaseHeld(order.id, count);
+      await this.setAttendeeStatus(order.id, target, now);
+      if (order.status === 'pending') await this.payments.orderEnded(order.id, now);
     }
-    await this.publishStatus(manager, order.id, target as OrderStatusChanged['status']);
+    await this.publishStatus(order.id, target as OrderStatusChanged['status']);
     return { kind: 'done', unitsSold };
   }
 
   /** The order as it is after moving to `status`, read again, to the listeners of OrderStatusChanged. */
-  private async publishStatus(manager: EntityManager, orderId: number, status: OrderStatusChanged['status']): Promise<void> {
-    const order = await this.orders.findById(manager, orderId);
-    if (order) await this.domainEvents.publish(manager, { kind: 'OrderStatusChanged', order, status });
+  private async publishStatus(orderId: number, status: OrderStatusChanged['status']): Promise<void> {
+    const order = await this.orders.findById(orderId);
+    if (order) await this.domainEvents.publish({ kind: 'OrderStatusChanged', order, status });
   }
 
-  private async releaseHeld(manager: EntityManager, orderId: number, count: CapacityCount): Promise<void> {
-    await this.capacity.releaseAll(manager, await this.orders.heldUnits(manager, orderId), count);
+  private async releaseHeld(orderId: number, count: CapacityCount): Promise<void> {
+    await this.capacity.releaseAll(await this.orders.heldUnits(orderId), count);
   }
 
   /**
@@ -289,8 +282,8 @@ export class OrdersService {
    * `yes`/`no` then), so a transition only ever moves them to cancelled or refunded. Leaving the
    * valid statuses revokes their check-in secrets; `updated_at` moves so the door's sync sees it.
    */
-  private async setAttendeeStatus(manager: EntityManager, orderId: number, status: OrderStatus, now: Date): Promise<void> {
-    await this.orders.setAttendeeStatus(manager, orderId, status, now, revokesCheckinSecret(status));
+  private async setAttendeeStatus(orderId: number, status: OrderStatus, now: Date): Promise<void> {
+    await this.orders.setAttendeeStatus(orderId, status, now, revokesCheckinSecret(status));
   }
 
   // ---------------------------------------------------------------- permissions
@@ -304,7 +297,7 @@ export class OrdersService {
 
   /** Only managers of every event the order is for may complete or refund it; others who cannot see it get 404. */
   private async assertManagesAll(order: Order, viewer: OrderViewer): Promise<void> {
-    const events = await this.eventsOf(this.dataSource.manager, order.id);
+    const events = await this.eventsOf(order.id);
     if (managesAllEvents(viewer.user, events)) return;
     if (isBuyer(order, viewer) || managesAnyEvent(viewer.user, events)) throw forbidden(!viewer.user);
     throw orderNotFound();
@@ -312,25 +305,20 @@ export class OrdersService {
 
   // ---------------------------------------------------------------- storage
 
-  private eventsOf(manager: EntityManager, orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
-    return this.orders.events(manager, orderId);
+  private eventsOf(orderId: number): Promise<Array<Pick<Event, 'id' | 'authorId'>>> {
+    return this.orders.events(orderId);
   }
 
-  private async findOrFail(manager: EntityManager, id: number): Promise<Order> {
-    const order = await this.orders.findById(manager, id);
+  private async findOrFail(id: number): Promise<Order> {
+    const order = await this.orders.findById(id);
     if (!order) throw orderNotFound();
     return order;
   }
 
-  private async present(
-    manager: EntityManager,
-    order: Order,
-    context: RequestContext,
-    shows?: (attendee: Attendee) => boolean,
-  ): Promise<OrderResponse> {
-    const relations = (await this.orders.relations(manager, [order.id])).get(order.id) as OrderRelations;
+  private async present(order: Order, context: RequestContext, shows?: (attendee: Attendee) => boolean): Promise<OrderResponse> {
+    const relations = (await this.orders.relations([order.id])).get(order.id) as OrderRelations;
     const response = toOrderResponse(order, relations, context, this.config.currency, shows);
-    const payment = await this.payments.describe(manager, order, context);
+    const payment = await this.payments.describe(order, context);
     return payment ? { ...response, payment } : response;
   }
 

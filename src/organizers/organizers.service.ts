@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import type { LinkedPostResource } from '../linked-posts/linked-post-resource';
 import { ColumnValue, LinkedPostWrite, plainTextValue, sharedContentColumns } from '../linked-posts/linked-post-writes';
@@ -41,7 +40,8 @@ export class OrganizersService extends LinkedPostsService<Organizer, CreateOrgan
     return columns;
   }
 
-  protected blank(manager: EntityManager): Organizer {
+  protected blank(): Organizer {
+    const manager = this.tx.manager;
     return manager.create(Organizer, { description: null, excerpt: null, image: null, phone: null, website: null, email: null });
   }
 

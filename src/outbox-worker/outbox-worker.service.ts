@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../common/background/periodic-task';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { EmailsService } from '../emails/emails.service';
 import { PurgeSender } from '../http-cache/purge-sender';
@@ -17,7 +14,7 @@ import { EventType } from '../outbox/event-types';
 import { OUTBOX_CHANNELS, OutboxMessage } from '../outbox/outbox-message.entity';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { EventData, OutboxService } from '../outbox/outbox.service';
-import { SqlDialect } from '../database/sql-dialect';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Rows claimed per round: a round holds them for the lease, so not more than it can send in that time. */
 const CLAIM_BATCH = 20;
@@ -62,7 +59,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly failedCounter: Counter<'channel'>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: OutboxService,
@@ -90,7 +87,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       this.failedCounter.inc({ channel }, 0);
     }
     const countsBy = (status: 'pending' | 'failed') => async (gauge: Gauge<'channel'>) => {
-      const counts = await this.repository.countByChannel(this.dataSource.manager, status);
+      const counts = await this.repository.countByChannel(status);
       for (const channel of OUTBOX_CHANNELS) gauge.set({ channel }, counts.get(channel) ?? 0);
     };
     const pendingCounts = countsBy('pending');
@@ -114,7 +111,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       },
     });
     const oldestPending = async () => {
-      const oldest = await this.repository.oldestPendingCreatedAt(this.dataSource.manager);
+      const oldest = await this.repository.oldestPendingCreatedAt();
       if (!oldest) return 0;
       return Math.max(0, (this.clock.now().getTime() - oldest.getTime()) / 1000);
     };
@@ -150,7 +147,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   async prune(now = this.clock.now()): Promise<number> {
     this.lastPrunedAt = now.getTime();
     const before = new Date(now.getTime() - this.config.notifications.retentionDays * 86_400_000);
-    return this.repository.deleteFinishedBefore(this.dataSource.manager, before);
+    return this.repository.deleteFinishedBefore(before);
   }
 
   private async roundsUntilIdle(maxRounds: number): Promise<RunSummary> {
@@ -180,15 +177,11 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     // READ COMMITTED (MariaDB): under REPEATABLE READ the claim's read left gap locks on the due
     // range, which the writes publishing notifications insert into: an event write deadlocked with it.
-    const claimed = SqlDialect.of(this.dataSource).rowLocks
-      ? await runInTransaction(
-          this.dataSource,
-          (manager) => this.repository.claimDueSkippingLocked(manager, token, now, leaseUntil, CLAIM_BATCH),
-          { readCommitted: true },
-        )
-      : await this.repository.claimDueInOneStatement(this.dataSource.manager, token, now, leaseUntil, CLAIM_BATCH);
+    const claimed = this.tx.dialect.rowLocks
+      ? await this.tx.run(() => this.repository.claimDueSkippingLocked(token, now, leaseUntil, CLAIM_BATCH), { readCommitted: true })
+      : await this.repository.claimDueInOneStatement(token, now, leaseUntil, CLAIM_BATCH);
     if (!claimed) return [];
-    return this.repository.claimed(this.dataSource.manager, token);
+    return this.repository.claimed(token);
   }
 
   private async handle(message: OutboxMessage, token: string): Promise<'delivered' | 'failed' | 'retried'> {
@@ -219,19 +212,16 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private async fanOut(message: OutboxMessage, token: string): Promise<void> {
     const type = message.type as EventType;
     const data = JSON.parse(message.payload) as EventData;
-    await runInTransaction(this.dataSource, async (manager) => {
-      const marked = await this.repository.recordAttempt(manager, message.id, token, {
+    await this.tx.run(async () => {
+      const marked = await this.repository.recordAttempt(message.id, token, {
         status: 'delivered',
         deliveredAt: this.clock.now(),
         attempts: message.attempts + 1,
         claimToken: null,
       });
       if (!marked) return;
-      const messages = [
-        ...(await this.emails.emailsFor(manager, type, data)),
-        ...(await this.webhooks.deliveriesFor(manager, message, type, data)),
-      ];
-      await this.outbox.queue(manager, messages);
+      const messages = [...(await this.emails.emailsFor(type, data)), ...(await this.webhooks.deliveriesFor(message, type, data))];
+      await this.outbox.queue(messages);
     });
   }
 
@@ -259,7 +249,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Writes an attempt's outcome, only while this worker's claim holds. */
   private async record(message: OutboxMessage, token: string, changes: Partial<OutboxMessage>): Promise<void> {
-    await this.repository.recordAttempt(this.dataSource.manager, message.id, token, {
+    await this.repository.recordAttempt(message.id, token, {
       attempts: message.attempts + 1,
       claimToken: null,
       ...changes,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { AttendeeFacts, DomainEvent, OrderFacts, QueueChanged } from '../common/domain-events/domain-event';
 import { DomainEventKind, OnDomainEvent } from '../common/domain-events/domain-events';
 import { formatMoney, knownExponent } from '../common/money';
@@ -140,7 +139,7 @@ export class OutboxNotifications {
   constructor(private readonly outbox: OutboxService) {}
 
   @OnDomainEvent(NOTIFYING)
-  async writeNotifications(manager: EntityManager, events: readonly DomainEvent[]): Promise<void> {
-    await this.outbox.publishAll(manager, events.flatMap(notificationsOf));
+  async writeNotifications(events: readonly DomainEvent[]): Promise<void> {
+    await this.outbox.publishAll(events.flatMap(notificationsOf));
   }
 }

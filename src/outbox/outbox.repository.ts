@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, LessThan } from 'typeorm';
+import { In, LessThan } from 'typeorm';
 import { KeptInserts } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { OutboxChannel, OutboxMessage, OutboxStatus } from './outbox-message.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** A row as it is written: what the writer says, and the worker's fields at their start. */
 export type NewOutboxMessage = Pick<OutboxMessage, 'channel' | 'type' | 'payload' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt'> &
@@ -11,13 +12,16 @@ export type NewOutboxMessage = Pick<OutboxMessage, 'channel' | 'type' | 'payload
 /** Every statement of the outbox: writing messages, claiming them, recording attempts, the gauges and pruning. */
 @Injectable()
 export class OutboxRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   /** Every write's notifications go through here: its SQL written once per shape. */
   private readonly inserts = new KeptInserts();
 
   // ---------------------------------------------------------------- writing
 
   /** The messages, in one INSERT, in the order given. */
-  async insert(manager: EntityManager, messages: NewOutboxMessage[]): Promise<void> {
+  async insert(messages: NewOutboxMessage[]): Promise<void> {
+    const manager = this.tx.manager;
     await this.inserts.insert(manager, OutboxMessage, messages);
   }
 
@@ -28,7 +32,8 @@ export class OutboxRepository {
    * to `leaseUntil`, in the caller's transaction. Rows another instance is claiming right now are
    * skipped, not waited for. False when nothing was due.
    */
-  async claimDueSkippingLocked(manager: EntityManager, token: string, now: Date, leaseUntil: Date, limit: number): Promise<boolean> {
+  async claimDueSkippingLocked(token: string, now: Date, leaseUntil: Date, limit: number): Promise<boolean> {
+    const manager = this.tx.manager;
     const query = manager
       .createQueryBuilder(OutboxMessage, 'message')
       .select('message.id', 'id')
@@ -51,7 +56,8 @@ export class OutboxRepository {
    * SQLite: one writer at a time, so one UPDATE claims (it waits for the write lock, where a
    * read-then-write transaction would fail at once with SQLITE_BUSY when another process writes).
    */
-  async claimDueInOneStatement(manager: EntityManager, token: string, now: Date, leaseUntil: Date, limit: number): Promise<boolean> {
+  async claimDueInOneStatement(token: string, now: Date, leaseUntil: Date, limit: number): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(OutboxMessage)
@@ -65,12 +71,14 @@ export class OutboxRepository {
   }
 
   /** The pending rows the claim `token` holds, oldest first. */
-  claimed(manager: EntityManager, token: string): Promise<OutboxMessage[]> {
+  claimed(token: string): Promise<OutboxMessage[]> {
+    const manager = this.tx.manager;
     return manager.find(OutboxMessage, { where: { claimToken: token, status: 'pending' }, order: { id: 'ASC' } });
   }
 
   /** Writes an attempt's outcome, only while the claim `token` holds; false when another worker took the row since. */
-  async recordAttempt(manager: EntityManager, id: number, token: string, changes: Partial<OutboxMessage>): Promise<boolean> {
+  async recordAttempt(id: number, token: string, changes: Partial<OutboxMessage>): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager.update(OutboxMessage, { id, claimToken: token }, changes);
     return !!result.affected;
   }
@@ -78,7 +86,8 @@ export class OutboxRepository {
   // ---------------------------------------------------------------- gauges and pruning
 
   /** How many rows of each channel are in `status` (channels without any are left out). */
-  async countByChannel(manager: EntityManager, status: OutboxStatus): Promise<Map<OutboxChannel, number>> {
+  async countByChannel(status: OutboxStatus): Promise<Map<OutboxChannel, number>> {
+    const manager = this.tx.manager;
     const rows = await manager
       .getRepository(OutboxMessage)
       .createQueryBuilder('message')
@@ -91,7 +100,8 @@ export class OutboxRepository {
   }
 
   /** When the oldest pending row was written; null when none is pending. */
-  async oldestPendingCreatedAt(manager: EntityManager): Promise<Date | null> {
+  async oldestPendingCreatedAt(): Promise<Date | null> {
+    const manager = this.tx.manager;
     const row = await manager
       .getRepository(OutboxMessage)
       .createQueryBuilder('message')
@@ -105,7 +115,8 @@ export class OutboxRepository {
   }
 
   /** Deletes delivered and failed rows written before `before`; returns how many. */
-  async deleteFinishedBefore(manager: EntityManager, before: Date): Promise<number> {
+  async deleteFinishedBefore(before: Date): Promise<number> {
+    const manager = this.tx.manager;
     const result = await manager.delete(OutboxMessage, {
       status: In(['delivered', 'failed']),
       createdAt: LessThan(before),

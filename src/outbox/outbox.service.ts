@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { EventType } from './event-types';
 import { OutboxRepository } from './outbox.repository';
@@ -32,11 +31,10 @@ export class OutboxService {
   ) {}
 
   /** Notifications of several types, in one INSERT, in the order given. */
-  async publishAll(manager: EntityManager, events: Array<{ type: EventType; data: EventData }>): Promise<void> {
+  async publishAll(events: Array<{ type: EventType; data: EventData }>): Promise<void> {
     if (events.length === 0) return;
     const now = this.clock.now();
     await this.repository.insert(
-      manager,
       events.map(({ type, data }) => ({
         channel: 'event' as const,
         type,
@@ -50,11 +48,10 @@ export class OutboxService {
   }
 
   /** Email or webhook messages, due now, in one INSERT. */
-  async queue(manager: EntityManager, messages: DirectMessage[]): Promise<void> {
+  async queue(messages: DirectMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const now = this.clock.now();
     await this.repository.insert(
-      manager,
       messages.map((message) => ({
         channel: message.channel,
         type: message.type,

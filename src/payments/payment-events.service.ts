@@ -1,9 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { ApiError } from '../common/errors/api-error';
 import { formatMoney, knownExponent } from '../common/money';
 import { MetricsService } from '../metrics/metrics.service';
@@ -17,6 +14,7 @@ import { PaymentProviders } from './payment-providers';
 import { Payment, PaymentStatus } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
 import { captureIdempotencyKey, PaymentsService } from './payments.service';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Thrown inside the completion's transaction to roll it back: the order cannot be completed, its money goes back. */
 class NotFulfillable extends Error {}
@@ -54,7 +52,7 @@ export class PaymentEventsService {
   private readonly logger = new Logger(PaymentEventsService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentsService,
@@ -101,16 +99,14 @@ export class PaymentEventsService {
         handled = await this.succeeded(provider, event);
         break;
       case 'failed':
-        handled = await this.once(provider, event, (manager, now, payment) => this.failed(manager, payment, event.message, now));
+        handled = await this.once(provider, event, (now, payment) => this.failed(payment, event.message, now));
         break;
       case 'refunded':
-        handled = await this.once(provider, event, (manager, now, payment) =>
-          this.refunded(manager, payment, event.totalRefunded, event.full, now),
-        );
+        handled = await this.once(provider, event, (now, payment) => this.refunded(payment, event.totalRefunded, event.full, now));
         break;
       case 'canceled':
-        handled = await this.once(provider, event, async (manager, now, payment) =>
-          (await this.repository.markCanceled(manager, payment.id, now)) ? { outcome: 'canceled' } : { outcome: 'ignored' },
+        handled = await this.once(provider, event, async (now, payment) =>
+          (await this.repository.markCanceled(payment.id, now)) ? { outcome: 'canceled' } : { outcome: 'ignored' },
         );
         break;
       default:
@@ -143,19 +139,17 @@ export class PaymentEventsService {
   private once(
     provider: PaymentProvider,
     event: Pick<PaymentEvent, 'id' | 'type' | 'paymentId'>,
-    work: ((manager: EntityManager, now: Date, payment: Payment) => Promise<Handled>) | null,
+    work: ((now: Date, payment: Payment) => Promise<Handled>) | null,
   ): Promise<Handled> {
     const now = this.clock.now();
-    return runInTransaction(this.dataSource, async (manager) => {
-      if (
-        !(await this.repository.recordEvent(manager, { provider: provider.name, eventId: event.id, type: event.type.slice(0, 64) }, now))
-      ) {
+    return this.tx.run(async () => {
+      if (!(await this.repository.recordEvent({ provider: provider.name, eventId: event.id, type: event.type.slice(0, 64) }, now))) {
         return { outcome: 'duplicate' };
       }
       if (!work || event.paymentId === null) return { outcome: 'ignored' };
-      const payment = await this.repository.findByIntent(manager, event.paymentId);
+      const payment = await this.repository.findByIntent(event.paymentId);
       if (!payment || payment.provider !== provider.name) return { outcome: 'ignored' };
-      return work(manager, now, payment);
+      return work(now, payment);
     });
   }
 
@@ -201,7 +195,7 @@ export class PaymentEventsService {
       return this.once(
         provider,
         { id: `capture-refused:${payment.intentId}`, type: 'capture', paymentId: payment.intentId },
-        (manager, now, found) => this.failed(manager, found, refusal, now),
+        (now, found) => this.failed(found, refusal, now),
       );
     }
     const base = { id: `capture:${state.id}`, type: 'capture', paymentId: payment.intentId };
@@ -215,7 +209,7 @@ export class PaymentEventsService {
       });
     }
     if (state.status === 'failed') {
-      return this.once(provider, base, (manager, now, found) => this.failed(manager, found, 'The provider declined the capture.', now));
+      return this.once(provider, base, (now, found) => this.failed(found, 'The provider declined the capture.', now));
     }
     // Pending at the provider (a review): its capture webhook completes the order later.
     return { outcome: 'ignored' };
@@ -229,7 +223,7 @@ export class PaymentEventsService {
    */
   private async succeeded(provider: PaymentProvider, event: Succeeded): Promise<Handled> {
     try {
-      return await this.once(provider, event, async (manager, now, payment) => {
+      return await this.once(provider, event, async (now, payment) => {
         // What was taken must be what the order says, to the unit, in its currency.
         if (event.amount !== payment.amountMinor || event.currency.toUpperCase() !== payment.currency.toUpperCase()) {
           const expected = `${formatMoney(payment.amountMinor, knownExponent(payment.currency))} ${payment.currency.toUpperCase()}`;
@@ -237,21 +231,21 @@ export class PaymentEventsService {
             { orderId: payment.orderId, payment: payment.intentId, provider: provider.name, taken: event.detail, expected },
             'the payment provider took another amount than the order says',
           );
-          await this.repository.recordFailure(manager, payment.id, `${provider.name} took ${event.detail} for ${expected}`, now);
+          await this.repository.recordFailure(payment.id, `${provider.name} took ${event.detail} for ${expected}`, now);
           return { outcome: 'amount_mismatch' };
         }
         // First: a payment that succeeded is no longer open, so nothing the completion does cancels it.
-        await this.repository.markSucceeded(manager, payment.id, now);
-        const completion = await this.orders.completePaid(manager, payment.orderId, now);
+        await this.repository.markSucceeded(payment.id, now);
+        const completion = await this.orders.completePaid(payment.orderId, now);
         if (completion.kind === 'unfulfillable') throw new NotFulfillable();
         if (completion.kind === 'already_completed') return { outcome: 'already_completed' };
         return { outcome: 'completed', unitsSold: completion.unitsSold, provider: completion.provider };
       });
     } catch (error) {
       if (!(error instanceof NotFulfillable)) throw error;
-      return this.once(provider, event, async (manager, now, payment) => {
-        await this.orders.refundUnfulfilled(manager, payment.orderId, now);
-        await this.repository.scheduleRefund(manager, payment.id, now);
+      return this.once(provider, event, async (now, payment) => {
+        await this.orders.refundUnfulfilled(payment.orderId, now);
+        await this.repository.scheduleRefund(payment.id, now);
         this.logger.warn(
           { orderId: payment.orderId, payment: payment.intentId },
           'paid after the hold lapsed with nothing left: refunding',
@@ -262,8 +256,8 @@ export class PaymentEventsService {
   }
 
   /** Declined: recorded on the payment; the order stays pending, so the buyer may try again while the hold lasts. */
-  private async failed(manager: EntityManager, payment: Payment, message: string, now: Date): Promise<Handled> {
-    await this.repository.recordFailure(manager, payment.id, message, now);
+  private async failed(payment: Payment, message: string, now: Date): Promise<Handled> {
+    await this.repository.recordFailure(payment.id, message, now);
     return { outcome: 'failure_recorded' };
   }
 
@@ -271,13 +265,13 @@ export class PaymentEventsService {
    * Refunded, here or at the provider: `totalRefunded` is the total so far. In full, the order
    * moves to refunded (its tickets released, the buyer told); in part it stays completed.
    */
-  private async refunded(manager: EntityManager, payment: Payment, totalRefunded: number, full: boolean, now: Date): Promise<Handled> {
+  private async refunded(payment: Payment, totalRefunded: number, full: boolean, now: Date): Promise<Handled> {
     const refunded = Math.max(payment.refundedMinor, totalRefunded);
     const inFull = full || refunded >= payment.amountMinor;
     const total = inFull ? Math.max(refunded, payment.amountMinor) : refunded;
-    await this.repository.raiseRefunded(manager, payment, total, now);
+    await this.repository.raiseRefunded(payment, total, now);
     if (!inFull) return { outcome: 'partially_refunded' };
-    await this.orders.refundPaid(manager, payment.orderId, now);
+    await this.orders.refundPaid(payment.orderId, now);
     return { outcome: 'refunded' };
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, LessThanOrEqual, Not } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Not } from 'typeorm';
 import { isUniqueViolation } from '../common/database/transactions';
 import { Order } from '../orders/order.entity';
 import { Payment, PaymentAction, PaymentProviderEvent, PaymentRefund, PaymentStatus } from './payment.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Payments still waiting for the buyer: the ones an ended order cancels. */
 const OPEN_STATUSES: PaymentStatus[] = ['requires_payment', 'unavailable', 'failed'];
@@ -11,9 +11,10 @@ const OPEN_STATUSES: PaymentStatus[] = ['requires_payment', 'unavailable', 'fail
 /** Every statement of the payments module. */
 @Injectable()
 export class PaymentsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
-  async insert(manager: EntityManager, row: Omit<Payment, 'id' | 'updatedAt'>): Promise<void> {
+  async insert(row: Omit<Payment, 'id' | 'updatedAt'>): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .insert()
@@ -25,25 +26,27 @@ export class PaymentsRepository {
 
   /** The order a checkout answer names, as stored (its status and hold may have moved since). */
   findOrder(orderId: number): Promise<Order | null> {
-    return this.dataSource.manager.findOne(Order, { where: { id: orderId } });
+    return this.tx.manager.findOne(Order, { where: { id: orderId } });
   }
 
-  findByOrder(orderId: number, manager: EntityManager = this.dataSource.manager): Promise<Payment | null> {
+  findByOrder(orderId: number): Promise<Payment | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Payment, { where: { orderId } });
   }
 
-  findByIntent(manager: EntityManager, intentId: string): Promise<Payment | null> {
+  findByIntent(intentId: string): Promise<Payment | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Payment, { where: { intentId } });
   }
 
   /** The payment with this provider id, outside any transaction. */
   findByProviderId(intentId: string): Promise<Payment | null> {
-    return this.dataSource.manager.findOne(Payment, { where: { intentId } });
+    return this.tx.manager.findOne(Payment, { where: { intentId } });
   }
 
   /** Stores the intent once: a concurrent start of the same payment got the same intent (same idempotency key). */
   async setIntent(paymentId: number, intentId: string, clientSecret: string, now: Date): Promise<void> {
-    await this.dataSource
+    await this.tx.dataSource
       .createQueryBuilder()
       .update(Payment)
       .set({ intentId, clientSecret, status: 'requires_payment', failureMessage: null, updatedAt: now })
@@ -52,7 +55,7 @@ export class PaymentsRepository {
   }
 
   async recordStartFailure(paymentId: number, message: string, now: Date): Promise<void> {
-    await this.dataSource
+    await this.tx.dataSource
       .createQueryBuilder()
       .update(Payment)
       .set({ failureMessage: message.slice(0, 500), updatedAt: now })
@@ -61,7 +64,8 @@ export class PaymentsRepository {
   }
 
   /** The order ended unpaid: an open payment is canceled, and its intent (if any) cancelled at the provider after the commit. */
-  async cancelOpen(manager: EntityManager, orderId: number, now: Date): Promise<void> {
+  async cancelOpen(orderId: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Payment)
@@ -77,7 +81,8 @@ export class PaymentsRepository {
   }
 
   /** The buyer paid: whatever was owed to the provider for this payment (a cancel) is dropped. */
-  async markSucceeded(manager: EntityManager, paymentId: number, now: Date): Promise<void> {
+  async markSucceeded(paymentId: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Payment)
@@ -87,7 +92,8 @@ export class PaymentsRepository {
   }
 
   /** Paid, but nothing to sell: a full refund is owed, made after the commit and retried until Stripe takes it. */
-  async scheduleRefund(manager: EntityManager, paymentId: number, now: Date): Promise<void> {
+  async scheduleRefund(paymentId: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(Payment)
@@ -97,7 +103,8 @@ export class PaymentsRepository {
   }
 
   /** The provider cancelled an open payment: it can no longer be paid. */
-  async markCanceled(manager: EntityManager, paymentId: number, now: Date): Promise<boolean> {
+  async markCanceled(paymentId: number, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Payment)
@@ -107,7 +114,8 @@ export class PaymentsRepository {
     return Boolean(result.affected);
   }
 
-  async recordFailure(manager: EntityManager, paymentId: number, message: string, now: Date): Promise<boolean> {
+  async recordFailure(paymentId: number, message: string, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(Payment)
@@ -118,7 +126,8 @@ export class PaymentsRepository {
   }
 
   /** Raises the refunded amount (never lowers it: the answer of a refund and Stripe's webhook may come in either order). */
-  async raiseRefunded(manager: EntityManager, payment: Payment, refundedMinor: number, now: Date): Promise<void> {
+  async raiseRefunded(payment: Payment, refundedMinor: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     const status: PaymentStatus = refundedMinor >= payment.amountMinor ? 'refunded' : 'partially_refunded';
     await manager
       .createQueryBuilder()
@@ -134,7 +143,8 @@ export class PaymentsRepository {
   }
 
   /** Records an accepted refund once; the total of the payment's known refunds. */
-  async addRefund(manager: EntityManager, refund: PaymentRefund): Promise<number> {
+  async addRefund(refund: PaymentRefund): Promise<number> {
+    const manager = this.tx.manager;
     const known = await manager.findOne(PaymentRefund, { where: { id: refund.id } });
     if (!known) await manager.insert(PaymentRefund, refund);
     const row = await manager
@@ -150,7 +160,8 @@ export class PaymentsRepository {
    * processed before (the primary key refuses it again; a concurrent second delivery waits for the
    * first's commit, then is refused).
    */
-  async recordEvent(manager: EntityManager, event: Omit<PaymentProviderEvent, 'receivedAt'>, now: Date): Promise<boolean> {
+  async recordEvent(event: Omit<PaymentProviderEvent, 'receivedAt'>, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     try {
       await manager.insert(PaymentProviderEvent, { ...event, receivedAt: now });
       return true;
@@ -162,12 +173,12 @@ export class PaymentsRepository {
 
   /** Whether a provider event was processed already (outside a transaction: a hint, recordEvent decides). */
   async eventRecorded(provider: string, eventId: string): Promise<boolean> {
-    return (await this.dataSource.manager.count(PaymentProviderEvent, { where: { provider, eventId } })) > 0;
+    return (await this.tx.manager.count(PaymentProviderEvent, { where: { provider, eventId } })) > 0;
   }
 
   /** Payments with a provider call owed now, oldest first. */
   dueActions(now: Date, limit: number, paymentId?: number): Promise<Payment[]> {
-    return this.dataSource.manager.find(Payment, {
+    return this.tx.manager.find(Payment, {
       where: { pendingAction: Not(IsNull()), nextActionAt: LessThanOrEqual(now), ...(paymentId === undefined ? {} : { id: paymentId }) },
       order: { nextActionAt: 'ASC' },
       take: limit,
@@ -179,7 +190,7 @@ export class PaymentsRepository {
    * the next attempt is pushed out so that another instance does not run it meanwhile.
    */
   async claimAction(payment: Payment, next: Date): Promise<boolean> {
-    const result = await this.dataSource
+    const result = await this.tx.dataSource
       .createQueryBuilder()
       .update(Payment)
       .set({ actionAttempts: payment.actionAttempts + 1, nextActionAt: next })
@@ -193,7 +204,7 @@ export class PaymentsRepository {
   }
 
   async finishAction(paymentId: number, action: PaymentAction, error: string | null, now: Date): Promise<void> {
-    await this.dataSource
+    await this.tx.dataSource
       .createQueryBuilder()
       .update(Payment)
       .set({ pendingAction: null, nextActionAt: null, lastError: error?.slice(0, 1000) ?? null, updatedAt: now })
@@ -202,16 +213,16 @@ export class PaymentsRepository {
   }
 
   async purgeEvents(before: Date): Promise<void> {
-    await this.dataSource.createQueryBuilder().delete().from(PaymentProviderEvent).where('received_at < :before', { before }).execute();
+    await this.tx.dataSource.createQueryBuilder().delete().from(PaymentProviderEvent).where('received_at < :before', { before }).execute();
   }
 
   /** The payments of a page of orders. */
   paymentsOf(orderIds: number[]): Promise<Payment[]> {
-    return this.dataSource.manager.find(Payment, { where: { orderId: In(orderIds) } });
+    return this.tx.manager.find(Payment, { where: { orderId: In(orderIds) } });
   }
 
   async noteActionError(paymentId: number, error: string): Promise<void> {
-    await this.dataSource
+    await this.tx.dataSource
       .createQueryBuilder()
       .update(Payment)
       .set({ lastError: error.slice(0, 1000) })

@@ -1,10 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { invalidParam } from '../common/errors/api-error';
@@ -19,6 +16,7 @@ import { AcceptedRefund, PaymentProvider, PaymentProviderError } from './payment
 import { PaymentProviders } from './payment-providers';
 import { Payment, PaymentRefund, PaymentStatus } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** How long processed provider event ids are kept (Stripe stops retrying a delivery after three days, PayPal too). */
 const PROCESSED_EVENTS_KEPT_DAYS = 30;
@@ -57,7 +55,7 @@ export class PaymentsService {
   private readonly logger = new Logger(PaymentsService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: PaymentsRepository,
@@ -74,13 +72,13 @@ export class PaymentsService {
   }
 
   /** Checkout, inside its transaction: a pending order paid online gets its payment row (the intent comes after the commit). */
-  async orderPlaced(manager: EntityManager, order: Order, totalMinor: number): Promise<void> {
+  async orderPlaced(order: Order, totalMinor: number): Promise<void> {
     if (order.status !== 'pending') return;
     const provider = this.providerFor(order.provider, totalMinor);
     if (!provider) return;
     // Lower case, as the first provider (Stripe) wrote it; compared without case.
     const currency = order.currency.trim().toLowerCase();
-    await this.repository.insert(manager, {
+    await this.repository.insert({
       orderId: order.id,
       provider: provider.name,
       intentId: null,
@@ -163,8 +161,8 @@ export class PaymentsService {
   }
 
   /** The payment part of an order's answer; undefined for orders paid by hand. */
-  async describe(manager: EntityManager, order: Order, context: RequestContext): Promise<OrderPaymentResponse | undefined> {
-    const payment = await this.repository.findByOrder(order.id, manager);
+  async describe(order: Order, context: RequestContext): Promise<OrderPaymentResponse | undefined> {
+    const payment = await this.repository.findByOrder(order.id);
     return payment ? this.present(payment, order, context) : undefined;
   }
 
@@ -173,8 +171,8 @@ export class PaymentsService {
    * manager), inside that transaction: an open intent is cancelled after the commit, so the buyer
    * cannot pay it any more. A payment that already succeeded is left alone.
    */
-  async orderEnded(manager: EntityManager, orderId: number, now: Date): Promise<void> {
-    await this.repository.cancelOpen(manager, orderId, now);
+  async orderEnded(orderId: number, now: Date): Promise<void> {
+    await this.repository.cancelOpen(orderId, now);
   }
 
   /**
@@ -256,9 +254,8 @@ export class PaymentsService {
   /** Stores an accepted refund and raises the payment's refunded total; returns that total. */
   private async recordRefund(payment: Payment, refund: AcceptedRefund, reason: string): Promise<number> {
     const now = this.clock.now();
-    return runInTransaction(this.dataSource, async (manager) => {
+    return this.tx.run(async () => {
       const total = await this.repository.addRefund(
-        manager,
         Object.assign(new PaymentRefund(), {
           id: refund.id,
           paymentId: payment.id,
@@ -268,9 +265,9 @@ export class PaymentsService {
           createdAt: now,
         }),
       );
-      const current = (await this.repository.findByOrder(payment.orderId, manager)) as Payment;
+      const current = (await this.repository.findByOrder(payment.orderId)) as Payment;
       const refunded = Math.max(current.refundedMinor, total);
-      await this.repository.raiseRefunded(manager, current, refunded, now);
+      await this.repository.raiseRefunded(current, refunded, now);
       return refunded;
     });
   }

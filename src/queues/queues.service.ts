@@ -348,7 +348,7 @@ export class QueuesService {
     at: Date,
     facts: Omit<QueueChanged, 'kind' | 'change' | 'queue' | 'at'> = {},
   ): Promise<void> {
-    return this.domainEvents.publish(this.tx.manager, {
+    return this.domainEvents.publish({
       kind: 'QueueChanged',
       change,
       queue: { id: queue.id, eventId: queue.eventId },

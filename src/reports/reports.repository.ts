@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import { inSlices } from '../common/database/bulk-insert';
 import { CheckinList } from '../checkin/checkin-list.entity';
 import { CheckinPosition } from '../checkin/checkin-position.entity';
@@ -10,6 +9,7 @@ import { TicketPool } from '../tickets/ticket-pool.entity';
 import { WaitlistEntry } from '../waitlist/waitlist-entry.entity';
 import { SALES_MEASURES, SalesCounts, SalesDaily, SalesLedgerEntry } from './sales-ledger.entity';
 import { SqlDialect } from '../database/sql-dialect';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Sales counts of one ticket on one UTC day. */
 export interface TicketDaySales extends SalesCounts {
@@ -32,15 +32,15 @@ function countsOf(row: RawSums): SalesCounts {
 /** The statements of reports and of the ledger's fold. */
 @Injectable()
 export class ReportsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly tx: TransactionHost) {}
 
   findEvent(eventId: number): Promise<Pick<Event, 'id' | 'authorId'> | null> {
-    return this.dataSource.manager.findOne(Event, { select: { id: true, authorId: true }, where: { id: eventId } });
+    return this.tx.manager.findOne(Event, { select: { id: true, authorId: true }, where: { id: eventId } });
   }
 
   /** The event's tickets with their sold and pending counts (from their capacity counters), by id. */
   ticketsOf(eventId: number): Promise<Ticket[]> {
-    return this.dataSource.manager.find(Ticket, { where: { eventId }, order: { id: 'ASC' } });
+    return this.tx.manager.find(Ticket, { where: { eventId }, order: { id: 'ASC' } });
   }
 
   /**
@@ -51,7 +51,7 @@ export class ReportsRepository {
   async salesByPaymentMethod(
     eventId: number,
   ): Promise<Array<{ paymentMethod: string; orders: number; sold: number; amountMinor: number }>> {
-    const rows = await this.dataSource.query<Array<Record<string, string | number | null>>>(
+    const rows = await this.tx.dataSource.query<Array<Record<string, string | number | null>>>(
       'SELECT o.payment_method AS payment_method, COUNT(DISTINCT o.id) AS orders, COALESCE(SUM(i.quantity), 0) AS sold, ' +
         'COALESCE(SUM(i.quantity * i.unit_price_minor), 0) AS amount FROM tickets t ' +
         'INNER JOIN order_items i ON i.ticket_id = t.id INNER JOIN orders o ON o.id = i.order_id ' +
@@ -67,7 +67,7 @@ export class ReportsRepository {
   }
 
   poolOf(eventId: number): Promise<TicketPool | null> {
-    return this.dataSource.manager.findOne(TicketPool, { where: { eventId } });
+    return this.tx.manager.findOne(TicketPool, { where: { eventId } });
   }
 
   /**
@@ -76,7 +76,7 @@ export class ReportsRepository {
    */
   async salesByTicketAndDay(eventId: number, from: string, to: string): Promise<TicketDaySales[]> {
     const query = (table: string) =>
-      this.dataSource.query<Array<RawSums & { ticket_id: number | string; day: string }>>(
+      this.tx.dataSource.query<Array<RawSums & { ticket_id: number | string; day: string }>>(
         `SELECT ticket_id, day, ${SUMS} FROM ${table} WHERE event_id = ? AND day >= ? AND day <= ? GROUP BY ticket_id, day`,
         [eventId, from, to],
       );
@@ -87,7 +87,7 @@ export class ReportsRepository {
   /** Sales per ticket of one event, over all days. */
   async salesByTicket(eventId: number): Promise<Map<number, SalesCounts>> {
     const query = (table: string) =>
-      this.dataSource.query<Array<RawSums & { ticket_id: number | string }>>(
+      this.tx.dataSource.query<Array<RawSums & { ticket_id: number | string }>>(
         `SELECT ticket_id, ${SUMS} FROM ${table} WHERE event_id = ? GROUP BY ticket_id`,
         [eventId],
       );
@@ -105,7 +105,7 @@ export class ReportsRepository {
   /** Names of tickets that are no longer there but have sales (by id). */
   async ticketNames(ticketIds: number[]): Promise<Map<number, string>> {
     if (ticketIds.length === 0) return new Map();
-    const tickets = await this.dataSource.manager.find(Ticket, { select: { id: true, name: true }, where: { id: In(ticketIds) } });
+    const tickets = await this.tx.manager.find(Ticket, { select: { id: true, name: true }, where: { id: In(ticketIds) } });
     return new Map(tickets.map((ticket) => [ticket.id, ticket.name]));
   }
 
@@ -113,7 +113,7 @@ export class ReportsRepository {
 
   /** The event's check-in lists (src/checkin), by id: one index range over (event_id, id). */
   checkinLists(eventId: number): Promise<Array<Pick<CheckinList, 'id' | 'name'>>> {
-    return this.dataSource.manager.find(CheckinList, { select: { id: true, name: true }, where: { eventId }, order: { id: 'ASC' } });
+    return this.tx.manager.find(CheckinList, { select: { id: true, name: true }, where: { eventId }, order: { id: 'ASC' } });
   }
 
   /**
@@ -122,7 +122,7 @@ export class ReportsRepository {
    */
   async listPositions(listIds: number[]): Promise<Map<number, { checkedIn: number; inside: number }>> {
     if (listIds.length === 0) return new Map();
-    const rows = await this.dataSource
+    const rows = await this.tx.dataSource
       .createQueryBuilder(CheckinPosition, 'position')
       .select('position.listId', 'listId')
       .addSelect('COUNT(*)', 'checkedIn')
@@ -143,10 +143,10 @@ export class ReportsRepository {
     from: string,
     to: string,
   ): Promise<Array<{ listId: number; day: string; type: string; scans: number }>> {
-    const day = SqlDialect.of(this.dataSource).dayOf('scanned_at');
+    const day = this.tx.dialect.dayOf('scanned_at');
     const end = new Date(`${to}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
-    const rows = await this.dataSource.query<Array<{ list_id: number | string; day: string; type: string; scans: number | string }>>(
+    const rows = await this.tx.dataSource.query<Array<{ list_id: number | string; day: string; type: string; scans: number | string }>>(
       `SELECT list_id, ${day} AS day, type, COUNT(*) AS scans FROM checkins ` +
         'WHERE event_id = ? AND successful = 1 AND scanned_at >= ? AND scanned_at < ? GROUP BY list_id, ' +
         `${day}, type`,
@@ -161,7 +161,7 @@ export class ReportsRepository {
    */
   async waitingPerTicket(ticketIds: number[]): Promise<Map<number, { units: number; entries: number }>> {
     if (ticketIds.length === 0) return new Map();
-    const rows = await this.dataSource
+    const rows = await this.tx.dataSource
       .createQueryBuilder(WaitlistEntry, 'entry')
       .select('entry.ticketId', 'ticketId')
       .addSelect('COALESCE(SUM(entry.quantity), 0)', 'units')
@@ -179,18 +179,21 @@ export class ReportsRepository {
    * Up to `limit` ledger rows, oldest first, locked for the caller's transaction; on MariaDB rows
    * locked by another fold or by a transaction still writing them are skipped.
    */
-  lockOldestLedgerRows(manager: EntityManager, limit: number): Promise<SalesLedgerEntry[]> {
+  lockOldestLedgerRows(limit: number): Promise<SalesLedgerEntry[]> {
+    const manager = this.tx.manager;
     return SqlDialect.of(manager)
       .forUpdateSkipLocked(manager.createQueryBuilder(SalesLedgerEntry, 'entry').orderBy('entry.id').limit(limit))
       .getMany();
   }
 
-  async deleteLedgerRows(manager: EntityManager, ids: number[]): Promise<void> {
+  async deleteLedgerRows(ids: number[]): Promise<void> {
+    const manager = this.tx.manager;
     for (const slice of inSlices(ids)) await manager.delete(SalesLedgerEntry, { id: In(slice) });
   }
 
   /** Adds folded sums to their (ticket, day) rows, creating those that are missing. */
-  async addToDaily(manager: EntityManager, rows: SalesDaily[]): Promise<void> {
+  async addToDaily(rows: SalesDaily[]): Promise<void> {
+    const manager = this.tx.manager;
     const dialect = SqlDialect.of(manager);
     const columns = ['ticket_id', 'day', 'event_id', ...SALES_MEASURES];
     const add = SALES_MEASURES.map((measure) => `${measure} = ${measure} + ${dialect.inserted(measure)}`).join(', ');

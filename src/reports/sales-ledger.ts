@@ -1,12 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { ReportsRepository } from './reports.repository';
 import { SalesDaily } from './sales-ledger.entity';
 import { PeriodicTask } from '../common/background/periodic-task';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Ledger rows folded per pass; a backlog takes several passes. */
 const FOLD_BATCH = 5000;
@@ -24,7 +22,7 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly folds = new PeriodicTask('sales ledger fold', () => this.fold(), this.logger, 'warn');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     private readonly repository: ReportsRepository,
   ) {}
@@ -39,10 +37,9 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Folds up to FOLD_BATCH ledger rows into `sales_daily`; answers how many it folded. */
   fold(): Promise<number> {
-    return runInTransaction(
-      this.dataSource,
-      async (manager) => {
-        const entries = await this.repository.lockOldestLedgerRows(manager, FOLD_BATCH);
+    return this.tx.run(
+      async () => {
+        const entries = await this.repository.lockOldestLedgerRows(FOLD_BATCH);
         if (entries.length === 0) return 0;
         const days = new Map<string, SalesDaily>();
         for (const entry of entries) {
@@ -74,11 +71,8 @@ export class SalesLedger implements OnApplicationBootstrap, OnApplicationShutdow
           day.discountCents += entry.discountCents;
           days.set(key, day);
         }
-        await this.repository.deleteLedgerRows(
-          manager,
-          entries.map((entry) => entry.id),
-        );
-        await this.repository.addToDaily(manager, [...days.values()]);
+        await this.repository.deleteLedgerRows(entries.map((entry) => entry.id));
+        await this.repository.addToDaily([...days.values()]);
         return entries.length;
       },
       { readCommitted: true },

@@ -1,6 +1,5 @@
 import { Global, Inject, Injectable, Module } from '@nestjs/common';
-import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { assertIdsExist } from '../common/list-filters/ids-must-exist';
 import type { Recurrence } from '../events/dto/event.response';
@@ -10,6 +9,7 @@ import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
 import { ticketTargets } from './series-scope';
 import { SeriesRepository } from './series.repository';
 import type { SeriesTemplate } from './series.service';
+import { TransactionHost } from '../common/database/transaction-host';
 
 function jsonList(text: string): string[] {
   return JSON.parse(text) as string[];
@@ -28,39 +28,39 @@ export function recurrenceOf(series: Pick<EventSeries, 'rrule' | 'rdates' | 'exd
 @Injectable()
 export class SeriesFacts implements EventSeriesReader, TicketSeries {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly repository: SeriesRepository,
   ) {}
 
-  async seriesOf(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, EventSeriesFacts>> {
+  async seriesOf(eventIds: number[]): Promise<Map<number, EventSeriesFacts>> {
     if (eventIds.length === 0) return new Map();
-    const rows = await this.repository.occurrencesOfEvents(manager, eventIds);
+    const rows = await this.repository.occurrencesOfEvents(eventIds);
     if (rows.length === 0) return new Map();
     const seriesIds = [...new Set(rows.map((row) => row.seriesId))];
-    const series = await this.repository.recurrences(manager, seriesIds);
+    const series = await this.repository.recurrences(seriesIds);
     const byId = new Map(series.map((entry) => [entry.id, recurrenceOf(entry)]));
     return new Map(rows.map((row) => [row.eventId, { seriesId: row.seriesId, recurrence: byId.get(row.seriesId)! }]));
   }
 
   async assertSeriesExists(seriesId: number): Promise<void> {
-    await assertIdsExist(this.dataSource.manager, EventSeries, [seriesId], 'series');
+    await assertIdsExist(this.tx.manager, EventSeries, [seriesId], 'series');
   }
 
-  async ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null> {
-    const located = await this.repository.locate(manager, { id: eventId });
+  async ticketTargets(eventId: number): Promise<number[] | null> {
+    const located = await this.repository.locate({ id: eventId });
     if (!located) return null;
-    return ticketTargets(await this.repository.occurrences(manager, located.seriesId), eventId, this.clock.now());
+    return ticketTargets(await this.repository.occurrences(located.seriesId), eventId, this.clock.now());
   }
 
-  async rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void> {
-    const located = await this.repository.locate(manager, { id: eventId });
-    const series = located && (await this.repository.lockSeries(manager, located.seriesId));
+  async rememberTicket(eventId: number, ticket: object): Promise<void> {
+    const located = await this.repository.locate({ id: eventId });
+    const series = located && (await this.repository.lockSeries(located.seriesId));
     if (!series) return;
     const template = JSON.parse(series.template) as SeriesTemplate;
     const { post_id: _eventId, ...fields } = ticket as Record<string, unknown>;
     template.tickets = [...(template.tickets ?? []), fields];
-    await this.repository.setTemplate(manager, series.id, JSON.stringify(template));
+    await this.repository.setTemplate(series.id, JSON.stringify(template));
   }
 }
 

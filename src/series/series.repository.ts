@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DeepPartial, EntityManager, In } from 'typeorm';
+import { DeepPartial, In } from 'typeorm';
 import { User } from '../auth/user.entity';
 import { insertInSlices } from '../common/database/bulk-insert';
 import { SqlDialect } from '../database/sql-dialect';
@@ -7,6 +7,7 @@ import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } f
 import { Event } from '../events/event.entity';
 import type { EventSelector } from '../events/event-selector';
 import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** An occurrence row of a series with its event. */
 export interface OccurrenceRow {
@@ -25,21 +26,26 @@ export interface TemplateLinks {
 /** Every statement of the series module: series rows, their occurrence rows, and the occurrences' events. */
 @Injectable()
 export class SeriesRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   // ---------------------------------------------------------------- series
 
-  findById(manager: EntityManager, seriesId: number): Promise<EventSeries | null> {
+  findById(seriesId: number): Promise<EventSeries | null> {
+    const manager = this.tx.manager;
     return manager.findOne(EventSeries, { where: { id: seriesId } });
   }
 
   /** The series row, locked for the transaction on MySQL (SQLite serialises writers anyway). */
-  lockSeries(manager: EntityManager, seriesId: number): Promise<EventSeries | null> {
+  lockSeries(seriesId: number): Promise<EventSeries | null> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(EventSeries, 'series').where('series.id = :id', { id: seriesId });
     SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 
   /** The recurrence columns of these series. */
-  recurrences(manager: EntityManager, seriesIds: number[]): Promise<Array<Pick<EventSeries, 'id' | 'rrule' | 'rdates' | 'exdates'>>> {
+  recurrences(seriesIds: number[]): Promise<Array<Pick<EventSeries, 'id' | 'rrule' | 'rdates' | 'exdates'>>> {
+    const manager = this.tx.manager;
     return manager.find(EventSeries, {
       select: { id: true, rrule: true, rdates: true, exdates: true },
       where: { id: In(seriesIds) },
@@ -47,36 +53,43 @@ export class SeriesRepository {
   }
 
   /** Inserts a new series row; answers it with its id. */
-  async insertSeries(manager: EntityManager, values: DeepPartial<EventSeries>): Promise<EventSeries> {
+  async insertSeries(values: DeepPartial<EventSeries>): Promise<EventSeries> {
+    const manager = this.tx.manager;
     const series = manager.create(EventSeries, values);
     await manager.save(series);
     return series;
   }
 
-  async save(manager: EntityManager, series: EventSeries): Promise<void> {
+  async save(series: EventSeries): Promise<void> {
+    const manager = this.tx.manager;
     await manager.save(series);
   }
 
-  async setTemplate(manager: EntityManager, seriesId: number, template: string): Promise<void> {
+  async setTemplate(seriesId: number, template: string): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(EventSeries, { id: seriesId }, { template });
   }
 
   /** The series stops growing and nobody holds it any more. */
-  async markExhausted(manager: EntityManager, seriesId: number): Promise<void> {
+  async markExhausted(seriesId: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(EventSeries, { id: seriesId }, { exhausted: true, claimedUntil: null });
   }
 
   /** The series was expanded up to `expandedUntil`; the claim of the instance that did it ends. */
-  async markExtended(manager: EntityManager, seriesId: number, expandedUntil: Date, exhausted: boolean): Promise<void> {
+  async markExtended(seriesId: number, expandedUntil: Date, exhausted: boolean): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(EventSeries, { id: seriesId }, { expandedUntil, exhausted, claimedUntil: null });
   }
 
-  async deleteSeries(manager: EntityManager, seriesId: number): Promise<void> {
+  async deleteSeries(seriesId: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.delete(EventSeries, { id: seriesId });
   }
 
   /** Series whose horizon is before `horizon` and that no instance holds at `now`, oldest horizon first. */
-  async dueSeries(manager: EntityManager, horizon: Date, now: Date, limit: number): Promise<number[]> {
+  async dueSeries(horizon: Date, now: Date, limit: number): Promise<number[]> {
+    const manager = this.tx.manager;
     const rows = await manager
       .createQueryBuilder(EventSeries, 'series')
       .select('series.id')
@@ -90,7 +103,8 @@ export class SeriesRepository {
   }
 
   /** Takes the series until `until`, unless another holds it at `now`: one conditional UPDATE. */
-  async claim(manager: EntityManager, seriesId: number, until: Date, now: Date): Promise<boolean> {
+  async claim(seriesId: number, until: Date, now: Date): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(EventSeries)
@@ -104,7 +118,8 @@ export class SeriesRepository {
   // ---------------------------------------------------------------- occurrences
 
   /** The event's occurrence and series ids, found by the event's id or slug. */
-  async locate(manager: EntityManager, selector: EventSelector): Promise<{ eventId: number; seriesId: number } | null> {
+  async locate(selector: EventSelector): Promise<{ eventId: number; seriesId: number } | null> {
+    const manager = this.tx.manager;
     const query = manager
       .createQueryBuilder(EventSeriesOccurrence, 'occurrence')
       .innerJoin(Event, 'event', 'event.id = occurrence.eventId')
@@ -115,17 +130,20 @@ export class SeriesRepository {
     return row ? { eventId: row.eventId, seriesId: row.seriesId } : null;
   }
 
-  occurrenceOfEvent(manager: EntityManager, eventId: number): Promise<EventSeriesOccurrence | null> {
+  occurrenceOfEvent(eventId: number): Promise<EventSeriesOccurrence | null> {
+    const manager = this.tx.manager;
     return manager.findOne(EventSeriesOccurrence, { where: { eventId } });
   }
 
   /** The occurrence rows of these events (events of no series have none). */
-  occurrencesOfEvents(manager: EntityManager, eventIds: number[]): Promise<EventSeriesOccurrence[]> {
+  occurrencesOfEvents(eventIds: number[]): Promise<EventSeriesOccurrence[]> {
+    const manager = this.tx.manager;
     return manager.find(EventSeriesOccurrence, { where: { eventId: In(eventIds) } });
   }
 
   /** Every occurrence of the series with its event, by occurrence date. */
-  async occurrences(manager: EntityManager, seriesId: number): Promise<OccurrenceRow[]> {
+  async occurrences(seriesId: number): Promise<OccurrenceRow[]> {
+    const manager = this.tx.manager;
     const rows = await manager.find(EventSeriesOccurrence, { where: { seriesId }, order: { occurrenceLocal: 'ASC' } });
     const events = new Map<number, Event>();
     for (let index = 0; index < rows.length; index += 500) {
@@ -139,30 +157,36 @@ export class SeriesRepository {
   }
 
   /** The dates of the series' occurrences, detached ones included. */
-  async occurrenceDates(manager: EntityManager, seriesId: number): Promise<string[]> {
+  async occurrenceDates(seriesId: number): Promise<string[]> {
+    const manager = this.tx.manager;
     const rows = await manager.find(EventSeriesOccurrence, { select: { occurrenceLocal: true }, where: { seriesId } });
     return rows.map((row) => row.occurrenceLocal);
   }
 
-  async insertOccurrence(manager: EntityManager, occurrence: EventSeriesOccurrence): Promise<void> {
+  async insertOccurrence(occurrence: EventSeriesOccurrence): Promise<void> {
+    const manager = this.tx.manager;
     await manager.insert(EventSeriesOccurrence, occurrence);
   }
 
   /** Occurrence rows of many events, in multi-row INSERTs. */
-  async insertOccurrences(manager: EntityManager, occurrences: Array<EventSeriesOccurrence>): Promise<void> {
+  async insertOccurrences(occurrences: Array<EventSeriesOccurrence>): Promise<void> {
+    const manager = this.tx.manager;
     await insertInSlices(manager, EventSeriesOccurrence, occurrences);
   }
 
-  async setOccurrenceDate(manager: EntityManager, eventId: number, occurrenceLocal: string): Promise<void> {
+  async setOccurrenceDate(eventId: number, occurrenceLocal: string): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(EventSeriesOccurrence, { eventId }, { occurrenceLocal });
   }
 
-  async detach(manager: EntityManager, eventId: number): Promise<void> {
+  async detach(eventId: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(EventSeriesOccurrence, { eventId }, { detached: true });
   }
 
   /** The occurrences of `fromSeriesId` on or after `fromLocal` move to `toSeriesId`. */
-  async moveOccurrences(manager: EntityManager, fromSeriesId: number, toSeriesId: number, fromLocal: string): Promise<void> {
+  async moveOccurrences(fromSeriesId: number, toSeriesId: number, fromLocal: string): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(EventSeriesOccurrence)
@@ -172,7 +196,8 @@ export class SeriesRepository {
   }
 
   /** Points every occurrence's post_parent at the series' first event (which has none). */
-  async reparent(manager: EntityManager, series: EventSeries): Promise<void> {
+  async reparent(series: EventSeries): Promise<void> {
+    const manager = this.tx.manager;
     const ids = (await manager.find(EventSeriesOccurrence, { select: { eventId: true }, where: { seriesId: series.id } })).map(
       (row) => row.eventId,
     );
@@ -185,12 +210,14 @@ export class SeriesRepository {
 
   // ---------------------------------------------------------------- events and authors
 
-  findEvent(manager: EntityManager, eventId: number): Promise<Event | null> {
+  findEvent(eventId: number): Promise<Event | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Event, { where: { id: eventId } });
   }
 
   /** The links a template copies from the event: venues and organizers in their order. */
-  async templateLinks(manager: EntityManager, eventId: number): Promise<TemplateLinks> {
+  async templateLinks(eventId: number): Promise<TemplateLinks> {
+    const manager = this.tx.manager;
     const [venues, organizers, categories, tags] = await Promise.all([
       manager.find(EventVenueLink, { where: { eventId }, order: { position: 'ASC' } }),
       manager.find(EventOrganizerLink, { where: { eventId }, order: { position: 'ASC' } }),
@@ -205,7 +232,8 @@ export class SeriesRepository {
     };
   }
 
-  findAuthor(manager: EntityManager, userId: number): Promise<User | null> {
+  findAuthor(userId: number): Promise<User | null> {
+    const manager = this.tx.manager;
     return manager.findOne(User, { where: { id: userId } });
   }
 }

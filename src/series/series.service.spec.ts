@@ -17,6 +17,7 @@ import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
 import type { seriesConfig } from './series.config';
 import type { OccurrenceRow, SeriesRepository, TemplateLinks } from './series.repository';
 import { SeriesService, SeriesTemplate } from './series.service';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /**
  * SeriesService's scope paths (which occurrences an edit, a delete or a ticket of a series
@@ -54,17 +55,17 @@ class FakeSeriesRepository implements RepositoryPart {
   readonly writes: string[] = [];
   private nextSeriesId = 100;
 
-  locate(_manager: EntityManager, selector: EventSelector): Promise<{ eventId: number; seriesId: number } | null> {
+  locate(selector: EventSelector): Promise<{ eventId: number; seriesId: number } | null> {
     const row = 'id' in selector ? this.occurrenceRows.find((entry) => entry.eventId === selector.id) : undefined;
     return Promise.resolve(row ? { eventId: row.eventId, seriesId: row.seriesId } : null);
   }
 
-  lockSeries(_manager: EntityManager, seriesId: number): Promise<EventSeries | null> {
+  lockSeries(seriesId: number): Promise<EventSeries | null> {
     const found = this.series.get(seriesId);
     return Promise.resolve(found ? Object.assign(new EventSeries(), found) : null);
   }
 
-  recurrences(_manager: EntityManager, seriesIds: number[]): Promise<Array<Pick<EventSeries, 'id' | 'rrule' | 'rdates' | 'exdates'>>> {
+  recurrences(seriesIds: number[]): Promise<Array<Pick<EventSeries, 'id' | 'rrule' | 'rdates' | 'exdates'>>> {
     return Promise.resolve(
       seriesIds.flatMap((id) => {
         const found = this.series.get(id);
@@ -73,38 +74,38 @@ class FakeSeriesRepository implements RepositoryPart {
     );
   }
 
-  insertSeries(_manager: EntityManager, values: DeepPartial<EventSeries>): Promise<EventSeries> {
+  insertSeries(values: DeepPartial<EventSeries>): Promise<EventSeries> {
     const inserted = Object.assign(new EventSeries(), values, { id: this.nextSeriesId++ });
     this.series.set(inserted.id, Object.assign(new EventSeries(), inserted));
     return Promise.resolve(inserted);
   }
 
-  save(_manager: EntityManager, series: EventSeries): Promise<void> {
+  save(series: EventSeries): Promise<void> {
     this.series.set(series.id, Object.assign(new EventSeries(), series));
     return Promise.resolve();
   }
 
-  setTemplate(_manager: EntityManager, seriesId: number, template: string): Promise<void> {
+  setTemplate(seriesId: number, template: string): Promise<void> {
     this.series.get(seriesId)!.template = template;
     return Promise.resolve();
   }
 
-  deleteSeries(_manager: EntityManager, seriesId: number): Promise<void> {
+  deleteSeries(seriesId: number): Promise<void> {
     this.series.delete(seriesId);
     this.occurrenceRows = this.occurrenceRows.filter((row) => row.seriesId !== seriesId);
     return Promise.resolve();
   }
 
-  occurrenceOfEvent(_manager: EntityManager, eventId: number): Promise<EventSeriesOccurrence | null> {
+  occurrenceOfEvent(eventId: number): Promise<EventSeriesOccurrence | null> {
     const row = this.occurrenceRows.find((entry) => entry.eventId === eventId);
     return Promise.resolve(row ? { ...row } : null);
   }
 
-  occurrencesOfEvents(_manager: EntityManager, eventIds: number[]): Promise<EventSeriesOccurrence[]> {
+  occurrencesOfEvents(eventIds: number[]): Promise<EventSeriesOccurrence[]> {
     return Promise.resolve(this.occurrenceRows.filter((row) => eventIds.includes(row.eventId)).map((row) => ({ ...row })));
   }
 
-  occurrences(_manager: EntityManager, seriesId: number): Promise<OccurrenceRow[]> {
+  occurrences(seriesId: number): Promise<OccurrenceRow[]> {
     const rows = this.occurrenceRows
       .filter((row) => row.seriesId === seriesId)
       .sort((a, b) => a.occurrenceLocal.localeCompare(b.occurrenceLocal))
@@ -115,7 +116,7 @@ class FakeSeriesRepository implements RepositoryPart {
     return Promise.resolve(rows);
   }
 
-  setOccurrenceDate(_manager: EntityManager, eventId: number, occurrenceLocal: string): Promise<void> {
+  setOccurrenceDate(eventId: number, occurrenceLocal: string): Promise<void> {
     const row = this.occurrenceRows.find((entry) => entry.eventId === eventId)!;
     const clash = this.occurrenceRows.find(
       (entry) => entry !== row && entry.seriesId === row.seriesId && entry.occurrenceLocal === occurrenceLocal,
@@ -126,23 +127,23 @@ class FakeSeriesRepository implements RepositoryPart {
     return Promise.resolve();
   }
 
-  detach(_manager: EntityManager, eventId: number): Promise<void> {
+  detach(eventId: number): Promise<void> {
     this.occurrenceRows.find((entry) => entry.eventId === eventId)!.detached = true;
     this.writes.push(`detach ${eventId}`);
     return Promise.resolve();
   }
 
-  moveOccurrences(_manager: EntityManager, fromSeriesId: number, toSeriesId: number, fromLocal: string): Promise<void> {
+  moveOccurrences(fromSeriesId: number, toSeriesId: number, fromLocal: string): Promise<void> {
     for (const row of this.occurrenceRows) if (row.seriesId === fromSeriesId && row.occurrenceLocal >= fromLocal) row.seriesId = toSeriesId;
     return Promise.resolve();
   }
 
-  reparent(_manager: EntityManager, series: EventSeries): Promise<void> {
+  reparent(series: EventSeries): Promise<void> {
     this.writes.push(`reparent ${series.id} → ${series.firstEventId}`);
     return Promise.resolve();
   }
 
-  findEvent(_manager: EntityManager, eventId: number): Promise<Event | null> {
+  findEvent(eventId: number): Promise<Event | null> {
     const event = this.events.get(eventId);
     return Promise.resolve(event ? { ...event } : null);
   }
@@ -240,7 +241,7 @@ class FakeEvents implements EventsPart {
 
   constructor(private readonly repository: FakeSeriesRepository) {}
 
-  updateWithin(_manager: EntityManager, selector: EventSelector, input: UpdateEventDto): Promise<Event> {
+  updateWithin(selector: EventSelector, input: UpdateEventDto): Promise<Event> {
     const event = this.repository.events.get((selector as { id: number }).id)!;
     this.calls.push(`update ${event.id} ${JSON.stringify(input)}`);
     if (input.title !== undefined) event.title = input.title;
@@ -250,7 +251,7 @@ class FakeEvents implements EventsPart {
     return Promise.resolve({ ...event });
   }
 
-  removeWithin(_manager: EntityManager, selector: EventSelector, force: boolean): Promise<EventResponse> {
+  removeWithin(selector: EventSelector, force: boolean): Promise<EventResponse> {
     const id = (selector as { id: number }).id;
     this.calls.push(`${force ? 'delete' : 'trash'} ${id}`);
     if (force) {
@@ -283,6 +284,7 @@ const dataSource = {
   manager,
   transaction: (work: (manager: EntityManager) => Promise<unknown>) => work(manager),
 } as unknown as DataSource;
+const tx = new TransactionHost(dataSource);
 const editor: AuthenticatedUser = { id: 1, login: 'editor', role: 'editor' };
 const context = {} as RequestContext;
 
@@ -315,16 +317,16 @@ describe('SeriesService', () => {
     now = new Date('2027-01-01T00:00:00Z');
     const clock: Clock = { now: () => now };
     service = new SeriesService(
-      dataSource,
+      tx,
       {} as ConfigType<typeof appConfig>,
       { horizonMonths: 24 } as ConfigType<typeof seriesConfig>,
       clock,
       events as unknown as EventsService,
       hooks as unknown as TicketsService,
-      new DomainEvents(),
+      new DomainEvents(tx),
       repository as unknown as SeriesRepository,
     );
-    facts = new SeriesFacts(dataSource, clock, repository as unknown as SeriesRepository);
+    facts = new SeriesFacts(tx, clock, repository as unknown as SeriesRepository);
     repository.addSeries(7, 40, 'FREQ=WEEKLY;BYDAY=TU;COUNT=5', TUESDAYS);
   });
 
@@ -334,11 +336,11 @@ describe('SeriesService', () => {
   describe('reading', () => {
     it('answers the series and recurrence of the events that are occurrences, and nothing for the others', async () => {
       Object.assign(repository.series.get(7)!, { exdates: '["2027-03-09 10:00:00"]' });
-      const found = await facts.seriesOf([41, 99], manager);
+      const found = await facts.seriesOf([41, 99]);
       expect([...found]).toEqual([
         [41, { seriesId: 7, recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=TU;COUNT=5', rdate: [], exdate: ['2027-03-09 10:00:00'] } }],
       ]);
-      expect((await facts.seriesOf([99], manager)).size).toBe(0);
+      expect((await facts.seriesOf([99])).size).toBe(0);
     });
   });
 
@@ -346,15 +348,15 @@ describe('SeriesService', () => {
     it('go to the occurrence and to every other one neither ended nor trashed; outside a series to none', async () => {
       now = new Date('2027-03-10T00:00:00Z');
       repository.events.get(43)!.status = 'trash';
-      expect(await facts.ticketTargets(41, manager)).toEqual([41, 42, 44]);
-      expect(await facts.ticketTargets(42, manager)).toEqual([42, 44]);
-      expect(await facts.ticketTargets(99, manager)).toBeNull();
+      expect(await facts.ticketTargets(41)).toEqual([41, 42, 44]);
+      expect(await facts.ticketTargets(42)).toEqual([42, 44]);
+      expect(await facts.ticketTargets(99)).toBeNull();
     });
 
     it('are remembered on the series without their post_id, for the occurrences created later', async () => {
-      await facts.rememberTicket(42, { post_id: 42, name: 'Mat', price: '5' }, manager);
-      await facts.rememberTicket(40, { post_id: 40, name: 'Seat' }, manager);
-      await facts.rememberTicket(99, { post_id: 99, name: 'Lost' }, manager);
+      await facts.rememberTicket(42, { post_id: 42, name: 'Mat', price: '5' });
+      await facts.rememberTicket(40, { post_id: 40, name: 'Seat' });
+      await facts.rememberTicket(99, { post_id: 99, name: 'Lost' });
       const template = JSON.parse(stored(7)!.template) as SeriesTemplate;
       expect(template.tickets).toEqual([{ name: 'Mat', price: '5' }, { name: 'Seat' }]);
       expect(template.title).toBe('Yoga');

@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime, Zone } from 'luxon';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { isRole } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { runInTransaction, TransactionOptions } from '../common/database/transactions';
+import { TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { assertCanEdit } from '../posts/post-permissions';
@@ -47,6 +45,7 @@ import {
   seriesMembers,
   withExdate,
 } from './series-scope';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
 const SERIES_WRITE: TransactionOptions = { readCommitted: true };
@@ -95,7 +94,7 @@ function jsonList(text: string): string[] {
 @Injectable()
 export class SeriesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(seriesConfig.KEY) private readonly settings: ConfigType<typeof seriesConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -109,68 +108,62 @@ export class SeriesService {
   async findForCalendar(
     seriesId: number,
   ): Promise<{ series: EventSeries; recurrence: ParsedRecurrence; occurrences: OccurrenceRow[] } | null> {
-    const manager = this.dataSource.manager;
-    const series = await this.repository.findById(manager, seriesId);
+    const series = await this.repository.findById(seriesId);
     if (!series) return null;
-    const occurrences = await this.repository.occurrences(manager, series.id);
+    const occurrences = await this.repository.occurrences(series.id);
     return { series, recurrence: this.parsedRecurrence(series), occurrences };
   }
 
   // ---------------------------------------------------------------- creating
 
   async create(input: CreateEventDto, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
-    const first = await runInTransaction(
-      this.dataSource,
-      async (manager) => {
-        const slugBase = slugify(input.slug ?? input.title ?? '') || 'event';
-        const first = await this.events.createWithin(manager, { ...input, slug: `${slugBase}-${this.slugDate(input)}` }, user);
-        const zone = resolveTimeZone(first.timezone)!;
-        const recurrence = parseRecurrence(input.recurrence, zone, first.startLocal);
-        if (recurrence.exdate.includes(first.startLocal))
-          throw invalidParam('recurrence', 'exdate may not leave out the first occurrence (start_date)');
-        const template = await this.templateOf(manager, first, slugBase);
-        const values = {
-          firstEventId: first.id,
-          authorId: first.authorId!,
-          timezone: first.timezone,
-          startLocal: first.startLocal,
-          durationSeconds: wallClockSecondsBetween(first.startLocal, first.endLocal),
-          rrule: recurrence.rrule,
-          rdates: JSON.stringify(recurrence.rdate),
-          exdates: JSON.stringify(recurrence.exdate),
-          template: JSON.stringify(template),
-          expandedUntil: this.horizon(first.startUtc),
-          exhausted: false,
-          claimedUntil: null,
-        };
-        const { starts, exhausted } = expandRecurrence(recurrence, values.startLocal, zone, {
-          afterLocal: null,
-          before: values.expandedUntil,
-        });
-        const series = await this.repository.insertSeries(manager, { ...values, exhausted });
-        await this.repository.insertOccurrence(manager, {
-          eventId: first.id,
-          seriesId: series.id,
-          occurrenceLocal: first.startLocal,
-          detached: false,
-        });
-        const occurrences = await this.createOccurrences(
-          manager,
-          series,
-          template,
-          starts.filter((start) => start !== first.startLocal),
-          user,
-        );
-        await this.domainEvents.publish(manager, {
-          kind: 'SeriesOccurrencesCreated',
-          reason: 'created',
-          series,
-          occurrences: [first, ...occurrences],
-        });
-        return first;
-      },
-      SERIES_WRITE,
-    );
+    const first = await this.tx.run(async () => {
+      const slugBase = slugify(input.slug ?? input.title ?? '') || 'event';
+      const first = await this.events.createWithin({ ...input, slug: `${slugBase}-${this.slugDate(input)}` }, user);
+      const zone = resolveTimeZone(first.timezone)!;
+      const recurrence = parseRecurrence(input.recurrence, zone, first.startLocal);
+      if (recurrence.exdate.includes(first.startLocal))
+        throw invalidParam('recurrence', 'exdate may not leave out the first occurrence (start_date)');
+      const template = await this.templateOf(first, slugBase);
+      const values = {
+        firstEventId: first.id,
+        authorId: first.authorId!,
+        timezone: first.timezone,
+        startLocal: first.startLocal,
+        durationSeconds: wallClockSecondsBetween(first.startLocal, first.endLocal),
+        rrule: recurrence.rrule,
+        rdates: JSON.stringify(recurrence.rdate),
+        exdates: JSON.stringify(recurrence.exdate),
+        template: JSON.stringify(template),
+        expandedUntil: this.horizon(first.startUtc),
+        exhausted: false,
+        claimedUntil: null,
+      };
+      const { starts, exhausted } = expandRecurrence(recurrence, values.startLocal, zone, {
+        afterLocal: null,
+        before: values.expandedUntil,
+      });
+      const series = await this.repository.insertSeries({ ...values, exhausted });
+      await this.repository.insertOccurrence({
+        eventId: first.id,
+        seriesId: series.id,
+        occurrenceLocal: first.startLocal,
+        detached: false,
+      });
+      const occurrences = await this.createOccurrences(
+        series,
+        template,
+        starts.filter((start) => start !== first.startLocal),
+        user,
+      );
+      await this.domainEvents.publish({
+        kind: 'SeriesOccurrencesCreated',
+        reason: 'created',
+        series,
+        occurrences: [first, ...occurrences],
+      });
+      return first;
+    }, SERIES_WRITE);
     return this.events.respond(first, context);
   }
 
@@ -186,8 +179,8 @@ export class SeriesService {
     return atLeast && atLeast.getTime() >= end.getTime() ? new Date(atLeast.getTime() + 1000) : end;
   }
 
-  private async templateOf(manager: EntityManager, event: Event, slug: string): Promise<SeriesTemplate> {
-    const links = await this.repository.templateLinks(manager, event.id);
+  private async templateOf(event: Event, slug: string): Promise<SeriesTemplate> {
+    const links = await this.repository.templateLinks(event.id);
     return {
       title: event.title,
       description: event.description ?? '',
@@ -218,7 +211,6 @@ export class SeriesService {
    * and tickets service's bulk creates).
    */
   private async createOccurrences(
-    manager: EntityManager,
     series: EventSeries,
     template: SeriesTemplate,
     starts: string[],
@@ -228,7 +220,6 @@ export class SeriesService {
     const { slug, tickets, ...fields } = template;
     const input: Omit<CreateEventDto, 'start_date' | 'end_date' | 'slug'> = { ...fields, timezone: series.timezone };
     const created = await this.events.createManyWithin(
-      manager,
       input,
       starts.map((start) => ({
         slug: `${slug}-${start.slice(0, 10)}`,
@@ -238,10 +229,8 @@ export class SeriesService {
       user,
       series.firstEventId,
     );
-    for (const ticket of tickets ?? [])
-      await this.tickets.createCopiesWithin(manager, ticket as Omit<CreateTicketDto, 'post_id'>, created, user);
+    for (const ticket of tickets ?? []) await this.tickets.createCopiesWithin(ticket as Omit<CreateTicketDto, 'post_id'>, created, user);
     await this.repository.insertOccurrences(
-      manager,
       created.map((event, index) => ({ eventId: event.id, seriesId: series.id, occurrenceLocal: starts[index], detached: false })),
     );
     return created;
@@ -254,46 +243,42 @@ export class SeriesService {
    * The caller holds the series' claim; the series row is read again under a lock.
    */
   async extend(seriesId: number): Promise<number> {
-    return runInTransaction(
-      this.dataSource,
-      async (manager) => {
-        const series = await this.repository.lockSeries(manager, seriesId);
-        const horizon = this.horizon();
-        if (!series || series.exhausted || series.expandedUntil.getTime() >= horizon.getTime()) return 0;
-        const author = await this.repository.findAuthor(manager, series.authorId);
-        if (!author || !isRole(author.role)) {
-          // Nobody may write the occurrences of a series whose author is gone: it stops growing.
-          await this.repository.markExhausted(manager, series.id);
-          return 0;
-        }
-        const zone = resolveTimeZone(series.timezone)!;
-        const afterLocal = formatInZone(new Date(series.expandedUntil.getTime() - 1000), zone);
-        const { starts, exhausted } = expandRecurrence(this.parsedRecurrence(series), series.startLocal, zone, {
-          afterLocal,
-          before: horizon,
-        });
-        const existing = new Set(await this.repository.occurrenceDates(manager, series.id));
-        const fresh = starts.filter((start) => !existing.has(start));
-        const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
-        const created = await this.createOccurrences(manager, series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
-        await this.domainEvents.publish(manager, { kind: 'SeriesOccurrencesCreated', reason: 'extended', series, occurrences: created });
-        await this.repository.markExtended(manager, series.id, horizon, exhausted);
-        return fresh.length;
-      },
-      SERIES_WRITE,
-    );
+    return this.tx.run(async () => {
+      const series = await this.repository.lockSeries(seriesId);
+      const horizon = this.horizon();
+      if (!series || series.exhausted || series.expandedUntil.getTime() >= horizon.getTime()) return 0;
+      const author = await this.repository.findAuthor(series.authorId);
+      if (!author || !isRole(author.role)) {
+        // Nobody may write the occurrences of a series whose author is gone: it stops growing.
+        await this.repository.markExhausted(series.id);
+        return 0;
+      }
+      const zone = resolveTimeZone(series.timezone)!;
+      const afterLocal = formatInZone(new Date(series.expandedUntil.getTime() - 1000), zone);
+      const { starts, exhausted } = expandRecurrence(this.parsedRecurrence(series), series.startLocal, zone, {
+        afterLocal,
+        before: horizon,
+      });
+      const existing = new Set(await this.repository.occurrenceDates(series.id));
+      const fresh = starts.filter((start) => !existing.has(start));
+      const user: AuthenticatedUser = { id: author.id, login: author.login, role: author.role };
+      const created = await this.createOccurrences(series, JSON.parse(series.template) as SeriesTemplate, fresh, user);
+      await this.domainEvents.publish({ kind: 'SeriesOccurrencesCreated', reason: 'extended', series, occurrences: created });
+      await this.repository.markExtended(series.id, horizon, exhausted);
+      return fresh.length;
+    }, SERIES_WRITE);
   }
 
   /** Series whose horizon is behind and that no instance holds, oldest horizon first. */
   async dueSeries(limit: number): Promise<number[]> {
     const now = this.clock.now();
-    return this.repository.dueSeries(this.dataSource.manager, this.horizon(), now, limit);
+    return this.repository.dueSeries(this.horizon(), now, limit);
   }
 
   /** Takes the series for this instance for `seconds`, unless another holds it: one conditional UPDATE. */
   async claim(seriesId: number, seconds: number): Promise<boolean> {
     const now = this.clock.now();
-    return this.repository.claim(this.dataSource.manager, seriesId, new Date(now.getTime() + seconds * 1000), now);
+    return this.repository.claim(seriesId, new Date(now.getTime() + seconds * 1000), now);
   }
 
   // ---------------------------------------------------------------- editing
@@ -306,7 +291,7 @@ export class SeriesService {
     context: RequestContext,
   ): Promise<EventResponse | null> {
     const scope = readScope(rawScope);
-    const located = await this.repository.locate(this.dataSource.manager, selector);
+    const located = await this.repository.locate(selector);
     if (!located) {
       if (scope === 'following' || scope === 'all')
         throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
@@ -318,27 +303,23 @@ export class SeriesService {
     if ((scope ?? 'this') === 'this' && input.recurrence !== undefined && input.recurrence !== null) {
       throw invalidParam('recurrence', 'recurrence changes with scope=all or scope=following');
     }
-    const saved = await runInTransaction(
-      this.dataSource,
-      async (manager) => {
-        const series = await this.repository.lockSeries(manager, located.seriesId);
-        const occurrence = await this.repository.occurrenceOfEvent(manager, located.eventId);
-        if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
-        const reach = scopeReach(scope, occurrence.occurrenceLocal, series.startLocal);
-        if (reach === 'occurrence') {
-          const event = await this.events.updateWithin(manager, { id: occurrence.eventId }, input, user);
-          if (!occurrence.detached) await this.repository.detach(manager, occurrence.eventId);
-          return event;
-        }
-        const edited = await this.repository.findEvent(manager, occurrence.eventId);
-        assertCanEdit(user, edited!);
-        assertFollowsSeries({ occurrence, event: edited! }, scope!);
-        const target = reach === 'following' ? await this.split(manager, series, occurrence) : series;
-        await this.applyToSeries(manager, target, occurrence, input, user, context);
-        return (await this.repository.findEvent(manager, occurrence.eventId)) ?? edited!;
-      },
-      SERIES_WRITE,
-    );
+    const saved = await this.tx.run(async () => {
+      const series = await this.repository.lockSeries(located.seriesId);
+      const occurrence = await this.repository.occurrenceOfEvent(located.eventId);
+      if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
+      const reach = scopeReach(scope, occurrence.occurrenceLocal, series.startLocal);
+      if (reach === 'occurrence') {
+        const event = await this.events.updateWithin({ id: occurrence.eventId }, input, user);
+        if (!occurrence.detached) await this.repository.detach(occurrence.eventId);
+        return event;
+      }
+      const edited = await this.repository.findEvent(occurrence.eventId);
+      assertCanEdit(user, edited!);
+      assertFollowsSeries({ occurrence, event: edited! }, scope!);
+      const target = reach === 'following' ? await this.split(series, occurrence) : series;
+      await this.applyToSeries(target, occurrence, input, user, context);
+      return (await this.repository.findEvent(occurrence.eventId)) ?? edited!;
+    }, SERIES_WRITE);
     return this.events.respond(saved, context);
   }
 
@@ -346,11 +327,11 @@ export class SeriesService {
    * Splits a series at an occurrence: the old one ends before it (UNTIL), a new one holds it and
    * every later occurrence, with the rest of a COUNT, and has it as first event.
    */
-  private async split(manager: EntityManager, series: EventSeries, at: EventSeriesOccurrence): Promise<EventSeries> {
+  private async split(series: EventSeries, at: EventSeriesOccurrence): Promise<EventSeries> {
     const zone = resolveTimeZone(series.timezone)!;
     const recurrence = this.parsedRecurrence(series);
     const rest = continueFrom(recurrence, series.startLocal, zone, at.occurrenceLocal);
-    const successor = await this.repository.insertSeries(manager, {
+    const successor = await this.repository.insertSeries({
       firstEventId: at.eventId,
       authorId: series.authorId,
       timezone: series.timezone,
@@ -364,10 +345,10 @@ export class SeriesService {
       exhausted: series.exhausted,
       claimedUntil: null,
     });
-    await this.repository.moveOccurrences(manager, series.id, successor.id, at.occurrenceLocal);
-    await this.repository.reparent(manager, successor);
+    await this.repository.moveOccurrences(series.id, successor.id, at.occurrenceLocal);
+    await this.repository.reparent(successor);
     this.endBefore(series, at.occurrenceLocal);
-    await this.repository.save(manager, series);
+    await this.repository.save(series);
     return successor;
   }
 
@@ -378,28 +359,27 @@ export class SeriesService {
    * new dates get new events. Occurrences with attendees that would move or go stop it all (409).
    */
   private async applyToSeries(
-    manager: EntityManager,
     series: EventSeries,
     edited: EventSeriesOccurrence,
     input: UpdateEventDto,
     user: AuthenticatedUser,
     context: RequestContext,
   ): Promise<void> {
-    const occurrences = seriesMembers(await this.repository.occurrences(manager, series.id));
+    const occurrences = seriesMembers(await this.repository.occurrences(series.id));
     const fields: UpdateEventDto = { ...input };
     for (const name of [...SCHEDULE_FIELDS, 'slug'] as const) delete fields[name];
     const scheduleChanged = SCHEDULE_FIELDS.some((name) => input[name] !== undefined && input[name] !== null);
 
     if (!scheduleChanged) {
-      for (const { event } of occurrences) await this.events.updateWithin(manager, { id: event.id }, fields, user);
-      await this.refreshTemplate(manager, series, (await this.repository.findEvent(manager, edited.eventId))!);
+      for (const { event } of occurrences) await this.events.updateWithin({ id: event.id }, fields, user);
+      await this.refreshTemplate(series, (await this.repository.findEvent(edited.eventId))!);
       return;
     }
 
     // As it was: the edited occurrence follows the series (assertFollowsSeries), so it is among them.
     const editedEvent = occurrences.find(({ occurrence }) => occurrence.eventId === edited.eventId)!.event;
     // The edited occurrence with its new schedule, through the single-event path (validates it).
-    const probe = await this.events.updateWithin(manager, { id: edited.eventId }, { ...fields, ...pickSchedule(input) }, user);
+    const probe = await this.events.updateWithin({ id: edited.eventId }, { ...fields, ...pickSchedule(input) }, user);
     const zoneName = probe.timezone;
     const zone = resolveTimeZone(zoneName)!;
     const shift = wallClockSecondsBetween(edited.occurrenceLocal, probe.startLocal);
@@ -429,24 +409,23 @@ export class SeriesService {
     const editedMoves = editedEvent.startLocal !== probe.startLocal || editedEvent.endLocal !== probe.endLocal;
     const candidates = new Set([...(editedMoves ? [edited.eventId] : []), ...touched.map((row) => row.event.id)]);
     const blocked: number[] = [];
-    for (const eventId of candidates) if (await this.tickets.hasAttendees(eventId, manager)) blocked.push(eventId);
+    for (const eventId of candidates) if (await this.tickets.hasAttendees(eventId)) blocked.push(eventId);
     if (blocked.length) throw occurrencesHaveAttendees(blocked, 'move or be deleted');
     if (removals.some(({ event }) => event.id === edited.eventId)) {
       throw invalidParam('recurrence', 'the new rule does not keep the edited occurrence; edit another one or delete this one first');
     }
 
     // Rows first (occurrence dates are unique per series), then the events.
-    for (const { row } of moves) await this.repository.setOccurrenceDate(manager, row.event.id, `~${row.event.id}`);
+    for (const { row } of moves) await this.repository.setOccurrenceDate(row.event.id, `~${row.event.id}`);
     for (const { row, start } of moves) {
-      await this.repository.setOccurrenceDate(manager, row.event.id, start);
+      await this.repository.setOccurrenceDate(row.event.id, start);
       await this.events.updateWithin(
-        manager,
         { id: row.event.id },
         { ...fields, timezone: zoneName, all_day: probe.allDay, start_date: start, end_date: endOf(start) },
         user,
       );
     }
-    for (const row of removals) await this.events.removeWithin(manager, { id: row.event.id }, true, user, context);
+    for (const row of removals) await this.events.removeWithin({ id: row.event.id }, true, user, context);
     Object.assign(series, {
       timezone: zoneName,
       startLocal,
@@ -457,23 +436,23 @@ export class SeriesService {
       expandedUntil: before,
       exhausted,
     });
-    const template = await this.refreshTemplate(manager, series, (await this.repository.findEvent(manager, edited.eventId))!);
+    const template = await this.refreshTemplate(series, (await this.repository.findEvent(edited.eventId))!);
     const occupied = new Set(moves.map(({ start }) => start));
     // Detached occurrences keep their dates: no new event on them.
-    for (const { occurrence } of await this.repository.occurrences(manager, series.id)) occupied.add(occurrence.occurrenceLocal);
+    for (const { occurrence } of await this.repository.occurrences(series.id)) occupied.add(occurrence.occurrenceLocal);
     const fresh = starts.filter((start) => !occupied.has(start));
     if (fresh.length > MAX_OCCURRENCES_PER_WRITE)
       throw invalidParam('recurrence', `recurrence gives more than ${MAX_OCCURRENCES_PER_WRITE} occurrences within the horizon`);
-    const created = await this.createOccurrences(manager, series, template, fresh, user);
-    await this.domainEvents.publish(manager, { kind: 'SeriesOccurrencesCreated', reason: 'extended', series, occurrences: created });
+    const created = await this.createOccurrences(series, template, fresh, user);
+    await this.domainEvents.publish({ kind: 'SeriesOccurrencesCreated', reason: 'extended', series, occurrences: created });
   }
 
   /** The template becomes the edited occurrence as it now is (and the series is saved). */
-  private async refreshTemplate(manager: EntityManager, series: EventSeries, event: Event): Promise<SeriesTemplate> {
+  private async refreshTemplate(series: EventSeries, event: Event): Promise<SeriesTemplate> {
     const previous = JSON.parse(series.template) as SeriesTemplate;
-    const template = { ...(await this.templateOf(manager, event, previous.slug)), tickets: previous.tickets };
+    const template = { ...(await this.templateOf(event, previous.slug)), tickets: previous.tickets };
     series.template = JSON.stringify(template);
-    await this.repository.save(manager, series);
+    await this.repository.save(series);
     return template;
   }
 
@@ -487,52 +466,48 @@ export class SeriesService {
     context: RequestContext,
   ): Promise<EventResponse | null> {
     const scope = readScope(rawScope);
-    const located = await this.repository.locate(this.dataSource.manager, selector);
+    const located = await this.repository.locate(selector);
     if (!located) {
       if (scope === 'following' || scope === 'all')
         throw invalidParam('scope', `scope=${scope} applies to occurrences of a series; this event is none`);
       return null;
     }
-    return runInTransaction(
-      this.dataSource,
-      async (manager) => {
-        const series = await this.repository.lockSeries(manager, located.seriesId);
-        const occurrence = await this.repository.occurrenceOfEvent(manager, located.eventId);
-        if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
-        const reach = scopeReach(scope, occurrence.occurrenceLocal, series.startLocal);
-        if (reach === 'occurrence') {
-          const removed = await this.events.removeWithin(manager, { id: occurrence.eventId }, force, user, context);
-          series.exdates = JSON.stringify(withExdate(jsonList(series.exdates), occurrence.occurrenceLocal));
-          if (force && series.firstEventId === occurrence.eventId) {
-            // The next occurrence becomes the first, every other's post_parent (nextFirst: not a trashed one if it can).
-            const next = nextFirst(await this.repository.occurrences(manager, series.id), occurrence.eventId);
-            series.firstEventId = next?.event.id ?? null;
-            if (next) await this.repository.reparent(manager, series);
-          }
-          await this.repository.save(manager, series);
-          return removed;
+    return this.tx.run(async () => {
+      const series = await this.repository.lockSeries(located.seriesId);
+      const occurrence = await this.repository.occurrenceOfEvent(located.eventId);
+      if (!series || !occurrence) throw new ApiError('rest-event-not-found', `Event with ID ${located.eventId} does not exist.`, 404);
+      const reach = scopeReach(scope, occurrence.occurrenceLocal, series.startLocal);
+      if (reach === 'occurrence') {
+        const removed = await this.events.removeWithin({ id: occurrence.eventId }, force, user, context);
+        series.exdates = JSON.stringify(withExdate(jsonList(series.exdates), occurrence.occurrenceLocal));
+        if (force && series.firstEventId === occurrence.eventId) {
+          // The next occurrence becomes the first, every other's post_parent (nextFirst: not a trashed one if it can).
+          const next = nextFirst(await this.repository.occurrences(series.id), occurrence.eventId);
+          series.firstEventId = next?.event.id ?? null;
+          if (next) await this.repository.reparent(series);
         }
-        const going = occurrencesToRemove(await this.repository.occurrences(manager, series.id), occurrence, reach, force);
-        const blocked: number[] = [];
-        for (const row of going) if (await this.tickets.hasAttendees(row.event.id, manager)) blocked.push(row.event.id);
-        if (blocked.length) throw occurrencesHaveAttendees(blocked, 'be deleted');
-        let answer: EventResponse | null = null;
-        for (const row of going) {
-          const removed = await this.events.removeWithin(manager, { id: row.event.id }, force, user, context);
-          if (row.event.id === occurrence.eventId) answer = removed;
-        }
-        if (reach === 'series') {
-          series.exhausted = true;
-          if (force) await this.repository.deleteSeries(manager, series.id);
-          else await this.repository.save(manager, series);
-        } else {
-          this.endBefore(series, occurrence.occurrenceLocal);
-          await this.repository.save(manager, series);
-        }
-        return answer!;
-      },
-      SERIES_WRITE,
-    );
+        await this.repository.save(series);
+        return removed;
+      }
+      const going = occurrencesToRemove(await this.repository.occurrences(series.id), occurrence, reach, force);
+      const blocked: number[] = [];
+      for (const row of going) if (await this.tickets.hasAttendees(row.event.id)) blocked.push(row.event.id);
+      if (blocked.length) throw occurrencesHaveAttendees(blocked, 'be deleted');
+      let answer: EventResponse | null = null;
+      for (const row of going) {
+        const removed = await this.events.removeWithin({ id: row.event.id }, force, user, context);
+        if (row.event.id === occurrence.eventId) answer = removed;
+      }
+      if (reach === 'series') {
+        series.exhausted = true;
+        if (force) await this.repository.deleteSeries(series.id);
+        else await this.repository.save(series);
+      } else {
+        this.endBefore(series, occurrence.occurrenceLocal);
+        await this.repository.save(series);
+      }
+      return answer!;
+    }, SERIES_WRITE);
   }
 
   // ---------------------------------------------------------------- helpers

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '../common/database/transaction-host';
 import { TermStore } from '../terms/term-store';
 import { TermsService } from '../terms/terms.service';
 import { EventTagLink } from '../events/event-links.entity';
@@ -18,7 +18,7 @@ const TAG_TABLE = {
 /** Event tags: a flat taxonomy, so the shared term rules apply as they are (names unique across all tags). */
 @Injectable()
 export class TagsService extends TermsService<Tag, CreateTagDto, ListTagsQuery> {
-  constructor(dataSource: DataSource) {
-    super(dataSource, new TermStore<Tag>(TAG_TABLE));
+  constructor(tx: TransactionHost) {
+    super(tx, new TermStore<Tag>(TAG_TABLE));
   }
 }

@@ -1,16 +1,15 @@
-import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import { assertIdsExist, findMissingIds, missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, countPages, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
-import { runInTransaction } from '../common/database/transactions';
 import { Event } from '../events/event.entity';
 import { ListTermsQuery, TERM_LIST_PARAMETERS } from './list-terms.query';
 import { CreateTermDto, TERM_NAME_MAX_LENGTH } from './term-body.dto';
 import { termCreationForbidden, termExists, termNotFound } from './term-errors';
 import type { CountedTerm, TermEntity, TermKind, TermListPage } from './term-response';
 import { TermListFilters, TermStore } from './term-store';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** A term addressed by the path: `/{id}` or `/by-slug/{slug}`. */
 export type TermLocator = { id: number } | { slug: string };
@@ -23,7 +22,7 @@ type UpdateTermDto<CreateDto> = Partial<CreateDto>;
  */
 export abstract class TermsService<T extends TermEntity, CreateDto extends CreateTermDto, ListQuery extends ListTermsQuery> {
   protected constructor(
-    protected readonly dataSource: DataSource,
+    protected readonly tx: TransactionHost,
     protected readonly store: TermStore<T>,
   ) {}
 
@@ -35,7 +34,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   protected readonly extraListParameters: ReadonlyArray<keyof ListQuery & string> = [];
 
   /** Filters of this kind only (categories: `parent`), checked against the database. */
-  protected async readExtraFilters(_manager: EntityManager, _query: ListQuery): Promise<Partial<TermListFilters>> {
+  protected async readExtraFilters(_query: ListQuery): Promise<Partial<TermListFilters>> {
     return {};
   }
 
@@ -45,17 +44,17 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   }
 
   /** Checks ids a body refers to before the term itself is looked up (validation comes first). */
-  protected async checkBodyReferences(_manager: EntityManager, _dto: UpdateTermDto<CreateDto>): Promise<void> {}
+  protected async checkBodyReferences(_dto: UpdateTermDto<CreateDto>): Promise<void> {}
 
   /** Applies the hierarchy fields of a body to a new or existing term. */
-  protected async applyHierarchy(_manager: EntityManager, _term: T, _dto: UpdateTermDto<CreateDto>): Promise<void> {}
+  protected async applyHierarchy(_term: T, _dto: UpdateTermDto<CreateDto>): Promise<void> {}
 
   /** Runs in the delete's transaction just before the term is removed. */
-  protected async beforeRemove(_manager: EntityManager, _term: T): Promise<void> {}
+  protected async beforeRemove(_term: T): Promise<void> {}
 
   async list(query: ListQuery): Promise<TermListPage<T>> {
     const page = parsePageRequest(query, 'events');
-    const manager = this.dataSource.manager;
+    const manager = this.tx.manager;
     const eventField = query.event !== undefined ? 'event' : 'post';
     const eventId = query.event ?? query.post;
     const reasons: Record<string, string> = {};
@@ -74,7 +73,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
       hideEmpty: query.hide_empty ?? true,
       orderBy: query.orderby ?? 'name',
       order: query.order === 'desc' ? 'DESC' : 'ASC',
-      ...(await this.readExtraFilters(manager, query)),
+      ...(await this.readExtraFilters(query)),
     };
     const { items, total } = await this.store.findPage(manager, filters, page);
     const totalPages = countPages(total, page.perPage);
@@ -84,46 +83,46 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   }
 
   async get(locator: TermLocator): Promise<CountedTerm<T>> {
-    const term = await this.findOrFail(this.dataSource.manager, locator);
+    const term = await this.findOrFail(locator);
     return { term, count: term.publishedEventCount };
   }
 
   async create(dto: CreateDto): Promise<CountedTerm<T>> {
-    const term = await runInTransaction(this.dataSource, async (manager) => {
-      await this.checkBodyReferences(manager, dto);
-      const created = this.store.repository(manager).create();
+    const term = await this.tx.run(async () => {
+      await this.checkBodyReferences(dto);
+      const created = this.store.repository(this.tx.manager).create();
       created.name = dto.name;
       created.description = dto.description || null;
-      await this.applyHierarchy(manager, created, dto);
-      await this.assertNameFree(manager, created);
-      return this.store.saveWithSlug(manager, created, dto.slug ?? dto.name);
+      await this.applyHierarchy(created, dto);
+      await this.assertNameFree(created);
+      return this.store.saveWithSlug(this.tx.manager, created, dto.slug ?? dto.name);
     });
     return { term, count: 0 };
   }
 
   /** Fields left out keep their values; `""` or `null` clears the description. */
   async update(locator: TermLocator, dto: UpdateTermDto<CreateDto>): Promise<CountedTerm<T>> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      await this.checkBodyReferences(manager, dto);
-      const term = await this.findOrFail(manager, locator);
+    return this.tx.run(async () => {
+      await this.checkBodyReferences(dto);
+      const term = await this.findOrFail(locator);
       const nameBefore = term.name;
       const levelBefore = this.nameLevel(term);
       if (dto.name !== undefined) term.name = dto.name;
       if (dto.description !== undefined) term.description = dto.description || null;
-      await this.applyHierarchy(manager, term, dto);
-      if (term.name !== nameBefore || this.nameLevel(term) !== levelBefore) await this.assertNameFree(manager, term);
-      const saved = await this.store.saveWithSlug(manager, term, dto.slug);
+      await this.applyHierarchy(term, dto);
+      if (term.name !== nameBefore || this.nameLevel(term) !== levelBefore) await this.assertNameFree(term);
+      const saved = await this.store.saveWithSlug(this.tx.manager, term, dto.slug);
       return { term: saved, count: saved.publishedEventCount };
     });
   }
 
   /** Deleted for good, with its links to events (by foreign key); answers the term as it was. */
   async remove(locator: TermLocator): Promise<CountedTerm<T>> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      const term = await this.findOrFail(manager, locator);
+    return this.tx.run(async () => {
+      const term = await this.findOrFail(locator);
       const count = term.publishedEventCount;
-      await this.beforeRemove(manager, term);
-      await this.store.repository(manager).delete(term.id);
+      await this.beforeRemove(term);
+      await this.store.repository(this.tx.manager).delete(term.id);
       return { term, count };
     });
   }
@@ -132,7 +131,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
    * Locks these terms' rows until the caller's transaction ends, in ascending id order: event writes
    * take them before anything that fires the read model's triggers (see EventsService.lockTerms).
    */
-  lockForEventWrite(manager: EntityManager, ids: number[]): Promise<void> {
+  lockForEventWrite(ids: number[]): Promise<void> {
+    const manager = this.tx.manager;
     return this.store.lockRows(manager, ids);
   }
 
@@ -141,7 +141,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
    * Keeps the stored counts of published events: +1 for each id in `added`, -1 for each in
    * `removed`, inside the caller's transaction (the events service calls it on every event write).
    */
-  async adjustPublishedEvents(manager: EntityManager, added: number[], removed: number[]): Promise<void> {
+  async adjustPublishedEvents(added: number[], removed: number[]): Promise<void> {
+    const manager = this.tx.manager;
     const net = new Map<number, number>();
     for (const id of added) net.set(id, (net.get(id) ?? 0) + 1);
     for (const id of removed) net.set(id, (net.get(id) ?? 0) - 1);
@@ -151,7 +152,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
   }
 
   /** Counts the ids' published events anew from the links, for links written outside the events service. */
-  recountPublishedEvents(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<void> {
+  recountPublishedEvents(ids: number[]): Promise<void> {
+    const manager = this.tx.manager;
     return this.store.recountPublishedEvents(manager, ids);
   }
 
@@ -162,7 +164,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
    * `manager`'s transaction, if `user` may manage terms (403 `rest_forbidden` naming the event
    * field otherwise, as POST /categories refuses them). Empty strings are skipped.
    */
-  async resolveForEvent(values: Array<number | string>, manager: EntityManager, user: AuthenticatedUser): Promise<T[]> {
+  async resolveForEvent(values: Array<number | string>, user: AuthenticatedUser): Promise<T[]> {
+    const manager = this.tx.manager;
     const field = this.store.table.eventField;
     const wanted = values.flatMap((value) => this.readEventTermValue(value, field));
     const ids = wanted.flatMap((entry) => ('id' in entry ? [entry.id] : []));
@@ -180,7 +183,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
         term = byId.get(entry.id);
       } else {
         const key = entry.name.toLowerCase();
-        term = byName.get(key) ?? (await this.createNamed(manager, entry.name, user, field));
+        term = byName.get(key) ?? (await this.createNamed(entry.name, user, field));
         byName.set(key, term);
       }
       if (term && !resolved.has(term.id)) resolved.set(term.id, term);
@@ -206,7 +209,8 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     return [{ name: text }];
   }
 
-  private async createNamed(manager: EntityManager, name: string, user: AuthenticatedUser, field: string): Promise<T> {
+  private async createNamed(name: string, user: AuthenticatedUser, field: string): Promise<T> {
+    const manager = this.tx.manager;
     if (!hasCapability(user, 'manage_terms')) throw termCreationForbidden(field, name);
     const term = this.store.repository(manager).create();
     term.name = name;
@@ -214,13 +218,15 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
     return this.store.saveWithSlug(manager, term, name);
   }
 
-  protected async findOrFail(manager: EntityManager, locator: TermLocator): Promise<T> {
+  protected async findOrFail(locator: TermLocator): Promise<T> {
+    const manager = this.tx.manager;
     const term = 'id' in locator ? await this.store.findById(manager, locator.id) : await this.store.findBySlug(manager, locator.slug);
     if (!term) throw termNotFound();
     return term;
   }
 
-  private async assertNameFree(manager: EntityManager, term: T): Promise<void> {
+  private async assertNameFree(term: T): Promise<void> {
+    const manager = this.tx.manager;
     const existing = await this.store.findByName(manager, term.name, this.nameLevel(term), term.id);
     if (existing) throw termExists(existing.id);
   }

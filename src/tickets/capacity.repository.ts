@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import { announceRawWrites } from '../common/database/raw-writes';
 import { answerNextCommitLocally } from '../common/database/transactions';
 import { SqlDialect } from '../database/sql-dialect';
@@ -7,6 +7,7 @@ import type { CapacityCount, PoolCounts } from './capacity';
 import type { Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 export type CountedTicket = Pick<Ticket, 'id' | 'eventId' | 'capacityMode' | 'name'>;
 
@@ -79,16 +80,13 @@ function stepSql(step: CompoundTakeStep, count: CapacityCount): { sql: (left: Le
  */
 @Injectable()
 export class CapacityRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   // ---------------------------------------------------------------- takes
 
   /** Adds `quantity` to the ticket counter's `count` if its mode is still the one read and `left` holds; whether it did. */
-  async takeFromTicket(
-    manager: EntityManager,
-    ticket: CountedTicket,
-    quantity: number,
-    count: CapacityCount,
-    left: LeftTest,
-  ): Promise<boolean> {
+  async takeFromTicket(ticket: CountedTicket, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+    const manager = this.tx.manager;
     const update = manager
       .createQueryBuilder()
       .update(TicketCapacityCounter)
@@ -103,7 +101,8 @@ export class CapacityRepository {
   }
 
   /** Adds `quantity` to the event pool's `count` if `left` holds; whether it did. */
-  async takeFromPool(manager: EntityManager, eventId: number, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+  async takeFromPool(eventId: number, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(TicketPool)
@@ -117,7 +116,8 @@ export class CapacityRepository {
    * Whether a take can run as one anonymous compound statement: not on SQLite nor on a server that
    * refused one, and only inside a transaction.
    */
-  takesInOneStatement(manager: EntityManager): boolean {
+  takesInOneStatement(): boolean {
+    const manager = this.tx.manager;
     return SqlDialect.of(manager).mayRunCompound && Boolean(manager.queryRunner);
   }
 
@@ -131,12 +131,8 @@ export class CapacityRepository {
    * compound statements (MySQL). `pools`: whether the take's tickets draw on pools, for the
    * subscribers told of the raw writes.
    */
-  async takeAllAndFinish(
-    manager: EntityManager,
-    steps: CompoundTakeStep[],
-    count: CapacityCount,
-    pools: boolean,
-  ): Promise<CompoundTakeResult | null> {
+  async takeAllAndFinish(steps: CompoundTakeStep[], count: CapacityCount, pools: boolean): Promise<CompoundTakeResult | null> {
+    const manager = this.tx.manager;
     const body: string[] = [];
     const parameters: unknown[] = [];
     steps.forEach((step, index) => {
@@ -174,7 +170,8 @@ export class CapacityRepository {
   // ---------------------------------------------------------------- releases and confirmations
 
   /** Takes `quantity` off the ticket counter's `count`, never below 0. */
-  async releaseFromTicket(manager: EntityManager, ticketId: number, quantity: number, count: CapacityCount): Promise<void> {
+  async releaseFromTicket(ticketId: number, quantity: number, count: CapacityCount): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(TicketCapacityCounter)
@@ -184,7 +181,8 @@ export class CapacityRepository {
   }
 
   /** Takes `quantity` off the event pool's `count`, never below 0. */
-  async releaseFromPool(manager: EntityManager, eventId: number, quantity: number, count: CapacityCount): Promise<void> {
+  async releaseFromPool(eventId: number, quantity: number, count: CapacityCount): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(TicketPool)
@@ -194,7 +192,8 @@ export class CapacityRepository {
   }
 
   /** Moves `quantity` units of the ticket counter from pending (never below 0) to sold. */
-  async confirmOnTicket(manager: EntityManager, ticketId: number, quantity: number): Promise<void> {
+  async confirmOnTicket(ticketId: number, quantity: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(TicketCapacityCounter)
@@ -204,7 +203,8 @@ export class CapacityRepository {
   }
 
   /** Moves `quantity` units of the event pool from pending (never below 0) to sold. */
-  async confirmOnPool(manager: EntityManager, eventId: number, quantity: number): Promise<void> {
+  async confirmOnPool(eventId: number, quantity: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(TicketPool)
@@ -215,14 +215,13 @@ export class CapacityRepository {
 
   // ---------------------------------------------------------------- counters and pools
 
-  async insertCounter(
-    manager: EntityManager,
-    counter: Pick<TicketCapacityCounter, 'ticketId' | 'capacityMode' | 'capacity' | 'sold' | 'pending'>,
-  ): Promise<void> {
+  async insertCounter(counter: Pick<TicketCapacityCounter, 'ticketId' | 'capacityMode' | 'capacity' | 'sold' | 'pending'>): Promise<void> {
+    const manager = this.tx.manager;
     await manager.insert(TicketCapacityCounter, counter);
   }
 
-  async setCounterLimit(manager: EntityManager, ticketId: number, limit: Pick<Ticket, 'capacityMode' | 'capacity'>): Promise<void> {
+  async setCounterLimit(ticketId: number, limit: Pick<Ticket, 'capacityMode' | 'capacity'>): Promise<void> {
+    const manager = this.tx.manager;
     await manager
       .createQueryBuilder()
       .update(TicketCapacityCounter)
@@ -232,14 +231,16 @@ export class CapacityRepository {
   }
 
   /** The ticket's counter, locked until the caller's transaction ends (MySQL; SQLite runs one writer). */
-  lockCounter(manager: EntityManager, ticketId: number): Promise<TicketCapacityCounter | null> {
+  lockCounter(ticketId: number): Promise<TicketCapacityCounter | null> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(TicketCapacityCounter, 'counter').where('counter.ticketId = :ticketId', { ticketId });
     SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 
   /** Pools of these events, by event id, in one query. */
-  async pools(manager: EntityManager, eventIds: number[]): Promise<Map<number, PoolCounts>> {
+  async pools(eventIds: number[]): Promise<Map<number, PoolCounts>> {
+    const manager = this.tx.manager;
     if (eventIds.length === 0) return new Map();
     const pools = await manager.find(TicketPool, { where: { eventId: In([...new Set(eventIds)]) } });
     return new Map(pools.map((pool) => [pool.eventId, { capacity: pool.capacity, sold: pool.sold, pending: pool.pending }]));

@@ -1,10 +1,10 @@
-import type { EntityManager } from 'typeorm';
 import type { CapacityCount } from './capacity';
 import type { CapacityRepository, CountedTicket, LeftTest } from './capacity.repository';
 import type { DomainEvent } from '../common/domain-events/domain-event';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CapacityService } from './capacity.service';
 import type { CapacityMode } from './ticket.entity';
+import { fakeTransactionHost } from '../common/database/transaction-host.fake';
 
 /**
  * CapacityService's rules (which rows a take moves, in which order, what "short" and "sold out"
@@ -25,7 +25,7 @@ class FakeCounters {
   /** Every statement, in order: `ticket 3 +2 >`, `pool 9 -1`. */
   readonly statements: string[] = [];
 
-  takeFromTicket(_manager: EntityManager, ticket: CountedTicket, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+  takeFromTicket(ticket: CountedTicket, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
     this.statements.push(`ticket ${ticket.id} +${quantity} ${left}`);
     const row = this.tickets.get(ticket.id);
     if (!row || row.mode !== ticket.capacityMode) return Promise.resolve(false);
@@ -35,7 +35,7 @@ class FakeCounters {
     return Promise.resolve(true);
   }
 
-  takeFromPool(_manager: EntityManager, eventId: number, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+  takeFromPool(eventId: number, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
     this.statements.push(`pool ${eventId} +${quantity} ${left}`);
     const row = this.pools.get(eventId);
     if (!row || !fits(row, quantity, left)) return Promise.resolve(false);
@@ -43,14 +43,14 @@ class FakeCounters {
     return Promise.resolve(true);
   }
 
-  releaseFromTicket(_manager: EntityManager, ticketId: number, quantity: number, count: CapacityCount): Promise<void> {
+  releaseFromTicket(ticketId: number, quantity: number, count: CapacityCount): Promise<void> {
     this.statements.push(`ticket ${ticketId} -${quantity}`);
     const row = this.tickets.get(ticketId);
     if (row) row[count] = Math.max(row[count] - quantity, 0);
     return Promise.resolve();
   }
 
-  releaseFromPool(_manager: EntityManager, eventId: number, quantity: number, count: CapacityCount): Promise<void> {
+  releaseFromPool(eventId: number, quantity: number, count: CapacityCount): Promise<void> {
     this.statements.push(`pool ${eventId} -${quantity}`);
     const row = this.pools.get(eventId);
     if (row) row[count] = Math.max(row[count] - quantity, 0);
@@ -63,7 +63,6 @@ function fits(row: Row, quantity: number, left: LeftTest): boolean {
   return left === '>' ? free > quantity : free >= quantity;
 }
 
-const manager = {} as EntityManager;
 const ticket = (id: number, eventId: number, capacityMode: CapacityMode): CountedTicket => ({
   id,
   eventId,
@@ -78,27 +77,27 @@ describe('CapacityService', () => {
 
   beforeEach(() => {
     counters = new FakeCounters();
-    domainEvents = new DomainEvents();
+    domainEvents = new DomainEvents(fakeTransactionHost());
     service = new CapacityService(counters as unknown as CapacityRepository, domainEvents);
   });
 
   describe('takeAll', () => {
     it('publishes TicketsSoldOut for the tickets a take empties, and nothing for a take that fails or leaves units', async () => {
       const published: DomainEvent[] = [];
-      domainEvents.subscribe((_manager, events) => {
+      domainEvents.subscribe((events) => {
         published.push(...events);
         return Promise.resolve();
       });
       counters.tickets.set(3, { mode: 'own', capacity: 2, sold: 0, pending: 0 });
       counters.tickets.set(4, { mode: 'own', capacity: 5, sold: 0, pending: 0 });
-      await service.takeAll(manager, [{ ticket: ticket(4, 1, 'own'), quantity: 1 }], 'sold');
-      await service.takeAll(manager, [{ ticket: ticket(3, 1, 'own'), quantity: 3 }], 'sold');
+      await service.takeAll([{ ticket: ticket(4, 1, 'own'), quantity: 1 }], 'sold');
+      await service.takeAll([{ ticket: ticket(3, 1, 'own'), quantity: 3 }], 'sold');
       expect(published).toEqual([]);
-      await service.takeAll(manager, [{ ticket: ticket(3, 1, 'own'), quantity: 2 }], 'sold');
+      await service.takeAll([{ ticket: ticket(3, 1, 'own'), quantity: 2 }], 'sold');
       expect(published).toEqual([{ kind: 'TicketsSoldOut', tickets: [{ id: 3, eventId: 1, name: 'Ticket 3' }] }]);
       // A waitlist offer's hold of the last units is no sale: no notice.
       counters.tickets.set(4, { mode: 'own', capacity: 1, sold: 0, pending: 0 });
-      expect(await service.take(manager, ticket(4, 1, 'own'), 1, 'pending')).toBe(true);
+      expect(await service.take(ticket(4, 1, 'own'), 1, 'pending')).toBe(true);
       expect(published).toHaveLength(1);
     });
 
@@ -108,7 +107,6 @@ describe('CapacityService', () => {
       counters.tickets.set(7, { mode: 'global', capacity: null, sold: 0, pending: 0 });
       counters.pools.set(2, { capacity: 20, sold: 0, pending: 0 });
       const take = await service.takeAll(
-        manager,
         [
           { ticket: ticket(7, 2, 'global'), quantity: 1 },
           { ticket: ticket(3, 1, 'own'), quantity: 2 },
@@ -125,7 +123,7 @@ describe('CapacityService', () => {
 
     it('takes the last units with a second statement and names the ticket sold out', async () => {
       counters.tickets.set(3, { mode: 'own', capacity: 5, sold: 3, pending: 0 });
-      const take = await service.takeAll(manager, [{ ticket: ticket(3, 1, 'own'), quantity: 2 }], 'sold');
+      const take = await service.takeAll([{ ticket: ticket(3, 1, 'own'), quantity: 2 }], 'sold');
       expect(take).toEqual({ short: null, soldOut: [3] });
       expect(counters.statements).toEqual(['ticket 3 +2 >', 'ticket 3 +2 >=']);
       expect(counters.tickets.get(3)?.sold).toBe(5);
@@ -135,7 +133,6 @@ describe('CapacityService', () => {
       counters.tickets.set(3, { mode: 'own', capacity: 5, sold: 4, pending: 0 });
       counters.tickets.set(4, { mode: 'own', capacity: 5, sold: 0, pending: 0 });
       const take = await service.takeAll(
-        manager,
         [
           { ticket: ticket(4, 1, 'own'), quantity: 1 },
           { ticket: ticket(3, 1, 'own'), quantity: 2 },
@@ -156,24 +153,24 @@ describe('CapacityService', () => {
         { ticket: ticket(6, 2, 'global' as const), quantity: 1 },
         { ticket: ticket(5, 2, 'capped' as const), quantity: 1 },
       ];
-      expect(await service.takeAll(manager, lines, 'sold')).toEqual({ short: null, soldOut: [5, 6] });
+      expect(await service.takeAll(lines, 'sold')).toEqual({ short: null, soldOut: [5, 6] });
       expect(counters.pools.get(2)?.sold).toBe(3);
       counters.statements.length = 0;
-      expect(await service.takeAll(manager, [{ ticket: ticket(6, 2, 'global'), quantity: 1 }], 'sold')).toEqual({ short: 6, soldOut: [] });
+      expect(await service.takeAll([{ ticket: ticket(6, 2, 'global'), quantity: 1 }], 'sold')).toEqual({ short: 6, soldOut: [] });
     });
 
     it('never takes an unlimited ticket short, and fails a ticket whose mode changed since it was read', async () => {
       counters.tickets.set(8, { mode: 'unlimited', capacity: null, sold: 0, pending: 0 });
-      expect(await service.takeAll(manager, [{ ticket: ticket(8, 1, 'unlimited'), quantity: 100 }], 'sold')).toEqual({
+      expect(await service.takeAll([{ ticket: ticket(8, 1, 'unlimited'), quantity: 100 }], 'sold')).toEqual({
         short: null,
         soldOut: [],
       });
       counters.tickets.set(9, { mode: 'global', capacity: null, sold: 0, pending: 0 });
-      expect(await service.takeAll(manager, [{ ticket: ticket(9, 1, 'own'), quantity: 1 }], 'sold')).toEqual({ short: 9, soldOut: [] });
+      expect(await service.takeAll([{ ticket: ticket(9, 1, 'own'), quantity: 1 }], 'sold')).toEqual({ short: 9, soldOut: [] });
     });
 
     it('leaves out lines of no units', async () => {
-      expect(await service.takeAll(manager, [{ ticket: ticket(3, 1, 'own'), quantity: 0 }], 'sold')).toEqual({ short: null, soldOut: [] });
+      expect(await service.takeAll([{ ticket: ticket(3, 1, 'own'), quantity: 0 }], 'sold')).toEqual({ short: null, soldOut: [] });
       expect(counters.statements).toEqual([]);
     });
   });
@@ -185,14 +182,13 @@ describe('CapacityService', () => {
       counters.pools.set(2, { capacity: 10, sold: 2, pending: 0 });
       const told: number[][] = [];
       domainEvents.subscribe(
-        (_manager, events) => {
+        (events) => {
           for (const event of events) if (event.kind === 'UnitsReleased') told.push(event.ticketIds);
           return Promise.resolve();
         },
         { kinds: ['UnitsReleased'] },
       );
       await service.releaseAll(
-        manager,
         [
           { ticket: { ...ticket(5, 2, 'capped'), waitlist: false } as CountedTicket, quantity: 2 },
           { ticket: ticket(3, 1, 'own'), quantity: 2 },
@@ -209,7 +205,7 @@ describe('CapacityService', () => {
     it('publishes nothing when nothing came back', async () => {
       const listener = jest.fn(() => Promise.resolve());
       domainEvents.subscribe(listener);
-      await service.releaseAll(manager, [], 'pending');
+      await service.releaseAll([], 'pending');
       expect(listener).not.toHaveBeenCalled();
     });
   });

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CapacityCount, CapacityState, PoolCounts } from './capacity';
 import { CapacityRepository, CompoundTakeStep, CountedTicket } from './capacity.repository';
@@ -103,19 +102,19 @@ export class CapacityService {
   ) {}
 
   /** Publishes, in the caller's transaction, that units of these tickets may be free again (UnitsReleased: the waitlist offers them). */
-  async unitsMayBeFree(manager: EntityManager, ticketIds: number[]): Promise<void> {
+  async unitsMayBeFree(ticketIds: number[]): Promise<void> {
     if (ticketIds.length === 0) return;
-    await this.domainEvents.publish(manager, { kind: 'UnitsReleased', ticketIds });
+    await this.domainEvents.publish({ kind: 'UnitsReleased', ticketIds });
   }
 
   /** Publishes TicketsSoldOut for the tickets a take left with no unit to buy. */
-  private async soldOut(manager: EntityManager, lines: CapacityLine[], ticketIds: number[]): Promise<void> {
+  private async soldOut(lines: CapacityLine[], ticketIds: number[]): Promise<void> {
     if (ticketIds.length === 0) return;
     const tickets = ticketIds.flatMap((id) => {
       const line = lines.find(({ ticket }) => ticket.id === id);
       return line ? [{ id, eventId: line.ticket.eventId, name: line.ticket.name }] : [];
     });
-    await this.domainEvents.publish(manager, { kind: 'TicketsSoldOut', tickets });
+    await this.domainEvents.publish({ kind: 'TicketsSoldOut', tickets });
   }
 
   /**
@@ -129,28 +128,27 @@ export class CapacityService {
    * the last units of the row, so the row is sold out (the failed UPDATE locked the row, so nothing
    * changed in between).
    */
-  async takeAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
-    const take = await this.takeLines(manager, lines, count);
-    if (take.short === null) await this.soldOut(manager, lines, take.soldOut);
+  async takeAll(lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
+    const take = await this.takeLines(lines, count);
+    if (take.short === null) await this.soldOut(lines, take.soldOut);
     return take;
   }
 
-  private async takeLines(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
+  private async takeLines(lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
     const plan = counterPlan(lines);
     const soldOut = new Set<number>();
     for (const { ticket, quantity } of plan.tickets) {
       // The take also fails when the ticket's mode is no longer the one read (CapacityRepository.takeFromTicket).
-      if (await this.counters.takeFromTicket(manager, ticket, quantity, count, '>')) continue;
-      if (!hasOwnLimit(ticket.capacityMode) || !(await this.counters.takeFromTicket(manager, ticket, quantity, count, '>=')))
+      if (await this.counters.takeFromTicket(ticket, quantity, count, '>')) continue;
+      if (!hasOwnLimit(ticket.capacityMode) || !(await this.counters.takeFromTicket(ticket, quantity, count, '>=')))
         return { short: ticket.id, soldOut: [] };
       soldOut.add(ticket.id);
     }
     for (const { eventId, quantity } of plan.pools) {
       const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
-      if (await this.counters.takeFromPool(manager, eventId, quantity, count, '>')) continue;
+      if (await this.counters.takeFromPool(eventId, quantity, count, '>')) continue;
       // Name a ticket of that event, as a take of its line would have.
-      if (!(await this.counters.takeFromPool(manager, eventId, quantity, count, '>=')))
-        return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
+      if (!(await this.counters.takeFromPool(eventId, quantity, count, '>='))) return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
       for (const { ticket } of drawing) soldOut.add(ticket.id);
     }
     return { short: null, soldOut: [...soldOut].sort((a, b) => a - b) };
@@ -165,50 +163,47 @@ export class CapacityService {
    * a round trip (answerNextCommitLocally). Null when the server has no compound statements (MySQL): then
    * the caller runs takeAll. Everything the caller writes must be written before this.
    */
-  async takeAllAndFinish(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
-    if (!this.counters.takesInOneStatement(manager)) return null;
+  async takeAllAndFinish(lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake | null> {
+    if (!this.counters.takesInOneStatement()) return null;
     const steps = takeSteps(lines);
     if (steps.length === 0) return { short: null, soldOut: [], finished: false };
     const pools = lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode));
-    const result = await this.counters.takeAllAndFinish(manager, steps, count, pools);
+    const result = await this.counters.takeAllAndFinish(steps, count, pools);
     if (result === null) return null;
     if (result.short !== null) return { short: steps[result.short].shortTicket, soldOut: [], finished: true };
     const emptied = [...new Set(result.emptied.flatMap((index) => steps[index].soldOut))].sort((a, b) => a - b);
     if (emptied.length > 0) {
-      await this.soldOut(manager, lines, emptied);
+      await this.soldOut(lines, emptied);
       return { short: null, soldOut: emptied, finished: false };
     }
     return { short: null, soldOut: [], finished: true };
   }
 
   /** Takes `quantity` units of one ticket (a waitlist offer's hold: no sold-out notice); false when there is not enough left. */
-  async take(manager: EntityManager, ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
-    return (await this.takeLines(manager, [{ ticket, quantity }], count)).short === null;
+  async take(ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
+    return (await this.takeLines([{ ticket, quantity }], count)).short === null;
   }
 
   /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */
-  async releaseAll(manager: EntityManager, lines: CapacityLine[], count: CapacityCount): Promise<void> {
+  async releaseAll(lines: CapacityLine[], count: CapacityCount): Promise<void> {
     const plan = counterPlan(lines);
-    for (const { ticket, quantity } of plan.tickets) await this.counters.releaseFromTicket(manager, ticket.id, quantity, count);
-    for (const { eventId, quantity } of plan.pools) await this.counters.releaseFromPool(manager, eventId, quantity, count);
+    for (const { ticket, quantity } of plan.tickets) await this.counters.releaseFromTicket(ticket.id, quantity, count);
+    for (const { eventId, quantity } of plan.pools) await this.counters.releaseFromPool(eventId, quantity, count);
     // Tickets read whole and known to have no waitlist are left out: no listener has anything to do for them.
     const listened = plan.tickets.filter(({ ticket }) => (ticket as Partial<Ticket>).waitlist !== false);
-    await this.unitsMayBeFree(
-      manager,
-      listened.map(({ ticket }) => ticket.id),
-    );
+    await this.unitsMayBeFree(listened.map(({ ticket }) => ticket.id));
   }
 
   /** Turns units held by a pending order into sold ones (the order was paid). */
-  async confirmAll(manager: EntityManager, lines: CapacityLine[]): Promise<void> {
+  async confirmAll(lines: CapacityLine[]): Promise<void> {
     const plan = counterPlan(lines);
-    for (const { ticket, quantity } of plan.tickets) await this.counters.confirmOnTicket(manager, ticket.id, quantity);
-    for (const { eventId, quantity } of plan.pools) await this.counters.confirmOnPool(manager, eventId, quantity);
+    for (const { ticket, quantity } of plan.tickets) await this.counters.confirmOnTicket(ticket.id, quantity);
+    for (const { eventId, quantity } of plan.pools) await this.counters.confirmOnPool(eventId, quantity);
   }
 
   /** Creates a new ticket's counter, at zero. */
-  async createCounter(manager: EntityManager, ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>): Promise<void> {
-    await this.counters.insertCounter(manager, {
+  async createCounter(ticket: Pick<Ticket, 'id' | 'capacityMode' | 'capacity'>): Promise<void> {
+    await this.counters.insertCounter({
       ticketId: ticket.id,
       capacityMode: ticket.capacityMode,
       capacity: ticket.capacity,
@@ -218,19 +213,19 @@ export class CapacityService {
   }
 
   /** Copies a ticket's new mode and cap onto its counter, in the transaction that changes them. */
-  async setCounterLimit(manager: EntityManager, ticketId: number, limit: Pick<Ticket, 'capacityMode' | 'capacity'>): Promise<void> {
-    await this.counters.setCounterLimit(manager, ticketId, limit);
+  async setCounterLimit(ticketId: number, limit: Pick<Ticket, 'capacityMode' | 'capacity'>): Promise<void> {
+    await this.counters.setCounterLimit(ticketId, limit);
   }
 
   /** The ticket's counts, with its counter row locked until the caller's transaction ends (MySQL; SQLite runs one writer). */
-  async lockCounts(manager: EntityManager, ticketId: number): Promise<{ sold: number; pending: number }> {
-    const counter = await this.counters.lockCounter(manager, ticketId);
+  async lockCounts(ticketId: number): Promise<{ sold: number; pending: number }> {
+    const counter = await this.counters.lockCounter(ticketId);
     return { sold: counter?.sold ?? 0, pending: counter?.pending ?? 0 };
   }
 
   /** Pools of these events, for showing availability of a page of tickets in one query. */
-  async pools(manager: EntityManager, eventIds: number[]): Promise<Map<number, PoolCounts>> {
-    return this.counters.pools(manager, eventIds);
+  async pools(eventIds: number[]): Promise<Map<number, PoolCounts>> {
+    return this.counters.pools(eventIds);
   }
 
   static stateOf(ticket: Ticket, pool: PoolCounts | undefined): CapacityState {

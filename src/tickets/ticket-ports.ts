@@ -1,5 +1,3 @@
-import type { EntityManager } from 'typeorm';
-
 /**
  * TICKET_SERIES: what the tickets module asks of the series module when a ticket is created for
  * every occurrence (`scope=all`); a query port answered by the series module's global
@@ -9,7 +7,7 @@ export const TICKET_SERIES = Symbol('TICKET_SERIES');
 
 export interface TicketSeries {
   /** The occurrences a ticket created with scope=all goes to (those not trashed nor ended, and this one); null outside a series. */
-  ticketTargets(eventId: number, manager: EntityManager): Promise<number[] | null>;
+  ticketTargets(eventId: number): Promise<number[] | null>;
   /** Keeps a ticket created with scope=all for the occurrences the series gets later. */
-  rememberTicket(eventId: number, ticket: object, manager: EntityManager): Promise<void>;
+  rememberTicket(eventId: number, ticket: object): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CountCache } from '../common/caching/count-cache';
@@ -17,6 +17,7 @@ import { applyTicketAttendeeVisibility, applyTicketVisibility } from './ticket-v
 import { Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** What a ticket list matches: the caller (visibility), the coupon that reveals hidden tickets, and the filters. */
 export interface TicketMatch {
@@ -40,46 +41,57 @@ export class TicketsRepository {
   /** The SQL of the hot reads (a ticketed event's single GET reads its offers on every request). */
   private readonly selects = new KeptSelects();
 
-  constructor(private readonly counts: CountCache) {}
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly counts: CountCache,
+  ) {}
 
   // ---------------------------------------------------------------- tickets and events
 
-  ticket(manager: EntityManager, id: number): Promise<Ticket | null> {
+  ticket(id: number): Promise<Ticket | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Ticket, { where: { id } });
   }
 
-  ticketOrFail(manager: EntityManager, id: number): Promise<Ticket> {
+  ticketOrFail(id: number): Promise<Ticket> {
+    const manager = this.tx.manager;
     return manager.findOneOrFail(Ticket, { where: { id } });
   }
 
   /** The ticket, locked against concurrent writes until the transaction ends (MySQL; SQLite runs one writer). */
-  lockTicket(manager: EntityManager, id: number): Promise<Ticket | null> {
+  lockTicket(id: number): Promise<Ticket | null> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(Ticket, 't').where('t.id = :id', { id });
     SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 
   /** Tickets by id, in one query. */
-  tickets(manager: EntityManager, ids: number[]): Promise<Ticket[]> {
+  tickets(ids: number[]): Promise<Ticket[]> {
+    const manager = this.tx.manager;
     return manager.find(Ticket, { where: { id: In(ids) } });
   }
 
-  event(manager: EntityManager, id: number): Promise<Event | null> {
+  event(id: number): Promise<Event | null> {
+    const manager = this.tx.manager;
     return manager.findOne(Event, { where: { id } });
   }
 
-  eventOrFail(manager: EntityManager, id: number): Promise<Event> {
+  eventOrFail(id: number): Promise<Event> {
+    const manager = this.tx.manager;
     return manager.findOneOrFail(Event, { where: { id } });
   }
 
   /** Events by id, in one query (none for no id). */
-  async events(manager: EntityManager, ids: number[]): Promise<Event[]> {
+  async events(ids: number[]): Promise<Event[]> {
+    const manager = this.tx.manager;
     if (ids.length === 0) return [];
     return manager.find(Event, { where: { id: In(ids) } });
   }
 
   /** Events by id, in as many queries as the `IN (...)` lists need. */
-  async eventsById(manager: EntityManager, ids: number[]): Promise<Map<number, Event>> {
+  async eventsById(ids: number[]): Promise<Map<number, Event>> {
+    const manager = this.tx.manager;
     const events = new Map<number, Event>();
     for (const slice of inSlices(ids)) {
       for (const event of await manager.find(Event, { where: { id: In(slice) } })) events.set(event.id, event);
@@ -88,25 +100,27 @@ export class TicketsRepository {
   }
 
   /** The ids of `ids` that name no event, each once, in the order given. */
-  missingEventIds(manager: EntityManager, ids: number[]): Promise<number[]> {
+  missingEventIds(ids: number[]): Promise<number[]> {
+    const manager = this.tx.manager;
     return findMissingIds(manager, Event, ids);
   }
 
   // ---------------------------------------------------------------- lists
 
   /** How many tickets the list matches, from the count cache when nothing it reads changed since. */
-  countMatching(manager: EntityManager, match: TicketMatch): Promise<number> {
-    return this.counts.count(ticketListScopes(match.filters), this.matching(manager, match), manager);
+  countMatching(match: TicketMatch): Promise<number> {
+    return this.counts.count(ticketListScopes(match.filters), this.matching(match));
   }
 
   /** A page of the tickets the list matches, in its order. */
-  pageMatching(manager: EntityManager, match: TicketMatch, offset: number, limit: number): Promise<Ticket[]> {
-    const builder = this.matching(manager, match);
+  pageMatching(match: TicketMatch, offset: number, limit: number): Promise<Ticket[]> {
+    const builder = this.matching(match);
     applyTicketOrder(builder, match.filters);
     return builder.offset(offset).limit(limit).getMany();
   }
 
-  private matching(manager: EntityManager, match: TicketMatch): SelectQueryBuilder<Ticket> {
+  private matching(match: TicketMatch): SelectQueryBuilder<Ticket> {
+    const manager = this.tx.manager;
     const builder = manager.createQueryBuilder(Ticket, 't').innerJoin(Event, 'e', 'e.id = t.eventId');
     applyTicketVisibility(builder, match.user);
     applyHiddenTicketRule(builder, match.user, match.reveal);
@@ -115,7 +129,8 @@ export class TicketsRepository {
   }
 
   /** The attendees of `managedIds` tickets, and the public ones of `publicListIds` tickets, by id. */
-  async visibleAttendees(manager: EntityManager, lists: { managedIds: number[]; publicListIds: number[] }): Promise<Attendee[]> {
+  async visibleAttendees(lists: { managedIds: number[]; publicListIds: number[] }): Promise<Attendee[]> {
+    const manager = this.tx.manager;
     if (lists.managedIds.length === 0 && lists.publicListIds.length === 0) return [];
     const query = manager.createQueryBuilder(Attendee, 'a');
     applyTicketAttendeeVisibility(query, lists);
@@ -125,7 +140,8 @@ export class TicketsRepository {
   // ---------------------------------------------------------------- facts for the events namespace
 
   /** The providers of each event's tickets (events without tickets are absent), paid ones first. */
-  async providersByEvent(manager: EntityManager, eventIds: number[]): Promise<Map<number, string[]>> {
+  async providersByEvent(eventIds: number[]): Promise<Map<number, string[]>> {
+    const manager = this.tx.manager;
     if (eventIds.length === 0) return new Map();
     const rows = await manager
       .createQueryBuilder(Ticket, 't')
@@ -143,7 +159,8 @@ export class TicketsRepository {
     return providers;
   }
 
-  eventHasAttendees(manager: EntityManager, eventId: number): Promise<boolean> {
+  eventHasAttendees(eventId: number): Promise<boolean> {
+    const manager = this.tx.manager;
     return manager.exists(Attendee, { where: { eventId } });
   }
 
@@ -152,7 +169,8 @@ export class TicketsRepository {
    * pool (undefined when none): one statement, the pool joined to each ticket, since a single GET
    * of a ticketed event pays it on every request.
    */
-  async offeredTickets(manager: EntityManager, eventId: number): Promise<{ tickets: Ticket[]; pool: PoolCounts | undefined }> {
+  async offeredTickets(eventId: number): Promise<{ tickets: Ticket[]; pool: PoolCounts | undefined }> {
+    const manager = this.tx.manager;
     const rows = await this.selects.rows<ObjectLiteral & RawPoolCounts>(
       manager,
       'offeredTickets',
@@ -181,27 +199,32 @@ export class TicketsRepository {
   // ---------------------------------------------------------------- writes
 
   /** Inserts a ticket; its id. */
-  async insertTicket(manager: EntityManager, row: Partial<Ticket>): Promise<number> {
+  async insertTicket(row: Partial<Ticket>): Promise<number> {
+    const manager = this.tx.manager;
     const result = await manager.insert(Ticket, row);
     return Number(result.identifiers[0].id);
   }
 
   /** Inserts tickets with as few multi-row INSERTs as the statement limits allow (insertInSlices). */
-  async insertTickets(manager: EntityManager, rows: Partial<Ticket>[]): Promise<void> {
+  async insertTickets(rows: Partial<Ticket>[]): Promise<void> {
+    const manager = this.tx.manager;
     await insertInSlices(manager, Ticket, rows);
   }
 
   /** Only the columns in `changes`. */
-  async updateTicket(manager: EntityManager, id: number, changes: Partial<Ticket>): Promise<void> {
+  async updateTicket(id: number, changes: Partial<Ticket>): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().update(Ticket).set(changes).where({ id }).execute();
   }
 
-  async deleteTicket(manager: EntityManager, id: number): Promise<void> {
+  async deleteTicket(id: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.delete(Ticket, { id });
   }
 
   /** Whether the ticket has attendees or order lines. */
-  async ticketInUse(manager: EntityManager, ticketId: number): Promise<boolean> {
+  async ticketInUse(ticketId: number): Promise<boolean> {
+    const manager = this.tx.manager;
     const [hasAttendees, hasOrders] = await Promise.all([
       manager.exists(Attendee, { where: { ticketId } }),
       manager.exists(OrderItem, { where: { ticketId } }),
@@ -210,7 +233,8 @@ export class TicketsRepository {
   }
 
   /** Of these events' tickets, those without a capacity counter, with the columns a counter copies. */
-  async ticketsWithoutCounter(manager: EntityManager, eventIds: number[]): Promise<Ticket[]> {
+  async ticketsWithoutCounter(eventIds: number[]): Promise<Ticket[]> {
+    const manager = this.tx.manager;
     const tickets: Ticket[] = [];
     for (const slice of inSlices(eventIds)) {
       const fresh = await manager
@@ -226,18 +250,21 @@ export class TicketsRepository {
   }
 
   /** Inserts capacity counters with as few multi-row INSERTs as the statement limits allow. */
-  async insertCounters(manager: EntityManager, counters: NewCounter[]): Promise<void> {
+  async insertCounters(counters: NewCounter[]): Promise<void> {
+    const manager = this.tx.manager;
     await insertInSlices(manager, TicketCapacityCounter, counters);
   }
 
   // ---------------------------------------------------------------- pools
 
-  hasPool(manager: EntityManager, eventId: number): Promise<boolean> {
+  hasPool(eventId: number): Promise<boolean> {
+    const manager = this.tx.manager;
     return manager.exists(TicketPool, { where: { eventId } });
   }
 
   /** Of these events, those with a pool. */
-  async pooledEventIds(manager: EntityManager, eventIds: number[]): Promise<Set<number>> {
+  async pooledEventIds(eventIds: number[]): Promise<Set<number>> {
+    const manager = this.tx.manager;
     const pooled = new Set<number>();
     for (const slice of inSlices(eventIds)) {
       for (const pool of await manager.find(TicketPool, { select: { eventId: true }, where: { eventId: In(slice) } }))
@@ -247,13 +274,15 @@ export class TicketsRepository {
   }
 
   /** Creates the event's pool with this size, or resizes it; its counts are left alone. */
-  async setPoolCapacity(manager: EntityManager, eventId: number, capacity: number): Promise<void> {
+  async setPoolCapacity(eventId: number, capacity: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().insert().into(TicketPool).values({ eventId, capacity, sold: 0, pending: 0 }).orIgnore().execute();
     await manager.createQueryBuilder().update(TicketPool).set({ capacity }).where({ eventId }).execute();
   }
 
   /** setPoolCapacity for many events, in as few statements as the statement limits allow. */
-  async setPoolCapacities(manager: EntityManager, eventIds: number[], capacity: number): Promise<void> {
+  async setPoolCapacities(eventIds: number[], capacity: number): Promise<void> {
+    const manager = this.tx.manager;
     await insertInSlices(
       manager,
       TicketPool,
@@ -270,12 +299,8 @@ export class TicketsRepository {
   }
 
   /** Adds a ticket's units to its event's pool counts (`join`), or takes them out (`leave`, never below 0). */
-  async movePoolCounts(
-    manager: EntityManager,
-    eventId: number,
-    units: { sold: number; pending: number },
-    direction: 'join' | 'leave',
-  ): Promise<void> {
+  async movePoolCounts(eventId: number, units: { sold: number; pending: number }, direction: 'join' | 'leave'): Promise<void> {
+    const manager = this.tx.manager;
     const parameters = { soldUnits: units.sold, pendingUnits: units.pending };
     const set =
       direction === 'join'

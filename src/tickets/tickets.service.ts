@@ -1,8 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { FixedOffsetZone } from 'luxon';
-import { DataSource, EntityManager } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
@@ -38,9 +36,10 @@ import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
 import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
 import { invalidCommerceModule, ticketHasAttendees, ticketNotAccessible, ticketNotFound, ticketWriteForbidden } from './ticket-errors';
-import { isForeignKeyViolation, runInTransaction } from '../common/database/transactions';
+import { isForeignKeyViolation } from '../common/database/transactions';
 import { NewCounter, TicketMatch, TicketsRepository } from './tickets.repository';
 import { moneyRules } from '../payments/payment-amounts';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -66,7 +65,7 @@ function readTicketName(raw: string): string {
 @Injectable()
 export class TicketsService implements EventTicketing {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
@@ -78,37 +77,35 @@ export class TicketsService implements EventTicketing {
   // ---------------------------------------------------------------- reading
 
   async get(id: number, context: RequestContext, coupon?: string): Promise<TicketResponse> {
-    const manager = this.dataSource.manager;
     const reveal = coupon ? await this.coupons.revealingScope(coupon, { address: context.clientAddress }) : null;
-    const ticket = await this.tickets.ticket(manager, id);
+    const ticket = await this.tickets.ticket(id);
     if (!ticket) throw ticketNotFound();
-    const event = await this.tickets.eventOrFail(manager, ticket.eventId);
+    const event = await this.tickets.eventOrFail(ticket.eventId);
     if (!canReadTicket(context.user, ticket, event)) throw ticketNotAccessible();
     if (!canSeeHiddenTicket(context.user, ticket, event, reveal)) throw ticketNotFound();
-    const [view] = await this.buildViews(manager, [ticket], [event], context.user);
+    const [view] = await this.buildViews([ticket], [event], context.user);
     return toTicketResponse(view, context, { currency: this.config.currency, kind: 'single' });
   }
 
   async list(query: ListTicketsQuery, context: RequestContext): Promise<TicketPage> {
     const paging = parsePageRequest(query, 'tickets');
-    const manager = this.dataSource.manager;
     const echo = new QueryEcho();
     echo
       .add('page', query.page === undefined ? undefined : paging.page)
       .add('per_page', query.per_page === undefined ? undefined : paging.perPage);
-    const filters = await this.readListFilters(manager, query, context.user, echo);
+    const filters = await this.readListFilters(query, context.user, echo);
     const reveal = query.coupon ? await this.coupons.revealingScope(query.coupon, { address: context.clientAddress }) : null;
 
     const match: TicketMatch = { user: context.user, reveal, filters };
-    const matching = await this.tickets.countMatching(manager, match);
+    const matching = await this.tickets.countMatching(match);
     const skipped = query.offset ?? 0;
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
 
-    const tickets = total > 0 ? await this.tickets.pageMatching(manager, match, skipped + paging.offset, paging.perPage) : [];
-    const events = await this.tickets.events(manager, [...new Set(tickets.map((ticket) => ticket.eventId))]);
-    const views = await this.buildViews(manager, tickets, events, context.user);
+    const tickets = total > 0 ? await this.tickets.pageMatching(match, skipped + paging.offset, paging.perPage) : [];
+    const events = await this.tickets.events([...new Set(tickets.map((ticket) => ticket.eventId))]);
+    const views = await this.buildViews(tickets, events, context.user);
     return {
       rest_url: echo.url(context.namespaceUrl('tickets', 'tickets/')),
       total,
@@ -121,12 +118,12 @@ export class TicketsService implements EventTicketing {
    * Tickets by id with their events and pools, for checkout and carts; unknown ids are left out.
    * Pass the transaction's manager to read inside it.
    */
-  async findByIds(ids: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, TicketWithEvent>> {
+  async findByIds(ids: number[]): Promise<Map<number, TicketWithEvent>> {
     const uniqueIds = [...new Set(ids)];
     if (uniqueIds.length === 0) return new Map();
-    const tickets = await this.tickets.tickets(manager, uniqueIds);
+    const tickets = await this.tickets.tickets(uniqueIds);
     const eventIds = [...new Set(tickets.map((ticket) => ticket.eventId))];
-    const [events, pools] = await Promise.all([this.tickets.events(manager, eventIds), this.capacity.pools(manager, eventIds)]);
+    const [events, pools] = await Promise.all([this.tickets.events(eventIds), this.capacity.pools(eventIds)]);
     const eventsById = new Map(events.map((event) => [event.id, event]));
     return new Map(
       tickets.map((ticket) => [ticket.id, { ticket, event: eventsById.get(ticket.eventId)!, pool: pools.get(ticket.eventId) ?? null }]),
@@ -136,12 +133,12 @@ export class TicketsService implements EventTicketing {
   // ---------------------------------------------------------------- facts for the events namespace
 
   /** The providers of each event's tickets (events without tickets are absent), paid ones first as the original lists them. */
-  async ticketProviders(eventIds: number[], manager: EntityManager = this.dataSource.manager): Promise<Map<number, string[]>> {
-    return this.tickets.providersByEvent(manager, eventIds);
+  async ticketProviders(eventIds: number[]): Promise<Map<number, string[]>> {
+    return this.tickets.providersByEvent(eventIds);
   }
 
-  async hasAttendees(eventId: number, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    return this.tickets.eventHasAttendees(manager, eventId);
+  async hasAttendees(eventId: number): Promise<boolean> {
+    return this.tickets.eventHasAttendees(eventId);
   }
 
   /**
@@ -149,7 +146,7 @@ export class TicketsService implements EventTicketing {
    * as taken), in one statement (TicketsRepository.offeredTickets).
    */
   async ticketOffers(eventId: number): Promise<EventTicketOffer[]> {
-    const { tickets, pool } = await this.tickets.offeredTickets(this.dataSource.manager, eventId);
+    const { tickets, pool } = await this.tickets.offeredTickets(eventId);
     return tickets.map((ticket) => ({
       priceMinor: ticket.priceMinor,
       saleStartUtc: ticket.saleStartUtc,
@@ -168,47 +165,46 @@ export class TicketsService implements EventTicketing {
   async create(input: CreateTicketDto, user: AuthenticatedUser, context: RequestContext, scope?: unknown): Promise<TicketResponse> {
     if (scope !== undefined && scope !== '' && scope !== 'this' && scope !== 'all')
       throw invalidParam('scope', 'scope must be this or all');
-    return runInTransaction(this.dataSource, async (manager) => {
-      if (scope !== 'all') return this.present(manager, await this.createWithin(manager, input, user), context, 'write');
-      const targets = this.series ? await this.series.ticketTargets(input.post_id, manager) : null;
+    return this.tx.run(async () => {
+      if (scope !== 'all') return this.present(await this.createWithin(input, user), context, 'write');
+      const targets = this.series ? await this.series.ticketTargets(input.post_id) : null;
       if (!targets) throw invalidParam('scope', 'scope=all applies to occurrences of a series; this event is none');
-      const events = await this.tickets.eventsById(manager, targets);
+      const events = await this.tickets.eventsById(targets);
       const copies = await this.createCopiesWithin(
-        manager,
         input,
         targets.flatMap((eventId) => events.get(eventId) ?? []),
         user,
       );
       const created = copies.get(input.post_id) ?? 0;
-      await this.series!.rememberTicket(input.post_id, input, manager);
+      await this.series!.rememberTicket(input.post_id, input);
       // The response is read inside the transaction: what was written, even if another request
       // deletes the ticket the moment this one commits.
-      return this.present(manager, created, context, 'write');
+      return this.present(created, context, 'write');
     });
   }
 
   /** The single-ticket create inside the caller's transaction; series copy their tickets through it. */
-  async createWithin(manager: EntityManager, input: CreateTicketDto, user: AuthenticatedUser): Promise<number> {
+  async createWithin(input: CreateTicketDto, user: AuthenticatedUser): Promise<number> {
     const provider = resolveProvider(input.provider);
     if (!provider) throw invalidCommerceModule();
-    const event = await this.tickets.event(manager, input.post_id);
+    const event = await this.tickets.event(input.post_id);
     if (!event) throw invalidParam('post_id', `post_id refers to no event: ${input.post_id}`);
     const priceMinor = provider === 'tc' ? parseTicketPrice(input.price, moneyRules(this.config)) : 0;
-    const poolExists = await this.tickets.hasPool(manager, event.id);
+    const poolExists = await this.tickets.hasPool(event.id);
     const plan = planCapacity(input.ticket, null, poolExists)!;
     const window = this.saleWindow(input, event, null);
     const name = readTicketName(input.name);
     if (!canManageEvent(user, event)) throw ticketWriteForbidden();
 
-    if (plan.eventCapacity !== null) await this.tickets.setPoolCapacity(manager, event.id, plan.eventCapacity);
+    if (plan.eventCapacity !== null) await this.tickets.setPoolCapacity(event.id, plan.eventCapacity);
     const description = input.description ? plainTicketText(input.description) : null;
     const row = newTicketRow(
       input,
       { eventId: event.id, authorId: user.id, provider, name, description, priceMinor, plan, window },
       this.clock.now(),
     );
-    const ticketId = await this.tickets.insertTicket(manager, row);
-    await this.capacity.createCounter(manager, { id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
+    const ticketId = await this.tickets.insertTicket(row);
+    await this.capacity.createCounter({ id: ticketId, capacityMode: plan.mode, capacity: plan.capacity });
     return ticketId;
   }
 
@@ -219,7 +215,6 @@ export class TicketsService implements EventTicketing {
    * ticket id.
    */
   async createCopiesWithin(
-    manager: EntityManager,
     input: Omit<CreateTicketDto, 'post_id'>,
     events: Event[],
     user: AuthenticatedUser,
@@ -229,7 +224,7 @@ export class TicketsService implements EventTicketing {
     if (!provider) throw invalidCommerceModule();
     const priceMinor = provider === 'tc' ? parseTicketPrice(input.price, moneyRules(this.config)) : 0;
     const eventIds = events.map((event) => event.id);
-    const pooled = await this.tickets.pooledEventIds(manager, eventIds);
+    const pooled = await this.tickets.pooledEventIds(eventIds);
     const now = this.clock.now();
     const description = input.description ? plainTicketText(input.description) : null;
     let name: string | undefined;
@@ -244,28 +239,28 @@ export class TicketsService implements EventTicketing {
       return newTicketRow(input, { eventId: event.id, authorId: user.id, provider, name, description, priceMinor, plan, window }, now);
     });
     // setPoolCapacity for each event that gets a pool capacity, grouped by the capacity.
-    for (const [capacity, ids] of pools) await this.tickets.setPoolCapacities(manager, ids, capacity);
-    await this.tickets.insertTickets(manager, rows);
+    for (const [capacity, ids] of pools) await this.tickets.setPoolCapacities(ids, capacity);
+    await this.tickets.insertTickets(rows);
     // The new tickets are those of these events without a counter: every other ticket got its
     // counter in the transaction that created it, and ids of a multi-row INSERT are not known.
     const created = new Map<number, number>();
     const counters: NewCounter[] = [];
-    for (const ticket of await this.tickets.ticketsWithoutCounter(manager, eventIds)) {
+    for (const ticket of await this.tickets.ticketsWithoutCounter(eventIds)) {
       created.set(ticket.eventId, ticket.id);
       counters.push({ ticketId: ticket.id, capacityMode: ticket.capacityMode, capacity: ticket.capacity, sold: 0, pending: 0 });
     }
-    await this.tickets.insertCounters(manager, counters);
+    await this.tickets.insertCounters(counters);
     return created;
   }
 
   async update(id: number, input: UpdateTicketDto, user: AuthenticatedUser, context: RequestContext): Promise<TicketResponse> {
     // The response is read inside the transaction (see create).
-    return runInTransaction(this.dataSource, async (manager) => {
-      const { ticket, event } = await this.findForWrite(manager, id, input.post_id, user);
+    return this.tx.run(async () => {
+      const { ticket, event } = await this.findForWrite(id, input.post_id, user);
       const changes: Partial<Ticket> = {};
       if (input.price !== undefined && ticket.provider === 'tc')
         changes.priceMinor = parseTicketPrice(input.price, moneyRules(this.config));
-      const poolExists = await this.tickets.hasPool(manager, event.id);
+      const poolExists = await this.tickets.hasPool(event.id);
       const plan = planCapacity(input.ticket, { mode: ticket.capacityMode, capacity: ticket.capacity }, poolExists);
       const window = this.saleWindow(input, event, ticket);
       if (input.name !== undefined) changes.name = readTicketName(input.name);
@@ -274,17 +269,17 @@ export class TicketsService implements EventTicketing {
       if (window.start !== undefined) changes.saleStartUtc = window.start;
       if (window.end !== undefined) changes.saleEndUtc = window.end;
       if (plan) {
-        if (plan.eventCapacity !== null) await this.tickets.setPoolCapacity(manager, event.id, plan.eventCapacity);
-        await this.moveCountsBetweenPools(manager, ticket, plan.mode);
-        await this.capacity.setCounterLimit(manager, ticket.id, { capacityMode: plan.mode, capacity: plan.capacity });
+        if (plan.eventCapacity !== null) await this.tickets.setPoolCapacity(event.id, plan.eventCapacity);
+        await this.moveCountsBetweenPools(ticket, plan.mode);
+        await this.capacity.setCounterLimit(ticket.id, { capacityMode: plan.mode, capacity: plan.capacity });
         changes.capacityMode = plan.mode;
         changes.capacity = plan.capacity;
       }
       // Only the columns written here (sold and pending live in the counter, moved by CapacityService).
-      await this.tickets.updateTicket(manager, ticket.id, { ...changes, updatedAt: this.clock.now() });
+      await this.tickets.updateTicket(ticket.id, { ...changes, updatedAt: this.clock.now() });
       // A raised cap (or a waitlist switched on) may free units for the waitlist: offered in this transaction.
-      if (plan || input.waitlist || input.waitlist_auto_offer) await this.capacity.unitsMayBeFree(manager, [ticket.id]);
-      return this.present(manager, ticket.id, context, 'write');
+      if (plan || input.waitlist || input.waitlist_auto_offer) await this.capacity.unitsMayBeFree([ticket.id]);
+      return this.present(ticket.id, context, 'write');
     });
   }
 
@@ -297,15 +292,15 @@ export class TicketsService implements EventTicketing {
   ): Promise<TicketResponse> {
     const postId = body.post_id ?? query.post_id;
     if (postId === undefined) throw missingParams(['post_id']);
-    return runInTransaction(this.dataSource, async (manager) => {
-      const { ticket, event } = await this.findForWrite(manager, id, postId, user);
+    return this.tx.run(async () => {
+      const { ticket, event } = await this.findForWrite(id, postId, user);
       if (!canManageEvent(user, event)) throw ticketWriteForbidden();
-      if (await this.tickets.ticketInUse(manager, ticket.id)) throw ticketHasAttendees();
-      const [view] = await this.buildViews(manager, [ticket], [event], user);
+      if (await this.tickets.ticketInUse(ticket.id)) throw ticketHasAttendees();
+      const [view] = await this.buildViews([ticket], [event], user);
       const response = toTicketResponse(view, context, { currency: this.config.currency, kind: 'write' });
-      await this.moveCountsBetweenPools(manager, ticket, 'own');
+      await this.moveCountsBetweenPools(ticket, 'own');
       try {
-        await this.tickets.deleteTicket(manager, ticket.id);
+        await this.tickets.deleteTicket(ticket.id);
       } catch (error) {
         // An order taken between the check and the delete keeps the ticket.
         if (isForeignKeyViolation(error)) throw ticketHasAttendees();
@@ -317,10 +312,10 @@ export class TicketsService implements EventTicketing {
 
   // ---------------------------------------------------------------- helpers
 
-  private async present(manager: EntityManager, id: number, context: RequestContext, kind: TicketResponseKind): Promise<TicketResponse> {
-    const ticket = await this.tickets.ticketOrFail(manager, id);
-    const event = await this.tickets.eventOrFail(manager, ticket.eventId);
-    const [view] = await this.buildViews(manager, [ticket], [event], context.user);
+  private async present(id: number, context: RequestContext, kind: TicketResponseKind): Promise<TicketResponse> {
+    const ticket = await this.tickets.ticketOrFail(id);
+    const event = await this.tickets.eventOrFail(ticket.eventId);
+    const [view] = await this.buildViews([ticket], [event], context.user);
     return toTicketResponse(view, context, { currency: this.config.currency, kind });
   }
 
@@ -328,15 +323,10 @@ export class TicketsService implements EventTicketing {
    * A ticket about to be changed, locked against concurrent writes: it must exist (404), be
    * readable by the caller (401) and belong to `postId` (400).
    */
-  private async findForWrite(
-    manager: EntityManager,
-    id: number,
-    postId: number,
-    user: AuthenticatedUser,
-  ): Promise<{ ticket: Ticket; event: Event }> {
-    const ticket = await this.tickets.lockTicket(manager, id);
+  private async findForWrite(id: number, postId: number, user: AuthenticatedUser): Promise<{ ticket: Ticket; event: Event }> {
+    const ticket = await this.tickets.lockTicket(id);
     if (!ticket) throw ticketNotFound();
-    const event = await this.tickets.eventOrFail(manager, ticket.eventId);
+    const event = await this.tickets.eventOrFail(ticket.eventId);
     if (!canReadTicket(user, ticket, event)) throw ticketNotAccessible();
     if (postId !== ticket.eventId) throw invalidParam('post_id', `post_id must be the event of ticket ${ticket.id}`);
     return { ticket, event };
@@ -347,17 +337,12 @@ export class TicketsService implements EventTicketing {
    * every attendee of its tickets; others only public ones of events that show their list:
    * published, not opted out, going, with a completed order.
    */
-  private async buildViews(
-    manager: EntityManager,
-    tickets: Ticket[],
-    events: Event[],
-    user: AuthenticatedUser | undefined,
-  ): Promise<TicketView[]> {
+  private async buildViews(tickets: Ticket[], events: Event[], user: AuthenticatedUser | undefined): Promise<TicketView[]> {
     if (tickets.length === 0) return [];
     const eventsById = new Map(events.map((event) => [event.id, event]));
-    const pools = await this.capacity.pools(manager, [...eventsById.keys()]);
+    const pools = await this.capacity.pools([...eventsById.keys()]);
     const lists = ticketAttendeeLists(user, tickets, eventsById);
-    const attendees = await this.tickets.visibleAttendees(manager, lists);
+    const attendees = await this.tickets.visibleAttendees(lists);
     const attendeesByTicket = new Map<number, Attendee[]>();
     for (const attendee of attendees) {
       const list = attendeesByTicket.get(attendee.ticketId) ?? [];
@@ -379,13 +364,13 @@ export class TicketsService implements EventTicketing {
    * one leaving it (or deleted) takes them out. Its counter row is locked first, so its counts
    * cannot move meanwhile.
    */
-  private async moveCountsBetweenPools(manager: EntityManager, ticket: Ticket, newMode: Ticket['capacityMode']): Promise<void> {
+  private async moveCountsBetweenPools(ticket: Ticket, newMode: Ticket['capacityMode']): Promise<void> {
     const wasShared = isSharedMode(ticket.capacityMode);
     const nowShared = isSharedMode(newMode);
     if (wasShared === nowShared) return;
-    const counts = await this.capacity.lockCounts(manager, ticket.id);
+    const counts = await this.capacity.lockCounts(ticket.id);
     if (counts.sold === 0 && counts.pending === 0) return;
-    await this.tickets.movePoolCounts(manager, ticket.eventId, counts, nowShared ? 'join' : 'leave');
+    await this.tickets.movePoolCounts(ticket.eventId, counts, nowShared ? 'join' : 'leave');
   }
 
   /**
@@ -425,15 +410,10 @@ export class TicketsService implements EventTicketing {
   }
 
   /** Reads and checks the list filters; what was recognised is added to `echo` for `rest_url`. */
-  private async readListFilters(
-    manager: EntityManager,
-    query: ListTicketsQuery,
-    user: AuthenticatedUser | undefined,
-    echo: QueryEcho,
-  ): Promise<TicketListFilters> {
+  private async readListFilters(query: ListTicketsQuery, user: AuthenticatedUser | undefined, echo: QueryEcho): Promise<TicketListFilters> {
     const filters: TicketListFilters = {
       ...readSearchAndOrder(query, echo),
-      ...(await readIdFilters(this.tickets, manager, query, echo)),
+      ...(await readIdFilters(this.tickets, query, echo)),
       // Counts and capacities are the business of those who run events; the original ignores them for others.
       ...(hasCapability(user, 'manage_attendees') ? readCountRanges(query, echo) : {}),
       ...readDateFilters(query, echo),
@@ -477,16 +457,11 @@ function readSearchAndOrder(query: ListTicketsQuery, echo: QueryEcho): ListFilte
  * Ticket ids filter as the original's post__in and post__not_in do: ids that name nothing match
  * nothing. Event ids must each name an event (else 400 naming the field).
  */
-async function readIdFilters(
-  tickets: TicketsRepository,
-  manager: EntityManager,
-  query: ListTicketsQuery,
-  echo: QueryEcho,
-): Promise<ListFilterPart> {
+async function readIdFilters(tickets: TicketsRepository, query: ListTicketsQuery, echo: QueryEcho): Promise<ListFilterPart> {
   const named = (ids: number[] | undefined) => (ids?.length ? ids : undefined);
   for (const field of ['include_post', 'exclude_post'] as const) {
     if (!named(query[field])) continue;
-    const missing = await tickets.missingEventIds(manager, query[field]!);
+    const missing = await tickets.missingEventIds(query[field]!);
     if (missing.length > 0) throw invalidParam(field, missingIdsReason(field, missing));
   }
   echo

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { RequestContext } from '../auth/request-context';
 import type { LinkedPostResource } from '../linked-posts/linked-post-resource';
 import { ColumnValue, LinkedPostWrite, plainTextValue, sharedContentColumns } from '../linked-posts/linked-post-writes';
@@ -71,7 +70,8 @@ export class VenuesService extends LinkedPostsService<Venue, CreateVenueDto, Ven
     venue.stateprovince = venue.state || venue.province || null;
   }
 
-  protected blank(manager: EntityManager): Venue {
+  protected blank(): Venue {
+    const manager = this.tx.manager;
     return manager.create(Venue, {
       description: null,
       excerpt: null,

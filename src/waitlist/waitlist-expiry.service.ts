@@ -1,13 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { appConfig } from '../config/app.config';
 import { WaitlistOffersService } from './waitlist-offers.service';
 import { WaitlistRepository } from './waitlist.repository';
 import { PeriodicTask } from '../common/background/periodic-task';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Lapsed offers (and tickets to top up) handled per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 500;
@@ -25,7 +23,7 @@ export class WaitlistExpiryService implements OnApplicationBootstrap, OnApplicat
   private readonly sweeps = new PeriodicTask('waitlist sweep', () => this.sweepExpiredOffers().then(() => this.topUp()), this.logger);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly offers: WaitlistOffersService,
@@ -43,22 +41,22 @@ export class WaitlistExpiryService implements OnApplicationBootstrap, OnApplicat
   /** Expires every offer that lapsed before the clock's now, one transaction each; returns how many this call expired. */
   async sweepExpiredOffers(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.entries.dueOffers(this.dataSource.manager, now, SWEEP_BATCH);
+    const due = await this.entries.dueOffers(now, SWEEP_BATCH);
     let expired = 0;
     for (const id of due) {
-      if (await runInTransaction(this.dataSource, (manager) => this.offers.expireOffer(manager, id, now))) expired += 1;
+      if (await this.tx.run(() => this.offers.expireOffer(id, now))) expired += 1;
     }
     return expired;
   }
 
   /** Offers free units of tickets with automatic offers to their waiting entries; returns how many entries got one. */
   async topUp(): Promise<number> {
-    const ticketIds = await this.entries.autoOfferTicketIds(this.dataSource.manager, SWEEP_BATCH);
+    const ticketIds = await this.entries.autoOfferTicketIds(SWEEP_BATCH);
     let offered = 0;
     for (const ticketId of ticketIds) {
-      offered += await runInTransaction(this.dataSource, async (manager) => {
-        const [ticket] = await this.entries.autoOfferTickets(manager, [ticketId]);
-        return ticket ? (await this.offers.offerAvailable(manager, ticket)).length : 0;
+      offered += await this.tx.run(async () => {
+        const [ticket] = await this.entries.autoOfferTickets([ticketId]);
+        return ticket ? (await this.offers.offerAvailable(ticket)).length : 0;
       });
     }
     return offered;

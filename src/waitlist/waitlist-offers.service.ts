@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { EntityManager } from 'typeorm';
 import type { CartItem } from '../cart/cart.entity';
 import { CLOCK, Clock } from '../common/clock';
 import type { UnitsReleased } from '../common/domain-events/domain-event';
@@ -62,9 +61,9 @@ export class WaitlistOffersService {
    * offer what is free now, so the units go from the release straight to the next in line.
    */
   @OnDomainEvent('UnitsReleased')
-  async offerFreedUnits(manager: EntityManager, events: readonly UnitsReleased[]): Promise<void> {
+  async offerFreedUnits(events: readonly UnitsReleased[]): Promise<void> {
     const ticketIds = [...new Set(events.flatMap((event) => event.ticketIds))];
-    for (const ticket of await this.entries.autoOfferTickets(manager, ticketIds)) await this.offerAvailable(manager, ticket);
+    for (const ticket of await this.entries.autoOfferTickets(ticketIds)) await this.offerAvailable(ticket);
   }
 
   /**
@@ -73,15 +72,15 @@ export class WaitlistOffersService {
    * conditional UPDATE and takes its units as `pending`; the offer emails go into the outbox in
    * the same transaction. Returns the entries offered.
    */
-  async offerAvailable(manager: EntityManager, ticket: Ticket, limit?: number): Promise<WaitlistEntry[]> {
+  async offerAvailable(ticket: Ticket, limit?: number): Promise<WaitlistEntry[]> {
     if (ticket.capacityMode === 'unlimited') return [];
-    const state = await this.entries.lockCapacityState(manager, ticket);
+    const state = await this.entries.lockCapacityState(ticket);
     if (!state) return [];
     const available = availableUnits(state);
     if (available <= 0) return [];
     let left = limit === undefined ? available : Math.min(available, limit);
     // A few more entries than units: an entry offered meanwhile by another transaction is skipped.
-    const queue = await this.entries.waitingQueue(manager, ticket.id, Math.min(left + QUEUE_SLACK, MAX_OFFERS_PER_ROUND));
+    const queue = await this.entries.waitingQueue(ticket.id, Math.min(left + QUEUE_SLACK, MAX_OFFERS_PER_ROUND));
     const now = this.clock.now();
     const expiresAt = offerExpiry(now, this.config.tickets.waitlistOfferHours);
     const offeredIds: number[] = [];
@@ -90,18 +89,17 @@ export class WaitlistOffersService {
       if (!planned) break;
       const token = randomBytes(OFFER_TOKEN_BYTES).toString('hex');
       // Read from this transaction's snapshot: the conditional UPDATE decides on the latest row.
-      if (!(await this.entries.markOffered(manager, planned.entryId, { token, quantity: planned.quantity, now, expiresAt }))) continue;
+      if (!(await this.entries.markOffered(planned.entryId, { token, quantity: planned.quantity, now, expiresAt }))) continue;
       // The rows are locked and the units counted free: a failed take means the counts moved under the lock.
-      if (!(await this.capacity.take(manager, ticket, planned.quantity, 'pending'))) {
+      if (!(await this.capacity.take(ticket, planned.quantity, 'pending'))) {
         throw new Error(`waitlist offer of ${planned.quantity} unit(s) of ticket ${ticket.id} found them gone under its lock`);
       }
       offeredIds.push(planned.entryId);
       left -= planned.quantity;
     }
     const offered: WaitlistEntry[] = [];
-    for (const id of offeredIds) offered.push((await this.entries.findById(manager, id)) as WaitlistEntry);
+    for (const id of offeredIds) offered.push((await this.entries.findById(id)) as WaitlistEntry);
     await this.outbox.queue(
-      manager,
       offered.map((entry) => ({
         channel: 'email' as const,
         type: 'waitlist-offer',
@@ -116,21 +114,21 @@ export class WaitlistOffersService {
    * Expires one lapsed offer and gives its units back, which offers them to the next in line
    * (tickets with automatic offers). False when another instance (or a checkout) got there first.
    */
-  async expireOffer(manager: EntityManager, entryId: number, now: Date): Promise<boolean> {
-    const entry = await this.entries.findById(manager, entryId);
+  async expireOffer(entryId: number, now: Date): Promise<boolean> {
+    const entry = await this.entries.findById(entryId);
     if (!entry || entry.status !== 'offered') return false;
-    if (!(await this.entries.finish(manager, entryId, 'offered', 'expired', now, { lapsedBy: now }))) return false;
-    await this.giveBack(manager, entry, entry.offerQuantity ?? 0);
+    if (!(await this.entries.finish(entryId, 'offered', 'expired', now, { lapsedBy: now }))) return false;
+    await this.giveBack(entry, entry.offerQuantity ?? 0);
     return true;
   }
 
   /** Gives back units held for an entry's offer (expired, declined, or not used by its checkout). */
-  async giveBack(manager: EntityManager, entry: Pick<WaitlistEntry, 'ticketId'>, units: number): Promise<void> {
+  async giveBack(entry: Pick<WaitlistEntry, 'ticketId'>, units: number): Promise<void> {
     if (units <= 0) return;
-    const ticket = (await this.entries.tickets(manager, [entry.ticketId])).get(entry.ticketId);
+    const ticket = (await this.entries.tickets([entry.ticketId])).get(entry.ticketId);
     // A deleted ticket took its counter along: nothing to give back.
     if (!ticket) return;
-    await this.capacity.releaseAll(manager, [{ ticket, quantity: units }], 'pending');
+    await this.capacity.releaseAll([{ ticket, quantity: units }], 'pending');
   }
 
   // ---------------------------------------------------------------- cart and checkout
@@ -142,7 +140,6 @@ export class WaitlistOffersService {
    * offer they carry.
    */
   async coveredByOffers(
-    manager: EntityManager,
     cartId: number,
     token: string | null | undefined,
     lines: Array<{ ticket_id: number; quantity: number }>,
@@ -152,7 +149,7 @@ export class WaitlistOffersService {
     const covered = new Map<number, number>();
     const written = lines.filter((line) => line.quantity > 0 && tickets.get(line.ticket_id)?.waitlist);
     if (token) {
-      const [entry] = await this.entries.findByOfferTokens(manager, [token]);
+      const [entry] = await this.entries.findByOfferTokens([token]);
       if (!entry) throw offerInvalid('no such offer');
       if (!isOfferLive(entry, now)) throw offerInvalid(entry.status === 'offered' ? 'it has expired' : `it is ${entry.status}`);
       if (!lines.some((line) => line.ticket_id === entry.ticketId && line.quantity > 0)) {
@@ -162,22 +159,21 @@ export class WaitlistOffersService {
     }
     if (token === null) return covered;
     const stored = await this.entries.cartLineOffers(
-      manager,
       cartId,
       written.filter((line) => !covered.has(line.ticket_id)).map((line) => line.ticket_id),
     );
-    for (const entry of await this.entries.findByOfferTokens(manager, [...stored.values()])) {
+    for (const entry of await this.entries.findByOfferTokens([...stored.values()])) {
       if (isOfferLive(entry, now) && stored.get(entry.ticketId) === entry.offerToken) covered.set(entry.ticketId, entry.offerQuantity ?? 0);
     }
     return covered;
   }
 
   /** After the cart write saved its lines: the write's offer onto its ticket's line (null: off every line). */
-  async attachToCart(manager: EntityManager, cartId: number, token: string | null | undefined): Promise<void> {
+  async attachToCart(cartId: number, token: string | null | undefined): Promise<void> {
     if (token === undefined) return;
-    if (token === null) return this.entries.attachOffer(manager, cartId, null);
-    const [entry] = await this.entries.findByOfferTokens(manager, [token]);
-    if (entry) await this.entries.attachOffer(manager, cartId, { token, ticketId: entry.ticketId });
+    if (token === null) return this.entries.attachOffer(cartId, null);
+    const [entry] = await this.entries.findByOfferTokens([token]);
+    if (entry) await this.entries.attachOffer(cartId, { token, ticketId: entry.ticketId });
   }
 
   /**
@@ -188,31 +184,25 @@ export class WaitlistOffersService {
    * only what the line wants beyond the offer is left for the caller to take. A lapsed or used
    * offer is a 409 and rolls the checkout back.
    */
-  async redeem(
-    manager: EntityManager,
-    orderId: number,
-    items: CartItem[],
-    capacity: CheckoutCapacity | null,
-    now: Date,
-  ): Promise<CheckoutCapacity | null> {
+  async redeem(orderId: number, items: CartItem[], capacity: CheckoutCapacity | null, now: Date): Promise<CheckoutCapacity | null> {
     const offered = items.filter((item) => item.waitlistOffer);
     if (offered.length === 0) return capacity;
     const lines = capacity ? capacity.lines.map((line) => ({ ...line })) : [];
     const confirmed: CapacityLine[] = [];
     for (const item of offered) {
-      const entry = await this.entries.lockByToken(manager, 'offerToken', item.waitlistOffer as string);
+      const entry = await this.entries.lockByToken('offerToken', item.waitlistOffer as string);
       if (!entry || entry.ticketId !== item.ticketId) throw offerInvalid('no such offer for this ticket');
       if (!isOfferLive(entry, now)) throw offerInvalid(entry.status === 'offered' ? 'it has expired' : `it is ${entry.status}`);
-      if (!(await this.entries.finish(manager, entry.id, 'offered', 'purchased', now, { orderId }))) throw offerInvalid('it was just used');
+      if (!(await this.entries.finish(entry.id, 'offered', 'purchased', now, { orderId }))) throw offerInvalid('it was just used');
       const line = lines.find((candidate) => candidate.ticket.id === item.ticketId);
       const split = splitRedeemed(entry.offerQuantity ?? 0, line?.quantity ?? 0);
       if (line) {
         line.quantity = split.extra;
         if (capacity?.count === 'sold' && split.covered > 0) confirmed.push({ ticket: line.ticket, quantity: split.covered });
       }
-      await this.giveBack(manager, entry, split.unused);
+      await this.giveBack(entry, split.unused);
     }
-    if (confirmed.length > 0) await this.capacity.confirmAll(manager, confirmed);
+    if (confirmed.length > 0) await this.capacity.confirmAll(confirmed);
     return capacity ? { lines: lines.filter((line) => line.quantity > 0), count: capacity.count } : null;
   }
 }

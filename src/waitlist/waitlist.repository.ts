@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { In } from 'typeorm';
 import { CartItem } from '../cart/cart.entity';
 import { Event } from '../events/event.entity';
 import type { AuthenticatedUser } from '../auth/roles';
@@ -11,6 +11,7 @@ import { managedEventCondition } from '../tickets/ticket-visibility';
 import { WaitlistEntry, WaitlistStatus } from './waitlist-entry.entity';
 import type { QueuedEntry } from './waitlist-rules';
 import { SqlDialect } from '../database/sql-dialect';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Entries waiting in line come out in this order: priority first, then who joined first. */
 const QUEUE_ORDER = { priority: 'DESC', id: 'ASC' } as const;
@@ -25,21 +26,26 @@ export interface EntryFilter {
 /** The waitlist's SQL: entries, the counter rows an offer locks, the cart lines that carry offers. */
 @Injectable()
 export class WaitlistRepository {
-  async ticketWithEvent(manager: EntityManager, ticketId: number): Promise<{ ticket: Ticket; event: Event } | null> {
+  constructor(private readonly tx: TransactionHost) {}
+
+  async ticketWithEvent(ticketId: number): Promise<{ ticket: Ticket; event: Event } | null> {
+    const manager = this.tx.manager;
     const ticket = await manager.findOne(Ticket, { where: { id: ticketId } });
     if (!ticket) return null;
     const event = await manager.findOne(Event, { where: { id: ticket.eventId } });
     return event ? { ticket, event } : null;
   }
 
-  async tickets(manager: EntityManager, ids: number[]): Promise<Map<number, Ticket>> {
+  async tickets(ids: number[]): Promise<Map<number, Ticket>> {
+    const manager = this.tx.manager;
     if (ids.length === 0) return new Map();
     const tickets = await manager.find(Ticket, { where: { id: In([...new Set(ids)]) } });
     return new Map(tickets.map((ticket) => [ticket.id, ticket]));
   }
 
   /** Of `ticketIds`, the tickets whose units go to their waitlist by themselves and that have someone waiting. */
-  async autoOfferTickets(manager: EntityManager, ticketIds: number[]): Promise<Ticket[]> {
+  async autoOfferTickets(ticketIds: number[]): Promise<Ticket[]> {
+    const manager = this.tx.manager;
     if (ticketIds.length === 0) return [];
     return manager
       .createQueryBuilder(Ticket, 'ticket')
@@ -53,7 +59,8 @@ export class WaitlistRepository {
   }
 
   /** Ids of tickets with automatic offers and someone waiting, for the sweep. */
-  async autoOfferTicketIds(manager: EntityManager, limit: number): Promise<number[]> {
+  async autoOfferTicketIds(limit: number): Promise<number[]> {
+    const manager = this.tx.manager;
     const rows = await manager
       .createQueryBuilder(WaitlistEntry, 'entry')
       .innerJoin(Ticket, 'ticket', 'ticket.id = entry.ticketId')
@@ -71,7 +78,8 @@ export class WaitlistRepository {
    * transaction ends on MariaDB, in the order every take locks them (counter, then pool), so that
    * what is computed free stays free until this transaction has taken it.
    */
-  async lockCapacityState(manager: EntityManager, ticket: Ticket): Promise<CapacityState | null> {
+  async lockCapacityState(ticket: Ticket): Promise<CapacityState | null> {
+    const manager = this.tx.manager;
     const counterQuery = manager.createQueryBuilder(TicketCapacityCounter, 'counter').where('counter.ticketId = :id', { id: ticket.id });
     SqlDialect.of(manager).forUpdate(counterQuery);
     const counter = await counterQuery.getOne();
@@ -87,7 +95,8 @@ export class WaitlistRepository {
   }
 
   /** The first `limit` waiting entries of the ticket, in line order. */
-  async waitingQueue(manager: EntityManager, ticketId: number, limit: number): Promise<QueuedEntry[]> {
+  async waitingQueue(ticketId: number, limit: number): Promise<QueuedEntry[]> {
+    const manager = this.tx.manager;
     const rows = await manager.find(WaitlistEntry, {
       select: { id: true, quantity: true },
       where: { ticketId, status: 'waiting' },
@@ -98,11 +107,8 @@ export class WaitlistRepository {
   }
 
   /** waiting → offered, only if still waiting (another instance may have offered it meanwhile). */
-  async markOffered(
-    manager: EntityManager,
-    entryId: number,
-    offer: { token: string; quantity: number; now: Date; expiresAt: Date },
-  ): Promise<boolean> {
+  async markOffered(entryId: number, offer: { token: string; quantity: number; now: Date; expiresAt: Date }): Promise<boolean> {
+    const manager = this.tx.manager;
     const result = await manager
       .createQueryBuilder()
       .update(WaitlistEntry)
@@ -125,13 +131,13 @@ export class WaitlistRepository {
    * caller that moved it: only that caller converts or releases its held units.
    */
   async finish(
-    manager: EntityManager,
     entryId: number,
     from: WaitlistStatus,
     to: WaitlistStatus,
     now: Date,
     options: { lapsedBy?: Date; orderId?: number } = {},
   ): Promise<boolean> {
+    const manager = this.tx.manager;
     const update = manager
       .createQueryBuilder()
       .update(WaitlistEntry)
@@ -142,34 +148,40 @@ export class WaitlistRepository {
     return Boolean(result.affected);
   }
 
-  async findById(manager: EntityManager, id: number): Promise<WaitlistEntry | null> {
+  async findById(id: number): Promise<WaitlistEntry | null> {
+    const manager = this.tx.manager;
     return manager.findOne(WaitlistEntry, { where: { id } });
   }
 
   /** The entry of a token, locked until the transaction ends (MariaDB). */
-  async lockByToken(manager: EntityManager, column: 'cancelToken' | 'offerToken', token: string): Promise<WaitlistEntry | null> {
+  async lockByToken(column: 'cancelToken' | 'offerToken', token: string): Promise<WaitlistEntry | null> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(WaitlistEntry, 'entry').where(`entry.${column} = :token`, { token });
     SqlDialect.of(manager).forUpdate(query);
     return query.getOne();
   }
 
-  async findByOfferTokens(manager: EntityManager, tokens: string[]): Promise<WaitlistEntry[]> {
+  async findByOfferTokens(tokens: string[]): Promise<WaitlistEntry[]> {
+    const manager = this.tx.manager;
     if (tokens.length === 0) return [];
     return manager.find(WaitlistEntry, { where: { offerToken: In([...new Set(tokens)]) } });
   }
 
   /** Whether the address waits or holds an offer for the ticket. */
-  async isLive(manager: EntityManager, ticketId: number, liveEmail: string): Promise<boolean> {
+  async isLive(ticketId: number, liveEmail: string): Promise<boolean> {
+    const manager = this.tx.manager;
     return manager.exists(WaitlistEntry, { where: { ticketId, liveEmail } });
   }
 
-  async insert(manager: EntityManager, entry: Omit<WaitlistEntry, 'id'>): Promise<WaitlistEntry> {
+  async insert(entry: Omit<WaitlistEntry, 'id'>): Promise<WaitlistEntry> {
+    const manager = this.tx.manager;
     const saved = await manager.getRepository(WaitlistEntry).save(manager.create(WaitlistEntry, entry));
     return saved;
   }
 
   /** Entries whose offer lapsed before `now`, oldest first. */
-  async dueOffers(manager: EntityManager, now: Date, limit: number): Promise<number[]> {
+  async dueOffers(now: Date, limit: number): Promise<number[]> {
+    const manager = this.tx.manager;
     const rows = await manager
       .createQueryBuilder(WaitlistEntry, 'entry')
       .select('entry.id', 'id')
@@ -181,7 +193,8 @@ export class WaitlistRepository {
   }
 
   /** A page of entries the caller manages, in line order per ticket, and how many match. */
-  async page(manager: EntityManager, filter: EntryFilter, offset: number, limit: number): Promise<[WaitlistEntry[], number]> {
+  async page(filter: EntryFilter, offset: number, limit: number): Promise<[WaitlistEntry[], number]> {
+    const manager = this.tx.manager;
     const query = manager.createQueryBuilder(WaitlistEntry, 'entry').innerJoin(Event, 'event', 'event.id = entry.eventId');
     query.where(managedEventCondition(filter.manager, query));
     if (filter.ticketId !== undefined) query.andWhere('entry.ticketId = :ticketId', { ticketId: filter.ticketId });
@@ -196,7 +209,8 @@ export class WaitlistRepository {
   }
 
   /** Waiting entries of these tickets in line order, for positions. */
-  async waitingIds(manager: EntityManager, ticketIds: number[]): Promise<Array<{ id: number; ticketId: number }>> {
+  async waitingIds(ticketIds: number[]): Promise<Array<{ id: number; ticketId: number }>> {
+    const manager = this.tx.manager;
     if (ticketIds.length === 0) return [];
     const rows = await manager.find(WaitlistEntry, {
       select: { id: true, ticketId: true },
@@ -206,12 +220,14 @@ export class WaitlistRepository {
     return rows.map((row) => ({ id: row.id, ticketId: row.ticketId }));
   }
 
-  async setPriority(manager: EntityManager, id: number, priority: number, now: Date): Promise<void> {
+  async setPriority(id: number, priority: number, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager.createQueryBuilder().update(WaitlistEntry).set({ priority, updatedAt: now }).where('id = :id', { id }).execute();
   }
 
   /** Entries and units per status of one ticket. */
-  async stats(manager: EntityManager, ticketId: number): Promise<Array<{ status: WaitlistStatus; entries: number; units: number }>> {
+  async stats(ticketId: number): Promise<Array<{ status: WaitlistStatus; entries: number; units: number }>> {
+    const manager = this.tx.manager;
     const rows = await manager
       .createQueryBuilder(WaitlistEntry, 'entry')
       .select('entry.status', 'status')
@@ -226,14 +242,16 @@ export class WaitlistRepository {
   // ---------------------------------------------------------------- cart lines
 
   /** The offer tokens the cart's lines of these tickets carry. */
-  async cartLineOffers(manager: EntityManager, cartId: number, ticketIds: number[]): Promise<Map<number, string>> {
+  async cartLineOffers(cartId: number, ticketIds: number[]): Promise<Map<number, string>> {
+    const manager = this.tx.manager;
     if (ticketIds.length === 0) return new Map();
     const rows = await manager.find(CartItem, { where: { cartId, ticketId: In([...new Set(ticketIds)]) } });
     return new Map(rows.filter((row) => row.waitlistOffer).map((row) => [row.ticketId, row.waitlistOffer as string]));
   }
 
   /** Puts the offer on the cart's line of its ticket (null clears every line's). */
-  async attachOffer(manager: EntityManager, cartId: number, offer: { token: string; ticketId: number } | null): Promise<void> {
+  async attachOffer(cartId: number, offer: { token: string; ticketId: number } | null): Promise<void> {
+    const manager = this.tx.manager;
     const clear = manager.createQueryBuilder().update(CartItem).set({ waitlistOffer: null }).where('cart_id = :cartId', { cartId });
     if (offer) clear.andWhere('waitlist_offer = :token', { token: offer.token });
     await clear.execute();

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { ticketDoesNotExist } from '../cart/cart-errors';
 import { CLOCK, Clock } from '../common/clock';
-import { isUniqueViolation, runInTransaction } from '../common/database/transactions';
+import { isUniqueViolation } from '../common/database/transactions';
 import { forbidden } from '../common/errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { availableUnits } from '../tickets/capacity';
@@ -28,6 +26,7 @@ import { linePositions, toEntryResponse, toJoinedResponse, toStatsResponse } fro
 import { WaitlistOffersService } from './waitlist-offers.service';
 import { WaitlistRepository } from './waitlist.repository';
 import { canCancel, emailKey, joinProblem } from './waitlist-rules';
+import { TransactionHost } from '../common/database/transaction-host';
 
 const CANCEL_TOKEN_BYTES = 24;
 const TOKEN_PATTERN = /^[0-9a-f]{48}$/;
@@ -42,7 +41,7 @@ export interface WaitlistPage {
 @Injectable()
 export class WaitlistService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly capacity: CapacityService,
     private readonly entries: WaitlistRepository,
@@ -57,17 +56,17 @@ export class WaitlistService {
     const now = this.clock.now();
     const liveEmail = emailKey(body.email);
     try {
-      return await runInTransaction(this.dataSource, async (manager) => {
-        const found = await this.entries.ticketWithEvent(manager, body.ticket_id);
+      return await this.tx.run(async () => {
+        const found = await this.entries.ticketWithEvent(body.ticket_id);
         if (!found || !canReadTicket(user, found.ticket, found.event)) throw ticketDoesNotExist(body.ticket_id);
         const { ticket } = found;
-        const pools = await this.capacity.pools(manager, [ticket.eventId]);
+        const pools = await this.capacity.pools([ticket.eventId]);
         const available = availableUnits(CapacityService.stateOf(ticket, pools.get(ticket.eventId)));
         const problem = joinProblem(ticket.waitlist, available);
         if (problem === 'waitlist-disabled') throw waitlistDisabled(ticket.id);
         if (problem === 'not-sold-out') throw ticketNotSoldOut(ticket.id, available);
-        if (await this.entries.isLive(manager, ticket.id, liveEmail)) throw alreadyJoined(ticket.id);
-        const entry = await this.entries.insert(manager, {
+        if (await this.entries.isLive(ticket.id, liveEmail)) throw alreadyJoined(ticket.id);
+        const entry = await this.entries.insert({
           ticketId: ticket.id,
           eventId: ticket.eventId,
           name: body.name.trim(),
@@ -85,7 +84,7 @@ export class WaitlistService {
           createdAt: now,
           updatedAt: now,
         });
-        const positions = linePositions(await this.entries.waitingIds(manager, [ticket.id]));
+        const positions = linePositions(await this.entries.waitingIds([ticket.id]));
         return toJoinedResponse(entry, positions.get(entry.id) ?? 1);
       });
     } catch (error) {
@@ -98,13 +97,13 @@ export class WaitlistService {
   async leave(cancelToken: string): Promise<WaitlistLeftResponse> {
     if (!TOKEN_PATTERN.test(cancelToken)) throw entryNotFound();
     const now = this.clock.now();
-    return runInTransaction(this.dataSource, async (manager) => {
-      const entry = await this.entries.lockByToken(manager, 'cancelToken', cancelToken);
+    return this.tx.run(async () => {
+      const entry = await this.entries.lockByToken('cancelToken', cancelToken);
       if (!entry) throw entryNotFound();
       if (!canCancel(entry.status)) throw entryNotCancellable(entry.status);
-      if (!(await this.entries.finish(manager, entry.id, entry.status, 'cancelled', now))) throw entryNotCancellable('changing');
+      if (!(await this.entries.finish(entry.id, entry.status, 'cancelled', now))) throw entryNotCancellable('changing');
       const released = entry.status === 'offered' ? (entry.offerQuantity ?? 0) : 0;
-      await this.offers.giveBack(manager, entry, released);
+      await this.offers.giveBack(entry, released);
       return { id: entry.id, status: 'cancelled', released_units: released };
     });
   }
@@ -112,11 +111,9 @@ export class WaitlistService {
   // ---------------------------------------------------------------- managers
 
   async list(query: ListWaitlistQuery, user: AuthenticatedUser): Promise<WaitlistPage> {
-    const manager = this.dataSource.manager;
-    if (query.ticket_id !== undefined) await this.managedTicket(manager, query.ticket_id, user);
+    if (query.ticket_id !== undefined) await this.managedTicket(query.ticket_id, user);
     const page = parsePageRequest(query, 'tickets');
     const [rows, total] = await this.entries.page(
-      manager,
       { ticketId: query.ticket_id, statuses: query.status, manager: user },
       page.offset,
       page.perPage,
@@ -124,10 +121,7 @@ export class WaitlistService {
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });
     const positions = linePositions(
-      await this.entries.waitingIds(
-        manager,
-        rows.filter((row) => row.status === 'waiting').map((row) => row.ticketId),
-      ),
+      await this.entries.waitingIds(rows.filter((row) => row.status === 'waiting').map((row) => row.ticketId)),
     );
     return { entries: rows.map((row) => toEntryResponse(row, positions)), total, totalPages };
   }
@@ -135,35 +129,34 @@ export class WaitlistService {
   /** Moves an entry in line (higher priority first); 404 for entries of events the caller does not manage. */
   async reorder(id: number, priority: number, user: AuthenticatedUser): Promise<WaitlistEntryResponse> {
     const now = this.clock.now();
-    return runInTransaction(this.dataSource, async (manager) => {
-      const entry = await this.entries.findById(manager, id);
+    return this.tx.run(async () => {
+      const entry = await this.entries.findById(id);
       if (!entry) throw entryNotFound();
-      const found = await this.entries.ticketWithEvent(manager, entry.ticketId);
+      const found = await this.entries.ticketWithEvent(entry.ticketId);
       if (!found || !canManageEvent(user, found.event)) throw entryNotFound();
-      await this.entries.setPriority(manager, id, priority, now);
-      const updated = (await this.entries.findById(manager, id)) as WaitlistEntry;
-      return toEntryResponse(updated, linePositions(await this.entries.waitingIds(manager, [entry.ticketId])));
+      await this.entries.setPriority(id, priority, now);
+      const updated = (await this.entries.findById(id)) as WaitlistEntry;
+      return toEntryResponse(updated, linePositions(await this.entries.waitingIds([entry.ticketId])));
     });
   }
 
   /** Offers up to `quantity` free units to the next in line now (whether or not offers are automatic). */
   async offerNext(ticketId: number, quantity: number, user: AuthenticatedUser): Promise<WaitlistOffersResponse> {
-    const offered = await runInTransaction(this.dataSource, async (manager) => {
-      const ticket = await this.managedTicket(manager, ticketId, user);
-      return this.offers.offerAvailable(manager, ticket, quantity);
+    const offered = await this.tx.run(async () => {
+      const ticket = await this.managedTicket(ticketId, user);
+      return this.offers.offerAvailable(ticket, quantity);
     });
     return { offers: offered.map((entry) => toEntryResponse(entry, new Map())) };
   }
 
   async stats(ticketId: number, user: AuthenticatedUser): Promise<WaitlistStatsResponse> {
-    const manager = this.dataSource.manager;
-    await this.managedTicket(manager, ticketId, user);
-    return toStatsResponse(ticketId, await this.entries.stats(manager, ticketId));
+    await this.managedTicket(ticketId, user);
+    return toStatsResponse(ticketId, await this.entries.stats(ticketId));
   }
 
   /** The ticket when the caller manages its event; 404 when it does not exist, 403 when someone else's. */
-  private async managedTicket(manager: EntityManager, ticketId: number, user: AuthenticatedUser): Promise<Ticket> {
-    const found: { ticket: Ticket; event: Event } | null = await this.entries.ticketWithEvent(manager, ticketId);
+  private async managedTicket(ticketId: number, user: AuthenticatedUser): Promise<Ticket> {
+    const found: { ticket: Ticket; event: Event } | null = await this.entries.ticketWithEvent(ticketId);
     if (!found) throw ticketDoesNotExist(ticketId);
     if (!canManageEvent(user, found.event)) throw forbidden(false, 'Only the managers of the ticket’s event can manage its waitlist.');
     return found.ticket;

@@ -1,47 +1,57 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { OutboxMessage } from '../outbox/outbox-message.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Webhook endpoints, and their deliveries as the outbox keeps them. */
 @Injectable()
 export class WebhooksRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
   // ---------------------------------------------------------------- endpoints
 
-  endpoints(manager: EntityManager): Promise<WebhookEndpoint[]> {
+  endpoints(): Promise<WebhookEndpoint[]> {
+    const manager = this.tx.manager;
     return manager.find(WebhookEndpoint, { order: { id: 'ASC' } });
   }
 
-  enabledEndpoints(manager: EntityManager): Promise<WebhookEndpoint[]> {
+  enabledEndpoints(): Promise<WebhookEndpoint[]> {
+    const manager = this.tx.manager;
     return manager.find(WebhookEndpoint, { where: { enabled: true } });
   }
 
-  findEndpoint(manager: EntityManager, id: number): Promise<WebhookEndpoint | null> {
+  findEndpoint(id: number): Promise<WebhookEndpoint | null> {
+    const manager = this.tx.manager;
     return manager.findOne(WebhookEndpoint, { where: { id } });
   }
 
-  insertEndpoint(manager: EntityManager, values: Omit<WebhookEndpoint, 'id'>): Promise<WebhookEndpoint> {
+  insertEndpoint(values: Omit<WebhookEndpoint, 'id'>): Promise<WebhookEndpoint> {
+    const manager = this.tx.manager;
     return manager.save(manager.create(WebhookEndpoint, values));
   }
 
-  saveEndpoint(manager: EntityManager, endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+  saveEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+    const manager = this.tx.manager;
     return manager.save(endpoint);
   }
 
   /** Deletes the endpoint and its deliveries, in the caller's transaction. */
-  async deleteEndpoint(manager: EntityManager, id: number): Promise<void> {
+  async deleteEndpoint(id: number): Promise<void> {
+    const manager = this.tx.manager;
     await manager.delete(OutboxMessage, { endpointId: id, channel: 'webhook' });
     await manager.delete(WebhookEndpoint, { id });
   }
 
-  async disable(manager: EntityManager, id: number, reason: string, now: Date): Promise<void> {
+  async disable(id: number, reason: string, now: Date): Promise<void> {
+    const manager = this.tx.manager;
     await manager.update(WebhookEndpoint, { id }, { enabled: false, disabledReason: reason, updatedAt: now });
   }
 
   // ---------------------------------------------------------------- deliveries
 
   /** A page of the endpoint's deliveries, newest first, and how many it has. */
-  deliveryPage(manager: EntityManager, endpointId: number, offset: number, limit: number): Promise<[OutboxMessage[], number]> {
+  deliveryPage(endpointId: number, offset: number, limit: number): Promise<[OutboxMessage[], number]> {
+    const manager = this.tx.manager;
     return manager.findAndCount(OutboxMessage, {
       where: { endpointId, channel: 'webhook' },
       order: { id: 'DESC' },
@@ -50,12 +60,14 @@ export class WebhooksRepository {
     });
   }
 
-  findDelivery(manager: EntityManager, endpointId: number, id: number): Promise<OutboxMessage | null> {
+  findDelivery(endpointId: number, id: number): Promise<OutboxMessage | null> {
+    const manager = this.tx.manager;
     return manager.findOne(OutboxMessage, { where: { id, endpointId, channel: 'webhook' } });
   }
 
   /** The endpoint's newest delivery. */
-  latestDelivery(manager: EntityManager, endpointId: number): Promise<OutboxMessage | null> {
+  latestDelivery(endpointId: number): Promise<OutboxMessage | null> {
+    const manager = this.tx.manager;
     return manager.findOne(OutboxMessage, { where: { endpointId, channel: 'webhook' }, order: { id: 'DESC' } });
   }
 }

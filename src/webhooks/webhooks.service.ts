@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
-import { runInTransaction } from '../common/database/transactions';
 import { invalidParam } from '../common/errors/api-error';
 import { assertPageInRange, countPages, parsePageRequest } from '../common/pagination/pagination';
 import { appConfig } from '../config/app.config';
@@ -21,6 +18,7 @@ import { resolveWebhookTarget, WebhookTargetError } from './webhook-target';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
 import { deliveryNotFound, webhookDisabled, webhookNotFound } from './webhook-errors';
 import { WebhooksRepository } from './webhooks.repository';
+import { TransactionHost } from '../common/database/transaction-host';
 
 /** Secret bytes: 24 random bytes, as `whsec_<base64>` (the Standard Webhooks form). */
 const SECRET_BYTES = 24;
@@ -62,7 +60,7 @@ export function toDeliveryResponse(message: OutboxMessage): WebhookDeliveryRespo
 @Injectable()
 export class WebhooksService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: OutboxService,
@@ -76,7 +74,7 @@ export class WebhooksService {
   // ---------------------------------------------------------------- endpoints
 
   async list(): Promise<WebhookResponse[]> {
-    const endpoints = await this.repository.endpoints(this.dataSource.manager);
+    const endpoints = await this.repository.endpoints();
     return endpoints.map(toWebhookResponse);
   }
 
@@ -88,7 +86,7 @@ export class WebhooksService {
     await this.checkUrl(input.url);
     const now = this.clock.now();
     const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
-    const endpoint = await this.repository.insertEndpoint(this.dataSource.manager, {
+    const endpoint = await this.repository.insertEndpoint({
       url: input.url,
       description: input.description ?? '',
       eventTypes: input.event_types ? JSON.stringify(input.event_types) : null,
@@ -114,15 +112,15 @@ export class WebhooksService {
       if (input.enabled) endpoint.disabledReason = null;
     }
     endpoint.updatedAt = this.clock.now();
-    return toWebhookResponse(await this.repository.saveEndpoint(this.dataSource.manager, endpoint));
+    return toWebhookResponse(await this.repository.saveEndpoint(endpoint));
   }
 
   /** Deletes the endpoint and its pending deliveries; answers with the endpoint as it was. */
   async remove(id: number): Promise<WebhookResponse> {
-    return runInTransaction(this.dataSource, async (manager) => {
-      const endpoint = await this.findOrFail(id, manager);
+    return this.tx.run(async () => {
+      const endpoint = await this.findOrFail(id);
       const response = toWebhookResponse(endpoint);
-      await this.repository.deleteEndpoint(manager, id);
+      await this.repository.deleteEndpoint(id);
       return response;
     });
   }
@@ -130,7 +128,7 @@ export class WebhooksService {
   async deliveries(id: number, query: ListDeliveriesQuery): Promise<WebhookDeliveryListResponse> {
     await this.findOrFail(id);
     const page = parsePageRequest(query, 'tickets');
-    const [rows, total] = await this.repository.deliveryPage(this.dataSource.manager, id, page.offset, page.perPage);
+    const [rows, total] = await this.repository.deliveryPage(id, page.offset, page.perPage);
     const totalPages = countPages(total, page.perPage);
     assertPageInRange(page.page, totalPages, { kind: 'invalid' });
     return { total, total_pages: totalPages, deliveries: rows.map(toDeliveryResponse) };
@@ -140,13 +138,13 @@ export class WebhooksService {
   async redeliver(id: number, deliveryId: number): Promise<WebhookDeliveryResponse> {
     const endpoint = await this.findOrFail(id);
     if (!endpoint.enabled) throw webhookDisabled();
-    return runInTransaction(this.dataSource, async (manager) => {
-      const original = await this.repository.findDelivery(manager, id, deliveryId);
+    return this.tx.run(async () => {
+      const original = await this.repository.findDelivery(id, deliveryId);
       if (!original) throw deliveryNotFound();
-      await this.outbox.queue(manager, [
+      await this.outbox.queue([
         { channel: 'webhook', type: original.type, payload: original.payload, endpointId: id, messageId: original.messageId },
       ]);
-      const queued = await this.repository.latestDelivery(manager, id);
+      const queued = await this.repository.latestDelivery(id);
       return toDeliveryResponse(queued as OutboxMessage);
     });
   }
@@ -154,8 +152,8 @@ export class WebhooksService {
   // ---------------------------------------------------------------- fan-out and delivery
 
   /** One delivery per enabled endpoint subscribed to `type`, read in the worker's transaction. */
-  async deliveriesFor(manager: EntityManager, event: OutboxMessage, type: EventType, data: EventData): Promise<DirectMessage[]> {
-    const endpoints = await this.repository.enabledEndpoints(manager);
+  async deliveriesFor(event: OutboxMessage, type: EventType, data: EventData): Promise<DirectMessage[]> {
+    const endpoints = await this.repository.enabledEndpoints();
     const payload = JSON.stringify({ type, timestamp: event.createdAt.toISOString(), data });
     return endpoints
       .filter((endpoint) => endpoint.eventTypes === null || (JSON.parse(endpoint.eventTypes) as string[]).includes(type))
@@ -164,7 +162,7 @@ export class WebhooksService {
 
   /** One attempt; a 410 answer disables the endpoint. Returns the receiver's status. */
   async deliver(message: OutboxMessage): Promise<number> {
-    const endpoint = message.endpointId === null ? null : await this.repository.findEndpoint(this.dataSource.manager, message.endpointId);
+    const endpoint = message.endpointId === null ? null : await this.repository.findEndpoint(message.endpointId);
     if (!endpoint) throw new PermanentDeliveryError('the endpoint was deleted');
     if (!endpoint.enabled) throw new PermanentDeliveryError(endpoint.disabledReason ?? 'the endpoint is disabled');
     let secret: string;
@@ -190,7 +188,7 @@ export class WebhooksService {
       });
     } catch (error) {
       if (error instanceof PermanentDeliveryError && error.responseStatus === 410) {
-        await this.repository.disable(this.dataSource.manager, endpoint.id, 'The endpoint answered 410 Gone.', this.clock.now());
+        await this.repository.disable(endpoint.id, 'The endpoint answered 410 Gone.', this.clock.now());
       }
       throw error;
     }
@@ -207,8 +205,8 @@ export class WebhooksService {
     }
   }
 
-  private async findOrFail(id: number, manager: EntityManager = this.dataSource.manager): Promise<WebhookEndpoint> {
-    const endpoint = await this.repository.findEndpoint(manager, id);
+  private async findOrFail(id: number): Promise<WebhookEndpoint> {
+    const endpoint = await this.repository.findEndpoint(id);
     if (!endpoint) throw webhookNotFound();
     return endpoint;
   }

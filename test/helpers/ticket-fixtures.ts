@@ -97,7 +97,7 @@ export async function sellUnits(
   try {
     await testApp.dataSource.transaction(async (manager) => {
       const ticket = await manager.findOneByOrFail(Ticket, { id: ticketId });
-      if (!(await capacity.take(manager, ticket, quantity, count))) throw new NotEnoughLeft();
+      if (!(await capacity.take(ticket, quantity, count))) throw new NotEnoughLeft();
     });
     return true;
   } catch (error) {

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import type { RowsWritten } from '../domain-events/domain-event';
 import { OnDomainEvent } from '../domain-events/domain-events';
 import { isLockConflict } from '../database/transactions';
 import { COUNT_GENERATION_STRIPES, COUNT_SCOPE_TABLES, COUNT_SCOPES, CountScope } from './count-cache';
+import { TransactionHost } from '../database/transaction-host';
 
 /** Tries of the generation bump after a commit before it is given up. */
 const RENEW_ATTEMPTS = 3;
@@ -21,6 +21,8 @@ for (const scope of COUNT_SCOPES) {
  */
 @Injectable()
 export class CountCacheInvalidation {
+  constructor(private readonly tx: TransactionHost) {}
+
   private readonly logger = new Logger(CountCacheInvalidation.name);
 
   /**
@@ -32,12 +34,12 @@ export class CountCacheInvalidation {
    * most COUNT_CACHE_SECONDS old).
    */
   @OnDomainEvent('RowsWritten', { phase: 'after-commit' })
-  async renewGenerations(manager: EntityManager, events: readonly RowsWritten[]): Promise<void> {
+  async renewGenerations(events: readonly RowsWritten[]): Promise<void> {
     const scopes = new Set(events.flatMap(({ row }) => SCOPES_OF_TABLE.get(row.table) ?? []));
     if (scopes.size === 0) return;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.renew(manager, scopes);
+        await this.renew(scopes);
         return;
       } catch (error) {
         if (isLockConflict(error) && attempt < RENEW_ATTEMPTS) continue;
@@ -47,7 +49,8 @@ export class CountCacheInvalidation {
     }
   }
 
-  private async renew(manager: EntityManager, scopes: Set<CountScope>): Promise<void> {
+  private async renew(scopes: Set<CountScope>): Promise<void> {
+    const manager = this.tx.manager;
     const names = [...scopes];
     const stripe = randomInt(COUNT_GENERATION_STRIPES);
     await manager.query(

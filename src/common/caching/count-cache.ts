@@ -3,10 +3,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ConfigType } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { appConfig } from '../../config/app.config';
 import { CLOCK, Clock } from '../clock';
+import { TransactionHost } from '../database/transaction-host';
 
 /** What a cached count depends on; a committed write to any of a scope's tables renews its generation. */
 export type CountScope = 'events' | 'tickets' | 'ticket_stock' | 'attendees';
@@ -95,7 +95,7 @@ export class CountCache {
   private readonly inFlight = new Map<string, Promise<number>>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionHost,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -119,12 +119,8 @@ export class CountCache {
    * changed since it was counted. `manager` is the one `builder` was made from (a transaction's is
    * never cached).
    */
-  async count<T extends ObjectLiteral>(
-    scopes: CountScope | readonly CountScope[],
-    builder: SelectQueryBuilder<T>,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<number> {
-    if (!this.enabled(manager)) return builder.getCount();
+  async count<T extends ObjectLiteral>(scopes: CountScope | readonly CountScope[], builder: SelectQueryBuilder<T>): Promise<number> {
+    if (!this.enabled()) return builder.getCount();
     const names = typeof scopes === 'string' ? [scopes] : [...scopes].sort();
     const [sql, parameters] = builder.getQueryAndParameters();
     const key = countKey(names.join('+'), sql, parameters);
@@ -149,7 +145,8 @@ export class CountCache {
     return this.generation(scope);
   }
 
-  private enabled(manager: EntityManager): boolean {
+  private enabled(): boolean {
+    const manager = this.tx.manager;
     return this.entries !== null && this.config.countCacheSeconds > 0 && !manager.queryRunner?.isTransactionActive;
   }
 
@@ -167,7 +164,7 @@ export class CountCache {
 
   /** Read the way the counted query reads (replica or primary), so that both see the same state. */
   private async readGeneration(scope: CountScope): Promise<number> {
-    const row = await this.dataSource
+    const row = await this.tx.dataSource
       .createQueryBuilder()
       .select('SUM(generation.generation)', 'generation')
       .from('cache_generations', 'generation')

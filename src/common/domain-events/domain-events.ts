@@ -1,25 +1,27 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import type { EntityManager, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import type { DomainEvent } from './domain-event';
+import { TransactionHost } from '../database/transaction-host';
 
 export type DomainEventKind = DomainEvent['kind'];
 export type DomainEventOf<K extends DomainEventKind> = Extract<DomainEvent, { kind: K }>;
 
 /**
  * When a listener runs, relative to the writer's transaction:
- * - `in-transaction` (default): at once, inside it, with its manager. What the listener writes
+ * - `in-transaction` (default): at once, inside it (TransactionHost's manager is the writer's). What the listener writes
  *   commits or rolls back with the write; a listener that throws fails the write.
  * - `before-commit`: once per transaction, inside it, just before COMMIT, with every event of its
  *   kinds the transaction published (to gather many writes into one act, such as a purge message).
  * - `after-commit`: once per transaction, after COMMIT, with its events and the transaction's
- *   runner (its manager reads what committed); nothing when the transaction rolls back. For what
+ *   runner as TransactionHost's manager (it reads what committed); nothing when the transaction rolls back. For what
  *   must not hold the transaction's locks. A failure there cannot undo the write: log it.
  * Outside a transaction all three run at once.
  */
 export type DomainEventPhase = 'in-transaction' | 'before-commit' | 'after-commit';
 
-export type DomainEventListener<E extends DomainEvent = DomainEvent> = (manager: EntityManager, events: readonly E[]) => Promise<void>;
+/** A listener reads and writes through TransactionHost, which holds the writer's transaction in the in-transaction and before-commit phases. */
+export type DomainEventListener<E extends DomainEvent = DomainEvent> = (events: readonly E[]) => Promise<void>;
 
 interface Subscription {
   kinds: ReadonlySet<DomainEventKind> | null;
@@ -36,7 +38,7 @@ interface ListenerMetadata {
 const LISTENER_METADATA = Symbol('cal:on-domain-event');
 
 /**
- * Marks a provider's method `(manager, events) => Promise<void>` as a listener of these kinds of
+ * Marks a provider's method `(events) => Promise<void>` as a listener of these kinds of
  * domain events; DomainEvents finds it at start-up. This is the one way the code reacts to a write
  * (CONTRIBUTING.md, "Reacting to a write").
  */
@@ -76,6 +78,7 @@ export class DomainEvents implements OnModuleInit {
   private readonly pending = new WeakMap<QueryRunner, Pending>();
 
   constructor(
+    private readonly tx: TransactionHost,
     @Optional() private readonly discovery?: DiscoveryService,
     @Optional() private readonly scanner?: MetadataScanner,
   ) {}
@@ -129,18 +132,19 @@ export class DomainEvents implements OnModuleInit {
     return this.subscriptions.some((entry) => entry.kinds === null || entry.kinds.has(kind));
   }
 
-  async publish(manager: EntityManager, ...events: DomainEvent[]): Promise<void> {
+  /** Publishes `events` in the current transaction (TransactionHost), or at once for all phases outside one. */
+  async publish(...events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.deliver(manager, 'in-transaction', events);
-    const runner = manager.queryRunner;
+    await this.deliver('in-transaction', events);
+    const runner = this.tx.manager.queryRunner;
     if (runner?.isTransactionActive) {
       const pending = this.pending.get(runner);
       if (pending) pending.events.push(...events);
       else this.pending.set(runner, { events: [...events], deliveredBeforeCommit: 0 });
       return;
     }
-    await this.deliver(manager, 'before-commit', events);
-    await this.deliver(manager, 'after-commit', events);
+    await this.deliver('before-commit', events);
+    await this.deliver('after-commit', events);
   }
 
   /** The transaction is about to commit: its before-commit listeners run, until they publish nothing more. */
@@ -149,7 +153,7 @@ export class DomainEvents implements OnModuleInit {
     while (pending && pending.deliveredBeforeCommit < pending.events.length) {
       const fresh = pending.events.slice(pending.deliveredBeforeCommit);
       pending.deliveredBeforeCommit = pending.events.length;
-      await this.deliver(runner.manager, 'before-commit', fresh);
+      await this.tx.withManager(runner.manager, () => this.deliver('before-commit', fresh));
     }
   }
 
@@ -159,19 +163,19 @@ export class DomainEvents implements OnModuleInit {
     const pending = this.pending.get(runner);
     if (!pending) return;
     this.pending.delete(runner);
-    await this.deliver(runner.manager, 'after-commit', pending.events);
+    await this.tx.withManager(runner.manager, () => this.deliver('after-commit', pending.events));
   }
 
   transactionRolledBack(runner: QueryRunner): void {
     if (!runner.isTransactionActive) this.pending.delete(runner);
   }
 
-  private async deliver(manager: EntityManager, phase: DomainEventPhase, events: readonly DomainEvent[]): Promise<void> {
+  private async deliver(phase: DomainEventPhase, events: readonly DomainEvent[]): Promise<void> {
     for (const subscription of this.subscriptions) {
       if (subscription.phase !== phase) continue;
       const kinds = subscription.kinds;
       const wanted = kinds ? events.filter((event) => kinds.has(event.kind)) : events;
-      if (wanted.length > 0) await subscription.listener(manager, wanted);
+      if (wanted.length > 0) await subscription.listener(wanted);
     }
   }
 }

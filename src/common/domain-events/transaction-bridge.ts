@@ -11,6 +11,7 @@ import type {
   UpdateEvent,
 } from 'typeorm';
 import type { WrittenRow } from './domain-event';
+import { TransactionHost } from '../database/transaction-host';
 import { DomainEvents } from './domain-events';
 
 type WriteEvent = InsertEvent<unknown> | UpdateEvent<unknown> | RemoveEvent<unknown> | SoftRemoveEvent<unknown>;
@@ -48,6 +49,7 @@ export class DomainEventsTransactionBridge implements EntitySubscriberInterface 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly domainEvents: DomainEvents,
+    private readonly tx: TransactionHost,
   ) {
     if (!dataSource.subscribers.includes(this)) dataSource.subscribers.push(this);
   }
@@ -82,6 +84,9 @@ export class DomainEventsTransactionBridge implements EntitySubscriberInterface 
 
   private async written(event: WriteEvent, change: 'insert' | 'update' | 'remove'): Promise<void> {
     if (!this.domainEvents.isListenedTo('RowsWritten')) return;
-    await this.domainEvents.publish(event.queryRunner.manager, { kind: 'RowsWritten', change, row: writtenRow(event) });
+    // TypeORM's own transaction around a save outside ours has a manager TransactionHost does not know.
+    await this.tx.withManager(event.queryRunner.manager, () =>
+      this.domainEvents.publish({ kind: 'RowsWritten', change, row: writtenRow(event) }),
+    );
   }
 }

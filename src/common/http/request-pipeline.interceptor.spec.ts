@@ -8,6 +8,7 @@ import type { HttpCaching } from './http-caching';
 import { JsonText } from './json-text';
 import { ByteAssembler } from './byte-assembler';
 import { RequestPipelineInterceptor } from './request-pipeline.interceptor';
+import type { TransactionHost } from '../database/transaction-host';
 
 /** A CallHandler as Nest makes it: the handler bound to the async context next.handle() is called in. */
 function handlerOf<T>(work: () => Promise<T>): CallHandler {
@@ -43,7 +44,7 @@ function countingCache(): { cache: CountCache; reads: () => number } {
   };
   const dataSource = { createQueryBuilder: () => builder } as unknown as DataSource;
   const config = { countCacheMb: 1, countCacheSeconds: 60 } as ConstructorParameters<typeof CountCache>[1];
-  return { cache: new CountCache(dataSource, config, { now: () => new Date() }), reads: () => reads };
+  return { cache: new CountCache({ dataSource } as unknown as TransactionHost, config, { now: () => new Date() }), reads: () => reads };
 }
 
 describe('RequestPipelineInterceptor', () => {
