@@ -364,7 +364,7 @@ describe('Waiting rooms (e2e)', () => {
       await tick();
       const client = await atPosition(queue.id, clients, 1);
       const token = (await claim(queue.id, client).expect(200)).body.token as string;
-      return { ...sale, queue, client, token };
+      return { ...sale, queue, clients, client, token };
     }
 
     it('refuses cart writes of queued tickets without a token (403 naming X-Queue-Token), admits them with one', async () => {
@@ -462,6 +462,80 @@ describe('Waiting rooms (e2e)', () => {
       const { ticket, queue } = await admittedBuyer();
       await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ closed: true }).expect(200);
       await cartWrite(ticket.id, 1).expect(200);
+    });
+
+    /** Puts `quantity` units of `ticketId` in a cart with the token and checks them out. */
+    async function buy(ticketId: number, quantity: number, token: string): Promise<request.Response> {
+      const cart = await cartWrite(ticketId, quantity, token).expect(200);
+      return checkout(testApp, { token: cart.headers['x-cart-token'] }, { provider: 'tc', purchaser: PURCHASER }).set(
+        'X-Queue-Token',
+        token,
+      );
+    }
+
+    function queueMessages(queueId: number) {
+      return testApp.dataSource
+        .getRepository(OutboxMessage)
+        .find({ where: { channel: 'event' }, order: { id: 'ASC' } })
+        .then((messages) =>
+          messages
+            .map((message) => ({ type: message.type, data: JSON.parse(message.payload) as Record<string, unknown> }))
+            .filter((message) => message.type.startsWith('queue.') && message.data.queue_id === queueId),
+        );
+    }
+
+    it('closes the queue as sold_out when a checkout sells its last unit: entries see sold_out, joins are refused, queue.closed says why', async () => {
+      const { ticket, token, queue, clients, eventId } = await admittedBuyer({ units_per_admission: 2 }, 2);
+      const waiting = await atPosition(queue.id, clients, 2);
+      expect((await status(queue.id, waiting)).body.status).toBe('waiting');
+      expect((await buy(ticket.id, 2, token)).status).toBe(201);
+
+      const shared = await http().get(`${QUEUES}/${queue.id}/status`).expect(200);
+      expect(shared.body.status).toBe('sold_out');
+      expect((await status(queue.id, waiting)).body).toMatchObject({ status: 'sold_out', ahead: null, eta_seconds: null });
+      const late = await join(queue.id, newClient());
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({ code: 'queue-closed', data: { status: 409, reason: 'sold_out' } });
+      expect(await queueMessages(queue.id)).toContainEqual({
+        type: 'queue.closed',
+        data: expect.objectContaining({ event_id: eventId, reason: 'sold_out' }),
+      });
+      // Once closed, the queue no longer gates its tickets (any unit coming back is sold as without a queue).
+      const read = await http().get(`${QUEUES}/${queue.id}`).expect(200);
+      expect(read.body.status).toBe('sold_out');
+    });
+
+    it('stays open while another guarded ticket has units left, and ignores tickets it does not guard', async () => {
+      const sale = await onSale(1);
+      const second = await insertTicket(testApp.dataSource, { eventId: sale.eventId, price: '10.00', capacityMode: 'own', capacity: 1 });
+      const outside = await insertTicket(testApp.dataSource, { eventId: sale.eventId, price: '10.00', capacityMode: 'own', capacity: 1 });
+      const queue = await createQueue(sale.eventId, {
+        ticket_ids: [sale.ticket.id, second.id],
+        max_active: 1,
+        max_admit_per_minute: 60,
+        units_per_admission: 1,
+      });
+      const clients = await openedWith(queue, 2);
+      clock.set(later(1000));
+      await tick();
+      const first = await atPosition(queue.id, clients, 1);
+      const firstToken = (await claim(queue.id, first).expect(200)).body.token as string;
+      expect((await buy(sale.ticket.id, 1, firstToken)).status).toBe(201);
+      // The unguarded ticket sells out without a token and closes nothing.
+      const anyone = await cartWrite(outside.id, 1).expect(200);
+      expect((await checkout(testApp, { token: anyone.headers['x-cart-token'] }, { provider: 'tc', purchaser: PURCHASER })).status).toBe(
+        201,
+      );
+      expect((await http().get(`${QUEUES}/${queue.id}/status`).expect(200)).body.status).toBe('open');
+
+      // The first turn is over (its one unit bought): the next in line gets the last guarded unit.
+      clock.set(later(1000));
+      await tick();
+      const next = await atPosition(queue.id, clients, 2);
+      const nextToken = (await claim(queue.id, next).expect(200)).body.token as string;
+      expect((await buy(second.id, 1, nextToken)).status).toBe(201);
+      expect((await http().get(`${QUEUES}/${queue.id}/status`).expect(200)).body.status).toBe('sold_out');
+      expect((await queueMessages(queue.id)).filter((message) => message.type === 'queue.closed')).toHaveLength(1);
     });
 
     (mysql ? it : it.skip)('never oversells nor overuses an admission under concurrent checkouts (MariaDB)', async () => {

@@ -5,6 +5,7 @@ import { AdmissionTokens } from './admission-tokens';
 import { LiveQueues } from './live-queues';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { QueueAdmissionGate } from './queue-admission-gate';
+import { QueueSoldOut } from './queue-sold-out';
 import { QueueTicker } from './queue-ticker.service';
 import { QueuesController } from './queues.controller';
 import { QueuesRepository } from './queues.repository';
@@ -25,6 +26,7 @@ import { QueuesService } from './queues.service';
     LiveQueues,
     QueueAdmissionGate,
     QueueTicker,
+    QueueSoldOut,
     { provide: ADMISSION_GATE, useExisting: QueueAdmissionGate },
   ],
   exports: [ADMISSION_GATE],

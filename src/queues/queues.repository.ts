@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull } from 'typeorm';
+import { In, IsNull, Not } from 'typeorm';
 import { TransactionHost } from '../common/database/transaction-host';
 import { Event } from '../events/event.entity';
+import type { PoolCounts } from '../tickets/capacity';
 import { Ticket } from '../tickets/ticket.entity';
+import { TicketPool } from '../tickets/ticket-pool.entity';
 import { EntryStatus, Queue, QueueAdmission, QueueEntry } from './queue.entity';
 
 /** Positions written per UPDATE when the pre-queue is shuffled. */
@@ -61,6 +63,18 @@ export class QueuesRepository {
     if (ticketIds.length === 0) return new Set();
     const rows = await this.manager.find(Ticket, { where: { eventId, id: In(ticketIds) }, select: { id: true } });
     return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * The tickets a queue guards (`ticketIds`, or every ticket of the event but trashed ones) with their
+   * counts, and the event's pool: whether any unit is left. Read in the caller's transaction, so a
+   * take it just made counts.
+   */
+  async guardedTicketCounts(eventId: number, ticketIds: number[] | null): Promise<{ tickets: Ticket[]; pool: PoolCounts | undefined }> {
+    const where = ticketIds ? { eventId, id: In(ticketIds) } : { eventId, status: Not('trash') };
+    const tickets = await this.manager.find(Ticket, { where });
+    const pool = await this.manager.findOne(TicketPool, { where: { eventId } });
+    return { tickets, pool: pool ? { capacity: pool.capacity, sold: pool.sold, pending: pool.pending } : undefined };
   }
 
   /**

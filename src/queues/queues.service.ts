@@ -334,11 +334,18 @@ export class QueuesService {
     });
   }
 
+  /** Closes the queue as sold out, in the current transaction (QueueSoldOut, from the sale that took the last unit). */
+  closeSoldOut(queue: Queue, now: Date): Promise<boolean> {
+    return this.close(queue, 'sold_out', now);
+  }
+
   // ---------------------------------------------------------------- helpers
 
   /** Closes the queue once (a conditional UPDATE) and announces it (webhook queue.closed). */
-  private async close(queue: Queue, reason: 'closed' | 'sold_out', now: Date): Promise<void> {
-    if (await this.queues.markClosed(queue.id, reason, now)) await this.announce(queue, 'closed', now, { reason });
+  private async close(queue: Queue, reason: 'closed' | 'sold_out', now: Date): Promise<boolean> {
+    if (!(await this.queues.markClosed(queue.id, reason, now))) return false;
+    await this.announce(queue, 'closed', now, { reason });
+    return true;
   }
 
   /** Publishes what happened to the queue in the current transaction (the outbox writes its webhook). */
