@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { CLOCK } from '../src/common/clock';
+import { lockConflictsOf } from '../src/common/database/transactions';
 import { Order } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { QueueAdmission, QueueEntry } from '../src/queues/queue.entity';
@@ -310,6 +311,22 @@ describe('Waiting rooms (e2e)', () => {
       await http().get(`${QUEUES}/${queue.id}/metrics`).set('Authorization', otherAuthor.authorization).expect(403);
     });
 
+    it('runs auto from half of max_active a minute (the law: queue-auto-rate.spec.ts), and halves it on a 503', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { max_active: 100, max_admit_per_minute: 'auto' });
+      expect(queue.admission_rate).toBe(50);
+      await openedWith(queue, 30);
+      clock.set(later(5000));
+      await tick();
+      // 50 a minute for the 5 s credited: 4 admitted.
+      const read = async () => (await http().get(`${QUEUES}/${queue.id}`).expect(200)).body as Record<string, any>;
+      expect(await read()).toMatchObject({ max_admit_per_minute: 'auto', admission_rate: 50, serving_counter: 4 });
+      lockConflictsOf(testApp.dataSource).gaveUp += 1;
+      clock.set(later(1000));
+      await tick();
+      expect((await read()).admission_rate).toBe(25);
+    });
+
     it('admits nobody while paused', async () => {
       const { eventId } = await onSale();
       const queue = await createQueue(eventId, { max_active: 5, max_admit_per_minute: 600 });
@@ -449,6 +466,9 @@ describe('Waiting rooms (e2e)', () => {
       const placed = await checkout(testApp, identity, { provider: 'tc', purchaser: PURCHASER }).set('X-Queue-Token', token);
       expect(placed.status).toBe(201);
       expect((await entryOf(queue.id, client)).status).toBe('completed');
+      // What the auto rate measures: admissions that checked out lately.
+      const admission = await testApp.dataSource.getRepository(QueueAdmission).findOneByOrFail({ queueId: queue.id });
+      expect(admission.lastCheckoutAt).toEqual(clock.now());
       const more = await cartWrite(ticket.id, 1, token, identity);
       expect(more.status).toBe(409);
       expect(more.body.data.units_left).toBe(0);

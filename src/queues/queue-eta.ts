@@ -1,3 +1,6 @@
+import type { Queue } from './queue.entity';
+import { startRate } from './queue-auto-rate';
+
 /** One tick's admissions: when, and how many. */
 export type RateSample = [epochMs: number, admitted: number];
 
@@ -85,4 +88,19 @@ export function parseSamples(text: string): RateSample[] {
 export function admittedLastMinute(samples: readonly RateSample[], now: Date): number {
   const since = now.getTime() - ETA_WINDOW_MS;
   return samples.filter(([time]) => time >= since && time <= now.getTime()).reduce((sum, [, admitted]) => sum + admitted, 0);
+}
+
+/** The admission rate a queue runs at when nothing was measured: its own, or the `auto` rate (where it starts). */
+export function configuredRate(queue: Pick<Queue, 'maxAdmitPerMinute' | 'autoRate' | 'maxActive'>): number {
+  return queue.maxAdmitPerMinute ?? queue.autoRate ?? startRate(queue.maxActive);
+}
+
+/** When the entry at `position` is predicted to be admitted (the ETA's p50 from `now`), kept to measure the ETA's error. */
+export function predictedAdmission(
+  queue: Pick<Queue, 'maxAdmitPerMinute' | 'autoRate' | 'maxActive' | 'servingCounter' | 'rateSamples'>,
+  position: number,
+  now: Date,
+): Date | null {
+  const eta = estimateWait(position - queue.servingCounter, parseSamples(queue.rateSamples), now, configuredRate(queue));
+  return eta ? new Date(now.getTime() + eta.p50 * 1000) : null;
 }

@@ -77,6 +77,14 @@ export class Queue {
   @Column({ name: 'rate_samples', type: 'varchar', length: 4000 })
   rateSamples: string;
 
+  /** The `auto` rate the ticker follows now (admissions per minute, queue-auto-rate.ts); null before it first set one. */
+  @Column({ name: 'auto_rate', type: 'int', nullable: true })
+  autoRate: number | null;
+
+  /** Leading zero bits the join's proof-of-work must have (queue-challenge.ts); 0: no challenge. */
+  @Column({ name: 'challenge_bits', type: 'int', default: 0 })
+  challengeBits: number;
+
   /** Entries joined in all (the join's row lock is this row's). */
   @Column({ name: 'joined_count', type: 'int' })
   joinedCount: number;
@@ -140,6 +148,10 @@ export class QueueEntry {
 
   @Column({ name: 'finished_at', type: 'datetime', precision: 3, nullable: true })
   finishedAt: Date | null;
+
+  /** The admission time predicted when the entry got its position (at the join, or the opening): the ETA's error is measured from it. */
+  @Column({ name: 'eta_at', type: 'datetime', precision: 3, nullable: true })
+  etaAt: Date | null;
 }
 
 /**
@@ -149,6 +161,7 @@ export class QueueEntry {
 @Entity({ name: 'queue_admissions' })
 @Index('UQ_queue_admissions_entry', ['entryId'], { unique: true })
 @Index('IDX_queue_admissions_queue', ['queueId', 'issuedAt'])
+@Index('IDX_queue_admissions_checkout', ['queueId', 'lastCheckoutAt'])
 export class QueueAdmission {
   @Column({ type: 'varchar', length: 32, primary: true })
   jti: string;
@@ -173,4 +186,8 @@ export class QueueAdmission {
 
   @Column({ name: 'revoked_at', type: 'datetime', precision: 3, nullable: true })
   revokedAt: Date | null;
+
+  /** When a checkout last took units of it: the `auto` rate follows how many admissions check out a minute. */
+  @Column({ name: 'last_checkout_at', type: 'datetime', precision: 3, nullable: true })
+  lastCheckoutAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../auth/request-context';
 import { guardedTicketIds } from './live-queues';
 import { Queue, QueueEntry } from './queue.entity';
-import { admittedLastMinute, estimateWait, parseSamples } from './queue-eta';
+import { admittedLastMinute, configuredRate, estimateWait, parseSamples } from './queue-eta';
 import { QueueEntryResponse, QueueResponse, QueueSharedStatusResponse, QueueState } from './dto/queue.response';
 
 const MIN_REFRESH_SECONDS = 2;
@@ -29,10 +29,12 @@ export function toQueueResponse(queue: Queue, now: Date, context: RequestContext
     closes_at: queue.closesAt?.toISOString() ?? null,
     max_active: queue.maxActive,
     max_admit_per_minute: queue.maxAdmitPerMinute ?? 'auto',
+    admission_rate: configuredRate(queue),
     admission_minutes: queue.admissionMinutes,
     units_per_admission: queue.unitsPerAdmission,
     queue_all: queue.queueAll,
     paused: queue.paused,
+    challenge_bits: queue.challengeBits,
     status: queueState(queue, now),
     serving_counter: queue.servingCounter,
     queue_size: queueSize(queue),
@@ -88,7 +90,7 @@ export function toEntryResponse(queue: Queue, entry: QueueEntry, now: Date): Que
   }
   if (entry.status === 'waiting') {
     const ahead = Math.max(0, (entry.position as number) - queue.servingCounter - 1);
-    const eta = state === 'paused' ? null : estimateWait(ahead + 1, parseSamples(queue.rateSamples), now, queue.maxAdmitPerMinute);
+    const eta = state === 'paused' ? null : estimateWait(ahead + 1, parseSamples(queue.rateSamples), now, configuredRate(queue));
     return { ...base, status: 'waiting', ahead, eta_seconds: eta, refresh_after_seconds: clampRefresh(eta ? eta.p50 / 4 : 10) };
   }
   return { ...base, status: entry.status, ahead: null, eta_seconds: null, refresh_after_seconds: 60 };

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ADMISSION_GATE } from '../cart/admission-gate';
+import { MetricsModule } from '../metrics/metrics.module';
 import { AdmissionTokens } from './admission-tokens';
 import { LiveQueues } from './live-queues';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
@@ -17,7 +18,7 @@ import { QueuesService } from './queues.service';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Queue, QueueEntry, QueueAdmission])],
+  imports: [TypeOrmModule.forFeature([Queue, QueueEntry, QueueAdmission]), MetricsModule],
   controllers: [QueuesController],
   providers: [
     QueuesRepository,

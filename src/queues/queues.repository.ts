@@ -133,7 +133,7 @@ export class QueuesRepository {
   async advanceCounter(
     id: number,
     readVersion: number,
-    next: { servingCounter: number; counterAt: Date; rateSamples: string },
+    next: { servingCounter: number; counterAt: Date; rateSamples: string; autoRate?: number },
   ): Promise<boolean> {
     const result = await this.manager
       .createQueryBuilder()
@@ -177,21 +177,23 @@ export class QueuesRepository {
   }
 
   /** Gives `orderedIds` positions from `first` on, and makes them waiting: a few UPDATEs of a CASE each. */
-  async assignPositions(orderedIds: number[], first: number): Promise<void> {
+  async assignPositions(orderedIds: number[], first: number, etaOf: (position: number) => Date | null): Promise<void> {
     for (let start = 0; start < orderedIds.length; start += POSITION_BATCH) {
       const batch = orderedIds.slice(start, start + POSITION_BATCH);
-      const params: Record<string, number> = {};
-      const cases = batch
-        .map((id, index) => {
-          params[`i${index}`] = id;
-          params[`p${index}`] = first + start + index;
-          return `WHEN :i${index} THEN :p${index}`;
-        })
-        .join(' ');
+      const params: Record<string, number | Date | null> = {};
+      const positions: string[] = [];
+      const etas: string[] = [];
+      batch.forEach((id, index) => {
+        params[`i${index}`] = id;
+        params[`p${index}`] = first + start + index;
+        params[`e${index}`] = etaOf(first + start + index);
+        positions.push(`WHEN :i${index} THEN :p${index}`);
+        etas.push(`WHEN :i${index} THEN :e${index}`);
+      });
       await this.manager
         .createQueryBuilder()
         .update(QueueEntry)
-        .set({ status: 'waiting', position: () => `CASE id ${cases} END` })
+        .set({ status: 'waiting', position: () => `CASE id ${positions.join(' ')} END`, etaAt: () => `CASE id ${etas.join(' ')} END` })
         .where('id IN (:...ids)', { ids: batch })
         .setParameters(params)
         .execute();
@@ -211,6 +213,20 @@ export class QueuesRepository {
         waiting: 'waiting',
       })
       .execute();
+  }
+
+  /** The predictions of the waiting entries at positions in (from, to], read before admitPositions admits them. */
+  predictionsOf(queueId: number, from: number, to: number): Promise<Array<Pick<QueueEntry, 'joinedAt' | 'etaAt'>>> {
+    return this.manager
+      .createQueryBuilder(QueueEntry, 'entry')
+      .select(['entry.joinedAt', 'entry.etaAt'])
+      .where('entry.queueId = :queueId AND entry.position > :from AND entry.position <= :to AND entry.status = :waiting', {
+        queueId,
+        from,
+        to,
+        waiting: 'waiting',
+      })
+      .getMany();
   }
 
   /** Entries admitted whose turn is not over. */
@@ -273,7 +289,7 @@ export class QueuesRepository {
     const result = await this.manager
       .createQueryBuilder()
       .update(QueueAdmission)
-      .set({ unitsUsed: () => 'units_used + :units' })
+      .set({ unitsUsed: () => 'units_used + :units', lastCheckoutAt: now })
       .where('jti = :jti AND units_used + :units <= unit_limit AND revoked_at IS NULL AND expires_at > :now', { jti, units, now })
       .execute();
     return (result.affected ?? 0) > 0;
@@ -287,6 +303,14 @@ export class QueuesRepository {
       .where('jti = :jti AND revoked_at IS NULL', { jti })
       .execute();
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Admissions that checked out since `since` (the `auto` rate's measure; IDX_queue_admissions_checkout). */
+  countCheckoutsSince(queueId: number, since: Date): Promise<number> {
+    return this.manager
+      .createQueryBuilder(QueueAdmission, 'admission')
+      .where('admission.queueId = :queueId AND admission.lastCheckoutAt >= :since', { queueId, since })
+      .getCount();
   }
 
   /** Admissions issued since `since` (claimed tokens), for the metrics. */

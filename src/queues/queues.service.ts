@@ -6,11 +6,12 @@ import { CLOCK, Clock } from '../common/clock';
 import type { QueueChanged } from '../common/domain-events/domain-event';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { TransactionHost } from '../common/database/transaction-host';
-import { isUniqueViolation } from '../common/database/transactions';
+import { isUniqueViolation, lockConflictsOf } from '../common/database/transactions';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { forbidden, invalidParams } from '../common/errors/api-error';
 import { appConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { canManageEvent } from '../tickets/ticket-visibility';
 import { AdmissionTokens } from './admission-tokens';
 import { CreateQueueDto, UpdateQueueDto } from './dto/create-queue.dto';
@@ -24,8 +25,9 @@ import {
 } from './dto/queue.response';
 import { LiveQueues } from './live-queues';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
+import { CHECKOUT_WINDOW_MS, nextAutoRate } from './queue-auto-rate';
 import { advanceCounter } from './queue-counter';
-import { admittedLastMinute, parseSamples, withSample } from './queue-eta';
+import { admittedLastMinute, parseSamples, predictedAdmission, withSample } from './queue-eta';
 import {
   queueClosed,
   queueEntryExists,
@@ -78,7 +80,11 @@ export class QueuesService {
     private readonly tokens: AdmissionTokens,
     private readonly live: LiveQueues,
     private readonly domainEvents: DomainEvents,
+    private readonly prometheus: MetricsService,
   ) {}
+
+  /** This instance's lock conflicts at its last tick of each `auto` queue (followCheckouts). */
+  private readonly lastTallies = new Map<number, { retried: number; gaveUp: number; at: number }>();
 
   // ---------------------------------------------------------------- settings
 
@@ -111,6 +117,8 @@ export class QueuesService {
         counterVersion: 0,
         rateSamples: '[]',
         joinedCount: 0,
+        autoRate: null,
+        challengeBits: body.challenge_bits ?? 0,
         closedAt: null,
         closedReason: null,
         createdAt: now,
@@ -140,6 +148,7 @@ export class QueuesService {
       ...(body.units_per_admission === undefined ? {} : { unitsPerAdmission: body.units_per_admission }),
       ...(body.queue_all === undefined ? {} : { queueAll: body.queue_all }),
       ...(body.paused === undefined ? {} : { paused: body.paused }),
+      ...(body.challenge_bits === undefined ? {} : { challengeBits: body.challenge_bits }),
       updatedAt: now,
     };
     await this.tx.run(async () => {
@@ -180,6 +189,7 @@ export class QueuesService {
           joinedAt: now,
           admittedAt: admitNow ? now : null,
           finishedAt: null,
+          etaAt: position === null || admitNow ? null : predictedAdmission(locked, position, now),
         });
         return { locked, entry };
       });
@@ -288,13 +298,14 @@ export class QueuesService {
     const cutoff = new Date(now.getTime() - queue.admissionMinutes * 60_000);
     await this.tx.run(() => this.queues.expireAdmittedBefore(id, cutoff, now));
     if (queue.paused) return;
+    const autoRate = queue.maxAdmitPerMinute === null ? await this.followCheckouts(queue, now) : null;
     await this.tx.run(async () => {
       const active = await this.queues.countActive(id);
       const advance = advanceCounter({
         servingCounter: queue.servingCounter,
         lastPosition: queue.lastPosition,
         counterAt: queue.counterAt,
-        ratePerMinute: queue.maxAdmitPerMinute,
+        ratePerMinute: queue.maxAdmitPerMinute ?? autoRate,
         maxActive: queue.maxActive,
         active,
         now,
@@ -304,8 +315,10 @@ export class QueuesService {
         servingCounter: advance.servingCounter,
         counterAt: advance.counterAt,
         rateSamples: JSON.stringify(samples),
+        ...(autoRate === null ? {} : { autoRate }),
       });
       if (!written || advance.admitted === 0) return;
+      this.observeEtaErrors(queue, await this.queues.predictionsOf(id, queue.servingCounter, advance.servingCounter), now);
       await this.queues.admitPositions(id, queue.servingCounter, advance.servingCounter, now);
       await this.announce(queue, 'admitted', now, {
         fromPosition: queue.servingCounter,
@@ -325,7 +338,7 @@ export class QueuesService {
       const locked = await this.queues.lockQueue(id);
       if (!locked || locked.openedAt) return locked;
       const order = shuffledOrder(locked.shuffleSeed, await this.queues.prequeueIds(id));
-      await this.queues.assignPositions(order, locked.lastPosition + 1);
+      await this.queues.assignPositions(order, locked.lastPosition + 1, (position) => predictedAdmission(locked, position, now));
       const lastPosition = locked.lastPosition + order.length;
       await this.queues.updateQueue(id, { lastPosition, counterAt: now, updatedAt: now });
       await this.queues.markOpened(id, now);
@@ -340,6 +353,37 @@ export class QueuesService {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * The `auto` rate for this tick (queue-auto-rate.ts): the checkouts of the queue's admissions over
+   * the last minutes (all instances: read from the database), and this instance's lock conflicts and
+   * 503s since its last tick (each instance sees its own; the one whose advance wins sets the rate).
+   */
+  private async followCheckouts(queue: Queue, now: Date): Promise<number> {
+    const tally = lockConflictsOf(this.tx.dataSource);
+    const last = this.lastTallies.get(queue.id);
+    this.lastTallies.set(queue.id, { retried: tally.retried, gaveUp: tally.gaveUp, at: now.getTime() });
+    const checkouts = await this.queues.countCheckoutsSince(queue.id, new Date(now.getTime() - CHECKOUT_WINDOW_MS));
+    return nextAutoRate({
+      previousRate: queue.autoRate,
+      checkoutsPerMinute: (checkouts * 60_000) / CHECKOUT_WINDOW_MS,
+      lockConflicts: last ? tally.retried - last.retried : 0,
+      busyAnswers: last ? tally.gaveUp - last.gaveUp : 0,
+      elapsedMs: last ? now.getTime() - last.at : this.config.tickets.queueTickMs,
+      maxActive: queue.maxActive,
+    });
+  }
+
+  /** The ETA's error for entries being admitted: how far the wait predicted when they got their place was from the real one. */
+  private observeEtaErrors(queue: Queue, predictions: Array<Pick<QueueEntry, 'joinedAt' | 'etaAt'>>, now: Date): void {
+    for (const { joinedAt, etaAt } of predictions) {
+      if (!etaAt) continue;
+      const placedAt = Math.max(joinedAt.getTime(), (queue.openedAt ?? joinedAt).getTime());
+      const predicted = etaAt.getTime() - placedAt;
+      const actual = now.getTime() - placedAt;
+      this.prometheus.queueEtaError(predicted, actual);
+    }
+  }
 
   /** Closes the queue once (a conditional UPDATE) and announces it (webhook queue.closed). */
   private async close(queue: Queue, reason: 'closed' | 'sold_out', now: Date): Promise<boolean> {

@@ -19,6 +19,8 @@ import { ToBoolean, ToInteger, ToIntList } from '../../common/http/transforms';
 export const MAX_QUEUE_TICKETS = 100;
 export const MAX_ACTIVE_LIMIT = 100_000;
 export const MAX_ADMISSION_MINUTES = 120;
+/** 2^24 hashes on average: seconds in a browser, so higher would shut out slow phones. */
+export const MAX_CHALLENGE_BITS = 24;
 
 const DATE_MESSAGE = (field: string) => `${field} must be a date (ISO 8601 with an offset, or YYYY-MM-DD HH:MM:SS in the site time zone)`;
 
@@ -128,6 +130,21 @@ export class CreateQueueDto {
   @ToBoolean()
   @IsBoolean({ message: 'paused must be a boolean' })
   paused?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'Proof-of-work a join must show: leading zero bits of SHA-256("{queue id}:{request_id}:{nonce}") (docs/waiting-room.md); 0: none',
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_CHALLENGE_BITS,
+    default: 0,
+  })
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: `challenge_bits must be a whole number from 0 to ${MAX_CHALLENGE_BITS}` })
+  @Min(0, { message: `challenge_bits must be a whole number from 0 to ${MAX_CHALLENGE_BITS}` })
+  @Max(MAX_CHALLENGE_BITS, { message: `challenge_bits must be a whole number from 0 to ${MAX_CHALLENGE_BITS}` })
+  challenge_bits?: number;
 }
 
 /** Body of PATCH /queues/{id}: any field but post_id, and `closed` to close the queue now. */

@@ -42,6 +42,12 @@ export class QueueResponse {
   @ApiProperty({ oneOf: [{ type: 'integer' }, { type: 'string', enum: ['auto'] }] })
   max_admit_per_minute: number | 'auto';
 
+  @ApiProperty({
+    type: 'integer',
+    description: 'Admissions per minute the counter runs at now: max_admit_per_minute, or where `auto` has got to',
+  })
+  admission_rate: number;
+
   @ApiProperty({ type: 'integer' })
   admission_minutes: number;
 
@@ -53,6 +59,12 @@ export class QueueResponse {
 
   @ApiProperty()
   paused: boolean;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Leading zero bits of SHA-256("{id}:{request_id}:{nonce}") a join must show in `challenge_nonce`; 0: none',
+  })
+  challenge_bits: number;
 
   @ApiProperty({ enum: QUEUE_STATES })
   status: QueueState;
