@@ -4,11 +4,12 @@ import { CLOCK } from '../src/common/clock';
 import { lockConflictsOf } from '../src/common/database/transactions';
 import { Order } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
-import { QueueAdmission, QueueEntry } from '../src/queues/queue.entity';
+import { Queue, QueueAdmission, QueueEntry } from '../src/queues/queue.entity';
 import { QueueTicker } from '../src/queues/queue-ticker.service';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { BuyerIdentity, CART_PATH, checkout, identify, PURCHASER } from './helpers/buyers';
 import { insertEvent } from './helpers/fixtures';
+import { recordStatements } from './helpers/statement-recorder';
 import { ADMIN, basicAuth, createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertTicket, reloadTicket, TestClock } from './helpers/ticketing-fixtures';
 
@@ -368,6 +369,60 @@ describe('Waiting rooms (e2e)', () => {
         jti: expect.any(String),
         exp: expect.any(Number),
       });
+    });
+  });
+
+  describe('status polls', () => {
+    it("answer the shared status from the instance's copy and an entry's place in one indexed statement", async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { max_active: 1, max_admit_per_minute: 60 });
+      const [client] = await openedWith(queue, 2);
+      await status(queue.id, client).expect(200);
+      await http().get(`${QUEUES}/${queue.id}/status`).expect(200);
+      const recorder = recordStatements(testApp.dataSource);
+      const shared = await http().get(`${QUEUES}/${queue.id}/status`).expect(200);
+      expect(shared.body.status).toBe('open');
+      expect(recorder.statements).toEqual([]);
+      await status(queue.id, client).expect(200);
+      expect(recorder.statements).toHaveLength(1);
+      expect(recorder.statements[0]).toMatch(/^SELECT .* FROM queue_entries .*WHERE .*queue_id.* AND .*request_id/);
+      // Unknown queues and entries are still 404.
+      await http().get(`${QUEUES}/999999/status`).expect(404);
+      expect((await http().get(`${QUEUES}/${queue.id}/entries/${'f'.repeat(24)}`)).body.code).toBe('queue-entry-not-found');
+    });
+
+    it("see another instance's change within a second, and this instance's own at once", async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { max_active: 1, max_admit_per_minute: 60 });
+      await openedWith(queue, 2);
+      expect((await http().get(`${QUEUES}/${queue.id}/status`).expect(200)).body.serving_counter).toBe(0);
+      // Another instance advances the counter: this one answers its copy for up to a second.
+      await testApp.dataSource.getRepository(Queue).update({ id: queue.id }, { servingCounter: 1 });
+      expect((await http().get(`${QUEUES}/${queue.id}/status`).expect(200)).body.serving_counter).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await http().get(`${QUEUES}/${queue.id}/status`).expect(200)).body.serving_counter).toBe(1);
+      await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ paused: true }).expect(200);
+      expect((await http().get(`${QUEUES}/${queue.id}/status`).expect(200)).body.status).toBe('paused');
+    });
+
+    it('measures the ETA against the actual admission (cal_queue_eta_error_ratio in /metrics)', async () => {
+      const count = async () => {
+        const text = (await http().get('/metrics').expect(200)).text;
+        return Number(/^cal_queue_eta_error_ratio_count (\d+)/m.exec(text)?.[1] ?? 'NaN');
+      };
+      const before = await count();
+      const { eventId } = await onSale();
+      // 60 a minute: position n is predicted n seconds after the opening.
+      const queue = await createQueue(eventId, { max_active: 10, max_admit_per_minute: 60 });
+      await openedWith(queue, 4);
+      const predicted = await testApp.dataSource.getRepository(QueueEntry).findBy({ queueId: queue.id });
+      for (const entry of predicted) {
+        expect(entry.etaAt!.getTime() - new Date(queue.opens_at as string).getTime()).toBe((entry.position as number) * 1000);
+      }
+      clock.set(later(2000));
+      await tick();
+      // Queues of earlier tests still open may admit in the same round.
+      expect(await count()).toBeGreaterThanOrEqual(before + 2);
     });
   });
 

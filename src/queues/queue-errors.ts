@@ -13,6 +13,7 @@ export const QueueErrorCode = {
   admissionInvalid: 'queue-admission-invalid',
   admissionUnits: 'queue-admission-units',
   ticketsInvalid: 'queue-tickets-invalid',
+  challengeFailed: 'queue-challenge-failed',
 } as const;
 
 export const QUEUE_TOKEN_HEADER = 'X-Queue-Token';
@@ -87,5 +88,14 @@ export function admissionUnits(queueId: number, unitsLeft: number): ApiError {
 export function queueTicketsInvalid(ticketIds: number[]): ApiError {
   return new ApiError(QueueErrorCode.ticketsInvalid, `Not tickets of this event: ${ticketIds.join(', ')}.`, 400, {
     params: { ticket_ids: `not tickets of the event: ${ticketIds.join(', ')}` },
+  });
+}
+
+/** 403: the queue asks a proof-of-work with the join, and the nonce is missing or does not solve it. */
+export function queueChallengeFailed(problem: 'required' | 'insufficient', bits: number): ApiError {
+  const reason = problem === 'required' ? 'required' : `SHA-256("{queue id}:{request_id}:{nonce}") must start with ${bits} zero bits`;
+  return new ApiError(QueueErrorCode.challengeFailed, 'This queue asks a proof-of-work with the join (challenge_nonce).', 403, {
+    challenge_bits: bits,
+    params: { challenge_nonce: reason },
   });
 }

@@ -6,6 +6,7 @@ import { availableUnits, PoolCounts } from '../tickets/capacity';
 import { CapacityService } from '../tickets/capacity.service';
 import type { Ticket } from '../tickets/ticket.entity';
 import { LiveQueues } from './live-queues';
+import { QueueSnapshots } from './queue-snapshots';
 import { QueuesRepository } from './queues.repository';
 import { QueuesService } from './queues.service';
 
@@ -26,6 +27,7 @@ export class QueueSoldOut {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly live: LiveQueues,
+    private readonly snapshots: QueueSnapshots,
     private readonly queues: QueuesRepository,
     private readonly service: QueuesService,
   ) {}
@@ -42,9 +44,10 @@ export class QueueSoldOut {
     }
   }
 
-  /** The gate's copy is read again once a closing committed (before, a request would load the queue still open). */
+  /** Once a change of a queue committed, the polls' copy of it is read again, and the gate's after a closing. */
   @OnDomainEvent('QueueChanged', { phase: 'after-commit' })
-  forgetClosedQueues(events: readonly QueueChanged[]): Promise<void> {
+  forgetChangedQueues(events: readonly QueueChanged[]): Promise<void> {
+    for (const event of events) this.snapshots.forget(event.queue.id);
     if (events.some((event) => event.change === 'closed')) this.live.invalidate();
     return Promise.resolve();
   }

@@ -6,6 +6,7 @@ import { AdmissionTokens } from './admission-tokens';
 import { LiveQueues } from './live-queues';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { QueueAdmissionGate } from './queue-admission-gate';
+import { QueueSnapshots } from './queue-snapshots';
 import { QueueSoldOut } from './queue-sold-out';
 import { QueueTicker } from './queue-ticker.service';
 import { QueuesController } from './queues.controller';
@@ -25,6 +26,7 @@ import { QueuesService } from './queues.service';
     QueuesService,
     AdmissionTokens,
     LiveQueues,
+    QueueSnapshots,
     QueueAdmissionGate,
     QueueTicker,
     QueueSoldOut,

@@ -24,11 +24,14 @@ import {
   QueueSharedStatusResponse,
 } from './dto/queue.response';
 import { LiveQueues } from './live-queues';
+import { QueueSnapshots } from './queue-snapshots';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { CHECKOUT_WINDOW_MS, nextAutoRate } from './queue-auto-rate';
 import { advanceCounter } from './queue-counter';
 import { admittedLastMinute, parseSamples, predictedAdmission, withSample } from './queue-eta';
+import { challengeProblem } from './queue-challenge';
 import {
+  queueChallengeFailed,
   queueClosed,
   queueEntryExists,
   queueEntryNotFound,
@@ -79,6 +82,7 @@ export class QueuesService {
     private readonly queues: QueuesRepository,
     private readonly tokens: AdmissionTokens,
     private readonly live: LiveQueues,
+    private readonly snapshots: QueueSnapshots,
     private readonly domainEvents: DomainEvents,
     private readonly prometheus: MetricsService,
   ) {}
@@ -156,6 +160,7 @@ export class QueuesService {
       if (body.closed === true) await this.close(queue, 'closed', now);
     });
     this.live.invalidate();
+    this.snapshots.forget(id);
     return toQueueResponse(await this.findQueue(id), now, context);
   }
 
@@ -170,6 +175,8 @@ export class QueuesService {
       return toEntryResponse(queue, existing, now);
     }
     this.assertJoinable(queue, now);
+    const challenge = challengeProblem(id, body.request_id, body.challenge_nonce, queue.challengeBits);
+    if (challenge) throw queueChallengeFailed(challenge, queue.challengeBits);
     await this.checkJoinLimits(id, context);
     if (now >= queue.opensAt && !queue.openedAt) await this.open(id, now);
     try {
@@ -204,15 +211,19 @@ export class QueuesService {
     }
   }
 
+  /** An entry's place: the queue from this instance's copy (QueueSnapshots), the entry in one indexed statement. */
   async entryStatus(id: number, requestId: string): Promise<QueueEntryResponse> {
-    const queue = await this.findQueue(id);
+    const queue = await this.snapshots.get(id);
+    if (!queue) throw queueNotFound();
     const entry = await this.queues.findEntry(id, requestId);
     if (!entry) throw queueEntryNotFound();
     return toEntryResponse(queue, entry, this.clock.now());
   }
 
   async sharedStatus(id: number): Promise<QueueSharedStatusResponse> {
-    return toSharedStatus(await this.findQueue(id), this.clock.now());
+    const queue = await this.snapshots.get(id);
+    if (!queue) throw queueNotFound();
+    return toSharedStatus(queue, this.clock.now());
   }
 
   // ---------------------------------------------------------------- admissions
@@ -285,6 +296,14 @@ export class QueuesService {
   }
 
   async tick(id: number): Promise<void> {
+    try {
+      await this.tickQueue(id);
+    } finally {
+      this.snapshots.forget(id);
+    }
+  }
+
+  private async tickQueue(id: number): Promise<void> {
     const now = this.clock.now();
     let queue = await this.queues.findQueue(id);
     if (!queue || queue.closedAt) return;
@@ -299,7 +318,7 @@ export class QueuesService {
     await this.tx.run(() => this.queues.expireAdmittedBefore(id, cutoff, now));
     if (queue.paused) return;
     const autoRate = queue.maxAdmitPerMinute === null ? await this.followCheckouts(queue, now) : null;
-    await this.tx.run(async () => {
+    const admitted = await this.tx.run(async () => {
       const active = await this.queues.countActive(id);
       const advance = advanceCounter({
         servingCounter: queue.servingCounter,
@@ -317,15 +336,17 @@ export class QueuesService {
         rateSamples: JSON.stringify(samples),
         ...(autoRate === null ? {} : { autoRate }),
       });
-      if (!written || advance.admitted === 0) return;
-      this.observeEtaErrors(queue, await this.queues.predictionsOf(id, queue.servingCounter, advance.servingCounter), now);
+      if (!written || advance.admitted === 0) return [];
+      const predictions = await this.queues.predictionsOf(id, queue.servingCounter, advance.servingCounter);
       await this.queues.admitPositions(id, queue.servingCounter, advance.servingCounter, now);
       await this.announce(queue, 'admitted', now, {
         fromPosition: queue.servingCounter,
         toPosition: advance.servingCounter,
         servingCounter: advance.servingCounter,
       });
+      return predictions;
     });
+    this.observeEtaErrors(queue, admitted, now);
   }
 
   /**

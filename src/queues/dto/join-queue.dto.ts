@@ -1,5 +1,6 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsDefined, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { CHALLENGE_NONCE_PATTERN } from '../queue-challenge';
 
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -23,6 +24,16 @@ export class JoinQueueDto {
   @IsString({ message: 'secret_hash must be 64 hex digits' })
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'secret_hash must be 64 hex digits' })
   secret_hash: string;
+
+  @ApiPropertyOptional({
+    description:
+      'When the queue has challenge_bits: a nonce such that SHA-256("{queue id}:{request_id}:{nonce}") starts with that many zero bits (1 to 64 letters, digits, _ or -)',
+    example: '1c2f',
+  })
+  @IsOptional()
+  @IsString({ message: 'challenge_nonce must be 1 to 64 letters, digits, _ or -' })
+  @Matches(CHALLENGE_NONCE_PATTERN, { message: 'challenge_nonce must be 1 to 64 letters, digits, _ or -' })
+  challenge_nonce?: string;
 }
 
 /** Body of POST /queues/{id}/entries/{request_id}/admission. */

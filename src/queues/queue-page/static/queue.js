@@ -37,6 +37,25 @@
     return made;
   }
 
+  function leadingZeroBits(bytes) {
+    let bits = 0;
+    for (const byte of new Uint8Array(bytes)) {
+      if (byte !== 0) return bits + Math.clz32(byte) - 24;
+      bits += 8;
+    }
+    return bits;
+  }
+
+  // The queue's proof-of-work: a nonce such that SHA-256("{queue}:{request id}:{nonce}") starts with `bits` zero bits.
+  async function solveChallenge(requestId, bits) {
+    const encoder = new TextEncoder();
+    for (let counter = 0; ; counter += 1) {
+      const nonce = counter.toString(36);
+      const digest = await crypto.subtle.digest('SHA-256', encoder.encode(`${queueId}:${requestId}:${nonce}`));
+      if (leadingZeroBits(digest) >= bits) return nonce;
+    }
+  }
+
   async function call(method, path, body) {
     const response = await fetch(`${api}${path}`, {
       method,
@@ -82,7 +101,13 @@
   async function run() {
     const me = await identity();
     const secretHash = hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(me.secret)));
-    let entry = await call('POST', `/queues/${queueId}/entries`, { request_id: me.requestId, secret_hash: secretHash });
+    const join = { request_id: me.requestId, secret_hash: secretHash };
+    let entry = await call('POST', `/queues/${queueId}/entries`, join);
+    if (entry.status === 403 && entry.body && entry.body.code === 'queue-challenge-failed') {
+      $('state').textContent = 'Getting you a place…';
+      join.challenge_nonce = await solveChallenge(me.requestId, entry.body.data.challenge_bits);
+      entry = await call('POST', `/queues/${queueId}/entries`, join);
+    }
     for (;;) {
       if (entry.status >= 400) {
         $('state').dataset.status = 'error';
