@@ -5,6 +5,7 @@ import { lockConflictsOf } from '../src/common/database/transactions';
 import { Order } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { Queue, QueueAdmission, QueueEntry } from '../src/queues/queue.entity';
+import { challengeProblem, solveChallenge } from '../src/queues/queue-challenge';
 import { QueueTicker } from '../src/queues/queue-ticker.service';
 import { Ticket } from '../src/tickets/ticket.entity';
 import { BuyerIdentity, CART_PATH, checkout, identify, PURCHASER } from './helpers/buyers';
@@ -239,6 +240,50 @@ describe('Waiting rooms (e2e)', () => {
       expect(joined.body).toMatchObject({ status: 'waiting', position: 13, ahead: 12 });
       expect(joined.body.eta_seconds).toEqual({ p50: expect.any(Number), p90: expect.any(Number) });
       expect(joined.body.eta_seconds.p90).toBeGreaterThanOrEqual(joined.body.eta_seconds.p50);
+    });
+
+    it('asks a proof-of-work with the join when challenge_bits is set (403 naming challenge_nonce), and stores nothing without it', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId, { challenge_bits: 10 });
+      expect(queue.challenge_bits).toBe(10);
+      const client = newClient();
+      const missing = await join(queue.id, client);
+      expect(missing.status).toBe(403);
+      expect(missing.body).toMatchObject({
+        code: 'queue-challenge-failed',
+        data: { status: 403, challenge_bits: 10, params: { challenge_nonce: 'required' } },
+      });
+      const body = { request_id: client.requestId, secret_hash: client.secretHash };
+      const wrongNonce = solveChallenge(queue.id, 'another-request-id', 10);
+      let wrong = wrongNonce;
+      // A nonce solved for another request id (or a plain guess) fails, bar a 1 in 1024 accident.
+      if (challengeProblem(queue.id, client.requestId, wrong, 10) === null) wrong = `${wrongNonce}x`;
+      if (challengeProblem(queue.id, client.requestId, wrong, 10) === null) wrong = `${wrongNonce}y`;
+      const refused = await http()
+        .post(`${QUEUES}/${queue.id}/entries`)
+        .send({ ...body, challenge_nonce: wrong });
+      expect(refused.status).toBe(403);
+      expect(refused.body.data.params.challenge_nonce).toMatch(/10 zero bits/);
+      const malformed = await http()
+        .post(`${QUEUES}/${queue.id}/entries`)
+        .send({ ...body, challenge_nonce: 'not a nonce!' });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.data.params).toHaveProperty('challenge_nonce');
+      expect(await testApp.dataSource.getRepository(QueueEntry).countBy({ queueId: queue.id })).toBe(0);
+
+      const nonce = solveChallenge(queue.id, client.requestId, 10);
+      const joined = await http()
+        .post(`${QUEUES}/${queue.id}/entries`)
+        .send({ ...body, challenge_nonce: nonce });
+      expect(joined.status).toBe(202);
+      // A retry of the same entry needs no new proof.
+      await join(queue.id, client).expect(202);
+      // Turned off by PATCH.
+      await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ challenge_bits: 0 }).expect(200);
+      await join(queue.id, newClient()).expect(202);
+      const tooHard = await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ challenge_bits: 40 });
+      expect(tooHard.status).toBe(400);
+      expect(tooHard.body.data.params).toHaveProperty('challenge_bits');
     });
 
     it('limits entries per account', async () => {

@@ -829,6 +829,9 @@ describe('Mass assignment (e2e)', () => {
       jti: 'f'.repeat(32),
       units_used: -100,
       unit_limit: 1000,
+      auto_rate: 99999,
+      eta_at: '2000-01-01T00:00:00Z',
+      last_checkout_at: '2000-01-01T00:00:00Z',
     });
 
     async function openQueue(): Promise<Queue> {
@@ -873,6 +876,7 @@ describe('Mass assignment (e2e)', () => {
         counterVersion: 0,
         joinedCount: 0,
         closedAt: null,
+        autoRate: null,
       });
       expect(queue.shuffleSeed).not.toBe('f'.repeat(64));
     });
