@@ -33,6 +33,15 @@ describe('estimateWait', () => {
     expect(estimateWait(10, [], NOW, null)).toBeNull();
   });
 
+  it('divides a window by the part of it the queue was open for: 3 s at 10 a second is 10 a second', () => {
+    const opened = new Date(ago(3));
+    expect(estimateWait(100, steady(10, 3), NOW, 60, opened)).toEqual({ p50: 10, p90: 10 });
+    // Unaware of the opening, the same samples would read as 3 a second.
+    expect(estimateWait(100, steady(10, 3), NOW, 60)?.p50).toBe(34);
+    // Under two seconds open: too little to measure, the configured rate stands in.
+    expect(estimateWait(100, steady(10, 1), NOW, 60, new Date(ago(1)))).toEqual({ p50: 100, p90: 200 });
+  });
+
   it('ignores samples older than a minute', () => {
     expect(estimateWait(10, [[ago(120), 1000]], NOW, 60)).toEqual({ p50: 10, p90: 20 });
   });

@@ -14,12 +14,16 @@ export interface WaitEstimate {
   p90: number;
 }
 
+/** A window shorter than this (the queue opened within it) says too little about the rate. */
+const MIN_WINDOW_MS = 2_000;
+
 /**
  * Admissions per second over each of the last few windows of ten seconds, oldest first. A window
  * with no sample counts as 0 only when later windows admitted (the queue was stuck); before the
- * first admission there is no measured rate.
+ * first admission there is no measured rate. A window the queue was admitting for only part of
+ * (it opened within it: `since`) is divided by that part, and left out when under two seconds.
  */
-function windowRates(samples: readonly RateSample[], now: number): number[] {
+function windowRates(samples: readonly RateSample[], now: number, since: number | null): number[] {
   const windowMs = 10_000;
   const windows = ETA_WINDOW_MS / windowMs;
   const counts = new Array<number>(windows).fill(0);
@@ -29,7 +33,15 @@ function windowRates(samples: readonly RateSample[], now: number): number[] {
     counts[windows - 1 - Math.floor(age / windowMs)] += admitted;
   }
   const first = counts.findIndex((count) => count > 0);
-  return first === -1 ? [] : counts.slice(first).map((count) => count / (windowMs / 1000));
+  if (first === -1) return [];
+  const rates: number[] = [];
+  for (let index = first; index < windows; index += 1) {
+    const end = now - (windows - 1 - index) * windowMs;
+    const start = Math.max(end - windowMs, since ?? -Infinity);
+    if (end - start < MIN_WINDOW_MS) continue;
+    rates.push(counts[index] / ((end - start) / 1000));
+  }
+  return rates;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -48,9 +60,10 @@ export function estimateWait(
   samples: readonly RateSample[],
   now: Date,
   configuredPerMinute: number | null,
+  admittingSince: Date | null = null,
 ): WaitEstimate | null {
   if (ahead <= 0) return { p50: 0, p90: 0 };
-  const rates = windowRates(samples, now.getTime())
+  const rates = windowRates(samples, now.getTime(), admittingSince?.getTime() ?? null)
     .filter((rate) => rate > 0)
     .sort((a, b) => a - b);
   if (rates.length === 0) {
@@ -97,10 +110,10 @@ export function configuredRate(queue: Pick<Queue, 'maxAdmitPerMinute' | 'autoRat
 
 /** When the entry at `position` is predicted to be admitted (the ETA's p50 from `now`), kept to measure the ETA's error. */
 export function predictedAdmission(
-  queue: Pick<Queue, 'maxAdmitPerMinute' | 'autoRate' | 'maxActive' | 'servingCounter' | 'rateSamples'>,
+  queue: Pick<Queue, 'maxAdmitPerMinute' | 'autoRate' | 'maxActive' | 'servingCounter' | 'rateSamples' | 'openedAt'>,
   position: number,
   now: Date,
 ): Date | null {
-  const eta = estimateWait(position - queue.servingCounter, parseSamples(queue.rateSamples), now, configuredRate(queue));
+  const eta = estimateWait(position - queue.servingCounter, parseSamples(queue.rateSamples), now, configuredRate(queue), queue.openedAt);
   return eta ? new Date(now.getTime() + eta.p50 * 1000) : null;
 }

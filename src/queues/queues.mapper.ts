@@ -90,7 +90,8 @@ export function toEntryResponse(queue: Queue, entry: QueueEntry, now: Date): Que
   }
   if (entry.status === 'waiting') {
     const ahead = Math.max(0, (entry.position as number) - queue.servingCounter - 1);
-    const eta = state === 'paused' ? null : estimateWait(ahead + 1, parseSamples(queue.rateSamples), now, configuredRate(queue));
+    const eta =
+      state === 'paused' ? null : estimateWait(ahead + 1, parseSamples(queue.rateSamples), now, configuredRate(queue), queue.openedAt);
     return { ...base, status: 'waiting', ahead, eta_seconds: eta, refresh_after_seconds: clampRefresh(eta ? eta.p50 / 4 : 10) };
   }
   return { ...base, status: entry.status, ahead: null, eta_seconds: null, refresh_after_seconds: 60 };
