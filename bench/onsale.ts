@@ -307,19 +307,31 @@ async function bot(
   }
 }
 
-/** Requests that take capacity without an admission, or with a forged one: each must be refused. */
-async function intruders(url: string, ticketId: number): Promise<{ tried: number; refused: number }> {
+/**
+ * Requests that take capacity without an admission, or with a forged one, while the queue is live:
+ * each must be refused (403). Attempts after the queue closed (sold out) are not counted.
+ */
+async function intruders(
+  url: string,
+  ticketId: number,
+  queueLive: () => Promise<boolean>,
+): Promise<{ tried: number; refused: number; statuses: Record<string, number> }> {
   let refused = 0;
-  const attempts = 20;
-  for (let i = 0; i < attempts; i += 1) {
+  let tried = 0;
+  const statuses: Record<string, number> = {};
+  for (let i = 0; i < 20; i += 1) {
+    if (!(await queueLive())) break;
     const token = i % 2 === 0 ? undefined : `${randomBytes(16).toString('base64url')}.${randomBytes(32).toString('base64url')}.x`;
     const cart = await call(url, 'POST', `${API}/cart`, {
       body: { provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] },
       headers: { 'x-forwarded-for': `198.51.100.${i}`, ...(token ? { 'x-queue-token': token } : {}) },
     });
+    if (!(await queueLive())) break;
+    tried += 1;
+    count(statuses, cart.status);
     if (cart.status === 403) refused += 1;
   }
-  return { tried: attempts, refused };
+  return { tried, refused, statuses };
 }
 
 // ---------------------------------------------------------------- status polls
@@ -427,8 +439,11 @@ async function main(): Promise<void> {
         ),
       10_000,
     );
-    await sleep(opensAt + 3_000 - Date.now());
-    const intrusion = await intruders(url, ticket.id);
+    await sleep(opensAt + 500 - Date.now());
+    const intrusion = await intruders(url, ticket.id, async () => {
+      const [[row]] = await sql.query<RowDataPacket[]>('SELECT closed_at FROM queues WHERE id = ?', [queueId]);
+      return row.closed_at === null;
+    });
     await Promise.all(runs);
     clearInterval(progress);
 
@@ -473,7 +488,7 @@ async function main(): Promise<void> {
       '|---|---|',
       `| oversold units | **${oversold}** (sold ${outcome.sold}, held ${outcome.pending}, attendees ${outcome.attendees} of ${settings.units}) |`,
       `| units ordered beyond the admissions' | **${unitsWithoutAdmission}** (orders ${outcome.orderedUnits} units, admissions ${Number(admissions.units)}) |`,
-      `| intruders (no token, forged token) refused | **${intrusion.refused} of ${intrusion.tried}** |`,
+      `| intruders while the queue was live (no token, forged token) refused | **${intrusion.refused} of ${intrusion.tried}** ${JSON.stringify(intrusion.statuses)} |`,
       `| join time vs position (pre-queue, χ² 10×10) | χ² ${fairness.chi2.toFixed(1)}, df ${fairness.df}, **p ${fairness.p.toFixed(3)}** over ${fairness.n} entries |`,
       `| bots' entries | **${botEntries} of ${entries}** (${((100 * botEntries) / Math.max(1, entries)).toFixed(1)} %; per-address cap ${botCap}); joins ${JSON.stringify(stats.botJoins)} |`,
       `| bots' admissions | **${stats.admitted.bots} of ${admittedTotal}** (${((100 * stats.admitted.bots) / Math.max(1, admittedTotal)).toFixed(1)} %) |`,
