@@ -14,6 +14,12 @@ const untypedBodyRules = {
   '@typescript-eslint/no-explicit-any': 'off',
 };
 
+const dateLibraryPaths = ['moment', 'moment-timezone', 'dayjs', 'date-fns', 'date-fns-tz'].map((name) => ({
+  name,
+  message: 'Dates go through luxon (CONTRIBUTING: "Dates").',
+}));
+const dateLibraryPatterns = { group: ['moment/*', 'moment-timezone/*', 'dayjs/*', 'date-fns/*'], message: 'Dates go through luxon.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'coverage/**', 'data/**', 'node_modules/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
@@ -51,15 +57,26 @@ export default tseslint.config(
     // the abbreviation table and the spec that checks it (CONTRIBUTING: "Dates").
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: dateLibraryPaths, patterns: [dateLibraryPatterns] }] },
+  },
+  {
+    // Access rules live in src/access/ (CONTRIBUTING: "Policies"): a feature asks a named rule
+    // there (`canManageEvent`, `canManageTerms`) rather than checking capabilities itself.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/access/**', 'src/auth/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: ['moment', 'moment-timezone', 'dayjs', 'date-fns', 'date-fns-tz'].map((name) => ({
-            name,
-            message: 'Dates go through luxon (CONTRIBUTING: "Dates").',
-          })),
-          patterns: [{ group: ['moment/*', 'moment-timezone/*', 'dayjs/*', 'date-fns/*'], message: 'Dates go through luxon.' }],
+          paths: dateLibraryPaths,
+          patterns: [
+            dateLibraryPatterns,
+            {
+              group: ['**/auth/roles'],
+              importNames: ['hasCapability', 'canOnObject', 'CAPABILITY_MAP'],
+              message: 'Capability checks are access rules: add or use one in src/access/ (CONTRIBUTING: "Policies").',
+            },
+          ],
         },
       ],
     },

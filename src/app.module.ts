@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AttendeeQuestionsModule } from './attendee-questions/attendee-questions.module';
 import { AttendeesModule } from './attendees/attendees.module';
 import { AuthModule } from './auth/auth.module';
+import { CatalogueReadModule } from './catalogue/catalogue.module';
 import { CartModule } from './cart/cart.module';
 import { CategoriesModule } from './categories/categories.module';
 import { CouponsModule } from './coupons/coupons.module';
@@ -25,6 +26,7 @@ import { ReportsModule } from './reports/reports.module';
 import { SeriesFactsModule } from './series/series-facts';
 import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';
+import { TecV1Module } from './tec-v1/tec-v1.module';
 import { EmailsModule } from './emails/emails.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { EventTicketingModule, TicketsModule } from './tickets/tickets.module';
@@ -53,6 +55,7 @@ import { QueuePageModule } from './queues/queue-page/queue-page.module';
     ExportsModule,
     ReportsModule,
     EventsModule,
+    CatalogueReadModule,
     EventRoutesModule,
     SeriesModule,
     SeriesFactsModule,
@@ -77,6 +80,7 @@ import { QueuePageModule } from './queues/queue-page/queue-page.module';
     DoorSalesModule,
     QueuesModule,
     QueuePageModule,
+    TecV1Module,
   ],
 })
 export class AppModule {}

@@ -6,7 +6,6 @@ import { AppLogger } from './common/app-logger';
 import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
 import { documentErrorBodies } from './common/errors/openapi-errors';
-import { buildValidationError } from './common/errors/validation-error.factory';
 import { createBodyParsers, PARSE_LIMITS } from './common/http/body-parsers';
 import { answerClientErrorsWithJson } from './common/http/client-errors';
 import { HttpCaching } from './common/http/http-caching';
@@ -15,12 +14,14 @@ import { queryStringLimits } from './common/http/query-limits';
 import { restRouteRewrite } from './common/http/rest-route';
 import { rememberTrust, type TrustTest } from './common/http/trusted-proxies';
 import { SizedValidationPipe } from './common/http/sized-validation.pipe';
+import { VALIDATION_OPTIONS } from './common/http/validation-options';
 import { applyHttpSecurity } from './common/security/http-security';
 import { documentRateLimits } from './common/security/openapi-limits';
 import type { AppConfig } from './config/app.config';
 import { ReplicaReadRoutes } from './database/read-replicas';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { mountAtApiRoot } from './namespaces/namespaces.controller';
+import { mountBesideNamespaces } from './common/http/api-root-mount';
 import { OpenApiDocument } from './namespaces/openapi-document';
 import { paymentWebhookRawBody } from './payments/webhook-raw-body';
 
@@ -58,17 +59,9 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   app.use(...createBodyParsers(config.bodyLimitBytes));
 
   app.setGlobalPrefix(`${config.apiRoot}/${config.apiPrefix}`.replace(/^\//, ''), {
-    exclude: [...OUTSIDE_API_ROOT, mountAtApiRoot(config.apiRoot)],
+    exclude: [...OUTSIDE_API_ROOT, mountAtApiRoot(config.apiRoot), ...mountBesideNamespaces(config.apiRoot)],
   });
-  app.useGlobalPipes(
-    new SizedValidationPipe({
-      transform: true,
-      whitelist: true,
-      forbidNonWhitelisted: false,
-      exceptionFactory: buildValidationError,
-      validationError: { target: false, value: true },
-    }),
-  );
+  app.useGlobalPipes(new SizedValidationPipe(VALIDATION_OPTIONS));
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalInterceptors(new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes)));
 
@@ -82,6 +75,8 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Door devices: `Device <api_token>`' }, 'device')
       .addTag('events', 'Events namespace')
       .addTag('tickets', 'Tickets namespace')
+      .addTag('tec', "TEC's newer API, tec/v1 (experimental in the original)")
+      .addTag('wp', 'WordPress discovery routes (wp/v2)')
       .addTag('operations', 'Health and operations')
       .build(),
     // Operation ids name the resource and the handler (`events_list`, `tickets_create`), not the class,

@@ -119,7 +119,7 @@ export function buildProgram(): Command {
         throw new CliUsageError('--batch must be 1 to 5000');
       if (!Number.isInteger(options.afterId) || options.afterId < 0) throw new CliUsageError('--after-id must be a whole number');
       const { DocumentsCliModule } = await import('./documents-cli.module');
-      const { EventDocuments } = await import('./events/event-documents');
+      const { EventDocuments } = await import('./catalogue/documents/event-documents');
       const context = await NestFactory.createApplicationContext(DocumentsCliModule, { logger: ['error'], abortOnError: false });
       try {
         const documents = context.get(EventDocuments);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogueReadModule } from './catalogue/catalogue.module';
 import { CommonModule } from './common/common.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -12,6 +13,15 @@ import { EventsModule } from './events/events.module';
  * event's tickets and series (documents show both), without the HTTP server or the workers.
  */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, CommonModule, OutboxModule, EventsModule, EventTicketingModule, SeriesFactsModule],
+  imports: [
+    AppConfigModule,
+    DatabaseModule,
+    CommonModule,
+    OutboxModule,
+    EventsModule,
+    CatalogueReadModule,
+    EventTicketingModule,
+    SeriesFactsModule,
+  ],
 })
 export class DocumentsCliModule {}

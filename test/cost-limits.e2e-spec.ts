@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { MAX_CART_LINES } from '../src/cart/dto/update-cart.dto';
-import { EventsService } from '../src/events/events.service';
+import { EventReads } from '../src/catalogue/event-reads.service';
 import { RICH_TEXT_MAX_BYTES, RICH_TEXT_MAX_TAGS } from '../src/common/security/text-sanitizing';
 import { COSTLY_ROUTE_WEIGHT } from '../src/common/throttling/rate-limit.guard';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
@@ -176,7 +176,7 @@ describe('Oversize input is refused before expensive work (e2e)', () => {
     });
 
     it('builds a feed once for callers asking for it at the same time, and serves it again until the events change', async () => {
-      const events = limited.app.get(EventsService);
+      const events = limited.app.get(EventReads);
       const original = events.findForFeed.bind(events);
       const builds = jest.spyOn(events, 'findForFeed').mockImplementation(async (...args) => {
         // Slow enough that every request below arrives while the first build runs.

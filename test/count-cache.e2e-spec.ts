@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SelectQueryBuilder } from 'typeorm';
-import { COUNT_CACHE_ENTRY_BYTES, CountCache, countKey } from '../src/common/caching/count-cache';
+import { COUNT_CACHE_ENTRY_BYTES, CountCache, countKey } from '../src/catalogue/caching/count-cache';
 import type { ConfigType } from '@nestjs/config';
 import { Clock, CLOCK } from '../src/common/clock';
 import { appConfig } from '../src/config/app.config';

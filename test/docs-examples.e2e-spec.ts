@@ -32,6 +32,7 @@ const PAGES: Array<{ page: string; minCalls: number }> = [
   { page: 'reports', minCalls: 6 },
   { page: 'checkin', minCalls: 10 },
   { page: 'waiting-room', minCalls: 16 },
+  { page: 'tec-v1', minCalls: 20 },
 ];
 
 const only = (process.env.DOCS_PAGES ?? '')

@@ -34,7 +34,7 @@ describe('Addressing with API_ROOT, API_PREFIX and PUBLIC_URL (e2e)', () => {
       expect(response.body).toMatchObject({
         url: 'https://calendar.example.org',
         home: 'https://calendar.example.org',
-        namespaces: ['tribe/events/v1', 'tribe/tickets/v1'],
+        namespaces: ['tribe/events/v1', 'tribe/tickets/v1', 'tec/v1', 'wp/v2'],
         _links: { help: [{ href: 'https://calendar.example.org/wp-json/docs' }] },
       });
       const routes = response.body.routes as Record<string, { namespace: string; methods: string[] }>;
@@ -53,7 +53,7 @@ describe('Addressing with API_ROOT, API_PREFIX and PUBLIC_URL (e2e)', () => {
   });
 
   it('answers a namespace index asked for a namespace it does not have with 404 rest_invalid_namespace, as WordPress', async () => {
-    const unknown = await http().get('/wp-json/tribe/events/v1').query({ namespace: 'wp/v2' }).expect(404);
+    const unknown = await http().get('/wp-json/tribe/events/v1').query({ namespace: 'acme/v1' }).expect(404);
     expect(unknown.body).toEqual({
       code: 'rest_invalid_namespace',
       message: 'The specified namespace could not be found.',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { recordedExchange } from './helpers/recorded';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
+import { addedShownKeys } from '../src/events/event-fields';
 
 // Drop-in mode, set before the app reads its configuration. No PUBLIC_URL: the URLs in responses
 // must lead back to the port the test server listens on, as they would for a real client.
@@ -397,11 +398,13 @@ describe('Drop-in mode with real clients of the original (e2e)', () => {
       const viaQuery = await call('GET', `/?rest_route=/tribe/events/v1/events/${event.id}`);
       const viaPath = await call('GET', `/wp-json/tribe/events/v1/events/${event.id}`);
       expect(viaQuery.status).toBe(200);
-      // The original's keys in its order, then the series fields this API adds (docs/recurring-events.md).
+      // The original's keys in its order, then the series fields this API adds (docs/recurring-events.md)
+      // and any declared event field the original does not have (src/events/event-fields.ts).
       expect(Object.keys(viaQuery.body)).toEqual([
         ...Object.keys(recordedExchange('26-rest-route-query-form.json').body),
         'series_id',
         'recurrence',
+        ...addedShownKeys(),
       ]);
       expect(viaQuery.body).toEqual(viaPath.body);
       expect(viaQuery.body.rest_url).toBe(`${base}/wp-json/tribe/events/v1/events/${event.id}`);

@@ -2,7 +2,7 @@ import { SqlDialect } from '../src/database/sql-dialect';
 import { join } from 'node:path';
 import request from 'supertest';
 import { EventDocumentVersions1764910000000 } from '../src/database/migrations/1764910000000-EventDocumentVersions';
-import { EventDocuments } from '../src/events/event-documents';
+import { EventDocuments } from '../src/catalogue/documents/event-documents';
 import { Event } from '../src/events/event.entity';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { recordStatements, StatementRecorder, withoutTransactionControl } from './helpers/statement-recorder';

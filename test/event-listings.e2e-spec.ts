@@ -4,7 +4,7 @@ import { EventListingDays1764830000001 } from '../src/database/migrations/176483
 import { CategoryTreeListings1765090000000, expectedEventListingsSql } from '../src/database/migrations/1765090000000-CategoryTreeListings';
 import { EventListingPairs1765100000000, expectedEventListingPairsSql } from '../src/database/migrations/1765100000000-EventListingPairs';
 import { Event } from '../src/events/event.entity';
-import { EventListingsReader } from '../src/events/event-listings';
+import { EventListingsReader } from '../src/catalogue/listings/event-listings';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 type Row = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { fullTextWords } from '../src/events/events.service';
+import { fullTextWords } from '../src/catalogue/event-reads.repository';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
 const EVENTS = '/cal/events/v1/events';

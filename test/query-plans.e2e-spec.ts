@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { BENCH_ADMIN_AUTHORIZATION } from '../bench/credentials';
 import { seedBenchmarkData } from '../bench/seed';
-import { CountCache } from '../src/common/caching/count-cache';
+import { CountCache } from '../src/catalogue/caching/count-cache';
 import { createTestApp, TestApp } from './helpers/test-app';
 
 const onMariaDb = (process.env.TEST_DATABASE_URL ?? '').startsWith('mysql');

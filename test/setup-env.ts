@@ -21,6 +21,9 @@ delete process.env.PUBLIC_URL;
 delete process.env.API_ROOT;
 delete process.env.API_PREFIX;
 delete process.env.SITE_TIMEZONE;
+delete process.env.SITE_NAME;
+delete process.env.SITE_DESCRIPTION;
+delete process.env.TEC_V1_REQUIRE_ACKNOWLEDGEMENT;
 // Request, login and coupon code limits far above what any suite sends, in each file's own memory; the limit
 // tests lower them. Nothing a developer exported reaches the suite's counters or CORS rules.
 process.env.RATE_LIMIT_PER_MINUTE = '1000000';

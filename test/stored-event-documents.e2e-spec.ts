@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { runCli } from '../src/cli';
 import { Event } from '../src/events/event.entity';
-import { DocumentTemplate } from '../src/events/document-template';
-import { StoredEventDocument } from '../src/events/stored-event-document.entity';
-import { StoredEventDocuments } from '../src/events/stored-event-documents';
+import { DocumentTemplate } from '../src/catalogue/documents/document-template';
+import { StoredEventDocument } from '../src/catalogue/documents/stored-event-document.entity';
+import { StoredEventDocuments } from '../src/catalogue/documents/stored-event-documents';
 import { insertEvents } from './helpers/fixtures';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 

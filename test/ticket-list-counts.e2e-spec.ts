@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CountCache } from '../src/common/caching/count-cache';
+import { CountCache } from '../src/catalogue/caching/count-cache';
 import { checkout, fillCart, PURCHASER } from './helpers/buyers';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 import { insertEvent } from './helpers/fixtures';

@@ -1,4 +1,4 @@
-import { CountCache } from '../src/common/caching/count-cache';
+import { CountCache } from '../src/catalogue/caching/count-cache';
 import { recordedExchange } from './helpers/recorded';
 import fc from 'fast-check';
 import request from 'supertest';

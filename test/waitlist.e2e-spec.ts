@@ -3,7 +3,6 @@ import { In, LessThanOrEqual } from 'typeorm';
 import { Attendee } from '../src/attendees/attendee.entity';
 import { CartItem } from '../src/cart/cart.entity';
 import { CLOCK } from '../src/common/clock';
-import { runInTransaction } from '../src/common/database/transactions';
 import { Order } from '../src/orders/order.entity';
 import { OrderExpiryService } from '../src/orders/order-expiry.service';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';

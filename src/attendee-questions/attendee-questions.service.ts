@@ -11,12 +11,12 @@ import { formatInZone } from '../common/dates/date-format';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { appConfig } from '../config/app.config';
 import { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent } from '../tickets/ticket-visibility';
 import { checkAnswers } from './attendee-answers';
 import { storedAttendeeFields } from './attendee-fields';
 import { AnswerPlace, attendeeEditClosed, attendeeEditForbidden, invalidAnswers } from './attendee-question-errors';
 import { AttendeeQuestionsRepository } from './attendee-questions.repository';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent } from '../access/event-access';
 
 /** Who asks to edit answers: the signed-in user and the cart token of the request. */
 export interface AnswerEditor {

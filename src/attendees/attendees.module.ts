@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueReadModule } from '../catalogue/catalogue.module';
 import { CheckinModule } from '../checkin/checkin.module';
 import { AttendeeTallies } from './attendee-tallies';
 import { AttendeeTally } from './attendee-tally.entity';
@@ -10,7 +11,7 @@ import { AttendeesService } from './attendees.service';
 import { QrController } from './qr.controller';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Attendee, AttendeeTally]), CheckinModule],
+  imports: [TypeOrmModule.forFeature([Attendee, AttendeeTally]), CheckinModule, CatalogueReadModule],
   controllers: [AttendeesController, QrController],
   providers: [AttendeesService, AttendeesRepository, AttendeeTallies],
   exports: [AttendeesService],

@@ -4,10 +4,11 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { findMissingIds } from '../common/list-filters/ids-must-exist';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import { applyAttendeeVisibility, managedEventCondition, PUBLIC_ORDER_STATUSES } from '../tickets/ticket-visibility';
 import { Attendee } from './attendee.entity';
 import type { AttendeeOrderBy } from './dto/list-attendees.query';
 import { TransactionHost } from '../common/database/transaction-host';
+import { PUBLIC_ORDER_STATUSES, applyAttendeeVisibility } from '../access/attendee-access';
+import { managedEventCondition } from '../access/event-access';
 
 /** The event facts the attendee rules need. */
 export type EventFacts = Pick<Event, 'id' | 'authorId' | 'status' | 'showAttendeeList' | 'timezone'>;

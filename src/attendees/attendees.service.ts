@@ -1,8 +1,8 @@
-import { CountCache } from '../common/caching/count-cache';
+import { CountCache } from '../catalogue/caching/count-cache';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { FixedOffsetZone } from 'luxon';
-import { SelectQueryBuilder } from 'typeorm';
+import type { SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
@@ -19,7 +19,6 @@ import { POST_STATUSES } from '../posts/post-status';
 import { appConfig } from '../config/app.config';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent, isPubliclyVisible, managesEveryEvent, PUBLIC_ORDER_STATUSES } from '../tickets/ticket-visibility';
 import { DoorService } from '../checkin/door.service';
 import { AttendeeTallies } from './attendee-tallies';
 import { Attendee } from './attendee.entity';
@@ -29,6 +28,8 @@ import type { AttendeeResponse } from './dto/attendee.response';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
 import { attendeeAlreadyCheckedIn, attendeeInvalidCheckIn, attendeeNotAccessible, attendeeNotFound } from './attendee-errors';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent, managesEveryEvent } from '../access/event-access';
+import { PUBLIC_ORDER_STATUSES, isPubliclyVisible } from '../access/attendee-access';
 
 export interface AttendeePage {
   rest_url: string;
@@ -50,7 +51,7 @@ const PROVIDER_ALIASES: Record<string, string> = { rsvp: 'rsvp', tc: 'tc', 'trib
  * Attendee lists, single reads and check-ins. Who sees what: managers of an event (editors and
  * administrators for all events, authors for their own) see all its attendees with every field;
  * everyone else sees only the public ones (`isPubliclyVisible`) with public fields. Lists mix both,
- * decided per attendee in SQL. The rules are in ticket-visibility.ts.
+ * decided per attendee in SQL. The rules are in access/attendee-access.ts.
  */
 @Injectable()
 export class AttendeesService {

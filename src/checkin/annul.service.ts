@@ -7,11 +7,13 @@ import { annulRefused, checkinNotFound } from './checkin-errors';
 import type { Checkin } from './checkin.entity';
 import { toCheckinResponse, toDoorAttendee } from './checkin.mapper';
 import { CheckinRepository } from './checkin.repository';
-import { DoorCaller, mayScan, nonceScope } from './door-access';
+import { nonceScope } from './door-route';
 import { AnnulResponse } from './dto/checkin.response';
 import { AnnulDto } from './dto/door.dto';
 import { annulRefusal, annulScan, AnnulCaller, PositionState, ScanType } from './redeem-rules';
 import { TransactionHost } from '../common/database/transaction-host';
+import { mayScan } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /**
  * POST /checkin/annul: undoes an accidental scan. The scan stays in the history, marked annulled

@@ -14,11 +14,12 @@ import { RequireCapability } from '../auth/decorators';
 import { RequestContext, SignedInContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { CheckinListsService } from './checkin-lists.service';
-import { Door, DoorCaller, DoorRoute } from './door-access';
+import { Door, DoorRoute } from './door-route';
 import { CheckinListPage, CheckinListResponse, ListStatusResponse, SyncResponse } from './dto/checkin.response';
 import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
 import { SyncQuery } from './dto/door.dto';
 import { SyncService } from './sync.service';
+import type { DoorCaller } from './door-route';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Check-in list id', schema: { type: 'integer' } });
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };

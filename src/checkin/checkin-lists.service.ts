@@ -1,23 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/roles';
-import { hasCapability } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
 import { CheckinList } from './checkin-list.entity';
 import { checkinListHasCheckins, checkinListIsDefault, checkinListNotFound } from './checkin-errors';
 import { toCheckinListResponse, toGateCounts } from './checkin.mapper';
 import { ListCounts, NO_COUNTS } from './door-counts';
 import { CheckinListFilter, CheckinRepository, DoorEvent } from './checkin.repository';
 import { generateSyncKey } from './checkin-secrets';
-import { assertMayScan, DoorCaller } from './door-access';
 import { DoorListCache } from './door-lists.cache';
 import { CheckinListPage, CheckinListResponse, ListStatusResponse } from './dto/checkin.response';
 import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } from './dto/checkin-list.dto';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent } from '../access/event-access';
+import { assertMayScan, doorListScope } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /** Reads a window bound: ISO 8601 with an offset, or wall-clock time in the site time zone; null/"" clear it. */
 export function readInstant(raw: string | null | undefined, field: string, context: RequestContext): Date | null | undefined {
@@ -70,11 +70,11 @@ export class CheckinListsService {
       if (!event) throw invalidParam('post_id', 'post_id must be an existing event');
       await this.repository.ensureDefaultList(event.id);
     }
-    let filter: CheckinListFilter;
-    if (caller.kind === 'device') filter = { eventId: query.post_id, ids: caller.listIds };
-    else if (managesEveryEvent(caller.user) || hasCapability(caller.user, 'checkin_attendees')) filter = { eventId: query.post_id };
-    else if (hasCapability(caller.user, 'publish_events')) filter = { eventId: query.post_id, managedBy: caller.user };
-    else throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
+    const scope = doorListScope(caller);
+    if (!scope) throw forbidden(false, 'Sorry, you are not allowed to see check-in lists.');
+    const filter: CheckinListFilter = { eventId: query.post_id };
+    if (scope.kind === 'ids') filter.ids = scope.ids;
+    if (scope.kind === 'managed') filter.managedBy = scope.user;
     const lists = await this.repository.listLists(filter);
     const counts = await this.repository.counts(lists);
     const events = new Map((await this.repository.events(lists.map((list) => list.eventId))).map((event) => [event.id, event]));

@@ -12,7 +12,7 @@ import { CheckinRepository } from './checkin.repository';
 import { Device } from './device.entity';
 import { DevicesController } from './devices.controller';
 import { DevicesService } from './devices.service';
-import { DoorGuard } from './door-access';
+import { DoorGuard } from './door-route';
 import { DoorListCache } from './door-lists.cache';
 import { DoorController } from './door.controller';
 import { DoorService } from './door.service';

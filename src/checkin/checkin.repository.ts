@@ -6,7 +6,6 @@ import { insertedId } from '../common/database/inserted-id';
 import { Event } from '../events/event.entity';
 import { escapeLike } from '../posts/post-query';
 import { Ticket } from '../tickets/ticket.entity';
-import { managedEventRestriction } from '../tickets/ticket-visibility';
 import { CheckinList } from './checkin-list.entity';
 import { CheckinPosition } from './checkin-position.entity';
 import { Checkin } from './checkin.entity';
@@ -18,6 +17,7 @@ import { RevokedSecret } from './revoked-secret.entity';
 import { SqlDialect } from '../database/sql-dialect';
 import { VALID_TICKET_ORDER_STATUSES } from '../orders/order-status';
 import { TransactionHost } from '../common/database/transaction-host';
+import { managedEventRestriction } from '../access/event-access';
 
 /** The event facts the door needs: who manages it, and its days. */
 export type DoorEvent = Pick<Event, 'id' | 'authorId' | 'title' | 'startLocal' | 'endLocal' | 'timezone'>;

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { forbidden, invalidParam } from '../common/errors/api-error';
-import { canManageEvent, managesEveryEvent } from '../tickets/ticket-visibility';
 import { deviceNotFound, deviceTokenInvalid } from './checkin-errors';
 import { isoTime, toDeviceResponse } from './checkin.mapper';
 import { CheckinRepository } from './checkin.repository';
@@ -12,6 +11,7 @@ import { parseIdList } from './id-list';
 import { DeviceCreatedResponse, DeviceInitializedResponse, DeviceListResponse, DeviceResponse } from './dto/checkin.response';
 import { CreateDeviceDto, InitializeDeviceDto } from './dto/device.dto';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent, managesEveryEvent } from '../access/event-access';
 
 /** How long an initialization token may be used. */
 export const INITIALIZATION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -15,11 +15,12 @@ import { RequestContext, SignedInContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
 import { AnnulService } from './annul.service';
-import { Door, DoorCaller, DoorRoute } from './door-access';
+import { Door, DoorRoute } from './door-route';
 import { DoorService } from './door.service';
 import { AnnulResponse, DoorAttendeeResponse, HistoryPage, RedeemResponse, SearchResponse } from './dto/checkin.response';
 import { AnnulDto, HistoryQuery, RedeemDto, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
 import { RedeemService } from './redeem.service';
+import type { DoorCaller } from './door-route';
 
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
 

@@ -6,16 +6,16 @@ import { CLOCK, Clock } from '../common/clock';
 import { forbidden, invalidParam } from '../common/errors/api-error';
 import { countPages, parsePageRequest, assertPageInRange } from '../common/pagination/pagination';
 import type { DoorScanFacts } from '../common/domain-events/domain-event';
-import { canManageEvent } from '../tickets/ticket-visibility';
 import { CheckinListsService } from './checkin-lists.service';
 import { toCheckinResponse, toDoorAttendee } from './checkin.mapper';
 import { CheckinRepository, HistoryFilters } from './checkin.repository';
 import { generateCheckinSecret } from './checkin-secrets';
-import { DoorCaller } from './door-access';
 import { DoorAttendeeResponse, HistoryPage, SearchResponse } from './dto/checkin.response';
 import { HistoryQuery, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
 import { checkinListNotFound } from './checkin-errors';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent } from '../access/event-access';
+import type { DoorCaller } from './door-route';
 
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_MAX_RESULTS = 20;

@@ -14,7 +14,7 @@ import { nonceReused, RedeemError, ReplayedAnswer } from './checkin-errors';
 import { isoTime, toCheckinResponse, toDoorAttendee, toRefusedAttendee } from './checkin.mapper';
 import { CheckinRepository, DoorEvent } from './checkin.repository';
 import { DoorListCache } from './door-lists.cache';
-import { assertMayScan, DoorCaller, nonceScope } from './door-access';
+import { nonceScope } from './door-route';
 import { parseIdList } from './id-list';
 import { RedeemResponse } from './dto/checkin.response';
 import { RedeemDto } from './dto/door.dto';
@@ -30,6 +30,8 @@ import {
   ScanType,
 } from './redeem-rules';
 import { TransactionHost } from '../common/database/transaction-host';
+import { assertMayScan } from '../access/door-access';
+import type { DoorCaller } from './door-route';
 
 /** What one scan decided, before it is written. */
 interface ScanOutcome {

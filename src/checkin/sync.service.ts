@@ -6,12 +6,12 @@ import { isoTime, toCheckinListResponse, toDoorAttendee } from './checkin.mapper
 import { NO_COUNTS } from './door-counts';
 import { CheckinRepository } from './checkin.repository';
 import { encryptRecord, syncIndex, syncKeyForDevice } from './checkin-secrets';
-import { DoorCaller } from './door-access';
 import { SyncResponse } from './dto/checkin.response';
 import { SyncQuery } from './dto/door.dto';
 import { listRules } from './redeem.service';
 import { attendeeRefusal, listRefusal, RedeemReason } from './redeem-rules';
 import { TransactionHost } from '../common/database/transaction-host';
+import type { DoorCaller } from './door-route';
 
 /**
  * Rows whose transaction commits late can carry an `updated_at` a little before rows already handed

@@ -1,7 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { CountCache } from './caching/count-cache';
-import { CountCacheInvalidation } from './caching/count-cache-invalidation';
 import { CLOCK, systemClock } from './clock';
 import { TransactionHost } from './database/transaction-host';
 import { DomainEvents } from './domain-events/domain-events';
@@ -17,12 +15,10 @@ import { HttpCaching } from './http/http-caching';
     ApiUrls,
     HttpCaching,
     { provide: CLOCK, useValue: systemClock },
-    CountCache,
-    CountCacheInvalidation,
     DomainEvents,
     DomainEventsTransactionBridge,
     TransactionHost,
   ],
-  exports: [ApiUrls, HttpCaching, CLOCK, CountCache, DomainEvents, TransactionHost],
+  exports: [ApiUrls, HttpCaching, CLOCK, DomainEvents, TransactionHost],
 })
 export class CommonModule {}

@@ -19,6 +19,11 @@ export interface AppConfig {
   /** Base of absolute URLs in responses; when unset they are built from the request. */
   publicUrl: string | null;
   siteTimezone: string;
+  /** The site's name and tagline, as WordPress's discovery routes show them (`GET /wp-json/`). */
+  siteName: string;
+  siteDescription: string;
+  /** Whether `tec/v1` routes require TEC's `X-TEC-EEA` acknowledgement header (TEC_V1_REQUIRE_ACKNOWLEDGEMENT). */
+  tecRequireAcknowledgement: boolean;
   nonceSecret: string;
   bootstrapAdmin: { login: string; password: string } | null;
   logLevel: string;
@@ -490,6 +495,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     apiPrefix: readApiPrefix(env.API_PREFIX),
     publicUrl: readPublicUrl(env.PUBLIC_URL),
     siteTimezone,
+    siteName: env.SITE_NAME?.trim() || 'cal',
+    siteDescription: env.SITE_DESCRIPTION?.trim() ?? '',
+    tecRequireAcknowledgement: readFlagDefaultTrue(env, 'TEC_V1_REQUIRE_ACKNOWLEDGEMENT'),
     nonceSecret: resolveNonceSecret(env, nodeEnv, dataDir),
     bootstrapAdmin: readBootstrapAdmin(env),
     logLevel,

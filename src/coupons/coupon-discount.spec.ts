@@ -1,4 +1,5 @@
-import { codeKey, couponCoversTicket, couponProblem, formatAmount, lineDiscounts, parsePercent, unitDiscount } from './coupon-discount';
+import { codeKey, couponProblem, formatAmount, lineDiscounts, parsePercent, unitDiscount } from './coupon-discount';
+import { couponCoversTicket } from '../access/coupon-access';
 
 describe('coupon arithmetic', () => {
   describe('unitDiscount', () => {

@@ -81,19 +81,6 @@ export function couponProblem(coupon: CouponWindow, now: Date, units = 0): Coupo
   return null;
 }
 
-/** Which tickets a coupon covers: one event or all events of its author, all their tickets or a list. */
-export interface CouponScope {
-  eventId: number | null;
-  authorId: number;
-  ticketIds: number[];
-}
-
-export function couponCoversTicket(scope: CouponScope, ticket: { id: number; eventId: number }, eventAuthorId: number | null): boolean {
-  if (scope.ticketIds.length > 0 && !scope.ticketIds.includes(ticket.id)) return false;
-  if (scope.eventId !== null) return ticket.eventId === scope.eventId;
-  return eventAuthorId === scope.authorId;
-}
-
 /** The stored form of a code for the unique index: codes are case-insensitive. */
 export function codeKey(code: string): string {
   return code.trim().toLowerCase();

@@ -5,10 +5,10 @@ import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import { Order } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import { managedCouponRestriction } from '../tickets/ticket-visibility';
 import { Coupon } from './coupon.entity';
-import { codeKey, CouponScope } from './coupon-discount';
+import { codeKey } from './coupon-discount';
 import { TransactionHost } from '../common/database/transaction-host';
+import { CouponScope, managedCouponRestriction } from '../access/coupon-access';
 
 /** Every statement on coupons, in one place. */
 @Injectable()

@@ -1,11 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import type { CodeAttempts } from '../common/throttling/code-attempts.service';
-import { CouponScope, couponCoversTicket } from './coupon-discount';
 import type { Coupon } from './coupon.entity';
 import type { CouponsRepository } from './coupons.repository';
 import { CouponLine, CouponsService } from './coupons.service';
 import { TransactionHost } from '../common/database/transaction-host';
+import { CouponScope, couponCoversTicket } from '../access/coupon-access';
 
 /**
  * What a checkout's coupon does to its price, as CouponsService decides it (which lines the code

@@ -14,12 +14,10 @@ import { assertPageInRange, countPages, parsePageRequest } from '../common/pagin
 import { Event } from '../events/event.entity';
 import type { Order } from '../orders/order.entity';
 import { moneyRules } from '../payments/payment-amounts';
-import { canManageCoupon, canManageEvent } from '../tickets/ticket-visibility';
 import { Coupon, couponTicketIds } from './coupon.entity';
 import {
   codeKey,
   couponProblem,
-  CouponScope,
   DiscountType,
   FULL_PERCENT_BASIS_POINTS,
   LineDiscounts,
@@ -34,6 +32,8 @@ import { CreateCouponDto } from './dto/create-coupon.dto';
 import type { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
 import { TransactionHost } from '../common/database/transaction-host';
+import { CouponScope, canManageCoupon } from '../access/coupon-access';
+import { canManageEvent } from '../access/event-access';
 
 /** Units the coupon may still be used for; null: no limit. */
 export function usesLeft(coupon: Pick<Coupon, 'maxUses' | 'uses'>): number | null {

@@ -10,12 +10,13 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { Door, DoorCaller, DoorRoute } from '../checkin/door-access';
+import { Door, DoorRoute } from '../checkin/door-route';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
 import { RouteIdPipe } from '../common/http/route-params';
 import { DoorSalesService } from './door-sales.service';
 import { DoorSaleResponse, SaleTicketList } from './dto/door-sale.response';
 import { SellDto } from './dto/sell.dto';
+import type { DoorCaller } from '../checkin/door-route';
 
 const SALES_FORBIDDEN = ApiForbiddenResponse({
   type: ApiErrorResponse,

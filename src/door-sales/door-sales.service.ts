@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { ticketDoesNotExist } from '../cart/cart-errors';
-import { DoorCaller, nonceScope } from '../checkin/door-access';
+import { nonceScope } from '../checkin/door-route';
 import { CheckinListsService } from '../checkin/checkin-lists.service';
 import type { CheckinList } from '../checkin/checkin-list.entity';
 import { parseIdList } from '../checkin/id-list';
@@ -25,6 +25,7 @@ import { DoorSalesRepository } from './door-sales.repository';
 import { DoorSaleResponse, SaleTicketList } from './dto/door-sale.response';
 import { SellDto } from './dto/sell.dto';
 import { TransactionHost } from '../common/database/transaction-host';
+import type { DoorCaller } from '../checkin/door-route';
 
 /** The name on a walk-in sale's order and tickets when the buyer gives none. */
 export const WALK_IN_NAME = 'Walk-in';

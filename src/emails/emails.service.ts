@@ -17,7 +17,6 @@ import type { EventType } from '../outbox/event-types';
 import { PermanentDeliveryError } from '../outbox/delivery-errors';
 import type { OutboxMessage } from '../outbox/outbox-message.entity';
 import { DirectMessage, EventData, OutboxService } from '../outbox/outbox.service';
-import { canManageEvent, isBuyer, managesAllEvents, managesAnyEvent, OrderViewer } from '../tickets/ticket-visibility';
 import { EmailTemplate, EmailTemplates, isEmailTemplate } from './email-templates';
 import { EmailsRepository } from './emails.repository';
 import type { QueuedEmail } from './dto/resend.response';
@@ -26,6 +25,8 @@ import { attendeeInvalidStatus, attendeeNotFound } from '../attendees/attendee-e
 import type { WaitlistOfferEmail } from '../waitlist/waitlist-offers.service';
 import { holdsValidTicket } from '../orders/order-status';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent, managesAllEvents, managesAnyEvent } from '../access/event-access';
+import { OrderViewer, isBuyer } from '../access/order-access';
 
 /** What an email row names: its order, and for a ticket email the one attendee. */
 interface EmailPayload {

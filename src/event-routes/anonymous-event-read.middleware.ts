@@ -8,7 +8,7 @@ import { answerJsonText } from '../common/http/json-text';
 import { routeIdOf } from '../common/http/route-params';
 import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
 import { EventsController } from './events.controller';
-import { EventsService } from '../events/events.service';
+import { EventReads } from '../catalogue/event-reads.service';
 
 /** The route this middleware answers, relative to the API's prefix (EventRoutesModule mounts it there). */
 export const ANONYMOUS_EVENT_READ_ROUTE = 'events/v1/events/:id';
@@ -28,7 +28,7 @@ const ROUTED_HANDLER = EventsController.prototype.get;
  *   anonymous read of a public route through without looking at it: no capability, nonce or
  *   device is needed);
  * - HttpCaching's headers (private first, public with the surrogate keys once there is an answer);
- * - EventsService.get (its 404 and 403 are answered by the global exception filter, as Nest calls
+ * - EventReads.get (its 404 and 403 are answered by the global exception filter, as Nest calls
  *   it for a middleware) and answerJsonText (ETag, 304).
  *
  * Anything else (a caller with credentials, a query string, an id that is not digits, a route such
@@ -38,7 +38,7 @@ const ROUTED_HANDLER = EventsController.prototype.get;
 @Injectable()
 export class AnonymousEventReadMiddleware implements NestMiddleware {
   constructor(
-    private readonly events: EventsService,
+    private readonly events: EventReads,
     private readonly urls: ApiUrls,
     private readonly caching: HttpCaching,
     private readonly rateLimit: RateLimitGuard,

@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { CatalogueReadModule } from '../catalogue/catalogue.module';
 import { ThrottlingModule } from '../common/throttling/throttling.module';
 import { EventsModule } from '../events/events.module';
 import { EventsIcsController } from '../ics/events-ics.controller';
@@ -13,10 +14,11 @@ import { EventsController } from './events.controller';
  * the events module, writes to whichever of the two owns the event (EventWrites).
  */
 @Module({
-  imports: [EventsModule, SeriesModule, ThrottlingModule],
+  imports: [EventsModule, CatalogueReadModule, SeriesModule, ThrottlingModule],
   // The iCalendar routes come first: `events/ics` must not be read as `events/:id`.
   controllers: [EventsIcsController, EventsController],
   providers: [EventWrites, EventsIcsService],
+  exports: [EventWrites],
 })
 export class EventRoutesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

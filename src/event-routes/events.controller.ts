@@ -22,7 +22,7 @@ import { EventListResponse, EventResponse } from '../events/dto/event.response';
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { UpdateEventDto } from '../events/dto/update-event.dto';
 import { eventListJson } from '../events/events.mapper';
-import { EventsService } from '../events/events.service';
+import { EventReads } from '../catalogue/event-reads.service';
 import { EventWrites } from './event-writes';
 import { JsonText } from '../common/http/json-text';
 import { PublicRead } from '../common/http/http-caching';
@@ -65,7 +65,7 @@ const FORCE_QUERY = ApiQuery({
 @Controller('events/v1/events')
 export class EventsController {
   constructor(
-    private readonly events: EventsService,
+    private readonly reads: EventReads,
     private readonly writes: EventWrites,
   ) {}
 
@@ -77,7 +77,7 @@ export class EventsController {
   @ApiBadRequestResponse({ description: 'rest_invalid_param naming the parameter' })
   @ApiNotFoundResponse({ description: 'event-archive-page-not-found: a page past the last' })
   async list(@Query() query: ListEventsQuery, @Res({ passthrough: true }) response: Response, @RequestContext() context: RequestContext) {
-    const page = await this.events.list(query, context);
+    const page = await this.reads.list(query, context);
     setTotalHeaders(response, 'events', page.total, page.totalPages);
     return eventListJson(page);
   }
@@ -107,7 +107,7 @@ export class EventsController {
     @RequestContext() context: RequestContext,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<JsonText> {
-    return this.events.get({ id }, context, ifNoneMatch !== undefined);
+    return this.reads.get({ id }, context, ifNoneMatch !== undefined);
   }
 
   @Get('by-slug/:slug')
@@ -123,7 +123,7 @@ export class EventsController {
     @RequestContext() context: RequestContext,
     @Headers('if-none-match') ifNoneMatch?: string,
   ): Promise<JsonText> {
-    return this.events.get({ slug }, context, ifNoneMatch !== undefined);
+    return this.reads.get({ slug }, context, ifNoneMatch !== undefined);
   }
 
   @Post(':id')

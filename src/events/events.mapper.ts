@@ -18,6 +18,7 @@ import type { EventResponse } from './dto/event.response';
 import { describeCost } from './event-cost';
 import type { EventSeriesFacts, EventTicketOffer } from './event-ports';
 import { Event } from './event.entity';
+import { shownDeclaredFields, type ShownFieldValues } from './event-fields';
 import { JsonText } from '../common/http/json-text';
 import { ByteAssembler } from '../common/http/byte-assembler';
 import type { PageLinks } from '../common/pagination/pagination';
@@ -159,11 +160,8 @@ export function toEventResponse(
     cost: cost.cost,
     cost_details: cost.cost_details,
     website: event.website || base.url,
-    show_map: event.showMap,
-    show_map_link: event.showMapLink,
-    hide_from_listings: event.hideFromListings,
-    sticky: event.sticky,
-    featured: event.featured,
+    // Together with the added ones below, every shown field: the two parts make ShownFieldValues whole.
+    ...(shownDeclaredFields(event, 'original') as ShownFieldValues),
     categories: relations.categories.map(({ term, count }) => toEmbeddedTermResponse(term, 'category', count, context)),
     tags: relations.tags.map(({ term, count }) => toEmbeddedTermResponse(term, 'tag', count, context)),
     // One venue is an object, none an empty array, several an array (as the original with PRO).
@@ -173,15 +171,19 @@ export function toEventResponse(
     ticketed: relations.ticketed,
     series_id: relations.series?.seriesId ?? null,
     recurrence: relations.series?.recurrence ?? null,
+    ...shownDeclaredFields(event, 'added'),
   };
   if (options.jsonLd) {
     const { ticketed, series_id, recurrence, ...beforeJsonLd } = response;
+    const added = shownDeclaredFields(event, 'added');
+    for (const key of Object.keys(added)) delete (beforeJsonLd as Record<string, unknown>)[key];
     return {
       ...beforeJsonLd,
       json_ld: eventJsonLd(event, relations, response, context, options.currency),
       ticketed,
       series_id,
       recurrence,
+      ...added,
     };
   }
   return response;

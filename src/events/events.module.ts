@@ -4,42 +4,22 @@ import { CategoriesModule } from '../categories/categories.module';
 import { OrganizersModule } from '../organizers/organizers.module';
 import { TagsModule } from '../tags/tags.module';
 import { VenuesModule } from '../venues/venues.module';
-import { MetricsModule } from '../metrics/metrics.module';
-import { EventDocuments } from './event-documents';
-import { StoredEventDocuments } from './stored-event-documents';
-import { StoredEventDocument } from './stored-event-document.entity';
 import { EventCategoryLink, EventOrganizerLink, EventTagLink, EventVenueLink } from './event-links.entity';
-import { EventListingDay } from './event-listing-day.entity';
-import { EventListingPair, EventListingPairDay } from './event-listing-pair.entity';
-import { EventListing } from './event-listing.entity';
-import { EventListingsReader } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
-/** The events domain: events, their links, the listings read model and the documents. Its routes live in event-routes/. */
+/** The events domain: events and their links, and the rules of their writes. Reads are the catalogue's (catalogue/); the routes live in event-routes/. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([
-      Event,
-      StoredEventDocument,
-      EventListing,
-      EventListingDay,
-      EventListingPair,
-      EventListingPairDay,
-      EventVenueLink,
-      EventOrganizerLink,
-      EventCategoryLink,
-      EventTagLink,
-    ]),
+    TypeOrmModule.forFeature([Event, EventVenueLink, EventOrganizerLink, EventCategoryLink, EventTagLink]),
     VenuesModule,
     OrganizersModule,
     CategoriesModule,
     TagsModule,
-    MetricsModule,
   ],
-  providers: [EventsService, EventsRepository, EventDocuments, StoredEventDocuments, EventListingsReader, EventRelationsLoader],
-  exports: [EventsService, EventRelationsLoader, EventDocuments],
+  providers: [EventsService, EventsRepository, EventRelationsLoader],
+  exports: [EventsService, EventRelationsLoader],
 })
 export class EventsModule {}

@@ -1,80 +1,46 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { DateTime, Zone } from 'luxon';
-import { SelectQueryBuilder } from 'typeorm';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { CategoriesService } from '../categories/categories.service';
-import { Category } from '../categories/category.entity';
 import { CLOCK, Clock } from '../common/clock';
-import { formatInZone, WALL_CLOCK_FORMAT } from '../common/dates/date-format';
+import { formatInZone } from '../common/dates/date-format';
 import { parseDateInput, wallClockToInstant, withTimeOfDay } from '../common/dates/date-input';
-import type { DateFilter } from '../common/list-filters/date-filter';
 import { resolveTimeZone } from '../common/dates/timezone';
-import { CountCache } from '../common/caching/count-cache';
 import { TransactionOptions } from '../common/database/transactions';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { assertIdsExist } from '../common/list-filters/ids-must-exist';
-import { readDateFilter } from '../common/list-filters/date-filter';
-import { QueryEcho } from '../common/list-filters/query-echo';
-import { assertPageInRange, buildPageLinks, countPages, PageLinks, parsePageRequest } from '../common/pagination/pagination';
-import { assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
+import { assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../access/post-access';
 import { trashOrRemove } from '../posts/post-lifecycle';
-import { parseStatusFilter, singleReadAccess, visibleStatuses } from '../posts/post-visibility';
-import type { PostStatus } from '../posts/post-status';
 import { sanitizeRichText } from '../posts/rich-text';
 import { appConfig } from '../config/app.config';
-import { Organizer } from '../organizers/organizer.entity';
 import { OrganizersService } from '../organizers/organizers.service';
-import { Tag } from '../tags/tag.entity';
 import { TagsService } from '../tags/tags.service';
-import { Venue } from '../venues/venue.entity';
 import { VenuesService } from '../venues/venues.service';
 import { CreateEventDto } from './dto/create-event.dto';
 import type { EventResponse } from './dto/event.response';
-import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
 import { parseCostInput } from './event-cost';
-import { EventDocuments, EventItemsText, ListedEvent } from './event-documents';
-import { JsonText } from '../common/http/json-text';
-import { EVENT_SERIES, EVENT_TICKETING, EventSeriesReader, EventTicketing, NO_SERIES, NO_TICKETING } from './event-ports';
+import { EVENT_TICKETING, EventTicketing, NO_TICKETING } from './event-ports';
 import { LinkedPostInput, readLinkedPosts, readTermValues } from './event-link-input';
-import { EventListingDimension } from './event-listing.entity';
-import { EventListingsReader, ListingSelection, MAX_LISTING_RANGES } from './event-listings';
 import { EventRelationsLoader } from './event-relations.loader';
 import { Event } from './event.entity';
-import { EventRelations, toEventResponse } from './events.mapper';
-import { cannotEditOthersEvents, eventHasAttendees, eventNoLongerAvailable, eventNotAccessible, eventNotFound } from './event-errors';
+import { toEventResponse } from './events.mapper';
+import { cannotEditOthersEvents, eventHasAttendees, eventNotFound } from './event-errors';
 import type { EventSelector } from './event-selector';
-import type { OwnedPost } from '../posts/post-permissions';
-import { EventListFilter, EventsRepository } from './events.repository';
+import { EventsRepository } from './events.repository';
+import { applyDeclaredFields } from './event-fields';
 import { TransactionHost } from '../common/database/transaction-host';
 
 export type { EventSelector } from './event-selector';
-export { fullTextWords } from './events.repository';
 
 /** One of the events `createManyWithin` creates: its slug as wanted (made unique) and its dates. */
 export interface BulkEventOccurrence {
   slug: string;
   start_date: string;
   end_date: string;
-}
-
-export interface EventFeedRows {
-  events: Event[];
-  relations: Map<number, EventRelations>;
-  /** Events matching the query, including those beyond the limit. */
-  total: number;
-}
-
-export interface EventPage {
-  /** The page's list items as JSON text, joined by commas (EventDocuments). */
-  events: EventItemsText;
-  links: PageLinks;
-  total: number;
-  totalPages: number;
 }
 
 /** What an event contributes to its terms' counts of published events. */
@@ -86,9 +52,6 @@ interface EventTermState {
 
 /** Event writes delete and insert link rows next to other events' links: no gap locks (see runInTransaction). */
 const EVENT_WRITE: TransactionOptions = { readCommitted: true };
-
-/** Pages of a search with at most this many matches are read through the full-text index. */
-const FULLTEXT_PAGE_MATCHES = 2000;
 
 const DATE_FORMATS_HINT = 'YYYY-MM-DD HH:MM:SS, ISO 8601 or a unix timestamp';
 
@@ -104,149 +67,9 @@ export class EventsService {
     private readonly organizers: OrganizersService,
     private readonly categories: CategoriesService,
     private readonly tags: TagsService,
-    private readonly counts: CountCache,
-    private readonly listings: EventListingsReader,
     private readonly domainEvents: DomainEvents,
-    @Optional() @Inject(EVENT_SERIES) private readonly series: EventSeriesReader = NO_SERIES,
-    private readonly documents: EventDocuments,
     private readonly repository: EventsRepository,
   ) {}
-
-  /** The default date window of the minute it was computed in (defaultWindow). */
-  private defaultWindowOf: { minute: number; start: DateFilter; end: DateFilter } | null = null;
-
-  // ---------------------------------------------------------------- reading
-
-  /** The event as the single GET shows it, serialized (the EventResponse OpenAPI documents). */
-  /**
-   * `conditional`: the caller names a copy it holds (If-None-Match), so the stored body is not read
-   * with the head: a matching tag needs none, and a stale copy reads it after.
-   */
-  async get(selector: EventSelector, context: RequestContext, conditional = false): Promise<JsonText> {
-    const head = await this.repository.findHeadBySelector(selector, !conditional);
-    if (!head) throw eventNotFound(selector);
-    this.assertReadable(head, context);
-    const { body, keys } = await this.documents.single(head, context, (ids) => this.listings.events(ids));
-    return new JsonText(body, keys);
-  }
-
-  /**
-   * One event row as `get` would show it (same 404 and 403 answers) with its relations, for other
-   * renderings of an event such as its iCalendar file.
-   */
-  async findReadableWithRelations(selector: EventSelector, context: RequestContext): Promise<{ event: Event; relations: EventRelations }> {
-    const event = await this.findReadable(selector, context);
-    return { event, relations: (await this.relations.load([event.id])).get(event.id)! };
-  }
-
-  /**
-   * The rows a feed of the list shows: the list's filters, visibility and order, but no pages: the
-   * first `limit` events, with their relations and how many matched in all.
-   */
-  async findForFeed(query: ListEventsQuery, context: RequestContext, limit: number): Promise<EventFeedRows> {
-    const { builder, narrowed, listing } = await this.listQuery(query, context, new QueryEcho());
-    const total = listing ? await this.listings.count(listing) : await this.counts.count('events', narrowed);
-    let events: Event[] = [];
-    if (total > 0)
-      events = listing
-        ? await this.listings.events((await this.listings.page(listing, 0, limit)).map((listed) => listed.id))
-        : await this.repository.listPage(this.pageQuery(builder, narrowed, total), undefined, limit);
-    return { events, relations: await this.relations.load(events.map((event) => event.id)), total };
-  }
-
-  async list(query: ListEventsQuery, context: RequestContext): Promise<EventPage> {
-    const paging = parsePageRequest(query, 'events');
-    const echo = new QueryEcho().add('per_page', paging.perPage);
-    const { builder, narrowed, listing } = await this.listQuery(query, context, echo);
-
-    let total: number;
-    let listed: ListedEvent[] = [];
-    if (listing) {
-      ({ total, listed } = await this.listings.countAndPage(listing, paging.offset, paging.perPage));
-    } else {
-      total = await this.counts.count('events', narrowed);
-      if (total > 0 && paging.offset < total)
-        listed = (await this.repository.listPage(this.pageQuery(builder, narrowed, total), paging.offset, paging.perPage)).map((event) => ({
-          id: event.id,
-          documentVersion: event.documentVersion,
-          event,
-        }));
-    }
-    const totalPages = countPages(total, paging.perPage);
-    assertPageInRange(paging.page, totalPages, { kind: 'not-found', resource: 'event' });
-    return {
-      events: await this.documents.page(listed, context, (ids) => this.listings.events(ids)),
-      links: buildPageLinks(context.namespaceUrl('events', 'events/'), echo.pairs, paging.page, totalPages),
-      total,
-      totalPages,
-    };
-  }
-
-  /**
-   * With a full-text narrowing (search on MySQL), the page of few matches is read through the
-   * full-text index; the page of many is read in date order with the word-start check, which
-   * finds its rows within the first few dozen of the window.
-   */
-  private pageQuery(builder: SelectQueryBuilder<Event>, narrowed: SelectQueryBuilder<Event>, total: number): SelectQueryBuilder<Event> {
-    return total <= FULLTEXT_PAGE_MATCHES ? narrowed : builder;
-  }
-
-  /**
-   * The list's query: visibility, date window (or `include`), every filter and the order; `echo`
-   * collects the effective parameters. `narrowed` is the same query with the search also matched
-   * against the full-text index (MySQL), which selects the same rows but can be counted without
-   * reading the whole window; without a search it is `builder` itself.
-   */
-  private async listQuery(
-    query: ListEventsQuery,
-    context: RequestContext,
-    echo: QueryEcho,
-  ): Promise<{ builder: SelectQueryBuilder<Event>; narrowed: SelectQueryBuilder<Event>; listing: ListingSelection | null }> {
-    const statuses = parseStatusFilter(query.status, context.user);
-    if ((query.geoloc_lat === undefined) !== (query.geoloc_lng === undefined)) {
-      const missing = query.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
-      throw invalidParam(missing, 'geoloc_lat and geoloc_lng must be sent together');
-    }
-    const filter: EventListFilter = { user: context.user, statuses, ...this.windowOrInclude(query, echo) };
-    const dimensions = await this.readFilters(filter, query, echo);
-    const { builder, narrowed } = this.repository.listQuery(filter);
-    const listing = filter.window && !query.search ? this.listingSelection(dimensions, statuses, context, filter.window) : null;
-    if (statuses) echo.add('status', statuses);
-    else if (!context.user) echo.add('status', 'publish');
-    echo.add('include', query.include);
-    return { builder, narrowed, listing };
-  }
-
-  /** `include` lists those events in publication order; otherwise the date window applies, in date order. */
-  private windowOrInclude(query: ListEventsQuery, echo: QueryEcho): Pick<EventListFilter, 'include' | 'window'> {
-    if (query.include?.length) return { include: query.include };
-    const window = this.dateWindow(query);
-    echo.add('start_date', window.start.local).add('end_date', window.end.local);
-    return { window: { start: window.start.instant, end: window.end.instant } };
-  }
-
-  /**
-   * The list as a read of the read model (EventListingsReader), when it filters on one dimension
-   * at most besides the window and statuses; null when it needs the events table (a search,
-   * several dimensions at once, a parent, a distance).
-   */
-  private listingSelection(
-    dimensions: ListingDimension[],
-    statuses: PostStatus[] | undefined,
-    context: RequestContext,
-    window: { start: Date; end: Date },
-  ): ListingSelection | null {
-    if (dimensions.includes(null) || dimensions.length > 1) return null;
-    const [dimension] = dimensions;
-    const selection: ListingSelection = {
-      dim: dimension?.dim ?? EventListingDimension.All,
-      values: dimension?.values ?? [0],
-      ...visibleStatuses(context.user, statuses),
-      windowStart: window.start,
-      windowEnd: window.end,
-    };
-    return this.listings.rangeCount(selection) <= MAX_LISTING_RANGES ? selection : null;
-  }
 
   // ---------------------------------------------------------------- writing
 
@@ -384,157 +207,10 @@ export class EventsService {
     return toEventResponse(event, related, context, { jsonLd: false, currency: this.config.currency });
   }
 
-  private async findReadable(selector: EventSelector, context: RequestContext): Promise<Event> {
-    const event = await this.findOrFail(selector);
-    this.assertReadable(event, context);
-    return event;
-  }
-
-  private assertReadable(event: OwnedPost, context: RequestContext): void {
-    const access = singleReadAccess(context.user, event);
-    if (access === 'trashed') throw eventNoLongerAvailable();
-    if (access === 'forbidden') throw eventNotAccessible();
-  }
-
   private async findOrFail(selector: EventSelector, forUpdate = false): Promise<Event> {
     const event = await this.repository.findBySelector(selector, forUpdate);
     if (!event) throw eventNotFound(selector);
     return event;
-  }
-
-  /**
-   * The list's date window. Default: from the start of today to 24 months from now (site time
-   * zone). Dates given are read in the site zone and widened to the start and end of their days
-   * (the reference's inclusive mode).
-   */
-  private dateWindow(query: ListEventsQuery): { start: DateFilter; end: DateFilter } {
-    const siteZone = resolveTimeZone(this.config.siteTimezone)!;
-    const read = (field: 'start_date' | 'end_date'): DateFilter | undefined =>
-      readDateFilter(query[field], field, siteZone, field === 'start_date' ? 'from' : 'until', { wholeDays: true });
-    const start = read('start_date');
-    const end = read('end_date');
-    if (start && end) return { start, end };
-    const defaults = this.defaultWindow(siteZone);
-    return { start: start ?? defaults.start, end: end ?? defaults.end };
-  }
-
-  /**
-   * The default window's bounds, whole days of the site zone: the same all through a minute (zone
-   * offsets are whole minutes), so computed once a minute rather than on every list.
-   */
-  private defaultWindow(siteZone: Zone): { start: DateFilter; end: DateFilter } {
-    const nowMs = this.clock.now().getTime();
-    const minute = Math.floor(nowMs / 60_000);
-    if (this.defaultWindowOf?.minute === minute) return this.defaultWindowOf;
-    const now = DateTime.fromMillis(nowMs, { zone: siteZone });
-    const bound = (field: 'start_date' | 'end_date', at: DateTime): DateFilter =>
-      readDateFilter(at.toFormat(WALL_CLOCK_FORMAT), field, siteZone, field === 'start_date' ? 'from' : 'until', { wholeDays: true })!;
-    this.defaultWindowOf = { minute, start: bound('start_date', now), end: bound('end_date', now.plus({ months: 24 })) };
-    return this.defaultWindowOf;
-  }
-
-  /**
-   * Checks the filters and adds them to `filter`; answers the read model's dimension of each (null
-   * for a filter the read model does not answer).
-   */
-  private async readFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    if (query.search) {
-      filter.search = query.search;
-      echo.add('search', query.search);
-    }
-    return [
-      ...(await this.readTermFilters(filter, query, echo)),
-      ...(await this.readLinkedPostFilters(filter, query, echo)),
-      ...(await this.readEventFieldFilters(filter, query, echo)),
-      ...this.readGeoFilters(filter, query, echo),
-    ];
-  }
-
-  private async readTermFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    const dimensions: ListingDimension[] = [];
-    if (query.categories?.length) {
-      const ids = await this.categories.outermost(await this.termIds(Category, query.categories, 'categories'));
-      filter.categoryIds = ids;
-      dimensions.push({ dim: EventListingDimension.Category, values: ids });
-      echo.add('categories', query.categories);
-    }
-    if (query.tags?.length) {
-      const ids = await this.termIds(Tag, query.tags, 'tags');
-      filter.tagIds = ids;
-      dimensions.push({ dim: EventListingDimension.Tag, values: ids });
-      echo.add('tags', query.tags);
-    }
-    return dimensions;
-  }
-
-  private async readLinkedPostFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    const manager = this.tx.manager;
-    const dimensions: ListingDimension[] = [];
-    if (query.venue?.length) {
-      await assertIdsExist(manager, Venue, query.venue, 'venue');
-      filter.venueIds = query.venue;
-      dimensions.push({ dim: EventListingDimension.Venue, values: query.venue });
-      echo.add('venue', query.venue);
-    }
-    if (query.organizer?.length) {
-      await assertIdsExist(manager, Organizer, query.organizer, 'organizer');
-      filter.organizerIds = query.organizer;
-      dimensions.push({ dim: EventListingDimension.Organizer, values: query.organizer });
-      echo.add('organizer', query.organizer);
-    }
-    return dimensions;
-  }
-
-  /** `featured`, `series` and `post_parent`; the read model has no series or parent dimension. */
-  private async readEventFieldFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): Promise<ListingDimension[]> {
-    const dimensions: ListingDimension[] = [];
-    if (query.featured !== undefined) {
-      filter.featured = query.featured;
-      dimensions.push({ dim: EventListingDimension.Featured, values: [query.featured ? 1 : 0] });
-      echo.add('featured', query.featured);
-    }
-    if (query.series !== undefined) {
-      await this.series.assertSeriesExists(query.series);
-      filter.seriesId = query.series;
-      dimensions.push(null);
-      echo.add('series', query.series);
-    }
-    if (query.post_parent !== undefined) {
-      await assertIdsExist(this.tx.manager, Event, [query.post_parent], 'post_parent');
-      filter.postParent = query.post_parent;
-      dimensions.push(null);
-      echo.add('post_parent', query.post_parent);
-    }
-    return dimensions;
-  }
-
-  /**
-   * A point keeps events with a venue within GEOLOC_RADIUS_KM of it, nearest first; `geoloc`
-   * keeps events with a venue that has coordinates.
-   */
-  private readGeoFilters(filter: EventListFilter, query: ListEventsQuery, echo: QueryEcho): ListingDimension[] {
-    if (query.geoloc_lat !== undefined && query.geoloc_lng !== undefined) {
-      filter.near = { latitude: query.geoloc_lat, longitude: query.geoloc_lng, radiusKm: this.config.geolocRadiusKm };
-      echo.add('geoloc_lat', query.geoloc_lat).add('geoloc_lng', query.geoloc_lng);
-      return [null];
-    }
-    if (!query.geoloc) return [];
-    filter.withCoordinates = true;
-    echo.add('geoloc', 'true');
-    return [{ dim: EventListingDimension.Geoloc, values: [0] }];
-  }
-
-  /** Ids of terms named by id or slug; any that matches nothing is a 400 naming the filter. */
-  private async termIds(entity: typeof Category | typeof Tag, values: Array<string | number>, field: string): Promise<number[]> {
-    const ids = values.filter((value) => typeof value === 'number' || /^\d+$/.test(String(value))).map(Number);
-    const slugs = values.filter((value) => !(typeof value === 'number' || /^\d+$/.test(String(value)))).map(String);
-    const found = await this.repository.termsByIdOrSlug(entity, ids, slugs);
-    const unknown = [
-      ...ids.filter((id) => !found.some((term) => term.id === id)),
-      ...slugs.filter((slug) => !found.some((term) => term.slug === slug)),
-    ];
-    if (unknown.length) throw invalidParam(field, `${field} holds unknown terms: ${unknown.join(', ')}`);
-    return found.map((term) => term.id);
   }
 
   /** Applies a create or update body to `event` and its links, inside the caller's transaction. */
@@ -730,9 +406,6 @@ export class EventsService {
   }
 }
 
-/** What the read model answers of one filter: a dimension and its values, or null when it cannot. */
-type ListingDimension = { dim: EventListingDimension; values: number[] } | null;
-
 function unique(ids: number[]): number[] {
   return [...new Set(ids)];
 }
@@ -754,10 +427,5 @@ function applyContentFields(event: Event, input: UpdateEventDto): void {
   if (input.image !== undefined) event.image = input.image || null;
   if (input.website !== undefined) event.website = input.website || null;
   if (input.cost !== undefined) event.cost = parseCostInput(input.cost);
-  if (input.show_map !== undefined) event.showMap = input.show_map;
-  if (input.show_map_link !== undefined) event.showMapLink = input.show_map_link;
-  if (input.hide_from_listings !== undefined) event.hideFromListings = input.hide_from_listings;
-  if (input.sticky !== undefined) event.sticky = input.sticky;
-  if (input.featured !== undefined) event.featured = input.featured;
-  if (input.show_attendee_list !== undefined) event.showAttendeeList = input.show_attendee_list;
+  applyDeclaredFields(event, input);
 }

@@ -9,9 +9,9 @@ import { CheckinPosition } from '../checkin/checkin-position.entity';
 import { Event } from '../events/event.entity';
 import { Order, OrderItem } from '../orders/order.entity';
 import { Ticket } from '../tickets/ticket.entity';
-import { managedEventRestriction } from '../tickets/ticket-visibility';
 import { ExportChunk, ExportJob } from './export-job.entity';
 import { TransactionHost } from '../common/database/transaction-host';
+import { managedEventRestriction } from '../access/event-access';
 
 /** An order line with its ticket's name and event. */
 export interface OrderLine {

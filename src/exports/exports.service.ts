@@ -15,7 +15,6 @@ import type { CheckinPosition } from '../checkin/checkin-position.entity';
 import type { Event } from '../events/event.entity';
 import { filterOrderList } from '../orders/orders.repository';
 import type { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent } from '../tickets/ticket-visibility';
 import { ChunkSink } from './chunk-sink';
 import type { CellValue } from './export-cells';
 import {
@@ -35,6 +34,7 @@ import { downloadToken, isValidDownloadToken } from './download-token';
 import { ExportAttendeesQuery, ExportOrdersQuery } from './dto/export.query';
 import type { ExportJobResponse } from './dto/export-job.response';
 import { ExportsRepository } from './exports.repository';
+import { canManageEvent } from '../access/event-access';
 
 /** Attendees read per page: one index range and three lookups of its orders, tickets and events. */
 const ATTENDEE_PAGE = 1000;

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { PurgeKeyCollector } from './purge-key-collector';
 import { PurgeSender } from './purge-sender';
 
-/** Purges of a cache in front (PURGE_URL): the keys each write makes stale, written into the outbox and sent by its worker. */
+/** Purges of a cache in front (PURGE_URL): sends the keys the catalogue's PurgeKeyCollector wrote into the outbox. */
 @Module({
-  providers: [PurgeKeyCollector, PurgeSender],
+  providers: [PurgeSender],
   exports: [PurgeSender],
 })
 export class HttpCacheModule {}

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CountCache } from '../common/caching/count-cache';
+import { CountCache } from '../catalogue/caching/count-cache';
 import { CLOCK, Clock } from '../common/clock';
 import type { RequestContext } from '../auth/request-context';
 import { ListEventsQuery } from '../events/dto/list-events.query';
-import { EventsService } from '../events/events.service';
+import { EventReads } from '../catalogue/event-reads.service';
 import { buildEventCalendar } from './event-calendar';
 import { inlineHtmlToText } from './plain-text';
 
@@ -51,7 +51,7 @@ export class EventsIcsService {
   private readonly feeds = new Map<string, CachedFeed>();
 
   constructor(
-    private readonly events: EventsService,
+    private readonly events: EventReads,
     private readonly counts: CountCache,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

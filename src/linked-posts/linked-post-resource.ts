@@ -6,8 +6,9 @@ import { assertIdsExist } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
 import { assertPageInRange, countPages, PageRequest, parsePageRequest, QueryPairs } from '../common/pagination/pagination';
 import { applyWordSearch } from '../posts/post-query';
-import { applyPostVisibility, canReadPost, parseStatusFilter, restrictToVisibleEvents } from '../posts/post-visibility';
 import type { PostEntity } from '../posts/post.entity-base';
+import { applyPostVisibility, canReadPost, parseStatusFilter } from '../access/post-access';
+import { restrictToVisibleEvents } from '../access/event-access';
 
 /** Venues and organizers: posts that events link to, with the same routes and rules. */
 export type LinkedPostType = 'venue' | 'organizer';

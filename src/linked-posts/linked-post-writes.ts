@@ -6,13 +6,12 @@ import type { AuthenticatedUser } from '../auth/roles';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { forbidden, invalidParam, invalidParams } from '../common/errors/api-error';
-import { canAssignAuthor, resolveWriteStatus } from '../posts/post-permissions';
-import { applyPostVisibility } from '../posts/post-visibility';
 import type { PostEntity } from '../posts/post.entity-base';
 import { sanitizeRichText } from '../posts/rich-text';
 import { uniqueSlug } from '../posts/slugs';
 import type { LinkedPostFieldsDto } from './linked-post-fields.dto';
 import type { LinkedPostResource } from './linked-post-resource';
+import { applyPostVisibility, canAssignAuthor, resolveWriteStatus } from '../access/post-access';
 
 /** Who writes, in which transaction, and the clock and zone that dates are read with. */
 export interface LinkedPostWrite {

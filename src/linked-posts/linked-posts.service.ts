@@ -6,7 +6,6 @@ import { ApiUrls } from '../common/http/api-urls.service';
 import type { RequestContext } from '../auth/request-context';
 import { buildPageLinks, PageLinks } from '../common/pagination/pagination';
 import { trashOrRemove } from '../posts/post-lifecycle';
-import { assertCanDelete, assertCanEdit } from '../posts/post-permissions';
 import type { PostEntity } from '../posts/post.entity-base';
 import type { LinkedPostFieldsDto } from './linked-post-fields.dto';
 import {
@@ -29,6 +28,7 @@ import {
 } from './linked-post-writes';
 import { LinkedPostsRepository } from './linked-posts.repository';
 import { TransactionHost } from '../common/database/transaction-host';
+import { assertCanDelete, assertCanEdit } from '../access/post-access';
 
 /** One page of the list: the posts under their collection's name (`venues`, `organizers`), then the page links and totals. */
 export type LinkedPostListPage<Collection extends string, Response> = { [key in Collection]: Response[] } & PageLinks & {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { TransactionHost } from '../common/database/transaction-host';
 import { TICKET_PROVIDERS } from '../tickets/ticket.entity';
 import { readPoolStats } from './pool-stats';
 import { SqlDialect } from '../database/sql-dialect';
@@ -26,7 +26,8 @@ export class MetricsService {
   private readonly eventDocumentsCounter: Counter<'result'>;
   private readonly queueEtaErrorHistogram: Histogram;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(tx: TransactionHost) {
+    const dataSource = tx.dataSource;
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.httpRequests = new Counter({

@@ -6,6 +6,6 @@ import { OpenApiDocument } from './openapi-document';
 @Module({
   controllers: [ApiRootController, EventsNamespaceController, TicketsNamespaceController],
   providers: [NamespacesService, OpenApiDocument],
-  exports: [OpenApiDocument],
+  exports: [OpenApiDocument, NamespacesService],
 })
 export class NamespacesModule {}

@@ -9,6 +9,8 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { Request } from 'express';
+import { DateTime } from 'luxon';
+import { resolveTimeZone } from '../common/dates/timezone';
 import { invalidNamespace } from '../common/errors/api-error';
 import { ApiUrls, NamespaceName } from '../common/http/api-urls.service';
 import { appConfig } from '../config/app.config';
@@ -25,6 +27,16 @@ const NAMESPACE_TITLES: Record<NamespaceName, { title: string; description: stri
   tickets: {
     title: 'Event Tickets REST API',
     description: 'Tickets, attendees, carts, checkout and check-in.',
+  },
+  tec: {
+    title: 'TEC REST API (tec/v1)',
+    description:
+      'Events, venues, organizers and tickets in the WordPress post shape, as The Events Calendar 6.15+ and Event Tickets 5.26+ serve them. ' +
+      'Every route but /docs requires the X-TEC-EEA acknowledgement header.',
+  },
+  wp: {
+    title: 'WordPress discovery routes',
+    description: 'The signed-in user and the site settings, as WordPress serves them.',
   },
 };
 
@@ -51,8 +63,12 @@ export interface NamespaceIndex {
 
 /** WordPress's root index (`GET /wp-json/`), with the parts that describe this API. */
 export interface RootIndex {
+  name: string;
+  description: string;
   url: string;
   home: string;
+  /** The site zone's offset from UTC now, in hours. */
+  gmt_offset: number;
   timezone_string: string;
   namespaces: string[];
   authentication: Record<string, never>;
@@ -60,7 +76,12 @@ export interface RootIndex {
   _links: { help: Array<{ href: string }> };
 }
 
-const NAMESPACE_NAMES: NamespaceName[] = ['events', 'tickets'];
+const NAMESPACE_NAMES: NamespaceName[] = ['events', 'tickets', 'tec', 'wp'];
+
+/** The offset of a zone from UTC now, in hours (WordPress's `gmt_offset` option). */
+export function siteGmtOffset(zone: string): number {
+  return DateTime.now().setZone(resolveTimeZone(zone) ?? 'UTC').offset / 60;
+}
 
 function isReference(value: unknown): value is ReferenceObject {
   return typeof value === 'object' && value !== null && '$ref' in value;
@@ -141,8 +162,11 @@ export class NamespacesService {
       _links: { self: [{ href: apiRoot }] },
     };
     return {
+      name: this.urls.siteName,
+      description: this.urls.siteDescription,
       url: origin,
       home: origin,
+      gmt_offset: siteGmtOffset(this.urls.siteTimezone),
       timezone_string: this.urls.siteTimezone,
       namespaces: NAMESPACE_NAMES.map((name) => this.urls.namespace(name)),
       authentication: {},

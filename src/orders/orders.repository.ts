@@ -7,11 +7,11 @@ import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import type { CapacityLine } from '../tickets/capacity.service';
 import { Ticket } from '../tickets/ticket.entity';
-import { applyOrderVisibility, OrderViewer } from '../tickets/ticket-visibility';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderItem, OrderStatus } from './order.entity';
 import type { OrderRelations } from './orders.mapper';
 import { TransactionHost } from '../common/database/transaction-host';
+import { OrderViewer, applyOrderVisibility } from '../access/order-access';
 
 /** Rows per multi-row INSERT, well within SQLite's limit on bound parameters. */
 const INSERT_BATCH_ROWS = 200;

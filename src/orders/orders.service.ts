@@ -15,7 +15,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import { PaymentsService } from '../payments/payments.service';
 import { Event } from '../events/event.entity';
 import { CapacityCount, CapacityService } from '../tickets/capacity.service';
-import { canManageEvent, isBuyer, managesAllEvents, managesAnyEvent, OrderViewer } from '../tickets/ticket-visibility';
 import { ListOrdersQuery } from './dto/list-orders.query';
 import { Order, OrderStatus } from './order.entity';
 import { invalidSignature, orderInvalidStatus, orderInvalidStatusCode, orderNotFound } from './order-errors';
@@ -25,6 +24,8 @@ import { OrdersRepository } from './orders.repository';
 import type { OrderResponse } from './dto/order.response';
 import { isValidSignature } from './webhook-signature';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent, managesAllEvents, managesAnyEvent } from '../access/event-access';
+import { OrderViewer, isBuyer } from '../access/order-access';
 
 /** A payment webhook's proof: the `X-Signature` header and what it signs. */
 export interface SignedRequest {

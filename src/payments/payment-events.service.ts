@@ -6,7 +6,6 @@ import { formatMoney, knownExponent } from '../common/money';
 import { MetricsService } from '../metrics/metrics.service';
 import type { OrderResponse } from '../orders/dto/order.response';
 import { OrdersService } from '../orders/orders.service';
-import type { OrderViewer } from '../tickets/ticket-visibility';
 import type { PaymentWebhookResponse, WebhookOutcome } from './dto/payment-webhook.response';
 import { paymentNotApproved, paymentNotCapturable, paymentProviderRefused, paymentProviderUnavailable } from './payment-errors';
 import { PaymentEvent, PaymentProvider, PaymentProviderError, ProviderPaymentState, WebhookDelivery } from './payment-provider';
@@ -15,6 +14,7 @@ import { Payment, PaymentStatus } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
 import { captureIdempotencyKey, PaymentsService } from './payments.service';
 import { TransactionHost } from '../common/database/transaction-host';
+import type { OrderViewer } from '../access/order-access';
 
 /** Thrown inside the completion's transaction to roll it back: the order cannot be completed, its money goes back. */
 class NotFulfillable extends Error {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AdmissionGate, GateRequest, GatedLine } from '../cart/admission-gate';
-import { canManageEvent } from '../tickets/ticket-visibility';
+import { canManageEvent } from '../access/event-access';
 import { AdmissionTokens } from './admission-tokens';
 import { gatesAt, LiveQueue, LiveQueues } from './live-queues';
 import { QueueAdmission } from './queue.entity';

@@ -12,7 +12,7 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { forbidden, invalidParams } from '../common/errors/api-error';
 import { appConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
-import { canManageEvent } from '../tickets/ticket-visibility';
+import { canManageEvent } from '../access/event-access';
 import { AdmissionTokens } from './admission-tokens';
 import { CreateQueueDto, UpdateQueueDto } from './dto/create-queue.dto';
 import { JoinQueueDto } from './dto/join-queue.dto';

@@ -6,7 +6,6 @@ import { forbidden, invalidParam } from '../common/errors/api-error';
 import { appConfig } from '../config/app.config';
 import { availableUnits, effectiveCapacity } from '../tickets/capacity';
 import { CapacityService } from '../tickets/capacity.service';
-import { canManageEvent } from '../tickets/ticket-visibility';
 import type { SalesReportQuery, SummaryReportQuery } from './dto/report.query';
 import { formatMoney } from '../common/money';
 import { PAYMENT_METHODS } from '../orders/order.entity';
@@ -23,6 +22,7 @@ import { addCounts, eventCapacity, listScanReports, toSalesFigures } from './rep
 import { intervalsOf, resolveRange } from './report-intervals';
 import { emptyCounts, ReportsRepository } from './reports.repository';
 import type { SalesCounts } from './sales-ledger.entity';
+import { canManageEvent } from '../access/event-access';
 
 /** Every payment method once, in PAYMENT_METHODS order, those without sales at zero. */
 function paymentMethodSales(

@@ -5,16 +5,16 @@ import { wallClockToInstant } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { ApiError } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { canReadPost } from '../posts/post-visibility';
 import { EventRelationsLoader } from '../events/event-relations.loader';
 import { Event } from '../events/event.entity';
-import { EventsService } from '../events/events.service';
+import { EventReads } from '../catalogue/event-reads.service';
 import { buildSeriesCalendar } from '../ics/event-calendar';
 import type { IcsFile } from '../ics/events-ics.service';
 import { inlineHtmlToText } from '../ics/plain-text';
 import { canonicalIanaZone } from '../ics/vtimezone';
 import { plusWallClockSeconds, ruleForCalendar } from './recurrence-rule';
 import { SeriesService } from './series.service';
+import { canReadPost } from '../access/post-access';
 
 function basic(local: string): string {
   return local.replace(/-|:/g, '').replace(' ', 'T');
@@ -29,7 +29,7 @@ function basic(local: string): string {
 export class SeriesCalendarService {
   constructor(
     private readonly series: SeriesService,
-    private readonly events: EventsService,
+    private readonly events: EventReads,
     private readonly relations: EventRelationsLoader,
   ) {}
 

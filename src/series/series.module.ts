@@ -1,6 +1,7 @@
 import { ConfigModule } from '@nestjs/config';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueReadModule } from '../catalogue/catalogue.module';
 import { EventsModule } from '../events/events.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { EventSeries, EventSeriesOccurrence } from './event-series.entity';
@@ -17,6 +18,7 @@ import { SeriesService } from './series.service';
     TypeOrmModule.forFeature([EventSeries, EventSeriesOccurrence]),
     ConfigModule.forFeature(seriesConfig),
     EventsModule,
+    CatalogueReadModule,
     TicketsModule,
   ],
   controllers: [SeriesController],

@@ -1,3 +1,4 @@
+import { DeclaredFieldValues, seriesCopiedFields } from '../events/event-fields';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { DateTime, Zone } from 'luxon';
@@ -10,7 +11,6 @@ import { resolveTimeZone } from '../common/dates/timezone';
 import { TransactionOptions } from '../common/database/transactions';
 import { ApiError, invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
-import { assertCanEdit } from '../posts/post-permissions';
 import { slugify } from '../posts/slugs';
 import { appConfig } from '../config/app.config';
 import { CreateEventDto } from '../events/dto/create-event.dto';
@@ -46,12 +46,13 @@ import {
   withExdate,
 } from './series-scope';
 import { TransactionHost } from '../common/database/transaction-host';
+import { assertCanEdit } from '../access/post-access';
 
 /** As event writes (see EventsService): no gap locks between writers of neighbouring link rows. */
 const SERIES_WRITE: TransactionOptions = { readCommitted: true };
 
 /** The event fields every new occurrence of a series gets: those of the event the series was made or last edited from. */
-export interface SeriesTemplate {
+export interface SeriesTemplate extends DeclaredFieldValues {
   title: string;
   description: string;
   excerpt: string;
@@ -61,12 +62,6 @@ export interface SeriesTemplate {
   status: Event['status'];
   author: number;
   all_day: boolean;
-  show_map: boolean;
-  show_map_link: boolean;
-  hide_from_listings: boolean;
-  sticky: boolean;
-  featured: boolean;
-  show_attendee_list: boolean;
   /** The slug occurrences' slugs start with (the date follows). */
   slug: string;
   venue: number[];
@@ -191,12 +186,7 @@ export class SeriesService {
       status: event.status,
       author: event.authorId!,
       all_day: event.allDay,
-      show_map: event.showMap,
-      show_map_link: event.showMapLink,
-      hide_from_listings: event.hideFromListings,
-      sticky: event.sticky,
-      featured: event.featured,
-      show_attendee_list: event.showAttendeeList,
+      ...seriesCopiedFields(event),
       slug,
       venue: links.venueIds,
       organizer: links.organizerIds,

@@ -1,4 +1,5 @@
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { canManageTerms } from '../access/term-access';
+import { AuthenticatedUser } from '../auth/roles';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import { assertIdsExist, findMissingIds, missingIdsReason } from '../common/list-filters/ids-must-exist';
 import { QueryEcho } from '../common/list-filters/query-echo';
@@ -211,7 +212,7 @@ export abstract class TermsService<T extends TermEntity, CreateDto extends Creat
 
   private async createNamed(name: string, user: AuthenticatedUser, field: string): Promise<T> {
     const manager = this.tx.manager;
-    if (!hasCapability(user, 'manage_terms')) throw termCreationForbidden(field, name);
+    if (!canManageTerms(user)) throw termCreationForbidden(field, name);
     const term = this.store.repository(manager).create();
     term.name = name;
     term.description = null;

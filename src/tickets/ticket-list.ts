@@ -1,4 +1,4 @@
-import type { CountScope } from '../common/caching/count-cache';
+import type { CountScope } from '../catalogue/caching/count-cache';
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { escapeLike } from '../posts/post-query';

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueReadModule } from '../catalogue/catalogue.module';
 import { AuthModule } from '../auth/auth.module';
 import { CouponsModule } from '../coupons/coupons.module';
 import { EVENT_TICKETING } from '../events/event-ports';
@@ -19,7 +20,7 @@ import { TicketsService } from './tickets.service';
  * Exports TicketsService (`findByIds` for carts and checkout) and CapacityService.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, CouponsModule],
+  imports: [TypeOrmModule.forFeature([Ticket, TicketPool, TicketCapacityCounter]), AuthModule, CouponsModule, CatalogueReadModule],
   controllers: [TicketsController],
   providers: [CapacityService, CapacityRepository, TicketsService, TicketsRepository],
   exports: [CapacityService, TicketsService],

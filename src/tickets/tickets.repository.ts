@@ -2,22 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import type { AuthenticatedUser } from '../auth/roles';
-import { CountCache } from '../common/caching/count-cache';
+import { CountCache } from '../catalogue/caching/count-cache';
 import { insertInSlices, inSlices } from '../common/database/bulk-insert';
 import { hydrate, KeptSelects } from '../common/database/kept-statements';
 import { findMissingIds } from '../common/list-filters/ids-must-exist';
-import type { CouponScope } from '../coupons/coupon-discount';
-import { applyHiddenTicketRule } from '../coupons/hidden-tickets';
 import { Event } from '../events/event.entity';
 import { OrderItem } from '../orders/order.entity';
 import { SqlDialect } from '../database/sql-dialect';
 import type { PoolCounts } from './capacity';
 import { applyTicketFilters, applyTicketOrder, TicketListFilters, ticketListScopes } from './ticket-list';
-import { applyTicketAttendeeVisibility, applyTicketVisibility } from './ticket-visibility';
 import { Ticket } from './ticket.entity';
 import { TicketCapacityCounter } from './ticket-capacity-counter.entity';
 import { TicketPool } from './ticket-pool.entity';
 import { TransactionHost } from '../common/database/transaction-host';
+import type { CouponScope } from '../access/coupon-access';
+import { applyHiddenTicketRule, applyTicketVisibility } from '../access/ticket-access';
+import { applyTicketAttendeeVisibility } from '../access/attendee-access';
 
 /** What a ticket list matches: the caller (visibility), the coupon that reveals hidden tickets, and the filters. */
 export interface TicketMatch {

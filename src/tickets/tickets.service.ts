@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { FixedOffsetZone } from 'luxon';
 import { Attendee } from '../attendees/attendee.entity';
-import { AuthenticatedUser, hasCapability } from '../auth/roles';
+import { AuthenticatedUser } from '../auth/roles';
 import { CLOCK, Clock } from '../common/clock';
 import { formatInZone } from '../common/dates/date-format';
 import { wallClockToInstant } from '../common/dates/date-input';
@@ -22,7 +22,6 @@ import { TICKET_SERIES, TicketSeries } from './ticket-ports';
 import { availableUnits, PoolCounts } from './capacity';
 import { attendeeFieldsColumn, parseAttendeeFields } from '../attendee-questions/attendee-fields';
 import { CouponsService } from '../coupons/coupons.service';
-import { canSeeHiddenTicket } from '../coupons/hidden-tickets';
 import { CapacityService } from './capacity.service';
 import { CreateTicketDto, IAC_VALUES } from './dto/create-ticket.dto';
 import { DeleteTicketParams } from './dto/delete-ticket.dto';
@@ -31,7 +30,6 @@ import type { TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { CapacityPlan, isSharedMode, parseTicketPrice, planCapacity, plainTicketText, resolveSaleBoundary } from './ticket-input';
 import { CountRange, TicketListFilters } from './ticket-list';
-import { canManageEvent, canReadTicket, defaultTicketEventStatuses, ticketAttendeeLists } from './ticket-visibility';
 import { resolveProvider } from './ticket-providers';
 import { Ticket } from './ticket.entity';
 import { TicketResponseKind, TicketView, toTicketResponse } from './tickets.mapper';
@@ -40,6 +38,9 @@ import { isForeignKeyViolation } from '../common/database/transactions';
 import { NewCounter, TicketMatch, TicketsRepository } from './tickets.repository';
 import { moneyRules } from '../payments/payment-amounts';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canReadTicket, canSeeHiddenTicket, defaultTicketEventStatuses } from '../access/ticket-access';
+import { canManageEvent, managesEveryEvent } from '../access/event-access';
+import { ticketAttendeeLists } from '../access/attendee-access';
 
 /** A ticket with what selling it depends on: its event and the event's shared pool (null when none). */
 export interface TicketWithEvent {
@@ -415,7 +416,7 @@ export class TicketsService implements EventTicketing {
       ...readSearchAndOrder(query, echo),
       ...(await readIdFilters(this.tickets, query, echo)),
       // Counts and capacities are the business of those who run events; the original ignores them for others.
-      ...(hasCapability(user, 'manage_attendees') ? readCountRanges(query, echo) : {}),
+      ...(managesEveryEvent(user) ? readCountRanges(query, echo) : {}),
       ...readDateFilters(query, echo),
       eventStatuses: readStatusFilter(query.post_status, 'post_status', echo, defaultTicketEventStatuses(user)),
       ticketStatuses: readStatusFilter(query.status, 'status', echo, ['publish']),

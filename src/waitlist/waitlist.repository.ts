@@ -7,11 +7,11 @@ import type { CapacityState } from '../tickets/capacity';
 import { Ticket } from '../tickets/ticket.entity';
 import { TicketCapacityCounter } from '../tickets/ticket-capacity-counter.entity';
 import { TicketPool } from '../tickets/ticket-pool.entity';
-import { managedEventCondition } from '../tickets/ticket-visibility';
 import { WaitlistEntry, WaitlistStatus } from './waitlist-entry.entity';
 import type { QueuedEntry } from './waitlist-rules';
 import { SqlDialect } from '../database/sql-dialect';
 import { TransactionHost } from '../common/database/transaction-host';
+import { managedEventCondition } from '../access/event-access';
 
 /** Entries waiting in line come out in this order: priority first, then who joined first. */
 const QUEUE_ORDER = { priority: 'DESC', id: 'ASC' } as const;

@@ -9,7 +9,6 @@ import { assertPageInRange, countPages, parsePageRequest } from '../common/pagin
 import { availableUnits } from '../tickets/capacity';
 import { CapacityService } from '../tickets/capacity.service';
 import type { Ticket } from '../tickets/ticket.entity';
-import { canManageEvent, canReadTicket } from '../tickets/ticket-visibility';
 import type { Event } from '../events/event.entity';
 import { JoinWaitlistDto } from './dto/join-waitlist.dto';
 import { ListWaitlistQuery } from './dto/list-waitlist.query';
@@ -27,6 +26,8 @@ import { WaitlistOffersService } from './waitlist-offers.service';
 import { WaitlistRepository } from './waitlist.repository';
 import { canCancel, emailKey, joinProblem } from './waitlist-rules';
 import { TransactionHost } from '../common/database/transaction-host';
+import { canManageEvent } from '../access/event-access';
+import { canReadTicket } from '../access/ticket-access';
 
 const CANCEL_TOKEN_BYTES = 24;
 const TOKEN_PATTERN = /^[0-9a-f]{48}$/;

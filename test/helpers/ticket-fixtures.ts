@@ -7,6 +7,7 @@ import { Ticket } from '../../src/tickets/ticket.entity';
 import { TicketPool } from '../../src/tickets/ticket-pool.entity';
 import { AttendeeRowOptions, insertAttendeeRow } from './attendee-fixtures';
 import type { TestApp, TestUser } from './test-app';
+import { TransactionHost } from '../../src/common/database/transaction-host';
 
 export interface TicketNonces {
   add_ticket_nonce: string;
@@ -95,8 +96,9 @@ export async function sellUnits(
 ): Promise<boolean> {
   const capacity = testApp.app.get(CapacityService);
   try {
-    await testApp.dataSource.transaction(async (manager) => {
-      const ticket = await manager.findOneByOrFail(Ticket, { id: ticketId });
+    const tx = testApp.app.get(TransactionHost);
+    await tx.run(async () => {
+      const ticket = await tx.manager.findOneByOrFail(Ticket, { id: ticketId });
       if (!(await capacity.take(ticket, quantity, count))) throw new NotEnoughLeft();
     });
     return true;

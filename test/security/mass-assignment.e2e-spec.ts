@@ -22,6 +22,7 @@ import { WaitlistEntry } from '../../src/waitlist/waitlist-entry.entity';
 import { WebhookEndpoint } from '../../src/webhooks/webhook-endpoint.entity';
 import { WebhookSecretBox } from '../../src/webhooks/webhook-secret-box';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
+import { TEC_ACKNOWLEDGEMENT } from '../../src/tec-v1/experimental-acknowledgement.guard';
 import { createTestApp, TestApp } from '../helpers/test-app';
 import { setTicketCounts } from '../helpers/ticketing-fixtures';
 import { changedTables, snapshot } from './db-snapshot';
@@ -1501,6 +1502,175 @@ describe('Mass assignment (e2e)', () => {
       expect(stored).toMatchObject({ checkinBlocked: true, checkinSecret: attendee.checkinSecret, orderStatus: 'completed' });
       expect((await testApp.dataSource.getRepository(Attendee).findOneByOrFail({ id: bystander.id })).checkinBlocked).toBe(false);
     });
+  });
+
+  // ---------------------------------------------------------------- tec/v1 (the same services, other field names)
+
+  const TEC_HEADERS = { 'X-TEC-EEA': TEC_ACKNOWLEDGEMENT };
+  /** Output fields of tec/v1's WordPress post shape. */
+  const computedTecFields = {
+    guid: { rendered: 'http://attacker.example.org/' },
+    link: 'http://attacker.example.org/',
+    type: 'tribe_events',
+    class_list: ['hacked'],
+    date_gmt: '1999-01-01 00:00:00',
+    modified_gmt: '1999-01-01 00:00:00',
+    start_date_utc: '1999-01-01 00:00:00',
+    dates: { start: { date: '1999-01-01 00:00:00.000000' } },
+    duration: '1',
+    is_past: true,
+    organizer_names: ['Injected'],
+    schedule_details: '<b>x</b>',
+    ticketed: ['tc'],
+    featured_media: 5,
+  };
+
+  describe.each(['events', 'venues', 'organizers'] as const)('tec/v1 %s', (kind) => {
+    const base = `/tec/v1/${kind}`;
+    const tecBody = (name: string) =>
+      kind === 'events' ? { title: name, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00' } : { title: name };
+
+    it(covers('POST', base) + ': a contributor cannot set id, author, publish status or computed fields', async () => {
+      const refused = await write(
+        'POST',
+        { path: base, headers: TEC_HEADERS, body: { ...tecBody(uniqueName('Assigned')), author: world.userId('administrator') } },
+        as('contributor'),
+        [],
+      );
+      expect(refused.status).toBe(403);
+      const body = { ...tecBody(uniqueName('Assigned')), ...privilegedFields(world), ...computedTecFields, status: 'publish' };
+      const response = await write('POST', { path: base, headers: TEC_HEADERS, body }, as('contributor'), [...WRITTEN[kind]]);
+      expect(response.status).toBe(201);
+      const saved = await reload(kind, response.body.id as number);
+      expect(saved.id).not.toBe(FOREIGN_ID);
+      expect(saved).toMatchObject({ authorId: world.userId('contributor'), status: 'pending' });
+      expect(saved.updatedAt.getUTCFullYear()).toBeGreaterThan(2000);
+      if (kind === 'events') expect((saved as Event).startUtc.toISOString()).toBe('2027-03-01T10:00:00.000Z');
+    });
+
+    it(`${covers('PUT', `${base}/:id`)} and ${covers('PATCH', `${base}/:id`)}: read-only fields change nothing`, async () => {
+      for (const method of ['PUT', 'PATCH'] as const) {
+        const draft = await makePost(kind, 'contributor', 'draft');
+        const newName = uniqueName('Renamed');
+        const body = { title: newName, ...privilegedFields(world), ...computedTecFields, status: 'publish' };
+        const response = await write(method, { path: `${base}/${draft.id}`, headers: TEC_HEADERS, body }, as('contributor'), [
+          ...WRITTEN[kind],
+        ]);
+        expect(response.status).toBe(200);
+        expect(await reload(kind, draft.id)).toMatchObject({
+          id: draft.id,
+          title: newName,
+          authorId: world.userId('contributor'),
+          status: 'pending',
+        });
+        expect(await exists(kind, FOREIGN_ID)).toBe(false);
+        const published = await makePost(kind, 'author', 'publish');
+        const handOver = await write(
+          method,
+          { path: `${base}/${published.id}`, headers: TEC_HEADERS, body: { author: world.userId('authorB') } },
+          as('author'),
+          [],
+        );
+        expect(handOver.status).toBe(403);
+      }
+    });
+
+    it(covers('DELETE', `${base}/:id`) + ': status and ids in the body change nothing', async () => {
+      const post = await makePost(kind, 'author', 'publish');
+      const response = await write(
+        'DELETE',
+        { path: `${base}/${post.id}`, headers: TEC_HEADERS, body: { force: true, status: 'publish', ...privilegedFields(world) } },
+        as('editor'),
+        [...WRITTEN[kind], 'outbox_messages'],
+      );
+      expect(response.status).toBe(200);
+      expect((await reload(kind, post.id)).status).toBe('trash');
+    });
+  });
+
+  /** Output fields of tec/v1's ticket, which a write must not take as input (capacity and stock are inputs there). */
+  const computedTecTicketFields = {
+    sold: 50,
+    pending: 7,
+    on_sale: true,
+    manage_stock: false,
+    regular_price: 1000,
+    type: 'tec_tc_ticket',
+    link: 'http://attacker.example.org/',
+    author: 1,
+    status: 'draft',
+    provider: 'rsvp',
+  };
+
+  it(covers('POST', '/tec/v1/tickets') + ': counts, provider, author and status are not assignable', async () => {
+    const event = await world.event('author');
+    const body = {
+      event: event.id,
+      title: uniqueName('Assigned ticket'),
+      price: 12,
+      capacity: 10,
+      ...privilegedFields(world),
+      ...computedTecTicketFields,
+    };
+    const eventBefore = await eventRow(event.id);
+    const response = await write('POST', { path: '/tec/v1/tickets', headers: TEC_HEADERS, body }, as('author'), [
+      'tickets',
+      'ticket_capacity_counters',
+      'events',
+    ]);
+    expect(response.status).toBe(201);
+    await expectOnlyDocumentVersionMoved(eventBefore);
+    const saved = await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: response.body.id as number });
+    expect(saved).toMatchObject({
+      eventId: event.id,
+      authorId: world.userId('author'),
+      status: 'publish',
+      provider: 'tc',
+      sold: 0,
+      pending: 0,
+      capacity: 10,
+      priceMinor: 1200,
+    });
+    expect(saved.id).not.toBe(FOREIGN_ID);
+  });
+
+  it(`${covers('PUT', '/tec/v1/tickets/:id')} and ${covers('PATCH', '/tec/v1/tickets/:id')}: event, counts and author stay`, async () => {
+    const otherEvent = await world.event('author');
+    for (const method of ['PUT', 'PATCH'] as const) {
+      const event = await world.event('author');
+      const ticket = await world.ticket(event, { capacity: 40 });
+      await setTicketCounts(testApp.dataSource, ticket.id, { sold: 4, pending: 2 });
+      const path = `/tec/v1/tickets/${ticket.id}`;
+      const moved = await write(method, { path, headers: TEC_HEADERS, body: { event: otherEvent.id, title: 'Moved' } }, as('author'), []);
+      expect(moved.status).toBe(400);
+      const name = uniqueName('Renamed ticket');
+      const body = { title: name, event_id: event.id, ...privilegedFields(world), ...computedTecTicketFields };
+      const response = await write(method, { path, headers: TEC_HEADERS, body }, as('author'), ['tickets', 'ticket_capacity_counters']);
+      expect(response.status).toBe(200);
+      expect(await testApp.dataSource.getRepository(Ticket).findOneByOrFail({ id: ticket.id })).toMatchObject({
+        name,
+        provider: 'tc',
+        eventId: event.id,
+        authorId: world.userId('author'),
+        status: 'publish',
+        sold: 4,
+        pending: 2,
+        capacity: 40,
+      });
+    }
+  });
+
+  it(covers('DELETE', '/tec/v1/tickets/:id') + ': an id in the body deletes nothing else', async () => {
+    const event = await world.event('author');
+    const [ticket, bystander] = [await world.ticket(event), await world.ticket(event)];
+    const response = await write(
+      'DELETE',
+      { path: `/tec/v1/tickets/${ticket.id}`, headers: TEC_HEADERS, body: { id: bystander.id, ticket_id: bystander.id, event: event.id } },
+      as('author'),
+      ['tickets', 'ticket_capacity_counters', 'events'],
+    );
+    expect(response.status).toBe(200);
+    expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: bystander.id })).toBe(true);
   });
 
   it('has a test for every write route of the authorization matrix', () => {

@@ -23,6 +23,7 @@ import { Ticket } from '../../src/tickets/ticket.entity';
 import { Venue } from '../../src/venues/venue.entity';
 import { WaitlistEntry } from '../../src/waitlist/waitlist-entry.entity';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
+import { TEC_ACKNOWLEDGEMENT } from '../../src/tec-v1/experimental-acknowledgement.guard';
 import { Caller, EVENTS_NS, Method, OtherIdentity, Principal, RequestSpec, TICKETS_NS, uniqueName, UserKey, World } from './world';
 
 /**
@@ -1876,6 +1877,229 @@ function exportRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- tec/v1 and the WordPress discovery routes
+
+const TEC_NS = '/tec/v1';
+const TEC_HEADERS = { 'X-TEC-EEA': TEC_ACKNOWLEDGEMENT };
+
+function tecPostBody(kind: PostKind, title: string): Record<string, unknown> {
+  return kind === 'events' ? { title, start_date: '2027-06-01 10:00:00', end_date: '2027-06-01 12:00:00' } : { title };
+}
+
+/** tec/v1's posts: the events namespace's rules (its services), so the same rows as postRoutes. */
+function tecPostRoutes(kind: PostKind): RouteSpec[] {
+  const base = `${TEC_NS}/${kind}`;
+  const hidden: Outcome = { status: 403, code: `${SINGULAR[kind]}-not-accessible` };
+  const write = (name: string, owner: UserKey, status: PostStatus, other: OtherIdentity, expect: Row, remove: boolean): Scenario => ({
+    name,
+    other,
+    prepare: async (world) => {
+      const post = await makePost(world, kind, owner, status);
+      const title = uniqueName('Renamed');
+      return {
+        request: { path: `${base}/${post.id}`, headers: TEC_HEADERS, ...(remove ? {} : { body: { title } }) },
+        verify: async () => {
+          const saved = await reloadPost(world, kind, post.id);
+          assert(
+            remove ? saved?.status === 'trash' : saved?.title === title,
+            remove ? 'the delete did not trash it' : 'the update was not saved',
+          );
+        },
+      };
+    },
+    expect,
+  });
+  const writes = (remove: boolean) => [
+    write("author A's published", 'author', 'publish', 'authorB', row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN), remove),
+    write(
+      "contributor C's draft",
+      'contributor',
+      'draft',
+      'contributorB',
+      row(ANONYMOUS, 200, 200, FORBIDDEN, 200, FORBIDDEN, FORBIDDEN),
+      remove,
+    ),
+  ];
+  const read = (name: string, status: PostStatus, expect: Row): Scenario => ({
+    name,
+    other: 'authorB',
+    prepare: async (world) => ({
+      request: {
+        path: `${base}/${(await world.shared(`tec-${kind}-${status}`, () => makePost(world, kind, 'author', status))).id}`,
+        headers: TEC_HEADERS,
+      },
+    }),
+    expect,
+  });
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists hide the author's draft from other callers",
+          prepare: async (world, caller) => {
+            const [published, draft] = await world.shared(`tec-list-${kind}`, () =>
+              Promise.all([makePost(world, kind, 'author', 'publish'), makePost(world, kind, 'author', 'draft')]),
+            );
+            return {
+              request: { path: base, query: { per_page: 100 }, headers: TEC_HEADERS },
+              verify: (response) => {
+                const listed = ids(response.body);
+                assert(listed.includes(published.id), `the published ${SINGULAR[kind]} is missing from the list`);
+                const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(
+                  listed.includes(draft.id) === seesDraft,
+                  `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the author's draft`,
+                );
+              },
+            };
+          },
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: 'create',
+          prepare: () => Promise.resolve({ request: { path: base, body: tecPostBody(kind, uniqueName('Matrix')), headers: TEC_HEADERS } }),
+          expect: row(ANONYMOUS, 201, 201, 201, 201, FORBIDDEN),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scenarios: [
+        read("author A's published", 'publish', PUBLIC_OWNED),
+        read("author A's draft", 'draft', row(hidden, 200, 200, 200, hidden, hidden, hidden)),
+      ],
+    },
+    { method: 'PUT', path: `${base}/:id`, scenarios: writes(false) },
+    { method: 'PATCH', path: `${base}/:id`, scenarios: writes(false) },
+    { method: 'DELETE', path: `${base}/:id`, scenarios: writes(true) },
+  ];
+}
+
+/** tec/v1's tickets: the tickets namespace's rules (who manages the event), without its nonces. */
+function tecTicketRoutes(): RouteSpec[] {
+  const base = `${TEC_NS}/tickets`;
+  // The role is checked first (subscribers: rest_forbidden), then whether the caller manages the event.
+  const managers = (ok: number) => row(ANONYMOUS, ok, ok, ok, TICKET_FORBIDDEN, FORBIDDEN, TICKET_FORBIDDEN);
+  const write = (remove: boolean): Scenario => ({
+    name: "ticket of author A's published event",
+    other: 'authorB',
+    prepare: async (world) => {
+      const ticket = await world.ticket((await sharedTicket(world)).event);
+      const name = uniqueName('Renamed ticket');
+      return {
+        request: { path: `${base}/${ticket.id}`, headers: TEC_HEADERS, ...(remove ? {} : { body: { title: name } }) },
+        verify: async () => {
+          const saved = await world.dataSource.getRepository(Ticket).findOneBy({ id: ticket.id });
+          assert(remove ? saved === null : saved?.name === name, remove ? 'the ticket was not deleted' : 'the update was not saved');
+        },
+      };
+    },
+    expect: managers(200),
+  });
+  return [
+    {
+      method: 'GET',
+      path: base,
+      scenarios: [
+        {
+          name: "lists hide tickets of the author's draft event from other callers",
+          prepare: async (world, caller) => {
+            const [published, draft] = await Promise.all([sharedTicket(world), sharedDraftTicket(world)]);
+            return {
+              request: { path: base, query: { per_page: 100, include: `${published.ticket.id},${draft.ticket.id}` }, headers: TEC_HEADERS },
+              verify: (response) => {
+                const listed = ids(response.body);
+                assert(listed.includes(published.ticket.id), 'the published ticket is missing');
+                const seesDraft = ['administrator', 'editor', 'author'].includes(caller.principal);
+                assert(
+                  listed.includes(draft.ticket.id) === seesDraft,
+                  `${caller.principal} ${seesDraft ? 'does not see' : 'sees'} the draft event's ticket`,
+                );
+              },
+            };
+          },
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: "ticket for author A's published event",
+          other: 'authorB',
+          prepare: async (world) => ({
+            request: {
+              path: base,
+              body: { title: uniqueName('Matrix ticket'), event: (await sharedTicket(world)).event.id, price: 5 },
+              headers: TEC_HEADERS,
+            },
+          }),
+          expect: managers(201),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "ticket of author A's published event",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await sharedTicket(world)).ticket.id}`, headers: TEC_HEADERS } }),
+          expect: PUBLIC_OWNED,
+        },
+      ],
+    },
+    { method: 'PUT', path: `${base}/:id`, scenarios: [write(false)] },
+    { method: 'PATCH', path: `${base}/:id`, scenarios: [write(false)] },
+    { method: 'DELETE', path: `${base}/:id`, scenarios: [write(true)] },
+  ];
+}
+
+function tecRoutes(): RouteSpec[] {
+  return [
+    { method: 'GET', path: TEC_NS, scenarios: [get(TEC_NS)] },
+    { method: 'GET', path: `${TEC_NS}/docs`, scenarios: [get(`${TEC_NS}/docs`)] },
+    ...tecPostRoutes('events'),
+    ...tecPostRoutes('venues'),
+    ...tecPostRoutes('organizers'),
+    ...tecTicketRoutes(),
+    {
+      method: 'GET',
+      path: '/wp/v2/users/me',
+      scenarios: [
+        {
+          name: 'the signed-in user',
+          prepare: () => Promise.resolve({ request: { path: '/wp/v2/users/me' } }),
+          expect: row(ANONYMOUS, 200, 200, 200, 200, 200),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: '/wp/v2/settings',
+      scenarios: [
+        {
+          name: 'site settings: administrators only',
+          prepare: () => Promise.resolve({ request: { path: '/wp/v2/settings' } }),
+          expect: row(ANONYMOUS, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        },
+      ],
+    },
+  ];
+}
+
 export const ROUTE_TABLE: RouteSpec[] = [
   // The API root index, namespace indexes and OpenAPI documents, the documentation page, operations: public.
   { method: 'GET', path: '/', scenarios: [get('/')] },
@@ -1883,6 +2107,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   { method: 'GET', path: `${EVENTS_NS}/doc`, scenarios: [get(`${EVENTS_NS}/doc`)] },
   { method: 'GET', path: TICKETS_NS, scenarios: [get(TICKETS_NS)] },
   { method: 'GET', path: `${TICKETS_NS}/doc`, scenarios: [get(`${TICKETS_NS}/doc`)] },
+  ...tecRoutes(),
   ...DOCS_PAGE.map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
   {
     method: 'GET',

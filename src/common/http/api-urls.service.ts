@@ -3,7 +3,13 @@ import type { ConfigType } from '@nestjs/config';
 import type { Request } from 'express';
 import { appConfig } from '../../config/app.config';
 
-export type NamespaceName = 'events' | 'tickets';
+/**
+ * `tec`: TEC's newer API, `tec/v1`; `wp`: the WordPress discovery routes, `wp/v2`. Their paths are
+ * fixed (no API_PREFIX), as the original's.
+ */
+export type NamespaceName = 'events' | 'tickets' | 'tec' | 'wp';
+
+const FIXED_NAMESPACES: Partial<Record<NamespaceName, string>> = { tec: 'tec/v1', wp: 'wp/v2' };
 
 /** Builds the absolute URLs that responses carry, from PUBLIC_URL or else from the request. */
 @Injectable()
@@ -18,9 +24,17 @@ export class ApiUrls {
     return this.config.siteTimezone;
   }
 
-  /** `cal/events/v1`, or `tribe/events/v1` in drop-in mode. */
+  get siteName(): string {
+    return this.config.siteName;
+  }
+
+  get siteDescription(): string {
+    return this.config.siteDescription;
+  }
+
+  /** `cal/events/v1`, or `tribe/events/v1` in drop-in mode; `tec/v1` and `wp/v2` in both. */
   namespace(name: NamespaceName): string {
-    return `${this.config.apiPrefix}/${name}/v1`;
+    return FIXED_NAMESPACES[name] ?? `${this.config.apiPrefix}/${name}/v1`;
   }
 
   /** Scheme, host and port the client used, or PUBLIC_URL. */

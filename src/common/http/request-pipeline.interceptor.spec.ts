@@ -3,7 +3,7 @@ import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { defer, from, lastValueFrom, Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { readingFromReplicas, ReplicaReadRoutes } from '../../database/read-replicas';
-import { CountCache } from '../caching/count-cache';
+import { CountCache } from '../../catalogue/caching/count-cache';
 import type { HttpCaching } from './http-caching';
 import { JsonText } from './json-text';
 import { ByteAssembler } from './byte-assembler';

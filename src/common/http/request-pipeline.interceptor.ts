@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { mergeMap, Observable, Subscriber } from 'rxjs';
 import { readFromReplicas, ReplicaReadRoutes } from '../../database/read-replicas';
-import { withRequestGenerations } from '../caching/count-cache';
+import { withRequestGenerations } from '../caching/request-generations';
 import { HttpCaching } from './http-caching';
 import { answerJsonText } from './json-text';
 
