@@ -20,6 +20,8 @@ export interface TargetSettings {
   poolSize: number;
   nonceSecret: string;
   logLevel: string;
+  /** More settings of the service's environment (bench/onsale.ts: TRUST_PROXY, the queue's limits). */
+  extraEnv?: Record<string, string>;
 }
 
 export function freePort(): Promise<number> {
@@ -151,6 +153,7 @@ export function startService(settings: TargetSettings): Promise<Target> {
       RATE_LIMIT_AUTHENTICATED_PER_MINUTE: '0',
       DATA_DIR: join(ROOT, 'data', 'bench'),
       ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
+      ...settings.extraEnv,
     },
     '/health/live',
   );

@@ -35,6 +35,8 @@ import { WaitlistModule } from './waitlist/waitlist.module';
 import { DoorPageModule } from './checkin/door-page/door-page.module';
 import { CheckinModule } from './checkin/checkin.module';
 import { DoorSalesModule } from './door-sales/door-sales.module';
+import { QueuesModule } from './queues/queues.module';
+import { QueuePageModule } from './queues/queue-page/queue-page.module';
 
 @Module({
   imports: [
@@ -76,6 +78,8 @@ import { DoorSalesModule } from './door-sales/door-sales.module';
     DoorPageModule,
     CheckinModule,
     DoorSalesModule,
+    QueuesModule,
+    QueuePageModule,
     TecV1Module,
   ],
 })

@@ -31,6 +31,7 @@ const PAGES: Array<{ page: string; minCalls: number }> = [
   { page: 'exports', minCalls: 7 },
   { page: 'reports', minCalls: 6 },
   { page: 'checkin', minCalls: 10 },
+  { page: 'waiting-room', minCalls: 16 },
   { page: 'tec-v1', minCalls: 20 },
 ];
 

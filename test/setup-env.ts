@@ -41,6 +41,9 @@ process.env.OUTBOX_WORKER = 'false';
 process.env.ATTENDEE_TALLY_COMPACT_SECONDS = '0';
 // Nor do the export worker and the sales ledger fold: test/exports and test/reports drive them.
 process.env.EXPORT_WORKER = 'false';
+// Nor do the waiting rooms' counters advance on a timer: test/queues drives them (QueueTicker.runNow()).
+process.env.QUEUE_TICK_MS = '0';
+process.env.QUEUE_GATE_REFRESH_MS = '0';
 process.env.SALES_LEDGER_FOLD_SECONDS = '0';
 delete process.env.SMTP_URL;
 delete process.env.EMAIL_TEMPLATES_DIR;

@@ -40,6 +40,13 @@ sub vcl_recv {
 }
 
 sub vcl_backend_response {
+  # A waiting room's shared status (GET /queues/{id}/status): kept as briefly as its Cache-Control
+  # says (a second), never purged; every entry's poll of its own place goes to cal.
+  if (beresp.http.Surrogate-Key ~ "(^| )queue-[0-9]+( |$)" && beresp.http.Cache-Control ~ "public") {
+    set beresp.http.xkey = beresp.http.Surrogate-Key;
+    set beresp.grace = 1s;
+    return (deliver);
+  }
   if (beresp.http.Surrogate-Key && beresp.http.Cache-Control ~ "public") {
     # Filed under the keys cal names; kept until a write purges them (browsers still revalidate
     # with the ETag as Cache-Control says).

@@ -20,6 +20,8 @@ export interface RequestContext {
   siteTimezone: string;
   /** The client's address (behind trusted proxies, TRUST_PROXY), as the per-address limits key it. */
   clientAddress?: string;
+  /** A waiting room's admission token (the `X-Queue-Token` header, else the `cal_queue` cookie), for the routes it gates. */
+  queueToken?: string;
   namespaceUrl(name: NamespaceName, path?: string): string;
 }
 
@@ -54,8 +56,20 @@ export function buildRequestContext(urls: ApiUrls, request: Request, user?: Auth
     apiPrefix: urls.apiPrefix,
     siteTimezone: urls.siteTimezone,
     clientAddress: request.ip,
+    queueToken: queueTokenOf(request),
     namespaceUrl: (name, path) => urls.namespaceUrlAt(apiRoot, name, path),
   };
+}
+
+const QUEUE_COOKIE = /(?:^|;\s*)cal_queue=([A-Za-z0-9_.-]{1,2048})(?:;|$)/;
+
+/** The admission token a request carries: the header, else the cookie; nothing longer than a token can be. */
+function queueTokenOf(request: Request): string | undefined {
+  const header = request.headers['x-queue-token'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value && value.length <= 2048) return value.trim();
+  const cookie = request.headers.cookie;
+  return cookie ? QUEUE_COOKIE.exec(cookie)?.[1] : undefined;
 }
 
 /**

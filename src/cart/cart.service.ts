@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { CLOCK, Clock } from '../common/clock';
 import type { CodeAttemptSource } from '../common/throttling/code-attempts.service';
+import { ADMISSION_GATE, AdmissionGate, NO_GATE } from './admission-gate';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { toList } from '../common/http/transforms';
@@ -84,6 +85,7 @@ export class CartService {
     private readonly coupons: CouponsService,
     private readonly questions: AttendeeQuestionsService,
     private readonly carts: CartRepository,
+    @Optional() @Inject(ADMISSION_GATE) private readonly gate: AdmissionGate = NO_GATE,
   ) {}
 
   async get(buyer: Buyer, query: GetCartQuery, context: RequestContext): Promise<CartResponse> {
@@ -133,6 +135,13 @@ export class CartService {
       );
       this.checkMetaTargets(metaEntries, quantities);
       this.checkTotals(quantities);
+      // Waiting rooms (src/queues): raising a line of a queued ticket needs the queue's admission.
+      const previous = new Map(before.map((line) => [line.ticketId, line.quantity]));
+      const raised = new Set(lines.filter((line) => line.quantity > (previous.get(line.ticket_id) ?? 0)).map((line) => line.ticket_id));
+      if (raised.size > 0) {
+        const gated = [...resulting.values()].map((line) => ({ ticketId: line.ticketId, eventId: line.eventId, quantity: line.quantity }));
+        await this.gate.checkCartWrite({ lines: gated, raised, token: context.queueToken, user: context.user, now });
+      }
       if (coupon) await this.checkCouponUses(coupon, lines, before, resulting, enteredCoupon !== undefined);
       // Units a waitlist offer holds for a line are not asked of what is left (docs/waitlist.md).
       const covered = await this.waitlistOffers.coveredByOffers(cart.id, body.waitlist_offer, lines, tickets);

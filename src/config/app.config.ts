@@ -146,6 +146,14 @@ export interface TicketsConfig {
   waitlistSweepIntervalSeconds: number;
   /** CHECKIN_ANNUL_MINUTES: how long after it was received a scan at the door can be annulled (POST /checkin/annul). */
   checkinAnnulMinutes: number;
+  /** QUEUE_TICK_MS: how often this instance advances the waiting rooms' serving counters (0: never; another instance does). */
+  queueTickMs: number;
+  /** QUEUE_GATE_REFRESH_MS: how often this instance reads the open queues again for its gate (0: only after its own queue writes). */
+  queueGateRefreshMs: number;
+  /** QUEUE_JOINS_PER_ADDRESS: entries one client address may hold in one queue. */
+  queueJoinsPerAddress: number;
+  /** QUEUE_JOINS_PER_ACCOUNT: entries one signed-in account may hold in one queue. */
+  queueJoinsPerAccount: number;
 }
 
 export interface CurrencyConfig {
@@ -508,6 +516,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       waitlistOfferHours: readPositiveNumber(env, 'WAITLIST_OFFER_HOURS', 12),
       waitlistSweepIntervalSeconds: readPositiveInt(env, 'WAITLIST_SWEEP_INTERVAL_SECONDS', 60),
       checkinAnnulMinutes: readPositiveInt(env, 'CHECKIN_ANNUL_MINUTES', 15),
+      queueTickMs: readNonNegativeInt(env, 'QUEUE_TICK_MS', 1000),
+      queueGateRefreshMs: readNonNegativeInt(env, 'QUEUE_GATE_REFRESH_MS', 1000),
+      queueJoinsPerAddress: readPositiveInt(env, 'QUEUE_JOINS_PER_ADDRESS', 10),
+      queueJoinsPerAccount: readPositiveInt(env, 'QUEUE_JOINS_PER_ACCOUNT', 2),
     },
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),

@@ -24,6 +24,7 @@ export class MetricsService {
   private readonly ticketsSoldCounter: Counter<'provider'>;
   private readonly checkoutsFailedCounter: Counter<'reason'>;
   private readonly eventDocumentsCounter: Counter<'result'>;
+  private readonly queueEtaErrorHistogram: Histogram;
 
   constructor(tx: TransactionHost) {
     const dataSource = tx.dataSource;
@@ -63,6 +64,12 @@ export class MetricsService {
       registers,
     });
     for (const result of ['hit', 'miss', 'stored', 'built', 'eviction']) this.eventDocumentsCounter.inc({ result }, 0);
+    this.queueEtaErrorHistogram = new Histogram({
+      name: 'cal_queue_eta_error_ratio',
+      help: 'Waiting rooms: |actual − predicted| / predicted wait of each entry admitted, the prediction made when it got its position (join or opening)',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+      registers,
+    });
     new Counter({
       name: 'cal_db_lock_conflicts_total',
       help: 'Transactions that met a deadlock or lock wait timeout (SQLite: a stale snapshot), run again (retried) or given up with 503 database-busy (gave_up)',
@@ -94,6 +101,11 @@ export class MetricsService {
 
   eventDocuments(result: 'hit' | 'miss' | 'stored' | 'built' | 'eviction', count = 1): void {
     if (count > 0) this.eventDocumentsCounter.inc({ result }, count);
+  }
+
+  /** An admitted entry's wait against the one predicted (milliseconds; predictions under a second count as one). */
+  queueEtaError(predictedMs: number, actualMs: number): void {
+    this.queueEtaErrorHistogram.observe(Math.abs(actualMs - predictedMs) / Math.max(predictedMs, 1_000));
   }
 
   /** The exposition text and its content type. */

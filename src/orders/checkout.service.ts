@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { Attendee } from '../attendees/attendee.entity';
 import { AttendeeQuestionsService } from '../attendee-questions/attendee-questions.service';
@@ -14,6 +14,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CouponsService } from '../coupons/coupons.service';
 import { isUniqueViolation } from '../common/database/transactions';
+import { ADMISSION_GATE, AdmissionGate, NO_GATE } from '../cart/admission-gate';
 import { invalidParam, invalidParams } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { appConfig } from '../config/app.config';
@@ -124,6 +125,7 @@ export class CheckoutService {
     private readonly questions: AttendeeQuestionsService,
     private readonly payments: PaymentsService,
     private readonly orders: OrdersRepository,
+    @Optional() @Inject(ADMISSION_GATE) private readonly gate: AdmissionGate = NO_GATE,
   ) {}
 
   async checkout(request: CheckoutRequest): Promise<CheckoutResult> {
@@ -263,6 +265,13 @@ export class CheckoutService {
     const holders = this.assignHolders(items, body);
     const { tickets, eventTimezones } = await this.readSaleableTickets(items, now);
     this.questions.checkCheckoutAnswers(holders, tickets);
+    // Waiting rooms (src/queues): the units of queued tickets are taken from the buyer's admission.
+    const gated = items.map((item) => ({
+      ticketId: item.ticketId,
+      eventId: (tickets.get(item.ticketId) as Ticket).eventId,
+      quantity: item.quantity,
+    }));
+    await this.gate.takeAtCheckout({ lines: gated, token: request.context.queueToken, user: request.context.user, now });
     // Another checkout of the same cart may have taken these lines since they were read (SQLite).
     if (!(await this.carts.removeLines(cartId, provider, items.length))) throw cartEmpty();
 

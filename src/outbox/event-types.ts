@@ -13,6 +13,9 @@ export const EVENT_TYPES = [
   'event.trashed',
   'series.published',
   'series.extended',
+  'queue.opened',
+  'queue.admitted',
+  'queue.closed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AttendeeFacts, DomainEvent, OrderFacts } from '../common/domain-events/domain-event';
+import type { AttendeeFacts, DomainEvent, OrderFacts, QueueChanged } from '../common/domain-events/domain-event';
 import { DomainEventKind, OnDomainEvent } from '../common/domain-events/domain-events';
 import { formatMoney, knownExponent } from '../common/money';
 import { EventType } from './event-types';
@@ -13,6 +13,7 @@ const NOTIFYING = [
   'OrderStatusChanged',
   'TicketsSoldOut',
   'CheckInChanged',
+  'QueueChanged',
 ] as const satisfies readonly DomainEventKind[];
 
 /** A notification to write: its type and what it says. */
@@ -43,6 +44,17 @@ function attendeeData(attendee: AttendeeFacts): EventData {
     holder_email: attendee.holderEmail,
     order_status: attendee.orderStatus,
   };
+}
+
+/** A waiting room's `queue.opened`, `queue.admitted` (one per tick that admitted) or `queue.closed`. */
+function queueNotifications(event: QueueChanged): Notification[] {
+  const data: EventData = { queue_id: event.queue.id, event_id: event.queue.eventId, datetime: event.at.toISOString() };
+  if (event.change === 'opened') return [{ type: 'queue.opened', data: { ...data, prequeue_size: event.prequeueSize ?? 0 } }];
+  if (event.change === 'closed') return [{ type: 'queue.closed', data: { ...data, reason: event.reason ?? 'closed' } }];
+  const from = event.fromPosition ?? 0;
+  const to = event.toPosition ?? from;
+  const admitted = { admitted: to - from, from_position: from + 1, to_position: to, serving_counter: event.servingCounter ?? to };
+  return [{ type: 'queue.admitted', data: { ...data, ...admitted } }];
 }
 
 /**
@@ -108,6 +120,8 @@ export function notificationsOf(event: DomainEvent): Notification[] {
       };
       return [{ type: event.checkedIn ? 'attendee.checked_in' : 'attendee.checked_out', data }];
     }
+    case 'QueueChanged':
+      return queueNotifications(event);
     case 'UnitsReleased':
     case 'RowsWritten':
       return [];

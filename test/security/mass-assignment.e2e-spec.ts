@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
 import { CheckinList } from '../../src/checkin/checkin-list.entity';
@@ -12,6 +13,7 @@ import { Event } from '../../src/events/event.entity';
 import { ExportJob } from '../../src/exports/export-job.entity';
 import { Order } from '../../src/orders/order.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
+import { Queue, QueueAdmission, QueueEntry } from '../../src/queues/queue.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
 import { Tag } from '../../src/tags/tag.entity';
 import { Ticket } from '../../src/tickets/ticket.entity';
@@ -801,6 +803,156 @@ describe('Mass assignment (e2e)', () => {
       expect(response.status).toBe(200);
       expect(await entries().findOneByOrFail({ id: first.id })).toMatchObject({ status: 'cancelled', liveEmail: null });
       expect(await entries().findOneByOrFail({ id: second.id })).toEqual(second);
+    });
+  });
+
+  describe('waiting rooms', () => {
+    const QUEUES = `${TICKETS_NS}/queues`;
+    const queues = () => testApp.dataSource.getRepository(Queue);
+    const queueEntries = () => testApp.dataSource.getRepository(QueueEntry);
+    const secret = 'mass-assignment-secret';
+    const secretHash = createHash('sha256').update(secret).digest('hex');
+
+    /** Fields of a queue's state and of entries and admissions no client may set. */
+    const queueState = () => ({
+      ...privilegedFields(world),
+      serving_counter: 999,
+      last_position: 999,
+      opened_at: '2000-01-01T00:00:00Z',
+      shuffle_seed: 'f'.repeat(64),
+      counter_version: 99,
+      joined_count: 99,
+      closed_at: '2000-01-01T00:00:00Z',
+      event_id: FOREIGN_ID,
+      status: 'admitted',
+      position: 1,
+      admitted_at: '2000-01-01T00:00:00Z',
+      jti: 'f'.repeat(32),
+      units_used: -100,
+      unit_limit: 1000,
+      auto_rate: 99999,
+      eta_at: '2000-01-01T00:00:00Z',
+      last_checkout_at: '2000-01-01T00:00:00Z',
+    });
+
+    async function openQueue(): Promise<Queue> {
+      const response = await world.send(
+        'POST',
+        {
+          path: QUEUES,
+          body: { post_id: (await world.event('author')).id, opens_at: new Date(Date.now() - 60_000).toISOString(), max_active: 5 },
+        },
+        as('author'),
+      );
+      expect(response.status).toBe(201);
+      return queues().findOneByOrFail({ id: (response.body as { id: number }).id });
+    }
+
+    async function join(queue: Queue): Promise<QueueEntry> {
+      const requestId = uniqueName('mass').replace(/\W/g, '').slice(-40);
+      const response = await world.send(
+        'POST',
+        { path: `${QUEUES}/${queue.id}/entries`, body: { request_id: requestId, secret_hash: secretHash } },
+        { principal: 'anonymous' },
+      );
+      expect(response.status).toBe(202);
+      return queueEntries().findOneByOrFail({ queueId: queue.id, requestId });
+    }
+
+    it(covers('POST', QUEUES) + ': the counter, the seed and the state are not assignable', async () => {
+      const event = await world.event('author');
+      const response = await write(
+        'POST',
+        { path: QUEUES, body: { ...queueState(), post_id: event.id, opens_at: '2030-01-01T10:00:00Z', max_active: 5 } },
+        as('author'),
+        ['queues'],
+      );
+      expect(response.status).toBe(201);
+      const queue = await queues().findOneByOrFail({ id: (response.body as { id: number }).id });
+      expect(queue).toMatchObject({
+        eventId: event.id,
+        servingCounter: 0,
+        lastPosition: 0,
+        openedAt: null,
+        counterVersion: 0,
+        joinedCount: 0,
+        closedAt: null,
+        autoRate: null,
+      });
+      expect(queue.shuffleSeed).not.toBe('f'.repeat(64));
+    });
+
+    it(covers('PATCH', `${QUEUES}/:id`) + ': only the settings of the path queue change', async () => {
+      const queue = await openQueue();
+      const other = await openQueue();
+      const response = await write(
+        'PATCH',
+        { path: `${QUEUES}/${queue.id}`, body: { ...queueState(), id: other.id, max_active: 9 } },
+        as('author'),
+        ['queues'],
+      );
+      expect(response.status).toBe(200);
+      const { maxActive, updatedAt, ...rest } = await queues().findOneByOrFail({ id: queue.id });
+      const { maxActive: _maxActive, updatedAt: _updatedAt, ...before } = queue;
+      expect(maxActive).toBe(9);
+      expect(rest).toEqual(before);
+      expect(await queues().findOneByOrFail({ id: other.id })).toEqual(other);
+    });
+
+    it(covers('POST', `${QUEUES}/:id/entries`) + ': an entry joins waiting, at the next position, nothing else', async () => {
+      const queue = await openQueue();
+      const requestId = uniqueName('massjoin').replace(/\W/g, '').slice(-40);
+      const response = await write(
+        'POST',
+        { path: `${QUEUES}/${queue.id}/entries`, body: { ...queueState(), request_id: requestId, secret_hash: secretHash } },
+        { principal: 'anonymous' },
+        // The first join after opens_at opens the queue: its queue.opened webhook.
+        ['queues', 'queue_entries', 'outbox_messages'],
+      );
+      expect(response.status).toBe(202);
+      expect(await queueEntries().findOneByOrFail({ queueId: queue.id, requestId })).toMatchObject({
+        status: 'waiting',
+        position: 1,
+        admittedAt: null,
+      });
+      expect((await queues().findOneByOrFail({ id: queue.id })).servingCounter).toBe(0);
+    });
+
+    it(
+      covers('POST', `${QUEUES}/:id/entries/:request_id/admission`) +
+        ': the admission is the queue’s own (limit, expiry), nothing from the body',
+      async () => {
+        const queue = await openQueue();
+        const entry = await join(queue);
+        await queueEntries().update(entry.id, { status: 'admitted', admittedAt: new Date() });
+        const response = await write(
+          'POST',
+          { path: `${QUEUES}/${queue.id}/entries/${entry.requestId}/admission`, body: { ...queueState(), secret } },
+          { principal: 'anonymous' },
+          ['queue_admissions'],
+        );
+        expect(response.status).toBe(200);
+        expect(response.body.units_left).toBe(queue.unitsPerAdmission);
+        const admission = await testApp.dataSource.getRepository(QueueAdmission).findOneByOrFail({ entryId: entry.id });
+        expect(admission).toMatchObject({ unitsUsed: 0, unitLimit: queue.unitsPerAdmission, revokedAt: null });
+        expect(admission.jti).not.toBe('f'.repeat(32));
+      },
+    );
+
+    it(covers('DELETE', `${QUEUES}/:id/entries/:request_id/admission`) + ': revokes the path entry only', async () => {
+      const queue = await openQueue();
+      const entry = await join(queue);
+      const bystander = await join(queue);
+      await queueEntries().update([entry.id, bystander.id], { status: 'admitted', admittedAt: new Date() });
+      const response = await write(
+        'DELETE',
+        { path: `${QUEUES}/${queue.id}/entries/${entry.requestId}/admission`, body: { ...queueState(), request_id: bystander.requestId } },
+        as('author'),
+        ['queue_entries'],
+      );
+      expect(response.status).toBe(200);
+      expect((await queueEntries().findOneByOrFail({ id: entry.id })).status).toBe('revoked');
+      expect((await queueEntries().findOneByOrFail({ id: bystander.id })).status).toBe('admitted');
     });
   });
 

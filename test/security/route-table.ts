@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
 import { CheckinList } from '../../src/checkin/checkin-list.entity';
@@ -14,6 +15,7 @@ import { Event } from '../../src/events/event.entity';
 import { downloadToken } from '../../src/exports/download-token';
 import { ExportChunk, ExportJob } from '../../src/exports/export-job.entity';
 import { OutboxMessage } from '../../src/outbox/outbox-message.entity';
+import { Queue, QueueEntry } from '../../src/queues/queue.entity';
 import { EventSeries, EventSeriesOccurrence } from '../../src/series/event-series.entity';
 import { Organizer } from '../../src/organizers/organizer.entity';
 import { Tag } from '../../src/tags/tag.entity';
@@ -1057,6 +1059,192 @@ function waitlistRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- waiting rooms (queues)
+
+/** A queue on author A's published event, open since a minute ago (rows only). */
+async function authorAQueue(world: World): Promise<Queue> {
+  const event = await world.event('author');
+  const now = new Date();
+  return world.dataSource.getRepository(Queue).save({
+    eventId: event.id,
+    ticketIds: null,
+    prequeueOpensAt: null,
+    opensAt: new Date(now.getTime() - 60_000),
+    closesAt: null,
+    maxActive: 10,
+    maxAdmitPerMinute: 60,
+    admissionMinutes: 10,
+    unitsPerAdmission: 4,
+    queueAll: true,
+    paused: false,
+    shuffleSeed: 'a'.repeat(64),
+    openedAt: new Date(now.getTime() - 60_000),
+    lastPosition: 0,
+    servingCounter: 0,
+    counterAt: now,
+    counterVersion: 0,
+    rateSamples: '[]',
+    joinedCount: 0,
+    closedAt: null,
+    closedReason: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+const QUEUE_SECRET = 'matrix-queue-secret';
+let queueEntries = 0;
+
+/** An admitted entry of `queue` whose secret is QUEUE_SECRET. */
+async function admittedEntry(world: World, queue: Queue): Promise<QueueEntry> {
+  queueEntries += 1;
+  return world.dataSource.getRepository(QueueEntry).save({
+    queueId: queue.id,
+    requestId: `matrix-entry-${queueEntries}-${Date.now()}`,
+    secretHash: createHash('sha256').update(QUEUE_SECRET).digest('hex'),
+    status: 'admitted',
+    position: queueEntries,
+    clientAddress: null,
+    userId: null,
+    joinedAt: new Date(),
+    admittedAt: new Date(),
+    finishedAt: null,
+  });
+}
+
+function queueRoutes(): RouteSpec[] {
+  const base = `${TICKETS_NS}/queues`;
+  const MANAGERS_OF_A = row(ANONYMOUS, 200, 200, 200, FORBIDDEN, FORBIDDEN, FORBIDDEN);
+  const shared = (world: World) => world.shared('queue', () => authorAQueue(world));
+  return [
+    {
+      method: 'POST',
+      path: base,
+      scenarios: [
+        {
+          name: "a queue for author A's event",
+          other: 'authorB',
+          prepare: async (world) => ({
+            request: { path: base, body: { post_id: (await world.event('author')).id, opens_at: '2030-01-01T10:00:00Z', max_active: 10 } },
+          }),
+          expect: row(ANONYMOUS, 201, 201, 201, FORBIDDEN, FORBIDDEN, FORBIDDEN),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: 'the queue page reads it',
+          prepare: async (world) => ({ request: { path: `${base}/${(await shared(world)).id}` } }),
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'PATCH',
+      path: `${base}/:id`,
+      scenarios: [
+        {
+          name: "author A's queue",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await shared(world)).id}`, body: { max_active: 10 } } }),
+          expect: MANAGERS_OF_A,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id/status`,
+      scenarios: [
+        {
+          name: 'shared by every entry',
+          prepare: async (world) => ({ request: { path: `${base}/${(await shared(world)).id}/status` } }),
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id/metrics`,
+      scenarios: [
+        {
+          name: "author A's queue",
+          other: 'authorB',
+          prepare: async (world) => ({ request: { path: `${base}/${(await shared(world)).id}/metrics` } }),
+          expect: MANAGERS_OF_A,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${base}/:id/entries`,
+      scenarios: [
+        {
+          name: 'anyone joins (a fresh queue per case: one address sends them all)',
+          prepare: async (world) => {
+            queueEntries += 1;
+            return {
+              request: {
+                path: `${base}/${(await authorAQueue(world)).id}/entries`,
+                body: { request_id: `matrix-join-${queueEntries}-${Date.now()}`, secret_hash: 'b'.repeat(64) },
+              },
+            };
+          },
+          expect: row(202, 202, 202, 202, 202, 202),
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      path: `${base}/:id/entries/:request_id`,
+      scenarios: [
+        {
+          name: "an entry's place (anyone knowing its request id)",
+          prepare: async (world) => {
+            const queue = await shared(world);
+            const entry = await world.shared('queue-entry', () => admittedEntry(world, queue));
+            return { request: { path: `${base}/${queue.id}/entries/${entry.requestId}` } };
+          },
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${base}/:id/entries/:request_id/admission`,
+      scenarios: [
+        {
+          name: 'the admission, to whoever shows the secret (a bearer secret)',
+          prepare: async (world) => {
+            const queue = await shared(world);
+            const entry = await admittedEntry(world, queue);
+            return { request: { path: `${base}/${queue.id}/entries/${entry.requestId}/admission`, body: { secret: QUEUE_SECRET } } };
+          },
+          expect: PUBLIC,
+        },
+      ],
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:id/entries/:request_id/admission`,
+      scenarios: [
+        {
+          name: "revoke an admission of author A's queue",
+          other: 'authorB',
+          prepare: async (world) => {
+            const queue = await shared(world);
+            const entry = await admittedEntry(world, queue);
+            return { request: { path: `${base}/${queue.id}/entries/${entry.requestId}/admission` } };
+          },
+          expect: MANAGERS_OF_A,
+        },
+      ],
+    },
+  ];
+}
+
 // ---------------------------------------------------------------- coupons and attendee questions
 
 const COUPON_FORBIDDEN: Outcome = { status: 403, code: 'coupon-forbidden' };
@@ -1961,6 +2149,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...cartRoutes(),
   ...orderRoutes(),
   ...waitlistRoutes(),
+  ...queueRoutes(),
   ...resendRoutes(),
   ...couponRoutes(),
   ...attendeeInformationRoutes(),

@@ -119,6 +119,23 @@ export interface UnitsReleased {
   ticketIds: number[];
 }
 
+/**
+ * A waiting room (src/queues) opened (its pre-queue shuffled), admitted entries (positions
+ * `fromPosition`+1 to `toPosition`, one tick's worth) or closed (`reason`).
+ */
+export interface QueueChanged {
+  kind: 'QueueChanged';
+  change: 'opened' | 'admitted' | 'closed';
+  queue: { id: number; eventId: number };
+  at: Date;
+  /** opened: how many pre-queue entries were drawn; admitted: the positions admitted. */
+  prequeueSize?: number;
+  fromPosition?: number;
+  toPosition?: number;
+  servingCounter?: number;
+  reason?: 'closed' | 'sold_out';
+}
+
 /** A row written, as TypeORM reports it: the values it can read by column name. */
 export interface WrittenRow {
   table: string;
@@ -145,4 +162,5 @@ export type DomainEvent =
   | TicketsSoldOut
   | UnitsReleased
   | CheckInChanged
+  | QueueChanged
   | RowsWritten;

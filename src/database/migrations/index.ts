@@ -13,6 +13,8 @@ import { CompressedEventDocuments1765110000000 } from './1765110000000-Compresse
 import { MoneyInMinorUnits1765120000000 } from './1765120000000-MoneyInMinorUnits';
 import { CheckinAnnulments1765130000000 } from './1765130000000-CheckinAnnulments';
 import { WalkInSales1765140000000 } from './1765140000000-WalkInSales';
+import { WaitingRooms1766200000000 } from './1766200000000-WaitingRooms';
+import { QueueTuning1766250000000 } from './1766250000000-QueueTuning';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -69,4 +71,6 @@ export const MIGRATIONS = [
   MoneyInMinorUnits1765120000000,
   CheckinAnnulments1765130000000,
   WalkInSales1765140000000,
+  WaitingRooms1766200000000,
+  QueueTuning1766250000000,
 ];
