@@ -65,10 +65,11 @@ const QUEUE_COOKIE = /(?:^|;\s*)cal_queue=([A-Za-z0-9_.-]{1,2048})(?:;|$)/;
 
 /** The admission token a request carries: the header, else the cookie; nothing longer than a token can be. */
 function queueTokenOf(request: Request): string | undefined {
-  const header = request.headers['x-queue-token'];
+  // Requests made up in-process (the demo seeder's) may carry no headers at all.
+  const header = request.headers?.['x-queue-token'];
   const value = Array.isArray(header) ? header[0] : header;
   if (value && value.length <= 2048) return value.trim();
-  const cookie = request.headers.cookie;
+  const cookie = request.headers?.cookie;
   return cookie ? QUEUE_COOKIE.exec(cookie)?.[1] : undefined;
 }
 
