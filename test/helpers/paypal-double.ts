@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { crc32 } from 'node:zlib';
+import { LoopbackDouble } from './loopback-double';
 
 /** One request the double received, as the SDK (or the service's verification call) sent it. */
 export interface RecordedPayPalRequest {
@@ -47,12 +47,6 @@ interface DoubleRefund {
   amount: Money;
 }
 
-interface Failure {
-  status: number;
-  remaining: number;
-  body?: unknown;
-}
-
 /** PayPal's currencies without decimals (https://developer.paypal.com/api/rest/reference/currency-codes/). */
 const WHOLE_UNITS = new Set(['HUF', 'JPY', 'TWD']);
 
@@ -66,64 +60,31 @@ const WHOLE_UNITS = new Set(['HUF', 'JPY', 'TWD']);
  * here (signWebhook) over the transmission id, time, webhook id and the CRC32 of the exact body, as
  * PayPal signs them, and verified only for the webhook id the double was made for.
  */
-export class PayPalDouble {
-  readonly requests: RecordedPayPalRequest[] = [];
+export class PayPalDouble extends LoopbackDouble<RecordedPayPalRequest> {
   readonly orders = new Map<string, DoubleOrder>();
   readonly refunds: DoubleRefund[] = [];
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
-  private readonly failures = new Map<string, Failure>();
   private readonly tokens = new Set<string>();
   private readonly signingKey = randomUUID();
-  private server: Server | null = null;
   private counter = 0;
   /** The next capture is declined (INSTRUMENT_DECLINED at capture time, as PayPal answers a card refused late). */
   declineNextCapture = false;
-  port = 0;
 
   constructor(
     readonly clientId: string,
     readonly clientSecret: string,
     readonly webhookId: string,
-  ) {}
-
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      this.handle(request, response).catch((error: unknown) => {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ name: 'INTERNAL_SERVER_ERROR', message: String(error) }));
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
+  ) {
+    super();
   }
 
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+  protected internalErrorBody(error: unknown): unknown {
+    return { name: 'INTERNAL_SERVER_ERROR', message: String(error) };
   }
 
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  /** The next `times` requests to paths starting with `pathPrefix` are answered with `status`. */
-  failNext(pathPrefix: string, status: number, times = 1, body?: unknown): void {
-    this.failures.set(pathPrefix, { status, remaining: times, body });
-  }
-
-  clear(): void {
-    this.requests.length = 0;
-    this.failures.clear();
+  override clear(): void {
+    super.clear();
     this.declineNextCapture = false;
-  }
-
-  requestsTo(method: string, pathPattern: RegExp): RecordedPayPalRequest[] {
-    return this.requests.filter((request) => request.method === method && pathPattern.test(request.path));
   }
 
   order(orderId: string): DoubleOrder {
@@ -206,7 +167,7 @@ export class PayPalDouble {
     return value.toFixed(WHOLE_UNITS.has(currency) ? 0 : 2);
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');

@@ -1,7 +1,7 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as qs from 'qs';
 import Stripe from 'stripe';
+import { LoopbackDouble } from './loopback-double';
 
 /** One request the double received, as the SDK sent it. */
 export interface RecordedStripeRequest {
@@ -28,12 +28,6 @@ interface DoubleIntent {
   livemode: false;
 }
 
-interface Failure {
-  status: number;
-  remaining: number;
-  body?: unknown;
-}
-
 /**
  * A local stand-in for the few Stripe endpoints the service calls (create, read and cancel a
  * PaymentIntent; create a refund) and the confirmation a buyer's browser makes, on a free loopback
@@ -44,53 +38,14 @@ interface Failure {
  * (https://docs.stripe.com/currencies). Every request is recorded; failures can be injected per path.
  * Webhook events are built here and signed with the SDK's test helper.
  */
-export class StripeDouble {
-  readonly requests: RecordedStripeRequest[] = [];
+export class StripeDouble extends LoopbackDouble<RecordedStripeRequest> {
   readonly intents = new Map<string, DoubleIntent>();
   readonly refunds: Array<{ id: string; payment_intent: string; amount: number }> = [];
   private readonly idempotent = new Map<string, { params: string; status: number; body: unknown }>();
-  private readonly failures = new Map<string, Failure>();
-  private server: Server | null = null;
   private counter = 0;
-  port = 0;
 
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      this.handle(request, response).catch((error: unknown) => {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { type: 'api_error', message: String(error) } }));
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  /** The next `times` requests to paths starting with `pathPrefix` are answered with `status`. */
-  failNext(pathPrefix: string, status: number, times = 1, body?: unknown): void {
-    this.failures.set(pathPrefix, { status, remaining: times, body });
-  }
-
-  clear(): void {
-    this.requests.length = 0;
-    this.failures.clear();
-  }
-
-  requestsTo(method: string, pathPattern: RegExp): RecordedStripeRequest[] {
-    return this.requests.filter((request) => request.method === method && pathPattern.test(request.path));
+  protected internalErrorBody(error: unknown): unknown {
+    return { error: { type: 'api_error', message: String(error) } };
   }
 
   /** The buyer paid: the intent succeeds with a charge. */
@@ -153,7 +108,7 @@ export class StripeDouble {
     return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
