@@ -1,3 +1,5 @@
+import type { TokenGrant } from './scopes';
+
 /**
  * The five roles of the original, most powerful first, and `door_staff`: people who scan tickets at
  * the door with their own login and may do nothing else (src/checkin/).
@@ -56,6 +58,8 @@ export interface AuthenticatedUser {
   id: number;
   login: string;
   role: Role;
+  /** Set when the caller authenticated with a Bearer API token: what the token narrows the role to. */
+  token?: TokenGrant;
 }
 
 export function hasCapability(user: AuthenticatedUser | undefined | null, capability: Capability): boolean {
