@@ -282,14 +282,15 @@ export class QueuesRepository {
   }
 
   /**
-   * Takes `units` of the admission's limit, if it is still valid at `now` and has them left: one
-   * conditional UPDATE, so concurrent checkouts with one admission never take more than its limit.
+   * Spends the admission on an order of `units`, if it is still valid at `now` and has them left: one
+   * conditional UPDATE, so concurrent checkouts with one admission never place more than one order
+   * within its limit (an admission is one order; what the order leaves is not kept for another).
    */
   async takeUnits(jti: string, units: number, now: Date): Promise<boolean> {
     const result = await this.manager
       .createQueryBuilder()
       .update(QueueAdmission)
-      .set({ unitsUsed: () => 'units_used + :units', lastCheckoutAt: now })
+      .set({ unitsUsed: () => 'unit_limit', lastCheckoutAt: now })
       .where('jti = :jti AND units_used + :units <= unit_limit AND revoked_at IS NULL AND expires_at > :now', { jti, units, now })
       .execute();
     return (result.affected ?? 0) > 0;
