@@ -23,6 +23,7 @@ import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { mountAtApiRoot } from './namespaces/namespaces.controller';
 import { mountBesideNamespaces } from './common/http/api-root-mount';
 import { OpenApiDocument } from './namespaces/openapi-document';
+import { documentTokenScopes } from './namespaces/openapi-scopes';
 import { paymentWebhookRawBody } from './payments/webhook-raw-body';
 
 /** Routes that live outside the API root: operations endpoints. */
@@ -73,8 +74,13 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
       .setVersion('1.0.0')
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'basic')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Door devices: `Device <api_token>`' }, 'device')
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', description: 'API tokens (`cal_<prefix>_<random>`, docs/tokens.md), narrowed to their scopes' },
+        'bearer',
+      )
       .addTag('events', 'Events namespace')
       .addTag('tickets', 'Tickets namespace')
+      .addTag('auth', 'API tokens (cal/auth/v1)')
       .addTag('tec', "TEC's newer API, tec/v1 (experimental in the original)")
       .addTag('wp', 'WordPress discovery routes (wp/v2)')
       .addTag('operations', 'Health and operations')
@@ -87,7 +93,8 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
     },
   );
   // Authentication is optional on most routes: anonymous callers read published content.
-  document.security = [{}, { basic: [] }];
+  document.security = [{}, { basic: [] }, { bearer: [] }];
+  documentTokenScopes(document);
   documentRateLimits(document, `${config.apiRoot}/${config.apiPrefix}/`);
   documentErrorBodies(document, `${config.apiRoot}/${config.apiPrefix}/`);
   app.get(OpenApiDocument).set(document);

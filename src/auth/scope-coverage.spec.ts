@@ -60,6 +60,8 @@ describe('scope declarations', () => {
     // provider's webhook, a device's initialization, and the WordPress discovery routes.
     expect(open.sort()).toEqual([
       'ApiRootController.index',
+      'AuthNamespaceController.doc',
+      'AuthNamespaceController.index',
       'DevicesController.initialize',
       'EventsNamespaceController.doc',
       'EventsNamespaceController.index',
