@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Application } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { redactAnswerForToken } from './auth/personal-data-answers';
 import { AppLogger } from './common/app-logger';
 import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
@@ -64,7 +65,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   });
   app.useGlobalPipes(new SizedValidationPipe(VALIDATION_OPTIONS));
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalInterceptors(new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes)));
+  app.useGlobalInterceptors(new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes), redactAnswerForToken));
 
   const document = SwaggerModule.createDocument(
     app,
