@@ -127,57 +127,65 @@ describe('Authorization matrix for API tokens (e2e)', () => {
   const describeResponse = (response: request.Response) =>
     `${response.status} ${(response.body as { code?: string })?.code ?? ''} ${JSON.stringify(response.body).slice(0, 120)}`;
 
-  async function runScenario(route: RouteSpec, scenario: Scenario): Promise<string[]> {
+  /** `response` is `expected` (status, and code when given); else what it was. */
+  function mismatch(label: string, expected: Outcome, response: request.Response): string[] {
+    if (response.status !== expected.status || (expected.code !== undefined && response.body?.code !== expected.code))
+      return [`${label}: expected ${expected.status} ${expected.code ?? ''}, got ${describeResponse(response)}`];
+    const problem = response.status >= 400 ? envelopeProblem(response.status, response.body) : null;
+    return problem ? [`${label}: ${problem}`] : [];
+  }
+
+  /** A token holding only the route's scope gets what the administrator gets. */
+  async function withItsScope(route: RouteSpec, scenario: Scenario, requirement: ScopeRequirement, admin: Outcome): Promise<string[]> {
+    if (requirement.kind === 'no-tokens') return [];
+    const secret = await only(requirement.kind === 'scope' ? requirement.scope : 'queue:bypass');
+    return mismatch('with its scope', admin, await send(route, scenario, secret));
+  }
+
+  /** A token holding every scope but the route's is refused, naming it. */
+  async function withoutItsScope(route: RouteSpec, scenario: Scenario, requirement: ScopeRequirement, admin: Outcome): Promise<string[]> {
+    const refused = await send(route, scenario, requirement.kind === 'scope' ? await allBut(requirement.scope) : await everything());
+    if (requirement.kind === 'any') return mismatch('without a scope', admin, refused);
+    if (requirement.kind === 'no-tokens') return mismatch('closed to tokens', { status: 403, code: 'rest_forbidden' }, refused);
+    const failures = mismatch('without its scope', { status: 403, code: 'insufficient_scope' }, refused);
+    const challenge = `Bearer error="insufficient_scope", scope="${requirement.scope}"`;
+    if (refused.headers['www-authenticate'] !== challenge)
+      failures.push(`without its scope: WWW-Authenticate ${refused.headers['www-authenticate']}`);
+    return failures;
+  }
+
+  /** Limited to another event: nothing beyond what anyone gets, where the scenario is about one event. */
+  async function limitedElsewhere(route: RouteSpec, scenario: Scenario, anonymous: Outcome | undefined): Promise<string[]> {
+    if (!anonymous || anonymous.status < 400 || NOT_ABOUT_ONE_EVENT.some((pattern) => pattern.test(routeKey(route)))) return [];
+    const response = await send(route, scenario, await limited());
+    return response.status < 400
+      ? [`limited to another event: anonymous gets ${anonymous.status}, the token got ${describeResponse(response)}`]
+      : [];
+  }
+
+  async function revokedAndExpired(route: RouteSpec, scenario: Scenario): Promise<string[]> {
     const failures: string[] = [];
+    for (const key of ['revoked', 'expired'])
+      failures.push(
+        ...mismatch(key, { status: 401, code: 'invalid_token' }, await send(route, scenario, await token(key, { scopes: [...SCOPES] }))),
+      );
+    return failures;
+  }
+
+  async function runScenario(route: RouteSpec, scenario: Scenario): Promise<string[]> {
     const admin = outcome(scenario.expect[ADMIN_COLUMN]);
-    const anonymous = outcome(scenario.expect.anonymous);
     const requirement = requirementOf(route);
-    if (!admin) return [`no administrator column`];
+    if (!admin) return ['no administrator column'];
     if (requirement === 'outside') {
       const response = await send(route, scenario, await everything());
-      if (response.status !== admin.status) failures.push(`outside Nest: expected ${admin.status}, got ${describeResponse(response)}`);
-      return failures;
+      return response.status === admin.status ? [] : [`outside Nest: expected ${admin.status}, got ${describeResponse(response)}`];
     }
-    // With the route's scope only.
-    if (requirement.kind !== 'no-tokens') {
-      const secret = requirement.kind === 'scope' ? await only(requirement.scope) : await only('queue:bypass');
-      const response = await send(route, scenario, secret);
-      if (response.status !== admin.status || (admin.code !== undefined && response.body?.code !== admin.code))
-        failures.push(`with its scope: expected ${admin.status} ${admin.code ?? ''}, got ${describeResponse(response)}`);
-      else if (response.status >= 400) {
-        const problem = envelopeProblem(response.status, response.body);
-        if (problem) failures.push(`with its scope: ${problem}`);
-      }
-    }
-    // Without it.
-    const without = requirement.kind === 'scope' ? await allBut(requirement.scope) : await everything();
-    const refused = await send(route, scenario, without);
-    const expected: Outcome =
-      requirement.kind === 'scope'
-        ? { status: 403, code: 'insufficient_scope' }
-        : requirement.kind === 'no-tokens'
-          ? { status: 403, code: 'rest_forbidden' }
-          : admin;
-    if (refused.status !== expected.status || (expected.code !== undefined && refused.body?.code !== expected.code))
-      failures.push(`without its scope: expected ${expected.status} ${expected.code ?? ''}, got ${describeResponse(refused)}`);
-    if (
-      requirement.kind === 'scope' &&
-      refused.headers['www-authenticate'] !== `Bearer error="insufficient_scope", scope="${requirement.scope}"`
-    )
-      failures.push(`without its scope: WWW-Authenticate ${refused.headers['www-authenticate']}`);
-    // Limited to another event: nothing beyond what anyone gets, where the scenario is about one event.
-    if (requirement.kind !== 'no-tokens' && anonymous && !NOT_ABOUT_ONE_EVENT.some((pattern) => pattern.test(routeKey(route)))) {
-      const response = await send(route, scenario, await limited());
-      if (anonymous.status >= 400 && response.status < 400)
-        failures.push(`limited to another event: anonymous gets ${anonymous.status}, the token got ${describeResponse(response)}`);
-    }
-    // Revoked and expired.
-    for (const key of ['revoked', 'expired']) {
-      const response = await send(route, scenario, await token(key, { scopes: [...SCOPES] }));
-      if (response.status !== 401 || response.body?.code !== 'invalid_token')
-        failures.push(`${key}: expected 401 invalid_token, got ${describeResponse(response)}`);
-    }
-    return failures;
+    return [
+      ...(await withItsScope(route, scenario, requirement, admin)),
+      ...(await withoutItsScope(route, scenario, requirement, admin)),
+      ...(requirement.kind === 'no-tokens' ? [] : await limitedElsewhere(route, scenario, outcome(scenario.expect.anonymous))),
+      ...(await revokedAndExpired(route, scenario)),
+    ];
   }
 
   it('reads a scope declaration for every route the role matrix lists', () => {
