@@ -27,6 +27,7 @@ import {
 } from './dto/queue.response';
 import { QueuesService } from './queues.service';
 import { RequestIdPipe } from './request-id.pipe';
+import { AnyScope, RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = RequireCapability('publish_events', {
   forbidden: 'rest_forbidden: the role lacks publish_events, or the caller does not manage the event',
@@ -55,6 +56,7 @@ export class QueuesController {
   constructor(private readonly queues: QueuesService) {}
 
   @Post()
+  @RequireScope('events:write')
   @HttpCode(201)
   @MANAGERS
   @ApiOperation({ summary: 'Create a waiting room for an on-sale (an event, or some of its tickets)' })
@@ -65,6 +67,7 @@ export class QueuesController {
   }
 
   @Get(':id')
+  @RequireScope('events:read')
   @HttpCode(200)
   @QUEUE_ID
   @ApiOperation({ summary: "A queue's settings and state (anyone: the queue page reads it)" })
@@ -75,6 +78,7 @@ export class QueuesController {
   }
 
   @Patch(':id')
+  @RequireScope('events:write')
   @HttpCode(200)
   @MANAGERS
   @QUEUE_ID
@@ -91,6 +95,7 @@ export class QueuesController {
   }
 
   @Get(':id/status')
+  @AnyScope()
   @HttpCode(200)
   @QUEUE_ID
   @ApiOperation({
@@ -108,6 +113,7 @@ export class QueuesController {
   }
 
   @Get(':id/metrics')
+  @RequireScope('events:read')
   @HttpCode(200)
   @MANAGERS
   @QUEUE_ID
@@ -119,6 +125,7 @@ export class QueuesController {
   }
 
   @Post(':id/entries')
+  @AnyScope()
   @HttpCode(202)
   @QUEUE_ID
   @ApiOperation({ summary: 'Join the queue (anyone); a retry with the same request_id and secret_hash gets the same entry' })
@@ -138,6 +145,7 @@ export class QueuesController {
   }
 
   @Get(':id/entries/:request_id')
+  @AnyScope()
   @HttpCode(200)
   @QUEUE_ID
   @REQUEST_ID
@@ -155,6 +163,7 @@ export class QueuesController {
   }
 
   @Post(':id/entries/:request_id/admission')
+  @AnyScope()
   @HttpCode(200)
   @QUEUE_ID
   @REQUEST_ID
@@ -173,6 +182,7 @@ export class QueuesController {
   }
 
   @Delete(':id/entries/:request_id/admission')
+  @AnyScope()
   @HttpCode(200)
   @MANAGERS
   @QUEUE_ID
