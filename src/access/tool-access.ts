@@ -34,7 +34,8 @@ export function mayUseTool(user: AuthenticatedUser | undefined, requirement: Too
 
 /** What keeps the caller from the tool, or null when nothing does. */
 export function toolRefusal(user: AuthenticatedUser | undefined, requirement: ToolRequirement): ToolRefusal | null {
-  if (requirement.audience === 'anyone') return hasScope(user, requirement.scope) ? null : { kind: 'insufficient_scope', scope: requirement.scope };
+  if (requirement.audience === 'anyone')
+    return hasScope(user, requirement.scope) ? null : { kind: 'insufficient_scope', scope: requirement.scope };
   if (!user) return { kind: 'anonymous', scope: requirement.scope };
   if (!roleAllows(user, requirement.audience)) return { kind: 'role' };
   return hasScope(user, requirement.scope) ? null : { kind: 'insufficient_scope', scope: requirement.scope };

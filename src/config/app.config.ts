@@ -481,7 +481,8 @@ function readOriginList(name: string, raw: string | undefined): string[] {
     let origin: string | null = null;
     try {
       const url = new URL(entry);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase()) origin = url.origin;
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase())
+        origin = url.origin;
     } catch {
       origin = null;
     }
@@ -564,7 +565,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     },
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),
-    mcp: { allowedOrigins: readOriginList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS), allowedHosts: readHostList(env.MCP_ALLOWED_HOSTS),
+    mcp: {
+      allowedOrigins: readOriginList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS),
+      allowedHosts: readHostList(env.MCP_ALLOWED_HOSTS),
       toolCallsPerMinute: readPositiveInt(env, 'MCP_TOOL_CALLS_PER_MINUTE', 120),
     },
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),

@@ -40,7 +40,11 @@ function argumentsDigest(args: Record<string, unknown>): string {
 }
 
 export function confirmationRefused(reason: string): ApiError {
-  return new ApiError('mcp-confirmation-invalid', `The confirmation handle ${reason}: call the tool again without it for a new preview.`, 409);
+  return new ApiError(
+    'mcp-confirmation-invalid',
+    `The confirmation handle ${reason}: call the tool again without it for a new preview.`,
+    409,
+  );
 }
 
 /**

@@ -53,8 +53,7 @@ function errorBody(error: unknown): { code: string; message: string; data: Recor
   if (error instanceof ApiError) return error.toBody();
   if (error instanceof HttpException) {
     const response = error.getResponse();
-    const message =
-      typeof response === 'object' && response && 'error' in response ? String((response as { error: unknown }).error) : error.message;
+    const message = typeof response === 'object' && response && 'error' in response ? String(response.error) : error.message;
     return { code: 'rest_error', message, data: { status: error.getStatus() } };
   }
   return null;
@@ -137,7 +136,10 @@ export class McpServerFactory {
         throw new McpError(ErrorCode.InvalidRequest, 'Sorry, you are not allowed to read this resource.');
       try {
         const value = summary
-          ? await this.reports.summary(await validated(SummaryReportQuery, asQuery({ post_id: Number(match[1]) }), 'query'), signedIn(call).user)
+          ? await this.reports.summary(
+              await validated(SummaryReportQuery, asQuery({ post_id: Number(match[1]) }), 'query'),
+              signedIn(call).user,
+            )
           : await parseJsonText<EventResponse>(await this.eventReads.get({ id: Number(match[1]) }, context));
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(redact ? redactPersonalData(value) : value) }] };
       } catch (error) {
@@ -175,7 +177,11 @@ export class McpServerFactory {
 function refusalBody(kind: 'anonymous' | 'insufficient_scope' | 'role') {
   return kind === 'role'
     ? { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } }
-    : { code: kind === 'anonymous' ? 'rest_forbidden' : 'insufficient_scope', message: 'Sorry, you are not allowed to do that.', data: { status: kind === 'anonymous' ? 401 : 403 } };
+    : {
+        code: kind === 'anonymous' ? 'rest_forbidden' : 'insufficient_scope',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: kind === 'anonymous' ? 401 : 403 },
+      };
 }
 
 /** A tool as `tools/list` shows it. */

@@ -87,12 +87,17 @@ export function objectSchema(properties: Record<string, object>, required: strin
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
+/** A scalar as the query string has it; objects stay as they are, for the DTO to refuse. */
+function queryValue(value: unknown): unknown {
+  return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : value;
+}
+
 /** Query DTOs take their numbers as the query string does: as text. */
 export function asQuery(args: Record<string, unknown>): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined || value === null) continue;
-    query[key] = Array.isArray(value) ? value.map(String) : typeof value === 'object' ? value : String(value);
+    query[key] = Array.isArray(value) ? value.map(queryValue) : queryValue(value);
   }
   return query;
 }
@@ -101,6 +106,7 @@ export function asQuery(args: Record<string, unknown>): Record<string, unknown> 
 export function idArgument(args: Record<string, unknown>, name: string): number {
   const value = args[name];
   if (value === undefined || value === null) throw missingParams([name]);
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) throw invalidParam(name, `${name} must be an id`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2_147_483_647)
+    throw invalidParam(name, `${name} must be an id`);
   return value;
 }

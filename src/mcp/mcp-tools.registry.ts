@@ -42,9 +42,7 @@ export class McpToolsRegistry {
     try {
       requirement = requirementOf(tool, args);
     } catch {
-      return tool.requirements.some((candidate) => mayUseTool(user, candidate))
-        ? null
-        : toolRefusal(user, tool.requirements[0]);
+      return tool.requirements.some((candidate) => mayUseTool(user, candidate)) ? null : toolRefusal(user, tool.requirements[0]);
     }
     return toolRefusal(user, requirement);
   }

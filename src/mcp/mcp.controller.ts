@@ -53,7 +53,12 @@ export class McpController {
       if (!message || typeof message !== 'object') continue;
       const refusal = this.refusalOf(message, context);
       if (refusal) {
-        this.audit.record(context, { tool: String(message.params?.name ?? message.params?.uri), outcome: 'refused', code: refusal.kind, ms: 0 });
+        this.audit.record(context, {
+          tool: String(message.params?.name ?? message.params?.uri),
+          outcome: 'refused',
+          code: refusal.kind,
+          ms: 0,
+        });
         return this.challenge(response, context, refusal, message.id ?? null);
       }
     }
@@ -121,7 +126,10 @@ export class McpController {
     if (message.method === 'tools/call' && typeof message.params?.name === 'string') {
       const tool = this.registry.get(message.params.name);
       if (!tool) return null;
-      const args = message.params.arguments && typeof message.params.arguments === 'object' ? (message.params.arguments as Record<string, unknown>) : {};
+      const args =
+        message.params.arguments && typeof message.params.arguments === 'object'
+          ? (message.params.arguments as Record<string, unknown>)
+          : {};
       const refusal = this.registry.refusal(tool, args, context.user);
       return refusal?.kind === 'role' ? null : refusal;
     }

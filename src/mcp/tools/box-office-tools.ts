@@ -176,7 +176,10 @@ export class BoxOfficeTools {
         name: 'waitlist_offer_next',
         title: 'Offer the next waitlist places',
         description: 'Offers freed units of a sold-out ticket to the next people on its waitlist (they get an email with a link).',
-        inputSchema: objectSchema({ ticket_id: integer('The ticket'), quantity: integer('Most units to offer') }, ['ticket_id', 'quantity']),
+        inputSchema: objectSchema({ ticket_id: integer('The ticket'), quantity: integer('Most units to offer') }, [
+          'ticket_id',
+          'quantity',
+        ]),
         requirements: need('waitlist:write'),
         readOnly: false,
         run: async (args, call) => {
@@ -189,9 +192,10 @@ export class BoxOfficeTools {
         title: 'Refund an order',
         description:
           'Refunds a completed order (all of it, or `amount`) through its payment provider and gives back its capacity. The first call answers a preview and a confirmation handle; call again with `confirmation` to refund.',
-        inputSchema: objectSchema({ order_id: integer('The order'), amount: text('Part of the total to refund ("10.00"); default: what is left'), ...CONFIRMATION }, [
-          'order_id',
-        ]),
+        inputSchema: objectSchema(
+          { order_id: integer('The order'), amount: text('Part of the total to refund ("10.00"); default: what is left'), ...CONFIRMATION },
+          ['order_id'],
+        ),
         requirements: need('orders:refund'),
         readOnly: false,
         confirm: {
@@ -200,7 +204,13 @@ export class BoxOfficeTools {
             await validated(RefundOrderDto, { amount: args.amount });
             return {
               action: 'refund',
-              order: { id: order.id, status: order.status, total: order.total, currency: order.currency, attendees: order.attendees.length },
+              order: {
+                id: order.id,
+                status: order.status,
+                total: order.total,
+                currency: order.currency,
+                attendees: order.attendees.length,
+              },
               amount: args.amount ?? order.total,
             };
           },
@@ -223,7 +233,13 @@ export class BoxOfficeTools {
             const order = await this.orders.get(idArgument(args, 'order_id'), viewerOf(call), call.context);
             return {
               action: 'cancel',
-              order: { id: order.id, status: order.status, total: order.total, currency: order.currency, attendees: order.attendees.length },
+              order: {
+                id: order.id,
+                status: order.status,
+                total: order.total,
+                currency: order.currency,
+                attendees: order.attendees.length,
+              },
             };
           },
         },
@@ -251,7 +267,8 @@ export class BoxOfficeTools {
       {
         name: 'revoke_device',
         title: 'Revoke a door device',
-        description: 'Revokes a scanning device’s token: it can no longer check anyone in. Preview first, then call again with `confirmation`.',
+        description:
+          'Revokes a scanning device’s token: it can no longer check anyone in. Preview first, then call again with `confirmation`.',
         inputSchema: objectSchema({ device_id: integer('The device'), ...CONFIRMATION }, ['device_id']),
         requirements: need('checkin:write'),
         readOnly: false,

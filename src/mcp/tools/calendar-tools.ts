@@ -14,7 +14,6 @@ import { asQuery, flag, idArgument, integer, integers, McpTool, objectSchema, PA
 const EVENTS_READ: ToolRequirement = { audience: 'anyone', scope: 'events:read' };
 const TICKETS_READ: ToolRequirement = { audience: 'anyone', scope: 'tickets:read' };
 
-
 /**
  * The public reads, in the events and tickets namespaces' shapes: what an anonymous caller of the
  * REST API may read (published events, venues, organizers, tickets and what is left of them); a

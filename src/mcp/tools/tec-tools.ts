@@ -1,6 +1,5 @@
 import { Injectable, Type } from '@nestjs/common';
 import type { ToolRequirement } from '../../access/tool-access';
-import type { Scope } from '../../auth/scopes';
 import { invalidParam, missingParams } from '../../common/errors/api-error';
 import { CreateEventDto } from '../../events/dto/create-event.dto';
 import { ListEventsQuery } from '../../events/dto/list-events.query';
@@ -30,7 +29,7 @@ import { CreateTicketDto } from '../../tickets/dto/create-ticket.dto';
 import { ListTicketsQuery } from '../../tickets/dto/list-tickets.query';
 import { CreateVenueDto } from '../../venues/dto/create-venue.dto';
 import { UpdateVenueDto } from '../../venues/dto/update-venue.dto';
-import { McpTool, signedIn, ToolCall } from '../mcp-tool';
+import { asQuery, McpTool, signedIn, ToolCall } from '../mcp-tool';
 
 /*
  * TEC's three MCP tools (the-events-calendar/mcp-server 0.1.6), with their names and arguments, over
@@ -66,11 +65,6 @@ function objectArg(args: Record<string, unknown>, name: string): Record<string, 
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw invalidParam(name, `${name} must be an object`);
   return value as Record<string, unknown>;
-}
-
-/** The scope a post type's reads or writes need: tickets have their own. */
-function scopeOf(postType: PostType, access: 'read' | 'write'): Scope {
-  return postType === 'ticket' ? `tickets:${access}` : `events:${access}`;
 }
 
 const READ: Record<'events' | 'tickets', ToolRequirement> = {
@@ -141,7 +135,11 @@ export class TecTools {
             },
           },
           venueFilters: { type: 'object', description: 'Venue-specific filters (only used when postType is "venue")', properties: {} },
-          organizerFilters: { type: 'object', description: 'Organizer-specific filters (only used when postType is "organizer")', properties: {} },
+          organizerFilters: {
+            type: 'object',
+            description: 'Organizer-specific filters (only used when postType is "organizer")',
+            properties: {},
+          },
           ticketFilters: {
             type: 'object',
             description: 'Ticket-specific filters (only used when postType is "ticket")',
@@ -184,7 +182,10 @@ export class TecTools {
     else page = await this.linked(postType).list(await tecQuery(linkedPostsQuery, LinkedPostListQueryDto, query), context);
     const count = page.items.length;
     const noun = `${postType}${count === 1 ? '' : 's'}`;
-    return tecAnswer(args.query ? `Found ${count} ${noun} matching "${String(args.query)}"` : `Found ${count} ${noun}`, page.items);
+    return tecAnswer(
+      args.query ? `Found ${count} ${noun} matching "${typeof args.query === 'string' ? args.query : ''}"` : `Found ${count} ${noun}`,
+      page.items,
+    );
   }
 
   private createUpdate(): McpTool {
@@ -289,8 +290,6 @@ const BODIES: Record<PostType, { create: Body; update: Body }> = {
 
 /** A tec/v1 query as the route's pipe turns it into the namespace's (numbers as the query string has them). */
 async function tecQuery<T>(translation: TecTranslation, dto: Type<T>, input: Record<string, unknown>): Promise<T> {
-  const query = Object.fromEntries(
-    Object.entries(input).map(([key, value]) => [key, Array.isArray(value) ? value.map(String) : typeof value === 'object' ? value : String(value)]),
-  );
+  const query = asQuery(input);
   return (await new TecInputPipe(translation, dto).transform(query, { type: 'query', metatype: dto })) as T;
 }
