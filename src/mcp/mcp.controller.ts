@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { RequestContext } from '../auth/request-context';
 import { SCOPES } from '../auth/scopes';
+import { ApiError } from '../common/errors/api-error';
 import { RATE_LIMIT_STORE, RateLimitStore } from '../common/throttling/rate-limit-store';
 import { appConfig } from '../config/app.config';
 import { McpAudit } from './mcp-audit';
@@ -100,10 +101,19 @@ export class McpController {
     };
   }
 
+  /** Not an MCP message: the API's error envelope. */
   private methodNotAllowed(request: Request, response: Response): void {
     if (!this.checkOrigin(request, response)) return;
     response.setHeader('Allow', 'POST');
-    jsonRpcError(response, 405, 'Method not allowed: this MCP endpoint is stateless, POST only.');
+    response
+      .status(405)
+      .json(
+        new ApiError(
+          'mcp-method-not-allowed',
+          'This MCP endpoint is stateless: POST only, no stream to open nor session to end.',
+          405,
+        ).toBody(),
+      );
   }
 
   private checkOrigin(request: Request, response: Response): boolean {
