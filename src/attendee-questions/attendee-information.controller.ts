@@ -18,6 +18,7 @@ import { CART_TOKEN_HEADER } from '../cart/cart-identity';
 import { RouteIdPipe } from '../common/http/route-params';
 import { AttendeeQuestionsService } from './attendee-questions.service';
 import { UpdateAttendeeInformationDto } from './dto/attendee-information.dto';
+import { RequireScope } from '../auth/scope-decorators';
 
 const EditDocs = () =>
   applyDecorators(
@@ -45,6 +46,7 @@ export class AttendeeInformationController {
   constructor(private readonly questions: AttendeeQuestionsService) {}
 
   @Put(':id/information')
+  @RequireScope('attendees:write')
   @EditDocs()
   replaceInformation(
     @Param('id', RouteIdPipe) id: number,
@@ -56,6 +58,7 @@ export class AttendeeInformationController {
   }
 
   @Patch(':id/information')
+  @RequireScope('attendees:write')
   @EditDocs()
   updateInformation(
     @Param('id', RouteIdPipe) id: number,

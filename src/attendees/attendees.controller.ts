@@ -20,6 +20,7 @@ import { AttendeePage, AttendeesService } from './attendees.service';
 import { AttendeeListResponse, AttendeeResponse, CheckinDetails } from './dto/attendee.response';
 import { CheckInAttendeeDto } from './dto/check-in-attendee.dto';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
+import { RequireScope } from '../auth/scope-decorators';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } });
 
@@ -44,6 +45,7 @@ export class AttendeesController {
   constructor(private readonly attendees: AttendeesService) {}
 
   @Get()
+  @RequireScope('attendees:read')
   @HttpCode(200)
   @ApiBasicAuth('basic')
   @ApiOperation({
@@ -67,6 +69,7 @@ export class AttendeesController {
   }
 
   @Get(':id')
+  @RequireScope('attendees:read')
   @HttpCode(200)
   @ApiBasicAuth('basic')
   @ID_PARAM
@@ -79,6 +82,7 @@ export class AttendeesController {
   }
 
   @Post(':id')
+  @RequireScope('checkin:write')
   @CheckInDocs()
   checkInWithPost(
     @Param('id', RouteIdPipe) id: number,
@@ -89,6 +93,7 @@ export class AttendeesController {
   }
 
   @Put(':id')
+  @RequireScope('checkin:write')
   @CheckInDocs()
   checkInWithPut(
     @Param('id', RouteIdPipe) id: number,
@@ -99,6 +104,7 @@ export class AttendeesController {
   }
 
   @Patch(':id')
+  @RequireScope('checkin:write')
   @CheckInDocs()
   checkInWithPatch(
     @Param('id', RouteIdPipe) id: number,

@@ -5,6 +5,7 @@ import { RequestContext, SignedInContext } from '../auth/request-context';
 import { AttendeesService } from './attendees.service';
 import { QrCheckInResponse } from './dto/attendee.response';
 import { QrCheckInDto } from './dto/qr-check-in.dto';
+import { RequireScope } from '../auth/scope-decorators';
 
 @ApiTags('tickets')
 @Controller('tickets/v1/qr')
@@ -12,6 +13,7 @@ export class QrController {
   constructor(private readonly attendees: AttendeesService) {}
 
   @Post()
+  @RequireScope('checkin:write')
   @HttpCode(200)
   @RequireCapability('publish_events', { forbidden: 'rest_forbidden: the caller does not manage the attendee’s event' })
   @ApiOperation({

@@ -9,14 +9,15 @@ import { AuthenticationService } from './authentication.service';
 import { CapabilityGuard } from './capability.guard';
 import { NonceGuard } from './nonce.guard';
 import { NonceService } from './nonce.service';
+import { ScopeGuard } from './scope.guard';
 import { NoncesController } from './nonces.controller';
 import { UsersModule } from './users.module';
 import { UsersService } from './users.service';
 
 /**
- * Authentication (Basic with application passwords), capabilities and nonces. The guards are
- * global and run in this order: who is calling, are they within their request limit, may they,
- * is the nonce right.
+ * Authentication (Basic with application passwords, Bearer API tokens), scopes, capabilities and
+ * nonces. The guards are global and run in this order: who is calling, are they within their
+ * request limit, does their token carry the route's scope, may they, is the nonce right.
  */
 @Module({
   imports: [UsersModule, ThrottlingModule],
@@ -26,6 +27,7 @@ import { UsersService } from './users.service';
     NonceService,
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useExisting: RateLimitGuard },
+    { provide: APP_GUARD, useClass: ScopeGuard },
     { provide: APP_GUARD, useClass: CapabilityGuard },
     { provide: APP_GUARD, useClass: NonceGuard },
   ],

@@ -3,8 +3,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../common/clock';
 import { ApiError, incorrectPassword } from '../common/errors/api-error';
 import { LoginAttempts } from '../common/throttling/login-attempts.service';
+import { ApiTokensRepository } from './api-tokens.repository';
+import { invalidToken } from './auth-errors';
 import { constantTimeEqual, hashApplicationPassword, verifyLoginPassword } from './passwords';
-import { AuthenticatedUser } from './roles';
+import { AuthenticatedUser, isRole } from './roles';
+import { isScope, type Scope } from './scopes';
+import { addressAllowed } from './token-addresses';
+import { hashTokenSecret, tokenPrefixOf } from './token-secrets';
 import { UsersService } from './users.service';
 
 /** How often `last_used_at` of an application password is written: not on every request. */
@@ -12,6 +17,10 @@ const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 /** Verified login passwords are remembered briefly so that scrypt does not run on every request. */
 const LOGIN_CACHE_TTL_MS = 5 * 60 * 1000;
 const LOGIN_CACHE_MAX = 1000;
+/** How often `last_used_at` of an API token is written: at most once a minute per token. */
+const TOKEN_LAST_USED_RESOLUTION_MS = 60 * 1000;
+/** Compared against when no token has the prefix, so that an unknown prefix costs what a known one does. */
+const NO_TOKEN_HASH = hashTokenSecret('cal_00000000_00000000000000000000000000000000');
 
 @Injectable()
 export class AuthenticationService {
@@ -21,6 +30,7 @@ export class AuthenticationService {
     private readonly users: UsersService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly loginAttempts: LoginAttempts,
+    private readonly tokens: ApiTokensRepository,
   ) {}
 
   /**
@@ -32,6 +42,7 @@ export class AuthenticationService {
   async authenticate(authorization: string | undefined, clientAddress?: string): Promise<AuthenticatedUser | undefined> {
     if (!authorization) return undefined;
     const [scheme, encoded] = authorization.trim().split(/\s+/, 2);
+    if (scheme?.toLowerCase() === 'bearer') return this.authenticateToken(encoded ?? '', clientAddress);
     if (scheme?.toLowerCase() !== 'basic') return undefined;
     const decoded = Buffer.from(encoded ?? '', 'base64').toString('utf8');
     const separator = decoded.indexOf(':');
@@ -45,6 +56,38 @@ export class AuthenticationService {
         await this.loginAttempts.recordFailure(identifier, clientAddress);
       throw error;
     }
+  }
+
+  /**
+   * A Bearer API token: the caller is its owner, with the owner's role as stored now and the token's
+   * grant. Every failure (malformed, unknown, revoked, expired, owner gone, address not allowed) is
+   * the same 401 `invalid_token`. Nothing is cached between requests: the row and its owner are read
+   * each time (one indexed read), so a revoke or a demotion holds at once on every instance.
+   */
+  private async authenticateToken(secret: string, clientAddress: string | undefined): Promise<AuthenticatedUser> {
+    const prefix = tokenPrefixOf(secret);
+    const token = prefix ? await this.tokens.findByPrefixWithOwner(prefix) : null;
+    const matches = constantTimeEqual(token?.secretHash ?? NO_TOKEN_HASH, hashTokenSecret(secret));
+    const owner = token?.owner;
+    const now = this.clock.now();
+    if (!token || !matches || !owner || !isRole(owner.role)) throw invalidToken();
+    if (token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now.getTime())) throw invalidToken();
+    if (token.allowedIps && !addressAllowed(token.allowedIps, clientAddress)) throw invalidToken();
+    if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOKEN_LAST_USED_RESOLUTION_MS) {
+      await this.tokens.touchLastUsed(token.id, now, new Date(now.getTime() - TOKEN_LAST_USED_RESOLUTION_MS));
+    }
+    return {
+      id: owner.id,
+      login: owner.login,
+      role: owner.role,
+      token: {
+        id: token.id,
+        name: token.name,
+        scopes: new Set(token.scopes.split(',').filter((scope): scope is Scope => isScope(scope))),
+        limitEvents: token.limitEvents === null ? null : token.limitEvents.split(',').filter(Boolean).map(Number),
+        pii: token.pii === 'full' ? 'full' : 'redacted',
+      },
+    };
   }
 
   private async verifyCredentials(identifier: string, password: string): Promise<AuthenticatedUser> {

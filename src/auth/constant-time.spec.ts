@@ -1,3 +1,4 @@
+import type { ApiTokensRepository } from './api-tokens.repository';
 import { AuthenticationService } from './authentication.service';
 import { NonceService } from './nonce.service';
 import { constantTimeEqual, hashApplicationPassword, hashLoginPassword, verifyLoginPassword } from './passwords';
@@ -67,9 +68,19 @@ describe('secrets are compared in constant time', () => {
       touchApplicationPassword: async () => undefined,
     } as unknown as UsersService;
     const attempts = { assertAllowed: async () => undefined, recordFailure: async () => undefined } as unknown as LoginAttempts;
-    const authentication = new AuthenticationService(users, { now: () => new Date() }, attempts);
+    const authentication = new AuthenticationService(users, { now: () => new Date() }, attempts, {} as ApiTokensRepository);
     const header = `Basic ${Buffer.from('alice:first').toString('base64')}`;
     await expect(authentication.authenticate(header, '127.0.0.1')).resolves.toMatchObject({ id: 9 });
     expect(timingSafeEqual).toHaveBeenCalledTimes(3);
+  });
+
+  it('compares a Bearer token against a hash even when no token has its prefix', async () => {
+    const tokens = { findByPrefixWithOwner: async () => null } as unknown as ApiTokensRepository;
+    const attempts = {} as LoginAttempts;
+    const authentication = new AuthenticationService({} as UsersService, { now: () => new Date() }, attempts, tokens);
+    await expect(authentication.authenticate(`Bearer cal_abcdefgh_${'x'.repeat(32)}`, '127.0.0.1')).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    expect(timingSafeEqual).toHaveBeenCalledTimes(1);
   });
 });

@@ -33,6 +33,9 @@ export class NonceGuard implements CanActivate {
     if (!requirement) return true;
     const { action, alsoInQuery } = requirement;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // Nonces guard cookie-less browser forms against cross-site requests; a Bearer token is not sent
+    // by a browser on its own, so its callers need none (and could not get one without a session).
+    if (request.user?.token) return true;
     const fromBody = field(request.body, action);
     const nonce = alsoInQuery && isMissing(fromBody) ? field(request.query, action) : fromBody;
     if (isMissing(nonce)) throw missingParams([action]);

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiSchema, ApiTags } from '@n
 import { CurrentUser, RequireAuthentication } from './decorators';
 import { NonceService } from './nonce.service';
 import type { AuthenticatedUser } from './roles';
+import { AnyScope } from './scope-decorators';
 
 @ApiSchema({ name: 'Nonces' })
 export class NoncesResponse {
@@ -22,6 +23,7 @@ export class NoncesController {
   constructor(private readonly nonces: NonceService) {}
 
   @Get()
+  @AnyScope()
   @HttpCode(200)
   @RequireAuthentication({ unauthorized: 'Anonymous caller (rest_forbidden) or wrong credentials (incorrect_password)' })
   @ApiOperation({ summary: 'The ticket nonces of the authenticated caller' })

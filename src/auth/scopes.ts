@@ -50,7 +50,16 @@ export interface TokenGrant {
 /** Presets for common jobs, offered when creating a token. */
 export const SCOPE_PRESETS: Record<string, readonly Scope[]> = {
   read_only_reporting: ['events:read', 'tickets:read', 'reports:read'],
-  box_office: ['events:read', 'tickets:read', 'orders:read', 'orders:write', 'attendees:read', 'checkin:read', 'checkin:write', 'queue:bypass'],
+  box_office: [
+    'events:read',
+    'tickets:read',
+    'orders:read',
+    'orders:write',
+    'attendees:read',
+    'checkin:read',
+    'checkin:write',
+    'queue:bypass',
+  ],
   door_kiosk: ['checkin:write'],
 };
 

@@ -20,6 +20,7 @@ import { CartService } from './cart.service';
 import { CartResponse } from './dto/cart.response';
 import { GetCartQuery } from './dto/get-cart.query';
 import { UpdateCartDto } from './dto/update-cart.dto';
+import { RequireScope } from '../auth/scope-decorators';
 
 const CART_TOKEN_REQUEST_HEADER = ApiHeader({
   name: CART_TOKEN_HEADER,
@@ -61,6 +62,7 @@ export class CartController {
   constructor(private readonly carts: CartService) {}
 
   @Get()
+  @RequireScope('orders:read')
   @HttpCode(200)
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({ summary: "Read the caller's cart (the signed-in user's, else the one of the cart token)" })
@@ -77,6 +79,7 @@ export class CartController {
   }
 
   @Post()
+  @RequireScope('orders:write')
   @CartWriteDocs()
   updateWithPost(
     @Body() body: UpdateCartDto,
@@ -88,6 +91,7 @@ export class CartController {
   }
 
   @Put()
+  @RequireScope('orders:write')
   @CartWriteDocs()
   updateWithPut(
     @Body() body: UpdateCartDto,
@@ -99,6 +103,7 @@ export class CartController {
   }
 
   @Patch()
+  @RequireScope('orders:write')
   @CartWriteDocs()
   updateWithPatch(
     @Body() body: UpdateCartDto,

@@ -20,6 +20,7 @@ import { CreateCheckinListDto, ListCheckinListsQuery, UpdateCheckinListDto } fro
 import { SyncQuery } from './dto/door.dto';
 import { SyncService } from './sync.service';
 import type { DoorCaller } from './door-route';
+import { RequireScope } from '../auth/scope-decorators';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Check-in list id', schema: { type: 'integer' } });
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
@@ -33,6 +34,7 @@ export class CheckinListsController {
   ) {}
 
   @Post()
+  @RequireScope('checkin:write')
   @HttpCode(201)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: 'Create a check-in list for an event; managers of the event only' })
@@ -51,6 +53,7 @@ export class CheckinListsController {
   }
 
   @Get()
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @DoorRoute()
   @ApiOperation({
@@ -64,6 +67,7 @@ export class CheckinListsController {
   }
 
   @Get(':id')
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @DoorRoute()
   @ID_PARAM
@@ -75,6 +79,7 @@ export class CheckinListsController {
   }
 
   @Patch(':id')
+  @RequireScope('checkin:write')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ID_PARAM
@@ -91,6 +96,7 @@ export class CheckinListsController {
   }
 
   @Delete(':id')
+  @RequireScope('checkin:write')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ID_PARAM
@@ -103,6 +109,7 @@ export class CheckinListsController {
   }
 
   @Get(':id/status')
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @DoorRoute()
   @ID_PARAM
@@ -114,6 +121,7 @@ export class CheckinListsController {
   }
 
   @Get(':id/sync')
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @DoorRoute()
   @ID_PARAM

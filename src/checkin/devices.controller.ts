@@ -15,6 +15,7 @@ import { RouteIdPipe } from '../common/http/route-params';
 import { DevicesService } from './devices.service';
 import { DeviceCreatedResponse, DeviceInitializedResponse, DeviceListResponse, DeviceResponse } from './dto/checkin.response';
 import { CreateDeviceDto, InitializeDeviceDto } from './dto/device.dto';
+import { AnyScope, RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the lists’ events' };
 
@@ -24,6 +25,7 @@ export class DevicesController {
   constructor(private readonly devices: DevicesService) {}
 
   @Post()
+  @RequireScope('checkin:write')
   @HttpCode(201)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: 'Register a scanner device for check-in lists; answers its initialization token once' })
@@ -34,6 +36,7 @@ export class DevicesController {
   }
 
   @Get()
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: 'List devices: all for editors and administrators, the ones they registered for authors' })
@@ -43,6 +46,7 @@ export class DevicesController {
   }
 
   @Post('initialize')
+  @AnyScope()
   @HttpCode(201)
   @ApiOperation({ summary: 'Pair a device: exchange its initialization token (once) for its API token' })
   @ApiCreatedResponse({ type: DeviceInitializedResponse })
@@ -53,6 +57,7 @@ export class DevicesController {
   }
 
   @Post(':id/revoke')
+  @RequireScope('checkin:write')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ApiParam({ name: 'id', description: 'Device id', schema: { type: 'integer' } })

@@ -21,6 +21,7 @@ import { AnnulResponse, DoorAttendeeResponse, HistoryPage, RedeemResponse, Searc
 import { AnnulDto, HistoryQuery, RedeemDto, SearchQuery, UpdateDoorAttendeeDto } from './dto/door.dto';
 import { RedeemService } from './redeem.service';
 import type { DoorCaller } from './door-route';
+import { RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
 
@@ -34,6 +35,7 @@ export class DoorController {
   ) {}
 
   @Post('checkin/redeem')
+  @RequireScope('checkin:write')
   @HttpCode(201)
   @DoorRoute()
   @ApiOperation({
@@ -51,6 +53,7 @@ export class DoorController {
   }
 
   @Post('checkin/annul')
+  @RequireScope('checkin:write')
   @HttpCode(200)
   @DoorRoute()
   @ApiOperation({
@@ -70,6 +73,7 @@ export class DoorController {
   }
 
   @Get('checkin/search')
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @DoorRoute()
   @ApiOperation({
@@ -84,6 +88,7 @@ export class DoorController {
   }
 
   @Get('checkins')
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: 'The check-in history, newest first: every scan with its time, gate, type, result and reason' })
@@ -96,6 +101,7 @@ export class DoorController {
   }
 
   @Patch('checkin/attendees/:id')
+  @RequireScope('checkin:write')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } })

@@ -19,6 +19,7 @@ import { CreateCouponDto } from './dto/create-coupon.dto';
 import { CouponListResponse, CouponResponse } from './dto/coupon.response';
 import { ListCouponsQuery } from './dto/list-coupons.query';
 import { UpdateCouponDto } from './dto/update-coupon.dto';
+import { RequireScope } from '../auth/scope-decorators';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Coupon id', schema: { type: 'integer' } });
 const MANAGERS = {
@@ -48,6 +49,7 @@ export class CouponsController {
   constructor(private readonly coupons: CouponsService) {}
 
   @Get()
+  @RequireScope('coupons:read')
   @HttpCode(200)
   @RequireCapability('publish_events', {
     forbidden: 'rest_forbidden: authors, editors and administrators only; and post_id naming an event the caller does not manage',
@@ -66,6 +68,7 @@ export class CouponsController {
   }
 
   @Post()
+  @RequireScope('coupons:write')
   @HttpCode(201)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: 'Create a coupon or access code for an event the caller manages, or for all of their events' })
@@ -83,6 +86,7 @@ export class CouponsController {
   }
 
   @Get(':id')
+  @RequireScope('coupons:read')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ID_PARAM
@@ -94,6 +98,7 @@ export class CouponsController {
   }
 
   @Put(':id')
+  @RequireScope('coupons:write')
   @UpdateDocs()
   replace(
     @Param('id', RouteIdPipe) id: number,
@@ -104,6 +109,7 @@ export class CouponsController {
   }
 
   @Patch(':id')
+  @RequireScope('coupons:write')
   @UpdateDocs()
   update(
     @Param('id', RouteIdPipe) id: number,
@@ -114,6 +120,7 @@ export class CouponsController {
   }
 
   @Delete(':id')
+  @RequireScope('coupons:write')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ID_PARAM

@@ -17,6 +17,7 @@ import { DoorSalesService } from './door-sales.service';
 import { DoorSaleResponse, SaleTicketList } from './dto/door-sale.response';
 import { SellDto } from './dto/sell.dto';
 import type { DoorCaller } from '../checkin/door-route';
+import { RequireScope } from '../auth/scope-decorators';
 
 const SALES_FORBIDDEN = ApiForbiddenResponse({
   type: ApiErrorResponse,
@@ -30,6 +31,7 @@ export class DoorSalesController {
   constructor(private readonly sales: DoorSalesService) {}
 
   @Get('checkin-lists/:id/sale-tickets')
+  @RequireScope('checkin:read')
   @HttpCode(200)
   @DoorRoute()
   @SALES_FORBIDDEN
@@ -42,6 +44,7 @@ export class DoorSalesController {
   }
 
   @Post('checkin/sell')
+  @RequireScope('orders:write')
   @HttpCode(201)
   @DoorRoute()
   @SALES_FORBIDDEN

@@ -15,6 +15,7 @@ import { BuyerIdentity } from '../cart/buyer-identity';
 import { RouteIdPipe } from '../common/http/route-params';
 import { ResendResponse } from './dto/resend.response';
 import { EmailsService } from './emails.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 const CART_TOKEN_REQUEST_HEADER = ApiHeader({
   name: CART_TOKEN_HEADER,
@@ -28,6 +29,7 @@ export class ResendController {
   constructor(private readonly emails: EmailsService) {}
 
   @Post('orders/:id/resend')
+  @RequireScope('orders:write')
   @HttpCode(202)
   @ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } })
   @CART_TOKEN_REQUEST_HEADER
@@ -45,6 +47,7 @@ export class ResendController {
   }
 
   @Post('attendees/:id/resend')
+  @RequireScope('attendees:write')
   @HttpCode(202)
   @ApiParam({ name: 'id', description: 'Attendee id', schema: { type: 'integer' } })
   @CART_TOKEN_REQUEST_HEADER

@@ -26,6 +26,7 @@ import { EventReads } from '../catalogue/event-reads.service';
 import { EventWrites } from './event-writes';
 import { JsonText } from '../common/http/json-text';
 import { PublicRead } from '../common/http/http-caching';
+import { RequireScope } from '../auth/scope-decorators';
 
 /** On an occurrence of a series: which occurrences a write applies to (docs/recurring-events.md). */
 const SCOPE_QUERY = ApiQuery({
@@ -70,6 +71,7 @@ export class EventsController {
   ) {}
 
   @Get()
+  @RequireScope('events:read')
   @HttpCode(200)
   @PublicRead('event')
   @ApiOperation({ summary: 'List events (published and upcoming by default, ordered by start)' })
@@ -83,6 +85,7 @@ export class EventsController {
   }
 
   @Post()
+  @RequireScope('events:write')
   @HttpCode(201)
   @RequireCapability('edit_events', { forbidden: 'rest_forbidden: the role cannot create events' })
   @ApiOperation({ summary: 'Create an event' })
@@ -95,6 +98,7 @@ export class EventsController {
   }
 
   @Get(':id')
+  @RequireScope('events:read')
   @HttpCode(200)
   @PublicRead('event')
   @ID_PARAM
@@ -111,6 +115,7 @@ export class EventsController {
   }
 
   @Get('by-slug/:slug')
+  @RequireScope('events:read')
   @HttpCode(200)
   @PublicRead('event')
   @SLUG_PARAM
@@ -127,6 +132,7 @@ export class EventsController {
   }
 
   @Post(':id')
+  @RequireScope('events:write')
   @EventUpdateDocs(ID_PARAM)
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
@@ -138,6 +144,7 @@ export class EventsController {
   }
 
   @Put(':id')
+  @RequireScope('events:write')
   @EventUpdateDocs(ID_PARAM)
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
@@ -149,6 +156,7 @@ export class EventsController {
   }
 
   @Patch(':id')
+  @RequireScope('events:write')
   @EventUpdateDocs(ID_PARAM)
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
@@ -160,6 +168,7 @@ export class EventsController {
   }
 
   @Post('by-slug/:slug')
+  @RequireScope('events:write')
   @EventUpdateDocs(SLUG_PARAM)
   updateBySlugWithPost(
     @Param('slug') slug: string,
@@ -171,6 +180,7 @@ export class EventsController {
   }
 
   @Put('by-slug/:slug')
+  @RequireScope('events:write')
   @EventUpdateDocs(SLUG_PARAM)
   updateBySlugWithPut(
     @Param('slug') slug: string,
@@ -182,6 +192,7 @@ export class EventsController {
   }
 
   @Patch('by-slug/:slug')
+  @RequireScope('events:write')
   @EventUpdateDocs(SLUG_PARAM)
   updateBySlugWithPatch(
     @Param('slug') slug: string,
@@ -193,6 +204,7 @@ export class EventsController {
   }
 
   @Delete(':id')
+  @RequireScope('events:write')
   @HttpCode(200)
   @RequireCapability('delete_events', { unauthorized: 'rest_forbidden (anonymous)', forbidden: 'rest_forbidden' })
   @ID_PARAM
@@ -215,6 +227,7 @@ export class EventsController {
   }
 
   @Delete('by-slug/:slug')
+  @RequireScope('events:write')
   @HttpCode(200)
   @RequireCapability('delete_events', { unauthorized: 'rest_forbidden (anonymous)', forbidden: 'rest_forbidden' })
   @SLUG_PARAM

@@ -19,6 +19,7 @@ import { ExportDownloadQuery } from './dto/download.query';
 import { ExportAttendeesQuery, ExportOrdersQuery } from './dto/export.query';
 import { ExportJobResponse } from './dto/export-job.response';
 import { ExportsService } from './exports.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = {
   forbidden:
@@ -68,6 +69,7 @@ export class ExportsController {
   constructor(private readonly exports: ExportsService) {}
 
   @Get('attendees/export')
+  @RequireScope('exports:read')
   @StreamedExportDocs('attendees', 'the filters of GET /attendees (paging and ordering aside)')
   exportAttendees(
     @Query() query: ExportAttendeesQuery,
@@ -78,6 +80,7 @@ export class ExportsController {
   }
 
   @Post('attendees/export')
+  @RequireScope('exports:read')
   @QueuedExportDocs('attendees')
   async queueAttendees(
     @Query() query: ExportAttendeesQuery,
@@ -90,12 +93,14 @@ export class ExportsController {
   }
 
   @Get('orders/export')
+  @RequireScope('exports:read')
   @StreamedExportDocs('orders', 'the filters of GET /orders (paging aside)')
   exportOrders(@Query() query: ExportOrdersQuery, @RequestContext() context: SignedInContext, @Res() response: Response): Promise<void> {
     return this.exports.stream('orders', query, context.user, response);
   }
 
   @Post('orders/export')
+  @RequireScope('exports:read')
   @QueuedExportDocs('orders')
   async queueOrders(
     @Query() query: ExportOrdersQuery,
@@ -108,6 +113,7 @@ export class ExportsController {
   }
 
   @Get('exports/:id')
+  @RequireScope('exports:read')
   @HttpCode(200)
   @RequireAuthentication()
   @ID_PARAM
@@ -119,6 +125,7 @@ export class ExportsController {
   }
 
   @Get('exports/:id/download')
+  @RequireScope('exports:read')
   @HttpCode(200)
   @ID_PARAM
   @ApiOperation({

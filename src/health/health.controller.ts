@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import { HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { ApiError } from '../common/errors/api-error';
 import { DatabasePing, failedChecks } from './database-ping';
+import { AnyScope } from '../auth/scope-decorators';
 
 @ApiTags('operations')
 @Controller('health')
@@ -14,6 +15,7 @@ export class HealthController {
 
   /** Liveness plus a database ping: 200 when the service can answer requests. */
   @Get()
+  @AnyScope()
   @HttpCode(200)
   @ApiOperation({ summary: 'Health: the process is up and the database answers' })
   @ApiOkResponse({ description: '`{status: "ok", info: {database: {status: "up"}}}`' })
@@ -24,6 +26,7 @@ export class HealthController {
 
   /** Ready to take traffic: the database answers. */
   @Get('ready')
+  @AnyScope()
   @HttpCode(200)
   @ApiOperation({ summary: 'Readiness: the database answers' })
   @ApiOkResponse({ description: 'Ready' })
@@ -34,6 +37,7 @@ export class HealthController {
 
   /** The process is alive; touches nothing else, so a slow database never restarts it. */
   @Get('live')
+  @AnyScope()
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiOkResponse({ description: '`{status: "ok"}`' })

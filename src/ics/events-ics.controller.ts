@@ -18,6 +18,7 @@ import { COSTLY_ROUTE_WEIGHT, CostlyRoute } from '../common/throttling/rate-limi
 import { ListEventsQuery } from '../events/dto/list-events.query';
 import { ICS_CONTENT_TYPE } from './event-calendar';
 import { EventsIcsService, ICS_FEED_MAX_EVENTS, IcsFile } from './events-ics.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 /** The list's filters; a feed is not paged. */
 export class IcsFeedQuery extends OmitType(ListEventsQuery, ['page', 'per_page'] as const) {}
@@ -49,6 +50,7 @@ export class EventsIcsController {
   constructor(private readonly ics: EventsIcsService) {}
 
   @Get('ics')
+  @RequireScope('events:read')
   @HttpCode(200)
   @CostlyRoute()
   @ApiProduces('text/calendar')
@@ -80,6 +82,7 @@ export class EventsIcsController {
   }
 
   @Get(':id/ics')
+  @RequireScope('events:read')
   @HttpCode(200)
   @ApiParam({ name: 'id', description: 'Event id', schema: { type: 'integer' } })
   @ApiProduces('text/calendar')

@@ -19,6 +19,10 @@ import type { LinkedPostFieldsDto } from './linked-post-fields.dto';
 import type { LinkedPostListQuery } from './linked-post-resource';
 import { LinkedPostListPage, LinkedPostsService } from './linked-posts.service';
 import { PublicRead } from '../common/http/http-caching';
+import { RequireScope } from '../auth/scope-decorators';
+
+/** Reads need `events:read`, writes `events:write` (venues and organizers are part of the events namespace). */
+const scopeOf = (method: (path: string) => MethodDecorator) => RequireScope(method === Get ? 'events:read' : 'events:write');
 
 /** What makes the venue routes venue routes; see `createLinkedPostController`. */
 export interface LinkedPostRoutes<Input extends LinkedPostFieldsDto, Response, Collection extends string> extends LinkedPostKind {
@@ -53,14 +57,15 @@ export function createLinkedPostController<Input extends LinkedPostFieldsDto, Ou
    * the path parameter, and the classes of the handler's other parameters.
    */
   const BySlug = (method: (path: string) => MethodDecorator, docs: MethodDecorator, ...types: unknown[]) =>
-    applyDecorators(ParameterTypes(String, ...types), LinkedPostSlugParam(noun), docs, method('by-slug/:slug'));
+    applyDecorators(ParameterTypes(String, ...types), LinkedPostSlugParam(noun), docs, scopeOf(method), method('by-slug/:slug'));
   const ById = (method: (path: string) => MethodDecorator, docs: MethodDecorator, ...types: unknown[]) =>
-    applyDecorators(ParameterTypes(Number, ...types), LinkedPostIdParam(noun), docs, method(':id'));
+    applyDecorators(ParameterTypes(Number, ...types), LinkedPostIdParam(noun), docs, scopeOf(method), method(':id'));
 
   class LinkedPostController {
     constructor(@Inject(routes.service) readonly service: LinkedPostsService<PostEntity, Input, Output, Collection>) {}
 
     @Get()
+    @RequireScope('events:read')
     @PublicRead(noun)
     @LinkedPostListDocs(routes)
     @ParameterTypes(listQuery, Object, Object)
@@ -75,6 +80,7 @@ export function createLinkedPostController<Input extends LinkedPostFieldsDto, Ou
     }
 
     @Post()
+    @RequireScope('events:write')
     @LinkedPostCreateDocs(routes)
     @ParameterTypes(createBody, Object, Object)
     async create(

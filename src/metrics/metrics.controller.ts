@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { MetricsService } from './metrics.service';
+import { AnyScope } from '../auth/scope-decorators';
 
 /** Prometheus scrape target, outside the API root like /health. */
 @ApiTags('operations')
@@ -10,6 +11,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
+  @AnyScope()
   @HttpCode(200)
   @ApiProduces('text/plain')
   @ApiOperation({

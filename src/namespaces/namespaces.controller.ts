@@ -7,6 +7,7 @@ import type { NamespaceName } from '../common/http/api-urls.service';
 import { ApiErrorResponse } from '../common/errors/api-error.response';
 import { NamespaceIndex, NamespacesService, RootIndex } from './namespaces.service';
 import { PublicRead } from '../common/http/http-caching';
+import { AnyScope } from '../auth/scope-decorators';
 
 const IndexQuery = () =>
   applyDecorators(
@@ -30,6 +31,7 @@ export class ApiRootController {
   constructor(private readonly namespaces: NamespacesService) {}
 
   @Get()
+  @AnyScope()
   @HttpCode(200)
   @PublicRead('index')
   @ApiQuery({ name: 'context', required: false, description: 'Scope of the request', schema: { type: 'string', default: 'view' } })
@@ -53,6 +55,7 @@ function createNamespaceController(namespace: NamespaceName) {
     constructor(@Inject(NamespacesService) readonly namespaces: NamespacesService) {}
 
     @Get()
+    @AnyScope()
     @HttpCode(200)
     @PublicRead('index')
     @IndexQuery()
@@ -63,6 +66,7 @@ function createNamespaceController(namespace: NamespaceName) {
     }
 
     @Get('doc')
+    @AnyScope()
     @HttpCode(200)
     @PublicRead('index')
     @ApiOperation({ summary: `OpenAPI 3 document of the ${namespace} namespace` })

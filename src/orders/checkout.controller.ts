@@ -19,6 +19,7 @@ import { CheckoutDto } from './dto/checkout.dto';
 import { OrderResponse } from './dto/order.response';
 import { readIdempotencyKey } from './idempotency.service';
 import { BuyerIdentity, cartBuyer } from '../cart/buyer-identity';
+import { RequireScope } from '../auth/scope-decorators';
 
 @ApiTags('tickets')
 @Controller('tickets/v1/cart/checkout')
@@ -26,6 +27,7 @@ export class CheckoutController {
   constructor(private readonly checkouts: CheckoutService) {}
 
   @Post()
+  @RequireScope('orders:write')
   @HttpCode(201)
   @UseInterceptors(CheckoutMetricsInterceptor)
   @ApiHeader({ name: CART_TOKEN_HEADER, required: false, description: `Anonymous buyers: their cart token (or the ${CART_COOKIE} cookie)` })

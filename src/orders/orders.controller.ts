@@ -25,6 +25,7 @@ import { ListOrdersQuery } from './dto/list-orders.query';
 import { OrderListResponse, OrderResponse } from './dto/order.response';
 import { OrdersService, SignedRequest } from './orders.service';
 import { canonicalJson } from './webhook-signature';
+import { RequireScope } from '../auth/scope-decorators';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } });
 const CART_TOKEN_REQUEST_HEADER = ApiHeader({
@@ -57,6 +58,7 @@ export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
   @Get()
+  @RequireScope('orders:read')
   @HttpCode(200)
   @CART_TOKEN_REQUEST_HEADER
   @ApiOperation({
@@ -79,6 +81,7 @@ export class OrdersController {
   }
 
   @Get(':id')
+  @RequireScope('orders:read')
   @HttpCode(200)
   @ID_PARAM
   @CART_TOKEN_REQUEST_HEADER
@@ -95,6 +98,7 @@ export class OrdersController {
   }
 
   @Post(':id/complete')
+  @RequireScope('orders:write')
   @HttpCode(200)
   @ID_PARAM
   @ApiHeader({
@@ -127,6 +131,7 @@ export class OrdersController {
   }
 
   @Post(':id/cancel')
+  @RequireScope('orders:refund')
   @OrderTransitionDocs(
     'Cancel an order and give back its capacity: managers of all its events (pending or completed), or its buyer while it is pending',
     'rest_forbidden: a buyer cancelling a completed order, or a manager of only some of its events',
@@ -140,6 +145,7 @@ export class OrdersController {
   }
 
   @Post(':id/refund')
+  @RequireScope('orders:refund')
   @OrderTransitionDocs(
     'Refund a completed order and give back its capacity: managers of all its events',
     'rest_forbidden: not a manager of all its events',

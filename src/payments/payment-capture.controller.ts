@@ -16,6 +16,7 @@ import { CART_COOKIE, CART_TOKEN_HEADER } from '../cart/cart-identity';
 import { RouteIdPipe } from '../common/http/route-params';
 import { OrderResponse } from '../orders/dto/order.response';
 import { PaymentEventsService } from './payment-events.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 @ApiTags('tickets')
 @Controller('tickets/v1/orders/:id/payment/capture')
@@ -23,6 +24,7 @@ export class PaymentCaptureController {
   constructor(private readonly events: PaymentEventsService) {}
 
   @Post()
+  @RequireScope('orders:write')
   @HttpCode(200)
   @ApiParam({ name: 'id', description: 'Order id', schema: { type: 'integer' } })
   @ApiHeader({

@@ -14,6 +14,7 @@ import type { Request } from 'express';
 import { PaymentWebhookResponse } from './dto/payment-webhook.response';
 import { PaymentEventsService } from './payment-events.service';
 import { paymentProviderNames } from './providers/registry';
+import { AnyScope } from '../auth/scope-decorators';
 
 /** The path below the API root that keeps its body raw (see paymentWebhookRawBody). */
 export const PAYMENT_WEBHOOK_PATH = 'tickets/v1/payments/:provider/webhook';
@@ -24,6 +25,7 @@ export class PaymentWebhookController {
   constructor(private readonly events: PaymentEventsService) {}
 
   @Post()
+  @AnyScope()
   @HttpCode(200)
   @ApiParam({
     name: 'provider',

@@ -27,6 +27,7 @@ import {
 } from './dto/queue.response';
 import { QueuesService } from './queues.service';
 import { RequestIdPipe } from './request-id.pipe';
+import { AnyScope, RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = RequireCapability('publish_events', {
   forbidden: 'rest_forbidden: the role lacks publish_events, or the caller does not manage the event',
@@ -44,6 +45,7 @@ export class QueuesController {
   constructor(private readonly queues: QueuesService) {}
 
   @Post()
+  @RequireScope('events:write')
   @HttpCode(201)
   @MANAGERS
   @ApiOperation({ summary: 'Create a waiting room for an on-sale (an event, or some of its tickets)' })
@@ -54,6 +56,7 @@ export class QueuesController {
   }
 
   @Get(':id')
+  @RequireScope('events:read')
   @HttpCode(200)
   @QUEUE_ID
   @ApiOperation({ summary: "A queue's settings and state (anyone: the queue page reads it)" })
@@ -64,6 +67,7 @@ export class QueuesController {
   }
 
   @Patch(':id')
+  @RequireScope('events:write')
   @HttpCode(200)
   @MANAGERS
   @QUEUE_ID
@@ -80,6 +84,7 @@ export class QueuesController {
   }
 
   @Get(':id/status')
+  @AnyScope()
   @HttpCode(200)
   @QUEUE_ID
   @ApiOperation({
@@ -98,6 +103,7 @@ export class QueuesController {
   }
 
   @Get(':id/metrics')
+  @RequireScope('events:read')
   @HttpCode(200)
   @MANAGERS
   @QUEUE_ID
@@ -109,6 +115,7 @@ export class QueuesController {
   }
 
   @Post(':id/entries')
+  @AnyScope()
   @HttpCode(202)
   @QUEUE_ID
   @ApiOperation({ summary: 'Join the queue (anyone); a retry with the same request_id and secret_hash gets the same entry' })
@@ -128,6 +135,7 @@ export class QueuesController {
   }
 
   @Get(':id/entries/:request_id')
+  @AnyScope()
   @HttpCode(200)
   @QUEUE_ID
   @REQUEST_ID
@@ -145,6 +153,7 @@ export class QueuesController {
   }
 
   @Post(':id/entries/:request_id/admission')
+  @AnyScope()
   @HttpCode(200)
   @QUEUE_ID
   @REQUEST_ID
@@ -163,6 +172,7 @@ export class QueuesController {
   }
 
   @Delete(':id/entries/:request_id/admission')
+  @AnyScope()
   @HttpCode(200)
   @MANAGERS
   @QUEUE_ID

@@ -5,6 +5,7 @@ import { RequestContext, SignedInContext } from '../auth/request-context';
 import { SalesReportQuery, SummaryReportQuery } from './dto/report.query';
 import { SalesReportResponse, SummaryReportResponse } from './dto/report.response';
 import { ReportsService } from './reports.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = { forbidden: 'rest_forbidden: the caller does not manage the event' };
 
@@ -14,6 +15,7 @@ export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
   @Get('sales')
+  @RequireScope('reports:read')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({
@@ -29,6 +31,7 @@ export class ReportsController {
   }
 
   @Get('summary')
+  @RequireScope('reports:read')
   @HttpCode(200)
   @RequireCapability('publish_events', MANAGERS)
   @ApiOperation({ summary: "An event's capacity, sold, pending, available, revenue and check-ins, now; managers of the event only" })

@@ -14,6 +14,7 @@ import { RequestContext } from '../auth/request-context';
 import { RouteIdPipe } from '../common/http/route-params';
 import { ICS_CONTENT_TYPE } from '../ics/event-calendar';
 import { SeriesCalendarService } from './series-calendar.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 @ApiTags('events')
 @Controller('events/v1/series')
@@ -21,6 +22,7 @@ export class SeriesController {
   constructor(private readonly calendar: SeriesCalendarService) {}
 
   @Get(':id/ics')
+  @RequireScope('events:read')
   @HttpCode(200)
   @ApiParam({ name: 'id', description: 'Series id (series_id of its events)', schema: { type: 'integer' } })
   @ApiProduces('text/calendar')

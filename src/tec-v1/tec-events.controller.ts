@@ -15,6 +15,7 @@ import { TecInputPipe } from './tec-input.pipe';
 import type { Translated } from './tec-input.pipe';
 import { setWpListHeaders } from './tec-list-headers';
 import { createEventBody, eventsQuery, updateEventBody } from './tec-requests';
+import { RequireScope } from '../auth/scope-decorators';
 
 @TecResource()
 @BesideNamespaces('tec/v1/events')
@@ -22,6 +23,7 @@ export class TecEventsController {
   constructor(private readonly events: TecEventsService) {}
 
   @Get()
+  @RequireScope('events:read')
   @ListDocs('event', TecEventResponse, [
     ['start_date', 'string', 'Events ending on or after this date (no bound by default)'],
     ['end_date', 'string', 'Events starting on or before this date (no bound by default)'],
@@ -47,6 +49,7 @@ export class TecEventsController {
   }
 
   @Post()
+  @RequireScope('events:write')
   @CreateDocs('event', 'edit_events', TecEventRequest, TecEventResponse)
   create(
     @Body(new TecInputPipe(createEventBody, CreateEventDto)) body: Translated<CreateEventDto>,
@@ -56,12 +59,14 @@ export class TecEventsController {
   }
 
   @Get(':id')
+  @RequireScope('events:read')
   @ReadDocs('event', TecEventResponse)
   get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TecEventResponse> {
     return this.events.get(id, context);
   }
 
   @Put(':id')
+  @RequireScope('events:write')
   @UpdateDocs('event', 'edit_events', TecEventRequest, TecEventResponse)
   replace(
     @Param('id', RouteIdPipe) id: number,
@@ -72,6 +77,7 @@ export class TecEventsController {
   }
 
   @Patch(':id')
+  @RequireScope('events:write')
   @UpdateDocs('event', 'edit_events', TecEventRequest, TecEventResponse)
   update(
     @Param('id', RouteIdPipe) id: number,
@@ -82,6 +88,7 @@ export class TecEventsController {
   }
 
   @Delete(':id')
+  @RequireScope('events:write')
   @DeleteDocs('event', true)
   remove(@Param('id', RouteIdPipe) id: number, @Query('force') force: unknown, @RequestContext() context: SignedInContext): Promise<[]> {
     return this.events.remove(id, readForceFlag(force), context);

@@ -17,6 +17,7 @@ import { TecOrganizersService, TecVenuesService } from './tec-linked-posts.servi
 import { setWpListHeaders } from './tec-list-headers';
 import { createOrganizerBody, createVenueBody, linkedPostsQuery, updateOrganizerBody, updateVenueBody } from './tec-requests';
 import type { TecPage } from './tec-responses';
+import { RequireScope } from '../auth/scope-decorators';
 
 const LINKED_POST_QUERY: QueryParameter[] = [
   ['search', 'string', 'Words to find'],
@@ -48,6 +49,7 @@ function createTecLinkedPostController<Entity>(definition: {
     constructor(@Inject(definition.service) readonly service: TecLinkedPostsPort<Entity>) {}
 
     @Get()
+    @RequireScope('events:read')
     @ListDocs(noun, responseType, LINKED_POST_QUERY)
     async list(
       @Query(new TecInputPipe(linkedPostsQuery, LinkedPostListQueryDto)) query: Translated<LinkedPostListQuery>,
@@ -61,6 +63,7 @@ function createTecLinkedPostController<Entity>(definition: {
     }
 
     @Post()
+    @RequireScope('events:write')
     @CreateDocs(noun, 'edit_events', requestType, responseType)
     create(
       @Body(new TecInputPipe(...definition.createBody)) body: Translated<object>,
@@ -70,12 +73,14 @@ function createTecLinkedPostController<Entity>(definition: {
     }
 
     @Get(':id')
+    @RequireScope('events:read')
     @ReadDocs(noun, responseType)
     get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<Entity> {
       return this.service.get(id, context);
     }
 
     @Put(':id')
+    @RequireScope('events:write')
     @UpdateDocs(noun, 'edit_events', requestType, responseType)
     replace(
       @Param('id', RouteIdPipe) id: number,
@@ -86,6 +91,7 @@ function createTecLinkedPostController<Entity>(definition: {
     }
 
     @Patch(':id')
+    @RequireScope('events:write')
     @UpdateDocs(noun, 'edit_events', requestType, responseType)
     update(
       @Param('id', RouteIdPipe) id: number,
@@ -96,6 +102,7 @@ function createTecLinkedPostController<Entity>(definition: {
     }
 
     @Delete(':id')
+    @RequireScope('events:write')
     @DeleteDocs(noun, true)
     remove(@Param('id', RouteIdPipe) id: number, @Query('force') force: unknown, @RequestContext() context: SignedInContext): Promise<[]> {
       return this.service.remove(id, readForceFlag(force), context);

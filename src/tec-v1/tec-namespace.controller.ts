@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { BesideNamespaces } from '../common/http/api-root-mount';
 import { NamespaceIndex, NamespacesService } from '../namespaces/namespaces.service';
+import { AnyScope } from '../auth/scope-decorators';
 
 /** tec/v1's index and its OpenAPI document, which TEC serves at `/docs` without the acknowledgement header. */
 @ApiTags('tec')
@@ -11,6 +12,7 @@ export class TecNamespaceController {
   constructor(private readonly namespaces: NamespacesService) {}
 
   @Get()
+  @AnyScope()
   @HttpCode(200)
   @ApiOperation({ summary: 'Index of the tec/v1 namespace: its routes, methods and arguments' })
   @ApiOkResponse({ description: '`{namespace, routes, _links}`' })
@@ -19,6 +21,7 @@ export class TecNamespaceController {
   }
 
   @Get('docs')
+  @AnyScope()
   @HttpCode(200)
   @ApiOperation({ summary: 'OpenAPI 3 document of the tec/v1 namespace' })
   @ApiOkResponse({ description: 'OpenAPI 3 document' })

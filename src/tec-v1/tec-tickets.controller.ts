@@ -13,6 +13,7 @@ import { TecInputPipe, Translated } from './tec-input.pipe';
 import { setWpListHeaders } from './tec-list-headers';
 import { createTicketBody, ticketsQuery, updateTicketBody } from './tec-requests';
 import { TecTicketsService } from './tec-tickets.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 @TecResource()
 @BesideNamespaces('tec/v1/tickets')
@@ -20,6 +21,7 @@ export class TecTicketsController {
   constructor(private readonly tickets: TecTicketsService) {}
 
   @Get()
+  @RequireScope('tickets:read')
   @ListDocs('ticket', TecTicketResponse, [
     ['search', 'string', 'Words to find in the name and description'],
     ['event', 'integer', 'Tickets of this event'],
@@ -40,6 +42,7 @@ export class TecTicketsController {
   }
 
   @Post()
+  @RequireScope('tickets:write')
   @CreateDocs('ticket', 'manager', TecTicketRequest, TecTicketResponse)
   create(
     @Body(new TecInputPipe(createTicketBody, CreateTicketDto)) body: Translated<CreateTicketDto>,
@@ -49,12 +52,14 @@ export class TecTicketsController {
   }
 
   @Get(':id')
+  @RequireScope('tickets:read')
   @ReadDocs('ticket', TecTicketResponse)
   get(@Param('id', RouteIdPipe) id: number, @RequestContext() context: RequestContext): Promise<TecTicketResponse> {
     return this.tickets.get(id, context);
   }
 
   @Put(':id')
+  @RequireScope('tickets:write')
   @UpdateDocs('ticket', 'manager', TecTicketRequest, TecTicketResponse)
   replace(
     @Param('id', RouteIdPipe) id: number,
@@ -65,6 +70,7 @@ export class TecTicketsController {
   }
 
   @Patch(':id')
+  @RequireScope('tickets:write')
   @UpdateDocs('ticket', 'manager', TecTicketRequest, TecTicketResponse)
   update(
     @Param('id', RouteIdPipe) id: number,
@@ -75,6 +81,7 @@ export class TecTicketsController {
   }
 
   @Delete(':id')
+  @RequireScope('tickets:write')
   @DeleteDocs('ticket', false)
   remove(@Param('id', RouteIdPipe) id: number, @RequestContext() context: SignedInContext): Promise<[]> {
     return this.tickets.remove(id, context);

@@ -5,6 +5,7 @@ import { RequestContext, SignedInContext } from '../auth/request-context';
 import { BesideNamespaces } from '../common/http/api-root-mount';
 import { WpSettingsResponse, WpUserResponse } from './dto/wp-discovery.response';
 import { WpDiscoveryService } from './wp-discovery.service';
+import { AnyScope } from '../auth/scope-decorators';
 
 /** WordPress's `wp/v2` routes a client calls at start-up (TEC's MCP server does), under the API root. */
 @ApiTags('wp')
@@ -13,6 +14,7 @@ export class WpDiscoveryController {
   constructor(private readonly discovery: WpDiscoveryService) {}
 
   @Get('users/me')
+  @AnyScope()
   @HttpCode(200)
   @RequireAuthentication()
   @ApiQuery({ name: 'context', required: false, enum: ['view', 'embed', 'edit'], description: 'edit adds username, email and roles' })
@@ -23,6 +25,7 @@ export class WpDiscoveryController {
   }
 
   @Get('settings')
+  @AnyScope()
   @HttpCode(200)
   @RequireCapability('manage_users', { forbidden: 'rest_forbidden: administrators only (WordPress: manage_options)' })
   @ApiOperation({ summary: 'Site settings' })

@@ -20,6 +20,7 @@ import {
 import { TermEntity, TermKind, TermListResponse, TermResponse, toTermListResponse, toTermResponse } from './term-response';
 import { TermsService } from './terms.service';
 import { PublicRead } from '../common/http/http-caching';
+import { RequireScope } from '../auth/scope-decorators';
 
 /** What makes the category routes category routes; see `createTermController`. */
 export interface TermRoutes<Create extends CreateTermDto, ListQuery extends ListTermsQuery> {
@@ -51,6 +52,9 @@ const TermWrite = (docs: MethodDecorator, status = 200) =>
  * The subclass's name makes the OpenAPI operation ids (`categories_getBySlug`). Routes are
  * registered in the order of the methods here: the id routes before the by-slug routes.
  */
+/** Reads need `events:read`, writes `events:write` (terms belong to the events namespace). */
+const scopeOf = (method: (path: string) => MethodDecorator) => RequireScope(method === Get ? 'events:read' : 'events:write');
+
 export function createTermController<Create extends CreateTermDto, ListQuery extends ListTermsQuery>(
   routes: TermRoutes<Create, ListQuery>,
 ) {
@@ -59,14 +63,15 @@ export function createTermController<Create extends CreateTermDto, ListQuery ext
 
   /** A route on `:id` or `by-slug/:slug` with its path parameter and the classes of the handler's other parameters. */
   const ById = (method: (path: string) => MethodDecorator, operation: MethodDecorator, ...types: unknown[]) =>
-    applyDecorators(method(':id'), operation, TermIdParam(), ParameterTypes(Number, ...types));
+    applyDecorators(method(':id'), operation, TermIdParam(), ParameterTypes(Number, ...types), scopeOf(method));
   const BySlug = (method: (path: string) => MethodDecorator, operation: MethodDecorator, ...types: unknown[]) =>
-    applyDecorators(method('by-slug/:slug'), operation, TermSlugParam(), ParameterTypes(String, ...types));
+    applyDecorators(method('by-slug/:slug'), operation, TermSlugParam(), ParameterTypes(String, ...types), scopeOf(method));
 
   class TermController {
     constructor(@Inject(routes.service) readonly service: TermsService<TermEntity, Create, ListQuery>) {}
 
     @Get()
+    @RequireScope('events:read')
     @HttpCode(200)
     @PublicRead(kind)
     @TermListDocs(kind, listResponse)
@@ -82,6 +87,7 @@ export function createTermController<Create extends CreateTermDto, ListQuery ext
     }
 
     @Post()
+    @RequireScope('events:write')
     @TermWrite(TermCreateDocs(kind, response), 201)
     @ParameterTypes(createBody, Object, Object)
     async create(

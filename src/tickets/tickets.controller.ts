@@ -25,6 +25,7 @@ import { TicketListResponse, TicketResponse } from './dto/ticket.response';
 import { UpdateTicketDto } from './dto/update-ticket.dto';
 import { TicketPage, TicketsService } from './tickets.service';
 import { PublicRead } from '../common/http/http-caching';
+import { RequireScope } from '../auth/scope-decorators';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Ticket id', schema: { type: 'integer' } });
 
@@ -55,6 +56,7 @@ export class TicketsController {
   constructor(private readonly tickets: TicketsService) {}
 
   @Get()
+  @RequireScope('tickets:read')
   @HttpCode(200)
   @PublicRead('ticket')
   @ApiOperation({ summary: 'List tickets (published tickets of published events by default, ordered by title)' })
@@ -75,6 +77,7 @@ export class TicketsController {
   }
 
   @Post()
+  @RequireScope('tickets:write')
   @HttpCode(201)
   @RequireAuthentication({ forbidden: NONCE_FORBIDDEN })
   @RequiresNonce('add_ticket_nonce')
@@ -103,6 +106,7 @@ export class TicketsController {
   }
 
   @Get(':id')
+  @RequireScope('tickets:read')
   @HttpCode(200)
   @PublicRead('ticket')
   @ID_PARAM
@@ -123,6 +127,7 @@ export class TicketsController {
   }
 
   @Post(':id')
+  @RequireScope('tickets:write')
   @TicketUpdateDocs()
   updateWithPost(
     @Param('id', RouteIdPipe) id: number,
@@ -133,6 +138,7 @@ export class TicketsController {
   }
 
   @Put(':id')
+  @RequireScope('tickets:write')
   @TicketUpdateDocs()
   updateWithPut(
     @Param('id', RouteIdPipe) id: number,
@@ -143,6 +149,7 @@ export class TicketsController {
   }
 
   @Patch(':id')
+  @RequireScope('tickets:write')
   @TicketUpdateDocs()
   updateWithPatch(
     @Param('id', RouteIdPipe) id: number,
@@ -153,6 +160,7 @@ export class TicketsController {
   }
 
   @Delete(':id')
+  @RequireScope('tickets:write')
   @HttpCode(200)
   @RequireAuthentication({
     unauthorized: 'rest_forbidden (anonymous), incorrect_password, or ticket-not-accessible',

@@ -27,6 +27,7 @@ import {
   WaitlistStatsResponse,
 } from './dto/waitlist.response';
 import { WaitlistService } from './waitlist.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 const MANAGERS = RequireCapability('publish_events', {
   forbidden: 'rest_forbidden: the role lacks publish_events, or the caller does not manage the ticket’s event',
@@ -39,6 +40,7 @@ export class WaitlistController {
   constructor(private readonly waitlist: WaitlistService) {}
 
   @Post()
+  @RequireScope('waitlist:write')
   @HttpCode(201)
   @ApiOperation({ summary: "Join a sold-out ticket's waitlist (anyone); keep cancel_token to leave" })
   @ApiCreatedResponse({ type: WaitlistJoinedResponse })
@@ -55,6 +57,7 @@ export class WaitlistController {
   }
 
   @Get()
+  @RequireScope('waitlist:read')
   @HttpCode(200)
   @MANAGERS
   @ApiOperation({ summary: 'List waitlist entries of the events the caller manages, in line order per ticket' })
@@ -72,6 +75,7 @@ export class WaitlistController {
   }
 
   @Get('stats')
+  @RequireScope('waitlist:read')
   @HttpCode(200)
   @MANAGERS
   @ApiOperation({ summary: "Entries and units per status of one ticket's waitlist" })
@@ -83,6 +87,7 @@ export class WaitlistController {
   }
 
   @Post('offer-next')
+  @RequireScope('waitlist:write')
   @HttpCode(200)
   @MANAGERS
   @ApiOperation({ summary: 'Offer up to `quantity` free units to the next entries in line now (held for WAITLIST_OFFER_HOURS)' })
@@ -94,6 +99,7 @@ export class WaitlistController {
   }
 
   @Patch(':id')
+  @RequireScope('waitlist:write')
   @HttpCode(200)
   @MANAGERS
   @ApiParam({ name: 'id', description: 'Waitlist entry id', schema: { type: 'integer' } })
@@ -110,6 +116,7 @@ export class WaitlistController {
   }
 
   @Delete(':cancel_token')
+  @RequireScope('waitlist:write')
   @HttpCode(200)
   @ApiParam({ name: 'cancel_token', description: 'The cancel_token the join answered', schema: { type: 'string' } })
   @ApiOperation({ summary: 'Leave the waitlist (anyone holding the cancel token); an offer is declined and its units passed on' })

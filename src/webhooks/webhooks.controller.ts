@@ -24,6 +24,7 @@ import {
   WebhookResponse,
 } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
+import { RequireScope } from '../auth/scope-decorators';
 
 const ID_PARAM = ApiParam({ name: 'id', description: 'Webhook id', schema: { type: 'integer' } });
 const NOT_FOUND = ApiNotFoundResponse({ description: 'webhook-not-found' });
@@ -37,6 +38,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
+  @RequireScope('webhooks:write')
   @HttpCode(200)
   @AdminOnly()
   @ApiOperation({ summary: 'List webhook endpoints (secrets are never shown again)' })
@@ -46,6 +48,7 @@ export class WebhooksController {
   }
 
   @Post()
+  @RequireScope('webhooks:write')
   @HttpCode(201)
   @AdminOnly()
   @ApiOperation({ summary: 'Add a webhook endpoint; the response carries its signing secret, shown this once' })
@@ -59,6 +62,7 @@ export class WebhooksController {
   }
 
   @Get(':id')
+  @RequireScope('webhooks:write')
   @HttpCode(200)
   @AdminOnly()
   @ID_PARAM
@@ -70,6 +74,7 @@ export class WebhooksController {
   }
 
   @Patch(':id')
+  @RequireScope('webhooks:write')
   @HttpCode(200)
   @AdminOnly()
   @ID_PARAM
@@ -82,6 +87,7 @@ export class WebhooksController {
   }
 
   @Put(':id')
+  @RequireScope('webhooks:write')
   @HttpCode(200)
   @AdminOnly()
   @ID_PARAM
@@ -94,6 +100,7 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @RequireScope('webhooks:write')
   @HttpCode(200)
   @AdminOnly()
   @ID_PARAM
@@ -105,6 +112,7 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
+  @RequireScope('webhooks:write')
   @HttpCode(200)
   @AdminOnly()
   @ID_PARAM
@@ -123,6 +131,7 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
+  @RequireScope('webhooks:write')
   @HttpCode(202)
   @AdminOnly()
   @ID_PARAM

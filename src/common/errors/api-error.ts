@@ -23,6 +23,8 @@ export class ApiError extends HttpException {
     message: string,
     status: number,
     readonly extraData: Omit<ApiErrorData, 'status'> = {},
+    /** Response headers the error sets (`WWW-Authenticate` of a refused Bearer token). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message, status);
   }

@@ -79,6 +79,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     forgetRepresentationHeaders(response);
     const retryAfter = body.data.retry_after;
     if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
+    if (exception instanceof ApiError) for (const [name, value] of Object.entries(exception.headers)) response.setHeader(name, value);
     response.status(body.data.status).json(body);
   }
 

@@ -15,6 +15,7 @@ import { CheckinAnnulments1765130000000 } from './1765130000000-CheckinAnnulment
 import { WalkInSales1765140000000 } from './1765140000000-WalkInSales';
 import { WaitingRooms1766200000000 } from './1766200000000-WaitingRooms';
 import { QueueTuning1766250000000 } from './1766250000000-QueueTuning';
+import { ApiTokens1766300000000 } from './1766300000000-ApiTokens';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   WalkInSales1765140000000,
   WaitingRooms1766200000000,
   QueueTuning1766250000000,
+  ApiTokens1766300000000,
 ];
