@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { RequestContext } from '../auth/request-context';
+import { AnyScope } from '../auth/scope-decorators';
 import { SCOPES } from '../auth/scopes';
 import { ApiError } from '../common/errors/api-error';
 import { RATE_LIMIT_STORE, RateLimitStore } from '../common/throttling/rate-limit-store';
@@ -35,6 +36,8 @@ function jsonRpcError(response: Response, status: number, message: string, data?
  * and Host (403), the step-up challenge of a tool the caller's token or lack of one keeps them from
  * (401/403 with `WWW-Authenticate`), and the tool calls' own per-minute limit (429).
  */
+// Any token may connect: each tool asks for its own scope (access/tool-access.ts), with the MCP step-up challenge.
+@AnyScope()
 @ApiExcludeController()
 @Controller()
 export class McpController {
