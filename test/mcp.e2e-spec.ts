@@ -2,9 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
+import { ApiToken } from '../src/auth/api-token.entity';
+import { Scope, SCOPES } from '../src/auth/scopes';
+import { generateTokenSecret } from '../src/auth/token-secrets';
 import { Event } from '../src/events/event.entity';
 import { checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
-import { insertEvent } from './helpers/fixtures';
+import { insertEvent, linkOrganizer, linkVenue } from './helpers/fixtures';
 import { insertTicket } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp, TestUser } from './helpers/test-app';
 
@@ -51,6 +54,43 @@ describe('MCP endpoint /mcp (e2e)', () => {
   }
 
   const json = (result: ToolResult, part = 0): any => JSON.parse(result.content[part].text);
+
+  /** A Bearer API token of `owner`, written as the tokens routes write one. */
+  async function bearer(owner: TestUser, scopes: readonly Scope[], pii: 'full' | 'redacted' = 'full'): Promise<string> {
+    const { secret, prefix, hash } = generateTokenSecret();
+    await testApp.dataSource.getRepository(ApiToken).save({
+      userId: owner.id,
+      name: `mcp test ${prefix}`,
+      prefix,
+      secretHash: hash,
+      scopes: scopes.join(','),
+      preset: null,
+      limitEvents: null,
+      pii,
+      expiresAt: null,
+      allowedIps: null,
+    });
+    return `Bearer ${secret}`;
+  }
+
+  /** A completed order of one unit of a new ticket of `eventId`, bought by PURCHASER. */
+  async function completedOrder(eventId: number): Promise<{ id: number }> {
+    const ticket = await insertTicket(testApp.dataSource, { eventId, price: '10.00', capacity: 5 });
+    const filled = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
+    const order = (await checkout(testApp, filled, { provider: 'tc', purchaser: PURCHASER }).expect(201)).body as { id: number };
+    await http().post(`${ORDERS_PATH}/${order.id}/complete`).set('Authorization', admin.authorization).expect(200);
+    return order;
+  }
+
+  const mcpCall = (authorization: string | undefined, name: string, args: Record<string, unknown>) => {
+    const test = http().post('/mcp').set('Accept', 'application/json, text/event-stream');
+    return (authorization ? test.set('Authorization', authorization) : test).send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+  };
 
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -162,10 +202,7 @@ describe('MCP endpoint /mcp (e2e)', () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(expect.arrayContaining(['sales_summary', 'refund_order', 'cancel_order', 'delete_event', 'revoke_device']));
 
-      const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '10.00', capacity: 5 });
-      const filled = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 1 }]);
-      const order = (await checkout(testApp, filled, { provider: 'tc', purchaser: PURCHASER }).expect(201)).body as { id: number };
-      await http().post(`${ORDERS_PATH}/${order.id}/complete`).set('Authorization', admin.authorization).expect(200);
+      const order = await completedOrder(event.id);
 
       const preview = await call(client, 'refund_order', { order_id: order.id });
       expect(preview.isError).toBeFalsy();
@@ -184,6 +221,147 @@ describe('MCP endpoint /mcp (e2e)', () => {
 
       const again = await call(client, 'refund_order', { order_id: order.id, confirmation });
       expect(json(again)).toMatchObject({ code: 'mcp-confirmation-invalid', data: { status: 409 } });
+    });
+  });
+  describe('with API tokens', () => {
+    it('lists only the tools of the scopes, reads an event, and refuses a write tool with the step-up challenge', async () => {
+      const reader = await bearer(admin, ['events:read', 'tickets:read', 'reports:read']);
+      const client = await connect({ Authorization: reader });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...PUBLIC_TOOLS, 'sales_summary', 'sales_by_day']);
+      // The owner may read drafts: so may the token with events:read.
+      expect(json(await call(client, 'get_event', { id: draft.id }))).toMatchObject({ id: draft.id, title: 'Secret draft' });
+      expect(json(await call(client, 'sales_summary', { event_id: event.id }))).toMatchObject({ post_id: event.id });
+
+      const refused = await mcpCall(reader, 'tec-calendar-create-update-entities', {
+        postType: 'event',
+        data: { title: 'Nope', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' },
+      }).expect(403);
+      const metadata = `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
+      expect(refused.headers['www-authenticate']).toBe(
+        `Bearer error="insufficient_scope", resource_metadata="${metadata}", scope="events:write"`,
+      );
+      expect(refused.body.error.data).toMatchObject({ code: 'insufficient_scope', data: { status: 403, scope: 'events:write' } });
+      await expect(client.callTool({ name: 'refund_order', arguments: { order_id: 1 } })).rejects.toMatchObject({ code: 403 });
+      expect(await testApp.dataSource.getRepository(Event).countBy({ title: 'Nope' })).toBe(0);
+    });
+
+    it('a token of a role without the box office lists no box office tool, whatever its scopes', async () => {
+      const subscriber = await createUser(testApp, 'subscriber');
+      const client = await connect({ Authorization: await bearer(subscriber, SCOPES) });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(PUBLIC_TOOLS);
+    });
+
+    it('refunds with the token only through a handle issued to that token', async () => {
+      const refunder = await bearer(admin, ['orders:read', 'orders:refund']);
+      const client = await connect({ Authorization: refunder });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'search_orders',
+        'get_order',
+        'refund_order',
+        'cancel_order',
+      ]);
+      const order = await completedOrder(event.id);
+      const basic = await connect({ Authorization: admin.authorization });
+      const othersHandle = json(await call(basic, 'refund_order', { order_id: order.id })).confirmation as string;
+      expect(json(await call(client, 'refund_order', { order_id: order.id, confirmation: othersHandle }))).toMatchObject({
+        code: 'mcp-confirmation-invalid',
+      });
+      const { confirmation } = json(await call(client, 'refund_order', { order_id: order.id }));
+      expect(json(await call(client, 'get_order', { order_id: order.id }))).toMatchObject({ status: 'completed' });
+      expect(json(await call(client, 'refund_order', { order_id: order.id, confirmation }))).toMatchObject({ status: 'refunded' });
+    });
+
+    it('a redacted token never sees an email, in the answer of every tool it may use and of the resources', async () => {
+      const organizer = (
+        await http()
+          .post('/cal/events/v1/organizers')
+          .set('Authorization', admin.authorization)
+          .send({ organizer: 'Box office people', email: 'organizer.contact@example.org', status: 'publish' })
+          .expect(201)
+      ).body as { id: number };
+      const venue = (
+        await http()
+          .post('/cal/events/v1/venues')
+          .set('Authorization', admin.authorization)
+          .send({ venue: 'The hall', status: 'publish' })
+          .expect(201)
+      ).body as { id: number };
+      const show = await insertEvent(testApp.dataSource, { title: 'Redaction show', authorId: admin.id });
+      await linkVenue(testApp.dataSource, show.id, venue.id);
+      await linkOrganizer(testApp.dataSource, show.id, organizer.id);
+      const [refunded, cancelled, resent] = [await completedOrder(show.id), await completedOrder(show.id), await completedOrder(show.id)];
+      const ticket = await insertTicket(testApp.dataSource, { eventId: show.id, price: '5.00', capacity: 3 });
+      const spare = await insertTicket(testApp.dataSource, { eventId: show.id, price: '5.00', capacity: 3 });
+      const list = (
+        await http()
+          .post('/cal/tickets/v1/checkin-lists')
+          .set('Authorization', admin.authorization)
+          .send({ post_id: show.id, name: 'Door' })
+          .expect(201)
+      ).body as { id: number };
+      const device = (
+        await http()
+          .post('/cal/tickets/v1/devices')
+          .set('Authorization', admin.authorization)
+          .send({ name: 'Scanner', list_ids: [list.id] })
+          .expect(201)
+      ).body as { id: number };
+      const doomed = await insertEvent(testApp.dataSource, { title: 'Doomed', authorId: admin.id });
+
+      const ARGS: Record<string, Record<string, unknown>> = {
+        'tec-calendar-read-entities': { postType: 'organizer', id: organizer.id },
+        'tec-calendar-create-update-entities': { postType: 'organizer', id: organizer.id, data: { phone: '555-0100' } },
+        'tec-calendar-delete-entities': { postType: 'ticket', id: spare.id },
+        search_events: { start_date: '2030-01-01', end_date: '2030-12-31' },
+        get_event: { id: show.id },
+        search_venues: {},
+        get_venue: { id: venue.id },
+        search_organizers: {},
+        get_organizer: { id: organizer.id },
+        search_tickets: { event_id: show.id },
+        get_ticket: { id: ticket.id },
+        ticket_availability: { id: ticket.id },
+        sales_summary: { event_id: show.id },
+        sales_by_day: { event_id: show.id, from: '2026-01-01', to: '2026-12-31' },
+        search_orders: {},
+        get_order: { order_id: resent.id },
+        search_attendees: { event_id: show.id },
+        checkin_list_status: { list_id: list.id },
+        resend_order_tickets: { order_id: resent.id },
+        create_coupon: { code: 'REDACTED10', post_id: show.id, discount_type: 'percent', amount: '10' },
+        waitlist_offer_next: { ticket_id: ticket.id, quantity: 1 },
+        refund_order: { order_id: refunded.id },
+        cancel_order: { order_id: cancelled.id },
+        delete_event: { id: doomed.id },
+        revoke_device: { device_id: device.id },
+      };
+      const client = await connect({ Authorization: await bearer(admin, SCOPES, 'redacted') });
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
+      expect([...listed].sort()).toEqual(Object.keys(ARGS).sort());
+
+      const answers: string[] = [];
+      const failures: string[] = [];
+      for (const name of listed) {
+        const first = await call(client, name, ARGS[name]);
+        answers.push(...first.content.map((part) => part.text));
+        let result = first;
+        const handle = /"confirmation": "([^"]+)"/.exec(first.content[0].text)?.[1];
+        if (handle) {
+          result = await call(client, name, { ...ARGS[name], confirmation: handle });
+          answers.push(...result.content.map((part) => part.text));
+        }
+        if (result.isError && name !== 'waitlist_offer_next') failures.push(`${name}: ${result.content[0].text}`);
+      }
+      for (const uri of [`cal://events/${show.id}`, `cal://events/${show.id}/sales-summary`]) {
+        answers.push(...(await client.readResource({ uri })).contents.map((content) => ('text' in content ? content.text : '')));
+      }
+      expect(failures).toEqual([]);
+      const text = answers.join('\n');
+      // Masked emails keep a first letter and the top-level domain: `g***@e***.org`.
+      expect(text).toContain('***@');
+      expect(text.match(/[A-Za-z0-9._%+-]{2,}@[A-Za-z0-9-]{2,}/g)).toBeNull();
+      expect(text).not.toContain(PURCHASER.email);
+      expect(text).not.toContain('organizer.contact@example.org');
     });
   });
 });
