@@ -56,9 +56,9 @@ describe('MCP endpoint /mcp (e2e)', () => {
   const json = (result: ToolResult, part = 0): any => JSON.parse(result.content[part].text);
 
   /** A Bearer API token of `owner`, written as the tokens routes write one. */
-  async function bearer(owner: TestUser, scopes: readonly Scope[], pii: 'full' | 'redacted' = 'full'): Promise<string> {
+  async function bearer(owner: TestUser, scopes: readonly Scope[], pii: 'full' | 'redacted' = 'full', app = testApp): Promise<string> {
     const { secret, prefix, hash } = generateTokenSecret();
-    await testApp.dataSource.getRepository(ApiToken).save({
+    await app.dataSource.getRepository(ApiToken).save({
       userId: owner.id,
       name: `mcp test ${prefix}`,
       prefix,
@@ -362,6 +362,48 @@ describe('MCP endpoint /mcp (e2e)', () => {
       expect(text.match(/[A-Za-z0-9._%+-]{2,}@[A-Za-z0-9-]{2,}/g)).toBeNull();
       expect(text).not.toContain(PURCHASER.email);
       expect(text).not.toContain('organizer.contact@example.org');
+    });
+  });
+  describe('the tool calls limit (MCP_TOOL_CALLS_PER_MINUTE)', () => {
+    let limited: TestApp;
+
+    beforeAll(async () => {
+      process.env.MCP_TOOL_CALLS_PER_MINUTE = '2';
+      try {
+        limited = await createTestApp();
+      } finally {
+        process.env.MCP_TOOL_CALLS_PER_MINUTE = '1000000';
+      }
+    });
+
+    afterAll(async () => {
+      await limited?.close();
+    });
+
+    it('counts tool calls per token and answers 429 with Retry-After past the limit; other tokens keep theirs', async () => {
+      const send = (authorization: string) =>
+        request(limited.server)
+          .post('/mcp')
+          .set('Accept', 'application/json, text/event-stream')
+          .set('Authorization', authorization)
+          .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_event', arguments: { id: shown.id } } });
+      const owner = await createUser(limited, 'editor');
+      const shown = await insertEvent(limited.dataSource, { title: 'Limited' });
+      const first = await bearer(owner, ['events:read'], 'full', limited);
+      const second = await bearer(owner, ['events:read'], 'full', limited);
+      await send(first).expect(200);
+      await send(first).expect(200);
+      const refused = await send(first).expect(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body.error.data).toMatchObject({ code: 'rest_too_many_requests', data: { status: 429 } });
+      await send(second).expect(200);
+      // tools/list is not a tool call.
+      await request(limited.server)
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .set('Authorization', first)
+        .send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+        .expect(200);
     });
   });
 });
