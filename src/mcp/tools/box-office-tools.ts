@@ -224,7 +224,7 @@ export class BoxOfficeTools {
         name: 'cancel_order',
         title: 'Cancel an order',
         description:
-          'Cancels an order and gives back its capacity (no money moves for a pending order; a completed one is cancelled without refund). Preview first, then call again with `confirmation`.',
+          'Cancels an order and gives back its capacity, as POST /orders/{id}/cancel (no payment is refunded: refund_order does that). Preview first, then call again with `confirmation`.',
         inputSchema: objectSchema({ order_id: integer('The order'), ...CONFIRMATION }, ['order_id']),
         requirements: need('orders:refund'),
         readOnly: false,
