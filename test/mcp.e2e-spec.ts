@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { Logger } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
@@ -6,6 +7,7 @@ import { ApiToken } from '../src/auth/api-token.entity';
 import { Scope, SCOPES } from '../src/auth/scopes';
 import { generateTokenSecret } from '../src/auth/token-secrets';
 import { Event } from '../src/events/event.entity';
+import { McpAudit } from '../src/mcp/mcp-audit';
 import { checkout, fillCart, ORDERS_PATH, PURCHASER } from './helpers/buyers';
 import { insertEvent, linkOrganizer, linkVenue } from './helpers/fixtures';
 import { insertTicket } from './helpers/ticketing-fixtures';
@@ -261,6 +263,7 @@ describe('MCP endpoint /mcp (e2e)', () => {
         'cancel_order',
       ]);
       const order = await completedOrder(event.id);
+      const audit = jest.spyOn((testApp.app.get(McpAudit) as unknown as { logger: Logger }).logger, 'log');
       const basic = await connect({ Authorization: admin.authorization });
       const othersHandle = json(await call(basic, 'refund_order', { order_id: order.id })).confirmation as string;
       expect(json(await call(client, 'refund_order', { order_id: order.id, confirmation: othersHandle }))).toMatchObject({
@@ -269,6 +272,18 @@ describe('MCP endpoint /mcp (e2e)', () => {
       const { confirmation } = json(await call(client, 'refund_order', { order_id: order.id }));
       expect(json(await call(client, 'get_order', { order_id: order.id }))).toMatchObject({ status: 'completed' });
       expect(json(await call(client, 'refund_order', { order_id: order.id, confirmation }))).toMatchObject({ status: 'refunded' });
+      // Every call in the audit log, with the token's name; never the arguments.
+      const lines = audit.mock.calls.map(([line]) => line as Record<string, unknown>);
+      audit.mockRestore();
+      expect(lines.map((line) => [line.tool, line.outcome, line.token_name === null ? 'password' : 'token'])).toEqual([
+        ['refund_order', 'preview', 'password'],
+        ['refund_order', 'error', 'token'],
+        ['refund_order', 'preview', 'token'],
+        ['get_order', 'done', 'token'],
+        ['refund_order', 'done', 'token'],
+      ]);
+      expect(lines[4]).toMatchObject({ user_id: admin.id, token_name: expect.stringMatching(/^mcp test /) });
+      expect(JSON.stringify(lines)).not.toContain(confirmation);
     });
 
     it('a redacted token never sees an email, in the answer of every tool it may use and of the resources', async () => {
