@@ -263,7 +263,7 @@ describe('MCP endpoint /mcp (e2e)', () => {
         'cancel_order',
       ]);
       const order = await completedOrder(event.id);
-      const audit = jest.spyOn((testApp.app.get(McpAudit) as unknown as { logger: Logger }).logger, 'log');
+      const audit = jest.spyOn(testApp.app.get<McpAudit, { logger: Logger }>(McpAudit).logger, 'log');
       const basic = await connect({ Authorization: admin.authorization });
       const othersHandle = json(await call(basic, 'refund_order', { order_id: order.id })).confirmation as string;
       expect(json(await call(client, 'refund_order', { order_id: order.id, confirmation: othersHandle }))).toMatchObject({
