@@ -247,6 +247,26 @@ describe('MCP endpoint /mcp (e2e)', () => {
       expect(await testApp.dataSource.getRepository(Event).countBy({ title: 'Nope' })).toBe(0);
     });
 
+    it('reads the event resource, and challenges the sales summary resource without reports:read', async () => {
+      const eventsOnly = await bearer(admin, ['events:read']);
+      const client = await connect({ Authorization: eventsOnly });
+      expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+        'cal://events/{id}',
+      ]);
+      const read = await client.readResource({ uri: `cal://events/${event.id}` });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: event.id, title: 'Jazz night' });
+      const refused = await http()
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .set('Authorization', eventsOnly)
+        .send({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: `cal://events/${event.id}/sales-summary` } })
+        .expect(403);
+      expect(refused.headers['www-authenticate']).toContain('scope="reports:read"');
+      const full = await connect({ Authorization: await bearer(admin, ['events:read', 'reports:read']) });
+      const summary = await full.readResource({ uri: `cal://events/${event.id}/sales-summary` });
+      expect(JSON.parse((summary.contents[0] as { text: string }).text)).toMatchObject({ post_id: event.id });
+    });
+
     it('a token of a role without the box office lists no box office tool, whatever its scopes', async () => {
       const subscriber = await createUser(testApp, 'subscriber');
       const client = await connect({ Authorization: await bearer(subscriber, SCOPES) });

@@ -12,7 +12,7 @@ import { appConfig } from '../config/app.config';
 import { McpAudit } from './mcp-audit';
 import { hostAllowed, originAllowed } from './mcp-request-checks';
 import { McpServerFactory } from './mcp-server.factory';
-import { McpToolsRegistry, SALES_RESOURCE } from './mcp-tools.registry';
+import { EVENT_RESOURCE, McpToolsRegistry, SALES_RESOURCE } from './mcp-tools.registry';
 import { toolRefusal, ToolRefusal } from '../access/tool-access';
 
 interface JsonRpcMessage {
@@ -146,8 +146,8 @@ export class McpController {
       const refusal = this.registry.refusal(tool, args, context.user);
       return refusal?.kind === 'role' ? null : refusal;
     }
-    if (message.method === 'resources/read' && typeof message.params?.uri === 'string' && message.params.uri.endsWith('/sales-summary')) {
-      const refusal = toolRefusal(context.user, SALES_RESOURCE);
+    if (message.method === 'resources/read' && typeof message.params?.uri === 'string' && message.params.uri.startsWith('cal://events/')) {
+      const refusal = toolRefusal(context.user, message.params.uri.endsWith('/sales-summary') ? SALES_RESOURCE : EVENT_RESOURCE);
       return refusal?.kind === 'role' ? null : refusal;
     }
     return null;
