@@ -1,5 +1,6 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   CallToolResult,
@@ -30,6 +31,12 @@ export const SERVER_INFO = { name: 'cal', title: 'cal events and box office', ve
 const INSTRUCTIONS =
   'Tools over the cal calendar and box office. Reads are public; writes need a Bearer API token with the scopes each tool names. ' +
   'refund_order, cancel_order, delete_event and revoke_device answer a preview and a confirmation handle first: show the preview to the person, and call again with `confirmation` only if they agree.';
+
+/**
+ * One JSON Schema validator for every request's server: the SDK makes an Ajv instance per server
+ * unless given one, which cost 4 to 7 ms a request here, more than the rest of a `ping` together.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 const EVENT_URI = /^cal:\/\/events\/(\d{1,10})(\/sales-summary)?$/;
 
@@ -77,7 +84,11 @@ export class McpServerFactory {
   ) {}
 
   create(context: RequestContext): Server {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: {}, resources: {} },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: SHARED_VALIDATOR,
+    });
     const call: ToolCall = { context, user: context.user };
     const redact = shouldRedact(context.user);
 
