@@ -24,8 +24,8 @@ module.exports = {
     {
       name: 'access-imports-feature-code',
       comment:
-        'access/ holds the rules every feature asks (who may read, write, manage what): it reads status modules, ' +
-        "the roles and the token scopes (auth/scopes.ts, a leaf), and judges rows by the facts it names (AttendeeFacts, OwnedPost, ...), never a feature's entities, " +
+        'access/ holds the rules every feature asks (who may read, write, manage what): it reads status modules and ' +
+        "the roles and token scopes, and judges rows by the facts it names (AttendeeFacts, OwnedPost, ...), never a feature's entities, " +
         'services, repositories, controllers or modules; so no feature folder and access/ import each other.',
       severity: 'error',
       from: { path: '^src/access/' },

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AttendeeQuestionsModule } from './attendee-questions/attendee-questions.module';
 import { AttendeesModule } from './attendees/attendees.module';
 import { AuthModule } from './auth/auth.module';
+import { TokensModule } from './tokens/tokens.module';
 import { CatalogueReadModule } from './catalogue/catalogue.module';
 import { CartModule } from './cart/cart.module';
 import { CategoriesModule } from './categories/categories.module';
@@ -46,6 +47,7 @@ import { QueuePageModule } from './queues/queue-page/queue-page.module';
     DatabaseModule,
     CommonModule,
     AuthModule,
+    TokensModule,
     NamespacesModule,
     HealthModule,
     SecurityModule,

@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Application } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { redactAnswerForToken } from './auth/personal-data-answers';
 import { AppLogger } from './common/app-logger';
 import * as qs from 'qs';
 import { ApiExceptionFilter } from './common/errors/api-exception.filter';
@@ -23,6 +24,7 @@ import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { mountAtApiRoot } from './namespaces/namespaces.controller';
 import { mountBesideNamespaces } from './common/http/api-root-mount';
 import { OpenApiDocument } from './namespaces/openapi-document';
+import { documentTokenScopes } from './namespaces/openapi-scopes';
 import { paymentWebhookRawBody } from './payments/webhook-raw-body';
 
 /** Routes that live outside the API root: operations endpoints. */
@@ -67,7 +69,7 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
   });
   app.useGlobalPipes(new SizedValidationPipe(VALIDATION_OPTIONS));
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.useGlobalInterceptors(new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes)));
+  app.useGlobalInterceptors(new RequestPipelineInterceptor(app.get(HttpCaching), app.get(ReplicaReadRoutes), redactAnswerForToken));
 
   const document = SwaggerModule.createDocument(
     app,
@@ -77,8 +79,13 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
       .setVersion('1.0.0')
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'login and application password' }, 'basic')
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Door devices: `Device <api_token>`' }, 'device')
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', description: 'API tokens (`cal_<prefix>_<random>`, docs/tokens.md), narrowed to their scopes' },
+        'bearer',
+      )
       .addTag('events', 'Events namespace')
       .addTag('tickets', 'Tickets namespace')
+      .addTag('auth', 'API tokens (cal/auth/v1)')
       .addTag('tec', "TEC's newer API, tec/v1 (experimental in the original)")
       .addTag('wp', 'WordPress discovery routes (wp/v2)')
       .addTag('operations', 'Health and operations')
@@ -91,7 +98,8 @@ export function setupApp(app: NestExpressApplication, config: AppConfig): void {
     },
   );
   // Authentication is optional on most routes: anonymous callers read published content.
-  document.security = [{}, { basic: [] }];
+  document.security = [{}, { basic: [] }, { bearer: [] }];
+  documentTokenScopes(document);
   documentRateLimits(document, `${config.apiRoot}/${config.apiPrefix}/`);
   documentErrorBodies(document, `${config.apiRoot}/${config.apiPrefix}/`);
   app.get(OpenApiDocument).set(document);

@@ -30,6 +30,7 @@ const PAGES: Array<{ page: string; minCalls: number }> = [
   { page: 'attendee-questions', minCalls: 7 },
   { page: 'exports', minCalls: 7 },
   { page: 'reports', minCalls: 6 },
+  { page: 'tokens', minCalls: 14 },
   { page: 'checkin', minCalls: 10 },
   { page: 'waiting-room', minCalls: 16 },
   { page: 'tec-v1', minCalls: 20 },

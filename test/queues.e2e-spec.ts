@@ -514,6 +514,22 @@ describe('Waiting rooms (e2e)', () => {
       expect(eventId).toBeGreaterThan(0);
     });
 
+    it("lets a manager's API token through with queue:bypass only; a buyer's token holding it waits", async () => {
+      const { ticket } = await admittedBuyer();
+      const tokenOf = async (authorization: string, scopes: string[]) =>
+        (await http().post('/cal/auth/v1/tokens').set('Authorization', authorization).send({ name: 'Box office', scopes }).expect(201)).body
+          .token as string;
+      const bypassing = await tokenOf(author.authorization, ['orders:write', 'queue:bypass']);
+      const waiting = await tokenOf(author.authorization, ['orders:write']);
+      const buyer = await createUser(testApp, 'subscriber');
+      const buyers = await tokenOf(buyer.authorization, ['orders:write', 'queue:bypass']);
+      for (const refused of [waiting, buyers]) {
+        const response = await cartWrite(ticket.id, 1, undefined, { authorization: `Bearer ${refused}` });
+        expect([response.status, response.body.code]).toEqual([403, 'queue-admission-required']);
+      }
+      await cartWrite(ticket.id, 1, undefined, { authorization: `Bearer ${bypassing}` }).expect(200);
+    });
+
     it('refuses a token of another queue', async () => {
       const first = await admittedBuyer();
       const second = await admittedBuyer();

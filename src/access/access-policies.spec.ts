@@ -3,6 +3,7 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
 import { AuthenticatedUser, ROLES } from '../auth/roles';
+import { SCOPES, type TokenGrant } from '../auth/scopes';
 import { CountCache } from '../catalogue/caching/count-cache';
 import { TransactionHost } from '../common/database/transaction-host';
 import type { AppConfig } from '../config/app.config';
@@ -22,10 +23,13 @@ import {
   managedEventCondition,
   managedEventRestriction,
   managesEveryEvent,
+  reachesEvent,
   restrictToVisibleEvents,
   visibleStatuses,
 } from './event-access';
+import { doorListScope, mayScan } from './door-access';
 import { applyOrderVisibility, isBuyer, OrderViewer } from './order-access';
+import { mayBypassQueue } from './queue-access';
 import { applyPostVisibility, canReadPost, singleReadAccess } from './post-access';
 import { applyHiddenTicketRule, applyTicketVisibility, canReadTicket, canSeeHiddenTicket } from './ticket-access';
 
@@ -37,8 +41,26 @@ import { applyHiddenTicketRule, applyTicketVisibility, canReadTicket, canSeeHidd
 
 const ME = 1;
 const SOMEONE_ELSE = 2;
-const callers: Array<AuthenticatedUser | undefined> = [undefined, ...ROLES.map((role) => ({ id: ME, login: role, role }))];
-const callerName = (user: AuthenticatedUser | undefined) => user?.role ?? 'anonymous';
+/**
+ * API tokens limited to events (issue 43): the odd event ids, so that the cases' events fall on both
+ * sides of the limit; and a token limited to no event at all.
+ */
+const ODD_EVENTS = Array.from({ length: 2000 }, (_, index) => 2 * index + 1);
+function limitedToken(limitEvents: number[]): TokenGrant {
+  return { id: 1, name: 'limited', scopes: new Set(SCOPES), limitEvents, pii: 'full' };
+}
+const callers: Array<AuthenticatedUser | undefined> = [
+  undefined,
+  ...ROLES.map((role) => ({ id: ME, login: role, role })),
+  ...ROLES.map((role) => ({ id: ME, login: role, role, token: limitedToken(ODD_EVENTS) })),
+  ...(['administrator', 'author'] as const).map((role) => ({ id: ME, login: role, role, token: limitedToken([]) })),
+];
+const callerName = (user: AuthenticatedUser | undefined) =>
+  !user
+    ? 'anonymous'
+    : user.token
+      ? `${user.role} with a token limited to ${user.token.limitEvents?.length ? 'odd' : 'no'} events`
+      : user.role;
 
 let dataSource: DataSource;
 
@@ -139,6 +161,17 @@ describe('post visibility: canReadPost and applyPostVisibility', () => {
       expect({ caller: callerName(user), ids: listed.map((event) => event.id).sort((a, b) => a - b) }).toEqual({
         caller: callerName(user),
         ids: expected,
+      });
+      // Read as events: a token limited to events reads its events beyond the published ones.
+      const asEvents = await applyPostVisibility(dataSource.createQueryBuilder(Event, 'post'), 'post', user, [...POST_STATUSES], {
+        events: true,
+      })
+        .andWhere('post.id IN (:...ids)', { ids: events.map((event) => event.id) })
+        .getMany();
+      const expectedEvents = events.filter((event) => canReadPost(user, event, event.id)).map((event) => event.id);
+      expect({ caller: callerName(user), events: asEvents.map((event) => event.id).sort((a, b) => a - b) }).toEqual({
+        caller: callerName(user),
+        events: expectedEvents,
       });
     }
   });
@@ -465,11 +498,85 @@ describe('the events lists: singleReadAccess against applyEventListVisibility an
       const expected = events
         .filter(
           (event) =>
-            (['publish', 'private'].includes(event.status) && singleReadAccess(user, event) === 'readable') ||
-            (event.status === 'private' && user !== undefined && event.authorId === user.id),
+            (['publish', 'private'].includes(event.status) && singleReadAccess(user, event, event.id) === 'readable') ||
+            (event.status === 'private' && user !== undefined && event.authorId === user.id && reachesEvent(user, event)),
         )
         .map(({ id }) => id);
       expect({ caller: callerName(user), ids: listed }).toEqual({ caller: callerName(user), ids: expected });
     }
+  });
+});
+
+describe('API tokens limited to events: the orders of their events, the door and the waiting room', () => {
+  it('applyOrderVisibility shows a manager’s limited token the orders with an attendee of its events, and its own', async () => {
+    const reached = await insertEvent({ authorId: SOMEONE_ELSE });
+    const other = await insertEvent({ authorId: SOMEONE_ELSE });
+    const orders: Record<'reached' | 'other' | 'own', number> = { reached: 0, other: 0, own: 0 };
+    for (const [key, event, userId] of [
+      ['reached', reached, SOMEONE_ELSE],
+      ['other', other, SOMEONE_ELSE],
+      ['own', other, ME],
+    ] as const) {
+      const row = {
+        status: 'completed' as const,
+        provider: 'tc',
+        userId,
+        cartToken: null,
+        purchaserName: 'Ada',
+        purchaserEmail: 'ada@example.org',
+        currency: 'EUR',
+      };
+      const { identifiers } = await dataSource.createQueryBuilder().insert().into(Order).values(row).execute();
+      orders[key] = Number(identifiers[0].id);
+      const attendee = {
+        provider: 'tc',
+        orderStatus: 'completed',
+        orderId: orders[key],
+        ticketId: event.id,
+        eventId: event.id,
+        holderName: 'Ada',
+        holderEmail: 'ada@example.org',
+        securityCode: `limited-${key}`,
+      };
+      await dataSource.createQueryBuilder().insert().into(Attendee).values(attendee).execute();
+    }
+    const listed = async (user: AuthenticatedUser) => {
+      const query = dataSource.createQueryBuilder(Order, 'purchase').where('purchase.id IN (:...ids)', { ids: Object.values(orders) });
+      applyOrderVisibility(query, 'purchase', { user, cartToken: null });
+      return (await query.getMany()).map(({ id }) => id).sort((a, b) => a - b);
+    };
+    const token = limitedToken([reached.id]);
+    expect(await listed({ id: ME, login: 'a', role: 'administrator', token })).toEqual([orders.reached, orders.own]);
+    expect(await listed({ id: ME, login: 'e', role: 'editor', token })).toEqual([orders.reached, orders.own]);
+    expect(await listed({ id: ME, login: 's', role: 'subscriber', token })).toEqual([orders.own]);
+    expect(await listed({ id: ME, login: 'a', role: 'administrator' })).toEqual(Object.values(orders).sort((a, b) => a - b));
+  });
+
+  it('lets door staff and managers scan only on the lists of the token’s events', () => {
+    const token = limitedToken([7]);
+    const doorStaff: AuthenticatedUser = { id: ME, login: 'd', role: 'door_staff', token };
+    const editor: AuthenticatedUser = { id: ME, login: 'e', role: 'editor', token };
+    const list = { id: 1 };
+    for (const user of [doorStaff, editor]) {
+      expect(mayScan({ kind: 'user', user }, list, { id: 7, authorId: SOMEONE_ELSE })).toBe(true);
+      expect(mayScan({ kind: 'user', user }, list, { id: 8, authorId: SOMEONE_ELSE })).toBe(false);
+      expect(mayScan({ kind: 'user', user }, list, { authorId: SOMEONE_ELSE })).toBe(false);
+      expect(doorListScope({ kind: 'user', user })).toEqual({ kind: 'events', eventIds: [7] });
+    }
+    expect(doorListScope({ kind: 'user', user: { ...doorStaff, token: undefined } })).toEqual({ kind: 'all' });
+  });
+
+  it('lets a token through a waiting room only with queue:bypass, for an event its owner manages and its limit reaches', () => {
+    const withBypass: TokenGrant = { id: 1, name: 'box office', scopes: new Set(['queue:bypass']), limitEvents: null, pii: 'full' };
+    const without: TokenGrant = { ...withBypass, scopes: new Set(['orders:write']) };
+    const event = { id: 5, authorId: SOMEONE_ELSE };
+    const editor: AuthenticatedUser = { id: ME, login: 'e', role: 'editor' };
+    expect(mayBypassQueue(editor, event)).toBe(true);
+    expect(mayBypassQueue({ ...editor, token: withBypass }, event)).toBe(true);
+    expect(mayBypassQueue({ ...editor, token: without }, event)).toBe(false);
+    expect(mayBypassQueue({ ...editor, token: { ...withBypass, limitEvents: [6] } }, event)).toBe(false);
+    expect(mayBypassQueue({ id: ME, login: 's', role: 'subscriber', token: withBypass }, event)).toBe(false);
+    expect(mayBypassQueue({ id: ME, login: 'a', role: 'author', token: withBypass }, { id: 5, authorId: ME })).toBe(true);
+    expect(mayBypassQueue(undefined, event)).toBe(false);
   });
 });

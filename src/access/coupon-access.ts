@@ -1,6 +1,6 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
-import { canManageEvent, managedEventCondition, managesEveryEvent } from './event-access';
+import { canManageEvent, managedEventCondition, managesEveryEvent, tokenEventLimit } from './event-access';
 
 /** Which tickets a coupon covers: one event or all events of its author, all their tickets or a list. */
 export interface CouponScope {
@@ -24,9 +24,11 @@ export function couponCoversTicket(scope: CouponScope, ticket: { id: number; eve
 export function canManageCoupon(
   user: AuthenticatedUser | undefined,
   coupon: { authorId: number },
-  event: { authorId: number | null } | null,
+  event: { id?: number; authorId: number | null } | null,
 ): boolean {
   if (!user) return false;
+  // A token limited to events: the coupons of its events it manages (not those covering all events).
+  if (tokenEventLimit(user) !== null) return event !== null && canManageEvent(user, event);
   if (managesEveryEvent(user) || coupon.authorId === user.id) return true;
   return event !== null && canManageEvent(user, event);
 }
@@ -43,6 +45,7 @@ export function managedCouponRestriction<T extends ObjectLiteral>(
 ): string | null {
   if (managesEveryEvent(user)) return null;
   if (!user) return '1 = 0';
+  if (tokenEventLimit(user) !== null) return managedEventCondition(user, builder, eventAlias);
   builder.setParameter('couponAuthorId', user.id);
   return `(${couponAlias}.authorId = :couponAuthorId OR ${managedEventCondition(user, builder, eventAlias)})`;
 }

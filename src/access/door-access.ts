@@ -1,6 +1,6 @@
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import { forbidden } from '../common/errors/api-error';
-import { canManageEvent, managesEveryEvent } from './event-access';
+import { canManageEvent, managesEveryEvent, reachesEvent, tokenEventLimit } from './event-access';
 
 /**
  * Who may use the door (check-in lists, redeem, search, sync, walk-in sales): a registered device
@@ -16,13 +16,13 @@ export type DoorCaller<Device = unknown> =
   { kind: 'device'; device: Device; listIds: number[] } | { kind: 'user'; user: AuthenticatedUser };
 
 /** Whether the caller may scan on a list of an event with this author. */
-export function mayScan(caller: DoorCaller, list: { id: number }, event: { authorId: number | null }): boolean {
+export function mayScan(caller: DoorCaller, list: { id: number }, event: { id?: number; authorId: number | null }): boolean {
   if (caller.kind === 'device') return caller.listIds.includes(list.id);
-  return canManageEvent(caller.user, event) || hasCapability(caller.user, 'checkin_attendees');
+  return canManageEvent(caller.user, event) || (hasCapability(caller.user, 'checkin_attendees') && reachesEvent(caller.user, event));
 }
 
 /** 403 for a caller who may not use this list. */
-export function assertMayScan(caller: DoorCaller, list: { id: number }, event: { authorId: number | null }): void {
+export function assertMayScan(caller: DoorCaller, list: { id: number }, event: { id?: number; authorId: number | null }): void {
   if (!mayScan(caller, list, event)) throw forbidden(false, 'Sorry, you are not allowed to scan on this check-in list.');
 }
 
@@ -30,10 +30,17 @@ export function assertMayScan(caller: DoorCaller, list: { id: number }, event: {
  * Which check-in lists a caller may list: a device its own (`ids`), door staff and those managing
  * every event all (`all`), authors those of the events they manage (`managed`); null for the rest.
  */
-export type DoorListScope = { kind: 'ids'; ids: number[] } | { kind: 'all' } | { kind: 'managed'; user: AuthenticatedUser };
+export type DoorListScope =
+  | { kind: 'ids'; ids: number[] }
+  | { kind: 'all' }
+  | { kind: 'managed'; user: AuthenticatedUser }
+  /** Door staff and managers through an API token limited to these events: their lists. */
+  | { kind: 'events'; eventIds: readonly number[] };
 
 export function doorListScope(caller: DoorCaller): DoorListScope | null {
   if (caller.kind === 'device') return { kind: 'ids', ids: caller.listIds };
+  const limit = tokenEventLimit(caller.user);
+  if (limit !== null && hasCapability(caller.user, 'checkin_attendees')) return { kind: 'events', eventIds: limit };
   if (managesEveryEvent(caller.user) || hasCapability(caller.user, 'checkin_attendees')) return { kind: 'all' };
   if (hasCapability(caller.user, 'publish_events')) return { kind: 'managed', user: caller.user };
   return null;

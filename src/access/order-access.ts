@@ -1,6 +1,7 @@
 import { Brackets, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { AuthenticatedUser } from '../auth/roles';
-import { managesEveryEvent } from './event-access';
+import { eventLimitCondition, managesEveryEvent, tokenEventLimit } from './event-access';
+import { hasCapability } from '../auth/roles';
 
 /**
  * Who sees an order: its buyer (the user who placed it, or the holder of its cart), and the
@@ -27,10 +28,14 @@ export function isBuyer(order: { userId: number | null; cartToken: string | null
 export function applyOrderVisibility<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, alias: string, viewer: OrderViewer): boolean {
   if (managesEveryEvent(viewer.user)) return true;
   if (!viewer.user && !viewer.cartToken) return false;
+  // A manager's token limited to events: the orders with an attendee of those events.
+  const limited = tokenEventLimit(viewer.user) !== null && hasCapability(viewer.user, 'manage_attendees');
+  const ofEvents = limited ? eventLimitCondition(viewer.user, builder, 'limited_attendee.event_id') : null;
   builder.andWhere(
     new Brackets((own) => {
       if (viewer.user) own.orWhere(`${alias}.userId = :userId`, { userId: viewer.user.id });
       if (viewer.cartToken) own.orWhere(`${alias}.cartToken = :cartToken`, { cartToken: viewer.cartToken });
+      if (ofEvents) own.orWhere(`${alias}.id IN (SELECT limited_attendee.order_id FROM attendees limited_attendee WHERE ${ofEvents})`);
     }),
   );
   return true;

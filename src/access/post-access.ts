@@ -15,10 +15,23 @@ export interface OwnedPost {
   authorId: number | null;
 }
 
-/** Published content is public; anything else only for its author and those who read others' drafts. */
-export function canReadPost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
+/**
+ * Whether an API token limited to events (`limit_events`) reaches the post beyond what is public:
+ * an event of its limit (`eventId`, given by callers reading events), never a venue or organizer
+ * (they serve every event). Callers without a limit reach every post.
+ */
+function tokenReachesPost(user: AuthenticatedUser, eventId: number | undefined): boolean {
+  const limit = user.token?.limitEvents;
+  return !limit || (eventId !== undefined && limit.includes(eventId));
+}
+
+/**
+ * Published content is public; anything else only for its author and those who read others'
+ * drafts. `eventId`: the post's id when it is an event (see `tokenReachesPost`).
+ */
+export function canReadPost(user: AuthenticatedUser | undefined, post: OwnedPost, eventId?: number): boolean {
   if (post.status === 'publish') return true;
-  if (!user) return false;
+  if (!user || !tokenReachesPost(user, eventId)) return false;
   if (hasCapability(user, 'read_private_events')) return true;
   return post.authorId === user.id && hasCapability(user, 'edit_events');
 }
@@ -27,9 +40,13 @@ export function canReadPost(user: AuthenticatedUser | undefined, post: OwnedPost
  * A single read: `trashed` (a trashed post for a caller who cannot edit it, "no longer
  * available"), `forbidden` (not readable), or `readable`.
  */
-export function singleReadAccess(user: AuthenticatedUser | undefined, post: OwnedPost): 'readable' | 'trashed' | 'forbidden' {
-  if (post.status === 'trash' && !canEditPost(user, post)) return 'trashed';
-  return canReadPost(user, post) ? 'readable' : 'forbidden';
+export function singleReadAccess(
+  user: AuthenticatedUser | undefined,
+  post: OwnedPost,
+  eventId?: number,
+): 'readable' | 'trashed' | 'forbidden' {
+  if (post.status === 'trash' && !canEditPost(user, post, eventId)) return 'trashed';
+  return canReadPost(user, post, eventId) ? 'readable' : 'forbidden';
 }
 
 /**
@@ -67,7 +84,15 @@ export function applyPostVisibility<T extends ObjectLiteral>(
   alias: string,
   user: AuthenticatedUser | undefined,
   statuses: PostStatus[] | undefined,
+  options: { events?: boolean } = {},
 ): SelectQueryBuilder<T> {
+  const limit = user?.token?.limitEvents;
+  if (limit) {
+    // A token limited to events: beyond the published posts, only its events (`tokenReachesPost`).
+    if (options.events && limit.length > 0)
+      query.andWhere(`(${alias}.status = 'publish' OR ${alias}.id IN (:...visibleTokenEvents))`, { visibleTokenEvents: [...limit] });
+    else query.andWhere(`${alias}.status = 'publish'`);
+  }
   if (statuses) query.andWhere(`${alias}.status IN (:...visibleStatuses)`, { visibleStatuses: statuses });
   else query.andWhere(`${alias}.status <> 'trash'`);
   const visibility = listVisibility(user);
@@ -87,22 +112,32 @@ const PUBLISHED_STATUSES: ReadonlySet<PostStatus> = new Set(['publish', 'future'
  * `edit_others_events`, and a published post only with `edit_published_events` (so a contributor
  * edits only its own drafts and pending posts).
  */
-export function canEditPost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
+export function canEditPost(user: AuthenticatedUser | undefined, post: OwnedPost, eventId?: number): boolean {
+  if (user && !tokenReachesPost(user, eventId)) return false;
   if (!canOnObject(user, post.authorId, 'edit_events', 'edit_others_events')) return false;
   return !PUBLISHED_STATUSES.has(post.status) || hasCapability(user, 'edit_published_events');
 }
 
-export function canDeletePost(user: AuthenticatedUser | undefined, post: OwnedPost): boolean {
+export function canDeletePost(user: AuthenticatedUser | undefined, post: OwnedPost, eventId?: number): boolean {
+  if (user && !tokenReachesPost(user, eventId)) return false;
   if (!canOnObject(user, post.authorId, 'delete_events', 'delete_others_events')) return false;
   return !PUBLISHED_STATUSES.has(post.status) || hasCapability(user, 'delete_published_events');
 }
 
-export function assertCanEdit(user: AuthenticatedUser | undefined, post: OwnedPost): void {
-  if (!canEditPost(user, post)) throw forbidden(!user);
+export function assertCanEdit(user: AuthenticatedUser | undefined, post: OwnedPost, eventId?: number): void {
+  if (!canEditPost(user, post, eventId)) throw forbidden(!user);
 }
 
-export function assertCanDelete(user: AuthenticatedUser | undefined, post: OwnedPost): void {
-  if (!canDeletePost(user, post)) throw forbidden(!user);
+export function assertCanDelete(user: AuthenticatedUser | undefined, post: OwnedPost, eventId?: number): void {
+  if (!canDeletePost(user, post, eventId)) throw forbidden(!user);
+}
+
+/**
+ * Who may create a post (the route's capability aside): not a token limited to events, whose new
+ * post would lie outside its limit (pretix's event-limited tokens create no events either).
+ */
+export function assertCanCreatePost(user: AuthenticatedUser): void {
+  if (user.token?.limitEvents) throw forbidden(false, 'Sorry, an API token limited to events cannot create posts.');
 }
 
 /**

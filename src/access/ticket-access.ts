@@ -2,7 +2,7 @@ import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { AuthenticatedUser, hasCapability } from '../auth/roles';
 import type { PostStatus } from '../posts/post-status';
 import { couponCoversTicket, CouponScope } from './coupon-access';
-import { canManageEvent, managedEventRestriction } from './event-access';
+import { canManageEvent, eventLimitCondition, managedEventCondition, managedEventRestriction } from './event-access';
 import { canReadPost, listVisibility, type OwnedPost } from './post-access';
 
 /**
@@ -11,9 +11,13 @@ import { canReadPost, listVisibility, type OwnedPost } from './post-access';
  */
 
 /** Whether the caller may read a ticket: its managers always; others when it and its event are readable. */
-export function canReadTicket(user: AuthenticatedUser | undefined, ticket: { status: string }, event: OwnedPost): boolean {
+export function canReadTicket(
+  user: AuthenticatedUser | undefined,
+  ticket: { status: string },
+  event: OwnedPost & { id?: number },
+): boolean {
   if (canManageEvent(user, event)) return true;
-  return ticket.status === 'publish' && canReadPost(user, event);
+  return ticket.status === 'publish' && canReadPost(user, event, event.id);
 }
 
 /**
@@ -22,8 +26,22 @@ export function canReadTicket(user: AuthenticatedUser | undefined, ticket: { sta
  * tickets of that event (authors manage them; contributors read the published ones).
  */
 export function applyTicketVisibility<T extends ObjectLiteral>(builder: SelectQueryBuilder<T>, user: AuthenticatedUser | undefined): void {
-  if (hasCapability(user, 'read_private_events')) return;
   builder.setParameter('visiblePublish', 'publish');
+  const limit = eventLimitCondition(user, builder, 'e.id');
+  if (limit !== null) {
+    // A token limited to events: what anyone reads, plus, of its events, the published tickets of
+    // those the owner reads and every ticket of those the owner manages (canReadTicket).
+    let reads = '1 = 0';
+    if (hasCapability(user, 'read_private_events')) reads = limit;
+    else if (user && hasCapability(user, 'edit_events')) {
+      builder.setParameter('visibleOwner', user.id);
+      reads = `(e.authorId = :visibleOwner AND ${limit})`;
+    }
+    const managed = managedEventCondition(user, builder, 'e');
+    builder.andWhere(`((t.status = :visiblePublish AND (e.status = :visiblePublish OR ${reads})) OR ${managed})`);
+    return;
+  }
+  if (hasCapability(user, 'read_private_events')) return;
   if (!user || !hasCapability(user, 'edit_events')) {
     builder.andWhere('t.status = :visiblePublish AND e.status = :visiblePublish');
     return;
@@ -78,9 +96,9 @@ export function applyHiddenTicketRule<T extends ObjectLiteral>(
 export function canSeeHiddenTicket(
   user: AuthenticatedUser | undefined,
   ticket: { id: number; eventId: number; hiddenWithoutCoupon: boolean },
-  event: { authorId: number | null },
+  event: { id?: number; authorId: number | null },
   reveal: CouponScope | null,
 ): boolean {
-  if (!ticket.hiddenWithoutCoupon || canManageEvent(user, event)) return true;
+  if (!ticket.hiddenWithoutCoupon || canManageEvent(user, { ...event, id: event.id ?? ticket.eventId })) return true;
   return reveal !== null && couponCoversTicket(reveal, ticket, event.authorId);
 }

@@ -7,7 +7,7 @@ import { ApiTokensRepository } from './api-tokens.repository';
 import { invalidToken } from './auth-errors';
 import { constantTimeEqual, hashApplicationPassword, verifyLoginPassword } from './passwords';
 import { AuthenticatedUser, isRole } from './roles';
-import { isScope, type Scope } from './scopes';
+import { grantOf, isTokenLive } from './token-grant';
 import { addressAllowed } from './token-addresses';
 import { hashTokenSecret, tokenPrefixOf } from './token-secrets';
 import { UsersService } from './users.service';
@@ -71,7 +71,7 @@ export class AuthenticationService {
     const owner = token?.owner;
     const now = this.clock.now();
     if (!token || !matches || !owner || !isRole(owner.role)) throw invalidToken();
-    if (token.revokedAt || (token.expiresAt && token.expiresAt.getTime() <= now.getTime())) throw invalidToken();
+    if (!isTokenLive(token, now)) throw invalidToken();
     if (token.allowedIps && !addressAllowed(token.allowedIps, clientAddress)) throw invalidToken();
     if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOKEN_LAST_USED_RESOLUTION_MS) {
       await this.tokens.touchLastUsed(token.id, now, new Date(now.getTime() - TOKEN_LAST_USED_RESOLUTION_MS));
@@ -80,13 +80,7 @@ export class AuthenticationService {
       id: owner.id,
       login: owner.login,
       role: owner.role,
-      token: {
-        id: token.id,
-        name: token.name,
-        scopes: new Set(token.scopes.split(',').filter((scope): scope is Scope => isScope(scope))),
-        limitEvents: token.limitEvents === null ? null : token.limitEvents.split(',').filter(Boolean).map(Number),
-        pii: token.pii === 'full' ? 'full' : 'redacted',
-      },
+      token: grantOf(token),
     };
   }
 

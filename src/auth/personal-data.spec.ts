@@ -1,4 +1,4 @@
-import { maskEmail, maskPersonName, redactPersonalData, shouldRedact } from './personal-data';
+import { maskEmail, maskPersonName, redactExportCell, redactPersonalData, shouldRedact } from './personal-data';
 import type { AuthenticatedUser } from './roles';
 import type { TokenGrant } from './scopes';
 
@@ -74,5 +74,15 @@ describe('personal data masking', () => {
     expect(shouldRedact(user)).toBe(false);
     expect(shouldRedact({ ...user, token: grant('full') })).toBe(false);
     expect(shouldRedact({ ...user, token: grant('redacted') })).toBe(true);
+  });
+
+  it('masks export cells by their column', () => {
+    expect(redactExportCell('holder_email', 'ann@example.org')).toBe('a***@e***.org');
+    expect(redactExportCell('purchaser_name', 'Ann Lee')).toBe('A*** L***');
+    expect(redactExportCell('question:diet', 'vegan')).toBe('***');
+    expect(redactExportCell('registration', '{"diet":"vegan"}')).toBe('***');
+    expect(redactExportCell('event', 'Concert')).toBe('Concert');
+    expect(redactExportCell('price', 25)).toBe(25);
+    expect(redactExportCell('holder_name', null)).toBe(null);
   });
 });

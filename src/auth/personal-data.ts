@@ -117,6 +117,19 @@ export function redactPersonalData<T>(value: T): T {
   return redact(value, false) as T;
 }
 
+/**
+ * One cell of an export (CSV/XLSX) under the column `key`, masked as the answers are: email columns
+ * (`holder_email`, ...) as emails, name columns (`holder_name`, ...) as names, answer columns
+ * (`question:<slug>`, `registration`) whole, any other text with the emails in it masked.
+ */
+export function redactExportCell<T>(key: string, value: T): T | string {
+  if (typeof value !== 'string' || value === '') return value;
+  if (key.startsWith('question:') || key === 'registration' || ANSWER_KEYS.has(key)) return MASK;
+  if (isEmailKey(key)) return maskEmail(value);
+  if (PERSON_NAME_KEYS.has(key)) return maskPersonName(value);
+  return HAS_EMAIL.test(value) ? maskEmailsInText(value) : value;
+}
+
 /** Whether what `user` reads must be masked: a Bearer token created with `pii: 'redacted'`. */
 export function shouldRedact(user?: AuthenticatedUser | null): boolean {
   return !!user?.token && user.token.pii === 'redacted';

@@ -61,6 +61,8 @@ describe('scope declarations', () => {
     // (whose tools each ask for their own scope, src/access/tool-access.ts) with its metadata.
     expect(open.sort()).toEqual([
       'ApiRootController.index',
+      'AuthNamespaceController.doc',
+      'AuthNamespaceController.index',
       'DevicesController.initialize',
       'EventsNamespaceController.doc',
       'EventsNamespaceController.index',

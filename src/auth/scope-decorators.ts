@@ -33,7 +33,7 @@ function declare(requirement: ScopeRequirement): ClassDecorator & MethodDecorato
     for (const handler of routeHandlers(target as abstract new (...args: never[]) => unknown)) {
       if (!Reflect.hasOwnMetadata(REQUIRED_SCOPE, handler)) document(handler, requirement);
     }
-  }) as ClassDecorator & MethodDecorator;
+  });
 }
 
 function document(handler: object, requirement: ScopeRequirement): void {

@@ -255,8 +255,8 @@ export class EventReads {
     return event;
   }
 
-  private assertReadable(event: OwnedPost, context: RequestContext): void {
-    const access = singleReadAccess(context.user, event);
+  private assertReadable(event: OwnedPost & { id: number }, context: RequestContext): void {
+    const access = singleReadAccess(context.user, event, event.id);
     if (access === 'trashed') throw eventNoLongerAvailable();
     if (access === 'forbidden') throw eventNotAccessible();
   }

@@ -75,6 +75,7 @@ export class CheckinListsService {
     const filter: CheckinListFilter = { eventId: query.post_id };
     if (scope.kind === 'ids') filter.ids = scope.ids;
     if (scope.kind === 'managed') filter.managedBy = scope.user;
+    if (scope.kind === 'events') filter.eventIds = scope.eventIds;
     const lists = await this.repository.listLists(filter);
     const counts = await this.repository.counts(lists);
     const events = new Map((await this.repository.events(lists.map((list) => list.eventId))).map((event) => [event.id, event]));

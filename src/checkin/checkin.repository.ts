@@ -42,6 +42,8 @@ export interface CheckinListFilter {
   eventId?: number;
   ids?: number[];
   managedBy?: AuthenticatedUser;
+  /** Only the lists of these events (an API token limited to them). */
+  eventIds?: readonly number[];
 }
 
 /**
@@ -144,6 +146,10 @@ export class CheckinRepository {
     if (filter.ids !== undefined) {
       if (filter.ids.length === 0) return Promise.resolve([]);
       builder.andWhere('list.id IN (:...listIds)', { listIds: filter.ids });
+    }
+    if (filter.eventIds !== undefined) {
+      if (filter.eventIds.length === 0) return Promise.resolve([]);
+      builder.andWhere('list.eventId IN (:...scopeEventIds)', { scopeEventIds: [...filter.eventIds] });
     }
     const managedEvent = filter.managedBy === undefined ? null : managedEventRestriction(filter.managedBy, builder);
     if (managedEvent !== null) builder.innerJoin(Event, 'event', 'event.id = list.eventId').andWhere(managedEvent);

@@ -251,7 +251,11 @@ export class EmailsService {
     const attendee = await this.repository.findAttendee(id);
     const order = attendee ? await this.repository.findOrder(attendee.orderId) : null;
     const event = attendee ? await this.repository.eventAuthor(attendee.eventId) : null;
-    if (!attendee || !order || !(canManageEvent(viewer.user, event ?? { authorId: null }) || isBuyer(order, viewer))) {
+    if (
+      !attendee ||
+      !order ||
+      !(canManageEvent(viewer.user, { id: attendee?.eventId, authorId: event?.authorId ?? null }) || isBuyer(order, viewer))
+    ) {
       throw attendeeNotFound('attendee-not-found');
     }
     if (!holdsTicket(attendee)) {

@@ -12,7 +12,7 @@ import { DomainEvents } from '../common/domain-events/domain-events';
 import { invalidParam } from '../common/errors/api-error';
 import type { RequestContext } from '../auth/request-context';
 import { assertIdsExist } from '../common/list-filters/ids-must-exist';
-import { assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../access/post-access';
+import { assertCanCreatePost, assertCanDelete, assertCanEdit, canAssignAuthor, resolveWriteStatus } from '../access/post-access';
 import { trashOrRemove } from '../posts/post-lifecycle';
 import { sanitizeRichText } from '../posts/rich-text';
 import { appConfig } from '../config/app.config';
@@ -86,6 +86,7 @@ export class EventsService {
    * applies. Series create their occurrences through it, each with the first as `postParentId`.
    */
   async createWithin(input: CreateEventDto, user: AuthenticatedUser, postParentId: number | null = null): Promise<Event> {
+    assertCanCreatePost(user);
     const event = this.newEvent(user, postParentId);
     await this.applyInput(event, input, user, true);
     await this.domainEvents.publish({ kind: 'EventWritten', event, previousStatus: null, removed: false });
@@ -107,6 +108,7 @@ export class EventsService {
     user: AuthenticatedUser,
     postParentId: number | null = null,
   ): Promise<Event[]> {
+    assertCanCreatePost(user);
     if (occurrences.length === 0) return [];
     // The fields they share, as createWithin and applyInput set them, once.
     const shared = this.newEvent(user, postParentId);
@@ -160,7 +162,7 @@ export class EventsService {
   /** The single-event update inside the caller's transaction. */
   async updateWithin(selector: EventSelector, input: UpdateEventDto, user: AuthenticatedUser): Promise<Event> {
     const event = await this.findOrFail(selector, true);
-    assertCanEdit(user, event);
+    assertCanEdit(user, event, event.id);
     const previousStatus = event.status;
     await this.applyInput(event, input, user, false);
     await this.domainEvents.publish({ kind: 'EventWritten', event, previousStatus, removed: false });
@@ -175,7 +177,7 @@ export class EventsService {
   async removeWithin(selector: EventSelector, force: boolean, user: AuthenticatedUser, context: RequestContext): Promise<EventResponse> {
     const manager = this.tx.manager;
     const event = await this.findOrFail(selector, true);
-    assertCanDelete(user, event);
+    assertCanDelete(user, event, event.id);
     if (force && (await this.ticketing.hasAttendees(event.id))) {
       throw eventHasAttendees();
     }

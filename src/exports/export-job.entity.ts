@@ -33,6 +33,10 @@ export class ExportJob {
   @Column({ name: 'user_id', type: 'int' })
   userId: number;
 
+  /** The API token the job was asked with (its limits and masking apply), or null for a user's own credentials. */
+  @Column({ name: 'token_id', type: 'int', nullable: true })
+  tokenId: number | null;
+
   /** The list filters, as JSON of the validated query. */
   @Column({ type: 'text' })
   query: string;

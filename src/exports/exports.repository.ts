@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, LessThanOrEqual, MoreThan, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
+import { ApiToken } from '../auth/api-token.entity';
+import { grantOf, isTokenLive } from '../auth/token-grant';
 import { User } from '../auth/user.entity';
 import type { AuthenticatedUser } from '../auth/roles';
 import { isRole } from '../auth/roles';
@@ -167,15 +169,22 @@ export class ExportsRepository {
   }
 
   /** The user a job runs for, with their current role; null when they are gone. */
-  async jobUser(userId: number): Promise<AuthenticatedUser | null> {
+  /**
+   * Who runs a job: its user with the role they have now, and, for a job asked with an API token,
+   * that token's grant; null when the user is gone or the token no longer works.
+   */
+  async jobUser(userId: number, tokenId: number | null, now: Date): Promise<AuthenticatedUser | null> {
     const user = await this.tx.manager.findOne(User, { where: { id: userId } });
     if (!user || !isRole(user.role)) return null;
-    return { id: user.id, login: user.login, role: user.role };
+    if (tokenId === null) return { id: user.id, login: user.login, role: user.role };
+    const token = await this.tx.manager.findOne(ApiToken, { where: { id: tokenId, userId } });
+    if (!token || !isTokenLive(token, now)) return null;
+    return { id: user.id, login: user.login, role: user.role, token: grantOf(token) };
   }
 
   // ---------------------------------------------------------------- jobs
 
-  async insertJob(job: Pick<ExportJob, 'kind' | 'format' | 'userId' | 'query' | 'createdAt'>): Promise<ExportJob> {
+  async insertJob(job: Pick<ExportJob, 'kind' | 'format' | 'userId' | 'tokenId' | 'query' | 'createdAt'>): Promise<ExportJob> {
     const entity = Object.assign(new ExportJob(), job, { status: 'queued', updatedAt: job.createdAt });
     return this.tx.manager.save(entity);
   }

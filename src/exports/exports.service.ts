@@ -7,6 +7,7 @@ import { storedInformation } from '../attendees/attendees.mapper';
 import { AttendeesService } from '../attendees/attendees.service';
 import type { RequestContext } from '../auth/request-context';
 import type { AuthenticatedUser } from '../auth/roles';
+import { redactExportCell, shouldRedact } from '../auth/personal-data';
 import { CLOCK, Clock } from '../common/clock';
 import { forbidden } from '../common/errors/api-error';
 import { formatInZone } from '../common/dates/date-format';
@@ -84,7 +85,7 @@ export class ExportsService {
     response.setHeader('Content-Disposition', `attachment; filename="${exportFileName(kind, plan.format, this.clock.now())}"`);
     response.setHeader('Cache-Control', 'no-store');
     try {
-      await this.write(plan, response);
+      await this.write(plan, response, user);
     } catch (error) {
       // Headers are gone: the client sees a cut-off transfer rather than a file that looks complete.
       // A client that went away is not the service's failure.
@@ -104,6 +105,7 @@ export class ExportsService {
       kind,
       format: plan.format,
       userId: user.id,
+      tokenId: user.token?.id ?? null,
       query: JSON.stringify(query),
       createdAt: this.clock.now(),
     });
@@ -150,8 +152,8 @@ export class ExportsService {
    * throws when the export cannot be made (the worker records the failure).
    */
   async runJob(job: ExportJob): Promise<ExportOutcome> {
-    const user = await this.repository.jobUser(job.userId);
-    if (!user) throw new Error('the user who asked for the export no longer exists');
+    const user = await this.repository.jobUser(job.userId, job.tokenId, this.clock.now());
+    if (!user) throw new Error('the user (or the API token) who asked for the export no longer exists or was revoked');
     const query = Object.assign(
       job.kind === 'attendees' ? new ExportAttendeesQuery() : new ExportOrdersQuery(),
       JSON.parse(job.query) as object,
@@ -159,7 +161,7 @@ export class ExportsService {
     const plan = await this.plan(job.kind, query, user);
     await this.repository.deleteChunks(job.id);
     const sink = new ChunkSink((seq, data) => this.repository.insertChunk(job.id, seq, data));
-    const rows = await this.write(plan, sink);
+    const rows = await this.write(plan, sink, user);
     return { rows, bytes: sink.bytes };
   }
 
@@ -187,11 +189,13 @@ export class ExportsService {
 
   // ---------------------------------------------------------------- writing
 
-  private async write(plan: ExportPlan, output: Writable): Promise<number> {
+  private async write(plan: ExportPlan, output: Writable, user: AuthenticatedUser): Promise<number> {
     const writer = await createTableWriter(plan.format, plan.kind, output, plan.columns, this.config.currency.exponent);
+    // An API token with pii redacted: names, emails and answers masked in every cell (auth/personal-data.ts).
+    const keys = shouldRedact(user) ? plan.columns.map((column) => column.key) : null;
     let rows = 0;
     for await (const page of plan.pages) {
-      await writer.writeRows(page);
+      await writer.writeRows(keys ? page.map((row) => row.map((cell, index) => redactExportCell(keys[index], cell))) : page);
       rows += page.length;
       if (output.destroyed) throw new Error('the output was closed before the export ended');
     }

@@ -28,7 +28,7 @@ import {
 } from './linked-post-writes';
 import { LinkedPostsRepository } from './linked-posts.repository';
 import { TransactionHost } from '../common/database/transaction-host';
-import { assertCanDelete, assertCanEdit } from '../access/post-access';
+import { assertCanCreatePost, assertCanDelete, assertCanEdit } from '../access/post-access';
 
 /** One page of the list: the posts under their collection's name (`venues`, `organizers`), then the page links and totals. */
 export type LinkedPostListPage<Collection extends string, Response> = { [key in Collection]: Response[] } & PageLinks & {
@@ -86,6 +86,7 @@ export abstract class LinkedPostsService<T extends PostEntity, Input extends Lin
 
   /** Creates the post, or returns the visible one that already matches every field sent. */
   async create(input: Input, user: AuthenticatedUser, context: RequestContext): Promise<Response> {
+    assertCanCreatePost(user);
     const post = await this.tx.run(() =>
       this.findOrCreate(
         this.writeFor(user, (field) => field),

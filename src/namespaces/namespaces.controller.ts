@@ -85,3 +85,7 @@ export class EventsNamespaceController extends createNamespaceController('events
 @ApiTags('tickets')
 @Controller('tickets/v1')
 export class TicketsNamespaceController extends createNamespaceController('tickets') {}
+
+@ApiTags('auth')
+@Controller('auth/v1')
+export class AuthNamespaceController extends createNamespaceController('auth') {}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ApiRootController, EventsNamespaceController, TicketsNamespaceController } from './namespaces.controller';
+import { ApiRootController, AuthNamespaceController, EventsNamespaceController, TicketsNamespaceController } from './namespaces.controller';
 import { NamespacesService } from './namespaces.service';
 import { OpenApiDocument } from './openapi-document';
 
 @Module({
-  controllers: [ApiRootController, EventsNamespaceController, TicketsNamespaceController],
+  controllers: [ApiRootController, EventsNamespaceController, TicketsNamespaceController, AuthNamespaceController],
   providers: [NamespacesService, OpenApiDocument],
   exports: [OpenApiDocument, NamespacesService],
 })

@@ -28,6 +28,10 @@ const NAMESPACE_TITLES: Record<NamespaceName, { title: string; description: stri
     title: 'Event Tickets REST API',
     description: 'Tickets, attendees, carts, checkout and check-in.',
   },
+  auth: {
+    title: 'Authentication REST API',
+    description: 'API tokens with scopes: create, list, revoke (docs/tokens.md). Managed with an application password, never with a token.',
+  },
   tec: {
     title: 'TEC REST API (tec/v1)',
     description:
@@ -76,7 +80,7 @@ export interface RootIndex {
   _links: { help: Array<{ href: string }> };
 }
 
-const NAMESPACE_NAMES: NamespaceName[] = ['events', 'tickets', 'tec', 'wp'];
+const NAMESPACE_NAMES: NamespaceName[] = ['events', 'tickets', 'auth', 'tec', 'wp'];
 
 /** The offset of a zone from UTC now, in hours (WordPress's `gmt_offset` option). */
 export function siteGmtOffset(zone: string): number {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AdmissionGate, GateRequest, GatedLine } from '../cart/admission-gate';
-import { canManageEvent } from '../access/event-access';
+import { mayBypassQueue } from '../access/queue-access';
 import { AdmissionTokens } from './admission-tokens';
 import { gatesAt, LiveQueue, LiveQueues } from './live-queues';
 import { QueueAdmission } from './queue.entity';
@@ -53,7 +53,7 @@ export class QueueAdmissionGate implements AdmissionGate {
     for (const live of guarding) {
       const { queue } = live;
       if (!gatesAt(queue, request.now)) continue;
-      if (canManageEvent(request.user, { authorId: live.authorId })) continue;
+      if (mayBypassQueue(request.user, { id: queue.eventId, authorId: live.authorId })) continue;
       const lines = request.lines.filter((line) => line.eventId === queue.eventId && (live.ticketIds?.has(line.ticketId) ?? true));
       if (request.raised && !lines.some((line) => request.raised?.has(line.ticketId) ?? false)) continue;
       found.push({ queue, units: unitsOf(lines), admission: await this.admission(queue.id, request) });

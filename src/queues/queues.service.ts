@@ -490,7 +490,7 @@ export class QueuesService {
   private async managedQueue(id: number, context: SignedInContext): Promise<Queue> {
     const queue = await this.findQueue(id);
     const event = await this.queues.eventOwner(queue.eventId);
-    if (!canManageEvent(context.user, { authorId: event?.authorId ?? null })) throw forbidden(false);
+    if (!canManageEvent(context.user, { id: queue.eventId, authorId: event?.authorId ?? null })) throw forbidden(false);
     return queue;
   }
 

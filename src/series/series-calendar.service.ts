@@ -49,7 +49,7 @@ export class SeriesCalendarService {
       return `:${locals.map((local) => DateTime.fromJSDate(wallClockToInstant(local, zone), { zone: 'UTC' }).toFormat("yyyyMMdd'T'HHmmss'Z'")).join(',')}`;
     };
 
-    const shown = occurrences.filter(({ event }) => event.status !== 'trash' && canReadPost(context.user, event));
+    const shown = occurrences.filter(({ event }) => event.status !== 'trash' && canReadPost(context.user, event, event.id));
     const hidden = occurrences.filter((row) => !shown.includes(row)).map(({ occurrence }) => occurrence.occurrenceLocal);
     const exdates = [...new Set([...recurrence.exdate, ...hidden])].sort();
     const ruleLines = [`RRULE:${ruleForCalendar(recurrence, zone)}`];

@@ -304,7 +304,7 @@ export class SeriesService {
         return event;
       }
       const edited = await this.repository.findEvent(occurrence.eventId);
-      assertCanEdit(user, edited!);
+      assertCanEdit(user, edited!, edited!.id);
       assertFollowsSeries({ occurrence, event: edited! }, scope!);
       const target = reach === 'following' ? await this.split(series, occurrence) : series;
       await this.applyToSeries(target, occurrence, input, user, context);

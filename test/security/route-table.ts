@@ -2102,6 +2102,68 @@ function tecRoutes(): RouteSpec[] {
   ];
 }
 
+// ---------------------------------------------------------------- API tokens (cal/auth/v1)
+
+const AUTH_NS = '/cal/auth/v1';
+/** Another user's token does not exist for a non-administrator: ids cannot be probed. */
+const TOKEN_HIDDEN: Outcome = { status: 404, code: 'token-not-found' };
+
+/** A fresh token of author A, made by the administrator through the route. */
+async function authorsToken(world: World): Promise<number> {
+  const response = await world.send(
+    'POST',
+    { path: `${AUTH_NS}/tokens`, body: { name: uniqueName('Matrix token'), scopes: ['events:read'], owner: world.userId('author') } },
+    world.caller('administrator'),
+  );
+  assert(response.status === 201, `token creation failed: ${response.status}`);
+  return (response.body as { id: number }).id;
+}
+
+function tokenRoutes(): RouteSpec[] {
+  const onAuthorsToken = (method: Method, suffix: string): RouteSpec => ({
+    method,
+    path: `${AUTH_NS}/tokens/:id${suffix}`,
+    scenarios: [
+      {
+        name: "author A's token",
+        other: 'authorB',
+        prepare: async (world) => ({ request: { path: `${AUTH_NS}/tokens/${await authorsToken(world)}${suffix}` } }),
+        expect: row(ANONYMOUS, 200, TOKEN_HIDDEN, 200, TOKEN_HIDDEN, TOKEN_HIDDEN, TOKEN_HIDDEN),
+      },
+    ],
+  });
+  return [
+    { method: 'GET', path: AUTH_NS, scenarios: [get(AUTH_NS)] },
+    { method: 'GET', path: `${AUTH_NS}/doc`, scenarios: [get(`${AUTH_NS}/doc`)] },
+    {
+      method: 'GET',
+      path: `${AUTH_NS}/tokens`,
+      scenarios: [
+        {
+          name: 'own tokens (every token for administrators)',
+          prepare: () => Promise.resolve({ request: { path: `${AUTH_NS}/tokens` } }),
+          expect: row(ANONYMOUS, 200, 200, 200, 200, 200),
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      path: `${AUTH_NS}/tokens`,
+      scenarios: [
+        {
+          name: 'a token of one’s own',
+          prepare: () =>
+            Promise.resolve({ request: { path: `${AUTH_NS}/tokens`, body: { name: uniqueName('Own token'), scopes: ['events:read'] } } }),
+          expect: row(ANONYMOUS, 201, 201, 201, 201, 201),
+        },
+      ],
+    },
+    onAuthorsToken('GET', ''),
+    onAuthorsToken('POST', '/revoke'),
+    onAuthorsToken('DELETE', ''),
+  ];
+}
+
 export const ROUTE_TABLE: RouteSpec[] = [
   // The API root index, namespace indexes and OpenAPI documents, the documentation page, operations: public.
   { method: 'GET', path: '/', scenarios: [get('/')] },
@@ -2109,6 +2171,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   { method: 'GET', path: `${EVENTS_NS}/doc`, scenarios: [get(`${EVENTS_NS}/doc`)] },
   { method: 'GET', path: TICKETS_NS, scenarios: [get(TICKETS_NS)] },
   { method: 'GET', path: `${TICKETS_NS}/doc`, scenarios: [get(`${TICKETS_NS}/doc`)] },
+  ...tokenRoutes(),
   ...tecRoutes(),
   ...DOCS_PAGE.map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
   {

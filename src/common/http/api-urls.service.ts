@@ -4,10 +4,10 @@ import type { Request } from 'express';
 import { appConfig } from '../../config/app.config';
 
 /**
- * `tec`: TEC's newer API, `tec/v1`; `wp`: the WordPress discovery routes, `wp/v2`. Their paths are
+ * `auth`: API tokens (`cal/auth/v1`). `tec`: TEC's newer API, `tec/v1`; `wp`: the WordPress discovery routes, `wp/v2`. Their paths are
  * fixed (no API_PREFIX), as the original's.
  */
-export type NamespaceName = 'events' | 'tickets' | 'tec' | 'wp';
+export type NamespaceName = 'events' | 'tickets' | 'auth' | 'tec' | 'wp';
 
 const FIXED_NAMESPACES: Partial<Record<NamespaceName, string>> = { tec: 'tec/v1', wp: 'wp/v2' };
 

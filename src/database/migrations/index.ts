@@ -16,6 +16,7 @@ import { WalkInSales1765140000000 } from './1765140000000-WalkInSales';
 import { WaitingRooms1766200000000 } from './1766200000000-WaitingRooms';
 import { QueueTuning1766250000000 } from './1766250000000-QueueTuning';
 import { ApiTokens1766300000000 } from './1766300000000-ApiTokens';
+import { ExportJobTokens1766300000001 } from './1766300000001-ExportJobTokens';
 import { EventListingDays1764830000001 } from './1764830000001-EventListingDays';
 import { TicketCapacityCounters1764850000000 } from './1764850000000-TicketCapacityCounters';
 import { CreateOutbox1764870000000 } from './1764870000000-CreateOutbox';
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   WaitingRooms1766200000000,
   QueueTuning1766250000000,
   ApiTokens1766300000000,
+  ExportJobTokens1766300000001,
 ];
