@@ -169,6 +169,8 @@ async function call(
 
 interface Stats {
   joins: Record<string, number>;
+  /** Polls the service could not answer (5xx, dropped connections); the buyer asks again after Retry-After. */
+  pollFailures: Record<string, number>;
   botJoins: Record<string, number>;
   admitted: { buyers: number; bots: number };
   checkoutMs: number[];
@@ -180,6 +182,7 @@ interface Stats {
 
 const stats: Stats = {
   joins: {},
+  pollFailures: {},
   botJoins: {},
   admitted: { buyers: 0, bots: 0 },
   checkoutMs: [],
@@ -222,6 +225,12 @@ async function buy(url: string, queueId: number, ticketId: number, client: Retur
   if (checkout.status === 201) stats.unitsBought += units;
 }
 
+/** How long a client waits before sending again what the service could not take: its Retry-After, else 2 s. */
+function retryAfterMs(answer: Answer | null): number {
+  const seconds = Number(answer?.headers.get('retry-after'));
+  return (Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 30) : 2) * 1000;
+}
+
 const FINAL = new Set(['completed', 'expired', 'revoked', 'closed', 'sold_out']);
 
 async function buyer(
@@ -237,12 +246,19 @@ async function buyer(
   const address = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
   const headers = { 'x-forwarded-for': address };
   const client = newClient();
-  const joined = await call(url, 'POST', `${API}/queues/${queueId}/entries`, {
-    body: { request_id: client.requestId, secret_hash: client.secretHash },
-    headers,
-  });
-  count(stats.joins, joined.status);
-  if (joined.status !== 202) return;
+  // As the queue page does: a join the service could not take now (503, a dropped connection) is
+  // sent again with the same request_id after Retry-After, so it keeps its place or gets one.
+  let joined: Answer | null = null;
+  for (let attempt = 0; attempt < 10 && Date.now() < deadline; attempt += 1) {
+    joined = await call(url, 'POST', `${API}/queues/${queueId}/entries`, {
+      body: { request_id: client.requestId, secret_hash: client.secretHash },
+      headers,
+    }).catch(() => null);
+    count(stats.joins, joined?.status ?? 'error');
+    if (joined && joined.status < 500) break;
+    await sleep(retryAfterMs(joined));
+  }
+  if (joined?.status !== 202) return;
   let entry = joined.body;
   let prediction: { at: number; waitMs: number } | null = null;
   while (Date.now() < deadline) {
@@ -260,8 +276,13 @@ async function buyer(
     }
     if (FINAL.has(entry.status)) return;
     await sleep(Math.max(1, Number(entry.refresh_after_seconds) || 2) * 1000);
-    const polled = await call(url, 'GET', `${API}/queues/${queueId}/entries/${client.requestId}`, { headers });
+    const polled = await call(url, 'GET', `${API}/queues/${queueId}/entries/${client.requestId}`, { headers }).catch(() => null);
     stats.polls += 1;
+    if (!polled || polled.status >= 500) {
+      count(stats.pollFailures, polled?.status ?? 'error');
+      await sleep(retryAfterMs(polled));
+      continue;
+    }
     if (polled.status !== 200) return;
     entry = polled.body;
   }
@@ -496,7 +517,7 @@ async function main(): Promise<void> {
       `| ETA error (p50 predicted at the first poll after opening) | **p50 ${(100 * etaP50).toFixed(1)} %**, p90 ${(100 * quantile(stats.etaErrors, 0.9)).toFixed(1)} % over ${stats.etaErrors.length} buyers |`,
       `| shared status polls, service alone | **${direct.perSecond.toFixed(0)}/s**, p99 ${direct.p99} ms, non-2xx ${direct.non2xx} |`,
       `| shared status polls, through Varnish | ${cached ? `**${cached.perSecond.toFixed(0)}/s**, p99 ${cached.p99} ms` : 'varnishd not installed: not measured'} |`,
-      `| buyers' joins | ${JSON.stringify(stats.joins)}; ${stats.polls} entry polls during the sale; queue closed: ${String(queueRow.closed_reason)} |`,
+      `| buyers' joins | ${JSON.stringify(stats.joins)}; ${stats.polls} entry polls during the sale (failed, asked again: ${JSON.stringify(stats.pollFailures)}); queue closed: ${String(queueRow.closed_reason)} |`,
     ];
     const text = lines.join('\n') + '\n';
     const folder = join(__dirname, 'results');

@@ -138,6 +138,13 @@ describe('CONTRIBUTING: Adding an event field', () => {
     for (const file of files) expect(existsSync(join(root, file))).toBe(true);
   });
 
+  it('takes at most six places, none of them a list of migrations (the folder is the list)', () => {
+    const steps = [...section.matchAll(/^\d+\. \*\*([^*]+)\*\*/gm)].map((match) => match[1]);
+    expect(steps.length).toBeGreaterThanOrEqual(5);
+    expect(steps.length).toBeLessThanOrEqual(6);
+    expect(section).not.toContain('migrations/index.ts');
+  });
+
   it('shows a declaration as it stands in EVENT_FIELDS', () => {
     const code = /```ts\n\s*(\{[^\n]*\}),\n\s*```/.exec(section)![1];
     const shown = JSON.parse(code.replace(/(\w+):/g, '"$1":').replace(/'/g, '"')) as EventFieldDeclaration;

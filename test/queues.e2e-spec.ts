@@ -594,6 +594,16 @@ describe('Waiting rooms (e2e)', () => {
       await cartWrite(ticket.id, 0, undefined, identity).expect(200);
     });
 
+    it('ends the turn with the first order, even one of fewer units than the limit', async () => {
+      const { ticket, token, queue, client } = await admittedBuyer({ units_per_admission: 2 });
+      const placed = await buy(ticket.id, 1, token);
+      expect(placed.status).toBe(201);
+      expect((await entryOf(queue.id, client)).status).toBe('completed');
+      const more = await cartWrite(ticket.id, 1, token);
+      expect(more.status).toBe(409);
+      expect(more.body).toMatchObject({ code: 'queue-admission-units', data: { units_left: 0 } });
+    });
+
     it('stops gating when the queue closes', async () => {
       const { ticket, queue } = await admittedBuyer();
       await http().patch(`${QUEUES}/${queue.id}`).set('Authorization', author.authorization).send({ closed: true }).expect(200);

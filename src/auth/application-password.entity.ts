@@ -11,7 +11,8 @@ export class ApplicationPassword {
   @Column({ name: 'user_id', type: 'int' })
   userId: number;
 
-  @ManyToOne(() => User, (user) => user.applicationPasswords, { onDelete: 'CASCADE' })
+  // One way only: a user's passwords are read by user_id (UsersRepository), so User names no ApplicationPassword.
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_application_passwords_user' })
   user: User;
 

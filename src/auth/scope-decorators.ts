@@ -22,7 +22,7 @@ export type ScopeRequirement =
 export const SCOPE_EXTENSION = 'x-cal-scope';
 
 function declare(requirement: ScopeRequirement): ClassDecorator & MethodDecorator {
-  return ((target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+  return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
     if (descriptor && key !== undefined) {
       SetMetadata(REQUIRED_SCOPE, requirement)(target, key, descriptor);
       document(descriptor.value as object, requirement);
@@ -33,7 +33,7 @@ function declare(requirement: ScopeRequirement): ClassDecorator & MethodDecorato
     for (const handler of routeHandlers(target as abstract new (...args: never[]) => unknown)) {
       if (!Reflect.hasOwnMetadata(REQUIRED_SCOPE, handler)) document(handler, requirement);
     }
-  });
+  };
 }
 
 function document(handler: object, requirement: ScopeRequirement): void {

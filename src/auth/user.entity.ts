@@ -1,6 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { Role } from './roles';
-import { ApplicationPassword } from './application-password.entity';
 
 @Entity({ name: 'users' })
 @Index('UQ_users_login', ['login'], { unique: true })
@@ -24,9 +23,6 @@ export class User {
   /** scrypt hash of a login password; only the bootstrap administrator has one. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash: string | null;
-
-  @OneToMany(() => ApplicationPassword, (password) => password.user)
-  applicationPasswords: ApplicationPassword[];
 
   @CreateDateColumn({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;

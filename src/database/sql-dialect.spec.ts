@@ -41,6 +41,11 @@ describe('SqlDialect', () => {
     );
   });
 
+  it('answers updated rows from the UPDATE itself only on SQLite', () => {
+    expect(SqlDialect.of(dataSource('better-sqlite3')).updateReturning).toBe(true);
+    expect(SqlDialect.of(dataSource('mysql')).updateReturning).toBe(false);
+  });
+
   it('locks rows only where the database has row locks', () => {
     const setOnLocked = jest.fn().mockReturnThis();
     const query = { setLock: jest.fn().mockReturnThis(), setOnLocked };

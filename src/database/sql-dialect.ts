@@ -158,6 +158,14 @@ export class SqlDialect {
     return this.onConflictUpdate(key, assignments, `excluded.${version} >= ${version}`);
   }
 
+  /**
+   * `UPDATE ... RETURNING` (SQLite 3.35+): a conditional UPDATE that also answers the row as it left it.
+   * MariaDB and MySQL have none (their UPDATE answers only how many rows it changed).
+   */
+  get updateReturning(): boolean {
+    return !this.mysql;
+  }
+
   /** `INSERT ... RETURNING` usable through the driver (MariaDB 10.5+; detected at start). */
   get insertReturning(): boolean {
     return supportsInsertReturning(this.dataSource);

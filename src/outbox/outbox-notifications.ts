@@ -123,6 +123,7 @@ export function notificationsOf(event: DomainEvent): Notification[] {
     case 'QueueChanged':
       return queueNotifications(event);
     case 'UnitsReleased':
+    case 'UnitsTaken':
     case 'RowsWritten':
       return [];
   }

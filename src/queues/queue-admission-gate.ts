@@ -39,8 +39,8 @@ export class QueueAdmissionGate implements AdmissionGate {
         if (!now || now.expiresAt <= request.now) throw admissionInvalid(queue.id, 'expired');
         throw admissionUnits(queue.id, now.unitLimit - now.unitsUsed);
       }
-      // The admission's units are all taken: the turn is over, and its place goes to the next in line.
-      if (admission.unitsUsed + units >= admission.unitLimit) await this.queues.finishEntry(admission.entryId, 'completed', request.now);
+      // An admission is one order: once it is placed the turn is over, and its place goes to the next in line.
+      await this.queues.finishEntry(admission.entryId, 'completed', request.now);
     }
   }
 

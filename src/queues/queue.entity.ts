@@ -156,7 +156,8 @@ export class QueueEntry {
 
 /**
  * An admission token issued to an entry (once: a retry gets the same token, signed again from these
- * claims). The deny-list is `revoked_at`; `units_used` moves by a conditional UPDATE at checkout.
+ * claims). The deny-list is `revoked_at`; `units_used` becomes `unit_limit` by a conditional UPDATE
+ * at checkout: an admission is one order.
  */
 @Entity({ name: 'queue_admissions' })
 @Index('UQ_queue_admissions_entry', ['entryId'], { unique: true })

@@ -39,6 +39,17 @@ const NOT_FOUND = ApiNotFoundResponse({ description: 'queue-not-found, or queue-
 /** Shared by every entry: a second or two in Varnish under the queue's surrogate key, never in browsers for longer. */
 const SHARED_STATUS_MAX_AGE = 1;
 
+/** The shared status's caching headers (this handler's, and QueuePollMiddleware's for the same route). */
+export function sharedStatusHeaders(response: Response, id: number): void {
+  response.setHeader('Cache-Control', `public, max-age=${SHARED_STATUS_MAX_AGE}`);
+  response.setHeader('Surrogate-Key', `queue-${id}`);
+}
+
+/** An entry's place is its own: never cached (this handler's, and QueuePollMiddleware's). */
+export function entryPollHeaders(response: Response): void {
+  response.setHeader('Cache-Control', 'no-store');
+}
+
 @ApiTags('tickets')
 @Controller('tickets/v1/queues')
 export class QueuesController {
@@ -97,8 +108,7 @@ export class QueuesController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<QueueSharedStatusResponse> {
     const status = await this.queues.sharedStatus(id);
-    response.setHeader('Cache-Control', `public, max-age=${SHARED_STATUS_MAX_AGE}`);
-    response.setHeader('Surrogate-Key', `queue-${id}`);
+    sharedStatusHeaders(response, id);
     return status;
   }
 
@@ -148,7 +158,7 @@ export class QueuesController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<QueueEntryResponse> {
     const status = await this.queues.entryStatus(id, requestId);
-    response.setHeader('Cache-Control', 'no-store');
+    entryPollHeaders(response);
     return status;
   }
 

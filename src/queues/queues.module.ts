@@ -1,11 +1,13 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ADMISSION_GATE } from '../cart/admission-gate';
+import { ThrottlingModule } from '../common/throttling/throttling.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { AdmissionTokens } from './admission-tokens';
 import { LiveQueues } from './live-queues';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { QueueAdmissionGate } from './queue-admission-gate';
+import { QUEUE_ENTRY_ROUTE, QUEUE_STATUS_ROUTE, QueuePollMiddleware } from './queue-poll.middleware';
 import { QueueSnapshots } from './queue-snapshots';
 import { QueueSoldOut } from './queue-sold-out';
 import { QueueTicker } from './queue-ticker.service';
@@ -19,7 +21,7 @@ import { QueuesService } from './queues.service';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Queue, QueueEntry, QueueAdmission]), MetricsModule],
+  imports: [TypeOrmModule.forFeature([Queue, QueueEntry, QueueAdmission]), MetricsModule, ThrottlingModule],
   controllers: [QueuesController],
   providers: [
     QueuesRepository,
@@ -34,4 +36,11 @@ import { QueuesService } from './queues.service';
   ],
   exports: [ADMISSION_GATE],
 })
-export class QueuesModule {}
+export class QueuesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // The crowd's status polls, before Nest's router (GET routes also answer HEAD).
+    consumer
+      .apply(QueuePollMiddleware)
+      .forRoutes({ path: QUEUE_STATUS_ROUTE, method: RequestMethod.GET }, { path: QUEUE_ENTRY_ROUTE, method: RequestMethod.GET });
+  }
+}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, Not } from 'typeorm';
+import { In, IsNull, Not, ObjectLiteral } from 'typeorm';
+import { hydrate, KeptSelects } from '../common/database/kept-statements';
 import { TransactionHost } from '../common/database/transaction-host';
 import { Event } from '../events/event.entity';
 import type { PoolCounts } from '../tickets/capacity';
@@ -13,6 +14,9 @@ const POSITION_BATCH = 500;
 /** The queues' SQL: the queue rows and their counter, entries, admissions. Runs in the current transaction (TransactionHost). */
 @Injectable()
 export class QueuesRepository {
+  /** The entry poll's SELECT, written once (every waiting buyer polls every few seconds). */
+  private readonly selects = new KeptSelects();
+
   constructor(private readonly tx: TransactionHost) {}
 
   private get manager() {
@@ -146,8 +150,16 @@ export class QueuesRepository {
 
   // ---------------------------------------------------------------- entries
 
-  findEntry(queueId: number, requestId: string): Promise<QueueEntry | null> {
-    return this.manager.findOne(QueueEntry, { where: { queueId, requestId } });
+  /** The entry a client joined with: one read of the unique index (queue_id, request_id). */
+  async findEntry(queueId: number, requestId: string): Promise<QueueEntry | null> {
+    const manager = this.manager;
+    const [row] = await this.selects.rows<ObjectLiteral>(
+      manager,
+      'findEntry',
+      () => manager.createQueryBuilder(QueueEntry, 'entry').where('entry.queueId = :queueId AND entry.requestId = :requestId').limit(1),
+      { queueId, requestId },
+    );
+    return row ? hydrate(manager, QueueEntry, 'entry', row) : null;
   }
 
   findEntryById(id: number): Promise<QueueEntry | null> {
@@ -282,14 +294,15 @@ export class QueuesRepository {
   }
 
   /**
-   * Takes `units` of the admission's limit, if it is still valid at `now` and has them left: one
-   * conditional UPDATE, so concurrent checkouts with one admission never take more than its limit.
+   * Spends the admission on an order of `units`, if it is still valid at `now` and has them left: one
+   * conditional UPDATE, so concurrent checkouts with one admission never place more than one order
+   * within its limit (an admission is one order; what the order leaves is not kept for another).
    */
   async takeUnits(jti: string, units: number, now: Date): Promise<boolean> {
     const result = await this.manager
       .createQueryBuilder()
       .update(QueueAdmission)
-      .set({ unitsUsed: () => 'units_used + :units', lastCheckoutAt: now })
+      .set({ unitsUsed: () => 'unit_limit', lastCheckoutAt: now })
       .where('jti = :jti AND units_used + :units <= unit_limit AND revoked_at IS NULL AND expires_at > :now', { jti, units, now })
       .execute();
     return (result.affected ?? 0) > 0;

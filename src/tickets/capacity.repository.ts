@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { EntityTarget, In, ObjectLiteral, UpdateQueryBuilder } from 'typeorm';
 import { announceRawWrites } from '../common/database/raw-writes';
 import { answerNextCommitLocally } from '../common/database/transactions';
 import { SqlDialect } from '../database/sql-dialect';
@@ -23,12 +23,47 @@ export interface CompoundTakeStep {
   limited: boolean;
 }
 
+/**
+ * What a counter row has left once a take moved it, as the take's own statement answers it (asked
+ * with `report`): units left and the row's capacity, both null for a row without a limit (and when
+ * not asked).
+ */
+export interface RowLeft {
+  left: number | null;
+  capacity: number | null;
+}
+
+const NOT_REPORTED: RowLeft = { left: null, capacity: null };
+
 /** What the compound take did: the step found short (all undone), or the steps whose row it emptied. */
 export interface CompoundTakeResult {
   /** Index of the step with too little left: the take was rolled back. */
   short: number | null;
   /** Indexes of the steps that took the row's last units: then nothing was ended. */
   emptied: number[];
+  /** With `report`: what each step's row has left, by step index (the others' are not reported). */
+  left: RowLeft[];
+}
+
+/** The counter row a take statement moves, for the read of what it has left. */
+interface TakenRow {
+  entity: EntityTarget<unknown>;
+  table: 'ticket_capacity_counters' | 'ticket_pools';
+  key: 'ticket_id' | 'event_id';
+  id: number;
+}
+
+/** The units left and capacity a take reads back (RETURNING, or the compound statement's read of the row it holds). */
+const LEFT_COLUMNS = 'capacity - sold - pending AS units_left, capacity';
+
+interface LeftRow {
+  units_left: unknown;
+  capacity: unknown;
+}
+
+function rowLeft(row: LeftRow | undefined): RowLeft {
+  if (!row || row.capacity === null || row.capacity === undefined) return { left: null, capacity: null };
+  return { left: Number(row.units_left), capacity: Number(row.capacity) };
 }
 
 /** Units held by a pending order become sold (the order was paid). */
@@ -40,6 +75,8 @@ const PENDING_TO_SOLD = {
 interface FinishRow {
   short_step: number | string;
   emptied: string;
+  /** With `report`: `<step>:<left>:<capacity>,` per step that took (empty left and capacity for a row without a limit). */
+  lefts?: string;
 }
 
 /** The one row the compound statement selects: mysql2 answers its result sets and the final OK as a list. */
@@ -52,7 +89,10 @@ function firstRow(raw: unknown): FinishRow {
 }
 
 /** A step's UPDATE as raw SQL with its parameters, asking for `left` units more than (or as many as) it takes. */
-function stepSql(step: CompoundTakeStep, count: CapacityCount): { sql: (left: LeftTest) => string; parameters: unknown[] } {
+function stepSql(
+  step: CompoundTakeStep,
+  count: CapacityCount,
+): { sql: (left: LeftTest) => string; parameters: unknown[]; readLeft: string; readParameters: unknown[] } {
   if ('ticket' in step.row) {
     const { ticket, quantity } = step.row;
     const limit = (left: string) =>
@@ -64,6 +104,8 @@ function stepSql(step: CompoundTakeStep, count: CapacityCount): { sql: (left: Le
     return {
       sql: (left) => `UPDATE ticket_capacity_counters SET ${count} = ${count} + ? WHERE ticket_id = ? AND capacity_mode = ?${limit(left)}`,
       parameters: [quantity, ticket.id, ticket.capacityMode, ...(step.limited ? [quantity] : [])],
+      readLeft: 'FROM ticket_capacity_counters WHERE ticket_id = ?',
+      readParameters: [ticket.id],
     };
   }
   const { eventId, quantity } = step.row;
@@ -71,6 +113,8 @@ function stepSql(step: CompoundTakeStep, count: CapacityCount): { sql: (left: Le
     sql: (left) =>
       `UPDATE ticket_pools SET ${count} = ${count} + ?, updated_at = CURRENT_TIMESTAMP(3) WHERE event_id = ? AND capacity - sold - pending ${left} ?`,
     parameters: [quantity, eventId, quantity],
+    readLeft: 'FROM ticket_pools WHERE event_id = ?',
+    readParameters: [eventId],
   };
 }
 
@@ -84,8 +128,17 @@ export class CapacityRepository {
 
   // ---------------------------------------------------------------- takes
 
-  /** Adds `quantity` to the ticket counter's `count` if its mode is still the one read and `left` holds; whether it did. */
-  async takeFromTicket(ticket: CountedTicket, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+  /**
+   * Adds `quantity` to the ticket counter's `count` if its mode is still the one read and `left` holds:
+   * null when it did not; with `report`, what the row has left (RowLeft).
+   */
+  async takeFromTicket(
+    ticket: CountedTicket,
+    quantity: number,
+    count: CapacityCount,
+    left: LeftTest,
+    report = false,
+  ): Promise<RowLeft | null> {
     const manager = this.tx.manager;
     const update = manager
       .createQueryBuilder()
@@ -97,19 +150,40 @@ export class CapacityRepository {
       .andWhere('capacity_mode = :capacityMode', { capacityMode: ticket.capacityMode });
     if (ticket.capacityMode === 'own') update.andWhere(`capacity - sold - pending ${left} :quantity`);
     if (ticket.capacityMode === 'capped') update.andWhere(`(capacity IS NULL OR capacity - sold - pending ${left} :quantity)`);
-    return Boolean((await update.execute()).affected);
+    const row = { entity: TicketCapacityCounter, table: 'ticket_capacity_counters', key: 'ticket_id', id: ticket.id } as const;
+    return this.take(update, row, report);
   }
 
-  /** Adds `quantity` to the event pool's `count` if `left` holds; whether it did. */
-  async takeFromPool(eventId: number, quantity: number, count: CapacityCount, left: LeftTest): Promise<boolean> {
+  /** Adds `quantity` to the event pool's `count` if `left` holds: null when it did not; with `report`, what the pool has left. */
+  async takeFromPool(eventId: number, quantity: number, count: CapacityCount, left: LeftTest, report = false): Promise<RowLeft | null> {
     const manager = this.tx.manager;
-    const result = await manager
+    const update = manager
       .createQueryBuilder()
       .update(TicketPool)
       .set({ [count]: () => `${count} + :quantity` })
-      .where(`event_id = :eventId AND capacity - sold - pending ${left} :quantity`, { eventId, quantity })
-      .execute();
-    return Boolean(result.affected);
+      .where(`event_id = :eventId AND capacity - sold - pending ${left} :quantity`, { eventId, quantity });
+    return this.take(update, { entity: TicketPool, table: 'ticket_pools', key: 'event_id', id: eventId }, report);
+  }
+
+  /**
+   * Runs a take's UPDATE. With `report`, the same statement answers what the row has left where the
+   * database has `UPDATE ... RETURNING` (SQLite); elsewhere (MySQL, or MariaDB outside the compound
+   * take) one read of the row, which this transaction holds locked, follows a take that took.
+   */
+  private async take(update: UpdateQueryBuilder<ObjectLiteral>, row: TakenRow, report: boolean): Promise<RowLeft | null> {
+    if (!report) return (await update.execute()).affected ? NOT_REPORTED : null;
+    const manager = this.tx.manager;
+    if (SqlDialect.of(manager).updateReturning) {
+      const [sql, parameters] = update.getQueryAndParameters();
+      const rows = await manager.query<LeftRow[]>(`${sql} RETURNING ${LEFT_COLUMNS}`, parameters);
+      if (rows.length === 0) return null;
+      // Raw SQL is not reported to entity subscribers: tell them the row changed (the count caches).
+      await announceRawWrites(manager, 'update', [row.entity]);
+      return rowLeft(rows[0]);
+    }
+    if (!(await update.execute()).affected) return null;
+    const rows = await manager.query<LeftRow[]>(`SELECT ${LEFT_COLUMNS} FROM ${row.table} WHERE ${row.key} = ?`, [row.id]);
+    return rowLeft(rows[0]);
   }
 
   /**
@@ -129,27 +203,39 @@ export class CapacityRepository {
    * emptied its row nothing is ended; otherwise it is committed, and the COMMIT TypeORM sends next
    * is answered without a round trip (answerNextCommitLocally). Null when the server has no
    * compound statements (MySQL). `pools`: whether the take's tickets draw on pools, for the
-   * subscribers told of the raw writes.
+   * subscribers told of the raw writes. With `report`, each step that took reads its row back inside
+   * the same statement (a primary-key read of a row it holds) and the statement answers what each
+   * has left: no statement more.
    */
-  async takeAllAndFinish(steps: CompoundTakeStep[], count: CapacityCount, pools: boolean): Promise<CompoundTakeResult | null> {
+  async takeAllAndFinish(
+    steps: CompoundTakeStep[],
+    count: CapacityCount,
+    pools: boolean,
+    report = false,
+  ): Promise<CompoundTakeResult | null> {
     const manager = this.tx.manager;
     const body: string[] = [];
     const parameters: unknown[] = [];
     steps.forEach((step, index) => {
       const number = index + 1;
-      const { sql, parameters: stepParameters } = stepSql(step, count);
+      const { sql, parameters: stepParameters, readLeft, readParameters } = stepSql(step, count);
       const lastUnits = step.limited
         ? `${sql('>=')}; IF ROW_COUNT() = 0 THEN SET short_step = ${number}; ELSE SET emptied = CONCAT(emptied, '${number},'); END IF;`
         : `SET short_step = ${number};`;
       body.push(`IF short_step = 0 THEN ${sql('>')}; IF ROW_COUNT() = 0 THEN ${lastUnits} END IF; END IF;`);
       parameters.push(...stepParameters, ...(step.limited ? stepParameters : []));
+      if (!report) return;
+      body.push(
+        `IF short_step = 0 THEN SELECT CONCAT(lefts, '${number}:', IFNULL(capacity - sold - pending, ''), ':', IFNULL(capacity, ''), ',') INTO lefts ${readLeft}; END IF;`,
+      );
+      parameters.push(...readParameters);
     });
     const sql = [
       'BEGIN NOT ATOMIC',
-      "DECLARE short_step INT DEFAULT 0; DECLARE emptied VARCHAR(4000) DEFAULT '';",
+      `DECLARE short_step INT DEFAULT 0; DECLARE emptied VARCHAR(4000) DEFAULT '';${report ? " DECLARE lefts VARCHAR(8000) DEFAULT '';" : ''}`,
       ...body,
       "IF short_step > 0 THEN ROLLBACK; ELSEIF emptied = '' THEN COMMIT; END IF;",
-      'SELECT short_step, emptied;',
+      `SELECT short_step, emptied${report ? ', lefts' : ''};`,
       'END',
     ].join('\n');
     // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
@@ -158,13 +244,18 @@ export class CapacityRepository {
     if (raw === null) return null;
     const row = firstRow(raw);
     const shortStep = Number(row.short_step);
-    if (shortStep > 0) return { short: shortStep - 1, emptied: [] };
+    if (shortStep > 0) return { short: shortStep - 1, emptied: [], left: [] };
     const emptied = row.emptied
       .split(',')
       .filter((part) => part !== '')
       .map((part) => Number(part) - 1);
     if (emptied.length === 0) answerNextCommitLocally(manager.queryRunner!);
-    return { short: null, emptied };
+    const left = steps.map(() => NOT_REPORTED);
+    for (const part of (row.lefts ?? '').split(',')) {
+      const [step, units, capacity] = part.split(':');
+      if (step && capacity) left[Number(step) - 1] = { left: Number(units), capacity: Number(capacity) };
+    }
+    return { short: null, emptied, left };
   }
 
   // ---------------------------------------------------------------- releases and confirmations

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { TicketUnitsLeft } from '../common/domain-events/domain-event';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { CapacityCount, CapacityState, PoolCounts } from './capacity';
-import { CapacityRepository, CompoundTakeStep, CountedTicket } from './capacity.repository';
+import { CapacityRepository, CompoundTakeStep, CountedTicket, RowLeft } from './capacity.repository';
 import { CapacityMode, Ticket } from './ticket.entity';
 
 export type { CapacityCount } from './capacity';
@@ -18,6 +19,44 @@ export interface CapacityTake {
   soldOut: number[];
   /** takeAllAndFinish only: the transaction has ended (committed, or rolled back when short). */
   finished?: boolean;
+}
+
+/** What one counter row of a take has left (as its statement answered), and the units the take moved on it. */
+interface RowTaken extends RowLeft {
+  taken: number;
+}
+
+/** What the rows of a take answered: ticket counters by ticket id, pools by event id. */
+interface TakenRows {
+  tickets: Map<number, RowTaken>;
+  pools: Map<number, RowTaken>;
+}
+
+/**
+ * What each limited ticket of the lines has left: of its own counter and its pool (when it draws on
+ * one), the row with fewer left. Tickets without a limit on any row are left out.
+ */
+function unitsLeft(lines: CapacityLine[], rows: TakenRows): TicketUnitsLeft[] {
+  const result: TicketUnitsLeft[] = [];
+  for (const { ticket } of counterPlan(lines).tickets) {
+    const candidates = [hasOwnLimit(ticket.capacityMode) ? rows.tickets.get(ticket.id) : undefined];
+    if (drawsOnPool(ticket.capacityMode)) candidates.push(rows.pools.get(ticket.eventId));
+    let tightest: RowTaken | undefined;
+    for (const row of candidates) {
+      if (row?.left === null || row?.left === undefined || row.capacity === null) continue;
+      if (!tightest || row.left < tightest.left!) tightest = row;
+    }
+    if (!tightest) continue;
+    result.push({
+      id: ticket.id,
+      eventId: ticket.eventId,
+      name: ticket.name,
+      taken: tightest.taken,
+      left: tightest.left!,
+      capacity: tightest.capacity!,
+    });
+  }
+  return result;
 }
 
 /** One row a take moves (CapacityRepository writes it), with what its outcome means for the take. */
@@ -86,6 +125,17 @@ function takeSteps(lines: CapacityLine[]): TakeStep[] {
   return steps;
 }
 
+/** What the compound take's steps answered, by row. */
+function stepRows(steps: TakeStep[], left: RowLeft[]): TakenRows {
+  const rows: TakenRows = { tickets: new Map(), pools: new Map() };
+  steps.forEach((step, index) => {
+    const row = { ...(left[index] ?? { left: null, capacity: null }), taken: step.row.quantity };
+    if ('ticket' in step.row) rows.tickets.set(step.row.ticket.id, row);
+    else rows.pools.set(step.row.eventId, row);
+  });
+  return rows;
+}
+
 /**
  * Takes and gives back capacity with conditional UPDATEs (`... WHERE capacity - sold - pending >= n`),
  * never read-then-write, so that concurrent checkouts cannot sell more than there is. The counts
@@ -105,6 +155,18 @@ export class CapacityService {
   async unitsMayBeFree(ticketIds: number[]): Promise<void> {
     if (ticketIds.length === 0) return;
     await this.domainEvents.publish({ kind: 'UnitsReleased', ticketIds });
+  }
+
+  /** Whether a take should have its statements answer what its rows have left: only when UnitsTaken has a listener. */
+  private get reporting(): boolean {
+    return this.domainEvents.isListenedTo('UnitsTaken');
+  }
+
+  /** Publishes UnitsTaken with what a take's rows answered (nothing when no ticket of it is limited). */
+  private async taken(lines: CapacityLine[], count: CapacityCount, rows: TakenRows | null): Promise<void> {
+    if (!rows) return;
+    const tickets = unitsLeft(lines, rows);
+    if (tickets.length > 0) await this.domainEvents.publish({ kind: 'UnitsTaken', count, tickets });
   }
 
   /** Publishes TicketsSoldOut for the tickets a take left with no unit to buy. */
@@ -129,29 +191,41 @@ export class CapacityService {
    * changed in between).
    */
   async takeAll(lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
-    const take = await this.takeLines(lines, count);
-    if (take.short === null) await this.soldOut(lines, take.soldOut);
+    const { take, rows } = await this.takeLines(lines, count);
+    if (take.short === null) {
+      await this.soldOut(lines, take.soldOut);
+      await this.taken(lines, count, rows);
+    }
     return take;
   }
 
-  private async takeLines(lines: CapacityLine[], count: CapacityCount): Promise<CapacityTake> {
+  private async takeLines(lines: CapacityLine[], count: CapacityCount): Promise<{ take: CapacityTake; rows: TakenRows | null }> {
     const plan = counterPlan(lines);
+    const report = this.reporting;
+    const rows: TakenRows = { tickets: new Map(), pools: new Map() };
     const soldOut = new Set<number>();
     for (const { ticket, quantity } of plan.tickets) {
       // The take also fails when the ticket's mode is no longer the one read (CapacityRepository.takeFromTicket).
-      if (await this.counters.takeFromTicket(ticket, quantity, count, '>')) continue;
-      if (!hasOwnLimit(ticket.capacityMode) || !(await this.counters.takeFromTicket(ticket, quantity, count, '>=')))
-        return { short: ticket.id, soldOut: [] };
-      soldOut.add(ticket.id);
+      let left = await this.counters.takeFromTicket(ticket, quantity, count, '>', report);
+      if (!left) {
+        if (hasOwnLimit(ticket.capacityMode)) left = await this.counters.takeFromTicket(ticket, quantity, count, '>=', report);
+        if (!left) return { take: { short: ticket.id, soldOut: [] }, rows: null };
+        soldOut.add(ticket.id);
+      }
+      rows.tickets.set(ticket.id, { ...left, taken: quantity });
     }
     for (const { eventId, quantity } of plan.pools) {
       const drawing = plan.tickets.filter(({ ticket }) => ticket.eventId === eventId && drawsOnPool(ticket.capacityMode));
-      if (await this.counters.takeFromPool(eventId, quantity, count, '>')) continue;
-      // Name a ticket of that event, as a take of its line would have.
-      if (!(await this.counters.takeFromPool(eventId, quantity, count, '>='))) return { short: drawing[0]?.ticket.id ?? null, soldOut: [] };
-      for (const { ticket } of drawing) soldOut.add(ticket.id);
+      let left = await this.counters.takeFromPool(eventId, quantity, count, '>', report);
+      if (!left) {
+        left = await this.counters.takeFromPool(eventId, quantity, count, '>=', report);
+        // Name a ticket of that event, as a take of its line would have.
+        if (!left) return { take: { short: drawing[0]?.ticket.id ?? null, soldOut: [] }, rows: null };
+        for (const { ticket } of drawing) soldOut.add(ticket.id);
+      }
+      rows.pools.set(eventId, { ...left, taken: quantity });
     }
-    return { short: null, soldOut: [...soldOut].sort((a, b) => a - b) };
+    return { take: { short: null, soldOut: [...soldOut].sort((a, b) => a - b) }, rows: report ? rows : null };
   }
 
   /**
@@ -168,9 +242,12 @@ export class CapacityService {
     const steps = takeSteps(lines);
     if (steps.length === 0) return { short: null, soldOut: [], finished: false };
     const pools = lines.some(({ ticket }) => drawsOnPool(ticket.capacityMode));
-    const result = await this.counters.takeAllAndFinish(steps, count, pools);
+    const report = this.reporting;
+    const result = await this.counters.takeAllAndFinish(steps, count, pools, report);
     if (result === null) return null;
     if (result.short !== null) return { short: steps[result.short].shortTicket, soldOut: [], finished: true };
+    // After a COMMIT in the statement, publishing still works: UnitsTaken's listeners run after the commit.
+    if (report) await this.taken(lines, count, stepRows(steps, result.left));
     const emptied = [...new Set(result.emptied.flatMap((index) => steps[index].soldOut))].sort((a, b) => a - b);
     if (emptied.length > 0) {
       await this.soldOut(lines, emptied);
@@ -181,7 +258,10 @@ export class CapacityService {
 
   /** Takes `quantity` units of one ticket (a waitlist offer's hold: no sold-out notice); false when there is not enough left. */
   async take(ticket: CountedTicket, quantity: number, count: CapacityCount): Promise<boolean> {
-    return (await this.takeLines([{ ticket, quantity }], count)).short === null;
+    const lines = [{ ticket, quantity }];
+    const { take, rows } = await this.takeLines(lines, count);
+    if (take.short === null) await this.taken(lines, count, rows);
+    return take.short === null;
   }
 
   /** Gives back units (cancelled, refunded or expired orders); counts never go below 0. */

@@ -1,3 +1,4 @@
+import { ApiToken } from '../../src/auth/api-token.entity';
 import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import { Attendee } from '../../src/attendees/attendee.entity';
@@ -1710,6 +1711,67 @@ describe('Mass assignment (e2e)', () => {
     const saved = await testApp.dataSource.getRepository(Event).findOneByOrFail({ title });
     expect(saved).toMatchObject({ authorId: world.userId('contributor'), status: 'pending' });
     expect(saved.id).not.toBe(FOREIGN_ID);
+
+  // ---------------------------------------------------------------- API tokens (cal/auth/v1)
+
+  /** A token of `owner`, made by the administrator. */
+  async function apiToken(owner: UserKey): Promise<{ id: number; token: string }> {
+    const response = await world.send(
+      'POST',
+      { path: '/cal/auth/v1/tokens', body: { name: 'Mass assignment', scopes: ['events:read'], owner: world.userId(owner) } },
+      as('administrator'),
+    );
+    expect(response.status).toBe(201);
+    return response.body as { id: number; token: string };
+  }
+
+  it(covers('POST', '/cal/auth/v1/tokens') + ': the caller cannot set the hash, prefix, last use, revocation or owner', async () => {
+    const response = await write(
+      'POST',
+      {
+        path: '/cal/auth/v1/tokens',
+        body: {
+          name: 'Own',
+          scopes: ['events:read'],
+          prefix: 'AAAAAAAA',
+          secret_hash: '0'.repeat(64),
+          secretHash: '0'.repeat(64),
+          last_used_at: '2030-01-01T00:00:00Z',
+          revoked_at: '2030-01-01T00:00:00Z',
+          user_id: world.userId('administrator'),
+          userId: world.userId('administrator'),
+          id: 999,
+        },
+      },
+      as('author'),
+      ['api_tokens'],
+    );
+    expect(response.status).toBe(201);
+    const row = await testApp.dataSource.getRepository(ApiToken).findOneByOrFail({ id: (response.body as { id: number }).id });
+    expect(row).toMatchObject({ userId: world.userId('author'), lastUsedAt: null, revokedAt: null });
+    expect(row.prefix).not.toBe('AAAAAAAA');
+    expect(row.secretHash).not.toBe('0'.repeat(64));
+  });
+
+  it(covers('POST', '/cal/auth/v1/tokens/:id/revoke') + ': an id in the body revokes nothing else', async () => {
+    const [token, bystander] = [await apiToken('author'), await apiToken('author')];
+    const response = await write(
+      'POST',
+      { path: `/cal/auth/v1/tokens/${token.id}/revoke`, body: { id: bystander.id, revoked_at: null } },
+      as('author'),
+      ['api_tokens'],
+    );
+    expect(response.status).toBe(200);
+    expect((await testApp.dataSource.getRepository(ApiToken).findOneByOrFail({ id: bystander.id })).revokedAt).toBeNull();
+  });
+
+  it(covers('DELETE', '/cal/auth/v1/tokens/:id') + ': an id in the body deletes nothing else', async () => {
+    const [token, bystander] = [await apiToken('author'), await apiToken('author')];
+    const response = await write('DELETE', { path: `/cal/auth/v1/tokens/${token.id}`, body: { id: bystander.id } }, as('author'), [
+      'api_tokens',
+    ]);
+    expect(response.status).toBe(200);
+    expect(await testApp.dataSource.getRepository(ApiToken).existsBy({ id: bystander.id })).toBe(true);
   });
 
   it('has a test for every write route of the authorization matrix', () => {

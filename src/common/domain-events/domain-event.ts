@@ -102,6 +102,28 @@ export interface TicketsSoldOut {
   tickets: TicketFacts[];
 }
 
+/** What a limited ticket has left after a take: its own counter's or its event pool's figures, whichever has fewer left. */
+export interface TicketUnitsLeft extends TicketFacts {
+  /** Units the take moved on that row (on a pool: those of all the take's tickets drawing on it); left + taken were left before. */
+  taken: number;
+  left: number;
+  capacity: number;
+}
+
+/**
+ * A take of capacity went through (a checkout, a late payment taking its units again, a waitlist
+ * offer's hold): what each of its limited tickets has left, as the take's own statements answered it
+ * (CapacityRepository: `RETURNING` on SQLite, a read inside the compound statement on MariaDB). The
+ * statements answer it only when something listens. Listened to `after-commit` only (DomainEvents
+ * refuses another phase): on MariaDB the take may commit the transaction itself, and a committed
+ * take is what the figures are about.
+ */
+export interface UnitsTaken {
+  kind: 'UnitsTaken';
+  count: 'sold' | 'pending';
+  tickets: TicketUnitsLeft[];
+}
+
 /** An attendee checked in (`checkedIn`), or the check-in undone or an exit scanned. */
 export interface CheckInChanged {
   kind: 'CheckInChanged';
@@ -160,6 +182,7 @@ export type DomainEvent =
   | OrderPlaced
   | OrderStatusChanged
   | TicketsSoldOut
+  | UnitsTaken
   | UnitsReleased
   | CheckInChanged
   | QueueChanged

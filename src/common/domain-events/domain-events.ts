@@ -37,6 +37,9 @@ interface ListenerMetadata {
 
 const LISTENER_METADATA = Symbol('cal:on-domain-event');
 
+/** Kinds published once the writer's transaction may have committed by itself (UnitsTaken): only after-commit listeners may have them. */
+const AFTER_COMMIT_ONLY: ReadonlySet<DomainEventKind> = new Set(['UnitsTaken']);
+
 /**
  * Marks a provider's method `(events) => Promise<void>` as a listener of these kinds of
  * domain events; DomainEvents finds it at start-up. This is the one way the code reacts to a write
@@ -114,6 +117,12 @@ export class DomainEvents implements OnModuleInit {
     listener: DomainEventListener,
     options: { kinds?: readonly DomainEventKind[]; phase?: DomainEventPhase; name?: string } = {},
   ): void {
+    const late = options.kinds?.find((kind) => AFTER_COMMIT_ONLY.has(kind));
+    if (late && (options.phase ?? 'in-transaction') !== 'after-commit') {
+      throw new Error(
+        `${options.name ?? 'A listener'} listens to ${late}, which only an after-commit listener may: add { phase: 'after-commit' }`,
+      );
+    }
     this.subscriptions.push({
       kinds: options.kinds ? new Set(options.kinds) : null,
       phase: options.phase ?? 'in-transaction',
