@@ -1711,6 +1711,7 @@ describe('Mass assignment (e2e)', () => {
     const saved = await testApp.dataSource.getRepository(Event).findOneByOrFail({ title });
     expect(saved).toMatchObject({ authorId: world.userId('contributor'), status: 'pending' });
     expect(saved.id).not.toBe(FOREIGN_ID);
+  });
 
   // ---------------------------------------------------------------- API tokens (cal/auth/v1)
 
