@@ -28,6 +28,7 @@ import { SeriesFactsModule } from './series/series-facts';
 import { SeriesModule } from './series/series.module';
 import { TagsModule } from './tags/tags.module';
 import { TecV1Module } from './tec-v1/tec-v1.module';
+import { McpModule } from './mcp/mcp.module';
 import { EmailsModule } from './emails/emails.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { EventTicketingModule, TicketsModule } from './tickets/tickets.module';
@@ -83,6 +84,7 @@ import { QueuePageModule } from './queues/queue-page/queue-page.module';
     QueuesModule,
     QueuePageModule,
     TecV1Module,
+    McpModule,
   ],
 })
 export class AppModule {}

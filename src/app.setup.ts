@@ -33,6 +33,10 @@ const OUTSIDE_API_ROOT = [
   { path: 'health/live', method: RequestMethod.GET },
   { path: 'health/ready', method: RequestMethod.GET },
   { path: 'metrics', method: RequestMethod.GET },
+  // The MCP endpoint (src/mcp) and its OAuth protected resource metadata (RFC 9728) sit at the origin's root.
+  { path: 'mcp', method: RequestMethod.ALL },
+  { path: '.well-known/oauth-protected-resource', method: RequestMethod.GET },
+  { path: '.well-known/oauth-protected-resource/mcp', method: RequestMethod.GET },
 ];
 
 /**

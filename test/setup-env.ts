@@ -33,6 +33,9 @@ process.env.COUPON_FAILURE_LIMIT = '1000000';
 delete process.env.REDIS_URL;
 delete process.env.REDIS_KEY_PREFIX;
 delete process.env.CORS_ORIGINS;
+delete process.env.MCP_ALLOWED_ORIGINS;
+delete process.env.MCP_ALLOWED_HOSTS;
+process.env.MCP_TOOL_CALLS_PER_MINUTE = '1000000';
 // The outbox worker does not poll in tests: the notification tests drive it (OutboxWorker.drain()),
 // and no other suite's writes are sent anywhere.
 process.env.OUTBOX_WORKER = 'false';

@@ -57,7 +57,8 @@ describe('scope declarations', () => {
         .map((handler) => `${controller.name}.${(handler as { name: string }).name}`),
     );
     // Indexes and docs, health and metrics, nonces, the waiting room's buyer routes, the payment
-    // provider's webhook, a device's initialization, and the WordPress discovery routes.
+    // provider's webhook, a device's initialization, the WordPress discovery routes, and the MCP endpoint
+    // (whose tools each ask for their own scope, src/access/tool-access.ts) with its metadata.
     expect(open.sort()).toEqual([
       'ApiRootController.index',
       'AuthNamespaceController.doc',
@@ -68,6 +69,10 @@ describe('scope declarations', () => {
       'HealthController.check',
       'HealthController.live',
       'HealthController.ready',
+      'McpController.get',
+      'McpController.metadata',
+      'McpController.other',
+      'McpController.post',
       'MetricsController.scrape',
       'NoncesController.issue',
       'PaymentWebhookController.receive',

@@ -40,6 +40,6 @@ import { SyncService } from './sync.service';
     SyncService,
     { provide: APP_GUARD, useClass: DoorGuard },
   ],
-  exports: [DoorService, CheckinListsService, RedeemService],
+  exports: [DoorService, CheckinListsService, RedeemService, DevicesService],
 })
 export class CheckinModule {}

@@ -35,6 +35,7 @@ export interface AppConfig {
   tickets: TicketsConfig;
   rateLimits: RateLimitConfig;
   cors: CorsConfig;
+  mcp: McpConfig;
   /** Longest a database statement may run on MySQL/MariaDB, in ms; 0: no limit. */
   databaseStatementTimeoutMs: number;
   /** Longest a request waits for a pooled connection (MySQL) or its turn on the one connection (SQLite), in ms; 0: no limit. */
@@ -116,6 +117,16 @@ export interface RateLimitConfig {
   redisUrl: string | null;
   /** Prefix of every Redis key the service writes. */
   redisKeyPrefix: string;
+}
+
+/** The MCP endpoint's request checks (src/mcp): whom it answers besides PUBLIC_URL's origin and host. */
+export interface McpConfig {
+  /** MCP_ALLOWED_ORIGINS: origins (`https://agent.example.org`) whose browsers may call /mcp besides PUBLIC_URL's. */
+  allowedOrigins: string[];
+  /** MCP_ALLOWED_HOSTS: Host header values (`cal.internal:3000`) /mcp answers besides PUBLIC_URL's host (and localhost without PUBLIC_URL). */
+  allowedHosts: string[];
+  /** MCP_TOOL_CALLS_PER_MINUTE: tool calls a token (else a user, else an address) may make in a minute, beside the request limits. */
+  toolCallsPerMinute: number;
 }
 
 export interface CorsConfig {
@@ -462,6 +473,37 @@ function readCors(raw: string | undefined): CorsConfig {
   return { credentialedOrigins, anyOrigin: entries.includes('*') };
 }
 
+/** A comma-separated list of origins (`https://example.org`, no path). */
+function readOriginList(name: string, raw: string | undefined): string[] {
+  const origins: string[] = [];
+  for (const entry of (raw ?? '').split(',').map((item) => item.trim())) {
+    if (entry === '') continue;
+    let origin: string | null = null;
+    try {
+      const url = new URL(entry);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase())
+        origin = url.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null) throw new ConfigError(name, `must list origins such as https://example.org (no path) (got "${entry}")`);
+    origins.push(origin);
+  }
+  return origins;
+}
+
+/** MCP_ALLOWED_HOSTS: comma-separated host names, each with an optional port (`cal.internal:3000`). */
+function readHostList(raw: string | undefined): string[] {
+  const hosts: string[] = [];
+  for (const entry of (raw ?? '').split(',').map((item) => item.trim().toLowerCase())) {
+    if (entry === '') continue;
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry))
+      throw new ConfigError('MCP_ALLOWED_HOSTS', `must list host names with an optional port such as cal.internal:3000 (got "${entry}")`);
+    hosts.push(entry);
+  }
+  return hosts;
+}
+
 /**
  * Loads `.env` from the working folder, if any, without overriding variables already set.
  * Tests never read it, so that a developer's settings cannot leak into them.
@@ -523,6 +565,11 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     },
     rateLimits: readRateLimits(env),
     cors: readCors(env.CORS_ORIGINS),
+    mcp: {
+      allowedOrigins: readOriginList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS),
+      allowedHosts: readHostList(env.MCP_ALLOWED_HOSTS),
+      toolCallsPerMinute: readPositiveInt(env, 'MCP_TOOL_CALLS_PER_MINUTE', 120),
+    },
     databaseStatementTimeoutMs: readNonNegativeInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000),
     databasePoolWaitTimeoutMs: readNonNegativeInt(env, 'DATABASE_POOL_WAIT_TIMEOUT_MS', 10_000),
     databaseLogQueries: readFlag(env, 'DATABASE_LOG_QUERIES'),

@@ -11,6 +11,6 @@ import { SalesLedger } from './sales-ledger';
   imports: [TypeOrmModule.forFeature([SalesLedgerEntry, SalesDaily])],
   controllers: [ReportsController],
   providers: [ReportsService, ReportsRepository, SalesLedger],
-  exports: [SalesLedger],
+  exports: [SalesLedger, ReportsService],
 })
 export class ReportsModule {}

@@ -39,5 +39,7 @@ import { WpDiscoveryService } from './wp-discovery.service';
     WpDiscoveryService,
     ExperimentalAcknowledgementGuard,
   ],
+  // The MCP endpoint's TEC tools call the same services.
+  exports: [TecEventsService, TecVenuesService, TecOrganizersService, TecTicketsService],
 })
 export class TecV1Module {}

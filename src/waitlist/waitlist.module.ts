@@ -17,6 +17,6 @@ import { WaitlistService } from './waitlist.service';
   imports: [TypeOrmModule.forFeature([WaitlistEntry]), TicketsModule],
   controllers: [WaitlistController],
   providers: [WaitlistRepository, WaitlistOffersService, WaitlistService, WaitlistExpiryService],
-  exports: [WaitlistOffersService, WaitlistExpiryService],
+  exports: [WaitlistOffersService, WaitlistExpiryService, WaitlistService],
 })
 export class WaitlistModule {}

@@ -353,7 +353,9 @@ describe('Fuzzing every route (e2e)', () => {
     // tec/v1 answers a missing or trashed entity with TEC's own body (docs/tec-v1.md).
     const tecEntityError =
       route.path.startsWith('/tec/v1/') && (response.status === 404 || response.status === 410) && typeof response.body?.error === 'string';
-    if (response.status >= 400 && !tecEntityError) {
+    // /mcp answers what the MCP transport refuses (Accept, Content-Type, JSON-RPC, Origin) with a JSON-RPC error (src/mcp).
+    const mcpError = route.path === '/mcp' && response.body?.jsonrpc === '2.0' && typeof response.body?.error?.message === 'string';
+    if (response.status >= 400 && !tecEntityError && !mcpError) {
       const problem = envelopeProblem(response.status, response.body);
       if (problem) return [`a ${response.status} without the error envelope: ${problem}`];
     }

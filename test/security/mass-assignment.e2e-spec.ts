@@ -1674,6 +1674,45 @@ describe('Mass assignment (e2e)', () => {
     expect(await testApp.dataSource.getRepository(Ticket).existsBy({ id: bystander.id })).toBe(true);
   });
 
+  it(covers('POST', '/mcp'), async () => {
+    // The MCP tools take their arguments through the REST routes' DTOs: TEC's write tool with every
+    // privileged field in its data creates the contributor's own pending event, as POST /tec/v1/events does.
+    const title = uniqueName('MCP assigned event');
+    const response = await write(
+      'POST',
+      {
+        path: '/mcp',
+        headers: { Accept: 'application/json, text/event-stream' },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'tec-calendar-create-update-entities',
+            arguments: {
+              postType: 'event',
+              data: {
+                ...privilegedFields(world),
+                ...computedPostFields,
+                title,
+                start_date: '2027-03-01 10:00:00',
+                end_date: '2027-03-01 12:00:00',
+                status: 'publish',
+              },
+            },
+          },
+        },
+      },
+      as('contributor'),
+      ['events', 'event_listings', 'event_listing_days', 'outbox_messages'],
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.result.isError ? response.body.result.content : 'done').toBe('done');
+    const saved = await testApp.dataSource.getRepository(Event).findOneByOrFail({ title });
+    expect(saved).toMatchObject({ authorId: world.userId('contributor'), status: 'pending' });
+    expect(saved.id).not.toBe(FOREIGN_ID);
+  });
+
   // ---------------------------------------------------------------- API tokens (cal/auth/v1)
 
   /** A token of `owner`, made by the administrator. */

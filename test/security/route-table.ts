@@ -100,6 +100,8 @@ const ATTENDEE_HIDDEN: Outcome = { status: 401, code: 'attendee-not-accessible' 
 const ORDER_HIDDEN: Outcome = { status: 404, code: 'order-not-found' };
 
 const PUBLIC = row(200, 200, 200, 200, 200, 200);
+/** GET /mcp: the MCP endpoint is stateless, it opens no event stream. */
+const MCP_NO_STREAM: Outcome = { status: 405, code: 'mcp-method-not-allowed' };
 const PUBLIC_OWNED = row(200, 200, 200, 200, 200, 200, 200);
 
 function assert(condition: boolean, message: string): void {
@@ -2180,6 +2182,42 @@ export const ROUTE_TABLE: RouteSpec[] = [
     ],
   },
   ...['/health', '/health/ready', '/health/live', '/metrics'].map((path): RouteSpec => ({ method: 'GET', path, scenarios: [get(path)] })),
+  // The MCP endpoint (src/mcp): open to every caller, who see the tools their role allows (test/mcp.e2e-spec.ts checks which).
+  ...['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'].map((path): RouteSpec => ({
+    method: 'GET',
+    path,
+    scenarios: [get(path)],
+  })),
+  {
+    method: 'POST',
+    path: '/mcp',
+    scenarios: [
+      {
+        name: 'tools/list: the tools the caller may use',
+        prepare: () =>
+          Promise.resolve({
+            request: {
+              path: '/mcp',
+              headers: { Accept: 'application/json, text/event-stream' },
+              body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+            },
+            verify: (response) => assert(Array.isArray(response.body?.result?.tools), 'no tools listed'),
+          }),
+        expect: PUBLIC,
+      },
+    ],
+  },
+  {
+    method: 'GET',
+    path: '/mcp',
+    scenarios: [
+      {
+        name: 'stateless: no stream to open',
+        prepare: () => Promise.resolve({ request: { path: '/mcp', headers: { Accept: 'text/event-stream' } } }),
+        expect: row(MCP_NO_STREAM, MCP_NO_STREAM, MCP_NO_STREAM, MCP_NO_STREAM, MCP_NO_STREAM, MCP_NO_STREAM),
+      },
+    ],
+  },
   {
     method: 'GET',
     path: `${TICKETS_NS}/nonces`,

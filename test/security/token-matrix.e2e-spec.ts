@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { ApiToken } from '../../src/auth/api-token.entity';
-import type { ScopeRequirement } from '../../src/auth/scope-decorators';
+import { REQUIRED_SCOPE, type ScopeRequirement } from '../../src/auth/scope-decorators';
+import { McpController } from '../../src/mcp/mcp.controller';
 import { OpenApiDocument } from '../../src/namespaces/openapi-document';
 import { SCOPES, type Scope } from '../../src/auth/scopes';
 import { createTestApp, TestApp } from '../helpers/test-app';
@@ -26,6 +27,9 @@ const ADMIN_COLUMN = 'administrator' as const;
 function outcome(expectation: Expectation | undefined): Outcome | undefined {
   return expectation === undefined ? undefined : typeof expectation === 'number' ? { status: expectation } : expectation;
 }
+
+/** The MCP endpoint's routes (src/mcp), left out of the OpenAPI document. */
+const MCP_ROUTES = ['POST /mcp', 'GET /mcp', 'GET /.well-known/oauth-protected-resource', 'GET /.well-known/oauth-protected-resource/mcp'];
 
 /** Routes @nestjs/swagger serves by itself (the documentation page): no guard sees their credentials. */
 const OUTSIDE_NEST = (route: RouteSpec) => route.path === '/docs-json' || route.path.startsWith('/docs');
@@ -114,6 +118,9 @@ describe('Authorization matrix for API tokens (e2e)', () => {
         scopes.set(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`, requirement);
       }
     }
+    // The MCP endpoint speaks JSON-RPC and stays out of the OpenAPI document: its controller's declaration.
+    const mcp = Reflect.getMetadata(REQUIRED_SCOPE, McpController) as ScopeRequirement;
+    for (const key of MCP_ROUTES) scopes.set(key, mcp);
     return scopes;
   }
 
