@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { DestinationStream, Logger } from 'pino';
-import { storage, type Store } from 'nestjs-pino/storage';
+import { storage } from 'nestjs-pino/storage';
 import { redactRequest } from './security/log-redaction';
 
 /** The request's headers whose values never reach a log (the `req.headers.…` entries of LOG_REDACT_PATHS). */
@@ -131,6 +131,6 @@ export function requestLogMiddleware(
     response.on('close', done);
     response.on('finish', done);
     response.on('error', done);
-    storage.run(store as unknown as Store, next);
+    storage.run(store, next);
   };
 }
