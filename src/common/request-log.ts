@@ -6,7 +6,15 @@ import { storage } from 'nestjs-pino/storage';
 import { redactRequest } from './security/log-redaction';
 
 /** The request's headers whose values never reach a log (the `req.headers.…` entries of LOG_REDACT_PATHS). */
-const REDACTED_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-cart-token', 'x-signature', 'stripe-signature', 'x-wp-nonce'];
+const REDACTED_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-cart-token',
+  'x-signature',
+  'stripe-signature',
+  'x-wp-nonce',
+];
 
 const REDACTED = '[redacted]';
 
