@@ -27,10 +27,16 @@ export interface RootLogger {
 
 const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
+/** Standard output is written in chunks of at least this many bytes, and at least this often. */
+const LOG_WRITE_BYTES = 4096;
+const LOG_FLUSH_MS = 250;
+
 function createRootLogger(config: ConfigType<typeof appConfig>, destination: LogDestination): RootLogger {
   // Standard output written from libuv's threads rather than by a blocking write per line: a
-  // line per request cost a tenth of the CPU of a simple read. pino flushes it when the process exits.
-  const output = destination ?? pino.destination({ dest: 1, sync: false });
+  // line per request cost a tenth of the CPU of a simple read. And in writes of at least 4 KB (about
+  // seven request lines), flushed at least every 250 ms: one write per line was 8 % of the CPU of a
+  // 304 under load. pino flushes what is left when the process exits.
+  const output = destination ?? pino.destination({ dest: 1, sync: false, minLength: LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS });
   const logger = pino(
     {
       level: config.logLevel,
