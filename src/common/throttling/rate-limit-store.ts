@@ -10,7 +10,7 @@ export interface WindowCount {
 }
 
 /**
- * Where the counters live. `increment` serves @nestjs/throttler (a fixed window per key, and a
+ * Where the counters live. `increment` serves the request limits (RateLimitGuard; a fixed window per key, and a
  * block once the limit is passed); `count`, `hit` and `hold` serve the failed-login counters, which must
  * be read before the password is checked and written only when it was wrong.
  */
