@@ -1,5 +1,4 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NextFunction, Request, Response } from 'express';
 import { buildRequestContext } from '../auth/request-context';
 import { ApiUrls } from '../common/http/api-urls.service';
@@ -13,7 +12,7 @@ import { EventReads } from '../catalogue/event-reads.service';
 /** The route this middleware answers, relative to the API's prefix (EventRoutesModule mounts it there). */
 export const ANONYMOUS_EVENT_READ_ROUTE = 'events/v1/events/:id';
 
-/** The routed handler, whose metadata (per-route limits) the rate-limit guard reads; never called here. */
+/** The routed handler, whose metadata (costly or not) the rate-limit guard reads; never called here. */
 // eslint-disable-next-line @typescript-eslint/unbound-method
 const ROUTED_HANDLER = EventsController.prototype.get;
 
@@ -52,7 +51,7 @@ export class AnonymousEventReadMiddleware implements NestMiddleware {
       return;
     }
     // Throws the 429 once the caller's budget is spent, after counting this request against it.
-    await this.rateLimit.canActivate(new ExecutionContextHost([request, response, next], EventsController, ROUTED_HANDLER));
+    await this.rateLimit.limit(request, response, ROUTED_HANDLER);
     const publicRead = this.caching.beginRead(request, response, 'event');
     // No memo of count generations (the routed handler's interceptor sets one): a single event counts nothing.
     const text = await this.events.get({ id }, buildRequestContext(this.urls, request), request.headers['if-none-match'] !== undefined);

@@ -88,7 +88,7 @@ interface SerializedRequest {
   [field: string]: unknown;
 }
 
-/** pino-http's request serializer, after the standard one: secrets out of the URL and the parsed query. */
+/** The request serializer, after pino's standard one: secrets out of the URL and the parsed query. */
 export function redactRequest(request: SerializedRequest): SerializedRequest {
   const url = typeof request.url === 'string' ? request.url : '';
   const path = url.split('?')[0];
@@ -102,7 +102,7 @@ interface SerializedError {
 }
 
 /**
- * The error serializer: the standard one (pino-http has already applied it; pino itself hands over
+ * The error serializer: the standard one (the root logger's wrapper has already applied it; pino itself hands over
  * the error as thrown), then values out of duplicate-key messages.
  */
 export function redactError(error: unknown): unknown {

@@ -46,6 +46,26 @@ describe('MemoryRateLimitStore', () => {
     expect((await store.increment('ip:1', 60_000, 1, 60_000, 'other')).isBlocked).toBe(false);
   });
 
+  it('counts requests in place as increment does: the same windows, blocks and figures, one record reused', async () => {
+    const other = new MemoryRateLimitStore(() => now);
+    const into = { totalHits: 0, timeToExpire: 0, isBlocked: false, timeToBlockExpire: 0 };
+    const steps = [0, 0, 0, 10_000, 55_000, 5_000, 61_000];
+    for (const step of steps) {
+      now += step;
+      other.countRequest('default', '10.0.0.1', 60_000, 3, 60_000, into);
+      expect(into).toEqual(await store.increment('ip:10.0.0.1', 60_000, 3, 60_000, 'default'));
+    }
+    // Users by id, addresses by text, throttlers apart.
+    other.countRequest('default', 7, 60_000, 1, 60_000, into);
+    other.countRequest('default', 7, 60_000, 1, 60_000, into);
+    expect(into.isBlocked).toBe(true);
+    other.countRequest('default', '7', 60_000, 1, 60_000, into);
+    expect(into.isBlocked).toBe(false);
+    other.countRequest('costly', 7, 60_000, 1, 60_000, into);
+    expect(into.isBlocked).toBe(false);
+    await other.close();
+  });
+
   it('counts failures without adding one when only reading, until a window passes without one', async () => {
     expect(await store.count('login:a')).toEqual({ count: 0, msLeft: 0 });
     await store.hit('login:a', 900_000);

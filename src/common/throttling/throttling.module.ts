@@ -1,12 +1,11 @@
 import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { appConfig } from '../../config/app.config';
 import { CodeAttempts } from './code-attempts.service';
 import { FailOpenRateLimitStore } from './fail-open-store';
 import { LoginAttempts } from './login-attempts.service';
 import { MemoryRateLimitStore, RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
-import { RateLimitGuard, throttlerOptions } from './rate-limit.guard';
+import { RateLimitGuard } from './rate-limit.guard';
 import { createRedisClient, RedisRateLimitStore } from './redis-rate-limit-store';
 
 /**
@@ -43,19 +42,12 @@ export class RateLimitStoreModule implements OnApplicationShutdown {
 }
 
 /**
- * Request limits (@nestjs/throttler), failed-login and failed-coupon-code limits, over one store. AuthModule registers
+ * Request limits (RateLimitGuard), failed-login and failed-coupon-code limits, over one store. AuthModule registers
  * the RateLimitGuard among the global guards, right after authentication; a route answered before
  * Nest's router (AnonymousEventReadMiddleware) calls the same instance.
  */
 @Module({
-  imports: [
-    RateLimitStoreModule,
-    ThrottlerModule.forRootAsync({
-      imports: [RateLimitStoreModule],
-      inject: [RATE_LIMIT_STORE, appConfig.KEY],
-      useFactory: throttlerOptions,
-    }),
-  ],
+  imports: [RateLimitStoreModule],
   providers: [LoginAttempts, CodeAttempts, RateLimitGuard],
   exports: [LoginAttempts, CodeAttempts, RateLimitGuard],
 })
