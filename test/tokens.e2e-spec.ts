@@ -352,5 +352,32 @@ describe('API tokens (e2e)', () => {
       const plain = await api().get(`${TICKETS_NS}/attendees/${attendee.id}`).set('Authorization', bearer(full.token)).expect(200);
       expect(plain.body).toMatchObject({ title: 'Jane Doe', email: 'jane.doe@example.org' });
     });
+
+    it('masks the organizer of an iCalendar feed for a redacted token, and keeps its feed apart from its owner’s', async () => {
+      const organizer = await api()
+        .post(`${EVENTS_NS}/organizers`)
+        .set('Authorization', admin)
+        .send({ organizer: 'Lantern Society', email: 'hello@lantern.example.org', status: 'publish' })
+        .expect(201);
+      const event = await api()
+        .post(`${EVENTS_NS}/events`)
+        .set('Authorization', admin)
+        .send({
+          title: 'Harbour night',
+          start_date: '2027-03-10 19:30:00',
+          end_date: '2027-03-10 22:00:00',
+          organizer: [organizer.body.id],
+          status: 'publish',
+        })
+        .expect(201);
+      const owner = await api().get(`${EVENTS_NS}/events/ics`).set('Authorization', admin).expect(200);
+      expect(owner.text).toContain('hello@lantern.example.org');
+      const redacted = await createToken(admin, { name: 'Calendar', scopes: ['events:read'] });
+      for (const path of ['events/ics', `events/${event.body.id}/ics`]) {
+        const feed = await api().get(`${EVENTS_NS}/${path}`).set('Authorization', bearer(redacted.token)).expect(200);
+        expect(feed.text).toContain('ORGANIZER');
+        expect(feed.text).not.toMatch(/lantern/i);
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
 import ical, { ICalEventData, ICalEventStatus, ICalLocationWithTitle } from 'ical-generator';
 import { DateTime } from 'luxon';
+import { maskEmail, maskPersonName, shouldRedact } from '../auth/personal-data';
 import type { RequestContext } from '../auth/request-context';
 import type { Event } from '../events/event.entity';
 import type { EventRelations } from '../events/events.mapper';
@@ -110,7 +111,13 @@ function toCalendarEvent({ event, relations }: CalendarEntry, context: RequestCo
   if (venue) data.location = venueLocation(venue);
   // ORGANIZER is a calendar address: an organizer without an email cannot be one.
   const organizer = relations.organizers.find((candidate) => candidate.email);
-  if (organizer?.email) data.organizer = { name: parameterText(inlineHtmlToText(organizer.title)), email: organizer.email };
+  if (organizer?.email) {
+    const name = inlineHtmlToText(organizer.title);
+    // An API token with `pii: redacted` sees people masked here as in every JSON answer.
+    data.organizer = shouldRedact(context.user)
+      ? { name: parameterText(maskPersonName(name)), email: maskEmail(organizer.email) }
+      : { name: parameterText(name), email: organizer.email };
+  }
   return data;
 }
 

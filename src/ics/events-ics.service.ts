@@ -57,7 +57,8 @@ export class EventsIcsService {
   ) {}
 
   async feed(query: ListEventsQuery, context: RequestContext, url: string): Promise<IcsFile> {
-    const key = `${context.user?.id ?? 0}\n${url}`;
+    // A token sees less than its owner (event limits, masking): its feeds are kept apart.
+    const key = `${context.user?.id ?? 0}/${context.user?.token?.id ?? ''}\n${url}`;
     const generation = await this.counts.generationOf('events');
     const cached = this.feeds.get(key);
     if (cached && cached.generation === generation && this.clock.now().getTime() - cached.storedAt < FEED_CACHE_MS) return cached.file;
