@@ -458,14 +458,7 @@ function readCors(raw: string | undefined): CorsConfig {
   const credentialedOrigins: string[] = [];
   for (const entry of entries) {
     if (entry === '*') continue;
-    let origin: string | null = null;
-    try {
-      const url = new URL(entry);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase())
-        origin = url.origin;
-    } catch {
-      origin = null;
-    }
+    const origin = originOf(entry);
     if (origin === null)
       throw new ConfigError('CORS_ORIGINS', `must list origins such as https://example.org (no path) or * (got "${entry}")`);
     credentialedOrigins.push(origin);
@@ -473,19 +466,23 @@ function readCors(raw: string | undefined): CorsConfig {
   return { credentialedOrigins, anyOrigin: entries.includes('*') };
 }
 
+/** `entry` as an origin (`https://example.org`: http or https, no path), or null when it is not one. */
+function originOf(entry: string): string | null {
+  try {
+    const url = new URL(entry);
+    const isOrigin = (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase();
+    return isOrigin ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A comma-separated list of origins (`https://example.org`, no path). */
 function readOriginList(name: string, raw: string | undefined): string[] {
   const origins: string[] = [];
   for (const entry of (raw ?? '').split(',').map((item) => item.trim())) {
     if (entry === '') continue;
-    let origin: string | null = null;
-    try {
-      const url = new URL(entry);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase())
-        origin = url.origin;
-    } catch {
-      origin = null;
-    }
+    const origin = originOf(entry);
     if (origin === null) throw new ConfigError(name, `must list origins such as https://example.org (no path) (got "${entry}")`);
     origins.push(origin);
   }
