@@ -747,7 +747,7 @@ describe('Categories (e2e)', () => {
       expect(Object.keys(doc.body.paths['/categories/by-slug/{slug}']).sort()).toEqual(['delete', 'get', 'patch', 'post', 'put']);
       const create = doc.body.paths['/categories'].post;
       expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '429']);
-      expect(create.security).toEqual([{ basic: [] }]);
+      expect(create.security).toEqual([{ basic: [] }, { bearer: ['events:write'] }]);
       const index = await http().get('/cal/events/v1').expect(200);
       expect(index.body.routes['/cal/events/v1/categories/(?P<id>\\d+)'].methods.sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
     });

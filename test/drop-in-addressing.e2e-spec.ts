@@ -34,7 +34,7 @@ describe('Addressing with API_ROOT, API_PREFIX and PUBLIC_URL (e2e)', () => {
       expect(response.body).toMatchObject({
         url: 'https://calendar.example.org',
         home: 'https://calendar.example.org',
-        namespaces: ['tribe/events/v1', 'tribe/tickets/v1', 'tec/v1', 'wp/v2'],
+        namespaces: ['tribe/events/v1', 'tribe/tickets/v1', 'tribe/auth/v1', 'tec/v1', 'wp/v2'],
         _links: { help: [{ href: 'https://calendar.example.org/wp-json/docs' }] },
       });
       const routes = response.body.routes as Record<string, { namespace: string; methods: string[] }>;

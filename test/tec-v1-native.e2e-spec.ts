@@ -17,7 +17,7 @@ describe('tec/v1 under the native API root, without the acknowledgement requirem
 
   it('serves tec/v1 and wp/v2 beside the cal namespaces, whatever API_PREFIX is', async () => {
     const root = await http().get('/').expect(200);
-    expect(root.body.namespaces).toEqual(['cal/events/v1', 'cal/tickets/v1', 'tec/v1', 'wp/v2']);
+    expect(root.body.namespaces).toEqual(['cal/events/v1', 'cal/tickets/v1', 'cal/auth/v1', 'tec/v1', 'wp/v2']);
     await http().get('/wp/v2/users/me').set('Authorization', basicAuth(ADMIN.login, ADMIN.password)).expect(200);
     const docs = await http().get('/tec/v1/docs').expect(200);
     expect(docs.body.servers[0].url).toMatch(/\/tec\/v1\/$/);

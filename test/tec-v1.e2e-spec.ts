@@ -38,7 +38,7 @@ describe('tec/v1 and the WordPress discovery routes (e2e)', () => {
       url: 'https://calendar.example.org',
       home: 'https://calendar.example.org',
       timezone_string: 'Europe/Athens',
-      namespaces: ['tribe/events/v1', 'tribe/tickets/v1', 'tec/v1', 'wp/v2'],
+      namespaces: ['tribe/events/v1', 'tribe/tickets/v1', 'tribe/auth/v1', 'tec/v1', 'wp/v2'],
       authentication: {},
     });
     expect([2, 3]).toContain(response.body.gmt_offset);

@@ -879,7 +879,7 @@ describe('Venues (e2e)', () => {
     it('declares every venue route with its responses in the OpenAPI document and the namespace index', async () => {
       const doc = await http().get('/cal/events/v1/doc').expect(200);
       const responses = (path: string, method: string) => Object.keys(doc.body.paths[path][method].responses).sort();
-      expect(responses('/venues', 'get')).toEqual(['200', '400', '404', '429']);
+      expect(responses('/venues', 'get')).toEqual(['200', '400', '403', '404', '429']);
       expect(responses('/venues', 'post')).toEqual(['201', '400', '401', '403', '429']);
       for (const path of ['/venues/{id}', '/venues/by-slug/{slug}']) {
         expect(responses(path, 'get')).toEqual(['200', '403', '404', '429']);
