@@ -69,6 +69,26 @@ export class IdempotencyService {
     });
   }
 
+  /**
+   * Claims the key and stores its response in one INSERT, at the end of the work it describes and in
+   * its transaction (the checkout: one statement of bookkeeping, held with the checkout's writes on
+   * MariaDB). The unique index still decides races: a concurrent request with the key fails on it
+   * (or, waiting for the same cart's lines, finds them gone) and replays this response. `replaceStale`:
+   * a row older than a day was found, which is deleted first.
+   */
+  async remember(scope: string, key: string, requestHash: string, response: StoredResponse, now: Date, replaceStale: boolean): Promise<void> {
+    if (replaceStale) await this.keys.deleteIfCreatedBy(scope, key, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
+    await this.keys.insert({
+      scope,
+      idempotencyKey: key,
+      requestHash,
+      statusCode: response.statusCode,
+      responseBody: JSON.stringify(response.body),
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
   /** Stores the response in the claimed row, in the same transaction as the work it describes. */
   async record(scope: string, key: string, response: StoredResponse): Promise<void> {
     await this.keys.setResponse(scope, key, response);
