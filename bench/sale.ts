@@ -160,7 +160,10 @@ export interface SaleComparison {
     servicePeakRssMb: number;
   };
   /** Summed over every run of each target. */
-  totals: Record<'service' | 'floor', { errors: number; oversold: number; unitsMismatch: number; duplicateOrders: number; notSoldOut: number }>;
+  totals: Record<
+    'service' | 'floor',
+    { errors: number; oversold: number; unitsMismatch: number; duplicateOrders: number; notSoldOut: number }
+  >;
   targets: typeof SALE_TARGETS;
   met: { share: boolean; p99: boolean; correct: boolean };
 }
