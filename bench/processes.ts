@@ -7,7 +7,7 @@ const ROOT = join(__dirname, '..');
 
 /** A server under test, in a process of its own. */
 export interface Target {
-  name: 'service' | 'floor' | 'framework';
+  name: 'service' | 'floor' | 'framework' | 'sale-floor';
   url: string;
   process: ChildProcess;
   /** Peak resident memory so far (VmHWM), in MB. */
@@ -198,6 +198,25 @@ export async function startFloor(
     stop: () => Promise.resolve(),
   };
   return { floor, framework };
+}
+
+/**
+ * The sale floor (bench/floor/sale.ts) on the same database and pool size as the service, in a
+ * process of its own: it reads nothing at start-up.
+ */
+export function startSaleFloor(settings: TargetSettings): Promise<Target> {
+  return startProcess(
+    'sale-floor',
+    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'floor', 'sale.ts')],
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+      DATABASE_URL: settings.databaseUrl,
+      DATABASE_POOL_SIZE: String(settings.poolSize),
+    },
+    '/floor/ready',
+  );
 }
 
 /** Runs bench/load.ts in a process of its own with one job; its JSON answer. */

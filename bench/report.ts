@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SteadyResult } from './load';
 import { FlashSaleReport, flashSaleMarkdown } from './flash-sale';
-import type { SaleResult } from './sale';
+import type { SaleComparison, SaleResult } from './sale';
 import { SALE_PAIRS } from './scenarios';
 
 /** Deltas of the service's `cal_event_document_cache_total` over one measured run. */
@@ -86,6 +86,8 @@ export interface BenchReport {
     poolSize: number;
     logLevel: string;
     saleRate: number;
+    /** The sale against the sale floor (absent when it did not run). */
+    sale?: { buyers: number; units: number; maxUnits: number };
   };
   seedSeconds: Record<string, number>;
   floorStartSeconds: Record<string, number>;
@@ -95,7 +97,9 @@ export interface BenchReport {
   workingSet: Record<string, number>;
   scenarios: ScenarioReport[];
   scaling: ScalingPoint[];
-  peakRssMb: { service: number; floor: number; framework: number };
+  peakRssMb: { service: number; floor: number; framework: number; 'sale-floor': number };
+  /** The sale, service against the sale floor (absent with --no-sale). */
+  sale?: SaleComparison;
   /** The flash sales run after the scenarios (absent with --no-flash-sale). */
   flashSale?: FlashSaleReport;
 }
@@ -158,6 +162,55 @@ function saleSummary(cycles: CycleMeasure[]): string {
   return `${round(checkouts / seconds, 1)} checkouts/s${failed.length ? `, failed: ${failed.join(', ')}` : ''}${skipped ? `, ${skipped} not started (100 in flight)` : ''}`;
 }
 
+function saleTitle(sale: SaleComparison): string {
+  const { buyers, units, maxUnits } = sale.settings;
+  return `Sale: ${buyers} buyers, 1–${maxUnits} units a checkout, until ${units.toLocaleString('en')} are sold (checkouts/s; cycle ms)`;
+}
+
+/** The sale's row in the scenarios' table: checkouts/s where the others have req/s, a buyer's cycle (cart write + checkout) for latency. */
+function saleRow(sale: SaleComparison): string {
+  const { median: m, totals } = sale;
+  return (
+    `| ${saleTitle(sale)} | – | ${round(m.serviceCheckoutsPerSecond, 1)} | ${round(m.floorCheckoutsPerSecond, 1)} | ${sale.cycles.map((cycle) => round(cycle.ratio, 2)).join(' ')} | **${percent(m.ratio)}** | ` +
+    `– | – | ${round(m.serviceCycleP50)} / ${round(m.serviceCycleP99)} / ${round(m.serviceCycleMax)} | ${round(m.floorCycleP50)} / ${round(m.floorCycleP99)} | ${round(m.p99Ratio, 2)} | – | ` +
+    `${round(m.servicePeakRssMb)} | ${totals.service.errors}/${totals.floor.errors}/– |`
+  );
+}
+
+/** The sale against its floor: the shares beside their targets, and what the database held after each run. */
+export function saleMarkdown(sale: SaleComparison): string {
+  const { median: m, totals, targets, met } = sale;
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const correctness = (side: 'service' | 'floor') => {
+    const t = totals[side];
+    return `oversold ${t.oversold}, attendees or ordered units ≠ sold ${t.unitsMismatch}, duplicate orders ${t.duplicateOrders}, runs not sold out ${t.notSoldOut}`;
+  };
+  return [
+    `${saleTitle(sale).replace(/ \(checkouts.*$/, '')}, service and sale floor (bench/floor/sale.ts: read the cart, one conditional UPDATE of the counter, ` +
+      'the order, its line, an attendee per unit and one outbox row, COMMIT) interleaved, each run on a fresh ticket:',
+    '',
+    `- Checkouts/s: service ${round(m.serviceCheckoutsPerSecond, 1)} against the floor's ${round(m.floorCheckoutsPerSecond, 1)}: **${percent(m.ratio)}** ` +
+      `(target ≥ ${percent(targets.share)}: ${verdict(met.share)}).`,
+    `- Cycle (cart write + checkout) p99: service ${round(m.serviceCycleP99)} ms against the floor's ${round(m.floorCycleP99)} ms: **${round(m.p99Ratio, 2)}×** ` +
+      `(target ≤ ${targets.p99Ratio}×: ${verdict(met.p99)}).`,
+    `- Database after every run: service ${correctness('service')}; floor ${correctness('floor')} (${verdict(met.correct)}).`,
+    '',
+    '| cycle | service checkouts/s | floor checkouts/s | share | service cycle p50 / p99 ms | floor cycle p50 / p99 ms | service checkout p50 / p99 ms | floor checkout p50 / p99 ms | service answers | floor answers |',
+    '|---:|---:|---:|---:|---|---|---|---|---|---|',
+    ...sale.cycles.map((cycle) => {
+      const answers = (statuses: Record<string, number>) =>
+        Object.entries(statuses)
+          .map(([kind, count]) => `${count}× ${kind}`)
+          .join(', ');
+      const { service: s, floor: f } = cycle;
+      return (
+        `| ${cycle.cycle} | ${round(s.checkoutsPerSecond, 1)} | ${round(f.checkoutsPerSecond, 1)} | ${round(cycle.ratio, 2)} | ${round(s.cycleP50)} / ${round(s.cycleP99)} | ` +
+        `${round(f.cycleP50)} / ${round(f.cycleP99)} | ${round(s.checkoutP50)} / ${round(s.checkoutP99)} | ${round(f.checkoutP50)} / ${round(f.checkoutP99)} | ${answers(s.statuses)} | ${answers(f.statuses)} |`
+      );
+    }),
+  ].join('\n');
+}
+
 export function markdown(report: BenchReport): string {
   const lines: string[] = [];
   const { settings } = report;
@@ -182,6 +235,7 @@ export function markdown(report: BenchReport): string {
         `${percent(m.cacheHitRate)} (${m.cacheStored} / ${m.cacheBuilt}) | ${round(m.servicePeakRssMb)} | ${scenario.errors.service}/${scenario.errors.floor}/${scenario.errors.framework} |`,
     );
   }
+  if (report.sale) lines.push(saleRow(report.sale));
   const sales: string[] = [];
   for (const pair of SALE_PAIRS) {
     const sale = report.scenarios.find((scenario) => scenario.name === pair.sale);
@@ -202,6 +256,7 @@ export function markdown(report: BenchReport): string {
       `Conditional GET (304) against the full single-event GET, the service alone: ${round(conditional.median.serviceRps)} against ` +
         `${round(full.median.serviceRps)} req/s, **${round(conditional.median.serviceRps / full.median.serviceRps, 2)}×**.`,
     );
+  if (report.sale) lines.push('', saleMarkdown(report.sale));
   if (report.flashSale) lines.push('', flashSaleMarkdown(report.flashSale));
 
   if (report.scaling.length) {
@@ -233,7 +288,10 @@ export function markdown(report: BenchReport): string {
   if (lists.length) lines.push('', `Lists at ${settings.events.toLocaleString('en')} events: ${lists.join('; ')}.`);
   lines.push(
     '',
-    `Peak RSS over the processes' lives: service ${round(report.peakRssMb.service)} MB, floor (with the framework floor in its process) ${round(report.peakRssMb.floor)} MB.`,
+    `Peak RSS over the processes' lives: service ${round(report.peakRssMb.service)} MB` +
+      (report.peakRssMb.floor ? `, floor (with the framework floor in its process) ${round(report.peakRssMb.floor)} MB` : '') +
+      (report.peakRssMb['sale-floor'] ? `, sale floor ${round(report.peakRssMb['sale-floor'])} MB` : '') +
+      '.',
   );
   const seeds = Object.entries(report.seedSeconds).map(
     ([size, seconds]) => `${Number(size).toLocaleString('en')} events in ${round(seconds)} s`,

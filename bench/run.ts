@@ -13,6 +13,11 @@
  *    run while the runner checks out --sale-rate orders a second on the service, through both runs.
  * 3. Flash sales (bench/flash-sale.ts) on the service: 500 buyers until 10 000 units are sold, and
  *    200 buyers at once on 50 units.
+ * 4. The sale (bench/sale.ts): --sale-buyers (300) buyers looping "fill a cart with 1–2 units, check
+ *    out" until --sale-units (6 000) are sold, on the service (an instance without the outbox
+ *    worker) and on the sale floor (bench/floor/sale.ts), interleaved for --cycles cycles, each run
+ *    on a fresh ticket.
+ * --only limits the run to some of these parts (--only sale: the sale alone, without the read floor).
  * Prints a Markdown table and writes bench/results/<date>.json and .md.
  */
 import { Command } from 'commander';
@@ -25,9 +30,9 @@ import { buildScenarioContext, floorPlan, workingSetSizes } from './context';
 import { BenchDatabase } from './database';
 import { DEFAULT_FLASH_SALE, runFlashSales } from './flash-sale';
 import type { SteadyJob, SteadyResult } from './load';
-import { runLoad, sampleRss, startFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
+import { runLoad, sampleRss, startFloor, startSaleFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
 import { BenchReport, CacheCounts, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
-import { SteadySale } from './sale';
+import { DEFAULT_SALE, runSaleComparison, SteadySale } from './sale';
 import { ScenarioContext, scenarioPaths, SCENARIOS } from './scenarios';
 import { seedBenchmarkData } from './seed';
 
@@ -48,8 +53,17 @@ interface Options {
   logLevel: string;
   bufferPoolMb: number;
   saleRate: number;
+  sale: boolean;
+  saleBuyers: number;
+  saleUnits: number;
+  saleMaxUnits: number;
   flashSale: boolean;
+  only?: string[];
 }
+
+/** The parts of a run --only may name. */
+const PARTS = ['scaling', 'scenarios', 'sale', 'flash-sale'] as const;
+type Part = (typeof PARTS)[number];
 
 /** Longest wait for a server's backlog to clear between runs. */
 const SETTLE_TIMEOUT_MS = 120_000;
@@ -85,7 +99,14 @@ function parseOptions(): Options {
     .option('--scenarios <names>', `comma-separated subset of ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`)
     .option('--no-scaling', 'skip the smaller sizes and the one-connection list latencies')
     .option('--log-level <level>', "the service's LOG_LEVEL (its production default: info)", 'info')
+    .option('--no-sale', 'skip the sale against the sale floor (bench/floor/sale.ts) after the scenarios')
+    .option('--sale-buyers <n>', 'buyers of the sale against the sale floor', (value) => Number(value), DEFAULT_SALE.buyers)
+    .option('--sale-units <n>', 'units each run of that sale sells out', (value) => Number(value), DEFAULT_SALE.units)
+    .option('--sale-max-units <n>', 'each of its checkouts takes 1..n units', (value) => Number(value), DEFAULT_SALE.maxUnits)
     .option('--no-flash-sale', 'skip the flash sales (bench/flash-sale.ts) after the scenarios')
+    .option('--only <parts>', `run only these comma-separated parts: ${PARTS.join(', ')}`, (value) =>
+      value.split(',').map((part) => part.trim()),
+    )
     .option(
       '--buffer-pool-mb <n>',
       'raise InnoDB buffer pool to at least this for the run (put back after); 0 leaves it',
@@ -223,11 +244,19 @@ async function documentCacheCounts(service: Target): Promise<Partial<CacheCounts
 
 async function main(): Promise<void> {
   const options = parseOptions();
+  const unknownParts = (options.only ?? []).filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknownParts.length) throw new Error(`Unknown parts for --only: ${unknownParts.join(', ')} (known: ${PARTS.join(', ')})`);
+  const runs = (part: Part) => !options.only || options.only.includes(part);
   const selected = options.scenarios ? new Set(options.scenarios.split(',').map((name) => name.trim())) : undefined;
   const unknown = [...(selected ?? [])].filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
   if (unknown.length) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);
-  const scenarios = SCENARIOS.filter((scenario) => !selected || selected.has(scenario.name));
-  const sizes = options.scaling
+  const scenarios = runs('scenarios') ? SCENARIOS.filter((scenario) => !selected || selected.has(scenario.name)) : [];
+  const scaling = options.scaling && runs('scaling');
+  const sale = options.sale && runs('sale');
+  const flashSale = options.flashSale && runs('flash-sale');
+  // The read floor, its plan and the stored documents serve the scaling run and the read scenarios only.
+  const reads = scaling || scenarios.length > 0;
+  const sizes = scaling
     ? [...options.sizes.filter((size) => size < options.events).sort((a, b) => a - b), options.events]
     : [options.events];
 
@@ -260,6 +289,7 @@ async function main(): Promise<void> {
       poolSize: options.poolSize,
       logLevel: options.logLevel,
       saleRate: options.saleRate,
+      ...(sale ? { sale: { buyers: options.saleBuyers, units: options.saleUnits, maxUnits: options.saleMaxUnits } } : {}),
     },
     seedSeconds: {},
     floorStartSeconds: {},
@@ -267,7 +297,7 @@ async function main(): Promise<void> {
     scenarios: [],
     scaling: [],
     workingSet: {},
-    peakRssMb: { service: 0, floor: 0, framework: 0 },
+    peakRssMb: { service: 0, floor: 0, framework: 0, 'sale-floor': 0 },
   };
   let targets: Target[] = [];
   const stopTargets = async () => {
@@ -286,12 +316,17 @@ async function main(): Promise<void> {
       await seedBenchmarkData(dataSource, { events: size, migrate: false, log: (line: string) => log(`  ${line}`) });
       report.seedSeconds[size] = (performance.now() - started) / 1000;
       await database.analyze();
-      const storeStarted = performance.now();
-      log('storing the event documents (npm run cli -- documents:store), as a deployment does after an import');
-      await storeEventDocuments(settings, (line) => log(`  ${line}`));
-      log(`event documents stored in ${((performance.now() - storeStarted) / 1000).toFixed(0)} s`);
+      if (reads) {
+        const storeStarted = performance.now();
+        log('storing the event documents (npm run cli -- documents:store), as a deployment does after an import');
+        await storeEventDocuments(settings, (line) => log(`  ${line}`));
+        log(`event documents stored in ${((performance.now() - storeStarted) / 1000).toFixed(0)} s`);
+      }
+      // The sale starts an instance of its own (below): with nothing else to measure, none here.
+      if (!reads && !flashSale) continue;
       const service = await startService(settings);
       targets = [service];
+      if (!reads) continue;
       context = await buildScenarioContext(database);
       const planFile = join(runner.jobFolder, `floor-plan-${size}.json`);
       const plan = floorPlan(context);
@@ -305,7 +340,7 @@ async function main(): Promise<void> {
       targets = [service, floor, framework];
       report.floorStartSeconds[size] = (performance.now() - floorStarted) / 1000;
       log(`floor ready at ${size.toLocaleString('en')} events in ${report.floorStartSeconds[size].toFixed(0)} s`);
-      if (options.scaling) {
+      if (scaling) {
         const point: ScalingPoint = { events: size, measures: [] };
         for (const scenario of scenarios.filter((candidate) => candidate.list)) {
           const measure = {
@@ -324,8 +359,10 @@ async function main(): Promise<void> {
     }
 
     const [service, floor, framework] = targets;
-    report.lists = context!.lists;
-    report.workingSet = workingSetSizes(context!);
+    if (context) {
+      report.lists = context.lists;
+      report.workingSet = workingSetSizes(context);
+    }
     const saleTickets = scenarios.some((scenario) => scenario.sale) ? await database.saleTickets(SALE_TICKETS) : [];
     for (const scenario of scenarios) {
       const cycles: CycleMeasure[] = [];
@@ -362,8 +399,28 @@ async function main(): Promise<void> {
       }
       report.scenarios.push(summarise(scenario.name, scenario.title, cycles));
     }
-    // Last: their orders and attendees would otherwise be in the lists measured above.
-    if (options.flashSale) report.flashSale = await runFlashSales([service], database, DEFAULT_FLASH_SALE, runner.jobFolder, log);
+    // After the scenarios: their orders and attendees would otherwise be in the lists measured above.
+    if (flashSale) report.flashSale = await runFlashSales([service], database, DEFAULT_FLASH_SALE, runner.jobFolder, log);
+    if (sale) {
+      // Last, on an instance of its own without the outbox worker (OUTBOX_WORKER=false, an API-only
+      // instance): the floor's notifications go to the same outbox, and a worker would deliver them
+      // on the floor's time, or deliver the service's on the floor's. Neither delivers while measured.
+      await stopTargets();
+      const saleService = await startService({ ...settings, extraEnv: { OUTBOX_WORKER: 'false' } });
+      targets = [saleService];
+      const saleFloor = await startSaleFloor(settings);
+      targets.push(saleFloor);
+      log(
+        `sale: ${options.saleBuyers} buyers, 1–${options.saleMaxUnits} units a checkout, until ${options.saleUnits.toLocaleString('en')} units are sold, ` +
+          `service and sale floor interleaved, ${options.cycles} cycle(s)`,
+      );
+      report.sale = await runSaleComparison(
+        { service: saleService, floor: saleFloor },
+        database,
+        { ...DEFAULT_SALE, buyers: options.saleBuyers, units: options.saleUnits, maxUnits: options.saleMaxUnits },
+        { cycles: options.cycles, warmup: options.warmup > 0, jobFolder: runner.jobFolder, log },
+      );
+    }
     await stopTargets();
 
     const files = writeReport(report, join(__dirname, 'results'));

@@ -252,6 +252,7 @@ function serviceEnv(databaseUrl: string, options: Options, dataDir: string): Nod
     DATA_DIR: dataDir,
     // For investigating memory, e.g. --heapsnapshot-signal=SIGUSR2.
     ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}),
+    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
   };
 }
 

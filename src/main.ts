@@ -6,6 +6,7 @@ import { CalExpressAdapter } from './common/http/cal-express-adapter';
 import { AppLogger } from './common/app-logger';
 import { AppConfig, appConfig, ConfigError, loadAppConfig, loadDotEnvFile } from './config/app.config';
 import { readPayments } from './payments/providers/registry';
+import { OpenApiDocument } from './namespaces/openapi-document';
 
 async function bootstrap(): Promise<void> {
   // Fail fast, naming the bad setting, before anything else starts.
@@ -27,6 +28,8 @@ async function bootstrap(): Promise<void> {
   });
   const config = app.get<ReturnType<typeof loadAppConfig>>(appConfig.KEY);
   setupApp(app, config);
+  // At start rather than on the first request: a route the document cannot describe stops the start.
+  app.get(OpenApiDocument).get();
   await app.listen(config.port);
   const base = config.publicUrl ?? `http://localhost:${config.port}`;
   app

@@ -6,6 +6,7 @@ import { BenchDatabase } from '../bench/database';
 import type { FloorPlan } from '../bench/floor/plan';
 import { ScenarioContext, scenarioPaths, SCENARIOS } from '../bench/scenarios';
 import { FloorServer, startFloor } from '../bench/floor/server';
+import { SaleFloorServer, startSaleFloor } from '../bench/floor/sale';
 import { Category } from '../src/categories/category.entity';
 import { DemoSeeder } from '../src/demo/demo-seeder';
 import { Organizer } from '../src/organizers/organizer.entity';
@@ -252,6 +253,211 @@ describeOnMariaDb(
       expect((await get(floor.url, '/cal/tickets/v1/attendees')).status).toBe(401);
       const editor = await createUser(testApp, 'author');
       expect((await get(floor.url, '/cal/tickets/v1/attendees', { Authorization: editor.authorization })).status).toBe(401);
+    });
+
+    /**
+     * The sale floor (bench/floor/sale.ts) against the service: the benchmark's buyers drive both
+     * alike, so both must answer the same statuses and write the same rows for a sale.
+     */
+    describe('the sale floor', () => {
+      let saleFloor: SaleFloorServer;
+      let database: BenchDatabase;
+      let ticketCount = 0;
+
+      type Row = Record<string, unknown>;
+      const rows = (sql: string, parameters: unknown[] = []) => testApp.dataSource.query<Row[]>(sql, parameters);
+
+      async function post(
+        url: string,
+        path: string,
+        body: unknown,
+        token?: string,
+      ): Promise<{ status: number; token: string | null; body: Row }> {
+        const response = await fetch(url + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { 'x-cart-token': token } : {}) },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, token: response.headers.get('x-cart-token'), body: (await response.json()) as Row };
+      }
+
+      /** A buyer's cycle on one target: a cart of `quantity` units, then its checkout (unless the cart write is refused). */
+      async function buy(url: string, ticketId: number, quantity: number, buyer: string) {
+        const cart = await post(url, '/cal/tickets/v1/cart', { provider: 'tc', tickets: [{ ticket_id: ticketId, quantity }] });
+        if (cart.status !== 200) return { cart, checkout: undefined };
+        const checkout = await post(
+          url,
+          '/cal/tickets/v1/cart/checkout',
+          { provider: 'tc', purchaser: { name: `Buyer ${buyer}`, email: `${buyer}@example.com` } },
+          cart.token!,
+        );
+        return { cart, checkout };
+      }
+
+      /** A fresh free ticket of `capacity` units on a published event, as the benchmark's sale makes them. */
+      async function freshTicket(capacity: number): Promise<number> {
+        return (await database.createContendedTicket(capacity, `sale-floor-spec-${Date.now()}-${(ticketCount += 1)}`, 0)).id;
+      }
+
+      /** What an order wrote, without what differs between any two orders (ids, names, tokens, codes, times). */
+      async function writtenRows(orderId: number) {
+        const [order] = await rows(
+          'SELECT provider, status, user_id, total_minor, currency, payment_method, expires_at, coupon_id, coupon_code, coupon_uses, discount_minor, completed_at IS NOT NULL AS completed FROM orders WHERE id = ?',
+          [orderId],
+        );
+        const items = await rows('SELECT quantity, unit_price_minor FROM order_items WHERE order_id = ?', [orderId]);
+        const attendees = await rows(
+          `SELECT provider, status, order_status, rsvp_going, user_id, optout, meta, checked_in, checkin_blocked, checkin_revoked_at, coupon_code,
+                  price_paid_minor, discount_minor, LENGTH(security_code) AS code_length, checkin_secret IS NOT NULL AS has_checkin_secret
+           FROM attendees WHERE order_id = ? ORDER BY id`,
+          [orderId],
+        );
+        const notices = await rows(
+          "SELECT channel, status, attempts, payload FROM outbox_messages WHERE type = 'order.placed' AND JSON_VALUE(payload, '$.order_id') = ?",
+          [orderId],
+        );
+        const placed = notices.map(({ payload, ...notice }) => {
+          const { order_id: _id, purchaser_name: _name, purchaser_email: _email, ...data } = JSON.parse(String(payload)) as Row;
+          return { ...notice, data };
+        });
+        return { order: Object.fromEntries(Object.entries(order).map(([key, value]) => [key, String(value)])), items, attendees, placed };
+      }
+
+      beforeAll(async () => {
+        const url = new URL(databaseUrl);
+        database = await BenchDatabase.create(`${url.protocol}//${url.username}@${url.host}`, url.pathname.slice(1));
+        saleFloor = await startSaleFloor({ databaseUrl, port: 0, poolSize: 4 });
+      });
+
+      afterAll(async () => {
+        await saleFloor?.close();
+        await database?.close();
+      });
+
+      it('checks out with 201 and writes the rows the service writes: the order, its line, an attendee per unit, order.placed', async () => {
+        const serviceTicket = await freshTicket(10);
+        const floorTicket = await freshTicket(10);
+        const service = await buy(serviceUrl, serviceTicket, 2, 'service-buyer');
+        const floorSale = await buy(saleFloor.url, floorTicket, 2, 'floor-buyer');
+        expect([service.cart.status, service.checkout?.status]).toEqual([200, 201]);
+        expect([floorSale.cart.status, floorSale.checkout?.status]).toEqual([200, 201]);
+        expect(floorSale.cart.token).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]{32}$/));
+        const orderId = Number(floorSale.checkout!.body.id);
+        expect(floorSale.checkout!.body).toEqual({
+          id: orderId,
+          status: 'completed',
+          provider: 'tc',
+          total: '0.00',
+          currency: 'USD',
+          attendees: [
+            { ticket_id: floorTicket, security_code: expect.stringMatching(/^[0-9a-f]{32}$/) },
+            { ticket_id: floorTicket, security_code: expect.stringMatching(/^[0-9a-f]{32}$/) },
+          ],
+        });
+
+        const floorRows = await writtenRows(orderId);
+        expect(floorRows).toEqual(await writtenRows(Number(service.checkout!.body.id)));
+        expect(floorRows.attendees).toHaveLength(2);
+        expect(floorRows.placed).toHaveLength(1);
+        expect(floorRows.items).toEqual([{ quantity: 2, unit_price_minor: expect.anything() }]);
+        const [order] = await rows('SELECT cart_token, purchaser_email FROM orders WHERE id = ?', [orderId]);
+        expect(order).toEqual({ cart_token: floorSale.cart.token, purchaser_email: 'floor-buyer@example.com' });
+        expect(await rows('SELECT ticket_id, event_id FROM attendees WHERE order_id = ? GROUP BY ticket_id, event_id', [orderId])).toEqual([
+          { ticket_id: floorTicket, event_id: expect.any(Number) },
+        ]);
+        for (const ticketId of [serviceTicket, floorTicket]) {
+          const [counter] = await rows('SELECT sold, pending FROM ticket_capacity_counters WHERE ticket_id = ?', [ticketId]);
+          expect([ticketId, counter]).toEqual([ticketId, { sold: 2, pending: 0 }]);
+        }
+        // The lines left the cart with the checkout; a second checkout of it has nothing to order.
+        expect(
+          await rows('SELECT c.id FROM carts c INNER JOIN cart_items i ON i.cart_id = c.id WHERE c.token = ?', [floorSale.cart.token]),
+        ).toEqual([]);
+        const again = await post(
+          saleFloor.url,
+          '/cal/tickets/v1/cart/checkout',
+          { provider: 'tc', purchaser: { name: 'Again', email: 'again@example.com' } },
+          floorSale.cart.token!,
+        );
+        expect([again.status, again.body.code]).toEqual([400, 'cart-empty']);
+      });
+
+      it('refuses an oversell with 409, at the cart write and at the checkout, as the service does, and writes nothing for it', async () => {
+        for (const url of [serviceUrl, saleFloor.url]) {
+          const ticketId = await freshTicket(3);
+          const first = await buy(url, ticketId, 2, 'first');
+          expect([url, first.checkout?.status]).toEqual([url, 201]);
+          // One unit left: a cart of two is refused before anything is held.
+          const greedy = await buy(url, ticketId, 2, 'greedy');
+          expect([url, greedy.cart.status, greedy.cart.body.code]).toEqual([url, 409, 'ticket-capacity-not-available']);
+          // Two carts of the last unit: the first checkout sells it, the second is refused and rolled back.
+          const carts = [];
+          for (const buyer of ['late-1', 'late-2']) {
+            const cart = await post(url, '/cal/tickets/v1/cart', { provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] });
+            expect([url, cart.status]).toEqual([url, 200]);
+            carts.push({ buyer, token: cart.token! });
+          }
+          const answers = [];
+          for (const { buyer, token } of carts)
+            answers.push(
+              await post(
+                url,
+                '/cal/tickets/v1/cart/checkout',
+                { provider: 'tc', purchaser: { name: buyer, email: `${buyer}@example.com` } },
+                token,
+              ),
+            );
+          expect([url, answers.map((answer) => answer.status), answers[1].body.code]).toEqual([
+            url,
+            [201, 409],
+            'ticket-capacity-not-available',
+          ]);
+          const [counter] = await rows('SELECT sold, pending FROM ticket_capacity_counters WHERE ticket_id = ?', [ticketId]);
+          const [written] = await rows(
+            'SELECT COUNT(*) AS attendees, COUNT(DISTINCT order_id) AS orders FROM attendees WHERE ticket_id = ?',
+            [ticketId],
+          );
+          expect([url, counter, written]).toEqual([url, { sold: 3, pending: 0 }, { attendees: 3, orders: 2 }]);
+          // The refused checkout kept its cart line (its transaction rolled back) and placed no order.
+          expect(await rows('SELECT COUNT(*) AS orders FROM orders WHERE cart_token = ?', [carts[1].token])).toEqual([{ orders: 0 }]);
+          expect(
+            await rows('SELECT i.quantity FROM carts c INNER JOIN cart_items i ON i.cart_id = c.id WHERE c.token = ?', [carts[1].token]),
+          ).toEqual([{ quantity: 1 }]);
+        }
+      });
+
+      it('never sells a cart twice nor beyond capacity when its buyers check out at once', async () => {
+        const ticketId = await freshTicket(5);
+        const carts = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            post(saleFloor.url, '/cal/tickets/v1/cart', { provider: 'tc', tickets: [{ ticket_id: ticketId, quantity: 1 }] }),
+          ),
+        );
+        expect(carts.map((cart) => cart.status)).toEqual(Array(8).fill(200));
+        // Every cart checked out twice at once: 5 units sold, one order per sold unit, no cart twice.
+        const answers = await Promise.all(
+          carts.flatMap((cart, index) =>
+            [0, 1].map(() =>
+              post(
+                saleFloor.url,
+                '/cal/tickets/v1/cart/checkout',
+                { provider: 'tc', purchaser: { name: `Rush ${index}`, email: `rush${index}@example.com` } },
+                cart.token!,
+              ),
+            ),
+          ),
+        );
+        const sold = answers.filter((answer) => answer.status === 201);
+        expect(sold).toHaveLength(5);
+        expect(new Set(sold.map((answer) => answer.body.id)).size).toBe(5);
+        expect(answers.every((answer) => [201, 400, 409].includes(answer.status))).toBe(true);
+        const [counter] = await rows('SELECT sold FROM ticket_capacity_counters WHERE ticket_id = ?', [ticketId]);
+        const [written] = await rows(
+          'SELECT COUNT(*) AS attendees, COUNT(DISTINCT order_id) AS orders, COUNT(DISTINCT o.cart_token) AS carts FROM attendees a INNER JOIN orders o ON o.id = a.order_id WHERE a.ticket_id = ?',
+          [ticketId],
+        );
+        expect([counter, written]).toEqual([{ sold: 5 }, { attendees: 5, orders: 5, carts: 5 }]);
+      });
     });
   },
 );

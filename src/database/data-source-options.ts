@@ -5,6 +5,7 @@ import { DatabaseConfig } from '../config/app.config';
 import { MIGRATIONS } from './migrations';
 import { keepMysqlPromiseWrappers } from './mysql-promise-wrappers';
 import { replicationOptions } from './read-replicas';
+import { memoryDatabaseDriver } from './sqlite-memory-image';
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -20,13 +21,15 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     migrationsTransactionMode: 'each' as const,
   };
   if (database.type === 'sqlite') {
-    if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+    const inMemory = database.path === ':memory:';
+    if (!inMemory) mkdirSync(dirname(database.path), { recursive: true });
     return {
       ...common,
       type: 'better-sqlite3',
       database: database.path,
+      ...(inMemory ? { driver: memoryDatabaseDriver(MIGRATIONS) } : {}),
       // WAL lets readers proceed while a writer holds the lock.
-      enableWAL: database.path !== ':memory:',
+      enableWAL: !inMemory,
       prepareDatabase: (db: { pragma(statement: string): unknown }) => {
         db.pragma('foreign_keys = ON');
         db.pragma('busy_timeout = 5000');

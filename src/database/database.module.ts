@@ -10,6 +10,7 @@ import { detectServerFeatures } from './server-features';
 import { buildDataSourceOptions } from './data-source-options';
 import { ReplicaReadRoutes, routeListReadsToReplicas } from './read-replicas';
 import { serialiseSqliteTransactions } from './sqlite-serialization';
+import { keepMigratedMemoryImage } from './sqlite-memory-image';
 import { guardSqliteTableRebuilds } from './sqlite-rebuild-guard';
 
 const MIGRATION_LOCK_TIMEOUT_SECONDS = 120;
@@ -23,6 +24,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
     guardSqliteTableRebuilds();
     await dataSource.runMigrations({ transaction: 'each' });
+    keepMigratedMemoryImage(dataSource);
     return;
   }
   const lockHolder = dataSource.createQueryRunner();

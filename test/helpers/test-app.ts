@@ -37,17 +37,26 @@ async function emptyTables(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') return;
   const runner = dataSource.createQueryRunner();
   try {
+    // TRUNCATE costs tens of milliseconds per table even when the table is empty: only the tables
+    // that hold a row or have handed out an id are emptied (so ids start at 1 as on a new database).
+    const tables = [...new Set(dataSource.entityMetadatas.map((entity) => entity.tableName))];
+    const [filled] = (await runner.query(
+      `SELECT ${tables.map((table, index) => `EXISTS(SELECT 1 FROM \`${table}\`) AS t${index}`).join(', ')}`,
+    )) as Array<Record<string, number | string>>;
+    const counters = (await runner.query(
+      'SELECT TABLE_NAME AS name, AUTO_INCREMENT AS next FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+    )) as Array<{ name: string; next: number | string | null }>;
+    const counted = new Set(counters.filter((row) => row.next !== null && Number(row.next) > 1).map((row) => row.name));
+    const used = tables.filter((table, index) => Number(filled[`t${index}`]) === 1 || counted.has(table));
+    if (used.length === 0) return;
     await runner.query('SET FOREIGN_KEY_CHECKS = 0');
-    for (const entity of dataSource.entityMetadatas) {
-      await runner.query(`TRUNCATE TABLE \`${entity.tableName}\``);
-    }
+    for (const table of used) await runner.query(`TRUNCATE TABLE \`${table}\``);
     await runner.query('SET FOREIGN_KEY_CHECKS = 1');
   } finally {
     await runner.release();
   }
 }
 
-/** The whole AppModule on the test database, set up exactly as main.ts does. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   let builder = Test.createTestingModule({
     imports: [AppModule, ...(options.imports ?? [])],
