@@ -141,11 +141,10 @@ export class CheckoutService {
     // retry finds the key taken (or its cart's lines gone) and is answered from it below.
     const place = (replaceStaleKey: boolean) =>
       this.tx.run(async () => {
+        if (idempotencyKey && replaceStaleKey) await this.idempotency.forgetStale(scope, idempotencyKey, now);
         const placed = await this.placeOrder(request, provider, now);
-        if (idempotencyKey) {
-          const response = { statusCode: 201, body: placed.response };
-          await this.idempotency.remember(scope, idempotencyKey, requestHash, response, now, replaceStaleKey);
-        }
+        if (idempotencyKey)
+          await this.idempotency.remember(scope, idempotencyKey, requestHash, { statusCode: 201, body: placed.response }, now);
         await this.takeLast(placed);
         // Held writes (MariaDB) have been sent: the answer gets the ids they generated.
         return this.tx.resolveHeldIds(placed.response);
