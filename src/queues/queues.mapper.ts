@@ -1,7 +1,7 @@
 import type { RequestContext } from '../auth/request-context';
 import { guardedTicketIds } from './live-queues';
 import { Queue, QueueEntry } from './queue.entity';
-import { admittedLastMinute, configuredRate, estimateWait, parseSamples } from './queue-eta';
+import { admittedLastMinute, configuredRate, parseSamples, queueWait } from './queue-eta';
 import { QueueEntryResponse, QueueResponse, QueueSharedStatusResponse, QueueState } from './dto/queue.response';
 
 const MIN_REFRESH_SECONDS = 2;
@@ -90,8 +90,7 @@ export function toEntryResponse(queue: Queue, entry: QueueEntry, now: Date): Que
   }
   if (entry.status === 'waiting') {
     const ahead = Math.max(0, (entry.position as number) - queue.servingCounter - 1);
-    const eta =
-      state === 'paused' ? null : estimateWait(ahead + 1, parseSamples(queue.rateSamples), now, configuredRate(queue), queue.openedAt);
+    const eta = state === 'paused' ? null : queueWait(queue, ahead + 1, now);
     return { ...base, status: 'waiting', ahead, eta_seconds: eta, refresh_after_seconds: clampRefresh(eta ? eta.p50 / 4 : 10) };
   }
   return { ...base, status: entry.status, ahead: null, eta_seconds: null, refresh_after_seconds: 60 };
