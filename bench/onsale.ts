@@ -51,6 +51,8 @@ const settings = {
   deadlineSeconds: envNumber('ONSALE_DEADLINE_SECONDS', 900),
   serverUrl: process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306',
   poolSize: envNumber('ONSALE_POOL_SIZE', 10),
+  /** Whether buyers and bots reach the service through Varnish (when varnishd is installed): 1, or 0 for the service alone. */
+  varnish: envNumber('ONSALE_VARNISH', 1) > 0,
 };
 
 function log(message: string): void {
@@ -449,7 +451,10 @@ async function main(): Promise<void> {
       logLevel: 'warn',
       extraEnv: { TRUST_PROXY: 'loopback', QUEUE_JOINS_PER_ADDRESS: String(settings.joinsPerAddress) },
     });
-    const url = service.url;
+    // Buyers, bots and intruders come through Varnish, as they would in front of a site, unless
+    // ONSALE_VARNISH=0 (or varnishd is not installed): then straight to the service.
+    varnish = settings.varnish ? await startVarnish(Number(new URL(service.url).port)) : null;
+    const url = varnish?.url ?? service.url;
     const ticket = await database.createContendedTicket(settings.units, `onsale-${name}`, 0);
     const [[{ event_id: eventId }]] = await sql.query<RowDataPacket[]>('SELECT event_id FROM tickets WHERE id = ?', [ticket.id]);
     const now = Date.now();
@@ -496,7 +501,7 @@ async function main(): Promise<void> {
       10_000,
     );
     await sleep(opensAt - Date.now());
-    const probe = probeService(url);
+    const probe = probeService(service.url);
     await sleep(500);
     const intrusion = await intruders(url, ticket.id, async () => {
       const [[row]] = await sql.query<RowDataPacket[]>('SELECT closed_at FROM queues WHERE id = ?', [queueId]);
@@ -543,8 +548,8 @@ async function main(): Promise<void> {
     const [[queueRow]] = await sql.query<RowDataPacket[]>('SELECT closed_reason FROM queues WHERE id = ?', [queueId]);
 
     const entryPath = `${API}/queues/${queueId}/status`;
-    const direct = await pollRate(url, entryPath, settings.pollSeconds);
-    varnish = await startVarnish(Number(new URL(url).port));
+    const direct = await pollRate(service.url, entryPath, settings.pollSeconds);
+    varnish ??= await startVarnish(Number(new URL(service.url).port));
     const cached = varnish ? await pollRate(varnish.url, entryPath, settings.pollSeconds) : null;
 
     const checkoutP99 = quantile(stats.checkoutMs, 0.99);
@@ -552,7 +557,7 @@ async function main(): Promise<void> {
     const lines = [
       `On-sale benchmark of ${new Date().toISOString()}: ${cpus().length} cores, Node ${process.version}, ${await database.serverVersion()}, pool ${settings.poolSize}.`,
       '',
-      `Settings: ${JSON.stringify({ ...settings, serverUrl: undefined })}`,
+      `Settings: ${JSON.stringify({ ...settings, serverUrl: undefined })}; the sale ${url === service.url ? 'straight to the service' : 'through Varnish'}.`,
       '',
       '| measure | result |',
       '|---|---|',
