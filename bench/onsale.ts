@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection, RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
@@ -392,6 +392,17 @@ function probeService(url: string): { stop(): number[] } {
 
 const ms = (values: number[], q: number) => quantile(values, q).toFixed(0);
 
+/** CPU seconds a process has used (user + system), from /proc: what it cost, however busy the machine. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 // ---------------------------------------------------------------- status polls
 
 async function pollRate(url: string, path: string, seconds: number): Promise<{ perSecond: number; p99: number; non2xx: number }> {
@@ -502,6 +513,8 @@ async function main(): Promise<void> {
     );
     await sleep(opensAt - Date.now());
     const probe = probeService(service.url);
+    const cpuAtOpening = cpuSeconds(service.process.pid);
+    const pollsAtOpening = stats.polls;
     await sleep(500);
     const intrusion = await intruders(url, ticket.id, async () => {
       const [[row]] = await sql.query<RowDataPacket[]>('SELECT closed_at FROM queues WHERE id = ?', [queueId]);
@@ -510,6 +523,8 @@ async function main(): Promise<void> {
     await Promise.all(runs);
     clearInterval(progress);
     const probed = probe.stop();
+    const saleCpu = cpuSeconds(service.process.pid) - cpuAtOpening;
+    const salePolls = stats.polls - pollsAtOpening;
     const [timeline] = await sql.query<RowDataPacket[]>(
       `SELECT FLOOR(TIMESTAMPDIFF(MICROSECOND, q.opened_at, e.admitted_at) / 10000000) AS tenth, COUNT(*) AS admitted,
          SUM(e.status = 'completed') AS completed, ROUND(AVG(TIMESTAMPDIFF(MICROSECOND, e.admitted_at, e.finished_at)) / 1000) AS turnMs
@@ -569,6 +584,9 @@ async function main(): Promise<void> {
       `| bots' admissions | **${stats.admitted.bots} of ${admittedTotal}** (${((100 * stats.admitted.bots) / Math.max(1, admittedTotal)).toFixed(1)} %) |`,
       `| admitted buyers' checkout (cart write + checkout) | p50 ${quantile(stats.checkoutMs, 0.5).toFixed(0)} ms, **p99 ${checkoutP99.toFixed(0)} ms** over ${stats.checkoutMs.length}; ${JSON.stringify(stats.checkoutStatuses)} |`,
       `| the service's answer to /health/live during the sale (every 250 ms) | p50 ${ms(probed, 0.5)} ms, p99 ${ms(probed, 0.99)} ms over ${probed.length} |`,
+      `| the service's CPU from the opening to the end of the sale (${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} load) | **${saleCpu.toFixed(1)} s** for ${salePolls} entry polls and ${stats.checkoutMs.length} checkouts |`,
       `| the checkout's parts: cart write; checkout | p50 ${ms(stats.cartWriteMs, 0.5)} ms, p99 ${ms(stats.cartWriteMs, 0.99)} ms; p50 ${ms(stats.placeOrderMs, 0.5)} ms, p99 ${ms(stats.placeOrderMs, 0.99)} ms |`,
       `| ETA error (p50 predicted at the first poll after opening) | **p50 ${(100 * etaP50).toFixed(1)} %**, p90 ${(100 * quantile(stats.etaErrors, 0.9)).toFixed(1)} % over ${stats.etaErrors.length} buyers |`,
       `| shared status polls, service alone | **${direct.perSecond.toFixed(0)}/s**, p99 ${direct.p99} ms, non-2xx ${direct.non2xx} |`,
