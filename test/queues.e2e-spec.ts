@@ -300,6 +300,22 @@ describe('Waiting rooms (e2e)', () => {
       expect(third.status).toBe(429);
       expect(third.body).toMatchObject({ code: 'queue-join-limit', data: { status: 429, by: 'account' } });
     });
+
+    it('keeps the limit when one account joins many times at once (counted under the queue row lock)', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => {
+          const client = newClient();
+          return http()
+            .post(`${QUEUES}/${queue.id}/entries`)
+            .set('Authorization', subscriber.authorization)
+            .send({ request_id: client.requestId, secret_hash: client.secretHash });
+        }),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([202, 202, 429, 429, 429, 429, 429, 429]);
+      expect(await testApp.dataSource.getRepository(QueueEntry).countBy({ queueId: queue.id as number })).toBe(2);
+    });
   });
 
   describe('the counter and admissions', () => {

@@ -45,7 +45,12 @@ sub vcl_backend_response {
   # never purged, so that clients polling faster than they are told to are answered from here.
   if (beresp.http.Surrogate-Key ~ "(^| )queue-[0-9]+( |$)" && beresp.http.Cache-Control ~ "public") {
     set beresp.http.xkey = beresp.http.Surrogate-Key;
-    set beresp.grace = 1s;
+    # An entry's place is asked by its one client: no older answer than its second.
+    if (bereq.url ~ "/entries/") {
+      set beresp.grace = 0s;
+    } else {
+      set beresp.grace = 1s;
+    }
     return (deliver);
   }
   if (beresp.http.Surrogate-Key && beresp.http.Cache-Control ~ "public") {

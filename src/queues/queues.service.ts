@@ -179,11 +179,15 @@ export class QueuesService {
     this.assertJoinable(queue, now);
     const challenge = challengeProblem(id, body.request_id, body.challenge_nonce, queue.challengeBits);
     if (challenge) throw queueChallengeFailed(challenge, queue.challengeBits);
+    // Refused before the queue row's lock when already over the limits (a bot's joins, most of them)...
     await this.checkJoinLimits(id, context);
     if (now >= queue.opensAt && !queue.openedAt) await this.open(id, now);
     try {
       const { locked, entry } = await this.tx.run(async () => {
         const locked = (await this.queues.lockForJoin(id)) as Queue;
+        // ...and counted again under it, which every join takes: concurrent joins from one address
+        // or account cannot all see room under its limit.
+        await this.checkJoinLimits(id, context);
         const prequeue = locked.openedAt === null;
         const position = prequeue ? null : await this.queues.takePosition(locked);
         const admitNow = position !== null && (await this.admitsAtOnce(locked, position, now));
