@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection, RowDataPacket } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
@@ -51,6 +51,8 @@ const settings = {
   deadlineSeconds: envNumber('ONSALE_DEADLINE_SECONDS', 900),
   serverUrl: process.env.BENCH_SERVER_URL ?? 'mysql://root@127.0.0.1:3306',
   poolSize: envNumber('ONSALE_POOL_SIZE', 10),
+  /** Whether buyers and bots reach the service through Varnish (when varnishd is installed): 1, or 0 for the service alone. */
+  varnish: envNumber('ONSALE_VARNISH', 1) > 0,
 };
 
 function log(message: string): void {
@@ -174,6 +176,9 @@ interface Stats {
   botJoins: Record<string, number>;
   admitted: { buyers: number; bots: number };
   checkoutMs: number[];
+  /** The two parts of checkoutMs: the cart write, and the checkout itself. */
+  cartWriteMs: number[];
+  placeOrderMs: number[];
   checkoutStatuses: Record<string, number>;
   etaErrors: number[];
   unitsBought: number;
@@ -186,6 +191,8 @@ const stats: Stats = {
   botJoins: {},
   admitted: { buyers: 0, bots: 0 },
   checkoutMs: [],
+  cartWriteMs: [],
+  placeOrderMs: [],
   checkoutStatuses: {},
   etaErrors: [],
   unitsBought: 0,
@@ -215,12 +222,15 @@ async function buy(url: string, queueId: number, ticketId: number, client: Retur
     headers: { ...headers, 'x-queue-token': token },
   });
   const cartToken = cart.headers.get('x-cart-token');
+  const cartWritten = performance.now();
+  stats.cartWriteMs.push(cartWritten - started);
   if (cart.status !== 200 || !cartToken) return void count(stats.checkoutStatuses, `cart ${cart.status}`);
   const checkout = await call(url, 'POST', `${API}/cart/checkout`, {
     body: { provider: 'tc', purchaser: { name: 'On-sale buyer', email: `buyer-${client.requestId}@example.com` } },
     headers: { ...headers, 'x-queue-token': token, 'x-cart-token': cartToken },
   });
   stats.checkoutMs.push(performance.now() - started);
+  stats.placeOrderMs.push(performance.now() - cartWritten);
   count(stats.checkoutStatuses, checkout.status);
   if (checkout.status === 201) stats.unitsBought += units;
 }
@@ -355,6 +365,44 @@ async function intruders(
   return { tried, refused, statuses };
 }
 
+/**
+ * How long the service takes to answer `/health/live` (no statement) every 250 ms while the sale
+ * runs: its event loop's and HTTP stack's wait, apart from the database's.
+ */
+function probeService(url: string): { stop(): number[] } {
+  const samples: number[] = [];
+  let running = true;
+  void (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(`${url}/health/live`)
+        .then((response) => response.arrayBuffer())
+        .catch(() => null);
+      samples.push(performance.now() - started);
+      await sleep(250);
+    }
+  })();
+  return {
+    stop: () => {
+      running = false;
+      return samples;
+    },
+  };
+}
+
+const ms = (values: number[], q: number) => quantile(values, q).toFixed(0);
+
+/** CPU seconds a process has used (user + system), from /proc: what it cost, however busy the machine. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 // ---------------------------------------------------------------- status polls
 
 async function pollRate(url: string, path: string, seconds: number): Promise<{ perSecond: number; p99: number; non2xx: number }> {
@@ -414,7 +462,10 @@ async function main(): Promise<void> {
       logLevel: 'warn',
       extraEnv: { TRUST_PROXY: 'loopback', QUEUE_JOINS_PER_ADDRESS: String(settings.joinsPerAddress) },
     });
-    const url = service.url;
+    // Buyers, bots and intruders come through Varnish, as they would in front of a site, unless
+    // ONSALE_VARNISH=0 (or varnishd is not installed): then straight to the service.
+    varnish = settings.varnish ? await startVarnish(Number(new URL(service.url).port)) : null;
+    const url = varnish?.url ?? service.url;
     const ticket = await database.createContendedTicket(settings.units, `onsale-${name}`, 0);
     const [[{ event_id: eventId }]] = await sql.query<RowDataPacket[]>('SELECT event_id FROM tickets WHERE id = ?', [ticket.id]);
     const now = Date.now();
@@ -460,13 +511,31 @@ async function main(): Promise<void> {
         ),
       10_000,
     );
-    await sleep(opensAt + 500 - Date.now());
+    await sleep(opensAt - Date.now());
+    const probe = probeService(service.url);
+    const cpuAtOpening = cpuSeconds(service.process.pid);
+    const pollsAtOpening = stats.polls;
+    await sleep(500);
     const intrusion = await intruders(url, ticket.id, async () => {
       const [[row]] = await sql.query<RowDataPacket[]>('SELECT closed_at FROM queues WHERE id = ?', [queueId]);
       return row.closed_at === null;
     });
     await Promise.all(runs);
     clearInterval(progress);
+    const probed = probe.stop();
+    const saleCpu = cpuSeconds(service.process.pid) - cpuAtOpening;
+    const salePolls = stats.polls - pollsAtOpening;
+    const [timeline] = await sql.query<RowDataPacket[]>(
+      `SELECT FLOOR(TIMESTAMPDIFF(MICROSECOND, q.opened_at, e.admitted_at) / 10000000) AS tenth, COUNT(*) AS admitted,
+         SUM(e.status = 'completed') AS completed, ROUND(AVG(TIMESTAMPDIFF(MICROSECOND, e.admitted_at, e.finished_at)) / 1000) AS turnMs
+       FROM queue_entries e JOIN queues q ON q.id = e.queue_id WHERE e.queue_id = ? AND e.admitted_at IS NOT NULL GROUP BY tenth ORDER BY tenth`,
+      [queueId],
+    );
+    log(
+      `admissions per 10 s from the opening (admitted/completed, mean turn ms): ${timeline
+        .map((row) => `${Number(row.tenth) * 10}s ${Number(row.admitted)}/${Number(row.completed)} ${Number(row.turnMs)}`)
+        .join('; ')}`,
+    );
 
     const outcome = await database.ticketOutcome(ticket.id);
     const oversold = Math.max(0, outcome.sold + outcome.pending - settings.units, outcome.attendees - settings.units);
@@ -494,8 +563,8 @@ async function main(): Promise<void> {
     const [[queueRow]] = await sql.query<RowDataPacket[]>('SELECT closed_reason FROM queues WHERE id = ?', [queueId]);
 
     const entryPath = `${API}/queues/${queueId}/status`;
-    const direct = await pollRate(url, entryPath, settings.pollSeconds);
-    varnish = await startVarnish(Number(new URL(url).port));
+    const direct = await pollRate(service.url, entryPath, settings.pollSeconds);
+    varnish ??= await startVarnish(Number(new URL(service.url).port));
     const cached = varnish ? await pollRate(varnish.url, entryPath, settings.pollSeconds) : null;
 
     const checkoutP99 = quantile(stats.checkoutMs, 0.99);
@@ -503,7 +572,7 @@ async function main(): Promise<void> {
     const lines = [
       `On-sale benchmark of ${new Date().toISOString()}: ${cpus().length} cores, Node ${process.version}, ${await database.serverVersion()}, pool ${settings.poolSize}.`,
       '',
-      `Settings: ${JSON.stringify({ ...settings, serverUrl: undefined })}`,
+      `Settings: ${JSON.stringify({ ...settings, serverUrl: undefined })}; the sale ${url === service.url ? 'straight to the service' : 'through Varnish'}.`,
       '',
       '| measure | result |',
       '|---|---|',
@@ -514,6 +583,11 @@ async function main(): Promise<void> {
       `| bots' entries | **${botEntries} of ${entries}** (${((100 * botEntries) / Math.max(1, entries)).toFixed(1)} %; per-address cap ${botCap}); joins ${JSON.stringify(stats.botJoins)} |`,
       `| bots' admissions | **${stats.admitted.bots} of ${admittedTotal}** (${((100 * stats.admitted.bots) / Math.max(1, admittedTotal)).toFixed(1)} %) |`,
       `| admitted buyers' checkout (cart write + checkout) | p50 ${quantile(stats.checkoutMs, 0.5).toFixed(0)} ms, **p99 ${checkoutP99.toFixed(0)} ms** over ${stats.checkoutMs.length}; ${JSON.stringify(stats.checkoutStatuses)} |`,
+      `| the service's answer to /health/live during the sale (every 250 ms) | p50 ${ms(probed, 0.5)} ms, p99 ${ms(probed, 0.99)} ms over ${probed.length} |`,
+      `| the service's CPU from the opening to the end of the sale (${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} load) | **${saleCpu.toFixed(1)} s** for ${salePolls} entry polls and ${stats.checkoutMs.length} checkouts |`,
+      `| the checkout's parts: cart write; checkout | p50 ${ms(stats.cartWriteMs, 0.5)} ms, p99 ${ms(stats.cartWriteMs, 0.99)} ms; p50 ${ms(stats.placeOrderMs, 0.5)} ms, p99 ${ms(stats.placeOrderMs, 0.99)} ms |`,
       `| ETA error (p50 predicted at the first poll after opening) | **p50 ${(100 * etaP50).toFixed(1)} %**, p90 ${(100 * quantile(stats.etaErrors, 0.9)).toFixed(1)} % over ${stats.etaErrors.length} buyers |`,
       `| shared status polls, service alone | **${direct.perSecond.toFixed(0)}/s**, p99 ${direct.p99} ms, non-2xx ${direct.non2xx} |`,
       `| shared status polls, through Varnish | ${cached ? `**${cached.perSecond.toFixed(0)}/s**, p99 ${cached.p99} ms` : 'varnishd not installed: not measured'} |`,

@@ -69,11 +69,12 @@ describe('Waiting-room status polls before the router (e2e)', () => {
     await testApp?.close();
   });
 
-  it("answers an entry's place with the routed handler's bytes and headers, never cached", async () => {
+  it("answers an entry's place with the routed handler's bytes and headers, public for a second under the queue's surrogate key", async () => {
     const answer = await bothWays(`${QUEUES}/${queueId}/entries/${requestId}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ request_id: requestId, status: 'prequeue' });
-    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['cache-control']).toBe('public, max-age=1');
+    expect(answer.headers['surrogate-key']).toBe(`queue-${queueId}`);
   });
 
   it('answers the shared status the same, public for a second under the queue’s surrogate key', async () => {

@@ -300,6 +300,22 @@ describe('Waiting rooms (e2e)', () => {
       expect(third.status).toBe(429);
       expect(third.body).toMatchObject({ code: 'queue-join-limit', data: { status: 429, by: 'account' } });
     });
+
+    it('keeps the limit when one account joins many times at once (counted under the queue row lock)', async () => {
+      const { eventId } = await onSale();
+      const queue = await createQueue(eventId);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => {
+          const client = newClient();
+          return http()
+            .post(`${QUEUES}/${queue.id}/entries`)
+            .set('Authorization', subscriber.authorization)
+            .send({ request_id: client.requestId, secret_hash: client.secretHash });
+        }),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([202, 202, 429, 429, 429, 429, 429, 429]);
+      expect(await testApp.dataSource.getRepository(QueueEntry).countBy({ queueId: queue.id as number })).toBe(2);
+    });
   });
 
   describe('the counter and admissions', () => {
@@ -418,19 +434,29 @@ describe('Waiting rooms (e2e)', () => {
   });
 
   describe('status polls', () => {
-    it("answer the shared status from the instance's copy and an entry's place in one indexed statement", async () => {
+    it("answer the shared status from the instance's copy, an entry's place in one indexed statement, and a waiting one's again in none", async () => {
       const { eventId } = await onSale();
       const queue = await createQueue(eventId, { max_active: 1, max_admit_per_minute: 60 });
-      const [client] = await openedWith(queue, 2);
+      const [client, other] = await openedWith(queue, 2);
       await status(queue.id, client).expect(200);
       await http().get(`${QUEUES}/${queue.id}/status`).expect(200);
       const recorder = recordStatements(testApp.dataSource);
       const shared = await http().get(`${QUEUES}/${queue.id}/status`).expect(200);
       expect(shared.body.status).toBe('open');
       expect(recorder.statements).toEqual([]);
-      await status(queue.id, client).expect(200);
+      const first = await status(queue.id, other).expect(200);
       expect(recorder.statements).toHaveLength(1);
       expect(recorder.statements[0]).toMatch(/^SELECT .* FROM queue_entries .*WHERE .*queue_id.* AND .*request_id/);
+      // Waiting for its turn, an entry's place changes only when the counter passes it: read from memory.
+      const again = await status(queue.id, other).expect(200);
+      expect(again.body).toEqual(first.body);
+      expect((await status(queue.id, client).expect(200)).body.status).toBe('waiting');
+      expect(recorder.statements).toHaveLength(1);
+      // Once the counter reaches it, it is read again: admitted.
+      clock.set(later(1000));
+      await tick();
+      const statuses = [(await status(queue.id, client).expect(200)).body.status, (await status(queue.id, other).expect(200)).body.status];
+      expect(statuses.sort()).toEqual(['admitted', 'waiting']);
       // Unknown queues and entries are still 404.
       await http().get(`${QUEUES}/999999/status`).expect(404);
       expect((await http().get(`${QUEUES}/${queue.id}/entries/${'f'.repeat(24)}`)).body.code).toBe('queue-entry-not-found');

@@ -40,11 +40,17 @@ sub vcl_recv {
 }
 
 sub vcl_backend_response {
-  # A waiting room's shared status (GET /queues/{id}/status): kept as briefly as its Cache-Control
-  # says (a second), never purged; every entry's poll of its own place goes to cal.
+  # A waiting room's shared status (GET /queues/{id}/status) and its entries' places (GET
+  # /queues/{id}/entries/{request_id}): kept as briefly as their Cache-Control says (a second),
+  # never purged, so that clients polling faster than they are told to are answered from here.
   if (beresp.http.Surrogate-Key ~ "(^| )queue-[0-9]+( |$)" && beresp.http.Cache-Control ~ "public") {
     set beresp.http.xkey = beresp.http.Surrogate-Key;
-    set beresp.grace = 1s;
+    # An entry's place is asked by its one client: no older answer than its second.
+    if (bereq.url ~ "/entries/") {
+      set beresp.grace = 0s;
+    } else {
+      set beresp.grace = 1s;
+    }
     return (deliver);
   }
   if (beresp.http.Surrogate-Key && beresp.http.Cache-Control ~ "public") {

@@ -18,6 +18,8 @@ export type TokenProblem = 'malformed' | 'expired' | 'other-queue';
 
 const ISSUER = 'cal-queue';
 const ALGORITHM = 'HS256';
+/** Verified tokens remembered at most (past this all are dropped). */
+const MAX_VERIFIED = 50_000;
 
 export function queueAudience(queueId: number): string {
   return `queue:${queueId}`;
@@ -32,6 +34,8 @@ export function queueAudience(queueId: number): string {
 @Injectable()
 export class AdmissionTokens {
   private readonly key: Uint8Array;
+  /** Tokens verified once, by their text: an admitted buyer shows the same token at the cart and the checkout. */
+  private readonly verified = new Map<string, { jti: string; requestId: string; audience: string; expiresAt: number }>();
 
   constructor(@Inject(appConfig.KEY) config: ConfigType<typeof appConfig>) {
     this.key = new Uint8Array(hkdfSync('sha256', config.nonceSecret, 'cal', 'cal queue admission', 32));
@@ -53,7 +57,14 @@ export class AdmissionTokens {
    * The token's jti when it is a valid admission to `queueId` at `now`; otherwise why not. The
    * deny-list and the unit limit are the caller's to check (they live in the database).
    */
-  async verify(token: string, queueId: number, now: Date): Promise<{ jti: string } | { problem: TokenProblem }> {
+  async verify(token: string, queueId: number, now: Date): Promise<{ jti: string; requestId: string } | { problem: TokenProblem }> {
+    const known = this.verified.get(token);
+    if (known) {
+      // What jwtVerify would say of a token whose signature it checked before: the audience, then the expiry.
+      if (known.audience !== queueAudience(queueId)) return { problem: 'other-queue' };
+      if (known.expiresAt <= Math.floor(now.getTime() / 1000)) return { problem: 'expired' };
+      return { jti: known.jti, requestId: known.requestId };
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
@@ -61,7 +72,11 @@ export class AdmissionTokens {
         audience: queueAudience(queueId),
         currentDate: now,
       });
-      return typeof payload.jti === 'string' ? { jti: payload.jti } : { problem: 'malformed' };
+      if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number')
+        return { problem: 'malformed' };
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      this.verified.set(token, { jti: payload.jti, requestId: payload.sub, audience: queueAudience(queueId), expiresAt: payload.exp });
+      return { jti: payload.jti, requestId: payload.sub };
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { problem: 'expired' };
       if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud') return { problem: 'other-queue' };

@@ -25,50 +25,55 @@ export class QueueAdmissionGate implements AdmissionGate {
   ) {}
 
   async checkCartWrite(request: GateRequest): Promise<void> {
-    for (const { queue, units, admission } of await this.admissionsFor(request)) {
+    for (const { queue, units, token } of await this.gating(request)) {
+      const admission = await this.admission(queue.id, token.jti, request.now);
       if (admission.unitsUsed + units > admission.unitLimit) throw admissionUnits(queue.id, admission.unitLimit - admission.unitsUsed);
     }
   }
 
+  /**
+   * Spends the admission in the checkout's transaction: one conditional UPDATE that holds every
+   * check (its queue, not revoked, not expired, units left), then the turn's end, found by the
+   * token's entry. Only when the UPDATE changes nothing is the admission read, to say why.
+   */
   async takeAtCheckout(request: GateRequest): Promise<void> {
-    for (const { queue, units, admission } of await this.admissionsFor(request)) {
+    for (const { queue, units, token } of await this.gating(request)) {
       if (units === 0) continue;
-      if (!(await this.queues.takeUnits(admission.jti, units, request.now))) {
-        const now = await this.queues.findAdmission(admission.jti);
-        if (now?.revokedAt) throw admissionInvalid(queue.id, 'revoked');
-        if (!now || now.expiresAt <= request.now) throw admissionInvalid(queue.id, 'expired');
-        throw admissionUnits(queue.id, now.unitLimit - now.unitsUsed);
+      if (!(await this.queues.takeUnits(token.jti, queue.id, units, request.now))) {
+        const admission = await this.admission(queue.id, token.jti, request.now);
+        throw admissionUnits(queue.id, admission.unitLimit - admission.unitsUsed);
       }
       // An admission is one order: once it is placed the turn is over, and its place goes to the next in line.
-      await this.queues.finishEntry(admission.entryId, 'completed', request.now);
+      await this.queues.finishEntryOf(queue.id, token.requestId, 'completed', request.now);
     }
   }
 
-  /** The queues gating the request's lines, each with the units of its tickets and the admission the token proves. */
-  private async admissionsFor(
+  /** The queues gating the request's lines, each with the units of its tickets and the verified token shown for it. */
+  private async gating(
     request: GateRequest,
-  ): Promise<Array<{ queue: LiveQueue['queue']; units: number; admission: QueueAdmission }>> {
+  ): Promise<Array<{ queue: LiveQueue['queue']; units: number; token: { jti: string; requestId: string } }>> {
     const guarding = await this.live.guarding(request.lines);
-    const found: Array<{ queue: LiveQueue['queue']; units: number; admission: QueueAdmission }> = [];
+    const found: Array<{ queue: LiveQueue['queue']; units: number; token: { jti: string; requestId: string } }> = [];
     for (const live of guarding) {
       const { queue } = live;
       if (!gatesAt(queue, request.now)) continue;
       if (mayBypassQueue(request.user, { id: queue.eventId, authorId: live.authorId })) continue;
       const lines = request.lines.filter((line) => line.eventId === queue.eventId && (live.ticketIds?.has(line.ticketId) ?? true));
       if (request.raised && !lines.some((line) => request.raised?.has(line.ticketId) ?? false)) continue;
-      found.push({ queue, units: unitsOf(lines), admission: await this.admission(queue.id, request) });
+      if (!request.token) throw admissionRequired(queue.id);
+      const verified = await this.tokens.verify(request.token, queue.id, request.now);
+      if ('problem' in verified) throw admissionInvalid(queue.id, PROBLEM_TEXT[verified.problem]);
+      found.push({ queue, units: unitsOf(lines), token: verified });
     }
     return found;
   }
 
-  private async admission(queueId: number, request: GateRequest): Promise<QueueAdmission> {
-    if (!request.token) throw admissionRequired(queueId);
-    const verified = await this.tokens.verify(request.token, queueId, request.now);
-    if ('problem' in verified) throw admissionInvalid(queueId, PROBLEM_TEXT[verified.problem]);
-    const admission = await this.queues.findAdmission(verified.jti);
+  /** The admission a verified token names, when it is of the queue, not revoked and not expired. */
+  private async admission(queueId: number, jti: string, now: Date): Promise<QueueAdmission> {
+    const admission = await this.queues.findAdmission(jti);
     if (!admission || admission.queueId !== queueId) throw admissionInvalid(queueId, PROBLEM_TEXT.malformed);
     if (admission.revokedAt) throw admissionInvalid(queueId, 'revoked');
-    if (admission.expiresAt <= request.now) throw admissionInvalid(queueId, 'expired');
+    if (admission.expiresAt <= now) throw admissionInvalid(queueId, 'expired');
     return admission;
   }
 }

@@ -59,7 +59,7 @@ export class QueuePollMiddleware implements NestMiddleware {
     this.caching.beginRead(request, response, undefined);
     if (entry) {
       const body = await this.queues.entryStatus(id, requestId);
-      entryPollHeaders(response);
+      entryPollHeaders(response, id);
       response.status(200).json(body);
       return;
     }

@@ -6,6 +6,7 @@ import { availableUnits, PoolCounts } from '../tickets/capacity';
 import { CapacityService } from '../tickets/capacity.service';
 import type { Ticket } from '../tickets/ticket.entity';
 import { LiveQueues } from './live-queues';
+import { QueueEntryPlaces } from './queue-entry-places';
 import { QueueSnapshots } from './queue-snapshots';
 import { QueuesRepository } from './queues.repository';
 import { QueuesService } from './queues.service';
@@ -28,6 +29,7 @@ export class QueueSoldOut {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly live: LiveQueues,
     private readonly snapshots: QueueSnapshots,
+    private readonly places: QueueEntryPlaces,
     private readonly queues: QueuesRepository,
     private readonly service: QueuesService,
   ) {}
@@ -44,10 +46,13 @@ export class QueueSoldOut {
     }
   }
 
-  /** Once a change of a queue committed, the polls' copy of it is read again, and the gate's after a closing. */
+  /** Once a change of a queue committed, the polls' copy of it is read again, and the gate's (and its remembered places) after a closing. */
   @OnDomainEvent('QueueChanged', { phase: 'after-commit' })
   forgetChangedQueues(events: readonly QueueChanged[]): Promise<void> {
-    for (const event of events) this.snapshots.forget(event.queue.id);
+    for (const event of events) {
+      this.snapshots.forget(event.queue.id);
+      if (event.change === 'closed') this.places.forget(event.queue.id);
+    }
     if (events.some((event) => event.change === 'closed')) this.live.invalidate();
     return Promise.resolve();
   }

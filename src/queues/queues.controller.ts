@@ -45,9 +45,15 @@ export function sharedStatusHeaders(response: Response, id: number): void {
   response.setHeader('Surrogate-Key', `queue-${id}`);
 }
 
-/** An entry's place is its own: never cached (this handler's, and QueuePollMiddleware's). */
-export function entryPollHeaders(response: Response): void {
-  response.setHeader('Cache-Control', 'no-store');
+/**
+ * An entry's place, kept by shared caches (Varnish) for as long as the shared status, so that a
+ * client polling faster than `refresh_after_seconds` (a bot) is answered from the cache: the
+ * request id is no credential (claiming the admission needs the secret), and the place a second
+ * old is what the service's own copy of the queue answers anyway. This handler's, and
+ * QueuePollMiddleware's.
+ */
+export function entryPollHeaders(response: Response, id: number): void {
+  sharedStatusHeaders(response, id);
 }
 
 @ApiTags('tickets')
@@ -158,7 +164,7 @@ export class QueuesController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<QueueEntryResponse> {
     const status = await this.queues.entryStatus(id, requestId);
-    entryPollHeaders(response);
+    entryPollHeaders(response, id);
     return status;
   }
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../auth/request-context';
 import { guardedTicketIds } from './live-queues';
 import { Queue, QueueEntry } from './queue.entity';
-import { admittedLastMinute, configuredRate, estimateWait, parseSamples } from './queue-eta';
+import { admittedLastMinute, configuredRate, parseSamples, queueWait } from './queue-eta';
 import { QueueEntryResponse, QueueResponse, QueueSharedStatusResponse, QueueState } from './dto/queue.response';
 
 const MIN_REFRESH_SECONDS = 2;
@@ -58,6 +58,21 @@ function clampRefresh(seconds: number): number {
   return Math.min(MAX_REFRESH_SECONDS, Math.max(MIN_REFRESH_SECONDS, Math.round(seconds)));
 }
 
+/**
+ * A number in [0, 1) of the entry's own, the same at every poll (FNV-1a of its request id): it
+ * spreads the crowd's polls. Entries placed together (the pre-queue at the opening) would
+ * otherwise be told the same waits and come back in waves of thousands at the same second, and
+ * every admitted buyer's cart write and checkout would wait behind each wave.
+ */
+export function pollSpread(requestId: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < requestId.length; index += 1) hash = Math.imul(hash ^ requestId.charCodeAt(index), 0x01000193);
+  return (hash >>> 0) / 2 ** 32;
+}
+
+/** Seconds spread over after the opening: the pre-queue's first polls once it opened (the opening takes a tick). */
+const OPENING_SPREAD_SECONDS = 5;
+
 /** An entry's place as its client sees it: position, entries ahead, the ETA and when to ask again. */
 export function toEntryResponse(queue: Queue, entry: QueueEntry, now: Date): QueueEntryResponse {
   const state = queueState(queue, now);
@@ -85,14 +100,17 @@ export function toEntryResponse(queue: Queue, entry: QueueEntry, now: Date): Que
     return { ...base, status: state, ahead: null, eta_seconds: null, refresh_after_seconds: 60 };
   }
   if (entry.status === 'prequeue') {
+    // Back a second or more after opens_at (the opening takes a tick), the crowd spread over five.
     const untilOpen = Math.max(0, (queue.opensAt.getTime() - now.getTime()) / 1000);
-    return { ...base, status: 'prequeue', ahead: null, eta_seconds: null, refresh_after_seconds: clampRefresh(untilOpen) };
+    const refresh = untilOpen + 1 + OPENING_SPREAD_SECONDS * pollSpread(entry.requestId);
+    return { ...base, status: 'prequeue', ahead: null, eta_seconds: null, refresh_after_seconds: clampRefresh(refresh) };
   }
   if (entry.status === 'waiting') {
     const ahead = Math.max(0, (entry.position as number) - queue.servingCounter - 1);
-    const eta =
-      state === 'paused' ? null : estimateWait(ahead + 1, parseSamples(queue.rateSamples), now, configuredRate(queue), queue.openedAt);
-    return { ...base, status: 'waiting', ahead, eta_seconds: eta, refresh_after_seconds: clampRefresh(eta ? eta.p50 / 4 : 10) };
+    const eta = state === 'paused' ? null : queueWait(queue, ahead + 1, now);
+    // A quarter of the wait, give or take a quarter of that (the entry's own spread).
+    const refresh = (eta ? eta.p50 / 4 : 10) * (0.75 + 0.5 * pollSpread(entry.requestId));
+    return { ...base, status: 'waiting', ahead, eta_seconds: eta, refresh_after_seconds: clampRefresh(refresh) };
   }
   return { ...base, status: entry.status, ahead: null, eta_seconds: null, refresh_after_seconds: 60 };
 }

@@ -8,6 +8,7 @@ import { LiveQueues } from './live-queues';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { QueueAdmissionGate } from './queue-admission-gate';
 import { QUEUE_ENTRY_ROUTE, QUEUE_STATUS_ROUTE, QueuePollMiddleware } from './queue-poll.middleware';
+import { QueueEntryPlaces } from './queue-entry-places';
 import { QueueSnapshots } from './queue-snapshots';
 import { QueueSoldOut } from './queue-sold-out';
 import { QueueTicker } from './queue-ticker.service';
@@ -29,6 +30,7 @@ import { QueuesService } from './queues.service';
     AdmissionTokens,
     LiveQueues,
     QueueSnapshots,
+    QueueEntryPlaces,
     QueueAdmissionGate,
     QueueTicker,
     QueueSoldOut,

@@ -267,6 +267,16 @@ export class QueuesRepository {
       .execute();
   }
 
+  /** Ends the turn of the admitted entry a client joined with (the admission token's `sub`), on the unique index (queue_id, request_id). */
+  async finishEntryOf(queueId: number, requestId: string, status: Extract<EntryStatus, 'completed' | 'revoked'>, now: Date): Promise<void> {
+    await this.manager
+      .createQueryBuilder()
+      .update(QueueEntry)
+      .set({ status, finishedAt: now })
+      .where('queue_id = :queueId AND request_id = :requestId AND status = :admitted', { queueId, requestId, admitted: 'admitted' })
+      .execute();
+  }
+
   /** Entries per status. */
   async statusCounts(queueId: number): Promise<Map<EntryStatus, number>> {
     const rows = await this.manager
@@ -298,12 +308,17 @@ export class QueuesRepository {
    * conditional UPDATE, so concurrent checkouts with one admission never place more than one order
    * within its limit (an admission is one order; what the order leaves is not kept for another).
    */
-  async takeUnits(jti: string, units: number, now: Date): Promise<boolean> {
+  async takeUnits(jti: string, queueId: number, units: number, now: Date): Promise<boolean> {
     const result = await this.manager
       .createQueryBuilder()
       .update(QueueAdmission)
       .set({ unitsUsed: () => 'unit_limit', lastCheckoutAt: now })
-      .where('jti = :jti AND units_used + :units <= unit_limit AND revoked_at IS NULL AND expires_at > :now', { jti, units, now })
+      .where('jti = :jti AND queue_id = :queueId AND units_used + :units <= unit_limit AND revoked_at IS NULL AND expires_at > :now', {
+        jti,
+        queueId,
+        units,
+        now,
+      })
       .execute();
     return (result.affected ?? 0) > 0;
   }

@@ -24,6 +24,7 @@ import {
   QueueSharedStatusResponse,
 } from './dto/queue.response';
 import { LiveQueues } from './live-queues';
+import { QueueEntryPlaces } from './queue-entry-places';
 import { QueueSnapshots } from './queue-snapshots';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { CHECKOUT_WINDOW_MS, nextAutoRate } from './queue-auto-rate';
@@ -83,6 +84,7 @@ export class QueuesService {
     private readonly tokens: AdmissionTokens,
     private readonly live: LiveQueues,
     private readonly snapshots: QueueSnapshots,
+    private readonly places: QueueEntryPlaces,
     private readonly domainEvents: DomainEvents,
     private readonly prometheus: MetricsService,
   ) {}
@@ -177,11 +179,15 @@ export class QueuesService {
     this.assertJoinable(queue, now);
     const challenge = challengeProblem(id, body.request_id, body.challenge_nonce, queue.challengeBits);
     if (challenge) throw queueChallengeFailed(challenge, queue.challengeBits);
+    // Refused before the queue row's lock when already over the limits (a bot's joins, most of them)...
     await this.checkJoinLimits(id, context);
     if (now >= queue.opensAt && !queue.openedAt) await this.open(id, now);
     try {
       const { locked, entry } = await this.tx.run(async () => {
         const locked = (await this.queues.lockForJoin(id)) as Queue;
+        // ...and counted again under it, which every join takes: concurrent joins from one address
+        // or account cannot all see room under its limit.
+        await this.checkJoinLimits(id, context);
         const prequeue = locked.openedAt === null;
         const position = prequeue ? null : await this.queues.takePosition(locked);
         const admitNow = position !== null && (await this.admitsAtOnce(locked, position, now));
@@ -211,12 +217,19 @@ export class QueuesService {
     }
   }
 
-  /** An entry's place: the queue from this instance's copy (QueueSnapshots), the entry in one indexed statement. */
+  /**
+   * An entry's place: the queue from this instance's copy (QueueSnapshots); the entry from memory
+   * while it waits for the opening or its turn (QueueEntryPlaces), else in one indexed statement.
+   */
   async entryStatus(id: number, requestId: string): Promise<QueueEntryResponse> {
     const queue = await this.snapshots.get(id);
     if (!queue) throw queueNotFound();
-    const entry = await this.queues.findEntry(id, requestId);
-    if (!entry) throw queueEntryNotFound();
+    let entry = this.places.stillWaiting(queue, requestId);
+    if (!entry) {
+      entry = await this.queues.findEntry(id, requestId);
+      if (!entry) throw queueEntryNotFound();
+      this.places.remember(queue, entry);
+    }
     return toEntryResponse(queue, entry, this.clock.now());
   }
 
@@ -329,7 +342,7 @@ export class QueuesService {
         active,
         now,
       });
-      const samples = withSample(parseSamples(queue.rateSamples), now, advance.admitted);
+      const samples = withSample(parseSamples(queue.rateSamples), now, advance.admitted, active + advance.admitted);
       const written = await this.queues.advanceCounter(id, queue.counterVersion, {
         servingCounter: advance.servingCounter,
         counterAt: advance.counterAt,
@@ -454,11 +467,12 @@ export class QueuesService {
   /** With queue_all off, a joiner who finds nobody waiting and room among the active is admitted at once (the counter moves past them). */
   private async admitsAtOnce(queue: Queue, position: number, now: Date): Promise<boolean> {
     if (queue.queueAll || queue.paused || queue.servingCounter !== position - 1) return false;
-    if ((await this.queues.countActive(queue.id)) >= queue.maxActive) return false;
+    const active = await this.queues.countActive(queue.id);
+    if (active >= queue.maxActive) return false;
     const written = await this.queues.advanceCounter(queue.id, queue.counterVersion, {
       servingCounter: position,
       counterAt: queue.counterAt ?? now,
-      rateSamples: JSON.stringify(withSample(parseSamples(queue.rateSamples), now, 1)),
+      rateSamples: JSON.stringify(withSample(parseSamples(queue.rateSamples), now, 1, active + 1)),
     });
     if (written) Object.assign(queue, { servingCounter: position, counterVersion: queue.counterVersion + 1 });
     return written;
