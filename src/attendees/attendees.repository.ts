@@ -5,6 +5,7 @@ import { findMissingIds } from '../common/list-filters/ids-must-exist';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { Attendee } from './attendee.entity';
+import { AttendeeTally } from './attendee-tally.entity';
 import type { AttendeeOrderBy } from './dto/list-attendees.query';
 import { TransactionHost } from '../common/database/transaction-host';
 import { hydrate } from '../common/database/kept-statements';
@@ -184,7 +185,10 @@ export class AttendeesRepository {
       .leftJoin(Ticket, 'page_ticket', 'page_ticket.id = attendee.ticketId')
       .addSelect(TICKET_SUMMARY_COLUMNS.map((column) => `page_ticket.${column}`))
       .addSelect(Object.keys(EVENT_FACT_COLUMNS).map((column) => `event.${column}`));
-    if (options.withTally) list.addSelect('(SELECT COALESCE(SUM(tally.delta), 0) FROM attendee_tallies tally)', 'attendee_tally');
+    if (options.withTally) {
+      const tally = list.subQuery().select('COALESCE(SUM(tally.delta), 0)').from(AttendeeTally, 'tally').getQuery();
+      list.addSelect(tally, 'attendee_tally');
+    }
     const { entities, raw } = await list.offset(offset).limit(limit).getRawAndEntities<Record<string, unknown>>();
     const tickets = new Map<number, Ticket>();
     const events = new Map<number, EventFacts>();
