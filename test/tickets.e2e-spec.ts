@@ -1296,7 +1296,8 @@ describe('Tickets (e2e)', () => {
         const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
         try {
           await listAs(user, query).expect(200);
-          return spy.mock.calls.filter(([sql]) => !/cache_generations/.test(sql)).length;
+          // A generation's own read; the page reads the generations along (TicketsRepository.pageMatching).
+          return spy.mock.calls.filter(([sql]) => !/^\s*SELECT SUM\(\W*generation\W*\.\W*generation/.test(sql)).length;
         } finally {
           spy.mockRestore();
         }
