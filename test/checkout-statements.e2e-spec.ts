@@ -1,3 +1,6 @@
+import { Attendee } from '../src/attendees/attendee.entity';
+import { IdempotencyKey } from '../src/orders/idempotency-key.entity';
+import { Order } from '../src/orders/order.entity';
 import { OutboxMessage } from '../src/outbox/outbox-message.entity';
 import { checkout, fillCart, PURCHASER } from './helpers/buyers';
 import { recordStatements, StatementRecorder } from './helpers/statement-recorder';
@@ -26,7 +29,9 @@ describe('Checkout statements (e2e)', () => {
   const isCapacityTake = (statement: string) => /^(UPDATE (ticket_capacity_counters|ticket_pools) |BEGIN NOT ATOMIC)/.test(statement);
   /** MariaDB takes capacity and commits in one compound statement (CapacityService.takeAllAndFinish); TypeORM's COMMIT then ends nothing. */
   const mariadb = () => testApp.dataSource.options.type === 'mysql';
-  const COMPOUND = /^BEGIN NOT ATOMIC .*UPDATE ticket_capacity_counters .* COMMIT; END IF; SELECT short_step, emptied(?:, lefts)?; END$/;
+  /** The take's compound statement, which also sends the checkout's held writes and answers their ids (`held_ids`). */
+  const COMPOUND =
+    /^BEGIN NOT ATOMIC .*UPDATE ticket_capacity_counters .* COMMIT; END IF; SELECT short_step, emptied(?:, lefts)?(?:, CONCAT_WS\(.*\) AS held_ids)?; END$/;
 
   /** The statements of one checkout of `units` units of each ticket, the capacity takes marked. */
   async function recordCheckout(ticketIds: number[], units: number, idempotencyKey?: string): Promise<string[]> {
@@ -71,8 +76,27 @@ describe('Checkout statements (e2e)', () => {
     if (process.env.PRINT_STATEMENTS)
       process.stdout.write(`${recorded.length} statements:\n${recorded.map((s) => `  ${s.slice(0, 200)}`).join('\n')}\n`);
     expect(underCapacityLock(recorded)).toEqual(committingTake(mariadb() ? COMPOUND : TAKE));
-    // Two attendees, one INSERT.
-    expect(recorded.filter((statement) => /^INSERT INTO attendees/.test(statement))).toHaveLength(1);
+    if (mariadb()) {
+      // The cart's lines deleted, the order, its line, its two attendees and its notifications inserted,
+      // all before the take, in the one statement that takes and commits.
+      const [compound] = recorded.filter((statement) => statement.startsWith('BEGIN NOT ATOMIC'));
+      const writes = compound.match(/(DELETE FROM \S+|INSERT INTO \w+|UPDATE \w+)/g);
+      expect(writes).toEqual([
+        'DELETE FROM cart_items',
+        'INSERT INTO orders',
+        'INSERT INTO order_items',
+        'INSERT INTO attendees',
+        'INSERT INTO attendees',
+        'INSERT INTO outbox_messages',
+        // The take, and the take of the last units should it find too few for the first.
+        'UPDATE ticket_capacity_counters',
+        'UPDATE ticket_capacity_counters',
+      ]);
+      expect(recorded.filter((statement) => /^(INSERT|DELETE)/.test(statement))).toEqual([]);
+    } else {
+      // Two attendees, one INSERT.
+      expect(recorded.filter((statement) => /^INSERT INTO attendees/.test(statement))).toHaveLength(1);
+    }
   });
 
   it('reads a ticket it checked out a moment ago from no table again', async () => {
@@ -81,10 +105,12 @@ describe('Checkout statements (e2e)', () => {
     await recordCheckout([ticket.id], 1);
     const recorded = await recordCheckout([ticket.id], 1);
     expect(recorded.filter((statement) => /FROM (tickets|events) /.test(statement))).toEqual([]);
-    // BEGIN, the live cart's lines, DELETE lines, INSERT order, items, attendees (with their ids on
-    // MariaDB, else one SELECT of the ids), INSERT outbox, take (and COMMIT on MariaDB).
+    // MariaDB: START TRANSACTION, the live cart's lines, and the compound statement that deletes
+    // them, inserts the order, items, attendees and outbox rows, takes the capacity and commits.
+    // Elsewhere: BEGIN, the lines, DELETE lines, INSERT order, items, attendees, one SELECT of their
+    // ids, INSERT outbox, take (then COMMIT).
     expect(recorded.filter((statement) => statement !== 'COMMIT' && !statement.startsWith('UPDATE cache_generations')).length).toBe(
-      mariadb() ? 8 : 9,
+      mariadb() ? 3 : 9,
     );
   });
 
@@ -166,5 +192,38 @@ describe('Checkout statements (e2e)', () => {
     const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '10.00', capacity: 100 });
     const recorded = await recordCheckout([ticket.id], 1, 'statements-key-1');
     expect(underCapacityLock(recorded)).toEqual(committingTake(mariadb() ? COMPOUND : TAKE));
+    // The key's bookkeeping is one INSERT with the answer (in the compound statement on MariaDB): no read, no UPDATE.
+    const bookkeeping = recorded.filter((statement) => /idempotency_keys/.test(statement));
+    if (mariadb()) {
+      expect(bookkeeping).toEqual([expect.stringMatching(/^BEGIN NOT ATOMIC .*INSERT INTO idempotency_keys/)]);
+      // START TRANSACTION, the cart's lines, the compound statement (a new ticket is read once more, from tickets and events).
+      const reads = /FROM (tickets|events) /;
+      expect(recorded.filter((statement) => !reads.test(statement) && !statement.startsWith('UPDATE cache_generations'))).toHaveLength(3);
+    } else {
+      expect(bookkeeping).toEqual([expect.stringMatching(/^INSERT INTO idempotency_keys/)]);
+    }
+  });
+
+  it('answers, notifies and remembers with the ids its INSERTs generated', async () => {
+    const event = await insertEvent(testApp.dataSource);
+    const ticket = await insertTicket(testApp.dataSource, { eventId: event.id, price: '0.00', capacity: 100 });
+    const buyer = await fillCart(testApp, {}, 'tc', [{ ticket_id: ticket.id, quantity: 3 }]);
+    const response = await checkout(testApp, buyer, { provider: 'tc', purchaser: PURCHASER }, 'statements-key-ids');
+    expect(response.status).toBe(201);
+    const body = response.body as { id: number; attendees: Array<{ id: number }> };
+    const order = await testApp.dataSource.getRepository(Order).findOneByOrFail({ id: body.id });
+    expect(order.cartToken).toBe(buyer.token);
+    const attendees = await testApp.dataSource.getRepository(Attendee).find({ where: { orderId: order.id }, order: { id: 'ASC' } });
+    expect(body.attendees.map((attendee) => attendee.id)).toEqual(attendees.map((attendee) => attendee.id));
+    expect(new Set(body.attendees.map((attendee) => attendee.id)).size).toBe(3);
+    const payloads = async (type: string) =>
+      (await testApp.dataSource.getRepository(OutboxMessage).findBy({ type }))
+        .map((message) => JSON.parse(message.payload) as { order_id: number; attendee_id?: number })
+        .filter((payload) => payload.order_id === order.id);
+    expect(await payloads('order.placed')).toHaveLength(1);
+    expect((await payloads('attendee.created')).map((payload) => payload.attendee_id)).toEqual(attendees.map((attendee) => attendee.id));
+    const key = await testApp.dataSource.getRepository(IdempotencyKey).findOneByOrFail({ idempotencyKey: 'statements-key-ids' });
+    expect(key.statusCode).toBe(201);
+    expect(JSON.parse(key.responseBody)).toEqual(response.body);
   });
 });

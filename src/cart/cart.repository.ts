@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ObjectLiteral } from 'typeorm';
+import { HeldWrites } from '../common/database/held-writes';
 import { insertedId } from '../common/database/inserted-id';
+import { announceRawWrites } from '../common/database/raw-writes';
 import { hydrate, KeptInserts, KeptSelects } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
@@ -300,15 +302,27 @@ export class CartRepository {
       .execute();
   }
 
-  /** Deletes the cart's lines of `provider`; answers how many went (undefined where the driver does not say). */
-  async deleteLinesOfProvider(cartId: number, provider: TicketProvider): Promise<number | undefined> {
+  /**
+   * Deletes the cart's lines of the provider, which must be exactly the `expected` lines read; else
+   * throws `gone()` (a concurrent checkout took them). Held with the checkout's other writes while
+   * its transaction holds them: the check then runs in the statement that sends them.
+   */
+  async deleteCheckedOutLines(cartId: number, provider: TicketProvider, expected: number, gone: () => Error): Promise<void> {
     const manager = this.tx.manager;
-    const result = await manager
+    const query = manager
       .createQueryBuilder()
       .delete()
       .from(CartItem)
-      .where('cart_id = :cartId AND provider = :provider', { cartId, provider })
-      .execute();
-    return result.affected ?? undefined;
+      .where('cart_id = :cartId AND provider = :provider', { cartId, provider });
+    const held = HeldWrites.of(manager);
+    if (held) {
+      const [sql, parameters] = query.getQueryAndParameters();
+      held.add(sql, parameters, { guard: { rows: expected, fails: gone } });
+      // Raw SQL is not reported to entity subscribers: tell them the lines go.
+      await announceRawWrites(manager, 'remove', [CartItem]);
+      return;
+    }
+    const result = await query.execute();
+    if ((result.affected ?? expected) !== expected) throw gone();
   }
 }

@@ -269,9 +269,12 @@ export class CartService {
     return this.carts.lockLiveLines(buyer, provider, idleCutoff(this.clock.now()));
   }
 
-  /** Removes the checked-out lines; false when some were already gone (a concurrent checkout took them). */
-  async removeLines(cartId: number, provider: TicketProvider, expected: number): Promise<boolean> {
-    return ((await this.carts.deleteLinesOfProvider(cartId, provider)) ?? expected) === expected;
+  /**
+   * Removes the `expected` checked-out lines; throws `gone()` when some were already gone (a
+   * concurrent checkout took them), at once or, while the transaction holds its writes, when they are sent.
+   */
+  removeLines(cartId: number, provider: TicketProvider, expected: number, gone: () => Error): Promise<void> {
+    return this.carts.deleteCheckedOutLines(cartId, provider, expected, gone);
   }
 
   /** Deletes carts idle for longer than their lifetime (their lines go with them). */

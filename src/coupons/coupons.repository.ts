@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/roles';
+import { HeldWrites } from '../common/database/held-writes';
 import { insertedId } from '../common/database/inserted-id';
+import { announceRawWrites } from '../common/database/raw-writes';
 import { SqlDialect } from '../database/sql-dialect';
 import { Event } from '../events/event.entity';
 import { Order } from '../orders/order.entity';
@@ -95,16 +97,35 @@ export class CouponsRepository {
    * rollback gives the uses back with everything else.
    */
   async takeUses(couponId: number, units: number): Promise<boolean> {
+    return ((await this.takeUsesQuery(couponId, units).execute()).affected ?? 0) > 0;
+  }
+
+  /**
+   * takeUses for a checkout, which throws `usedUp()` when they are not left. Held with the
+   * checkout's other writes while its transaction holds them: the check then runs in the statement
+   * that sends them.
+   */
+  async takeUsesOrFail(couponId: number, units: number, usedUp: () => Error): Promise<void> {
     const manager = this.tx.manager;
-    const result = await manager
+    const held = HeldWrites.of(manager);
+    if (!held) {
+      if (!(await this.takeUses(couponId, units))) throw usedUp();
+      return;
+    }
+    const [sql, parameters] = this.takeUsesQuery(couponId, units).getQueryAndParameters();
+    held.add(sql, parameters, { guard: { rows: 1, fails: usedUp } });
+    // Raw SQL is not reported to entity subscribers: tell them the coupon changes.
+    await announceRawWrites(manager, 'update', [Coupon]);
+  }
+
+  private takeUsesQuery(couponId: number, units: number) {
+    return this.tx.manager
       .createQueryBuilder()
       .update(Coupon)
       .set({ uses: () => 'uses + :units' })
       .where('id = :couponId AND (max_uses IS NULL OR uses + :units <= max_uses)')
       .setParameters({ couponId, units })
-      .updateEntity(false)
-      .execute();
-    return (result.affected ?? 0) > 0;
+      .updateEntity(false);
   }
 
   /** Gives back the uses an order took (cancelled or expired); none when it took none. */

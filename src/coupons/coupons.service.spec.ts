@@ -14,7 +14,7 @@ import { CouponScope, couponCoversTicket } from '../access/coupon-access';
  * checkouts are test/coupons.e2e-spec.ts's.
  */
 
-type RepositoryPart = Pick<CouponsRepository, 'findById' | 'coveredTicketIds' | 'takeUses'>;
+type RepositoryPart = Pick<CouponsRepository, 'findById' | 'coveredTicketIds' | 'takeUses' | 'takeUsesOrFail'>;
 
 class FakeCoupons implements RepositoryPart {
   readonly coupons = new Map<number, Coupon>();
@@ -43,6 +43,10 @@ class FakeCoupons implements RepositoryPart {
     if (!coupon || (coupon.maxUses !== null && coupon.uses + units > coupon.maxUses)) return Promise.resolve(false);
     coupon.uses += units;
     return Promise.resolve(true);
+  }
+
+  async takeUsesOrFail(couponId: number, units: number, usedUp: () => Error): Promise<void> {
+    if (!(await this.takeUses(couponId, units))) throw usedUp();
   }
 }
 

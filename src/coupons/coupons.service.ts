@@ -254,7 +254,7 @@ export class CouponsService {
   /** Takes the checkout's uses with a conditional UPDATE in the caller's transaction; 409 when they are gone. */
   async takeUses(couponId: number, units: number): Promise<void> {
     if (units <= 0) return;
-    if (!(await this.coupons.takeUses(couponId, units))) throw couponUnusable('used-up');
+    await this.coupons.takeUsesOrFail(couponId, units, () => couponUnusable('used-up'));
   }
 
   /**

@@ -27,7 +27,7 @@ import { saleProblem } from '../tickets/ticket-sale';
 import { WaitlistOffersService } from '../waitlist/waitlist-offers.service';
 import { CheckoutCatalog } from './checkout-catalog';
 import { CheckoutAttendeeDto, CheckoutDto } from './dto/checkout.dto';
-import { IdempotencyService } from './idempotency.service';
+import { IdempotencyService, StoredResponse } from './idempotency.service';
 import { DoorPaymentMethod, Order, OrderItem } from './order.entity';
 import { couponLines, orderCouponColumns, OrderPricing, paidAtTheDoor, priceOrder, rsvpGoing } from './order-pricing';
 import { cartEmpty } from './order-errors';
@@ -136,40 +136,46 @@ export class CheckoutService {
     // A buyer without a cart token has never written a cart: nothing to check out, nothing to remember.
     if (!scope) throw cartEmpty();
     const now = this.clock.now();
-    const requestHash = bodyHash(request.rawBody);
-    // Whether the key has a row before the transaction (a stale one must be replaced).
-    let keyRowExists = false;
-    if (idempotencyKey) {
-      const found = await this.idempotency.lookup(scope, idempotencyKey, requestHash, now);
-      if (found.response) {
-        const body = await this.payments.attachPayment(found.response.body as OrderResponse, request.context);
-        return { statusCode: found.response.statusCode, body, replayed: true };
-      }
-      keyRowExists = found.exists;
-    }
-    try {
-      const order = await this.tx.run(async () => {
-        if (idempotencyKey) await this.idempotency.claim(scope, idempotencyKey, requestHash, now, keyRowExists);
+    const requestHash = idempotencyKey ? bodyHash(request.rawBody) : '';
+    // With an Idempotency-Key, the answer is remembered by one INSERT with the order's writes; a
+    // retry finds the key taken (or its cart's lines gone) and is answered from it below.
+    const place = (replaceStaleKey: boolean) =>
+      this.tx.run(async () => {
+        if (idempotencyKey && replaceStaleKey) await this.idempotency.forgetStale(scope, idempotencyKey, now);
         const placed = await this.placeOrder(request, provider, now);
-        if (idempotencyKey) await this.idempotency.record(scope, idempotencyKey, { statusCode: 201, body: placed.response });
+        if (idempotencyKey)
+          await this.idempotency.remember(scope, idempotencyKey, requestHash, { statusCode: 201, body: placed.response }, now);
         await this.takeLast(placed);
-        return placed.response;
+        // Held writes (MariaDB) have been sent: the answer gets the ids they generated.
+        return this.tx.resolveHeldIds(placed.response);
       });
-      // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
-      if (order.status === 'completed' && body.going !== false) this.metrics.ticketsSold(provider, order.attendees.length);
-      // After the commit: no database lock is held over the call to the payment provider.
-      return { statusCode: 201, body: await this.payments.attachPayment(order, request.context), replayed: false };
+    let order: OrderResponse;
+    try {
+      order = await place(false);
     } catch (error) {
-      if (!idempotencyKey || !isUniqueViolation(error)) throw error;
-      // A concurrent request with the same key won the unique index; answer as it did.
-      const stored = await this.idempotency.find(scope, idempotencyKey, requestHash, now);
-      if (!stored) throw error;
-      return {
-        statusCode: stored.statusCode,
-        body: await this.payments.attachPayment(stored.body as OrderResponse, request.context),
-        replayed: true,
-      };
+      if (!idempotencyKey) throw error;
+      const found = await this.idempotency.lookup(scope, idempotencyKey, requestHash, now);
+      if (found.response) return this.replay(found.response, request.context);
+      // A key older than a day counts as never used: it is replaced.
+      if (!(found.exists && isUniqueViolation(error))) throw error;
+      try {
+        order = await place(true);
+      } catch (again) {
+        const stored = await this.idempotency.find(scope, idempotencyKey, requestHash, now);
+        if (!stored) throw again;
+        return this.replay(stored, request.context);
+      }
     }
+    // Free orders are sold at checkout (RSVP "not going" answers take nothing); paid ones when completed.
+    if (order.status === 'completed' && body.going !== false) this.metrics.ticketsSold(provider, order.attendees.length);
+    // After the commit: no database lock is held over the call to the payment provider.
+    return { statusCode: 201, body: await this.payments.attachPayment(order, request.context), replayed: false };
+  }
+
+  /** The stored answer to an earlier request with the same Idempotency-Key, with its payment as it is now. */
+  private async replay(stored: StoredResponse, context: RequestContext): Promise<CheckoutResult> {
+    const body = await this.payments.attachPayment(stored.body as OrderResponse, context);
+    return { statusCode: stored.statusCode, body, replayed: true };
   }
 
   /**
@@ -181,10 +187,13 @@ export class CheckoutService {
    */
   async takeLast(placed: Pick<PlacedOrder, 'capacity' | 'couponUses' | 'tickets'>): Promise<void> {
     if (placed.couponUses) await this.coupons.takeUses(placed.couponUses.couponId, placed.couponUses.units);
-    if (!placed.capacity) return;
-    const { lines, count } = placed.capacity;
-    const take = (await this.capacity.takeAllAndFinish(lines, count)) ?? (await this.capacity.takeAll(lines, count));
-    if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
+    if (placed.capacity) {
+      const { lines, count } = placed.capacity;
+      const take = (await this.capacity.takeAllAndFinish(lines, count)) ?? (await this.capacity.takeAll(lines, count));
+      if (take.short !== null) throw ticketCapacityNotAvailable(take.short);
+    }
+    // Writes still held (nothing to take, as for RSVP "not going"): sent now, in one statement.
+    await this.tx.sendHeldWrites();
   }
 
   /**
@@ -254,8 +263,9 @@ export class CheckoutService {
   /**
    * Inserts the order, its items and attendees and empties the cart lines; returns the answer and
    * the capacity to take (none for RSVP "not going"), which the caller takes last. The statements
-   * run in this order: the cart lines locked, the tickets read, the lines removed, then the order,
-   * its items and its attendees inserted and the notifications written.
+   * run in this order: the cart lines locked, the tickets (and a coupon) read, the lines removed,
+   * then the order, its items and its attendees inserted and the notifications written. On MariaDB
+   * the writes are held until the take (their ids in the answer are stand-ins until then).
    */
   private async placeOrder(request: CheckoutRequest, provider: TicketProvider, now: Date): Promise<PlacedOrder> {
     const { buyer, body } = request;
@@ -272,12 +282,16 @@ export class CheckoutService {
       quantity: item.quantity,
     }));
     await this.gate.takeAtCheckout({ lines: gated, token: request.context.queueToken, user: request.context.user, now });
-    // Another checkout of the same cart may have taken these lines since they were read (SQLite).
-    if (!(await this.carts.removeLines(cartId, provider, items.length))) throw cartEmpty();
-
     const going = rsvpGoing(provider, body.going);
     const coupon = await this.coupons.priceCheckout(couponId, couponLines(items, tickets, provider, going));
     const pricing = priceOrder(items, tickets, provider, body.going, coupon);
+
+    // Everything read: on MariaDB the writes from here on are held and sent with the capacity's
+    // take, in one statement (held-writes.ts); the order's and attendees' ids are stand-ins until
+    // then. A waitlist offer is read and locked with the order's id at hand: such orders are written as they go.
+    if (!items.some((item) => item.waitlistOffer)) this.tx.holdWrites();
+    // Another checkout of the same cart may have taken these lines since they were read (SQLite).
+    await this.carts.removeLines(cartId, provider, items.length, cartEmpty);
     const order = await this.insertOrder(request, provider, pricing, now);
     // Lines redeeming a waitlist offer: its held units become the order's; only the rest is taken last.
     const capacity = await this.waitlistOffers.redeem(order.id, items, pricing.capacity, now);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KeptInserts } from '../common/database/kept-statements';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { TransactionHost } from '../common/database/transaction-host';
 
@@ -7,15 +8,21 @@ import { TransactionHost } from '../common/database/transaction-host';
 export class IdempotencyKeysRepository {
   constructor(private readonly tx: TransactionHost) {}
 
+  private readonly inserts = new KeptInserts();
+
   find(scope: string, key: string): Promise<IdempotencyKey | null> {
     const manager = this.tx.manager;
     return manager.findOne(IdempotencyKey, { where: { scope, idempotencyKey: key } });
   }
 
-  /** Inserts the row; fails on the unique index (scope, key) when another holds it. */
+  /**
+   * Inserts the row; fails on the unique index (scope, key) when another holds it. Held with the
+   * checkout's other writes while its transaction holds them: the answer's ids are then stand-ins
+   * in `responseBody`, replaced in the statement that writes it.
+   */
   async insert(row: Omit<IdempotencyKey, 'id'>): Promise<void> {
     const manager = this.tx.manager;
-    await manager.insert(IdempotencyKey, row);
+    await this.inserts.insert(manager, IdempotencyKey, [row], { json: ['responseBody'] });
   }
 
   /** Deletes the key's row if it was created at or before `cutoff`. */

@@ -69,6 +69,30 @@ export class IdempotencyService {
     });
   }
 
+  /**
+   * Claims the key and stores its response in one INSERT, at the end of the work it describes and in
+   * its transaction (the checkout: one statement of bookkeeping, held with the checkout's writes on
+   * MariaDB). The unique index still decides races: a concurrent request with the key fails on it
+   * (or, waiting for the same cart's lines, finds them gone) and replays this response. A row older
+   * than a day in the way is deleted first (forgetStale) by a second try.
+   */
+  async remember(scope: string, key: string, requestHash: string, response: StoredResponse, now: Date): Promise<void> {
+    await this.keys.insert({
+      scope,
+      idempotencyKey: key,
+      requestHash,
+      statusCode: response.statusCode,
+      responseBody: JSON.stringify(response.body),
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /** Deletes the key's row if it is older than a day (such a key counts as never used), for remember to write it again. */
+  async forgetStale(scope: string, key: string, now: Date): Promise<void> {
+    await this.keys.deleteIfCreatedBy(scope, key, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS));
+  }
+
   /** Stores the response in the claimed row, in the same transaction as the work it describes. */
   async record(scope: string, key: string, response: StoredResponse): Promise<void> {
     await this.keys.setResponse(scope, key, response);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Attendee } from '../attendees/attendee.entity';
+import { HeldWrites } from '../common/database/held-writes';
 import { insertedId } from '../common/database/inserted-id';
 import { KeptInserts } from '../common/database/kept-statements';
 import { SqlDialect } from '../database/sql-dialect';
@@ -213,10 +214,20 @@ export class OrdersRepository {
   /**
    * Multi-row INSERTs of INSERT_BATCH_ROWS rows at most; the attendees as stored, ids included, in
    * row order. Their ids come back with the INSERT where the server can (MariaDB's RETURNING), else
-   * from one read of the order's ids; the rest of each row is what was inserted.
+   * from one read of the order's ids; the rest of each row is what was inserted. While the
+   * transaction holds its writes (held-writes.ts), one INSERT per attendee, each id a stand-in until
+   * the writes are sent: all of them go in the one statement that ends the checkout.
    */
   async insertAttendees(rows: AttendeeRow[]): Promise<Attendee[]> {
     const manager = this.tx.manager;
+    if (HeldWrites.of(manager)) {
+      const attendees: Attendee[] = [];
+      for (const row of rows) {
+        const id = insertedId(await this.inserts.insert(manager, Attendee, [row]));
+        attendees.push(Object.assign(new Attendee(), row, { id }));
+      }
+      return attendees;
+    }
     const returning = SqlDialect.of(manager).insertReturning;
     const idsByCode = new Map<string, number>();
     const remember = (stored: StoredCode[]) => {

@@ -19,10 +19,10 @@ export class OutboxRepository {
 
   // ---------------------------------------------------------------- writing
 
-  /** The messages, in one INSERT, in the order given. */
+  /** The messages, in one INSERT, in the order given (held with the transaction's other writes while it holds them). */
   async insert(messages: NewOutboxMessage[]): Promise<void> {
     const manager = this.tx.manager;
-    await this.inserts.insert(manager, OutboxMessage, messages);
+    await this.inserts.insert(manager, OutboxMessage, messages, { json: ['payload'] });
   }
 
   // ---------------------------------------------------------------- claiming

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, LessThanOrEqual, Not } from 'typeorm';
+import { KeptInserts } from '../common/database/kept-statements';
 import { isUniqueViolation } from '../common/database/transactions';
 import { Order } from '../orders/order.entity';
 import { Payment, PaymentAction, PaymentProviderEvent, PaymentRefund, PaymentStatus } from './payment.entity';
@@ -13,15 +14,13 @@ const OPEN_STATUSES: PaymentStatus[] = ['requires_payment', 'unavailable', 'fail
 export class PaymentsRepository {
   constructor(private readonly tx: TransactionHost) {}
 
+  /** The checkout's INSERT: its SQL written once per shape. */
+  private readonly inserts = new KeptInserts();
+
+  /** The checkout's payment row (held with the checkout's other writes while its transaction holds them). */
   async insert(row: Omit<Payment, 'id' | 'updatedAt'>): Promise<void> {
     const manager = this.tx.manager;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(Payment)
-      .values({ ...row, updatedAt: row.createdAt })
-      .updateEntity(false)
-      .execute();
+    await this.inserts.insert(manager, Payment, [{ ...row, updatedAt: row.createdAt }]);
   }
 
   /** The order a checkout answer names, as stored (its status and hold may have moved since). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityTarget, In, ObjectLiteral, UpdateQueryBuilder } from 'typeorm';
+import { HeldWrites } from '../common/database/held-writes';
 import { announceRawWrites } from '../common/database/raw-writes';
 import { answerNextCommitLocally } from '../common/database/transactions';
 import { SqlDialect } from '../database/sql-dialect';
@@ -77,6 +78,8 @@ interface FinishRow {
   emptied: string;
   /** With `report`: `<step>:<left>:<capacity>,` per step that took (empty left and capacity for a row without a limit). */
   lefts?: string;
+  /** With held writes that generate ids: those ids (HeldWrites.resolve). */
+  held_ids?: string | null;
 }
 
 /** The one row the compound statement selects: mysql2 answers its result sets and the final OK as a list. */
@@ -205,7 +208,9 @@ export class CapacityRepository {
    * compound statements (MySQL). `pools`: whether the take's tickets draw on pools, for the
    * subscribers told of the raw writes. With `report`, each step that took reads its row back inside
    * the same statement (a primary-key read of a row it holds) and the statement answers what each
-   * has left: no statement more.
+   * has left: no statement more. Writes the transaction holds (HeldWrites: a checkout's DELETE of
+   * its cart lines, its INSERTs, a coupon's uses) run first in the same statement, so a checkout
+   * sends its cart's read and this.
    */
   async takeAllAndFinish(
     steps: CompoundTakeStep[],
@@ -230,19 +235,34 @@ export class CapacityRepository {
       );
       parameters.push(...readParameters);
     });
+    // The transaction's held writes (the checkout's DELETE and INSERTs) go first, in the same statement.
+    const held = HeldWrites.release(manager);
+    const prelude = held?.compoundPart();
+    const selected = ['short_step', 'emptied', ...(report ? ['lefts'] : []), ...(prelude?.ids ? [`${prelude.ids} AS held_ids`] : [])];
     const sql = [
       'BEGIN NOT ATOMIC',
       `DECLARE short_step INT DEFAULT 0; DECLARE emptied VARCHAR(4000) DEFAULT '';${report ? " DECLARE lefts VARCHAR(8000) DEFAULT '';" : ''}`,
+      ...(prelude ? [prelude.declarations, ...prelude.statements] : []),
       ...body,
       "IF short_step > 0 THEN ROLLBACK; ELSEIF emptied = '' THEN COMMIT; END IF;",
-      `SELECT short_step, emptied${report ? ', lefts' : ''};`,
+      `SELECT ${selected.join(', ')};`,
       'END',
     ].join('\n');
     // Raw SQL is not reported to entity subscribers: tell them these rows change (the count caches).
     await announceRawWrites(manager, 'update', pools ? [TicketCapacityCounter, TicketPool] : [TicketCapacityCounter]);
-    const raw: unknown = await SqlDialect.of(manager).compound(() => manager.query(sql, parameters));
-    if (raw === null) return null;
+    let raw: unknown;
+    try {
+      raw = await SqlDialect.of(manager).compound(() => manager.query(sql, [...(prelude?.parameters ?? []), ...parameters]));
+    } catch (error) {
+      throw held?.failure(error) ?? error;
+    }
+    if (raw === null) {
+      // No compound statements here (MySQL): the held writes go one by one, then the caller takes as takeAll.
+      await held?.sendEach((statement, values) => manager.query(statement, values));
+      return null;
+    }
     const row = firstRow(raw);
+    held?.resolve(row.held_ids);
     const shortStep = Number(row.short_step);
     if (shortStep > 0) return { short: shortStep - 1, emptied: [], left: [] };
     const emptied = row.emptied

@@ -2,6 +2,7 @@ import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, Select
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
+import { HeldWrites } from './held-writes';
 
 /**
  * SELECTs whose SQL a query builder writes once per shape and that are then sent as that text.
@@ -86,6 +87,11 @@ export interface KeptInsertOptions {
   orIgnore?: boolean;
   /** Rows whose `conflict` columns are taken have their `overwrite` columns replaced (the builder's `orUpdate`). */
   orUpdate?: { overwrite: string[]; conflict: string[] };
+  /**
+   * Columns (property names) whose values are JSON texts that may carry ids of writes held with
+   * this one (held-writes.ts), such as an outbox payload naming the order being inserted.
+   */
+  json?: string[];
 }
 
 /** Shapes kept at most (a shape per row count and set of defaulted columns): a checkout uses a few. */
@@ -162,7 +168,15 @@ export class KeptInserts {
       statement = { sql: shape, parameters };
     }
     const [escaped, bound] = driver.escapeQueryWithParameters(statement.sql, statement.parameters);
-    const raw: unknown = await manager.query(escaped, bound);
+    // While the transaction holds its writes (MariaDB's checkout), this one is sent with the statement that ends it.
+    const held = HeldWrites.of(manager);
+    if (held && suffix) throw new Error(`an INSERT answering rows (${suffix.trim()}) cannot be held`);
+    const raw: unknown = held
+      ? held.add(escaped, bound, {
+          capturesId: rows.length === 1,
+          json: options.json?.flatMap((property) => rows.map((row) => (row as ObjectLiteral)[property] as unknown)),
+        })
+      : await manager.query(escaped, bound);
     const after = new BroadcasterResult();
     for (const row of rows) runner.broadcaster.broadcastAfterInsertEvent(after, metadata, row);
     await after.wait();

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SqlDialect } from '../../database/sql-dialect';
+import { HeldWrites } from './held-writes';
 import { runInTransaction, TransactionOptions } from './transactions';
 
 /**
@@ -47,6 +48,25 @@ export class TransactionHost {
   /** Runs `work` with `manager` as the current one: for code TypeORM calls with its own manager (subscribers). */
   withManager<T>(manager: EntityManager, work: () => Promise<T>): Promise<T> {
     return this.current.run(manager, work);
+  }
+
+  /**
+   * From here on, holds the current transaction's writes that repositories can hold (held-writes.ts)
+   * until the statement that ends it sends them (MariaDB's compound statements; nothing is held
+   * elsewhere). Call it once the transaction has read what it needs.
+   */
+  holdWrites(): void {
+    if (this.inTransaction) HeldWrites.hold(this.manager);
+  }
+
+  /** Sends the writes the current transaction still holds (none: no statement). */
+  sendHeldWrites(): Promise<void> {
+    return HeldWrites.send(this.manager);
+  }
+
+  /** `value` with the stand-in ids of the current transaction's held writes replaced by the ids they got, in place. */
+  resolveHeldIds<T>(value: T): T {
+    return HeldWrites.last(this.manager)?.resolveIds(value) ?? value;
   }
 
   /** Runs `work` outside the current transaction (its statements go to the data source's manager). */
