@@ -141,7 +141,7 @@ describe('Resource limits (e2e)', () => {
     });
 
     it('lets the right password in from another address while a login is being guessed elsewhere; the guessing address waits', async () => {
-      const lookups = jest.spyOn(testApp.app.get(UsersService), 'findByLoginOrEmail');
+      const lookups = jest.spyOn(testApp.app.get(UsersService), 'findWithApplicationPasswords');
       for (let attempt = 0; attempt < 10; attempt += 1) {
         const response = await from(testApp, '192.0.2.1').set('Authorization', basicAuth(victim.login, `wrong password ${attempt}`));
         expect(response.status).toBe(attempt < 3 ? 401 : 429);

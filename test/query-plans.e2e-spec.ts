@@ -84,7 +84,14 @@ const SMALL_TABLE_ROWS = 1000;
     } finally {
       spy.mockRestore();
     }
-    return statements.flatMap(compoundSelects).filter(([sql]) => /^\s*SELECT/i.test(sql) && !/cache_generations/.test(sql));
+    // A count generation's own read is left out, not a page that reads one along (TicketsRepository.pageMatching).
+    return statements
+      .flatMap(compoundSelects)
+      .filter(
+        ([sql]) =>
+          /^\s*SELECT/i.test(sql) &&
+          !/^\s*SELECT SUM\(\W*generation\W*\.\W*generation\W*\) AS \W*generation\W* FROM \W*cache_generations/.test(sql),
+      );
   }
 
   /**

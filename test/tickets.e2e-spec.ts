@@ -1296,14 +1296,15 @@ describe('Tickets (e2e)', () => {
         const spy = jest.spyOn(testApp.dataSource.logger, 'logQuery');
         try {
           await listAs(user, query).expect(200);
-          return spy.mock.calls.filter(([sql]) => !/cache_generations/.test(sql)).length;
+          // A generation's own read; the page reads the generations along (TicketsRepository.pageMatching).
+          return spy.mock.calls.filter(([sql]) => !/^\s*SELECT SUM\(\W*generation\W*\.\W*generation/.test(sql)).length;
         } finally {
           spy.mockRestore();
         }
       };
-      // Count, page, events, pools; attendees only when some are to be shown.
-      expect(await countQueries({ per_page: 1 })).toBe(4);
-      expect(await countQueries({ per_page: 100, is_available: true, search: 'a' })).toBe(4);
+      // Count, then the page with its events and pools; attendees only when some are to be shown.
+      expect(await countQueries({ per_page: 1 })).toBe(2);
+      expect(await countQueries({ per_page: 100, is_available: true, search: 'a' })).toBe(2);
       const managerSmall = await countQueries({ per_page: 1 }, editor);
       expect(await countQueries({ per_page: 100, attendees_min: 0, capacity_min: 1 }, editor)).toBe(managerSmall);
     });

@@ -5,8 +5,10 @@ import { findMissingIds } from '../common/list-filters/ids-must-exist';
 import { Event } from '../events/event.entity';
 import { Ticket } from '../tickets/ticket.entity';
 import { Attendee } from './attendee.entity';
+import { AttendeeTally } from './attendee-tally.entity';
 import type { AttendeeOrderBy } from './dto/list-attendees.query';
 import { TransactionHost } from '../common/database/transaction-host';
+import { hydrate } from '../common/database/kept-statements';
 import { PUBLIC_ORDER_STATUSES, applyAttendeeVisibility } from '../access/attendee-access';
 import { managedEventCondition } from '../access/event-access';
 
@@ -44,6 +46,18 @@ export interface AttendeeFilters {
   rsvpGoing?: boolean[];
   /** Whether the attendee's ticket asks attendee questions. */
   informationAvailable?: boolean;
+}
+
+/** The ticket columns an attendee's response shows (toAttendeeResponse). */
+const TICKET_SUMMARY_COLUMNS = ['id', 'name', 'description', 'priceMinor', 'saleStartUtc', 'saleEndUtc', 'sku'] as const;
+
+/** A page of an attendee list with the tickets and events (their facts) its attendees belong to, by id. */
+export interface AttendeePageRows {
+  attendees: Attendee[];
+  tickets: Map<number, Ticket>;
+  events: Map<number, EventFacts>;
+  /** The attendee tally (AttendeeTallies.total) read with the page when asked for; undefined for an empty page. */
+  tally?: number;
 }
 
 export interface AttendeeOrder {
@@ -155,9 +169,37 @@ export class AttendeesRepository {
     return builder;
   }
 
-  /** `limit` attendees of the list from `offset`. */
-  page(list: SelectQueryBuilder<Attendee>, offset: number, limit: number): Promise<Attendee[]> {
-    return list.offset(offset).limit(limit).getMany();
+  /**
+   * `limit` attendees of the list from `offset`, with their tickets' and events' columns that the
+   * responses show, in one statement (the list already joins the event); with `withTally`, the
+   * attendee tally too, as AttendeeTallies.total reads it, for the list of every attendee.
+   */
+  async pageWithFacts(
+    list: SelectQueryBuilder<Attendee>,
+    offset: number,
+    limit: number,
+    options: { withTally: boolean },
+  ): Promise<AttendeePageRows> {
+    const manager = this.tx.manager;
+    list
+      .leftJoin(Ticket, 'page_ticket', 'page_ticket.id = attendee.ticketId')
+      .addSelect(TICKET_SUMMARY_COLUMNS.map((column) => `page_ticket.${column}`))
+      .addSelect(Object.keys(EVENT_FACT_COLUMNS).map((column) => `event.${column}`));
+    if (options.withTally) {
+      const tally = list.subQuery().select('COALESCE(SUM(tally.delta), 0)').from(AttendeeTally, 'tally').getQuery();
+      list.addSelect(tally, 'attendee_tally');
+    }
+    const { entities, raw } = await list.offset(offset).limit(limit).getRawAndEntities<Record<string, unknown>>();
+    const tickets = new Map<number, Ticket>();
+    const events = new Map<number, EventFacts>();
+    for (const row of raw) {
+      const ticket = hydrate(manager, Ticket, 'page_ticket', row);
+      if (ticket.id !== undefined && ticket.id !== null) tickets.set(ticket.id, ticket);
+      const event = hydrate(manager, Event, 'event', row);
+      events.set(event.id, event);
+    }
+    const tally = options.withTally && raw.length > 0 ? Number(raw[0].attendee_tally) : undefined;
+    return { attendees: entities, tickets, events, tally };
   }
 }
 

@@ -23,7 +23,7 @@ import { DoorService } from '../checkin/door.service';
 import { AttendeeTallies } from './attendee-tallies';
 import { Attendee } from './attendee.entity';
 import { toAttendeeResponse } from './attendees.mapper';
-import { AttendeeFilters, AttendeesRepository, EventFacts } from './attendees.repository';
+import { AttendeeFilters, AttendeePageRows, AttendeesRepository, EventFacts } from './attendees.repository';
 import type { AttendeeResponse } from './dto/attendee.response';
 import { ListAttendeesQuery } from './dto/list-attendees.query';
 import { attendeeAlreadyCheckedIn, attendeeInvalidCheckIn, attendeeNotAccessible, attendeeNotFound } from './attendee-errors';
@@ -78,16 +78,26 @@ export class AttendeesService {
     });
 
     const skipped = query.offset ?? 0;
-    const matching = isEveryAttendee(query, context.user) ? await this.tallies.total() : await this.counts.count('attendees', builder);
+    const offset = skipped + paging.offset;
+    let page: AttendeePageRows | undefined;
+    let matching: number;
+    if (isEveryAttendee(query, context.user)) {
+      // The tally is read with the page, in one statement; a page past the end holds no row to carry it.
+      page = await this.attendees.pageWithFacts(builder, offset, paging.perPage, { withTally: true });
+      matching = page.tally ?? (await this.tallies.total());
+    } else {
+      matching = await this.counts.count('attendees', builder);
+    }
     const total = totalWithOffset(matching, skipped);
     const totalPages = countPages(total, paging.perPage);
     assertPageInRange(paging.page, totalPages, { kind: 'invalid' });
-    const attendees = total === 0 ? [] : await this.attendees.page(builder, skipped + paging.offset, paging.perPage);
+    if (total === 0) page = undefined;
+    else page ??= await this.attendees.pageWithFacts(builder, offset, paging.perPage, { withTally: false });
     return {
       rest_url: QueryEcho.of(query, ECHOED_PARAMETERS).url(context.namespaceUrl('tickets', 'attendees/')),
       total,
       total_pages: totalPages,
-      attendees: await this.present(attendees, context),
+      attendees: page ? this.presentWith(page.attendees, page, context) : [],
     };
   }
 
@@ -175,12 +185,20 @@ export class AttendeesService {
 
   // ---------------------------------------------------------------- helpers
 
-  /** Maps a page of attendees, loading their tickets and events in two queries. */
+  /** Maps attendees, loading their tickets and events in two queries. */
   private async present(attendees: Attendee[], context: RequestContext): Promise<AttendeeResponse[]> {
     if (attendees.length === 0) return [];
     const ticketIds = [...new Set(attendees.map((attendee) => attendee.ticketId))];
     const eventIds = [...new Set(attendees.map((attendee) => attendee.eventId))];
-    const { tickets: ticketsById, events: eventsById } = await this.attendees.ticketsAndEvents(ticketIds, eventIds);
+    return this.presentWith(attendees, await this.attendees.ticketsAndEvents(ticketIds, eventIds), context);
+  }
+
+  /** Maps attendees whose tickets and events (their facts) are at hand, by id. */
+  private presentWith(
+    attendees: Attendee[],
+    { tickets: ticketsById, events: eventsById }: Pick<AttendeePageRows, 'tickets' | 'events'>,
+    context: RequestContext,
+  ): AttendeeResponse[] {
     return attendees.map((attendee) => {
       const event = eventsById.get(attendee.eventId)!;
       return toAttendeeResponse(attendee, ticketsById.get(attendee.ticketId)!, context, {

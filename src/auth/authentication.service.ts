@@ -87,12 +87,12 @@ export class AuthenticationService {
   private async verifyCredentials(identifier: string, password: string): Promise<AuthenticatedUser> {
     if (password === '') throw incorrectPassword();
 
-    const user = await this.users.findByLoginOrEmail(identifier);
-    if (!user) throw incorrectPassword();
+    const found = await this.users.findWithApplicationPasswords(identifier);
+    if (!found) throw incorrectPassword();
+    const { user, applicationPasswords } = found;
     const authenticated: AuthenticatedUser = { id: user.id, login: user.login, role: user.role };
 
     const hash = hashApplicationPassword(password);
-    const applicationPasswords = await this.users.listApplicationPasswords(user.id);
     // Compare against every one so that the time taken does not tell which matched.
     const match = applicationPasswords.reduce<(typeof applicationPasswords)[number] | undefined>(
       (found, candidate) => (constantTimeEqual(candidate.passwordHash, hash) ? candidate : found),

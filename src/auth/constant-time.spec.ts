@@ -63,8 +63,10 @@ describe('secrets are compared in constant time', () => {
       lastUsedAt: new Date(),
     }));
     const users = {
-      findByLoginOrEmail: async () => ({ id: 9, login: 'alice', role: 'editor', passwordHash: null }),
-      listApplicationPasswords: async () => stored,
+      findWithApplicationPasswords: async () => ({
+        user: { id: 9, login: 'alice', role: 'editor', passwordHash: null },
+        applicationPasswords: stored,
+      }),
       touchApplicationPassword: async () => undefined,
     } as unknown as UsersService;
     const attempts = { assertAllowed: async () => undefined, recordFailure: async () => undefined } as unknown as LoginAttempts;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { hydrate, KeptSelects } from '../common/database/kept-statements';
 import { ApplicationPassword } from './application-password.entity';
 import { User } from './user.entity';
 
@@ -10,6 +11,9 @@ export type NewApplicationPasswordRow = Pick<ApplicationPassword, 'userId' | 'uu
 /** Users and their application passwords. None of these runs inside another write's transaction. */
 @Injectable()
 export class UsersRepository {
+  /** The SQL of the read every request with Basic credentials makes. */
+  private readonly selects = new KeptSelects();
+
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectRepository(ApplicationPassword) private readonly applicationPasswords: Repository<ApplicationPassword>,
@@ -25,8 +29,37 @@ export class UsersRepository {
     return this.users.findOne({ where: { id } });
   }
 
-  findByLoginOrEmail(identifier: string): Promise<User | null> {
-    return this.users.findOne({ where: [{ login: identifier }, { email: identifier }] });
+  /**
+   * The user whose login or email is `identifier` (one of them, as a `LIMIT 1` picks it, when two
+   * match) with every application password of theirs, by id: one statement, since every request
+   * with Basic credentials makes it.
+   */
+  async findWithApplicationPasswords(identifier: string): Promise<{ user: User; applicationPasswords: ApplicationPassword[] } | null> {
+    const manager = this.users.manager;
+    const rows = await this.selects.rows<Record<string, unknown>>(
+      manager,
+      'userWithApplicationPasswords',
+      () => {
+        const chosen = manager
+          .createQueryBuilder(User, 'chosen')
+          .select('chosen.id')
+          .where('chosen.login = :identifier OR chosen.email = :identifier')
+          .limit(1);
+        return manager
+          .createQueryBuilder(User, 'user')
+          .leftJoin(ApplicationPassword, 'password', 'password.userId = user.id')
+          .addSelect(['password.id', 'password.passwordHash', 'password.lastUsedAt'])
+          .where(`user.id = (${chosen.getQuery()})`)
+          .orderBy('password.id', 'ASC');
+      },
+      { identifier },
+    );
+    if (rows.length === 0) return null;
+    const user = hydrate(manager, User, 'user', rows[0]);
+    const applicationPasswords = rows
+      .filter((row) => row.password_id !== null && row.password_id !== undefined)
+      .map((row) => hydrate(manager, ApplicationPassword, 'password', row));
+    return { user, applicationPasswords };
   }
 
   list(): Promise<User[]> {
@@ -45,10 +78,6 @@ export class UsersRepository {
 
   insertApplicationPassword(values: NewApplicationPasswordRow): Promise<ApplicationPassword> {
     return this.applicationPasswords.save(this.applicationPasswords.create(values));
-  }
-
-  applicationPasswordsOf(userId: number): Promise<ApplicationPassword[]> {
-    return this.applicationPasswords.find({ where: { userId }, order: { id: 'ASC' } });
   }
 
   /** Deletes one application password; returns how many were deleted. */

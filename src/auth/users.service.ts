@@ -38,8 +38,9 @@ export class UsersService {
     return this.repository.findById(id);
   }
 
-  findByLoginOrEmail(identifier: string): Promise<User | null> {
-    return this.repository.findByLoginOrEmail(identifier);
+  /** The user known by this login or email with their application passwords, in one statement. */
+  findWithApplicationPasswords(identifier: string): Promise<{ user: User; applicationPasswords: ApplicationPassword[] } | null> {
+    return this.repository.findWithApplicationPasswords(identifier);
   }
 
   list(): Promise<User[]> {
@@ -107,10 +108,6 @@ export class UsersService {
       lastUsedAt: null,
     });
     return { uuid: record.uuid, name: record.name, password };
-  }
-
-  listApplicationPasswords(userId: number): Promise<ApplicationPassword[]> {
-    return this.repository.applicationPasswordsOf(userId);
   }
 
   /** Revokes one application password by uuid, or every one of a user; returns how many. */

@@ -137,6 +137,21 @@ export class CountCache {
     return value;
   }
 
+  /**
+   * `scope`'s generation as a scalar subquery, for a statement that reads it along with its rows
+   * (a list's page, read before its total): hand what it read to `knowGeneration`, and the
+   * request's counts of that scope read no generation of their own.
+   */
+  static generationSelect(scope: CountScope): string {
+    return `(SELECT SUM(generation_row.generation) FROM cache_generations generation_row WHERE generation_row.name = '${scope}')`;
+  }
+
+  /** The generation of `scope` as another statement of this request read it (`generationSelect`); nothing outside a request. */
+  knowGeneration(scope: CountScope, generation: number | string | null | undefined): void {
+    const known = currentRequestGenerations();
+    if (known && !known.has(scope)) known.set(scope, Promise.resolve(Number(generation ?? 0)));
+  }
+
   /** The generation `scope` is at, for other caches of what its tables hold (the iCalendar feeds). */
   generationOf(scope: CountScope): Promise<number> {
     return this.generation(scope);
