@@ -216,6 +216,11 @@ describe('Checkout statements (e2e)', () => {
     const attendees = await testApp.dataSource.getRepository(Attendee).find({ where: { orderId: order.id }, order: { id: 'ASC' } });
     expect(body.attendees.map((attendee) => attendee.id)).toEqual(attendees.map((attendee) => attendee.id));
     expect(new Set(body.attendees.map((attendee) => attendee.id)).size).toBe(3);
+    // Within strings too: each attendee's rest_url and global_id name its real id, no stand-in.
+    expect(JSON.stringify(response.body)).not.toMatch(/-\d{12,}/);
+    expect((response.body as { attendees: Array<{ rest_url: string }> }).attendees.map((attendee) => attendee.rest_url)).toEqual(
+      attendees.map((attendee) => expect.stringMatching(new RegExp(`/attendees/${attendee.id}$`)) as unknown),
+    );
     const payloads = async (type: string) =>
       (await testApp.dataSource.getRepository(OutboxMessage).findBy({ type }))
         .map((message) => JSON.parse(message.payload) as { order_id: number; attendee_id?: number })

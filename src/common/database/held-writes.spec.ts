@@ -23,7 +23,7 @@ describe('HeldWrites', () => {
     expect(HeldWrites.hold(manager)).toBeNull();
   });
 
-  it('writes stand-in ids as the variables that LAST_INSERT_ID() sets, in parameters and as numbers of JSON texts only', () => {
+  it('writes stand-in ids as the variables that LAST_INSERT_ID() sets, in parameters and anywhere in JSON texts', () => {
     const { manager } = transaction();
     const held = HeldWrites.hold(manager)!;
     const order = held.add('INSERT INTO orders(name) VALUES (?)', ['Ada'], { capturesId: true }).insertId!;
@@ -36,10 +36,10 @@ describe('HeldWrites', () => {
     expect(part.statements).toEqual([
       'INSERT INTO orders(name) VALUES (?); SET held_0 = LAST_INSERT_ID();',
       'INSERT INTO order_items(order_id, quantity) VALUES (held_0, ?);',
-      'INSERT INTO outbox(payload) VALUES (CONCAT(?, held_0, ?, held_0, ?));',
+      'INSERT INTO outbox(payload) VALUES (CONCAT(?, held_0, ?, held_0, ?, held_0, ?));',
       "DELETE FROM lines WHERE cart = ?; IF ROW_COUNT() <> 2 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'held write failed its guard 3'; END IF;",
     ]);
-    expect(part.parameters).toEqual(['Ada', 2, '{"order_id":', `,"note":"not ${order}","list":[`, ']}', 7]);
+    expect(part.parameters).toEqual(['Ada', 2, '{"order_id":', ',"note":"not ', '","list":[', ']}', 7]);
     expect(part.ids).toBe("CONCAT_WS(',', held_0)");
   });
 
@@ -49,8 +49,12 @@ describe('HeldWrites', () => {
     const first = held.add('INSERT INTO a(x) VALUES (?)', [1], { capturesId: true }).insertId!;
     const second = held.add('INSERT INTO a(x) VALUES (?)', [2], { capturesId: true }).insertId!;
     held.resolve('41,42');
-    const answer = { id: first, attendees: [{ id: second, ticket_id: 5 }], created: new Date(0) };
-    expect(held.resolveIds(answer)).toEqual({ id: 41, attendees: [{ id: 42, ticket_id: 5 }], created: new Date(0) });
+    const answer = { id: first, attendees: [{ id: second, ticket_id: 5, rest_url: `/attendees/${second}` }], created: new Date(0) };
+    expect(held.resolveIds(answer)).toEqual({
+      id: 41,
+      attendees: [{ id: 42, ticket_id: 5, rest_url: '/attendees/42' }],
+      created: new Date(0),
+    });
   });
 
   it('turns a guard failure of the compound statement back into the caller error', () => {

@@ -46,24 +46,16 @@ export interface HeldCompoundPart {
   ids: string | null;
 }
 
-/** A JSON text split at the stand-in ids it holds as numbers: text, stand-in, text, …, text. */
+/**
+ * A text split at the stand-in ids it holds: text, stand-in, text, …, text. Anywhere in it, numbers
+ * of a JSON text and ids within its strings alike (an answer's `rest_url`): a stand-in is drawn at
+ * random per transaction, so no text written before it holds one by chance.
+ */
 function splitAtStandIns(text: string, standIns: ReadonlyMap<string, number>, prefix: string): Array<string | number> {
   if (!text.includes(prefix)) return [text];
   const pieces: Array<string | number> = [];
   let start = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index += 1;
-      else if (code === 0x22) inString = false;
-      continue;
-    }
-    if (code === 0x22) {
-      inString = true;
-      continue;
-    }
-    if (code !== 0x2d) continue;
+  for (let index = text.indexOf('-'); index !== -1; index = text.indexOf('-', index + 1)) {
     let end = index + 1;
     while (end < text.length && text.charCodeAt(end) >= 0x30 && text.charCodeAt(end) <= 0x39) end += 1;
     const standIn = standIns.get(text.slice(index, end));
@@ -85,7 +77,7 @@ function splitAtStandIns(text: string, standIns: ReadonlyMap<string, number>, pr
  * A held INSERT's generated id is not known until it runs, so it gets a stand-in (a negative
  * number no row has) that later writes and the caller's objects carry meanwhile: inside the
  * compound statement each stand-in is a variable set from LAST_INSERT_ID(), also where it stands
- * as a number in a JSON text (outbox payloads, a stored answer); once the statement has answered,
+ * in a JSON text (outbox payloads, a stored answer, its `rest_url`s); once the statement has answered,
  * `resolveIds` puts the real ids in the caller's objects. A guarded write (a DELETE that must remove
  * exactly the rows read, a conditional UPDATE) fails the statement with SIGNAL, which `failure`
  * turns back into the caller's error.
@@ -182,7 +174,7 @@ export class HeldWrites {
     return captures === null ? { affectedRows: options.guard?.rows ?? 0 } : { insertId: captures, affectedRows: 1 };
   }
 
-  /** `value` with every stand-in id (as a number, in arrays and objects) replaced by the id it stood for, in place. */
+  /** `value` with every stand-in id (a number, or within a string; in arrays and objects) replaced by the id it stood for, in place. */
   resolveIds<T>(value: T): T {
     if (this.resolved.size === 0) return value;
     return this.replace(value) as T;
@@ -294,6 +286,12 @@ export class HeldWrites {
 
   private replace(value: unknown): unknown {
     if (typeof value === 'number') return this.isStandIn(value) ? (this.resolved.get(value) ?? value) : value;
+    if (typeof value === 'string') {
+      const pieces = splitAtStandIns(value, this.standIns, this.prefix);
+      return pieces.length === 1
+        ? value
+        : pieces.map((piece) => (typeof piece === 'number' ? String(this.resolved.get(piece) ?? piece) : piece)).join('');
+    }
     if (Array.isArray(value)) {
       value.forEach((item, index) => (value[index] = this.replace(item)));
       return value;
