@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { buildRequestContext } from '../auth/request-context';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { HttpCaching } from '../common/http/http-caching';
-import { answerJsonText } from '../common/http/json-text';
+import { answerJsonText, sendAnswer } from '../common/http/json-text';
 import { routeIdOf } from '../common/http/route-params';
 import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
 import { EventsController } from './events.controller';
@@ -56,6 +56,7 @@ export class AnonymousEventReadMiddleware implements NestMiddleware {
     // No memo of count generations (the routed handler's interceptor sets one): a single event counts nothing.
     const text = await this.events.get({ id }, buildRequestContext(this.urls, request), request.headers['if-none-match'] !== undefined);
     publicRead?.(text);
-    response.status(200).send(await answerJsonText(request, response, text));
+    // A JsonText's answer is always bytes: a 304's none, else the body.
+    sendAnswer(request, response, (await answerJsonText(request, response, text)) as Buffer);
   }
 }
