@@ -28,7 +28,9 @@ const ROUTED_HANDLER = EventsController.prototype.get;
  *   device is needed);
  * - HttpCaching's headers (private first, public with the surrogate keys once there is an answer);
  * - EventReads.get (its 404 and 403 are answered by the global exception filter, as Nest calls
- *   it for a middleware) and answerJsonText (ETag, 304).
+ *   it for a middleware; its head read is a prepared statement on MariaDB) and answerJsonText
+ *   (ETag, 304), whose answer sendAnswer writes without Express's `send`: a 304 is decided from
+ *   the head row and the ETag alone, before any byte of the document is assembled.
  *
  * Anything else (a caller with credentials, a query string, an id that is not digits, a route such
  * as `events/ics`) goes on to the routed handler. test/anonymous-event-read.e2e-spec.ts compares
