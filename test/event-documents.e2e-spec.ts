@@ -299,6 +299,14 @@ describe('Cached event documents on two instances (e2e)', () => {
     const body = await reader.app.get(MetricsService).registry.getSingleMetricAsString('cal_event_document_cache_total');
     expect(body).toMatch(/cal_event_document_cache_total\{result="hit"\} [1-9]/);
     expect(body).toMatch(/cal_event_document_cache_total\{result="miss"\} [1-9]/);
+    // What the cache holds, per rendering: its entries and the bytes EVENT_DOCUMENT_CACHE_MB bounds.
+    await request(reader.server).get(`${EVENTS}/events`).expect(200);
+    const registry = reader.app.get(MetricsService).registry;
+    const gauge = async (name: string, rendering: string) =>
+      Number(new RegExp(`${name}\\{rendering="${rendering}"\\} (\\d+)`).exec(await registry.getSingleMetricAsString(name))![1]);
+    const bytes = (await gauge('cal_event_document_cache_bytes', 'list')) + (await gauge('cal_event_document_cache_bytes', 'single'));
+    expect(await gauge('cal_event_document_cache_entries', 'list')).toBeGreaterThan(0);
+    expect(bytes).toBe(reader.app.get(EventDocuments).cachedBytes);
   });
 
   it('keeps a 1 MB cache within its cap, evicting the documents read longest ago, and its answers right', async () => {

@@ -11,6 +11,8 @@ import { insertEvent } from './helpers/fixtures';
 import { insertPool, insertTicket } from './helpers/ticketing-fixtures';
 import { createTestApp, createUser, TestApp } from './helpers/test-app';
 import { TransactionHost } from '../src/common/database/transaction-host';
+import { EventReadsRepository } from '../src/catalogue/event-reads.repository';
+import request from 'supertest';
 
 /**
  * The sale's hot statements send SQL written once per shape (src/common/database/kept-statements.ts):
@@ -89,6 +91,33 @@ describe('Kept statements (e2e)', () => {
     expect(withPool.pool).toEqual({ capacity: 30, sold: 0, pending: 0 });
     expect(withPool.tickets.map((ticket) => ticket.id)).toEqual([first.id, second.id]);
     expect(await tickets.offeredTickets(987654)).toEqual({ tickets: [], pool: undefined });
+  });
+
+  it("reads a single GET's head as a prepared statement on MySQL/MariaDB, the same row the text statement reads", async () => {
+    const event = await insertEvent(testApp.dataSource, { slug: 'prepared-head' });
+    // The GET stores the event's document: the head then reads its stored facts and body too.
+    await request(testApp.server).get(`/cal/events/v1/events/${event.id}`).expect(200);
+    const heads = testApp.app.get(EventReadsRepository);
+    const transactions = testApp.app.get(TransactionHost);
+    const mysql = testApp.dataSource.options.type === 'mysql';
+    const executed = async () =>
+      mysql ? Number((await testApp.dataSource.query<Array<{ Value: string }>>("SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'"))[0].Value) : 0;
+    for (const [selector, withBody] of [
+      [{ id: event.id }, false],
+      [{ id: event.id }, true],
+      [{ slug: 'prepared-head' }, true],
+    ] as const) {
+      const before = await executed();
+      const prepared = await heads.findHeadBySelector(selector, withBody);
+      const after = await executed();
+      // Inside a transaction the statement goes to the transaction's connection as text.
+      const asText = await transactions.run(() => heads.findHeadBySelector(selector, withBody));
+      expect(prepared).toEqual(asText);
+      expect(prepared).toMatchObject({ id: event.id, status: 'publish', documentVersion: event.documentVersion });
+      expect(prepared!.stored?.body instanceof Buffer).toBe(withBody);
+      if (mysql) expect(after).toBeGreaterThan(before);
+    }
+    expect(await heads.findHeadBySelector({ id: 987654 })).toBeNull();
   });
 
   it("reads a buyer's cart and its locked lines as TypeORM does, by token and by user", async () => {

@@ -132,7 +132,8 @@ export class EventReadsRepository {
   async findHeadBySelector(selector: EventSelector, withStoredBody = false): Promise<EventHead | null> {
     const manager = this.tx.manager;
     const by = 'id' in selector ? 'id' : 'slug';
-    const [row] = await this.selects.rows<{
+    // The single GET's one statement: prepared on MySQL/MariaDB (KeptSelects.preparedRows).
+    const [row] = await this.selects.preparedRows<{
       id: number | string;
       status: PostStatus;
       authorId: number | string | null;

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { executePrepared } from './prepared-statements';
 import { supportsInsertReturning } from './server-features';
 
 /** Accent- and case-blind, as the MySQL/MariaDB tables' utf8mb4_unicode_ci. */
@@ -68,6 +69,15 @@ export class SqlDialect {
   /** Whether the server enforces a per-statement time limit (`max_statement_time`, MariaDB). */
   get statementTimeouts(): boolean {
     return this.mysql;
+  }
+
+  /**
+   * Runs a SELECT outside any transaction as a server-side prepared statement (MySQL/MariaDB:
+   * prepared-statements.ts), its `?` placeholders bound to `values`; null on SQLite, whose caller
+   * runs it as it runs any other statement.
+   */
+  selectPrepared<T>(sql: string, values: unknown[]): Promise<T[]> | null {
+    return this.mysql ? executePrepared<T>(this.dataSource, sql, values) : null;
   }
 
   /** Whether the driver has a connection pool whose gauges can be read. */

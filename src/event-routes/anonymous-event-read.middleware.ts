@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { buildRequestContext } from '../auth/request-context';
 import { ApiUrls } from '../common/http/api-urls.service';
 import { HttpCaching } from '../common/http/http-caching';
-import { answerJsonText } from '../common/http/json-text';
+import { answerJsonText, sendAnswer } from '../common/http/json-text';
 import { routeIdOf } from '../common/http/route-params';
 import { RateLimitGuard } from '../common/throttling/rate-limit.guard';
 import { EventsController } from './events.controller';
@@ -28,7 +28,9 @@ const ROUTED_HANDLER = EventsController.prototype.get;
  *   device is needed);
  * - HttpCaching's headers (private first, public with the surrogate keys once there is an answer);
  * - EventReads.get (its 404 and 403 are answered by the global exception filter, as Nest calls
- *   it for a middleware) and answerJsonText (ETag, 304).
+ *   it for a middleware; its head read is a prepared statement on MariaDB) and answerJsonText
+ *   (ETag, 304), whose answer sendAnswer writes without Express's `send`: a 304 is decided from
+ *   the head row and the ETag alone, before any byte of the document is assembled.
  *
  * Anything else (a caller with credentials, a query string, an id that is not digits, a route such
  * as `events/ics`) goes on to the routed handler. test/anonymous-event-read.e2e-spec.ts compares
@@ -56,6 +58,7 @@ export class AnonymousEventReadMiddleware implements NestMiddleware {
     // No memo of count generations (the routed handler's interceptor sets one): a single event counts nothing.
     const text = await this.events.get({ id }, buildRequestContext(this.urls, request), request.headers['if-none-match'] !== undefined);
     publicRead?.(text);
-    response.status(200).send(await answerJsonText(request, response, text));
+    // A JsonText's answer is always bytes: a 304's none, else the body.
+    sendAnswer(request, response, (await answerJsonText(request, response, text)) as Buffer);
   }
 }

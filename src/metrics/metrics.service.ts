@@ -103,6 +103,33 @@ export class MetricsService {
     if (count > 0) this.eventDocumentsCounter.inc({ result }, count);
   }
 
+  /**
+   * What the event-document cache holds now, read when scraped: entries and the bytes they are
+   * counted as (what EVENT_DOCUMENT_CACHE_MB bounds), per rendering (a list item, a single GET's
+   * response), so that an operator can size the cache for a catalogue (docs/performance.md).
+   */
+  eventDocumentCache(read: () => Array<{ rendering: string; entries: number; bytes: number }>): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'cal_event_document_cache_entries',
+      help: 'Event documents held by the per-instance cache, by rendering (list, single)',
+      labelNames: ['rendering'],
+      registers,
+      collect() {
+        for (const { rendering, entries } of read()) this.set({ rendering }, entries);
+      },
+    });
+    new Gauge({
+      name: 'cal_event_document_cache_bytes',
+      help: 'Bytes the per-instance event-document cache counts its documents as (at most EVENT_DOCUMENT_CACHE_MB), by rendering (list, single)',
+      labelNames: ['rendering'],
+      registers,
+      collect() {
+        for (const { rendering, bytes } of read()) this.set({ rendering }, bytes);
+      },
+    });
+  }
+
   /** An admitted entry's wait against the one predicted (milliseconds; predictions under a second count as one). */
   queueEtaError(predictedMs: number, actualMs: number): void {
     this.queueEtaErrorHistogram.observe(Math.abs(actualMs - predictedMs) / Math.max(predictedMs, 1_000));

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { LRUCache } from 'lru-cache';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { In, MoreThan } from 'typeorm';
 import type { RequestContext } from '../../auth/request-context';
 import { surrogateKeysOf } from '../../common/http/surrogate-keys';
@@ -142,6 +142,18 @@ export class EventDocuments {
             },
           })
         : null;
+    metrics.eventDocumentCache(() => this.cacheContents());
+  }
+
+  /** The cache's entries and counted bytes per rendering, for the metrics (walks the cache: read when scraped). */
+  private cacheContents(): Array<{ rendering: Rendering; entries: number; bytes: number }> {
+    const contents = { list: { entries: 0, bytes: 0 }, single: { entries: 0, bytes: 0 } };
+    for (const [key, kept] of this.documents?.entries() ?? []) {
+      const of = contents[key.startsWith('list:') ? 'list' : 'single'];
+      of.entries += 1;
+      of.bytes += keptBytes(kept);
+    }
+    return (['list', 'single'] as const).map((rendering) => ({ rendering, ...contents[rendering] }));
   }
 
   /** What the cached documents are counted as taking, in bytes (at most EVENT_DOCUMENT_CACHE_MB). */
@@ -317,7 +329,8 @@ export class EventDocuments {
       this.config.currency,
       tickets,
     ];
-    return `"${createHash('sha1').update(JSON.stringify(parts)).digest('base64url').slice(0, 27)}"`;
+    // One-shot: no Hash object per request (the same digest).
+    return `"${hash('sha1', JSON.stringify(parts), 'base64url').slice(0, 27)}"`;
   }
 
   /**

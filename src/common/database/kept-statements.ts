@@ -2,6 +2,7 @@ import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, Select
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { BroadcasterResult } from 'typeorm/subscriber/BroadcasterResult';
+import { SqlDialect } from '../../database/sql-dialect';
 import { HeldWrites } from './held-writes';
 
 /**
@@ -16,6 +17,8 @@ import { HeldWrites } from './held-writes';
  */
 export class KeptSelects {
   private readonly sql = new Map<string, string>();
+  /** Per shape, its text with `?` for each named parameter and the names in their order; null: a parameter is a list. */
+  private readonly positional = new Map<string, { sql: string; names: string[] } | null>();
 
   /** The rows of the statement `build` writes for `shape`, with `parameters` bound. */
   async rows<T>(
@@ -24,14 +27,65 @@ export class KeptSelects {
     build: () => SelectQueryBuilder<ObjectLiteral>,
     parameters: ObjectLiteral,
   ): Promise<T[]> {
+    const [escaped, values] = manager.connection.driver.escapeQueryWithParameters(this.text(shape, build), parameters);
+    return manager.query<T[]>(escaped, values);
+  }
+
+  /**
+   * The same rows, read through a server-side prepared statement where the database has them and
+   * no transaction is open (SqlDialect.selectPrepared): for the hottest reads, whose statement the
+   * server then neither parses nor plans again on a connection that ran it before. Elsewhere, and
+   * for a shape with a list parameter (`:...ids`, whose number of `?` varies), as `rows`.
+   */
+  async preparedRows<T>(
+    manager: EntityManager,
+    shape: string,
+    build: () => SelectQueryBuilder<ObjectLiteral>,
+    parameters: ObjectLiteral,
+  ): Promise<T[]> {
+    if (!manager.queryRunner) {
+      let statement = this.positional.get(shape);
+      if (statement === undefined) {
+        statement = positionalParameters(this.text(shape, build), parameters);
+        this.positional.set(shape, statement);
+      }
+      const prepared =
+        statement &&
+        SqlDialect.of(manager).selectPrepared<T>(
+          statement.sql,
+          statement.names.map((name): unknown => parameters[name]),
+        );
+      if (prepared) return prepared;
+    }
+    return this.rows(manager, shape, build, parameters);
+  }
+
+  private text(shape: string, build: () => SelectQueryBuilder<ObjectLiteral>): string {
     let sql = this.sql.get(shape);
     if (sql === undefined) {
       sql = build().getQuery();
       this.sql.set(shape, sql);
     }
-    const [escaped, values] = manager.connection.driver.escapeQueryWithParameters(sql, parameters);
-    return manager.query<T[]>(escaped, values);
+    return sql;
   }
+}
+
+/**
+ * `sql` with a `?` for each named parameter, as TypeORM's MySQL driver binds them
+ * (escapeQueryWithParameters: a name that `parameters` lacks stays as it is), and the names in
+ * order; null when one is a list or a function, which that driver expands per call.
+ */
+function positionalParameters(sql: string, parameters: ObjectLiteral): { sql: string; names: string[] } | null {
+  const names: string[] = [];
+  let expanded = false;
+  const text = sql.replace(/:(\.\.\.)?([A-Za-z0-9_.]+)/g, (full, list: string | undefined, name: string) => {
+    if (!Object.prototype.hasOwnProperty.call(parameters, name)) return full;
+    const value: unknown = parameters[name];
+    if (list || typeof value === 'function' || Array.isArray(value)) expanded = true;
+    names.push(name);
+    return '?';
+  });
+  return expanded ? null : { sql: text, names };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Bytes that know their length before they are written (a rendered document template), and that
@@ -70,6 +70,6 @@ export class ByteAssembler {
         part.fingerprint(pieces);
       }
     }
-    return `"${createHash('sha1').update(Buffer.concat(pieces)).digest('base64url').slice(0, 27)}"`;
+    return `"${hash('sha1', Buffer.concat(pieces), 'base64url').slice(0, 27)}"`;
   }
 }

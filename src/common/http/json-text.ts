@@ -25,7 +25,8 @@ export class JsonText {
   ) {}
 }
 
-const NO_BODY = Buffer.alloc(0);
+/** What answerJsonText answers for a GET whose If-None-Match names the ETag: no body, and the status is 304. */
+export const NOT_MODIFIED = Buffer.alloc(0);
 
 /**
  * What a handler's answer is sent as: a JsonText as `application/json` with its strong ETag, its
@@ -34,14 +35,33 @@ const NO_BODY = Buffer.alloc(0);
  */
 export async function answerJsonText(request: Request, response: Response, text: unknown): Promise<unknown> {
   if (!(text instanceof JsonText)) return text;
-  response.setHeader('Content-Type', 'application/json; charset=utf-8');
   const { body } = text;
   // Set here, Express neither hashes the body for an ETag of its own nor misses the match.
   response.setHeader('ETag', body instanceof ByteAssembler ? body.etag() : body.etag);
-  // Express's own freshness test (If-None-Match against the ETag just set): it answers 304 for an empty body as well.
-  if (request.fresh) return NO_BODY;
+  // Express's own freshness test (If-None-Match against the ETag just set): it answers 304 for an
+  // empty body as well, and a 304 carries no Content-Type (Express would remove it).
+  if (request.fresh) return NOT_MODIFIED;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
   if (body instanceof ByteAssembler) return body.toBuffer();
   const { bytes, etag } = await body.assemble();
   response.setHeader('ETag', etag);
   return bytes.toBuffer();
+}
+
+/**
+ * Writes what answerJsonText answered as Express's `send` writes it for a GET or HEAD whose answer
+ * has its headers set (ETag, Content-Type), without its work for any other kind of body: a 304
+ * without a body, else 200 with the bytes and their Content-Length (none written for HEAD). For the
+ * routes answered before Nest's router (AnonymousEventReadMiddleware).
+ */
+export function sendAnswer(request: Request, response: Response, answer: Buffer): void {
+  if (answer === NOT_MODIFIED) {
+    response.statusCode = 304;
+    response.end();
+    return;
+  }
+  response.statusCode = 200;
+  response.setHeader('Content-Length', answer.length);
+  if (request.method === 'HEAD') response.end();
+  else response.end(answer);
 }
