@@ -29,6 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPool, Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { runUntilStopped } from './run-until-stopped';
 
 export interface SaleFloorOptions {
   databaseUrl: string;
@@ -409,19 +410,12 @@ if (require.main === module) {
     process.stderr.write('DATABASE_URL is required\n');
     process.exit(1);
   }
-  startSaleFloor({
-    databaseUrl,
-    port: Number(process.env.PORT ?? 0),
-    poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    currency: process.env.CURRENCY_CODE,
-  })
-    .then((server) => {
-      const stop = () => void server.close().finally(() => process.exit(0));
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    })
-    .catch((error: unknown) => {
-      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-      process.exit(1);
-    });
+  runUntilStopped(
+    startSaleFloor({
+      databaseUrl,
+      port: Number(process.env.PORT ?? 0),
+      poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      currency: process.env.CURRENCY_CODE,
+    }),
+  );
 }

@@ -23,6 +23,7 @@ import { startFrameworkFloor } from './framework';
 import { ManagerCredentials } from './managers';
 import type { FloorPlan } from './plan';
 import { DIMENSIONS, ListFilter, ReadIndex, Window } from './read-index';
+import { runUntilStopped } from './run-until-stopped';
 
 export interface FloorOptions {
   databaseUrl: string;
@@ -379,24 +380,17 @@ function requiredEnvironment(name: string): string {
 }
 
 if (require.main === module) {
-  startFloor({
-    databaseUrl: requiredEnvironment('DATABASE_URL'),
-    serviceUrl: requiredEnvironment('SERVICE_URL'),
-    plan: JSON.parse(readFileSync(requiredEnvironment('FLOOR_PLAN'), 'utf8')) as FloorPlan,
-    port: Number(process.env.PORT ?? 0),
-    poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    siteTimezone: process.env.SITE_TIMEZONE,
-    documentCacheBytes: process.env.FLOOR_DOCUMENT_CACHE_MB ? Number(process.env.FLOOR_DOCUMENT_CACHE_MB) * 1024 * 1024 : undefined,
-    frameworkPort: process.env.FRAMEWORK_PORT ? Number(process.env.FRAMEWORK_PORT) : undefined,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  })
-    .then((server) => {
-      const stop = () => void server.close().finally(() => process.exit(0));
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    })
-    .catch((error: unknown) => {
-      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-      process.exit(1);
-    });
+  runUntilStopped(
+    startFloor({
+      databaseUrl: requiredEnvironment('DATABASE_URL'),
+      serviceUrl: requiredEnvironment('SERVICE_URL'),
+      plan: JSON.parse(readFileSync(requiredEnvironment('FLOOR_PLAN'), 'utf8')) as FloorPlan,
+      port: Number(process.env.PORT ?? 0),
+      poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      siteTimezone: process.env.SITE_TIMEZONE,
+      documentCacheBytes: process.env.FLOOR_DOCUMENT_CACHE_MB ? Number(process.env.FLOOR_DOCUMENT_CACHE_MB) * 1024 * 1024 : undefined,
+      frameworkPort: process.env.FRAMEWORK_PORT ? Number(process.env.FRAMEWORK_PORT) : undefined,
+      progress: (line) => process.stderr.write(`${line}\n`),
+    }),
+  );
 }
