@@ -31,6 +31,14 @@ const CONFIRMATION = {
 
 /** Who asks about orders, as the orders routes see them: the caller, and no cart. */
 const viewerOf = (call: ToolCall) => ({ user: signedIn(call).user, cartToken: null });
+/** What a refund's or a cancellation's preview shows of the order. */
+const orderSummary = (order: { id: number; status: string; total: string; currency: string; attendees: unknown[] }) => ({
+  id: order.id,
+  status: order.status,
+  total: order.total,
+  currency: order.currency,
+  attendees: order.attendees.length,
+});
 
 /**
  * The box office: sales, orders, attendees, the door, coupons and the waitlist, for those who manage
@@ -204,13 +212,7 @@ export class BoxOfficeTools {
             await validated(RefundOrderDto, { amount: args.amount });
             return {
               action: 'refund',
-              order: {
-                id: order.id,
-                status: order.status,
-                total: order.total,
-                currency: order.currency,
-                attendees: order.attendees.length,
-              },
+              order: orderSummary(order),
               amount: args.amount ?? order.total,
             };
           },
@@ -233,13 +235,7 @@ export class BoxOfficeTools {
             const order = await this.orders.get(idArgument(args, 'order_id'), viewerOf(call), call.context);
             return {
               action: 'cancel',
-              order: {
-                id: order.id,
-                status: order.status,
-                total: order.total,
-                currency: order.currency,
-                attendees: order.attendees.length,
-              },
+              order: orderSummary(order),
             };
           },
         },
