@@ -139,7 +139,7 @@ describe('Payments through PayPal (e2e, against a local PayPal double)', () => {
         intent: 'CAPTURE',
         purchase_units: [{ custom_id: String(order.id), amount: { currency_code: 'USD', value: '50.00' } }],
       });
-      expect(creates[0].requestId).toMatch(new RegExp(`^cal-order-${order.id}-\\d+-intent$`));
+      expect(creates[0].requestId).toMatch(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-intent$`));
       expect(await payments().findOneByOrFail({ orderId: order.id })).toMatchObject({
         provider: 'paypal',
         amountMinor: 5000,
@@ -182,8 +182,8 @@ describe('Payments through PayPal (e2e, against a local PayPal double)', () => {
       });
       const captures = double.requestsTo('POST', new RegExp(`^/v2/checkout/orders/${paypalOrderId}/capture$`));
       expect(captures.map((one) => one.requestId)).toEqual([
-        expect.stringMatching(new RegExp(`^cal-order-${order.id}-\\d+-capture$`)),
-        expect.stringMatching(new RegExp(`^cal-order-${order.id}-\\d+-capture$`)),
+        expect.stringMatching(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-capture$`)),
+        expect.stringMatching(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-capture$`)),
       ]);
       expect(await reloadTicket(testApp.dataSource, ticket.id)).toMatchObject({ pending: 0, sold: 2 });
       const attendees = await testApp.dataSource.getRepository(Attendee).findBy({ orderId: order.id });
@@ -397,7 +397,7 @@ describe('Payments through PayPal (e2e, against a local PayPal double)', () => {
       const refunds = double.requestsTo('POST', new RegExp(`^/v2/payments/captures/${double.captureOf(paypalOrderId).id}/refund$`));
       expect(refunds).toHaveLength(1);
       expect(refunds[0].body.amount).toEqual({ currency_code: 'USD', value: '25.00' });
-      expect(refunds[0].requestId).toMatch(new RegExp(`^cal-order-${order.id}-\\d+-late-refund$`));
+      expect(refunds[0].requestId).toMatch(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-late-refund$`));
       expect(await payments().findOneByOrFail({ orderId: order.id })).toMatchObject({
         status: 'refunded',
         refundedMinor: 2500,

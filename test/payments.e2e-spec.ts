@@ -161,7 +161,7 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       expect(creates).toHaveLength(1);
       expect(creates[0].authorization).toBe(`Bearer ${SECRET_KEY}`);
       expect(creates[0].body).toMatchObject({ amount: '5000', currency: 'usd', metadata: { order_id: String(order.id) } });
-      expect(creates[0].idempotencyKey).toMatch(new RegExp(`^cal-order-${order.id}-\\d+-intent$`));
+      expect(creates[0].idempotencyKey).toMatch(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-intent$`));
       const stored = await payments().findOneByOrFail({ orderId: order.id });
       expect(stored).toMatchObject({ provider: 'stripe', amountMinor: 5000, currency: 'usd', status: 'requires_payment' });
       expect(double.intent(stored.intentId as string).client_secret).toBe(order.payment.client_secret);
@@ -419,7 +419,7 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       const refunds = double.requestsTo('POST', /^\/v1\/refunds$/);
       expect(refunds).toHaveLength(1);
       expect(refunds[0].body).toMatchObject({ payment_intent: intentId, amount: '2500', metadata: { order_id: String(order.id) } });
-      expect(refunds[0].idempotencyKey).toMatch(new RegExp(`^cal-order-${order.id}-\\d+-late-refund$`));
+      expect(refunds[0].idempotencyKey).toMatch(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-late-refund$`));
       expect(await orders().findOneByOrFail({ id: order.id })).toMatchObject({ status: 'refunded' });
       expect(await payments().findOneByOrFail({ orderId: order.id })).toMatchObject({
         status: 'refunded',
@@ -506,7 +506,7 @@ describe('Payments through Stripe (e2e, against a local Stripe double)', () => {
       await sweeper().sweepExpiredOrders();
       const cancels = double.requestsTo('POST', new RegExp(`^/v1/payment_intents/${intentId}/cancel$`));
       expect(cancels).toHaveLength(1);
-      expect(cancels[0].idempotencyKey).toMatch(new RegExp(`^cal-order-${order.id}-\\d+-cancel$`));
+      expect(cancels[0].idempotencyKey).toMatch(new RegExp(`^cal-order-${order.id}-[\\w-]{22}-cancel$`));
       expect(double.intent(intentId).status).toBe('canceled');
       expect(await payments().findOneByOrFail({ orderId: order.id })).toMatchObject({ status: 'canceled', pendingAction: null });
     });

@@ -37,6 +37,15 @@ export class Payment {
   @Column({ type: 'varchar', length: 20 })
   provider: string;
 
+  /**
+   * A random part of the payment's idempotency keys at its provider: order ids start again with a
+   * new database, and two deployments may share a provider account, so the order id alone could
+   * name another deployment's payment. Null for payments made before it existed (their keys keep
+   * the second they were placed in).
+   */
+  @Column({ name: 'key_nonce', type: 'varchar', length: 24, nullable: true })
+  keyNonce: string | null;
+
   /** The PaymentIntent, once created. */
   @Column({ name: 'intent_id', type: 'varchar', length: 255, nullable: true })
   intentId: string | null;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import type { RequestContext } from '../auth/request-context';
@@ -27,18 +28,28 @@ const REFUNDABLE: PaymentStatus[] = ['succeeded', 'partially_refunded'];
 /** Statuses in which the buyer can still pay: the client secret is shown then only. */
 const OPEN: PaymentStatus[] = ['requires_payment', 'failed'];
 
-/** The part of the idempotency keys that names the payment: its order, and when it was placed (ids restart with a new database). */
-function keyBase(payment: Pick<Payment, 'orderId' | 'createdAt'>): string {
-  return `cal-order-${payment.orderId}-${Math.floor(payment.createdAt.getTime() / 1000)}`;
+type KeyedPayment = Pick<Payment, 'orderId' | 'createdAt' | 'keyNonce'>;
+
+/**
+ * The part of the idempotency keys that names the payment: its order and its random nonce (ids
+ * restart with a new database). Payments older than the nonce have the second they were placed in.
+ */
+function keyBase(payment: KeyedPayment): string {
+  return `cal-order-${payment.orderId}-${payment.keyNonce ?? Math.floor(payment.createdAt.getTime() / 1000)}`;
+}
+
+/** A new payment's nonce: 16 random bytes, 22 characters. */
+export function newKeyNonce(): string {
+  return randomBytes(16).toString('base64url');
 }
 
 /** The provider's idempotency key of an order's payment: every attempt to start it uses this one. */
-export function intentIdempotencyKey(payment: Pick<Payment, 'orderId' | 'createdAt'>): string {
+export function intentIdempotencyKey(payment: KeyedPayment): string {
   return `${keyBase(payment)}-intent`;
 }
 
 /** The key of the capture of an order's payment (providers whose buyer approves and the service captures). */
-export function captureIdempotencyKey(payment: Pick<Payment, 'orderId' | 'createdAt'>): string {
+export function captureIdempotencyKey(payment: KeyedPayment): string {
   return `${keyBase(payment)}-capture`;
 }
 
@@ -81,6 +92,7 @@ export class PaymentsService {
     await this.repository.insert({
       orderId: order.id,
       provider: provider.name,
+      keyNonce: newKeyNonce(),
       intentId: null,
       clientSecret: null,
       amountMinor: totalMinor,
