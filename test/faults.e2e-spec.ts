@@ -169,7 +169,10 @@ describeOnce('Faults (e2e, on a private MariaDB server)', () => {
       await delay(100);
       server.signal('SIGTERM');
       terminated = true;
-      await waitFor('the listener to close', async () => (await probe(`${server.baseUrl}/health/live`)) === null);
+      await waitFor('the listener to close', async () => !(await server.accepting())).catch((error: Error) => {
+        stopLoad = true;
+        throw new Error(`${error.message}\n${server.log()}`);
+      });
       const inFlight = await slow.finish();
       expect(inFlight.status).toBe(201);
       await Promise.all(workers);

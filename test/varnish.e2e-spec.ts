@@ -1,10 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutboxWorker } from '../src/outbox-worker/outbox-worker.service';
+import { freePort } from './helpers/private-mariadb';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 
 /**
@@ -22,17 +22,6 @@ if (!existsSync(VARNISHD)) {
   process.stderr.write(`test/varnish.e2e-spec.ts skipped: ${VARNISHD} is not installed (apt-get install varnish varnish-modules)\n`);
 }
 const describeWithVarnish = existsSync(VARNISHD) ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function daysAhead(days: number, time = '19:00:00'): string {
   return `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)} ${time}`;

@@ -9,15 +9,29 @@ import { createConnection } from 'mysql2/promise';
 const execFileAsync = promisify(execFile);
 
 /** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Where freePort looks: below the system's ephemeral range (32768 and up on Linux). */
+const CHOSEN_PORTS = { from: 20_000, to: 32_000 };
+
+/** Whether nothing listens on `port`, on any address. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port nothing listens on, for a server a test starts a moment later. Not one the system hands
+ * out (listen on port 0, or a client's local port): those come from the ephemeral range, and a
+ * port handed out once is soon handed out again, to another test's server in the gap.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = CHOSEN_PORTS.from + Math.floor(Math.random() * (CHOSEN_PORTS.to - CHOSEN_PORTS.from));
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`no free port between ${CHOSEN_PORTS.from} and ${CHOSEN_PORTS.to}`);
 }
 
 /** The first of `names` found on PATH or in the sbin folders where distributions put the server. */

@@ -156,6 +156,14 @@ export class ServerProcess {
     this.child.kill(signal);
   }
 
+  /**
+   * Whether this process still accepts connections on its port. Asked of the system, not by
+   * connecting: once it closes its listener, the system may hand the port to another process.
+   */
+  async accepting(): Promise<boolean> {
+    return (await probe(`${this.baseUrl}/health/live`)) !== null && listensOn(this.child.pid, this.port);
+  }
+
   log(): string {
     return this.output.slice(-5000);
   }
