@@ -1,9 +1,27 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..');
+
+/**
+ * The service build measured: this checkout's dist/, or BENCH_SERVICE_DIST, the dist/ of another
+ * checkout (built there, with its node_modules), to measure an earlier build with this harness.
+ */
+const SERVICE_DIST = process.env.BENCH_SERVICE_DIST ?? join(ROOT, 'dist');
+
+/** The commit the measured service was built from (its checkout's HEAD), with `+` when that checkout has changes. */
+export function serviceBuild(): string {
+  try {
+    const folder = join(SERVICE_DIST, '..');
+    const commit = execFileSync('git', ['-C', folder, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const changed = execFileSync('git', ['-C', folder, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    return `${commit}${changed ? '+' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** A server under test, in a process of its own. */
 export interface Target {
@@ -135,13 +153,14 @@ export function npmStartFlags(): string[] {
  * The service as `npm start` runs it (dist/main.js with its V8 flags, production mode, its default
  * logging to stdout, discarded here) with request limits off: the benchmark is one client sending
  * far more than any one client may. BENCH_SERVICE_NODE_FLAGS adds flags to the service's node
- * alone, e.g. `--cpu-prof --cpu-prof-dir=…` (which NODE_OPTIONS may not carry).
+ * alone, e.g. `--cpu-prof --cpu-prof-dir=…` (which NODE_OPTIONS may not carry). BENCH_SERVICE_DIST
+ * runs another build (see SERVICE_DIST).
  */
 export function startService(settings: TargetSettings): Promise<Target> {
   const extraFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
   return startProcess(
     'service',
-    [...npmStartFlags(), ...extraFlags, join(ROOT, 'dist', 'main.js')],
+    [...npmStartFlags(), ...extraFlags, join(SERVICE_DIST, 'main.js')],
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

@@ -74,6 +74,8 @@ export interface ScalingPoint {
 export interface BenchReport {
   date: string;
   machine: { cpus: number; node: string; database: string };
+  /** The commit the measured service was built from. */
+  serviceBuild?: string;
   settings: {
     bufferPoolMb: number;
     events: number;
@@ -215,7 +217,7 @@ export function markdown(report: BenchReport): string {
   const lines: string[] = [];
   const { settings } = report;
   lines.push(
-    `Benchmark of ${report.date}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
+    `Benchmark of ${report.date}${report.serviceBuild ? ` (service built from ${report.serviceBuild})` : ''}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
       `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service, floor and framework floor interleaved; ` +
       `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB; sale scenarios with ${settings.saleRate} checkouts/s.`,
     '',

@@ -30,7 +30,7 @@ import { buildScenarioContext, floorPlan, workingSetSizes } from './context';
 import { BenchDatabase } from './database';
 import { DEFAULT_FLASH_SALE, runFlashSales } from './flash-sale';
 import type { SteadyJob, SteadyResult } from './load';
-import { runLoad, sampleRss, startFloor, startSaleFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
+import { runLoad, sampleRss, serviceBuild, startFloor, startSaleFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
 import { BenchReport, CacheCounts, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
 import { DEFAULT_SALE, runSaleComparison, SteadySale } from './sale';
 import { ScenarioContext, scenarioPaths, SCENARIOS } from './scenarios';
@@ -277,6 +277,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, node: process.version, database: await database.serverVersion() },
+    serviceBuild: serviceBuild(),
     settings: {
       bufferPoolMb: Math.max(options.bufferPoolMb, Math.round(bufferPoolBefore / 1024 / 1024)),
       events: options.events,
