@@ -8,7 +8,6 @@ import { createConnection } from 'mysql2/promise';
 
 const execFileAsync = promisify(execFile);
 
-/** A free TCP port on the loopback interface. */
 /** Where freePort looks: below the system's ephemeral range (32768 and up on Linux). */
 const CHOSEN_PORTS = { from: 20_000, to: 32_000 };
 

@@ -157,8 +157,9 @@ export class ServerProcess {
   }
 
   /**
-   * Whether this process still accepts connections on its port. Asked of the system, not by
-   * connecting: once it closes its listener, the system may hand the port to another process.
+   * Whether this process still accepts connections on its port: an answer on the port, and the
+   * system's word that the listener there is this process's (once it closes, the system may hand
+   * the port to another process, whose answers are not this one's).
    */
   async accepting(): Promise<boolean> {
     return (await probe(`${this.baseUrl}/health/live`)) !== null && listensOn(this.child.pid, this.port);
