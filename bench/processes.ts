@@ -16,7 +16,8 @@ export function serviceBuild(): string {
   try {
     const folder = join(SERVICE_DIST, '..');
     const commit = execFileSync('git', ['-C', folder, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const changed = execFileSync('git', ['-C', folder, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    const changed =
+      execFileSync('git', ['-C', folder, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
     return `${commit}${changed ? '+' : ''}`;
   } catch {
     return 'unknown';

@@ -30,7 +30,17 @@ import { buildScenarioContext, floorPlan, workingSetSizes } from './context';
 import { BenchDatabase } from './database';
 import { DEFAULT_FLASH_SALE, runFlashSales } from './flash-sale';
 import type { SteadyJob, SteadyResult } from './load';
-import { runLoad, sampleRss, serviceBuild, startFloor, startSaleFloor, startService, storeEventDocuments, Target, TargetSettings } from './processes';
+import {
+  runLoad,
+  sampleRss,
+  serviceBuild,
+  startFloor,
+  startSaleFloor,
+  startService,
+  storeEventDocuments,
+  Target,
+  TargetSettings,
+} from './processes';
 import { BenchReport, CacheCounts, CycleMeasure, markdown, ScalingPoint, summarise, writeReport } from './report';
 import { DEFAULT_SALE, runSaleComparison, SteadySale } from './sale';
 import { ScenarioContext, scenarioPaths, SCENARIOS } from './scenarios';
