@@ -11,10 +11,10 @@ const ROOT = join(__dirname, '..');
  */
 const SERVICE_DIST = process.env.BENCH_SERVICE_DIST ?? join(ROOT, 'dist');
 
-/** The commit the measured service was built from (its checkout's HEAD), with `+` when that checkout has changes. */
-export function serviceBuild(): string {
+/** The commit a service build was built from (its checkout's HEAD), with `+` when that checkout has changes. */
+export function serviceBuild(dist = SERVICE_DIST): string {
   try {
-    const folder = join(SERVICE_DIST, '..');
+    const folder = join(dist, '..');
     const commit = execFileSync('git', ['-C', folder, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const changed =
       execFileSync('git', ['-C', folder, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
@@ -26,7 +26,8 @@ export function serviceBuild(): string {
 
 /** A server under test, in a process of its own. */
 export interface Target {
-  name: 'service' | 'floor' | 'framework' | 'sale-floor';
+  /** `baseline`: another build of the service beside it (run.ts --baseline), for an A/B in one run. */
+  name: 'service' | 'baseline' | 'floor' | 'framework' | 'sale-floor';
   url: string;
   process: ChildProcess;
   /** Peak resident memory so far (VmHWM), in MB. */
@@ -155,13 +156,13 @@ export function npmStartFlags(): string[] {
  * logging to stdout, discarded here) with request limits off: the benchmark is one client sending
  * far more than any one client may. BENCH_SERVICE_NODE_FLAGS adds flags to the service's node
  * alone, e.g. `--cpu-prof --cpu-prof-dir=…` (which NODE_OPTIONS may not carry). BENCH_SERVICE_DIST
- * runs another build (see SERVICE_DIST).
+ * runs another build (see SERVICE_DIST); `baseline` names the dist/ of a build started beside it.
  */
-export function startService(settings: TargetSettings): Promise<Target> {
+export function startService(settings: TargetSettings, baseline?: { dist: string }): Promise<Target> {
   const extraFlags = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
   return startProcess(
-    'service',
-    [...npmStartFlags(), ...extraFlags, join(SERVICE_DIST, 'main.js')],
+    baseline ? 'baseline' : 'service',
+    [...npmStartFlags(), ...extraFlags, join(baseline?.dist ?? SERVICE_DIST, 'main.js')],
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

@@ -30,6 +30,22 @@ export interface CycleMeasure {
   serviceRssMb?: number;
   /** The steady sale that ran through both runs of the cycle (sale scenarios). */
   sale?: SaleResult;
+  /** The baseline build's run in the same cycle (run.ts --baseline), observed as the service's is. */
+  baseline?: { result: SteadyResult; cache: CacheCounts; rssMb: number };
+}
+
+/** The baseline build against the floor and against the service, over the same cycles. */
+export interface BaselineSummary {
+  rps: number;
+  /** baseline req/s ÷ floor req/s. */
+  ratio: number;
+  p99: number;
+  /** service req/s ÷ baseline req/s, cycle by cycle, and their median. */
+  serviceOverBaseline: number[];
+  medianServiceOverBaseline: number;
+  cacheHitRate: number;
+  peakRssMb: number;
+  errors: number;
 }
 
 export interface ScenarioReport {
@@ -56,6 +72,7 @@ export interface ScenarioReport {
     /** The highest RSS of the service in the scenario's measured runs, MB. */
     servicePeakRssMb: number;
   };
+  baseline?: BaselineSummary;
   errors: { service: number; floor: number; framework: number };
 }
 
@@ -76,6 +93,8 @@ export interface BenchReport {
   machine: { cpus: number; node: string; database: string };
   /** The commit the measured service was built from. */
   serviceBuild?: string;
+  /** The commit of the build measured beside it (run.ts --baseline). */
+  baselineBuild?: string;
   settings: {
     bufferPoolMb: number;
     events: number;
@@ -99,7 +118,7 @@ export interface BenchReport {
   workingSet: Record<string, number>;
   scenarios: ScenarioReport[];
   scaling: ScalingPoint[];
-  peakRssMb: { service: number; floor: number; framework: number; 'sale-floor': number };
+  peakRssMb: { service: number; baseline?: number; floor: number; framework: number; 'sale-floor': number };
   /** The sale, service against the sale floor (absent with --no-sale). */
   sale?: SaleComparison;
   /** The flash sales run after the scenarios (absent with --no-flash-sale). */
@@ -114,12 +133,32 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+function hitRate(caches: Array<CacheCounts | undefined>): number {
+  const hits = caches.reduce((sum, cache) => sum + (cache?.hit ?? 0), 0);
+  const misses = caches.reduce((sum, cache) => sum + (cache?.miss ?? 0), 0);
+  return hits / (hits + misses);
+}
+
+function summariseBaseline(cycles: CycleMeasure[]): BaselineSummary | undefined {
+  const measured = cycles.filter((cycle) => cycle.baseline);
+  if (measured.length === 0) return undefined;
+  const serviceOverBaseline = measured.map((cycle) => cycle.service.requestsPerSecond / cycle.baseline!.result.requestsPerSecond);
+  return {
+    rps: median(measured.map((cycle) => cycle.baseline!.result.requestsPerSecond)),
+    ratio: median(measured.map((cycle) => cycle.baseline!.result.requestsPerSecond / cycle.floor.requestsPerSecond)),
+    p99: median(measured.map((cycle) => cycle.baseline!.result.p99)),
+    serviceOverBaseline,
+    medianServiceOverBaseline: median(serviceOverBaseline),
+    cacheHitRate: hitRate(measured.map((cycle) => cycle.baseline!.cache)),
+    peakRssMb: Math.max(0, ...measured.map((cycle) => cycle.baseline!.rssMb)),
+    errors: measured.reduce((sum, cycle) => sum + cycle.baseline!.result.errors + cycle.baseline!.result.non2xx, 0),
+  };
+}
+
 export function summarise(name: string, title: string, cycles: CycleMeasure[]): ScenarioReport {
   const serviceP99 = median(cycles.map((cycle) => cycle.service.p99));
   const floorP99 = median(cycles.map((cycle) => cycle.floor.p99));
   const sum = (value: (cycle: CycleMeasure) => number) => cycles.reduce((total, cycle) => total + value(cycle), 0);
-  const hits = sum((cycle) => cycle.cache?.hit ?? 0);
-  const misses = sum((cycle) => cycle.cache?.miss ?? 0);
   return {
     name,
     title,
@@ -136,11 +175,12 @@ export function summarise(name: string, title: string, cycles: CycleMeasure[]): 
       p99Ratio: serviceP99 / floorP99,
       frameworkRps: median(cycles.map((cycle) => cycle.framework?.requestsPerSecond ?? NaN)),
       frameworkRatio: median(cycles.map((cycle) => cycle.frameworkRatio ?? NaN)),
-      cacheHitRate: hits / (hits + misses),
+      cacheHitRate: hitRate(cycles.map((cycle) => cycle.cache)),
       cacheStored: sum((cycle) => cycle.cache?.stored ?? 0),
       cacheBuilt: sum((cycle) => cycle.cache?.built ?? 0),
       servicePeakRssMb: Math.max(0, ...cycles.map((cycle) => cycle.serviceRssMb ?? 0)),
     },
+    baseline: summariseBaseline(cycles),
     errors: {
       service: sum((cycle) => cycle.service.errors + cycle.service.non2xx),
       floor: sum((cycle) => cycle.floor.errors + cycle.floor.non2xx),
@@ -183,7 +223,7 @@ function saleRow(sale: SaleComparison): string {
 export function saleMarkdown(sale: SaleComparison): string {
   const { median: m, totals, targets, met } = sale;
   const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
-  const correctness = (side: 'service' | 'floor') => {
+  const correctness = (side: 'service' | 'floor' | 'baseline') => {
     const t = totals[side];
     return `oversold ${t.oversold}, attendees or ordered units ≠ sold ${t.unitsMismatch}, duplicate orders ${t.duplicateOrders}, runs not sold out ${t.notSoldOut}`;
   };
@@ -195,7 +235,9 @@ export function saleMarkdown(sale: SaleComparison): string {
       `(target ≥ ${percent(targets.share)}: ${verdict(met.share)}).`,
     `- Cycle (cart write + checkout) p99: service ${round(m.serviceCycleP99)} ms against the floor's ${round(m.floorCycleP99)} ms: **${round(m.p99Ratio, 2)}×** ` +
       `(target ≤ ${targets.p99Ratio}×: ${verdict(met.p99)}).`,
-    `- Database after every run: service ${correctness('service')}; floor ${correctness('floor')} (${verdict(met.correct)}).`,
+    `- Database after every run: service ${correctness('service')}; floor ${correctness('floor')}` +
+      (sale.cycles.some((cycle) => cycle.baseline) ? `; baseline ${correctness('baseline')}` : '') +
+      ` (${verdict(met.correct)}).`,
     '',
     '| cycle | service checkouts/s | floor checkouts/s | share | service cycle p50 / p99 ms | floor cycle p50 / p99 ms | service checkout p50 / p99 ms | floor checkout p50 / p99 ms | service answers | floor answers |',
     '|---:|---:|---:|---:|---|---|---|---|---|---|',
@@ -211,6 +253,41 @@ export function saleMarkdown(sale: SaleComparison): string {
       );
     }),
   ].join('\n');
+}
+
+/**
+ * The A/B: the service against the baseline build measured in the same cycles (service, baseline,
+ * floor, framework floor), so that the floors' drift between runs does not enter the comparison.
+ */
+function baselineMarkdown(report: BenchReport): string[] {
+  const lines = [
+    `A/B in the same cycles: the service (built from ${report.serviceBuild ?? '?'}) against the baseline (built from ${report.baselineBuild}), ` +
+      'both on this database, each run after its own warm-up.',
+    '',
+    '| Scenario | service req/s | baseline req/s | service ÷ baseline per cycle | **median** | service ÷ floor | baseline ÷ floor | service / baseline p99 ms | document cache hits (service / baseline) | RSS MB (service / baseline) | baseline errors |',
+    '|---|---:|---:|---|---:|---:|---:|---|---|---|---:|',
+  ];
+  for (const scenario of report.scenarios) {
+    const { median: m, baseline: b } = scenario;
+    if (!b) continue;
+    lines.push(
+      `| ${scenario.title} | ${round(m.serviceRps)} | ${round(b.rps)} | ${b.serviceOverBaseline.map((ratio) => round(ratio, 2)).join(' ')} | **${round(b.medianServiceOverBaseline, 2)}×** | ` +
+        `${percent(m.ratio)} | ${percent(b.ratio)} | ${round(m.serviceP99)} / ${round(b.p99)} | ${percent(m.cacheHitRate)} / ${percent(b.cacheHitRate)} | ` +
+        `${round(m.servicePeakRssMb)} / ${round(b.peakRssMb)} | ${b.errors} |`,
+    );
+  }
+  const conditional = report.scenarios.find((scenario) => scenario.name === 'event-single-conditional')?.baseline;
+  const full = report.scenarios.find((scenario) => scenario.name === 'event-single')?.baseline;
+  if (conditional && full) lines.push('', `The baseline's 304 against its full GET: **${round(conditional.rps / full.rps, 2)}×**.`);
+  const sale = report.sale?.median;
+  if (sale?.baselineCheckoutsPerSecond !== undefined)
+    lines.push(
+      '',
+      `The sale: service ${round(sale.serviceCheckoutsPerSecond, 1)} checkouts/s against the baseline's ${round(sale.baselineCheckoutsPerSecond, 1)} ` +
+        `(**${round(sale.serviceOverBaseline ?? NaN, 2)}×**; the baseline ${percent(sale.baselineRatio ?? NaN)} of the floor), ` +
+        `cycle p99 ${round(sale.serviceCycleP99)} against ${round(sale.baselineCycleP99 ?? NaN)} ms.`,
+    );
+  return lines;
 }
 
 export function markdown(report: BenchReport): string {
@@ -238,6 +315,7 @@ export function markdown(report: BenchReport): string {
     );
   }
   if (report.sale) lines.push(saleRow(report.sale));
+  if (report.baselineBuild) lines.push('', ...baselineMarkdown(report));
   const sales: string[] = [];
   for (const pair of SALE_PAIRS) {
     const sale = report.scenarios.find((scenario) => scenario.name === pair.sale);
@@ -291,6 +369,7 @@ export function markdown(report: BenchReport): string {
   lines.push(
     '',
     `Peak RSS over the processes' lives: service ${round(report.peakRssMb.service)} MB` +
+      (report.peakRssMb.baseline ? `, baseline ${round(report.peakRssMb.baseline)} MB` : '') +
       (report.peakRssMb.floor ? `, floor (with the framework floor in its process) ${round(report.peakRssMb.floor)} MB` : '') +
       (report.peakRssMb['sale-floor'] ? `, sale floor ${round(report.peakRssMb['sale-floor'])} MB` : '') +
       '.',

@@ -17,6 +17,8 @@
  *    out" until --sale-units (6 000) are sold, on the service (an instance without the outbox
  *    worker) and on the sale floor (bench/floor/sale.ts), interleaved for --cycles cycles, each run
  *    on a fresh ticket.
+ * --baseline runs another build beside the service (A/B): measured after the service in every cycle
+ * of the scenarios and the sale, an API-only instance (no background work) on the same database.
  * --only limits the run to some of these parts (--only sale: the sale alone, without the read floor).
  * Prints a Markdown table and writes bench/results/<date>.json and .md.
  */
@@ -69,6 +71,7 @@ interface Options {
   saleMaxUnits: number;
   flashSale: boolean;
   only?: string[];
+  baseline?: string;
 }
 
 /** The parts of a run --only may name. */
@@ -114,6 +117,11 @@ function parseOptions(): Options {
     .option('--sale-units <n>', 'units each run of that sale sells out', (value) => Number(value), DEFAULT_SALE.units)
     .option('--sale-max-units <n>', 'each of its checkouts takes 1..n units', (value) => Number(value), DEFAULT_SALE.maxUnits)
     .option('--no-flash-sale', 'skip the flash sales (bench/flash-sale.ts) after the scenarios')
+    .option(
+      '--baseline <dist>',
+      "another build's dist/ (built in its checkout, with its node_modules), run beside the service on the same database " +
+        'and measured in every cycle of the scenarios and the sale: an A/B in one run',
+    )
     .option('--only <parts>', `run only these comma-separated parts: ${PARTS.join(', ')}`, (value) =>
       value.split(',').map((part) => part.trim()),
     )
@@ -242,6 +250,18 @@ class Runner {
   }
 }
 
+/**
+ * The baseline build, an API-only instance: its outbox worker, export worker and queue ticker off
+ * (the service's do that work; an older build's worker would meet notification kinds it does not know).
+ */
+async function startBaseline(settings: TargetSettings, dist: string): Promise<Target> {
+  log(`baseline: starting the build in ${dist} (${serviceBuild(dist)})`);
+  return startService(
+    { ...settings, extraEnv: { ...settings.extraEnv, OUTBOX_WORKER: 'false', EXPORT_WORKER: 'false', QUEUE_TICK_MS: '0' } },
+    { dist },
+  );
+}
+
 /** The service's `cal_event_document_cache_total` counters now, by result. */
 async function documentCacheCounts(service: Target): Promise<Partial<CacheCounts>> {
   const response = await fetch(`${service.url}/metrics`);
@@ -288,6 +308,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, node: process.version, database: await database.serverVersion() },
     serviceBuild: serviceBuild(),
+    ...(options.baseline ? { baselineBuild: serviceBuild(options.baseline) } : {}),
     settings: {
       bufferPoolMb: Math.max(options.bufferPoolMb, Math.round(bufferPoolBefore / 1024 / 1024)),
       events: options.events,
@@ -308,12 +329,12 @@ async function main(): Promise<void> {
     scenarios: [],
     scaling: [],
     workingSet: {},
-    peakRssMb: { service: 0, floor: 0, framework: 0, 'sale-floor': 0 },
+    peakRssMb: { service: 0, ...(options.baseline ? { baseline: 0 } : {}), floor: 0, framework: 0, 'sale-floor': 0 },
   };
   let targets: Target[] = [];
   const stopTargets = async () => {
     for (const target of targets) {
-      report.peakRssMb[target.name] = Math.max(report.peakRssMb[target.name], target.peakRssMb());
+      report.peakRssMb[target.name] = Math.max(report.peakRssMb[target.name] ?? 0, target.peakRssMb());
       await target.stop();
     }
     targets = [];
@@ -338,6 +359,10 @@ async function main(): Promise<void> {
       const service = await startService(settings);
       targets = [service];
       if (!reads) continue;
+      // Started before the floor, which reads its documents from the service: the baseline's own
+      // start (its migrations are the service's or fewer) then costs the floor nothing.
+      if (options.baseline && scenarios.length > 0 && size === options.events)
+        targets.push(await startBaseline(settings, options.baseline));
       context = await buildScenarioContext(database);
       const planFile = join(runner.jobFolder, `floor-plan-${size}.json`);
       const plan = floorPlan(context);
@@ -348,7 +373,7 @@ async function main(): Promise<void> {
           `${plan.eventIds.length.toLocaleString('en')} single events from the service`,
       );
       const { floor, framework } = await startFloor(settings, service.url, planFile, (line) => log(`  ${line}`));
-      targets = [service, floor, framework];
+      targets.push(floor, framework);
       report.floorStartSeconds[size] = (performance.now() - floorStarted) / 1000;
       log(`floor ready at ${size.toLocaleString('en')} events in ${report.floorStartSeconds[size].toFixed(0)} s`);
       if (scaling) {
@@ -369,7 +394,8 @@ async function main(): Promise<void> {
       if (size !== options.events) await stopTargets();
     }
 
-    const [service, floor, framework] = targets;
+    const named = (name: Target['name']) => targets.find((target) => target.name === name);
+    const [service, floor, framework, baseline] = [named('service')!, named('floor')!, named('framework')!, named('baseline')];
     if (context) {
       report.lists = context.lists;
       report.workingSet = workingSetSizes(context);
@@ -382,6 +408,7 @@ async function main(): Promise<void> {
         sale?.start();
         const observed = await runner.measureService(service, scenario.name, context!);
         const serviceResult = observed.result;
+        const baselineObserved = baseline ? await runner.measureService(baseline, scenario.name, context!) : undefined;
         const floorResult = await runner.measure(floor, scenario.name, context!);
         const frameworkResult = await runner.measure(framework, scenario.name, context!);
         const saleResult = await sale?.stop();
@@ -396,6 +423,7 @@ async function main(): Promise<void> {
           cache: observed.cache,
           serviceRssMb: observed.rssMb,
           ...(saleResult ? { sale: saleResult } : {}),
+          ...(baselineObserved ? { baseline: baselineObserved } : {}),
         });
         const looked = observed.cache.hit + observed.cache.miss;
         log(
@@ -403,6 +431,10 @@ async function main(): Promise<void> {
             `document cache ${looked ? ((100 * observed.cache.hit) / looked).toFixed(0) : '–'} % hits, RSS ${observed.rssMb.toFixed(0)} MB), ` +
             `floor ${floorResult.requestsPerSecond.toFixed(0)} req/s (p99 ${floorResult.p99} ms, ${floorResult.non2xx} non-2xx), ratio ${ratio.toFixed(2)}, ` +
             `framework ${frameworkResult.requestsPerSecond.toFixed(0)} req/s (${frameworkResult.non2xx} non-2xx)` +
+            (baselineObserved
+              ? `, baseline ${baselineObserved.result.requestsPerSecond.toFixed(0)} req/s (p99 ${baselineObserved.result.p99} ms, ${baselineObserved.result.non2xx} non-2xx, ` +
+                `RSS ${baselineObserved.rssMb.toFixed(0)} MB), service ÷ baseline ${(serviceResult.requestsPerSecond / baselineObserved.result.requestsPerSecond).toFixed(2)}`
+              : '') +
             (saleResult
               ? `; sale ${saleResult.checkouts} checkouts in ${saleResult.seconds.toFixed(0)} s ${JSON.stringify(saleResult.failures)}`
               : ''),
@@ -421,12 +453,14 @@ async function main(): Promise<void> {
       targets = [saleService];
       const saleFloor = await startSaleFloor(settings);
       targets.push(saleFloor);
+      const saleBaseline = options.baseline ? await startBaseline(settings, options.baseline) : undefined;
+      if (saleBaseline) targets.push(saleBaseline);
       log(
         `sale: ${options.saleBuyers} buyers, 1–${options.saleMaxUnits} units a checkout, until ${options.saleUnits.toLocaleString('en')} units are sold, ` +
           `service and sale floor interleaved, ${options.cycles} cycle(s)`,
       );
       report.sale = await runSaleComparison(
-        { service: saleService, floor: saleFloor },
+        { service: saleService, floor: saleFloor, ...(saleBaseline ? { baseline: saleBaseline } : {}) },
         database,
         { ...DEFAULT_SALE, buyers: options.saleBuyers, units: options.saleUnits, maxUnits: options.saleMaxUnits },
         { cycles: options.cycles, warmup: options.warmup > 0, jobFolder: runner.jobFolder, log },

@@ -141,6 +141,8 @@ export interface SaleCycle {
   floor: SaleRun;
   /** Service checkouts/s ÷ floor checkouts/s. */
   ratio: number;
+  /** The baseline build's run in the same cycle (run.ts --baseline). */
+  baseline?: SaleRun;
 }
 
 export interface SaleComparison {
@@ -158,10 +160,15 @@ export interface SaleComparison {
     /** Median service cycle p99 ÷ median floor cycle p99. */
     p99Ratio: number;
     servicePeakRssMb: number;
+    /** With a baseline build: its checkouts/s, its share of the floor's, service ÷ baseline per cycle (median), its cycle p99. */
+    baselineCheckoutsPerSecond?: number;
+    baselineRatio?: number;
+    serviceOverBaseline?: number;
+    baselineCycleP99?: number;
   };
-  /** Summed over every run of each target. */
+  /** Summed over every run of each target (the baseline's with a baseline build). */
   totals: Record<
-    'service' | 'floor',
+    'service' | 'floor' | 'baseline',
     { errors: number; oversold: number; unitsMismatch: number; duplicateOrders: number; notSoldOut: number }
   >;
   targets: typeof SALE_TARGETS;
@@ -191,7 +198,7 @@ function median(values: number[]): number {
  * (see run.ts): both write their notifications to the outbox and neither delivers them while measured.
  */
 export async function runSaleComparison(
-  targets: { service: Target; floor: Target },
+  targets: { service: Target; floor: Target; baseline?: Target },
   database: SaleDatabase,
   settings: SaleSettings,
   options: { cycles: number; warmup: boolean; jobFolder: string; log: (message: string) => void },
@@ -212,7 +219,7 @@ export async function runSaleComparison(
     };
     const jobFile = join(options.jobFolder, `sale-${stamp}-${runs++}.json`);
     writeFileSync(jobFile, JSON.stringify(job));
-    const rss = target.name === 'service' ? sampleRss(target.process.pid) : undefined;
+    const rss = target.name === 'service' || target.name === 'baseline' ? sampleRss(target.process.pid) : undefined;
     const result = await runLoad<FlashResult>(jobFile);
     const rssMb = rss?.stop();
     const outcome = await database.ticketOutcome(ticket.id);
@@ -248,6 +255,7 @@ export async function runSaleComparison(
     log(`sale: warm-up, ${settings.buyers} buyers on ${warmupUnits} units on each target`);
     await sellOut(targets.service, warmupUnits, 'warmup-service');
     await sellOut(targets.floor, warmupUnits, 'warmup-floor');
+    if (targets.baseline) await sellOut(targets.baseline, warmupUnits, 'warmup-baseline');
   }
 
   const cycles: SaleCycle[] = [];
@@ -260,16 +268,20 @@ export async function runSaleComparison(
     log(`sale cycle ${cycle}: service ${describe(service)}`);
     const floor = await sellOut(targets.floor, settings.units, `floor-${cycle}`);
     log(`sale cycle ${cycle}: floor ${describe(floor)}`);
+    const baseline = targets.baseline ? await sellOut(targets.baseline, settings.units, `baseline-${cycle}`) : undefined;
+    if (baseline) log(`sale cycle ${cycle}: baseline ${describe(baseline)}`);
     const ratio = service.checkoutsPerSecond / floor.checkoutsPerSecond;
-    log(`sale cycle ${cycle}: share ${ratio.toFixed(2)}`);
-    cycles.push({ cycle, service, floor, ratio });
+    log(
+      `sale cycle ${cycle}: share ${ratio.toFixed(2)}${baseline ? `, service ÷ baseline ${(service.checkoutsPerSecond / baseline.checkoutsPerSecond).toFixed(2)}` : ''}`,
+    );
+    cycles.push({ cycle, service, floor, ratio, ...(baseline ? { baseline } : {}) });
   }
   return summariseSale(settings, cycles);
 }
 
 export function summariseSale(settings: SaleSettings, cycles: SaleCycle[]): SaleComparison {
-  const total = (side: 'service' | 'floor') => {
-    const runs = cycles.map((cycle) => cycle[side]);
+  const total = (side: 'service' | 'floor' | 'baseline') => {
+    const runs = cycles.map((cycle) => cycle[side]).filter((run): run is SaleRun => run !== undefined);
     const sum = (value: (run: SaleRun) => number) => runs.reduce((result, run) => result + value(run), 0);
     return {
       errors: sum((run) => run.errors),
@@ -283,8 +295,8 @@ export function summariseSale(settings: SaleSettings, cycles: SaleCycle[]): Sale
   const floorCycleP99 = median(cycles.map((cycle) => cycle.floor.cycleP99));
   const ratio = median(cycles.map((cycle) => cycle.ratio));
   const p99Ratio = serviceCycleP99 / floorCycleP99;
-  const totals = { service: total('service'), floor: total('floor') };
-  const correct = (side: 'service' | 'floor') =>
+  const totals = { service: total('service'), floor: total('floor'), baseline: total('baseline') };
+  const correct = (side: 'service' | 'floor' | 'baseline') =>
     totals[side].oversold === 0 && totals[side].unitsMismatch === 0 && totals[side].duplicateOrders === 0 && totals[side].notSoldOut === 0;
   return {
     settings,
@@ -300,9 +312,25 @@ export function summariseSale(settings: SaleSettings, cycles: SaleCycle[]): Sale
       floorCycleP99,
       p99Ratio,
       servicePeakRssMb: Math.max(0, ...cycles.map((cycle) => cycle.service.rssMb ?? 0)),
+      ...baselineMedians(cycles),
     },
     totals,
     targets: SALE_TARGETS,
-    met: { share: ratio >= SALE_TARGETS.share, p99: p99Ratio <= SALE_TARGETS.p99Ratio, correct: correct('service') && correct('floor') },
+    met: {
+      share: ratio >= SALE_TARGETS.share,
+      p99: p99Ratio <= SALE_TARGETS.p99Ratio,
+      correct: correct('service') && correct('floor') && correct('baseline'),
+    },
+  };
+}
+
+function baselineMedians(cycles: SaleCycle[]): Partial<SaleComparison['median']> {
+  const measured = cycles.filter((cycle) => cycle.baseline);
+  if (measured.length === 0) return {};
+  return {
+    baselineCheckoutsPerSecond: median(measured.map((cycle) => cycle.baseline!.checkoutsPerSecond)),
+    baselineRatio: median(measured.map((cycle) => cycle.baseline!.checkoutsPerSecond / cycle.floor.checkoutsPerSecond)),
+    serviceOverBaseline: median(measured.map((cycle) => cycle.service.checkoutsPerSecond / cycle.baseline!.checkoutsPerSecond)),
+    baselineCycleP99: median(measured.map((cycle) => cycle.baseline!.cycleP99)),
   };
 }
