@@ -1,4 +1,5 @@
-import { advanceCounter, CounterState } from './queue-counter';
+import { ConflictLost } from '../common/database/transactions';
+import { advanceCounter, CounterState, lostRound } from './queue-counter';
 
 const T0 = new Date('2026-06-01T10:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -50,5 +51,19 @@ describe('advanceCounter', () => {
 
   it('starts the clock on the first tick without admitting', () => {
     expect(advanceCounter(base({ counterAt: null }))).toEqual({ servingCounter: 0, counterAt: at(1000), admitted: 0 });
+  });
+});
+
+describe('lostRound', () => {
+  it("reads a round that gave way at a lock conflict (another instance's round won) as one that admitted nobody", async () => {
+    const deadlock = Object.assign(new Error('Deadlock found when trying to get lock'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
+    await expect(Promise.reject(new ConflictLost(deadlock)).catch(lostRound([]))).resolves.toEqual([]);
+    await expect(Promise.reject(new ConflictLost(deadlock)).catch(lostRound(0))).resolves.toBe(0);
+  });
+
+  it('passes any other failure on, a conflict that was not given way on included', async () => {
+    const deadlock = Object.assign(new Error('Deadlock found when trying to get lock'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
+    await expect(Promise.reject(deadlock).catch(lostRound([]))).rejects.toBe(deadlock);
+    await expect(Promise.reject(new Error('boom')).catch(lostRound([]))).rejects.toThrow('boom');
   });
 });

@@ -1,3 +1,5 @@
+import { ConflictLost } from '../common/database/transactions';
+
 /** What the serving counter's advance reads. */
 export interface CounterState {
   servingCounter: number;
@@ -44,4 +46,18 @@ export function advanceCounter(state: CounterState): CounterAdvance {
   if (admitted < earned || state.ratePerMinute === 0) return { servingCounter: state.servingCounter + admitted, counterAt: now, admitted };
   const used = Math.floor((admitted * 60_000) / state.ratePerMinute);
   return { servingCounter: state.servingCounter + admitted, counterAt: new Date(start.getTime() + used), admitted };
+}
+
+/**
+ * The ticker's transactions give way at a lock conflict (`giveWay`): several instances tick at once,
+ * and on Galera the round that certifies second fails its commit with a deadlock (1213). A round that
+ * lost wrote nothing and admits nobody; the winner moved the row, and the time this round did not use
+ * stays on the clock (`counterAt`) for the next. Not run again, not logged, and not counted as
+ * contention, which the `auto` rate reads as the checkouts' (queue-auto-rate.ts). Other errors pass.
+ */
+export function lostRound<T>(nothing: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof ConflictLost) return nothing;
+    throw error;
+  };
 }

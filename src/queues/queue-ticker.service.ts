@@ -8,7 +8,9 @@ import { QueuesService } from './queues.service';
  * Every QUEUE_TICK_MS: opens the queues whose opens_at came (the pre-queue's shuffle), closes those
  * past closes_at, ends lapsed turns and advances each serving counter. Several instances may tick at
  * once: the opening and the closing are conditional UPDATEs, and the counter's advance is written only
- * over the version it was computed from, so one instance's advance wins each round.
+ * over the version it was computed from, so one instance's advance wins each round. A round that
+ * loses a lock conflict (on Galera, the other node's round certified first) gives way: it admitted
+ * nobody, and is neither run again nor logged (lostRound, queue-counter.ts).
  */
 @Injectable()
 export class QueueTicker implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -6,7 +6,7 @@ import { CLOCK, Clock } from '../common/clock';
 import type { QueueChanged } from '../common/domain-events/domain-event';
 import { DomainEvents } from '../common/domain-events/domain-events';
 import { TransactionHost } from '../common/database/transaction-host';
-import { isUniqueViolation, lockConflictsOf } from '../common/database/transactions';
+import { isUniqueViolation, lockConflictsOf, TransactionOptions } from '../common/database/transactions';
 import { parseDateInput } from '../common/dates/date-input';
 import { resolveTimeZone } from '../common/dates/timezone';
 import { forbidden, invalidParams } from '../common/errors/api-error';
@@ -28,7 +28,7 @@ import { QueueEntryPlaces } from './queue-entry-places';
 import { QueueSnapshots } from './queue-snapshots';
 import { Queue, QueueAdmission, QueueEntry } from './queue.entity';
 import { CHECKOUT_WINDOW_MS, nextAutoRate } from './queue-auto-rate';
-import { advanceCounter } from './queue-counter';
+import { advanceCounter, lostRound } from './queue-counter';
 import { admittedLastMinute, parseSamples, predictedAdmission, withSample } from './queue-eta';
 import { challengeProblem } from './queue-challenge';
 import {
@@ -48,6 +48,9 @@ import { queueSize, toEntryResponse, toQueueResponse, toSharedStatus } from './q
 import { QueuesRepository } from './queues.repository';
 
 const DEFAULT_ADMISSION_MINUTES = 10;
+
+/** The ticker's rounds, which several instances run at once: one that loses a lock conflict gives way (lostRound). */
+const TICK_ROUND: TransactionOptions = { giveWay: true };
 
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -328,10 +331,10 @@ export class QueuesService {
     if (now < queue.opensAt) return;
     if (!queue.openedAt) queue = (await this.open(id, now)) ?? queue;
     const cutoff = new Date(now.getTime() - queue.admissionMinutes * 60_000);
-    await this.tx.run(() => this.queues.expireAdmittedBefore(id, cutoff, now));
+    await this.tx.run(() => this.queues.expireAdmittedBefore(id, cutoff, now), TICK_ROUND).catch(lostRound(0));
     if (queue.paused) return;
     const autoRate = queue.maxAdmitPerMinute === null ? await this.followCheckouts(queue, now) : null;
-    const admitted = await this.tx.run(async () => {
+    const round = this.tx.run(async () => {
       const active = await this.queues.countActive(id);
       const advance = advanceCounter({
         servingCounter: queue.servingCounter,
@@ -358,7 +361,8 @@ export class QueuesService {
         servingCounter: advance.servingCounter,
       });
       return predictions;
-    });
+    }, TICK_ROUND);
+    const admitted = await round.catch(lostRound([]));
     this.observeEtaErrors(queue, admitted, now);
   }
 

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ApiError } from '../errors/api-error';
 import {
   answerNextCommitLocally,
+  ConflictLost,
   isLockConflict,
   isUniqueViolation,
   LOCK_CONFLICT_RETRIES,
@@ -52,6 +53,28 @@ describe('runInTransaction', () => {
     });
     await expect(runInTransaction(dataSource, async () => 'never')).rejects.toThrow('boom');
     expect(attempts).toBe(1);
+  });
+
+  it('gives way at the first lock conflict with giveWay: ConflictLost, nothing run again or counted', async () => {
+    for (const [type, conflict] of [
+      ['mysql', deadlock()],
+      ['better-sqlite3', Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' })],
+    ] as const) {
+      let attempts = 0;
+      const dataSource = fakeDataSource(type, async () => {
+        attempts += 1;
+        throw conflict;
+      });
+      const failure = await runInTransaction(dataSource, async () => 'never', { giveWay: true }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ConflictLost);
+      expect((failure as ConflictLost).cause).toBe(conflict);
+      expect(attempts).toBe(1);
+      expect(lockConflictsOf(dataSource)).toEqual({ retried: 0, gaveUp: 0 });
+    }
+    const other = fakeDataSource('mysql', async () => {
+      throw new Error('boom');
+    });
+    await expect(runInTransaction(other, async () => 'never', { giveWay: true })).rejects.toThrow('boom');
   });
 
   it('runs SQLite transactions once: they are made exclusive at the data source, and never deadlock', async () => {

@@ -77,6 +77,20 @@ export interface TransactionOptions {
    * delete and insert rows of the same link tables do not block each other's inserts.
    */
   readCommitted?: boolean;
+  /**
+   * Gives way at the first lock conflict (or SQLite's stale snapshot): throws `ConflictLost` instead
+   * of running `work` again, and counts nothing in `lockConflictsOf`. For rounds several instances run
+   * at once, where losing means another instance's round did the work (the waiting rooms' ticker).
+   */
+  giveWay?: boolean;
+}
+
+/** What a transaction run with `giveWay` throws when it lost a lock conflict: none of its writes were kept. */
+export class ConflictLost extends Error {
+  constructor(cause: unknown) {
+    super('The transaction lost a lock conflict and gave way', { cause });
+    this.name = 'ConflictLost';
+  }
 }
 
 /** Lock conflicts the transactions of one data source met: run again, and given up on (503). */
@@ -105,9 +119,9 @@ function backOff(retry: number): Promise<void> {
 /**
  * Runs `work` in one transaction. Deadlocks and lock wait timeouts (MariaDB) roll the transaction
  * back and run it again after a random back-off, at most `LOCK_CONFLICT_RETRIES` times, then answer
- * 503 `database-busy`: never a 500. Everything `work` does must go through the manager it is given
- * (a second connection taken while this one is held can stall the pool), and it must be safe to run
- * again from the start.
+ * 503 `database-busy`: never a 500 (with `giveWay`, the first conflict throws `ConflictLost`).
+ * Everything `work` does must go through the manager it is given (a second connection taken while
+ * this one is held can stall the pool), and it must be safe to run again from the start.
  */
 export async function runInTransaction<T>(
   dataSource: DataSource,
@@ -124,6 +138,7 @@ export async function runInTransaction<T>(
       return await attempt();
     } catch (error) {
       if (!(dialect.rowLocks ? isLockConflict(error) : isStaleSqliteSnapshot(error))) throw error;
+      if (options.giveWay) throw new ConflictLost(error);
       const tally = lockConflictsOf(dataSource);
       if (retries >= LOCK_CONFLICT_RETRIES) {
         tally.gaveUp += 1;

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { CLOCK } from '../src/common/clock';
+import { proveOneCounter } from './helpers/queue-instances';
+import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
+import { TestClock } from './helpers/ticketing-fixtures';
+
+/**
+ * A waiting room ticked by three instances on one database at once (issue 44): MariaDB when
+ * TEST_DATABASE_URL is set, else one SQLite file (each app otherwise has a database of its own in
+ * memory). The instances' tickers run on their timers too (QUEUE_TICK_MS), beside the rounds the test
+ * asks of all of them at once; test/helpers/queue-instances.ts says what is proven. The Galera run of
+ * the same proof, one instance per node, is in test/galera.e2e-spec.ts.
+ */
+if (!process.env.TEST_DATABASE_URL) {
+  process.env.DATABASE_URL = `sqlite:${join(process.env.DATA_DIR as string, 'queue-instances.sqlite')}`;
+}
+
+jest.setTimeout(60_000);
+
+describe('Waiting rooms on several instances (e2e)', () => {
+  const clock = new TestClock();
+  const instances: TestApp[] = [];
+  const saved = { joins: process.env.QUEUE_JOINS_PER_ADDRESS, tick: process.env.QUEUE_TICK_MS };
+
+  beforeAll(async () => {
+    process.env.QUEUE_JOINS_PER_ADDRESS = '100000';
+    process.env.QUEUE_TICK_MS = '100';
+    // One after the other, as a rolling start would: the later ones find the tables migrated and keep them.
+    for (let index = 0; index < 3; index += 1) {
+      instances.push(await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }], keepTables: index > 0 }));
+    }
+  });
+
+  afterAll(async () => {
+    for (const [name, value] of [
+      ['QUEUE_JOINS_PER_ADDRESS', saved.joins],
+      ['QUEUE_TICK_MS', saved.tick],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    for (const instance of instances.reverse()) await instance.close();
+  });
+
+  it('opens, admits and closes once: the counter advances as one instance alone would, each entry admitted once', async () => {
+    const summary = await proveOneCounter({
+      instances,
+      clock,
+      authorization: basicAuth(ADMIN.login, ADMIN.password),
+      entries: 40,
+      maxActive: 10,
+      ratePerMinute: 480,
+      stepMs: 700,
+      finishedPerStep: 3,
+      roundsPerInstance: 3,
+    });
+    expect(summary.steps).toBeGreaterThan(5);
+    // No round was run again after a lock conflict, nor counted as contention for the `auto` rate.
+    expect(summary.conflictsWhileAdmitting).toEqual(instances.map(() => ({ retried: 0, gaveUp: 0 })));
+  });
+});
