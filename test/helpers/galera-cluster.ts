@@ -1,5 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,6 +44,15 @@ export class GaleraNode {
     return join(this.folder, `data-${this.index}`);
   }
 
+  /**
+   * Temporary tables in a folder of the node's own: with the default (/tmp) a starting node removes
+   * the `#sql…` files it finds there, among them those of the machine's shared server, whose running
+   * statements then fail ("Error on delete of '/tmp/#sql-temptable-…'").
+   */
+  get tmpDir(): string {
+    return join(this.folder, `tmp-${this.index}`);
+  }
+
   url(database: string): string {
     return `mysql://root@127.0.0.1:${this.ports.sql}/${database}`;
   }
@@ -53,9 +62,11 @@ export class GaleraNode {
   }
 
   async install(): Promise<void> {
+    mkdirSync(this.tmpDir);
     await execFileAsync('mariadb-install-db', [
       '--no-defaults',
       `--datadir=${this.dataDir}`,
+      `--tmpdir=${this.tmpDir}`,
       '--auth-root-authentication-method=normal',
       '--skip-test-db',
       `--user=${serverUser()}`,
@@ -74,6 +85,7 @@ export class GaleraNode {
         '--no-defaults',
         `--user=${serverUser()}`,
         `--datadir=${this.dataDir}`,
+        `--tmpdir=${this.tmpDir}`,
         `--port=${this.ports.sql}`,
         `--socket=${join(this.folder, `s-${this.index}.sock`)}`,
         '--bind-address=127.0.0.1',
