@@ -2,7 +2,7 @@ import { CLOCK } from '../src/common/clock';
 import { MIGRATIONS } from '../src/database/migrations';
 import { GaleraCluster } from './helpers/galera-cluster';
 import { delay } from './helpers/private-mariadb';
-import { proveOneCounter } from './helpers/queue-instances';
+import { ONE_COUNTER_ENVIRONMENT, ONE_COUNTER_ON_SALE, proveOneCounter, setEnvironment } from './helpers/queue-instances';
 import { removeTranspiledServer, ServerProcess } from './helpers/server-process';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 import { TestClock } from './helpers/ticketing-fixtures';
@@ -231,13 +231,12 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
   it('ticks one waiting room from three instances, one per node: opened, admitted and closed once', async () => {
     // In this process, so that the test gives them one clock and runs their rounds at once; their
     // timers tick too. A conditional UPDATE that loses on another node fails its certification at
-    // commit (a deadlock, 1213): the round is run again, finds the row moved, and writes nothing.
+    // commit (a deadlock, 1213): the round gives way, is not run again, and admitted nobody.
     const clock = new TestClock();
-    const saved = { url: process.env.DATABASE_URL, joins: process.env.QUEUE_JOINS_PER_ADDRESS, tick: process.env.QUEUE_TICK_MS };
+    // DATABASE_URL as it is now, to be put back: each instance below is started on its node's.
+    const restoreEnvironment = setEnvironment({ ...ONE_COUNTER_ENVIRONMENT, DATABASE_URL: process.env.DATABASE_URL });
     const instances: TestApp[] = [];
     try {
-      process.env.QUEUE_JOINS_PER_ADDRESS = '100000';
-      process.env.QUEUE_TICK_MS = '100';
       for (const node of cluster.nodes) {
         process.env.DATABASE_URL = node.url(DATABASE);
         instances.push(await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }], keepTables: true }));
@@ -246,12 +245,7 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
         instances,
         clock,
         authorization: basicAuth(ADMIN.login, ADMIN.password),
-        entries: 40,
-        maxActive: 10,
-        ratePerMinute: 480,
-        stepMs: 700,
-        finishedPerStep: 3,
-        roundsPerInstance: 3,
+        ...ONE_COUNTER_ON_SALE,
       });
       expect(summary.steps).toBeGreaterThan(5);
       // The rounds that lost gave way: none was run again, nor counted as contention for the `auto` rate.
@@ -262,14 +256,7 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
       ]);
     } finally {
       for (const instance of instances.reverse()) await instance.close();
-      for (const [name, value] of [
-        ['DATABASE_URL', saved.url],
-        ['QUEUE_JOINS_PER_ADDRESS', saved.joins],
-        ['QUEUE_TICK_MS', saved.tick],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      restoreEnvironment();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CLOCK } from '../src/common/clock';
-import { proveOneCounter } from './helpers/queue-instances';
+import { ONE_COUNTER_ENVIRONMENT, ONE_COUNTER_ON_SALE, proveOneCounter, setEnvironment } from './helpers/queue-instances';
 import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
 import { TestClock } from './helpers/ticketing-fixtures';
 
@@ -20,11 +20,10 @@ jest.setTimeout(60_000);
 describe('Waiting rooms on several instances (e2e)', () => {
   const clock = new TestClock();
   const instances: TestApp[] = [];
-  const saved = { joins: process.env.QUEUE_JOINS_PER_ADDRESS, tick: process.env.QUEUE_TICK_MS };
+  let restoreEnvironment: () => void = () => undefined;
 
   beforeAll(async () => {
-    process.env.QUEUE_JOINS_PER_ADDRESS = '100000';
-    process.env.QUEUE_TICK_MS = '100';
+    restoreEnvironment = setEnvironment(ONE_COUNTER_ENVIRONMENT);
     // One after the other, as a rolling start would: the later ones find the tables migrated and keep them.
     for (let index = 0; index < 3; index += 1) {
       instances.push(await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }], keepTables: index > 0 }));
@@ -32,13 +31,7 @@ describe('Waiting rooms on several instances (e2e)', () => {
   });
 
   afterAll(async () => {
-    for (const [name, value] of [
-      ['QUEUE_JOINS_PER_ADDRESS', saved.joins],
-      ['QUEUE_TICK_MS', saved.tick],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreEnvironment();
     for (const instance of instances.reverse()) await instance.close();
   });
 
@@ -47,12 +40,7 @@ describe('Waiting rooms on several instances (e2e)', () => {
       instances,
       clock,
       authorization: basicAuth(ADMIN.login, ADMIN.password),
-      entries: 40,
-      maxActive: 10,
-      ratePerMinute: 480,
-      stepMs: 700,
-      finishedPerStep: 3,
-      roundsPerInstance: 3,
+      ...ONE_COUNTER_ON_SALE,
     });
     expect(summary.steps).toBeGreaterThan(5);
     // No round was run again after a lock conflict, nor counted as contention for the `auto` rate.

@@ -31,6 +31,35 @@ export interface OneCounterSettings {
   roundsPerInstance: number;
 }
 
+/** The on-sale both runs of the proof tick (one database here, a Galera cluster in test/galera.e2e-spec.ts). */
+export const ONE_COUNTER_ON_SALE = {
+  entries: 40,
+  maxActive: 10,
+  ratePerMinute: 480,
+  stepMs: 700,
+  finishedPerStep: 3,
+  roundsPerInstance: 3,
+} as const satisfies Partial<OneCounterSettings>;
+
+/**
+ * Sets what the instances read at their start (`values`; undefined unsets) and returns what puts the
+ * environment back as it was.
+ */
+export function setEnvironment(values: Record<string, string | undefined>): () => void {
+  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  const apply = (next: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(next)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  apply(values);
+  return () => apply(saved);
+}
+
+/** What the instances of the proof need: no join limit within reach, and their own timers ticking fast. */
+export const ONE_COUNTER_ENVIRONMENT = { QUEUE_JOINS_PER_ADDRESS: '100000', QUEUE_TICK_MS: '100' };
+
 export interface OneCounterSummary {
   queueId: number;
   steps: number;
