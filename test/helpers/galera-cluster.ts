@@ -63,6 +63,8 @@ export class GaleraNode {
 
   async install(): Promise<void> {
     mkdirSync(this.tmpDir);
+    // mariadb-install-db runs as the server's user, who must write there already.
+    await execFileAsync('chown', [`${serverUser()}:`, this.tmpDir]);
     await execFileAsync('mariadb-install-db', [
       '--no-defaults',
       `--datadir=${this.dataDir}`,
