@@ -264,12 +264,19 @@ export async function runSaleComparison(
     `sold ${run.sold}/${settings.units}, oversold ${run.oversold}, attendees ${run.attendees}, duplicates ${run.duplicateOrders}, ${JSON.stringify(run.statuses)}` +
     (run.rssMb ? `, RSS ${run.rssMb.toFixed(0)} MB` : '');
   for (let cycle = 1; cycle <= options.cycles; cycle += 1) {
+    // A baseline build takes turns with the service at going first, as in the read scenarios.
+    const sellBaseline = async () => {
+      if (!targets.baseline) return undefined;
+      const run = await sellOut(targets.baseline, settings.units, `baseline-${cycle}`);
+      log(`sale cycle ${cycle}: baseline ${describe(run)}`);
+      return run;
+    };
+    const baselineFirst = cycle % 2 === 0 ? await sellBaseline() : undefined;
     const service = await sellOut(targets.service, settings.units, `service-${cycle}`);
     log(`sale cycle ${cycle}: service ${describe(service)}`);
     const floor = await sellOut(targets.floor, settings.units, `floor-${cycle}`);
     log(`sale cycle ${cycle}: floor ${describe(floor)}`);
-    const baseline = targets.baseline ? await sellOut(targets.baseline, settings.units, `baseline-${cycle}`) : undefined;
-    if (baseline) log(`sale cycle ${cycle}: baseline ${describe(baseline)}`);
+    const baseline = baselineFirst ?? (await sellBaseline());
     const ratio = service.checkoutsPerSecond / floor.checkoutsPerSecond;
     log(
       `sale cycle ${cycle}: share ${ratio.toFixed(2)}${baseline ? `, service ÷ baseline ${(service.checkoutsPerSecond / baseline.checkoutsPerSecond).toFixed(2)}` : ''}`,
