@@ -107,6 +107,8 @@ export interface BenchReport {
     poolSize: number;
     logLevel: string;
     saleRate: number;
+    /** The service's EVENT_DOCUMENT_CACHE_MB when set (--document-cache-mb; every path read once first). */
+    documentCacheMb?: number;
     /** The sale against the sale floor (absent when it did not run). */
     sale?: { buyers: number; units: number; maxUnits: number };
   };
@@ -296,7 +298,10 @@ export function markdown(report: BenchReport): string {
   lines.push(
     `Benchmark of ${report.date}${report.serviceBuild ? ` (service built from ${report.serviceBuild})` : ''}: ${settings.events.toLocaleString('en')} events on ${report.machine.database}, ${report.machine.cpus} cores, Node ${report.machine.node}; ` +
       `${settings.connections} connections, ${settings.cycles} cycles of ${settings.durationSeconds} s (after ${settings.warmupSeconds} s of warm-up), service, floor and framework floor interleaved; ` +
-      `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB; sale scenarios with ${settings.saleRate} checkouts/s.`,
+      `pool ${settings.poolSize}, LOG_LEVEL=${settings.logLevel}, InnoDB buffer pool ${settings.bufferPoolMb} MB; sale scenarios with ${settings.saleRate} checkouts/s` +
+      (settings.documentCacheMb !== undefined
+        ? `; EVENT_DOCUMENT_CACHE_MB=${settings.documentCacheMb}, every path of a scenario read once before its cycles.`
+        : '.'),
     '',
     'Floor: the same bytes from an ordered read of the ids, a kept count and kept documents (single event: one primary-key read, then the kept document), raw `node:http`. ' +
       "Framework: the same work inside a bare Nest 11 + Express app. Document cache: hits ÷ lookups of the service's `cal_event_document_cache_total` over its measured runs " +

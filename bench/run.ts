@@ -73,6 +73,7 @@ interface Options {
   flashSale: boolean;
   only?: string[];
   baseline?: string;
+  documentCacheMb?: number;
 }
 
 /** The parts of a run --only may name. */
@@ -123,6 +124,12 @@ function parseOptions(): Options {
       "another build's dist/ (built in its checkout, with its node_modules), run beside the service on the same database " +
         'and measured in every cycle of the scenarios and the sale: an A/B in one run',
     )
+    .option(
+      '--document-cache-mb <n>',
+      "the service's EVENT_DOCUMENT_CACHE_MB (and the baseline's); every path of each scenario is then read once before its " +
+        "cycles, so that the cache holds the working set (raise NODE_MAX_OLD_SPACE_MB with it: the entries' objects are on V8's heap)",
+      (value) => Number(value),
+    )
     .option('--only <parts>', `run only these comma-separated parts: ${PARTS.join(', ')}`, (value) =>
       value.split(',').map((part) => part.trim()),
     )
@@ -168,22 +175,25 @@ class Runner {
     if (known) return known;
     const paths = scenarioPaths(context, scenario);
     const validators: Record<string, string> = {};
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length) {
-        const path = paths[next++];
-        const response = await fetch(target.url + path, { signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
-        await response.arrayBuffer();
-        const etag = response.headers.get('etag');
-        if (etag) validators[path] = etag;
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
+    await readEvery(target, paths, (path, response) => {
+      const etag = response.headers.get('etag');
+      if (etag) validators[path] = etag;
+    });
     log(
       `${scenario}: ${Object.keys(validators).length.toLocaleString('en')} ETags of ${paths.length.toLocaleString('en')} paths read from ${target.url}`,
     );
     this.knownValidators.set(target.url, validators);
     return validators;
+  }
+
+  /** Reads every path of the scenario once (--document-cache-mb: the target's cache then holds its working set). */
+  async fill(target: Target, scenario: string, context: ScenarioContext): Promise<void> {
+    const started = performance.now();
+    const paths = scenarioPaths(context, scenario);
+    await readEvery(target, paths);
+    log(
+      `${scenario}: ${paths.length.toLocaleString('en')} paths read once from the ${target.name} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
   }
 
   /**
@@ -251,6 +261,20 @@ class Runner {
   }
 }
 
+/** Asks `target` for every path, 16 at a time, each answer read whole (and handed to `seen`). */
+async function readEvery(target: Target, paths: string[], seen?: (path: string, response: Response) => void): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++];
+      const response = await fetch(target.url + path, { signal: AbortSignal.timeout(SETTLE_TIMEOUT_MS) });
+      await response.arrayBuffer();
+      seen?.(path, response);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
 /**
  * The baseline build, an API-only instance: its outbox worker, export worker and queue ticker off
  * (the service's do that work; an older build's worker would meet notification kinds it does not know).
@@ -299,6 +323,7 @@ async function main(): Promise<void> {
     poolSize: options.poolSize,
     nonceSecret: 'bench-nonce-secret-0123456789abcdef',
     logLevel: options.logLevel,
+    ...(options.documentCacheMb !== undefined ? { extraEnv: { EVENT_DOCUMENT_CACHE_MB: String(options.documentCacheMb) } } : {}),
   };
 
   const database = await BenchDatabase.create(options.server, databaseName);
@@ -322,6 +347,7 @@ async function main(): Promise<void> {
       poolSize: options.poolSize,
       logLevel: options.logLevel,
       saleRate: options.saleRate,
+      ...(options.documentCacheMb !== undefined ? { documentCacheMb: options.documentCacheMb } : {}),
       ...(sale ? { sale: { buyers: options.saleBuyers, units: options.saleUnits, maxUnits: options.saleMaxUnits } } : {}),
     },
     seedSeconds: {},
@@ -404,6 +430,8 @@ async function main(): Promise<void> {
     const saleTickets = scenarios.some((scenario) => scenario.sale) ? await database.saleTickets(SALE_TICKETS) : [];
     for (const scenario of scenarios) {
       const cycles: CycleMeasure[] = [];
+      if (options.documentCacheMb !== undefined && scenarioPaths(context!, scenario.name).length > 0)
+        for (const target of baseline ? [service, baseline] : [service]) await runner.fill(target, scenario.name, context!);
       for (let cycle = 1; cycle <= options.cycles; cycle += 1) {
         const sale = scenario.sale ? new SteadySale(service.url, saleTickets, options.saleRate) : undefined;
         sale?.start();
@@ -454,7 +482,7 @@ async function main(): Promise<void> {
       // instance): the floor's notifications go to the same outbox, and a worker would deliver them
       // on the floor's time, or deliver the service's on the floor's. Neither delivers while measured.
       await stopTargets();
-      const saleService = await startService({ ...settings, extraEnv: { OUTBOX_WORKER: 'false' } });
+      const saleService = await startService({ ...settings, extraEnv: { ...settings.extraEnv, OUTBOX_WORKER: 'false' } });
       targets = [saleService];
       const saleFloor = await startSaleFloor(settings);
       targets.push(saleFloor);
