@@ -92,7 +92,9 @@ function readPeakRssMb(pid: number | undefined): number {
 async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutSeconds: number): Promise<void> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url} exited with ${child.exitCode}:\n${output()}`);
+    // A process killed by a signal (V8 aborting at its heap limit, the OOM killer) has no exit code.
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${url} exited with ${child.exitCode ?? child.signalCode}:\n${output()}`);
     try {
       const response = await fetch(url);
       await response.arrayBuffer();
