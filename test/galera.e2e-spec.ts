@@ -2,9 +2,9 @@ import { CLOCK } from '../src/common/clock';
 import { MIGRATIONS } from '../src/database/migrations';
 import { GaleraCluster } from './helpers/galera-cluster';
 import { delay } from './helpers/private-mariadb';
-import { ONE_COUNTER_ENVIRONMENT, ONE_COUNTER_ON_SALE, proveOneCounter, setEnvironment } from './helpers/queue-instances';
+import { ONE_COUNTER_ENVIRONMENT, proveOneCounter, setEnvironment } from './helpers/queue-instances';
 import { removeTranspiledServer, ServerProcess } from './helpers/server-process';
-import { ADMIN, basicAuth, createTestApp, TestApp } from './helpers/test-app';
+import { createTestApp, TestApp } from './helpers/test-app';
 import { TestClock } from './helpers/ticketing-fixtures';
 
 /**
@@ -241,19 +241,8 @@ describeOnGalera(enabled ? 'Galera cluster (e2e)' : 'Galera cluster: skipped, se
         process.env.DATABASE_URL = node.url(DATABASE);
         instances.push(await createTestApp({ overrides: [{ provide: CLOCK, useValue: clock }], keepTables: true }));
       }
-      const summary = await proveOneCounter({
-        instances,
-        clock,
-        authorization: basicAuth(ADMIN.login, ADMIN.password),
-        ...ONE_COUNTER_ON_SALE,
-      });
-      expect(summary.steps).toBeGreaterThan(5);
       // The rounds that lost gave way: none was run again, nor counted as contention for the `auto` rate.
-      expect(summary.conflictsWhileAdmitting).toEqual([
-        { retried: 0, gaveUp: 0 },
-        { retried: 0, gaveUp: 0 },
-        { retried: 0, gaveUp: 0 },
-      ]);
+      await proveOneCounter({ instances, clock });
     } finally {
       for (const instance of instances.reverse()) await instance.close();
       restoreEnvironment();
